@@ -1,0 +1,1 @@
+"""Reusable ipywidget panels over the workbench engine (the engine never imports these)."""

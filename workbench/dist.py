@@ -1,0 +1,437 @@
+"""Exact integer-valued probability distributions on numpy float64.
+
+A :class:`Dist` is a probability mass function over a contiguous range of integers,
+``pmf[i] = P(X = offset + i)``. Everything the rule systems compute reduces to these:
+dice, pools of successes, keep-highest, mixtures, sums. Arithmetic is exact up to
+float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist_oracles.py).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .errors import RulesError
+
+__all__ = ["Dist", "ROUNDING_MODES"]
+
+ROUNDING_MODES = ("floor", "nearest_half_up", "ceil")
+
+# Above this many multiply-adds a direct convolution loses to FFT on these machines
+# (measured in benchmarks/bench_convolve.py); below it np.convolve is exact and faster.
+_FFT_MIN_WORK = 200_000
+_FFT_MIN_SIDE = 64
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return the full convolution of two pmfs, by FFT when both are long."""
+    if min(a.size, b.size) < _FFT_MIN_SIDE or a.size * b.size < _FFT_MIN_WORK:
+        return np.convolve(a, b)
+    n = a.size + b.size - 1
+    size = 1 << (n - 1).bit_length()
+    out = np.fft.irfft(np.fft.rfft(a, size) * np.fft.rfft(b, size), size)[:n]
+    # FFT round-off leaves ~1e-17 noise (of either sign) where the exact value is 0;
+    # zero it so that supports stay tight and probabilities stay non-negative.
+    out[out < 4 * np.finfo(float).eps * out.max()] = 0.0
+    return out
+
+
+class Dist:
+    """An exact distribution over integers: ``pmf`` (float64) starting at ``offset``.
+
+    Build one with the constructors (:meth:`constant`, :meth:`die`, :meth:`dice`,
+    :meth:`pool`, :meth:`highest`, :meth:`mixture`, ...). ``a + b`` is the distribution of
+    the sum of independent values, ``n @ d`` the sum of ``n`` independent copies.
+    """
+
+    __slots__ = ("pmf", "offset")
+    __hash__ = None  # equality is approximate (within 1e-12), so Dists are not hashable
+    TOLERANCE = 1e-12
+
+    def __init__(self, pmf: Sequence[float] | np.ndarray, offset: int = 0, *, _trusted: bool = False):
+        p = np.asarray(pmf, dtype=np.float64)
+        if not _trusted:
+            if p.ndim != 1 or p.size == 0:
+                raise RulesError("pmf must be a non-empty 1-D sequence of probabilities", field="pmf")
+            if not np.all(np.isfinite(p)) or np.any(p < 0):
+                raise RulesError("probabilities must be finite and non-negative", field="pmf")
+            total = p.sum()
+            if abs(total - 1.0) > 1e-9:
+                raise RulesError(f"probabilities must sum to 1, not {total!r}", field="pmf")
+            p = p / total
+            if int(offset) != offset:
+                raise RulesError(f"offset must be an integer, not {offset!r}", field="offset")
+        nz = np.flatnonzero(p)
+        if nz.size == 0:
+            raise RulesError("a distribution needs at least one outcome with probability > 0", field="pmf")
+        lo, hi = nz[0], nz[-1]
+        if lo or hi != p.size - 1:
+            p = p[lo : hi + 1]
+        self.pmf = p
+        self.offset = int(offset) + int(lo)
+
+    # ----------------------------------------------------------------- constructors
+    @classmethod
+    def constant(cls, value: int) -> "Dist":
+        """Return the distribution that is always ``value``."""
+        return cls(np.ones(1), int(value), _trusted=True)
+
+    @classmethod
+    def uniform(cls, low: int, high: int) -> "Dist":
+        """Return the uniform distribution on ``low..high`` inclusive."""
+        if high < low:
+            raise RulesError(f"empty range {low}..{high}", field="high")
+        n = high - low + 1
+        return cls(np.full(n, 1.0 / n), low, _trusted=True)
+
+    @classmethod
+    def die(cls, sides: int) -> "Dist":
+        """Return one die with faces ``1..sides``."""
+        if not isinstance(sides, (int, np.integer)) or sides < 1:
+            raise RulesError(f"a die needs a positive whole number of sides, not {sides!r}", field="sides")
+        return cls.uniform(1, int(sides))
+
+    @classmethod
+    def dice(cls, n: int, sides: int) -> "Dist":
+        """Return the sum of ``n`` dice with ``sides`` faces (``NdS``)."""
+        if n < 0:
+            raise RulesError(f"number of dice must be >= 0, not {n}", field="n")
+        return n @ cls.die(sides)
+
+    @classmethod
+    def bernoulli(cls, p: float) -> "Dist":
+        """Return 1 with probability ``p``, else 0."""
+        if not 0.0 <= p <= 1.0:
+            raise RulesError(f"probability must be within 0..1, not {p}", field="p")
+        return cls(np.array([1.0 - p, p]), 0, _trusted=True)
+
+    @classmethod
+    def pool(cls, n: int, sides: int = 6, success_on: int = 4) -> "Dist":
+        """Return the number of successes among ``n`` dice, a die succeeding on ``success_on``+.
+
+        A binomial distribution, built exactly from the binomial coefficients.
+        """
+        if n < 0:
+            raise RulesError(f"pool size must be >= 0, not {n}", field="n")
+        if not 1 <= success_on <= sides + 1:
+            raise RulesError(f"success_on must be within 1..{sides + 1}, not {success_on}", field="success_on")
+        p = Fraction(sides - success_on + 1, sides)
+        return cls.binomial(n, p)
+
+    @classmethod
+    def binomial(cls, n: int, p: float | Fraction) -> "Dist":
+        """Return Binomial(n, p); with a Fraction ``p`` each term is exact before rounding."""
+        k = np.arange(n + 1)
+        if isinstance(p, Fraction):
+            terms = [comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)]
+            return cls(np.array([float(t) for t in terms]), 0, _trusted=True)
+        coeffs = np.array([comb(n, i) for i in range(n + 1)], dtype=np.float64)
+        return cls(coeffs * p**k * (1.0 - p) ** (n - k), 0, _trusted=True)
+
+    @classmethod
+    def highest(cls, die: "Dist | int", n: int, keep: int = 1) -> "Dist":
+        """Return the sum of the ``keep`` highest of ``n`` independent rolls of ``die``."""
+        return cls._keep(die, n, keep, highest=True)
+
+    @classmethod
+    def lowest(cls, die: "Dist | int", n: int, keep: int = 1) -> "Dist":
+        """Return the sum of the ``keep`` lowest of ``n`` independent rolls of ``die``."""
+        return cls._keep(die, n, keep, highest=False)
+
+    @classmethod
+    def _keep(cls, die: "Dist | int", n: int, keep: int, highest: bool) -> "Dist":
+        d = cls.die(die) if isinstance(die, (int, np.integer)) else die
+        if n < 1 or not 0 <= keep <= n:
+            raise RulesError(f"cannot keep {keep} of {n} dice", field="keep")
+        if keep == 0:
+            return cls.constant(0)
+        if keep == 1:
+            # P(max <= x) = F(x)^n: one vectorised expression.
+            cdf = np.cumsum(d.pmf)
+            cdf[-1] = 1.0
+            if highest:
+                c = cdf**n
+                return cls(np.diff(c, prepend=0.0), d.offset, _trusted=True)
+            s = np.concatenate(([1.0], 1.0 - cdf[:-1]))  # P(X >= x)
+            c = s**n
+            return cls(c - np.append(c[1:], 0.0), d.offset, _trusted=True)
+        # Walk the faces from the kept end. state[c, s] = weight of "c dice placed so far,
+        # kept sum s"; placing j dice on face v multiplies by C(n - c, j) p_v^j, whose
+        # product over the walk is the multinomial coefficient.
+        faces = d.outcomes
+        order = np.argsort(faces)[::-1] if highest else np.argsort(faces)
+        shift = faces - d.offset  # work in non-negative face indices, add the offset back
+        width = keep * int(shift.max()) + 1
+        state = np.zeros((n + 1, width))
+        state[0, 0] = 1.0
+        for idx in order:
+            pv, v = d.pmf[idx], int(shift[idx])
+            if pv == 0.0:
+                continue
+            new = np.zeros_like(state)
+            for c in range(n + 1):
+                row = state[c]
+                if not row.any():
+                    continue
+                for j in range(0, n - c + 1):
+                    kept = max(0, min(j, keep - c))
+                    w = comb(n - c, j) * pv**j
+                    s = kept * v
+                    new[c + j, s:] += w * row[: width - s] if s else w * row
+            state = new
+        return cls(state[n], d.offset * keep, _trusted=True)
+
+    @classmethod
+    def mixture(cls, dists: Sequence["Dist"], weights: Sequence[float] | None = None) -> "Dist":
+        """Return the mixture: pick ``dists[i]`` with probability ``weights[i]``.
+
+        Weights are normalised; by default all components are equally likely.
+        """
+        dists = list(dists)
+        if not dists:
+            raise RulesError("a mixture needs at least one distribution", field="dists")
+        w = np.ones(len(dists)) if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (len(dists),) or np.any(w < 0) or w.sum() <= 0:
+            raise RulesError("mixture weights must be non-negative, one per distribution, not all 0", field="weights")
+        w = w / w.sum()
+        lo = min(d.offset for d in dists)
+        hi = max(d.offset + d.pmf.size for d in dists)
+        out = np.zeros(hi - lo)
+        for d, wi in zip(dists, w):
+            out[d.offset - lo : d.offset - lo + d.pmf.size] += wi * d.pmf
+        return cls(out, lo, _trusted=True)
+
+    @classmethod
+    def from_outcomes(cls, values: Iterable[int] | np.ndarray, probabilities: Iterable[float] | np.ndarray) -> "Dist":
+        """Return the distribution of integer ``values`` with the given probabilities (summed per value)."""
+        v = np.asarray(values)
+        p = np.asarray(probabilities, dtype=np.float64)
+        if v.shape != p.shape or v.size == 0:
+            raise RulesError("values and probabilities must be non-empty and of equal length", field="values")
+        if not np.issubdtype(v.dtype, np.integer):
+            if not np.all(np.equal(np.mod(v, 1), 0)):
+                raise RulesError("outcomes must be whole numbers", field="values")
+            v = v.astype(np.int64)
+        if np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
+            raise RulesError("probabilities must be non-negative and sum to 1", field="probabilities")
+        lo = int(v.min())
+        pmf = np.bincount(v - lo, weights=p)
+        return cls(pmf / pmf.sum(), lo, _trusted=True)
+
+    @classmethod
+    def from_mapping(cls, mapping: dict[int, float]) -> "Dist":
+        """Return the distribution given as ``{outcome: probability}``."""
+        return cls.from_outcomes(list(mapping.keys()), list(mapping.values()))
+
+    # ----------------------------------------------------------------- transformations
+    def map(self, func: Callable[[np.ndarray], np.ndarray]) -> "Dist":
+        """Return the distribution of ``func(X)``; ``func`` takes and returns integer arrays."""
+        values = np.asarray(func(self.outcomes))
+        if values.shape != self.pmf.shape:
+            raise RulesError("the mapped function must return one value per outcome", field="func")
+        return Dist.from_outcomes(values, self.pmf)
+
+    def clip(self, low: int | None = 0, high: int | None = None) -> "Dist":
+        """Return ``min(max(X, low), high)``; by default negative outcomes become 0."""
+        lo = self.min() if low is None else low
+        hi = self.max() if high is None else high
+        if hi < lo:
+            raise RulesError(f"clip bounds {low}..{high} are empty", field="high")
+        return self.map(lambda x: np.clip(x, lo, hi))
+
+    def scale(self, factor: float | Fraction, rounding: str = "floor") -> "Dist":
+        """Return ``round(X * factor)`` with the named rounding mode.
+
+        ``floor`` (halving rounded down), ``nearest_half_up`` (x.5 rounds up) or ``ceil``.
+        The factor is taken as an exact fraction, so 0.5 and 1/4 scale without float error.
+        """
+        if rounding not in ROUNDING_MODES:
+            raise RulesError(f"unknown rounding mode {rounding!r}; use one of {ROUNDING_MODES}", field="rounding")
+        f = Fraction(factor).limit_denominator(10**9)
+        num, den = f.numerator, f.denominator
+        x = self.outcomes * num
+        if rounding == "floor":
+            y = np.floor_divide(x, den)
+        elif rounding == "ceil":
+            y = -np.floor_divide(-x, den)
+        else:
+            y = np.floor_divide(2 * x + den, 2 * den)
+        return Dist.from_outcomes(y, self.pmf)
+
+    def __add__(self, other: "Dist | int") -> "Dist":
+        if isinstance(other, (int, np.integer)):
+            return Dist(self.pmf, self.offset + int(other), _trusted=True)
+        if not isinstance(other, Dist):
+            return NotImplemented
+        return Dist(_convolve(self.pmf, other.pmf), self.offset + other.offset, _trusted=True)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> "Dist":
+        return Dist(self.pmf[::-1].copy(), -(self.offset + self.pmf.size - 1), _trusted=True)
+
+    def __sub__(self, other: "Dist | int") -> "Dist":
+        if isinstance(other, (int, np.integer)):
+            return self + (-int(other))
+        if not isinstance(other, Dist):
+            return NotImplemented
+        return self + (-other)
+
+    def __rsub__(self, other: int) -> "Dist":
+        return (-self) + other
+
+    def __mul__(self, k: int) -> "Dist":
+        """Return ``X * k`` (each outcome multiplied), as icepool's ``die * k``."""
+        if not isinstance(k, (int, np.integer)):
+            return NotImplemented
+        return self.map(lambda x: x * int(k))
+
+    __rmul__ = __mul__
+
+    def __rmatmul__(self, n: int) -> "Dist":
+        """Return ``n @ d``: the sum of ``n`` independent copies, by repeated squaring."""
+        if not isinstance(n, (int, np.integer)):
+            return NotImplemented
+        return self.sum_of(int(n))
+
+    def sum_of(self, n: int) -> "Dist":
+        """Return the sum of ``n`` independent copies (repeated squaring: O(log n) convolutions)."""
+        if n < 0:
+            raise RulesError(f"cannot sum a negative number ({n}) of copies", field="n")
+        result: Dist = Dist.constant(0)
+        base = self
+        while n:
+            if n & 1:
+                result = result + base
+            n >>= 1
+            if n:
+                base = base + base
+        return result
+
+    def max_with(self, other: "Dist") -> "Dist":
+        """Return ``max(X, Y)`` for independent X (self) and Y."""
+        return self._extreme(other, highest=True)
+
+    def min_with(self, other: "Dist") -> "Dist":
+        """Return ``min(X, Y)`` for independent X (self) and Y."""
+        return self._extreme(other, highest=False)
+
+    def _extreme(self, other: "Dist", highest: bool) -> "Dist":
+        lo = min(self.offset, other.offset)
+        hi = max(self.max(), other.max())
+        xs = np.arange(lo, hi + 1)
+        if highest:
+            c = self.cdf(xs) * other.cdf(xs)
+            return Dist(np.diff(c, prepend=0.0), lo, _trusted=True)
+        s = self.sf(xs) * other.sf(xs)
+        return Dist(s - np.append(s[1:], 0.0), lo, _trusted=True)
+
+    def combine(self, other: "Dist", func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> "Dist":
+        """Return the distribution of ``func(X, Y)`` over all pairs (numpy broadcasting)."""
+        x = self.outcomes[:, None]
+        y = other.outcomes[None, :]
+        values = np.broadcast_to(np.asarray(func(x, y)), (x.size, y.size))
+        return Dist.from_outcomes(values.ravel(), np.outer(self.pmf, other.pmf).ravel())
+
+    # ----------------------------------------------------------------- statistics
+    @property
+    def outcomes(self) -> np.ndarray:
+        """The integer outcomes ``offset .. offset + len(pmf) - 1`` (int64)."""
+        return np.arange(self.offset, self.offset + self.pmf.size, dtype=np.int64)
+
+    def min(self) -> int:
+        """Return the smallest outcome with probability > 0."""
+        return self.offset
+
+    def max(self) -> int:
+        """Return the largest outcome with probability > 0."""
+        return self.offset + self.pmf.size - 1
+
+    def mean(self) -> float:
+        """Return E[X]."""
+        return float(self.pmf @ self.outcomes)
+
+    def var(self) -> float:
+        """Return Var[X], computed about the mean for accuracy."""
+        d = self.outcomes - self.mean()
+        return float(self.pmf @ (d * d))
+
+    def std(self) -> float:
+        """Return the standard deviation of X."""
+        return float(np.sqrt(self.var()))
+
+    def cdf(self, x):
+        """Return P(X <= x); ``x`` may be a number or an array."""
+        c = np.concatenate(([0.0], np.cumsum(self.pmf)))
+        c[-1] = 1.0
+        idx = np.clip(np.floor(np.asarray(x, dtype=np.float64)) - self.offset + 1, 0, self.pmf.size).astype(np.int64)
+        out = c[idx]
+        return float(out) if np.ndim(out) == 0 else out
+
+    def sf(self, x):
+        """Return P(X >= x) (at least ``x``); ``x`` may be a number or an array."""
+        s = np.concatenate((np.cumsum(self.pmf[::-1])[::-1], [0.0]))
+        s[0] = 1.0
+        idx = np.clip(np.ceil(np.asarray(x, dtype=np.float64)) - self.offset, 0, self.pmf.size).astype(np.int64)
+        out = s[idx]
+        return float(out) if np.ndim(out) == 0 else out
+
+    def quantile(self, q):
+        """Return the smallest outcome x with P(X <= x) >= q (q in 0..1, number or array)."""
+        qa = np.asarray(q, dtype=np.float64)
+        if np.any((qa < 0) | (qa > 1)):
+            raise RulesError(f"quantile must be within 0..1, not {q}", field="q")
+        c = np.cumsum(self.pmf)
+        # A relative slack keeps q=0.5 exact when the cdf lands on 0.5 up to round-off.
+        idx = np.searchsorted(c, qa - 1e-12, side="left")
+        out = self.offset + np.minimum(idx, self.pmf.size - 1)
+        return int(out) if np.ndim(out) == 0 else out
+
+    def probability(self, x: int) -> float:
+        """Return P(X = x)."""
+        i = int(x) - self.offset
+        return float(self.pmf[i]) if 0 <= i < self.pmf.size else 0.0
+
+    __getitem__ = probability
+
+    def to_dict(self) -> dict[int, float]:
+        """Return ``{outcome: probability}`` for outcomes with probability > 0."""
+        return {int(v): float(p) for v, p in zip(self.outcomes, self.pmf) if p > 0}
+
+    def to_polars(self):
+        """Return a polars DataFrame with columns ``damage`` (Int64) and ``probability`` (Float64)."""
+        import polars as pl
+
+        mask = self.pmf > 0
+        return pl.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
+
+    # ----------------------------------------------------------------- comparison & display
+    def isclose(self, other: "Dist", tol: float = TOLERANCE) -> bool:
+        """Return True when both give every outcome the same probability within ``tol``."""
+        if not isinstance(other, Dist):
+            return False
+        lo = min(self.offset, other.offset)
+        hi = max(self.max(), other.max())
+        a = np.zeros(hi - lo + 1)
+        b = np.zeros(hi - lo + 1)
+        a[self.offset - lo : self.offset - lo + self.pmf.size] = self.pmf
+        b[other.offset - lo : other.offset - lo + other.pmf.size] = other.pmf
+        return bool(np.max(np.abs(a - b)) <= tol)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dist):
+            return NotImplemented
+        return self.isclose(other)
+
+    def __len__(self) -> int:
+        return self.pmf.size
+
+    def __repr__(self) -> str:
+        head = f"Dist({self.min()}..{self.max()}, mean={self.mean():.4g}, sd={self.std():.4g})"
+        if self.pmf.size > 12:
+            return head
+        body = ", ".join(f"{v}: {p:.4g}" for v, p in zip(self.outcomes, self.pmf) if p > 0)
+        return f"{head} {{{body}}}"

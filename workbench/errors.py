@@ -1,0 +1,31 @@
+"""The one error type the workbench raises for bad input."""
+
+from __future__ import annotations
+
+__all__ = ["RulesError"]
+
+
+class RulesError(ValueError):
+    """Bad input to the workbench: a wrong value, an illegal build, a malformed file.
+
+    ``field`` names the offending field (``"upgrades"``, ``"hp"``, ...) and ``rule`` cites the
+    rule that forbids it (``"annulus-attacks.txt: at most one alteration per set"``). Panels
+    show ``str(error)`` beside the control named by ``field``.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None):
+        self.message = message
+        self.field = field
+        self.rule = rule
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        text = f"{self.field}: {self.message}" if self.field else self.message
+        return f"{text} [{self.rule}]" if self.rule else text
+
+    def __reduce__(self):
+        return (_rebuild, (self.message, self.field, self.rule))
+
+
+def _rebuild(message, field, rule):
+    return RulesError(message, field=field, rule=rule)

@@ -1,0 +1,292 @@
+"""The rule-system protocol shared by the four systems, and the validated model base.
+
+Every system module defines ``Creature``, ``Attack``, ``Options`` and ``Situation`` as
+:class:`Model` subclasses and one :class:`RuleSystem` subclass whose ``outcome_tables``
+resolves many matchups at once (vectorised); a single matchup is a 1 x 1 grid of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Iterable, Sequence
+
+import numpy as np
+
+from ..dist import Dist
+from ..errors import RulesError
+
+__all__ = [
+    "Model", "RuleSystem", "Catalog", "check_int", "check_number", "check_choice", "check_bool",
+    "check_str", "dists_from_table", "CATALOG_DIR",
+]
+
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
+
+
+# --------------------------------------------------------------------------- validation helpers
+def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
+              rule: str | None = None, optional: bool = False) -> int | None:
+    """Return ``value`` as an int, or raise RulesError naming ``field`` (bools are rejected)."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise RulesError(f"must be a whole number, not {value!r}", field=field, rule=rule)
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise RulesError(f"must be at least {minimum}, not {value}", field=field, rule=rule)
+    if maximum is not None and value > maximum:
+        raise RulesError(f"must be at most {maximum}, not {value}", field=field, rule=rule)
+    return value
+
+
+def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
+                 rule: str | None = None, optional: bool = False) -> float | None:
+    """Return ``value`` as a float, or raise RulesError naming ``field``."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise RulesError(f"must be a number, not {value!r}", field=field, rule=rule)
+    value = float(value)
+    if not np.isfinite(value):
+        raise RulesError(f"must be finite, not {value}", field=field, rule=rule)
+    if minimum is not None and value < minimum:
+        raise RulesError(f"must be at least {minimum}, not {value}", field=field, rule=rule)
+    if maximum is not None and value > maximum:
+        raise RulesError(f"must be at most {maximum}, not {value}", field=field, rule=rule)
+    return value
+
+
+def check_choice(field: str, value: Any, choices: Iterable[Any], *, rule: str | None = None,
+                 optional: bool = False) -> Any:
+    """Return ``value`` if it is one of ``choices`` (strings compared case-insensitively)."""
+    if value is None and optional:
+        return None
+    choices = list(choices)
+    if isinstance(value, str):
+        for c in choices:
+            if isinstance(c, str) and c.lower() == value.strip().lower():
+                return c
+    elif value in choices:
+        return value
+    raise RulesError(f"must be one of {', '.join(map(str, choices))}; not {value!r}", field=field, rule=rule)
+
+
+def check_bool(field: str, value: Any, *, rule: str | None = None) -> bool:
+    """Return ``value`` if it is a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise RulesError(f"must be true or false, not {value!r}", field=field, rule=rule)
+    return bool(value)
+
+
+def check_str(field: str, value: Any, *, rule: str | None = None, allow_empty: bool = False) -> str:
+    """Return ``value`` stripped, if it is a (non-empty) string."""
+    if not isinstance(value, str) or (not allow_empty and not value.strip()):
+        raise RulesError(f"must be a non-empty text, not {value!r}", field=field, rule=rule)
+    return value.strip()
+
+
+# --------------------------------------------------------------------------- models
+@dataclass(frozen=True)
+class Model:
+    """Base of every validated model: frozen dataclass, ``validate()`` on construction.
+
+    Subclasses set ``system`` (the registry name) and ``kind`` (creature, attack, options,
+    situation) and override :meth:`validate`, which raises RulesError for a bad field and may
+    normalise values with ``object.__setattr__``.
+    """
+
+    system: ClassVar[str] = ""
+    kind: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise RulesError naming the field and rule for an invalid value."""
+
+    def replace(self, **changes: Any) -> "Model":
+        """Return a copy with ``changes`` applied, validated again."""
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise RulesError(f"unknown field(s) {sorted(unknown)} for {type(self).__name__}",
+                             field=sorted(unknown)[0])
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the model as plain data (nested models become dicts, tuples lists)."""
+
+        def plain(v: Any) -> Any:
+            if isinstance(v, Model):
+                return v.to_dict()
+            if isinstance(v, (list, tuple)):
+                return [plain(x) for x in v]
+            if isinstance(v, dict):
+                return {k: plain(x) for k, x in v.items()}
+            return v
+
+        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Model":
+        """Return a model built from plain data; unknown keys raise RulesError."""
+        if not isinstance(data, dict):
+            raise RulesError(f"expected a table of fields, not {type(data).__name__}", field=cls.kind or cls.__name__)
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise RulesError(f"unknown field(s) {sorted(unknown)} for {cls.system} {cls.kind}",
+                             field=sorted(unknown)[0])
+        try:
+            return cls(**data)
+        except TypeError as exc:  # a missing required field
+            raise RulesError(str(exc), field=cls.kind or cls.__name__) from None
+
+
+# --------------------------------------------------------------------------- catalog
+@dataclass
+class Catalog:
+    """Bundled creatures and attacks of one system, by name."""
+
+    system: str
+    creatures: dict[str, Any] = field(default_factory=dict)
+    attacks: dict[str, Any] = field(default_factory=dict)
+
+    def creature(self, name: str):
+        """Return the catalog creature called ``name`` (case-insensitive)."""
+        return self._find(self.creatures, name, "creature")
+
+    def attack(self, name: str):
+        """Return the catalog attack called ``name`` (case-insensitive)."""
+        return self._find(self.attacks, name, "attack")
+
+    def _find(self, table: dict[str, Any], name: str, what: str):
+        for key, value in table.items():
+            if key.lower() == str(name).strip().lower():
+                return value
+        raise RulesError(f"no {what} called {name!r} in the {self.system} catalog", field=what)
+
+    def names(self) -> dict[str, list[str]]:
+        """Return the creature and attack names."""
+        return {"creatures": list(self.creatures), "attacks": list(self.attacks)}
+
+    def frame(self, what: str = "creatures"):
+        """Return a polars frame with one row per creature (or attack) and its fields."""
+        import polars as pl
+
+        table = self.creatures if what == "creatures" else self.attacks
+        rows = []
+        for obj in table.values():
+            d = obj.to_dict()
+            rows.append({k: (v if isinstance(v, (int, float, str, bool)) or v is None else repr(v))
+                         for k, v in d.items()})
+        return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Return the parsed TOML file, or raise RulesError naming the file and the parse error."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise RulesError(f"no such file: {path}", field="path") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{path} is not valid TOML: {exc}", field="path") from None
+
+
+# --------------------------------------------------------------------------- outcome tables → Dists
+def dists_from_table(table, n: int | None = None) -> list[Dist]:
+    """Return one damage Dist per matchup of an outcome table with a ``matchup`` column.
+
+    The table's ``probability`` is summed per ``damage`` within each matchup (numpy scatter-add,
+    no loop per row).
+    """
+    m = table["matchup"].to_numpy().astype(np.int64)
+    d = table["damage"].to_numpy().astype(np.int64)
+    p = table["probability"].to_numpy()
+    n = int(m.max()) + 1 if n is None else n
+    lo = np.full(n, np.iinfo(np.int64).max)
+    hi = np.full(n, np.iinfo(np.int64).min)
+    np.minimum.at(lo, m, d)
+    np.maximum.at(hi, m, d)
+    width = int((hi - lo).max()) + 1
+    grid = np.zeros((n, width))
+    np.add.at(grid, (m, d - lo[m]), p)
+    return [Dist(grid[i] / grid[i].sum(), int(lo[i]), _trusted=True) for i in range(n)]
+
+
+# --------------------------------------------------------------------------- the protocol
+class RuleSystem:
+    """One rule system. Subclasses fill in the class attributes and ``outcome_tables``.
+
+    ``outcome_tables(attacks, attackers, targets, options, situation)`` takes three aligned
+    sequences (row i is matchup i) and returns one polars frame with columns ``matchup``
+    (0..n-1), ``probability``, ``damage`` and the system's extras; the rows of one matchup are
+    its exact joint outcome table and their probabilities sum to 1.
+    """
+
+    name: str = ""
+    title: str = ""
+    rules_file: str = ""
+    Creature: type = Model
+    Attack: type = Model
+    Options: type = Model
+    Situation: type = Model
+
+    # -- required
+    def outcome_tables(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
+                       options: Any = None, situation: Any = None):
+        raise NotImplementedError(f"{self.name} does not resolve attacks yet")
+
+    def catalog(self) -> Catalog:
+        """Return the bundled creatures and attacks."""
+        return Catalog(self.name)
+
+    # -- combat hooks (systems override where their rules differ)
+    def actions_per_turn(self, creature: Any, options: Any = None) -> int:
+        """Return the number of actions a creature has in one turn."""
+        return 2
+
+    def attack_cost(self, attack: Any, options: Any = None) -> int:
+        """Return the actions one use of ``attack`` costs."""
+        return 1
+
+    def hit_points(self, creature: Any) -> int:
+        """Return the damage that kills ``creature`` (the HP the absorbing chain runs on)."""
+        return int(creature.hp)
+
+    def attacks_of(self, creature: Any) -> list[Any]:
+        """Return the attacks a creature can use."""
+        return list(getattr(creature, "attacks", []) or [])
+
+    # -- derived, shared by every system
+    def _defaults(self, options: Any, situation: Any) -> tuple[Any, Any]:
+        options = self.Options() if options is None else options
+        situation = self.Situation() if situation is None else situation
+        if not isinstance(options, self.Options):
+            raise RulesError(f"expected {self.name} Options, not {type(options).__name__}", field="options")
+        if not isinstance(situation, self.Situation):
+            raise RulesError(f"expected {self.name} Situation, not {type(situation).__name__}", field="situation")
+        return options, situation
+
+    def outcomes(self, attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None):
+        """Return the exact joint outcome table of one use of ``attack`` (a 1 x 1 grid)."""
+        table = self.outcome_tables([attack], [attacker], [target], options, situation)
+        return table.drop("matchup")
+
+    def damage(self, attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> Dist:
+        """Return the damage Dist of one use of ``attack`` (the outcome table grouped by damage)."""
+        return self.damage_dists([attack], [attacker], [target], options, situation)[0]
+
+    def damage_dists(self, attacks, attackers, targets, options=None, situation=None) -> list[Dist]:
+        """Return one damage Dist per aligned matchup."""
+        table = self.outcome_tables(attacks, attackers, targets, options, situation)
+        return dists_from_table(table, len(attacks))
+
+    def __repr__(self) -> str:
+        return f"<rule system {self.name!r}: {self.title}>"
