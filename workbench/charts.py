@@ -1,0 +1,376 @@
+"""Charts of workbench results: data in, ``alt.Chart`` out (no display, no widgets).
+
+Every function takes a :class:`~workbench.dist.Dist` or a polars frame and returns an Altair
+chart with a title, axis labels, tooltips and the workbench theme (:func:`apply_theme`). Pass
+``themed=False`` to get an unconfigured chart for layering or concatenation (Altair only accepts
+``config`` on the top-level chart), then theme the composite with :func:`apply_theme`.
+
+Altair refuses more than 5,000 rows per chart: distributions lose their far tails (below
+``TAIL`` of probability) and, if still too wide, are binned (:func:`dist_frame`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import altair as alt
+import numpy as np
+import polars as pl
+
+from .dist import Dist
+from .errors import RulesError
+
+__all__ = [
+    "PALETTE", "MAX_ROWS", "TAIL", "apply_theme", "dist_frame", "damage_chart", "at_least_chart",
+    "rounds_chart", "heatmap", "duel_chart", "compare_bars", "save_png", "save_svg",
+]
+
+#: one colour per build/creature, in order (colour-blind-safe Tableau 10)
+PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+           "#ff9da7", "#9c755f", "#bab0ac"]
+ACCENT = "#e15759"
+#: Altair's row limit is 5,000; stay under it
+MAX_ROWS = 4_999
+#: outcomes in the far tails beyond this much probability are not drawn
+TAIL = 1e-9
+WIDTH, HEIGHT = 440, 240
+
+
+def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """Return ``chart`` with the workbench theme: fonts, sizes, palette, light grid."""
+    return (
+        chart.configure(font="Helvetica, Arial, sans-serif", background="white",
+                        range={"category": PALETTE})
+        .configure_title(fontSize=15, anchor="start", subtitleFontSize=12, subtitleColor="#555")
+        .configure_axis(labelFontSize=11, titleFontSize=12, gridColor="#e6e6e6", domainColor="#888",
+                        tickColor="#888", titleFontWeight="normal")
+        .configure_legend(labelFontSize=11, titleFontSize=12, orient="right")
+        .configure_view(stroke=None)
+    )
+
+
+def _finish(chart: alt.TopLevelMixin, themed: bool) -> alt.TopLevelMixin:
+    return apply_theme(chart) if themed else chart
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _title(text: str, subtitle: str | Sequence[str] | None = None) -> alt.TitleParams:
+    return alt.TitleParams(text, subtitle=subtitle) if subtitle else alt.TitleParams(text)
+
+
+# --------------------------------------------------------------------------- data preparation
+def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float = TAIL) -> pl.DataFrame:
+    """Return a frame ``damage, probability, at_least, at_most`` of a Dist, small enough to chart.
+
+    Outcomes in either tail with less than ``tail`` cumulative probability are dropped; if more than
+    ``max_rows`` outcomes remain they are merged into equal-width bins, each labelled by its lowest
+    damage (``damage_hi`` gives its highest). A frame with ``damage`` and ``probability`` columns is
+    read as a distribution (probabilities summed per damage).
+    """
+    if isinstance(dist, pl.DataFrame):
+        dist = _dist_of_frame(dist)
+    if not isinstance(dist, Dist):
+        raise RulesError(f"expected a Dist or a frame with damage and probability, not {type(dist).__name__}",
+                         field="dist")
+    x, p = dist.outcomes, dist.pmf
+    cdf = np.cumsum(p)
+    sf = np.clip(np.cumsum(p[::-1])[::-1], 0.0, 1.0)
+    keep = (cdf >= tail) & (sf >= tail)
+    keep[np.argmax(p)] = True
+    lo, hi = np.flatnonzero(keep)[[0, -1]]
+    x, p = x[lo:hi + 1], p[lo:hi + 1]
+    width = int(np.ceil(x.size / max_rows))
+    if width > 1:
+        idx = (x - x[0]) // width
+        p = np.bincount(idx, weights=p)
+        x = x[0] + np.arange(p.size) * width
+    hi_x = x + width - 1
+    mass = np.concatenate(([0.0], np.cumsum(p)))
+    below = dist.cdf(x[0] - 1)
+    return pl.DataFrame({
+        "damage": x.astype(np.int64),
+        "damage_hi": hi_x.astype(np.int64),
+        "probability": p,
+        "at_least": np.clip(1.0 - below - mass[:-1], 0.0, 1.0),
+        "at_most": np.clip(below + mass[1:], 0.0, 1.0),
+    })
+
+
+def _dist_of_frame(frame: pl.DataFrame) -> Dist:
+    missing = {"damage", "probability"} - set(frame.columns)
+    if missing:
+        raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="dist")
+    g = frame.group_by("damage").agg(pl.col("probability").sum())
+    return Dist.from_outcomes(g["damage"].to_numpy(), g["probability"].to_numpy())
+
+
+def _named(dists: Any, default_name: str) -> dict[str, Dist | pl.DataFrame]:
+    if isinstance(dists, Mapping):
+        if not dists:
+            raise RulesError("nothing to chart: no distributions given", field="dist")
+        return dict(dists)
+    return {default_name: dists}
+
+
+# --------------------------------------------------------------------------- damage
+def damage_chart(dist: Dist | pl.DataFrame, title: str = "Damage per attack", *, subtitle: str | None = None,
+                 mean: bool = True, color: str = PALETTE[0], x_title: str = "Damage",
+                 themed: bool = True) -> alt.TopLevelMixin:
+    """Return PMF bars of a damage distribution, with a rule and label at its mean.
+
+    Tooltips give P(exactly), P(at least) and P(at most) each damage. The subtitle defaults to
+    "mean · sd · P(any damage)".
+    """
+    d = dist if isinstance(dist, Dist) else _dist_of_frame(dist)
+    frame = dist_frame(d)
+    binned = bool((frame["damage_hi"] != frame["damage"]).any())
+    if subtitle is None:
+        subtitle = f"mean {d.mean():.2f} · sd {d.std():.2f} · P(any damage) {d.sf(1):.1%}"
+    tooltip = [
+        alt.Tooltip("damage:Q", title="damage" + (" from" if binned else "")),
+        *([alt.Tooltip("damage_hi:Q", title="to")] if binned else []),
+        alt.Tooltip("probability:Q", title="P(exactly)", format=".2%"),
+        alt.Tooltip("at_least:Q", title="P(at least)", format=".2%"),
+        alt.Tooltip("at_most:Q", title="P(at most)", format=".2%"),
+    ]
+    x_scale = alt.Scale(domain=[int(frame["damage"].min()) - 0.5, int(frame["damage_hi"].max()) + 0.5],
+                        nice=False, zero=False)
+    gap = 0.1 if frame.height <= 60 else 0.0
+    frame = frame.with_columns(left=pl.col("damage") - 0.5 + gap, right=pl.col("damage_hi") + 0.5 - gap)
+    bars = alt.Chart(frame).mark_bar(color=color).encode(
+        x=alt.X("left:Q", title=x_title, scale=x_scale, axis=alt.Axis(tickMinStep=1, format="d")),
+        x2="right:Q",
+        y=alt.Y("probability:Q", title="Probability", axis=alt.Axis(format="%"), scale=alt.Scale(zero=True)),
+        y2=alt.datum(0),
+        tooltip=tooltip,
+    )
+    layers: list[alt.Chart] = [bars]
+    if mean:
+        m = pl.DataFrame({"mean": [d.mean()], "label": [f"mean {d.mean():.2f}"], "value": [d.mean()]})
+        base = alt.Chart(m).encode(x=alt.X("mean:Q"),
+                                   tooltip=[alt.Tooltip("value:Q", title="mean damage", format=".3f")])
+        layers += [base.mark_rule(color=ACCENT, strokeWidth=2, strokeDash=[5, 3]),
+                   base.mark_text(color=ACCENT, align="left", dx=4, dy=-4, baseline="bottom", fontSize=11)
+                   .encode(text="label:N", y=alt.value(0))]
+    chart = alt.layer(*layers).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    return _finish(chart, themed)
+
+
+def at_least_chart(dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
+                   title: str = "Chance of at least X damage", *, subtitle: str | None = None,
+                   x_title: str = "Damage (at least)", themed: bool = True) -> alt.TopLevelMixin:
+    """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid."""
+    named = _named(dists, "damage")
+    frames = []
+    for name, d in named.items():
+        f = dist_frame(d).select("damage", "at_least")
+        end = pl.DataFrame({"damage": [int(f["damage"].max()) + 1], "at_least": [0.0]})
+        frames.append(pl.concat([f, end]).with_columns(build=pl.lit(str(name))))
+    frame = pl.concat(frames)
+    if frame.height > MAX_ROWS:
+        raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
+    many = len(named) > 1
+    chart = alt.Chart(frame).mark_line(interpolate="step-before", point=frame.height <= 120, strokeWidth=2).encode(
+        x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("at_least:Q", title="P(damage ≥ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        color=(alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+               if many
+               else alt.value(PALETTE[0])),
+        tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("damage:Q", title="at least"),
+                 alt.Tooltip("at_least:Q", title="probability", format=".2%")],
+    ).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    return _finish(chart, themed)
+
+
+# --------------------------------------------------------------------------- combat
+def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str = "Rounds to kill", *,
+                 subtitle: str | None = "chance the target is down by the end of each round",
+                 survival: bool = False, max_round: int | None = None, themed: bool = True) -> alt.TopLevelMixin:
+    """Return rounds-to-kill curves (columns ``round``, ``p_killed_by``), several builds overlaid.
+
+    ``survival=True`` plots the target's survival ``1 - p_killed_by`` instead. Rounds stop where
+    every curve has reached 1 - 1e-4 (or at ``max_round``).
+    """
+    named = _named(frames, "build")
+    parts = []
+    for name, f in named.items():
+        if not isinstance(f, pl.DataFrame) or not {"round", "p_killed_by"} <= set(f.columns):
+            raise RulesError(f"{name!r}: expected a frame with columns round and p_killed_by", field="frames")
+        parts.append(f.select(pl.col("round").cast(pl.Int64), pl.col("p_killed_by").cast(pl.Float64))
+                     .with_columns(build=pl.lit(str(name))))
+    frame = pl.concat(parts)
+    if max_round is None:
+        done = frame.filter(pl.col("p_killed_by") < 1 - 1e-4)
+        max_round = int(done["round"].max()) + 1 if done.height else int(frame["round"].min())
+    frame = frame.filter(pl.col("round") <= max_round)
+    # start every curve at round 0 with nothing killed, so the first step is visible
+    zero = pl.DataFrame({"round": [0] * len(named), "p_killed_by": [0.0] * len(named),
+                         "build": [str(n) for n in named]})
+    frame = pl.concat([zero, frame]).sort("build", "round")
+    frame = frame.with_columns(
+        p_alive=1.0 - pl.col("p_killed_by"),
+        p_killed_at=pl.col("p_killed_by").diff().over("build").fill_null(0.0),
+    )
+    if frame.height > MAX_ROWS:
+        raise RulesError(f"{frame.height} points is more than a chart holds; lower max_round", field="max_round")
+    y_field, y_title = ("p_alive", "P(target still standing)") if survival else ("p_killed_by", "P(killed by round)")
+    many = len(named) > 1
+    chart = alt.Chart(frame).mark_line(interpolate="step-after", strokeWidth=2,
+                                       point=frame.height <= 150).encode(
+        x=alt.X("round:Q", title="Round", axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max_round])),
+        y=alt.Y(f"{y_field}:Q", title=y_title, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        color=(alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+               if many
+               else alt.value(PALETTE[0])),
+        tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("round:Q", title="round"),
+                 alt.Tooltip("p_killed_at:Q", title="P(killed in this round)", format=".2%"),
+                 alt.Tooltip("p_killed_by:Q", title="P(killed by this round)", format=".2%")],
+    ).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    return _finish(chart, themed)
+
+
+def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str] = ("A", "B"),
+               title: str = "Who wins the duel", *, subtitle: str | None = None,
+               themed: bool = True) -> alt.TopLevelMixin:
+    """Return one stacked bar splitting 100 % into "A wins", "draw" and "B wins", labelled in %."""
+    probs = np.array([p_a, p_draw, p_b], dtype=np.float64)
+    if np.any(probs < -1e-12) or abs(probs.sum() - 1.0) > 1e-6:
+        raise RulesError(f"win chances must be non-negative and sum to 1, not {probs.sum():.6g}", field="p_a")
+    a, b = (str(n) for n in names)
+    labels = [f"{a} wins", "draw", f"{b} wins"]
+    start = np.concatenate(([0.0], np.cumsum(probs)[:-1]))
+    frame = pl.DataFrame({"outcome": labels, "probability": probs.clip(0, 1), "start": start,
+                          "end": start + probs, "order": [0, 1, 2],
+                          "mid": start + probs / 2, "text": [f"{p:.1%}" if p >= 0.06 else "" for p in probs]})
+    colors = alt.Scale(domain=labels, range=[PALETTE[0], "#bab0ac", PALETTE[1]])
+    base = alt.Chart(frame)
+    bar = base.mark_bar(height=46).encode(
+        x=alt.X("start:Q", title="Probability", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        x2="end:Q",
+        color=alt.Color("outcome:N", title=None, scale=colors, sort=labels, legend=alt.Legend(orient="bottom")),
+        tooltip=[alt.Tooltip("outcome:N", title="outcome"),
+                 alt.Tooltip("probability:Q", title="probability", format=".2%")],
+    )
+    text = base.mark_text(color="white", fontWeight="bold", fontSize=13).encode(x="mid:Q", text="text:N")
+    if subtitle is None:
+        subtitle = f"{a} {p_a:.1%} · draw {p_draw:.1%} · {b} {p_b:.1%}"
+    chart = alt.layer(bar, text).properties(title=_title(title, subtitle), width=WIDTH, height=60)
+    return _finish(chart, themed)
+
+
+# --------------------------------------------------------------------------- comparison
+def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None = None, *,
+            subtitle: str | None = None, value_title: str | None = None, fmt: str = ".2f",
+            scheme: str = "viridis", reverse: bool = False, themed: bool = True) -> alt.TopLevelMixin:
+    """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
+
+    One row per (x, y) is expected; duplicates are averaged. ``reverse=True`` flips the colour
+    scheme (for "lower is better" values such as rounds to kill).
+    """
+    missing = {x, y, value} - set(frame.columns)
+    if missing:
+        raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
+    data = frame.group_by(x, y, maintain_order=True).agg(pl.col(value).cast(pl.Float64).mean())
+    if data.height > MAX_ROWS:
+        raise RulesError(f"{data.height} cells is more than a chart holds; filter the grid first", field="frame")
+    nx, ny = data[x].n_unique(), data[y].n_unique()
+    cell = max(18, min(48, 600 // max(nx, 1)))
+    vmin, vmax = data[value].min(), data[value].max()
+    mid = (vmin + vmax) / 2 if vmin is not None else 0.0
+    value_title = value_title or value.replace("_", " ")
+    base = alt.Chart(data).encode(
+        x=alt.X(f"{x}:N", title=x.replace("_", " "), sort=None, axis=alt.Axis(labelAngle=-40, labelLimit=160)),
+        y=alt.Y(f"{y}:N", title=y.replace("_", " "), sort=None, axis=alt.Axis(labelLimit=180)),
+    )
+    rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(f"{value}:Q", title=value_title, scale=alt.Scale(scheme=scheme, reverse=reverse)),
+        tooltip=[alt.Tooltip(f"{x}:N"), alt.Tooltip(f"{y}:N"), alt.Tooltip(f"{value}:Q", title=value_title,
+                                                                          format=fmt)],
+    )
+    layers = [rect]
+    if nx * ny <= 400:
+        # dark text on the light end of the scheme, light text on the dark end
+        light_high = not reverse
+        cond = f"datum['{value}'] {'>' if light_high else '<'} {mid}"
+        layers.append(base.mark_text(fontSize=10).encode(
+            text=alt.Text(f"{value}:Q", format=fmt),
+            color=alt.condition(cond, alt.value("black"), alt.value("white")),
+        ))
+    chart = alt.layer(*layers).properties(
+        title=_title(title or _cap(f"{value_title} by {x.replace('_', ' ')} and {y.replace('_', ' ')}"), subtitle),
+        width=cell * nx, height=max(18, min(36, 400 // max(ny, 1))) * ny)
+    return _finish(chart, themed)
+
+
+def compare_bars(frame: pl.DataFrame, category: str, value: str, group: str | None = None,
+                 title: str | None = None, *, subtitle: str | None = None, value_title: str | None = None,
+                 error: str | None = None, fmt: str = ".2f", themed: bool = True) -> alt.TopLevelMixin:
+    """Return bars of ``value`` per ``category``, grouped side by side by ``group`` (e.g. builds per creature).
+
+    ``error`` names an optional column (e.g. the sd) drawn as ± whiskers.
+    """
+    needed = {category, value} | ({group} if group else set()) | ({error} if error else set())
+    missing = needed - set(frame.columns)
+    if missing:
+        raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
+    if frame.height > MAX_ROWS:
+        raise RulesError(f"{frame.height} bars is more than a chart holds; filter first", field="frame")
+    data = frame.select(sorted(needed, key=list(frame.columns).index))
+    value_title = value_title or value.replace("_", " ")
+    if error:
+        data = data.with_columns(lo=pl.col(value) - pl.col(error), hi=pl.col(value) + pl.col(error))
+    tooltip = [alt.Tooltip(f"{category}:N")] + ([alt.Tooltip(f"{group}:N")] if group else []) + [
+        alt.Tooltip(f"{value}:Q", title=value_title, format=fmt)] + (
+        [alt.Tooltip(f"{error}:Q", format=fmt)] if error else [])
+    enc: dict[str, Any] = dict(
+        x=alt.X(f"{category}:N", title=category.replace("_", " "), sort=None,
+                axis=alt.Axis(labelAngle=-30, labelLimit=160)),
+        y=alt.Y(f"{value}:Q", title=value_title),
+        tooltip=tooltip,
+    )
+    if group:
+        enc["color"] = alt.Color(f"{group}:N", title=group.replace("_", " "), scale=alt.Scale(range=PALETTE))
+        enc["xOffset"] = alt.XOffset(f"{group}:N", sort=None)
+    else:
+        enc["color"] = alt.value(PALETTE[0])
+    base = alt.Chart(data)
+    layers = [base.mark_bar().encode(**enc)]
+    if error:
+        werr = {k: v for k, v in enc.items() if k in ("x", "xOffset", "tooltip")}
+        layers.append(base.mark_rule(color="#333").encode(y="lo:Q", y2="hi:Q", **werr))
+    n_cat = data[category].n_unique()
+    n_grp = data[group].n_unique() if group else 1
+    chart = alt.layer(*layers).properties(
+        title=_title(title or _cap(f"{value_title} by {category.replace('_', ' ')}"), subtitle),
+        width=max(WIDTH, min(900, n_cat * max(n_grp, 1) * 22)), height=HEIGHT)
+    return _finish(chart, themed)
+
+
+# --------------------------------------------------------------------------- export
+def _spec(chart: alt.TopLevelMixin | dict) -> dict:
+    return chart if isinstance(chart, dict) else chart.to_dict()
+
+
+def save_png(chart: alt.TopLevelMixin | dict, path: str | Path, scale: float = 2.0) -> Path:
+    """Write ``chart`` as a PNG (offline, through vl-convert) and return the path."""
+    import vl_convert as vlc
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(vlc.vegalite_to_png(_spec(chart), scale=scale))
+    return path
+
+
+def save_svg(chart: alt.TopLevelMixin | dict, path: str | Path) -> Path:
+    """Write ``chart`` as an SVG (offline, through vl-convert) and return the path."""
+    import vl_convert as vlc
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(vlc.vegalite_to_svg(_spec(chart)))
+    return path
