@@ -236,11 +236,9 @@ class Dist:
 
     def clip(self, low: int | None = 0, high: int | None = None) -> "Dist":
         """Return ``min(max(X, low), high)``; by default negative outcomes become 0."""
-        lo = self.min() if low is None else low
-        hi = self.max() if high is None else high
-        if hi < lo:
+        if low is not None and high is not None and high < low:
             raise RulesError(f"clip bounds {low}..{high} are empty", field="high")
-        return self.map(lambda x: np.clip(x, lo, hi))
+        return self.map(lambda x: np.clip(x, low, high))
 
     def scale(self, factor: float | Fraction, rounding: str = "floor") -> "Dist":
         """Return ``round(X * factor)`` with the named rounding mode.

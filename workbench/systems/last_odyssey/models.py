@@ -1,0 +1,289 @@
+"""The validated models of Last Odyssey: Shell, Attack (an ability), Creature, Options, Situation.
+
+Rules cited from last-odyssey-attacks.txt ("Attacks") and CLARIFICATIONS.md ("Last Odyssey").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ...errors import RulesError
+from ..base import Model, check_bool, check_choice, check_int, check_number, check_str
+from .elements import check_element
+
+__all__ = ["Shell", "Attack", "Creature", "Options", "Situation", "KINDS", "ABILITY_TYPES", "ROWS",
+           "ROUNDINGS", "SLEIGHT_ELEMENT_RULES"]
+
+TEXT = "last-odyssey-attacks.txt"
+CLAR = "CLARIFICATIONS.md, Last Odyssey"
+KINDS = ("strike", "spell", "sleight")
+ABILITY_TYPES = ("melee", "ranged", "special")
+ROWS = ("front", "back")
+ROUNDINGS = ("nearest_half_up", "floor")
+SLEIGHT_ELEMENT_RULES = ("none", "ladder")
+
+
+def _names(field: str, value: Any, rule: str, canon=None) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise RulesError(f"must be a list, not {value!r}", field=field, rule=rule)
+    out = []
+    for i, v in enumerate(value):
+        out.append(canon(f"{field}[{i}]", v) if canon else check_str(f"{field}[{i}]", v, rule=rule))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Shell(Model):
+    """A Shell: a pool of ``points`` that takes damage before HP, with a fixed ``element``.
+
+    CLARIFICATIONS.md, Last Odyssey: "a Shell is a pool of points that takes damage before HP";
+    "A target with a Shell counts as the Shell's element". 0 points is a broken (inactive) Shell.
+    """
+
+    system: ClassVar[str] = "last_odyssey"
+    kind: ClassVar[str] = "shell"
+
+    points: int = 0
+    element: str | None = None
+
+    def validate(self) -> None:
+        rule = f"{CLAR}: Shell is a pool of points"
+        object.__setattr__(self, "points", check_int("shell.points", self.points, minimum=0, rule=rule))
+        object.__setattr__(self, "element", check_element("shell.element", self.element))
+
+    @property
+    def active(self) -> bool:
+        """Return whether the Shell has points left (a broken Shell is not active)."""
+        return self.points > 0
+
+
+@dataclass(frozen=True, init=False)
+class Attack(Model):
+    """One attack ability: a strike, spell or sleight (last-odyssey-attacks.txt, "Attacks").
+
+    ``targets`` is how many characters it may target (an int, or ``"all"`` for Multi abilities
+    such as Cleave); ``multiplier`` is the ability's own damage multiplier ("multiplied by N");
+    ``ability_type`` is melee / ranged / special (the Ability Types table); ``status`` is the
+    status a sleight inflicts (required) or a strike/spell inflicts on a hit.
+    """
+
+    system: ClassVar[str] = "last_odyssey"
+    # ``kind`` is the public field strike/spell/sleight (DESIGN.md), so it shadows Model.kind here.
+
+    name: str = ""
+    kind: str = "strike"  # type: ignore[misc]
+    element: str | None = None
+    targets: int | str = 1
+    status: str | None = None
+    nonlethal: bool = False
+    multiplier: float = 1.0
+    ability_type: str = "melee"
+    ap_cost: int = 1
+    mp_cost: int = 0
+    tags: tuple = ()
+
+    def __init__(self, name: str, kind: str = "strike", element: str | None = None, targets: int | str = 1,
+                 status: str | None = None, nonlethal: bool = False, multiplier: float = 1.0,
+                 ability_type: str = "melee", ap_cost: int = 1, mp_cost: int = 0, tags: tuple = ()):
+        # Written out because the field ``kind`` overrides Model's ClassVar ``kind``, which would
+        # otherwise put it first in the generated signature; the order here is DESIGN.md's.
+        for k, v in (("name", name), ("kind", kind), ("element", element), ("targets", targets),
+                     ("status", status), ("nonlethal", nonlethal), ("multiplier", multiplier),
+                     ("ability_type", ability_type), ("ap_cost", ap_cost), ("mp_cost", mp_cost), ("tags", tags)):
+            object.__setattr__(self, k, v)
+        self.__post_init__()
+
+    def validate(self) -> None:
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        set_("name", check_str("name", self.name))
+        set_("kind", check_choice("kind", self.kind, KINDS, rule=f"{TEXT}: three types of attacks"))
+        set_("element", check_element("element", self.element))
+        if isinstance(self.targets, str):
+            if self.targets.strip().lower() != "all":
+                raise RulesError(f"must be a whole number >= 1 or 'all', not {self.targets!r}",
+                                 field="targets", rule=f"{TEXT}: Multi Attacks")
+            set_("targets", "all")
+        else:
+            set_("targets", check_int("targets", self.targets, minimum=1, rule=f"{TEXT}: Multi Attacks"))
+        if self.status is not None:
+            set_("status", check_str("status", self.status, rule=f"{TEXT}: Sleights"))
+        if self.kind == "sleight" and self.status is None:
+            raise RulesError("a sleight must name the status it inflicts", field="status",
+                             rule=f"{TEXT}: Sleights (they gain the status the ability inflicts)")
+        set_("nonlethal", check_bool("nonlethal", self.nonlethal, rule=f"{TEXT}: Nonlethal Attacks"))
+        if self.nonlethal and self.kind == "sleight":
+            raise RulesError("a sleight deals no damage, so it cannot be a nonlethal attack", field="nonlethal",
+                             rule=f"{TEXT}: Nonlethal Attacks (the damage of the attack)")
+        set_("multiplier", check_number("multiplier", self.multiplier, minimum=0.0,
+                                        rule=f"{TEXT}: base damage multiplied by any relevant modifiers"))
+        set_("ability_type", check_choice("ability_type", self.ability_type, ABILITY_TYPES,
+                                          rule=f"{TEXT}: Ability Types"))
+        set_("ap_cost", check_int("ap_cost", self.ap_cost, minimum=0, rule=f"{CLAR}: action points"))
+        set_("mp_cost", check_int("mp_cost", self.mp_cost, minimum=0, rule=f"{CLAR}: action points"))
+        set_("tags", _names("tags", self.tags, TEXT))
+
+    @property
+    def deals_damage(self) -> bool:
+        """Return whether the ability deals damage (strikes and spells; sleights do not)."""
+        return self.kind != "sleight"
+
+
+_STATS = ("physical_accuracy", "magical_accuracy", "status_accuracy", "physical_attack", "magical_attack",
+          "physical_defense", "magical_defense", "evasion", "resistance")
+
+
+@dataclass(frozen=True)
+class Creature(Model):
+    """A hero or warrior: HP, tier (1-10), the nine combat statistics, element, Shell and abilities.
+
+    ``element`` None is colorless. ``shell`` is None or a :class:`Shell` (a dict or a number of
+    points is accepted; a bare number takes the creature's element). ``immune_elements`` are
+    elements whose damage it ignores (×0), ``immune_statuses`` statuses it never gains.
+    """
+
+    system: ClassVar[str] = "last_odyssey"
+    kind: ClassVar[str] = "creature"
+
+    name: str
+    hp: int
+    tier: int = 1
+    physical_accuracy: int = 0
+    magical_accuracy: int = 0
+    status_accuracy: int = 0
+    physical_attack: int = 0
+    magical_attack: int = 0
+    physical_defense: int = 0
+    magical_defense: int = 0
+    evasion: int = 0
+    resistance: int = 0
+    element: str | None = None
+    shell: Shell | None = None
+    abilities: tuple = ()
+    immune_elements: tuple = ()
+    immune_statuses: tuple = ()
+    shell_max: int | None = None
+    record_type: str | None = None
+    source: str | None = None
+
+    def validate(self) -> None:
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        set_("name", check_str("name", self.name))
+        set_("hp", check_int("hp", self.hp, minimum=1, rule=f"{TEXT}: damage reduces the target's total HP"))
+        set_("tier", check_int("tier", self.tier, minimum=1, maximum=10, rule=f"{CLAR}: tiers 1-10"))
+        for f in _STATS:
+            set_(f, check_int(f, getattr(self, f), rule=f"{TEXT}: Strikes, Spells, Sleights"))
+        set_("element", check_element("element", self.element))
+        shell = self.shell
+        if shell is not None and not isinstance(shell, Shell):
+            if isinstance(shell, dict):
+                try:
+                    shell = Shell.from_dict(shell)
+                except RulesError as exc:
+                    raise RulesError(exc.message, field=exc.field if (exc.field or "").startswith("shell")
+                                     else f"shell.{exc.field}", rule=exc.rule) from None
+            elif isinstance(shell, (int, float)) and not isinstance(shell, bool):
+                shell = Shell(points=shell, element=self.element)
+            else:
+                raise RulesError(f"must be None, a Shell, a table {{points, element}} or a number of points, "
+                                 f"not {shell!r}", field="shell", rule=f"{CLAR}: Shell")
+        set_("shell", shell)
+        abilities = self.abilities
+        if abilities is None:
+            abilities = ()
+        if isinstance(abilities, (str, dict)) or not isinstance(abilities, (list, tuple)):
+            raise RulesError(f"must be a list of attacks, not {abilities!r}", field="abilities")
+        out = []
+        for i, a in enumerate(abilities):
+            if isinstance(a, dict):
+                try:
+                    a = Attack.from_dict(a)
+                except RulesError as exc:
+                    raise RulesError(exc.message, field=f"abilities[{i}].{exc.field}", rule=exc.rule) from None
+            if not isinstance(a, Attack):
+                raise RulesError(f"must be a Last Odyssey Attack, not {type(a).__name__}", field=f"abilities[{i}]")
+            out.append(a)
+        set_("abilities", tuple(out))
+        set_("immune_elements", _names("immune_elements", self.immune_elements, CLAR, check_element))
+        if None in self.immune_elements:
+            raise RulesError("colorless is not an element one can be immune to", field="immune_elements")
+        set_("immune_statuses", _names("immune_statuses", self.immune_statuses, TEXT))
+        set_("shell_max", check_int("shell_max", self.shell_max, minimum=0, optional=True))
+        if self.record_type is not None:
+            set_("record_type", check_str("record_type", self.record_type))
+        if self.source is not None:
+            set_("source", check_str("source", self.source))
+
+    @property
+    def shell_points(self) -> int:
+        """Return the creature's current Shell points (0 without a Shell)."""
+        return 0 if self.shell is None else self.shell.points
+
+    @property
+    def action_points(self) -> int:
+        """Return the action points per turn: 2 at tiers 1-5, 3 at tiers 6-10 (CLARIFICATIONS.md)."""
+        return 2 if self.tier <= 5 else 3
+
+    def ability(self, name: str) -> Attack:
+        """Return this creature's ability called ``name`` (case-insensitive)."""
+        for a in self.abilities:
+            if a.name.lower() == str(name).strip().lower():
+                return a
+        raise RulesError(f"{self.name} has no ability called {name!r}", field="abilities")
+
+
+@dataclass(frozen=True)
+class Options(Model):
+    """The rule options of Last Odyssey (CLARIFICATIONS.md defaults).
+
+    ``rounding``: final damage rounded to the nearest integer, half up (default, the rules
+    text), or ``floor`` (the published element page's round-down). ``sleight_elements``:
+    ``none`` (default, the pinned ≤ 5 for every sleight) or ``ladder`` (an elemental sleight's
+    threshold follows its element multiplier: ×0.25 immune, ×0.5 ≤ 3, ×1 ≤ 5, ×2 ≤ 7,
+    ×4 cannot be evaded).
+    """
+
+    system: ClassVar[str] = "last_odyssey"
+    kind: ClassVar[str] = "options"
+
+    rounding: str = "nearest_half_up"
+    sleight_elements: str = "none"
+
+    def validate(self) -> None:
+        object.__setattr__(self, "rounding", check_choice("rounding", self.rounding, ROUNDINGS,
+                                                          rule=f"{CLAR}: rule option rounding"))
+        object.__setattr__(self, "sleight_elements", check_choice(
+            "sleight_elements", self.sleight_elements, SLEIGHT_ELEMENT_RULES, rule=f"{TEXT}: Sleights"))
+
+
+@dataclass(frozen=True)
+class Situation(Model):
+    """The battlefield around one use of an ability.
+
+    Rows (last-odyssey-attacks.txt, Ability Types: Melee "may only be used when the user is in
+    the front row, and may only target characters that are in the front row"): a back-row
+    target counts as front row once its side's front row has fallen
+    (``target_front_row_standing=False``). ``lean_in``: the target chooses to be hit (Leaning
+    In). ``target_shell_points``: the target's current Shell points (None: its stat line's).
+    """
+
+    system: ClassVar[str] = "last_odyssey"
+    kind: ClassVar[str] = "situation"
+
+    attacker_row: str = "front"
+    target_row: str = "front"
+    target_front_row_standing: bool = True
+    lean_in: bool = False
+    target_shell_points: int | None = None
+
+    def validate(self) -> None:
+        rule = f"{TEXT}: Ability Types (Melee)"
+        object.__setattr__(self, "attacker_row", check_choice("attacker_row", self.attacker_row, ROWS, rule=rule))
+        object.__setattr__(self, "target_row", check_choice("target_row", self.target_row, ROWS, rule=rule))
+        object.__setattr__(self, "target_front_row_standing",
+                           check_bool("target_front_row_standing", self.target_front_row_standing, rule=rule))
+        object.__setattr__(self, "lean_in", check_bool("lean_in", self.lean_in, rule=f"{TEXT}: Leaning In"))
+        object.__setattr__(self, "target_shell_points", check_int(
+            "target_shell_points", self.target_shell_points, minimum=0, optional=True, rule=f"{CLAR}: Shell"))
