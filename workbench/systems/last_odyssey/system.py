@@ -1,0 +1,178 @@
+"""The Last Odyssey rule system: outcome tables, multi-target outcomes, combat hooks and catalog."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any, Sequence
+
+import polars as pl
+
+from ...dist import Dist
+from ...errors import RulesError
+from ..base import Catalog, RuleSystem, dists_from_table
+from . import catalog as _catalog
+from .models import Attack, Creature, Options, Situation
+from .resolve import multi_target_frame, outcome_frame, resolve_grid
+
+__all__ = ["LastOdyssey", "SYSTEM"]
+
+CLAR = "CLARIFICATIONS.md, Last Odyssey"
+
+
+class LastOdyssey(RuleSystem):
+    """Last Odyssey: one d10 hit die decides the hit and adds to the damage (last-odyssey-attacks.txt)."""
+
+    name = "last_odyssey"
+    title = "Last Odyssey"
+    rules_file = "last-odyssey-attacks.txt"
+    Creature = Creature
+    Attack = Attack
+    Options = Options
+    Situation = Situation
+
+    def __init__(self) -> None:
+        self._catalog: Catalog | None = None
+
+    # ------------------------------------------------------------------ resolution
+    def _opts(self, options: Any) -> Options:
+        options = Options() if options is None else options
+        if not isinstance(options, Options):
+            raise RulesError(f"expected Last Odyssey Options, not {type(options).__name__}", field="options")
+        return options
+
+    def outcome_tables(self, attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
+                       options: Options | None = None, situation: Any = None) -> pl.DataFrame:
+        """Return the joint outcome tables of aligned matchups (row i = matchup i).
+
+        Columns: matchup, probability, damage, hit, status (the ability's status inflicted),
+        shell_damage and hp_damage (the Shell absorbs damage first). ``situation`` is one
+        Situation or one per matchup.
+        """
+        grid = resolve_grid(list(attacks), list(attackers), list(targets), self._opts(options), situation)
+        return outcome_frame(grid)
+
+    def multi_target_outcomes(self, attack: Attack, attacker: Creature, targets: Sequence[Creature],
+                              options: Options | None = None, situation: Any = None,
+                              by_die: bool = False) -> pl.DataFrame:
+        """Return the exact joint outcome of one multi-target use of ``attack`` against ``targets``.
+
+        One hit die for all targets (last-odyssey-attacks.txt, Multi Attacks), so the per-target
+        columns hit_i, damage_i, status_i are correlated through it; ``damage`` is their sum.
+        ``situation`` is one Situation or one per target.
+        """
+        targets = list(targets)
+        if not isinstance(attack, Attack):
+            raise RulesError(f"expected a Last Odyssey Attack, not {type(attack).__name__}", field="attack")
+        if not targets:
+            raise RulesError("need at least one target", field="targets")
+        if attack.targets != "all" and len(targets) > attack.targets:
+            raise RulesError(f"{attack.name} may target {attack.targets} character(s), not {len(targets)}",
+                             field="targets", rule="last-odyssey-attacks.txt: Multi Attacks")
+        grid = resolve_grid([attack] * len(targets), [attacker] * len(targets), targets, self._opts(options),
+                            situation)
+        return multi_target_frame(grid, by_die=by_die)
+
+    # ------------------------------------------------------------------ combat hooks
+    def actions_per_turn(self, creature: Creature, options: Any = None) -> int:
+        """Return action points per turn: 2 at tiers 1-5, 3 at tiers 6-10 (CLARIFICATIONS.md)."""
+        return creature.action_points
+
+    def attack_cost(self, attack: Attack, options: Any = None) -> int:
+        """Return the action points one use of ``attack`` costs (its ``ap_cost``)."""
+        return attack.ap_cost
+
+    def hit_points(self, creature: Creature) -> int:
+        """Return the creature's HP (its Shell is separate: :meth:`shell_points`)."""
+        return creature.hp
+
+    def shell_points(self, creature: Creature) -> int:
+        """Return the Shell points that take damage before HP (CLARIFICATIONS.md: Shell)."""
+        return creature.shell_points
+
+    def health(self, creature: Creature) -> int:
+        """Return HP plus Shell points: the total damage that downs the creature."""
+        return creature.hp + creature.shell_points
+
+    def attacks_of(self, creature: Creature) -> list[Attack]:
+        """Return the creature's attack abilities (strikes, spells and sleights)."""
+        return list(creature.abilities)
+
+    def _resolve_attacks(self, attacker: Creature, attacks: Sequence[Any]) -> list[Attack]:
+        out = []
+        for i, a in enumerate(attacks):
+            if isinstance(a, str):
+                a = attacker.ability(a)
+            if not isinstance(a, Attack):
+                raise RulesError(f"item {i} is a {type(a).__name__}, not an Attack or ability name", field="attacks")
+            out.append(a)
+        return out
+
+    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Any],
+                    options: Options | None = None, situation: Situation | None = None) -> Dist:
+        """Return the damage Dist of one turn using ``attacks`` in order (each with its own hit die).
+
+        RulesError if their action points exceed the attacker's (2 at tiers 1-5, 3 at 6-10). The
+        target is taken as it stands at the start of the turn (its Shell is not broken mid-turn).
+        """
+        attacks = self._resolve_attacks(attacker, attacks)
+        cost = sum(a.ap_cost for a in attacks)
+        ap = self.actions_per_turn(attacker, options)
+        if cost > ap:
+            raise RulesError(f"these abilities cost {cost} action points; {attacker.name} has {ap} per turn",
+                             field="attacks", rule=f"{CLAR}: action points per turn")
+        if not attacks:
+            return Dist.constant(0)
+        dists = self.damage_dists(attacks, [attacker] * len(attacks), [target] * len(attacks), options, situation)
+        total = dists[0]
+        for d in dists[1:]:
+            total = total + d
+        return total
+
+    def turn_plans(self, attacker: Creature, target: Creature, options: Options | None = None,
+                   situation: Situation | None = None) -> dict[str, Dist]:
+        """Return the damage Dist of each full turn of damaging abilities against ``target``.
+
+        A plan is a multiset of the attacker's strikes and spells whose action points fit the
+        turn and to which no further ability fits. Abilities illegal in ``situation`` (melee from
+        the back row or into a guarded back row) are left out.
+        """
+        from .resolve import check_reach
+
+        sit = situation or Situation()
+        usable = []
+        for a in attacker.abilities:
+            if not a.deals_damage:
+                continue
+            try:
+                check_reach(a, sit)
+            except RulesError:
+                continue
+            usable.append(a)
+        if not usable:
+            return {}
+        ap = self.actions_per_turn(attacker, options)
+        dists = dict(zip([a.name for a in usable],
+                         self.damage_dists(usable, [attacker] * len(usable), [target] * len(usable), options, sit)))
+        cheapest = min(a.ap_cost for a in usable)
+        plans: dict[str, Dist] = {}
+        max_len = ap if cheapest == 0 else ap // max(cheapest, 1)
+        for size in range(max_len, 0, -1):
+            for combo in combinations_with_replacement(usable, size):
+                cost = sum(a.ap_cost for a in combo)
+                if cost > ap or ap - cost >= cheapest > 0:
+                    continue
+                total = Dist.constant(0)
+                for a in combo:
+                    total = total + dists[a.name]
+                plans.setdefault(" + ".join(a.name for a in combo), total)
+        return plans
+
+    # ------------------------------------------------------------------ catalog
+    def catalog(self) -> Catalog:
+        """Return the bundled creatures (from the published stat lines) and their abilities."""
+        if self._catalog is None:
+            self._catalog = _catalog.load_catalog()
+        return self._catalog
+
+
+SYSTEM = LastOdyssey()
