@@ -1,0 +1,199 @@
+"""Glass Empires: 2d6 Strike Saves in five bands, flat weapon damage, armor points (glass-empires-attack.txt).
+
+``wb.system("glass_empires")`` returns :data:`SYSTEM`, with ``Creature``, ``Attack`` (a weapon),
+``Options`` and ``Situation``. Outcome columns: ``damage`` (to HP), ``ap_damage`` (armor points
+removed), ``crit`` / ``fumble`` / ``jam`` (on any Strike), ``strikes_passed`` (Strikes that landed:
+Crit, Pass or Seven) and ``kill`` (damage >= the target's current HP: the action is refunded).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any, Sequence
+
+import numpy as np
+import polars as pl
+
+from ...dist import Dist
+from ...errors import RulesError
+from ..base import Catalog, RuleSystem, dists_from_table
+from . import catalog as _catalog
+from .melee import into_melee_outcomes, into_melee_victims
+from .models import Attack, Creature, Options, Situation
+from .resolve import BANDS, armor_points, band_probabilities, resolve, segment, strike_modifier
+from .weapons import CLAR, RULES, WEAPONS
+
+__all__ = ["SYSTEM", "GlassEmpires", "Creature", "Attack", "Options", "Situation", "WEAPONS", "BANDS"]
+
+_ECONOMY = f"{CLAR}: 2 instant actions per turn, at most one of them a Save action"
+
+
+class GlassEmpires(RuleSystem):
+    """The Glass Empires rule system (see docs/systems/glass_empires.md)."""
+
+    name = "glass_empires"
+    title = "Glass Empires"
+    rules_file = RULES
+    Creature = Creature
+    Attack = Attack
+    Options = Options
+    Situation = Situation
+
+    def __init__(self) -> None:
+        self._catalog: Catalog | None = None
+
+    # ------------------------------------------------------------------ inputs
+    def _options(self, options: Any) -> Options:
+        options = Options() if options is None else options
+        if not isinstance(options, Options):
+            raise RulesError(f"expected Glass Empires Options, not {type(options).__name__}", field="options")
+        return options
+
+    def _situations(self, situation: Any, n: int) -> list[Situation]:
+        """Return one Situation per matchup: one shared, or an aligned sequence."""
+        if situation is None:
+            situation = Situation()
+        if isinstance(situation, Situation):
+            return [situation] * n
+        if isinstance(situation, (list, tuple)) and len(situation) == n:
+            for s in situation:
+                if not isinstance(s, Situation):
+                    raise RulesError(f"expected Glass Empires Situations, not {type(s).__name__}", field="situation")
+            return list(situation)
+        raise RulesError("must be one Glass Empires Situation or one per matchup", field="situation")
+
+    def armor_points(self, creature: Creature, options: Any = None) -> int:
+        """Return the full armor points of ``creature`` under the options' formula (default Armor x Power)."""
+        return armor_points(creature, self._options(options))
+
+    def _target_state(self, targets: Sequence[Creature], situations: Sequence[Situation], options: Options):
+        ap0, hp = [], []
+        for t, s in zip(targets, situations):
+            if not isinstance(t, Creature):
+                raise RulesError(f"expected a Glass Empires Creature, not {type(t).__name__}", field="target")
+            full = armor_points(t, options)
+            if s.target_ap is not None and s.target_ap > full:
+                raise RulesError(f"{s.target_ap} exceeds {t.name}'s {full} armor points", field="target_ap",
+                                 rule=f"{CLAR}: Armor points = Armor x Power")
+            if s.target_hp is not None and s.target_hp > t.hp:
+                raise RulesError(f"{s.target_hp} exceeds {t.name}'s {t.hp} HP", field="target_hp", rule=CLAR)
+            ap0.append(full if s.target_ap is None else s.target_ap)
+            hp.append(t.hp if s.target_hp is None else s.target_hp)
+        return np.array(ap0, dtype=np.int64), np.array(hp, dtype=np.int64)
+
+    # ------------------------------------------------------------------ resolution
+    def outcome_tables(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
+                       options: Any = None, situation: Any = None) -> pl.DataFrame:
+        """Return the joint outcome tables of aligned matchups (row i = matchup i), one polars frame.
+
+        Columns: matchup, probability, damage (to HP), ap_damage, crit, fumble, jam, strikes_passed, kill.
+        """
+        if not (len(attacks) == len(attackers) == len(targets)) or len(attacks) == 0:
+            raise RulesError("attacks, attackers and targets must be non-empty and of the same length", field="attacks")
+        options = self._options(options)
+        sits = self._situations(situation, len(attacks))
+        ap0, hp = self._target_state(targets, sits, options)
+        seg = segment(attacks, attackers, targets, options, sits)
+        return resolve([seg], ap0, hp, options)
+
+    def band_table(self, modifier: int = 0) -> pl.DataFrame:
+        """Return the Strike Save bands and their probabilities for one modifier (a polars frame)."""
+        return pl.DataFrame({"band": list(BANDS), "probability": band_probabilities([modifier])[0]})
+
+    def strike_modifier(self, attack: Attack, attacker: Creature, situation: Any = None) -> int:
+        """Return the Strike Save modifier (range, cover, environment, Conditions), or raise if out of reach."""
+        return strike_modifier(attack, attacker, self._situations(situation, 1)[0])
+
+    def into_melee_victims(self, intended: Creature, nearby: Sequence[Creature]) -> pl.DataFrame:
+        """Return the victim distribution of a shot into melee (see melee.into_melee_victims)."""
+        return into_melee_victims(intended, nearby)
+
+    def into_melee_outcomes(self, attack: Attack, attacker: Creature, intended: Creature, nearby: Sequence[Creature],
+                            options: Any = None, situation: Any = None) -> pl.DataFrame:
+        """Return the joint victim x outcome table of a ranged Attack into melee."""
+        return into_melee_outcomes(self, attack, attacker, intended, nearby, options, situation)
+
+    # ------------------------------------------------------------------ combat hooks
+    def actions_per_turn(self, creature: Any, options: Any = None) -> int:
+        """Return 2: two instant actions per turn (CLARIFICATIONS.md)."""
+        return 2
+
+    def attack_cost(self, attack: Any, options: Any = None) -> int:
+        """Return 1: an Attack is one instant action ("Duration: Instant")."""
+        return 1
+
+    def attacks_per_turn(self, creature: Any = None, options: Any = None) -> int:
+        """Return the Attacks one turn allows: 1 if an Attack is the turn's Save action (default), else 2."""
+        return 1 if self._options(options).attack_is_save_action else 2
+
+    def refunds_action(self, outcome_row: dict[str, Any], options: Any = None) -> bool:
+        """Return whether an outcome row gives the Attack's action back ("enough Damage to outright kill")."""
+        return bool(self._options(options).kill_refunds_action and outcome_row.get("kill", False))
+
+    def hit_points(self, creature: Any) -> int:
+        """Return the creature's HP (4 x Power unless stated)."""
+        return int(creature.hp)
+
+    def attacks_of(self, creature: Any) -> list[Any]:
+        """Return the creature's weapons."""
+        return list(creature.weapons)
+
+    def _weapon(self, creature: Creature, attack: Any) -> Attack:
+        if isinstance(attack, Attack):
+            return attack
+        for w in creature.weapons:
+            if w.name.lower() == str(attack).strip().lower():
+                return w
+        raise RulesError(f"{creature.name} has no weapon called {attack!r}", field="attacks")
+
+    def plan_table(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
+                   situation: Any = None) -> pl.DataFrame:
+        """Return the joint outcome table of one turn's Attacks in order (armor points carry over)."""
+        options = self._options(options)
+        weapons = [self._weapon(attacker, a) for a in attacks]
+        allowed = self.attacks_per_turn(attacker, options)
+        if len(weapons) > allowed:
+            raise RulesError(f"{len(weapons)} Attacks in one turn; this reading allows {allowed}"
+                             " (option attack_is_save_action)", field="attacks", rule=_ECONOMY)
+        sits = self._situations(situation, 1)
+        ap0, hp = self._target_state([target], sits, options)
+        names = [w.name for w in weapons]
+        segs = [segment([w], [attacker], [target], options, sits, bit=1 << names.index(w.name)) for w in weapons]
+        return resolve(segs, ap0, hp, options)
+
+    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
+                    situation: Any = None) -> Dist:
+        """Return the HP damage Dist of one turn using ``attacks`` in order; RulesError if illegal."""
+        if len(attacks) == 0:
+            return Dist.constant(0)
+        return dists_from_table(self.plan_table(attacker, target, attacks, options, situation), 1)[0]
+
+    def turn_plans(self, attacker: Creature, target: Creature, options: Any = None,
+                   situation: Any = None) -> dict[str, Dist]:
+        """Return the damage Dist of each legal turn: one Attack per weapon (two, ordered, if allowed)."""
+        options = self._options(options)
+        weapons = self.attacks_of(attacker)
+        if not weapons:
+            return {"No attack": Dist.constant(0)}
+        plans: dict[str, Dist] = {}
+        for k in range(1, self.attacks_per_turn(attacker, options) + 1):
+            for combo in product(weapons, repeat=k):
+                try:
+                    plans[" + ".join(w.name for w in combo)] = self.plan_damage(attacker, target, list(combo),
+                                                                               options, situation)
+                except RulesError as exc:
+                    if exc.field != "distance":
+                        raise
+        if not plans:
+            raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
+        return plans
+
+    # ------------------------------------------------------------------ catalog
+    def catalog(self) -> Catalog:
+        """Return the bundled catalog (cached): creatures from the published stat lines and the weapon table."""
+        if self._catalog is None:
+            self._catalog = _catalog.load()
+        return self._catalog
+
+
+SYSTEM = GlassEmpires()

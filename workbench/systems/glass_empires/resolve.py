@@ -1,0 +1,217 @@
+"""Exact resolution of Glass Empires Attacks: 2d6 Strike Saves, five bands, flat damage, armor points.
+
+Implements glass-empires-attack.txt (Strike Save table, Out of Range, Cover, The Angry Step) and
+the Glass Empires section of CLARIFICATIONS.md (natural 12 / natural 2, resistance, armor points
+1 AP per 2 damage or fraction, the default order band -> resistance -> armor -> HP).
+Everything is vectorised over matchups with numpy; only the (small) number of Strikes is looped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import polars as pl
+
+from ...errors import RulesError
+from .models import Attack, Creature, Options, Situation
+from .weapons import CLAR, RULES
+
+__all__ = ["BANDS", "TWO_D6", "band_index", "band_probabilities", "strike_modifier", "armor_points",
+           "Segment", "segment", "resolve", "OUTCOME_COLUMNS"]
+
+BANDS = ("crit", "pass", "seven", "failure", "fumble")
+CRIT, PASS, SEVEN, FAILURE, FUMBLE = range(5)
+#: P(natural 2d6 = n) for n = 2..12, as counts out of 36
+TWO_D6 = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64) / 36.0
+NATURALS = np.arange(2, 13)
+RES_CODES = {"immune": 0, "resist": 1, "normal": 2, "weak": 3}
+OUTCOME_COLUMNS = ("matchup", "probability", "damage", "ap_damage", "crit", "fumble", "jam", "strikes_passed", "kill")
+
+
+def band_index(natural: np.ndarray, modifier: np.ndarray) -> np.ndarray:
+    """Return the band (0 crit .. 4 fumble) of natural 2d6 rolls with modifiers (broadcast).
+
+    CLARIFICATIONS.md: natural 12 is always a Crit, natural 2 always a Fumble; otherwise the
+    modified total: Crit >= 12, Pass 8-11, Seven 7, Failure 3-6, Fumble <= 2.
+    """
+    natural = np.asarray(natural)
+    total = natural + np.asarray(modifier)
+    band = np.select([total >= 12, total >= 8, total == 7, total >= 3], [CRIT, PASS, SEVEN, FAILURE], FUMBLE)
+    band = np.where(natural == 12, CRIT, band)
+    return np.where(natural == 2, FUMBLE, band)
+
+
+def band_probabilities(modifiers: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Return an (n, 5) array: P(crit, pass, seven, failure, fumble) of a Strike Save per modifier."""
+    m = np.asarray(modifiers, dtype=np.int64).reshape(-1, 1)
+    bands = band_index(NATURALS[None, :], m)
+    out = np.zeros((m.shape[0], 5))
+    rows = np.repeat(np.arange(m.shape[0]), NATURALS.size)
+    np.add.at(out, (rows, bands.ravel()), np.tile(TWO_D6, m.shape[0]))
+    return out
+
+
+def armor_points(creature: Creature, options: Options) -> int:
+    """Return full armor points: Armor x Power (default) or Armor x HD (option armor_points_formula)."""
+    if options.armor_points_formula == "armor_x_hd":
+        hd = creature.hd if creature.hd is not None else creature.power - creature.level
+        return creature.armor * hd
+    return creature.armor * creature.power
+
+
+def strike_modifier(attack: Attack, attacker: Creature, situation: Situation) -> int:
+    """Return the Strike Save modifier of one Strike, or raise RulesError if the target is out of reach.
+
+    glass-empires-attack.txt: environment and Conditions apply (each +-1); ranged: beyond the listed
+    range up to twice it -1, farther is impossible; low cover -2, high cover -4 (ranged only); melee
+    reach = Size (or the weapon's reach), plus the Angry Step (a further move up to the melee reach)
+    unless movement is impeded.
+    """
+    mod = situation.environment + situation.conditions
+    d = situation.distance
+    if attack.kind == "ranged":
+        mod += {"none": 0, "low": -2, "high": -4}[situation.cover]
+        if d is not None and d > attack.range:
+            if d > 2 * attack.range:
+                raise RulesError(f"{d:g} ft is beyond twice {attack.name}'s listed range of {attack.range:g} ft",
+                                 field="distance",
+                                 rule=f"{RULES}: Ranged attacks may be performed at up to twice a weapon's listed range")
+            mod -= 1
+    elif d is not None:
+        reach = attack.range if attack.range is not None else attacker.reach
+        step = reach if (situation.angry_step and not situation.movement_impeded) else 0
+        if d > reach + step:
+            why = " (no Angry Step: movement is impeded)" if situation.movement_impeded and situation.angry_step else ""
+            raise RulesError(f"{d:g} ft is beyond {attacker.name}'s melee reach of {reach:g} ft"
+                             f"{' + Angry Step ' + format(step, 'g') + ' ft' if step else ''}{why}",
+                             field="distance", rule=f"{RULES}: they must be within your weapon's reach; The Angry Step")
+    return int(mod)
+
+
+@dataclass
+class Segment:
+    """One Attack in a plan, per matchup: damage, modifier, jams, resistance code, armor, Strikes, jam bit."""
+
+    damage: np.ndarray
+    modifier: np.ndarray
+    jams: np.ndarray
+    res: np.ndarray
+    armored: np.ndarray
+    strikes: np.ndarray
+    bit: np.ndarray
+
+
+def _damage_type_choice(attack: Attack, target: Creature, rule: str) -> tuple[int, bool]:
+    """Return (resistance code, armor applies) of the type a mixed-type weapon uses on ``target``."""
+    keys = [(RES_CODES[target.multiplier_class(t)], t != "physical") for t in attack.types]
+    key = max(keys) if rule == "most_damaging" else min(keys)
+    return key[0], not key[1]
+
+
+def segment(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
+            options: Options, situations: Sequence[Situation], bit: int = 1) -> Segment:
+    """Return the per-matchup numbers of one Attack use (validating models and reach)."""
+    for field, seq, cls in (("attack", attacks, Attack), ("attacker", attackers, Creature), ("target", targets, Creature)):
+        for obj in seq:
+            if not isinstance(obj, cls):
+                raise RulesError(f"expected a Glass Empires {cls.__name__}, not {type(obj).__name__}", field=field)
+    choice = [_damage_type_choice(a, t, options.mixed_damage_type) for a, t in zip(attacks, targets)]
+    return Segment(
+        damage=np.fromiter((a.strike_damage for a in attacks), np.int64, len(attacks)),
+        modifier=np.fromiter((strike_modifier(a, c, s) for a, c, s in zip(attacks, attackers, situations)),
+                             np.int64, len(attacks)),
+        jams=np.fromiter((a.jams for a in attacks), bool, len(attacks)),
+        res=np.array([c[0] for c in choice], dtype=np.int64),
+        armored=np.array([c[1] for c in choice], dtype=bool),
+        strikes=np.fromiter((c.strikes for c in attackers), np.int64, len(attackers)),
+        bit=np.full(len(attacks), bit, dtype=np.int64),
+    )
+
+
+def _band_scale(x: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Crit x2, Pass x1, Seven halved rounded down, Failure / Fumble 0 (the Strike Save table)."""
+    return np.select([band == CRIT, band == PASS, band == SEVEN], [2 * x, x, x // 2], 0)
+
+
+def _resist(x: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """Immunity 0, resistance halves (round down), weakness doubles (CLARIFICATIONS.md)."""
+    return np.select([code == 0, code == 1, code == 3], [0 * x, x // 2, 2 * x], x)
+
+
+_STATE = ("m", "damage", "ap_damage", "crit", "fumble", "jam", "strikes_passed")
+
+
+def _merge(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return the state with identical rows merged (probabilities summed)."""
+    df = pl.DataFrame({**{k: state[k] for k in _STATE}, "p": state["p"]})
+    df = df.group_by(list(_STATE)).agg(pl.col("p").sum())
+    return {k: df[k].to_numpy() for k in (*_STATE, "p")}
+
+
+def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, options: Options) -> pl.DataFrame:
+    """Return the joint outcome table of each matchup's Attacks (in order), Strike by Strike.
+
+    Each Strike is its own Strike Save (glass-empires-attack.txt: "perform 1 or more Strikes");
+    armor points carried from Strike to Strike absorb physical damage, 1 AP per 2 damage or
+    fraction, before HP (CLARIFICATIONS.md). With ``jam_ends_strikes`` a jammed weapon makes no
+    further Strike. ``kill`` marks damage >= the target's current HP (the action is refunded).
+    """
+    n = ap0.size
+    order = options.damage_order
+    z = np.zeros(n, dtype=np.int64)
+    st = {"m": np.arange(n), "damage": z, "ap_damage": z, "crit": z, "fumble": z, "jam": z,
+          "strikes_passed": z, "p": np.ones(n)}
+    bands = np.arange(5)
+    for seg in segments:
+        pb = band_probabilities(seg.modifier)                     # (n, 5)
+        base = seg.damage[:, None]
+        if order == "band,resistance,armor":
+            y = _resist(_band_scale(base, bands[None, :]), seg.res[:, None])
+        elif order == "resistance,band,armor":
+            y = _band_scale(_resist(base, seg.res[:, None]), bands[None, :])
+        else:
+            y = _band_scale(base, bands[None, :])
+        for k in range(int(seg.strikes.max(initial=0))):
+            m = st["m"]
+            active = seg.strikes[m] > k
+            if options.jam_ends_strikes:
+                active &= (st["jam"] & seg.bit[m]) == 0
+            keep = {key: v[~active] for key, v in st.items()}
+            idx = np.repeat(np.flatnonzero(active), 5)
+            band = np.tile(bands, idx.size // 5)
+            mm = m[idx]
+            p = st["p"][idx] * pb[mm, band]
+            ok = p > 0
+            idx, band, mm, p = idx[ok], band[ok], mm[ok], p[ok]
+            amount = y[mm, band]
+            ap_left = ap0[mm] - st["ap_damage"][idx]
+            absorbed = np.where(seg.armored[mm], np.minimum(amount, 2 * ap_left), 0)
+            rest = amount - absorbed
+            if order == "band,armor,resistance":
+                rest = _resist(rest, seg.res[mm])
+            new = {
+                "m": mm,
+                "damage": st["damage"][idx] + rest,
+                "ap_damage": st["ap_damage"][idx] + (absorbed + 1) // 2,
+                "crit": st["crit"][idx] | (band == CRIT),
+                "fumble": st["fumble"][idx] | (band == FUMBLE),
+                "jam": st["jam"][idx] | np.where((band == FUMBLE) & seg.jams[mm], seg.bit[mm], 0),
+                "strikes_passed": st["strikes_passed"][idx] + (band <= SEVEN),
+                "p": p,
+            }
+            st = _merge({key: np.concatenate([keep[key], new[key]]) for key in st})
+    df = pl.DataFrame({
+        "matchup": st["m"].astype(np.int64),
+        "probability": st["p"].astype(np.float64),
+        "damage": st["damage"].astype(np.int64),
+        "ap_damage": st["ap_damage"].astype(np.int64),
+        "crit": st["crit"].astype(bool),
+        "fumble": st["fumble"].astype(bool),
+        "jam": st["jam"] != 0,
+        "strikes_passed": st["strikes_passed"].astype(np.int64),
+        "kill": st["damage"] >= hp_now[st["m"]],
+    })
+    df = df.group_by([c for c in OUTCOME_COLUMNS if c != "probability"]).agg(pl.col("probability").sum())
+    return df.select(OUTCOME_COLUMNS).sort(["matchup", "damage", "ap_damage", "strikes_passed", "crit", "fumble", "jam"])
