@@ -6,6 +6,7 @@ Every model validates on construction and raises RulesError naming the field and
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, ClassVar, Mapping
 
@@ -62,8 +63,12 @@ def _rule_err(message: str, rule: str) -> RulesError:
     return RulesError(message, field="upgrades", rule=f"{RULES}: {rule}")
 
 
-def _normalise_upgrades(value: Any) -> UpgradeRanks:
-    """Return canonical {name: rank}; accepts a mapping or a list of names (repeats add ranks)."""
+_COUNTER = re.compile(r"^\s*counter[\s_-]+(agility|toughness|insight)\s*$", re.I)
+
+
+def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
+    """Return canonical {name: rank} and any "Counter <Type>" names given; accepts a mapping or a
+    list of names (repeats add ranks)."""
     if value is None:
         value = {}
     if isinstance(value, Mapping):
@@ -79,8 +84,12 @@ def _normalise_upgrades(value: Any) -> UpgradeRanks:
         raise RulesError(f"must be a table {{name: rank}} or a list of upgrade names, not {value!r}",
                          field="upgrades")
     ranks: dict[str, int] = {}
+    counters: list[str] = []
     for raw, rank in items:
-        name = canonical_name(raw)
+        m = _COUNTER.match(raw) if isinstance(raw, str) else None
+        if m:
+            counters.append(f"Counter {m.group(1).capitalize()}")
+        name = "Counter" if m else canonical_name(raw)
         if name is None:
             if isinstance(raw, str) and raw.strip().lower().replace(" ", "") in {"damage", "agilitydamage",
                                                                                   "toughnessdamage", "insightdamage"}:
@@ -92,13 +101,17 @@ def _normalise_upgrades(value: Any) -> UpgradeRanks:
                              rule=f"{CLAR}: upgrade names")
         rank = check_int(f"upgrades.{name}", rank, minimum=1, rule=f"{RULES}: an upgrade is taken or not")
         ranks[name] = ranks.get(name, 0) + rank
+    if ranks.get("Counter", 0) > 1:
+        names = counters + ["Counter"] * (ranks["Counter"] - len(counters))
+        raise RulesError(f"{names[0]} and {names[1]}: a set may have only one Counter upgrade",
+                         field="upgrades", rule=f"{RULES}: You cannot have more than one Counter upgrade in a set")
     for name, rank in ranks.items():
         if rank > 1 and not UPGRADES[name].stackable:
             raise RulesError(f"{name} has rank {rank}, but {name} cannot be taken more than once "
                              f"(only Reckless, Giant, Precise, Range and Assassin stack)",
                              field="upgrades", rule=f"{RULES}: only upgrades that say so may be taken multiple times")
     order = {n: i for i, n in enumerate(UPGRADES)}
-    return UpgradeRanks(sorted(ranks.items(), key=lambda kv: order[kv[0]]))
+    return UpgradeRanks(sorted(ranks.items(), key=lambda kv: order[kv[0]])), counters
 
 
 def _check_build(ranks: Mapping[str, int], counter_type: str | None) -> None:
@@ -153,7 +166,13 @@ class Attack(Model):
             ct = ct.strip().lower()
         object.__setattr__(self, "counter_type",
                            check_choice("counter_type", ct, DEFENSES, rule=f"{RULES}: Counter", optional=True))
-        ranks = _normalise_upgrades(self.upgrades)
+        ranks, counters = _normalise_upgrades(self.upgrades)
+        if counters:
+            given = counters[0].split()[1].lower()
+            if self.counter_type is not None and self.counter_type != given:
+                raise RulesError(f"{counters[0]} disagrees with counter_type={self.counter_type!r}",
+                                 field="counter_type", rule=f"{RULES}: Once chosen, the type cannot be changed")
+            object.__setattr__(self, "counter_type", given)
         _check_build(ranks, self.counter_type)
         object.__setattr__(self, "upgrades", ranks)
 
