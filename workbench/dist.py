@@ -64,14 +64,15 @@ class Dist:
             p = p / total
             if int(offset) != offset:
                 raise RulesError(f"offset must be an integer, not {offset!r}", field="offset")
-        nz = np.flatnonzero(p)
-        if nz.size == 0:
-            raise RulesError("a distribution needs at least one outcome with probability > 0", field="pmf")
-        lo, hi = nz[0], nz[-1]
-        if lo or hi != p.size - 1:
+        lo = 0
+        if p[0] == 0.0 or p[-1] == 0.0:  # trim zero tails so that min() and max() are outcomes
+            nz = np.flatnonzero(p)
+            if nz.size == 0:
+                raise RulesError("a distribution needs at least one outcome with probability > 0", field="pmf")
+            lo, hi = int(nz[0]), int(nz[-1])
             p = p[lo : hi + 1]
         self.pmf = p
-        self.offset = int(offset) + int(lo)
+        self.offset = int(offset) + lo
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -150,14 +151,11 @@ class Dist:
             return cls.constant(0)
         if keep == 1:
             # P(max <= x) = F(x)^n: one vectorised expression.
-            cdf = np.cumsum(d.pmf)
-            cdf[-1] = 1.0
-            if highest:
-                c = cdf**n
-                return cls(np.diff(c, prepend=0.0), d.offset, _trusted=True)
-            s = np.concatenate(([1.0], 1.0 - cdf[:-1]))  # P(X >= x)
-            c = s**n
-            return cls(c - np.append(c[1:], 0.0), d.offset, _trusted=True)
+            c = np.cumsum(d.pmf if highest else d.pmf[::-1])
+            c[-1] = 1.0
+            c **= n
+            c[1:] -= c[:-1].copy()
+            return cls(c if highest else c[::-1].copy(), d.offset, _trusted=True)
         # Walk the faces from the kept end. state[c, s] = weight of "c dice placed so far,
         # kept sum s"; placing j dice on face v multiplies by C(n - c, j) p_v^j, whose
         # product over the walk is the multinomial coefficient.
@@ -193,15 +191,16 @@ class Dist:
         dists = list(dists)
         if not dists:
             raise RulesError("a mixture needs at least one distribution", field="dists")
-        w = np.ones(len(dists)) if weights is None else np.asarray(weights, dtype=np.float64)
-        if w.shape != (len(dists),) or np.any(w < 0) or w.sum() <= 0:
+        w = [1.0] * len(dists) if weights is None else [float(x) for x in weights]
+        total = sum(w)
+        if len(w) != len(dists) or min(w) < 0 or total <= 0:
             raise RulesError("mixture weights must be non-negative, one per distribution, not all 0", field="weights")
-        w = w / w.sum()
         lo = min(d.offset for d in dists)
         hi = max(d.offset + d.pmf.size for d in dists)
         out = np.zeros(hi - lo)
         for d, wi in zip(dists, w):
-            out[d.offset - lo : d.offset - lo + d.pmf.size] += wi * d.pmf
+            if wi:
+                out[d.offset - lo : d.offset - lo + d.pmf.size] += (wi / total) * d.pmf
         return cls(out, lo, _trusted=True)
 
     @classmethod
@@ -299,11 +298,13 @@ class Dist:
         """Return the sum of ``n`` independent copies (repeated squaring: O(log n) convolutions)."""
         if n < 0:
             raise RulesError(f"cannot sum a negative number ({n}) of copies", field="n")
-        result: Dist = Dist.constant(0)
+        if n == 0:
+            return Dist.constant(0)
+        result: Dist | None = None
         base = self
         while n:
             if n & 1:
-                result = result + base
+                result = base if result is None else result + base
             n >>= 1
             if n:
                 base = base + base
@@ -363,6 +364,9 @@ class Dist:
 
     def cdf(self, x):
         """Return P(X <= x); ``x`` may be a number or an array."""
+        if isinstance(x, (int, np.integer)):
+            i = int(x) - self.offset + 1
+            return 0.0 if i <= 0 else 1.0 if i >= self.pmf.size else float(self.pmf[:i].sum())
         c = np.concatenate(([0.0], np.cumsum(self.pmf)))
         c[-1] = 1.0
         idx = np.clip(np.floor(np.asarray(x, dtype=np.float64)) - self.offset + 1, 0, self.pmf.size).astype(np.int64)
@@ -371,6 +375,9 @@ class Dist:
 
     def sf(self, x):
         """Return P(X >= x) (at least ``x``); ``x`` may be a number or an array."""
+        if isinstance(x, (int, np.integer)):
+            i = int(x) - self.offset
+            return 1.0 if i <= 0 else 0.0 if i >= self.pmf.size else float(self.pmf[i:].sum())
         s = np.concatenate((np.cumsum(self.pmf[::-1])[::-1], [0.0]))
         s[0] = 1.0
         idx = np.clip(np.ceil(np.asarray(x, dtype=np.float64)) - self.offset, 0, self.pmf.size).astype(np.int64)

@@ -1,0 +1,198 @@
+"""Unbound attack actions: the attack rolls each action makes, with their penalties.
+
+Rules (unbound-d20-attacking.txt, "Attack Actions", "Multiple Attacks", "Two Weapon Fighting",
+"Natural Attacks") and CLARIFICATIONS.md, Unbound:
+- "Every attack past the first a character makes in the same turn takes a stacking -4 penalty".
+- All Out Attack: once per turn, "all attacks they have available, such as from iterative attacks
+  or ... two weapon fighting"; Push the Attack: one attack per basic action.
+- Two-weapon fighting: "both attacks take the multiple attack penalty from the off hand": -4, -3
+  with a light off-hand weapon, -2 when both are light; it stacks with the iterative penalty.
+- Paired natural weapons "are treated as one attack for the purposes of multiple attack penalties".
+- Multi Action (two basic actions): every natural weapon, or a wielded weapon then the secondary
+  natural weapons; secondary attacks after another attack take -3 more.
+- Wild Attack: target's AC -(2 + half the multiple attack penalty); the attacker's AC drops by half
+  the highest such penalty until its next turn.
+- Snipe (two basic actions): one ranged attack on an unaware target.
+- An attack action and the spell casting action exclude each other in one turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ...errors import RulesError
+from .models import RULES, Action, Attack, Creature, Options, Situation
+
+__all__ = ["Slot", "expand_turn", "resolve_weapon", "offhand_penalty", "action_label", "as_actions",
+           "BASIC_ACTIONS"]
+
+#: "Two basic actions per turn" (CLARIFICATIONS.md, Unbound)
+BASIC_ACTIONS = 2
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One attack roll of a turn: the attack, its to-hit modifier, the Wild Attack AC drop, its action."""
+
+    attack: Attack
+    modifier: int
+    ac_drop: int
+    action: int
+
+
+def resolve_weapon(attacker: Creature, weapon: Attack | str | None, field: str = "weapon") -> Attack | None:
+    """Return ``weapon`` as an Attack (a name is looked up in the attacker's weapons)."""
+    if weapon is None or isinstance(weapon, Attack):
+        return weapon
+    try:
+        return attacker.weapon(weapon)
+    except RulesError as exc:
+        raise RulesError(exc.message, field=field) from None
+
+
+def offhand_penalty(main: Attack, off: Attack) -> int:
+    """Return the two-weapon penalty magnitude: 4, 3 with a light off hand, 2 when both are light."""
+    return 4 - int(off.light) - int(off.light and main.light)
+
+
+def _naturals(attacker: Creature) -> list[Attack]:
+    return [w for w in attacker.weapons if w.natural]
+
+
+def action_label(action: Action, attacker: Creature) -> str:
+    """Return a readable label such as "All Out Attack (Short sword + Dagger)"."""
+    w = resolve_weapon(attacker, action.weapon)
+    o = resolve_weapon(attacker, action.off_hand, "off_hand")
+    if action.action == "multi":
+        names = ([w.name] if w else []) + [x.name for x in _naturals(attacker) if x is not w]
+    else:
+        names = [w.name] + ([o.name] if o else [])
+    return f"{'Wild ' if action.wild else ''}{action.label_kind} ({' + '.join(names)})"
+
+
+def as_actions(items: Sequence[Action | Attack | str]) -> list[Action]:
+    """Return a list of Actions: a bare attack (object or name) is one Push the Attack."""
+    if isinstance(items, (Action, Attack, str)):
+        items = [items]
+    out = []
+    for i, it in enumerate(items):
+        if isinstance(it, Action):
+            out.append(it)
+        elif isinstance(it, Attack) and it.kind == "spell":
+            out.append(Action("cast", it))
+        elif isinstance(it, (Attack, str)):
+            out.append(Action("push", it))
+        else:
+            raise RulesError(f"[{i}] must be an unbound Action, Attack or weapon name, not {it!r}", field="attacks")
+    return out
+
+
+def _check_turn(actions: list[Action], attacker: Creature, options: Options, situation: Situation) -> None:
+    cost = sum(a.cost for a in actions)
+    if cost > BASIC_ACTIONS:
+        raise RulesError(f"the actions take {cost} basic actions; a turn has {BASIC_ACTIONS}", field="attacks",
+                         rule="CLARIFICATIONS.md, Unbound: two basic actions per turn")
+    if sum(a.action == "all_out" for a in actions) > 1:
+        raise RulesError("All Out Attack may only be performed once per turn", field="attacks",
+                         rule=f"{RULES}: All Out Attack")
+    casts = sum(a.action == "cast" for a in actions)
+    if casts and casts < len(actions):
+        raise RulesError("an attack action and the spell casting action cannot share a turn", field="attacks",
+                         rule=f"{RULES}: 'If a character performs an attack action on their turn they are "
+                              "unable to perform the spell casting action'")
+    if casts > options.casts_per_turn:
+        raise RulesError(f"{casts} spell attack actions; Options.casts_per_turn allows {options.casts_per_turn}",
+                         field="attacks", rule=f"{RULES}: Spell Attacks")
+    if any(a.action == "snipe" for a in actions) and not situation.target_unaware:
+        raise RulesError("Snipe needs an unaware target (Situation.target_unaware)", field="target_unaware",
+                         rule=f"{RULES}: Snipe")
+
+
+def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, options: Options,
+                situation: Situation, earlier: int = 0) -> list[Slot]:
+    """Return the attack rolls of a turn's actions, in order, with their penalties and Wild Attack AC drops.
+
+    ``earlier`` counts attacks already made this turn. Raises RulesError for an illegal turn.
+    """
+    actions = as_actions(actions)
+    _check_turn(actions, attacker, options, situation)
+    m, sec = options.multiple_attack_penalty, options.secondary_natural_penalty
+    counted = earlier
+    slots: list[Slot] = []
+    for i, act in enumerate(actions):
+        w = resolve_weapon(attacker, act.weapon)
+        off = resolve_weapon(attacker, act.off_hand, "off_hand")
+        rolls: list[tuple[Attack, int, int]] = []  # (attack, multiple attack penalty, extra penalty)
+
+        def add(att: Attack, mapen: int, extra: int = 0) -> None:
+            rolls.extend([(att, mapen, extra)] * (2 if att.paired else 1))
+
+        if act.action in ("push", "all_out", "snipe") and w.kind == "spell":
+            raise RulesError(f"{w.name} is a spell: use the spell attack action ('cast')", field="weapon",
+                             rule=f"{RULES}: Spell Attacks")
+        if act.action == "cast":
+            if w.kind != "spell":
+                raise RulesError(f"{w.name} is not a spell attack", field="weapon", rule=f"{RULES}: Spell Attacks")
+            add(w, m * counted)
+            counted += 1
+        elif act.action == "push":
+            add(w, m * counted)
+            counted += 1
+        elif act.action == "snipe":
+            if w.kind not in ("ranged", "thrown"):
+                raise RulesError(f"Snipe makes a ranged attack; {w.name} is {w.kind}", field="weapon",
+                                 rule=f"{RULES}: Snipe")
+            add(w, m * counted)
+            counted += 1
+        elif act.action == "all_out":
+            # "it does not gain iterative attacks" (Primary Natural Attacks)
+            n_iter = 1 if w.natural else attacker.iteratives
+            twf = 0
+            if off is not None:
+                for role, x in (("weapon", w), ("off_hand", off)):
+                    if x.natural or x.two_handed or x.kind not in ("melee", "thrown"):
+                        raise RulesError(f"{x.name} is not a one-handed wielded weapon", field=role,
+                                         rule=f"{RULES}: Two Weapon Fighting ('a one handed weapon in both "
+                                              "their main and off hand')")
+                twf = offhand_penalty(w, off)
+            for j in range(n_iter):
+                add(w, m * (counted + j) + twf)
+            if off is not None:
+                if options.offhand_counts_as_attack:
+                    add(off, m * (counted + n_iter) + twf)
+                    counted += 1
+                else:
+                    add(off, m * counted + twf)
+            counted += n_iter
+        elif act.action == "multi":
+            naturals = _naturals(attacker)
+            if w is not None:
+                if w.natural or w.kind == "spell":
+                    raise RulesError(f"{w.name} is not a wielded weapon; leave weapon empty to attack with "
+                                     "every natural weapon", field="weapon", rule=f"{RULES}: Secondary Natural Attacks")
+                if not naturals:
+                    raise RulesError(f"{attacker.name} has no natural weapon for the Multi Action", field="weapons",
+                                     rule=f"{RULES}: Secondary Natural Attacks")
+                add(w, m * counted)
+                counted += 1
+                secondaries = naturals  # "if the character is wielding another weapon ... treated as secondary"
+            else:
+                if not naturals:
+                    raise RulesError(f"{attacker.name} has no natural weapons", field="weapons",
+                                     rule=f"{RULES}: Secondary Natural Attacks")
+                add(naturals[0], m * counted)
+                counted += 1
+                secondaries = naturals[1:]
+            for x in secondaries:
+                add(x, m * counted, sec)
+                counted += 1
+        for att, mapen, extra in rolls:
+            drop = 2 + mapen // 2 if act.wild else 0
+            slots.append(Slot(att, -(mapen + extra), drop, i))
+    return slots
+
+
+def self_ac_penalty(slots: Sequence[Slot]) -> int:
+    """Return the attacker's AC penalty after its Wild Attacks: half the highest AC drop, rounded down."""
+    return max((s.ac_drop for s in slots), default=0) // 2

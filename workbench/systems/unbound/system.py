@@ -1,0 +1,245 @@
+"""The Unbound (d20) rule system object: outcome tables, action tables and the combat hooks."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import polars as pl
+
+from ...dist import Dist
+from ...errors import RulesError
+from ..base import Catalog, RuleSystem, dists_from_table
+from .actions import (BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn, resolve_weapon,
+                      self_ac_penalty)
+from .catalog import load_catalog
+from .models import RULES, Action, Attack, Creature, Options, Situation
+from .roll import attack_rows
+
+__all__ = ["UnboundSystem", "SYSTEM"]
+
+_COUNT_COLS = ["hits", "threats", "crits"]
+
+
+def _aligned(name: str, seq: Any, n: int, cls: type, default: Any) -> list:
+    if seq is None:
+        return [default] * n
+    if isinstance(seq, cls):
+        return [seq] * n
+    seq = list(seq)
+    if len(seq) != n:
+        raise RulesError(f"must be one {cls.__name__} or {n} aligned ones, not {len(seq)}", field=name)
+    for x in seq:
+        if not isinstance(x, cls):
+            raise RulesError(f"expected unbound {cls.__name__}, not {type(x).__name__}", field=name)
+    return seq
+
+
+def _check_models(attacks, attackers, targets) -> None:
+    for field, seq, cls in (("attack", attacks, Attack), ("attacker", attackers, Creature), ("target", targets, Creature)):
+        for x in seq:
+            if not isinstance(x, cls):
+                raise RulesError(f"expected an unbound {cls.__name__}, not {type(x).__name__}", field=field)
+
+
+class UnboundSystem(RuleSystem):
+    """Unbound (d20): d20 + attack bonus vs AC or touch AC, iteratives, two-weapon fighting, crits."""
+
+    name = "unbound"
+    title = "Unbound (d20)"
+    rules_file = RULES
+    Creature = Creature
+    Attack = Attack
+    Options = Options
+    Situation = Situation
+    Action = Action
+
+    def __init__(self) -> None:
+        self._catalog: Catalog | None = None
+
+    # ------------------------------------------------------------------ one attack
+    def outcome_tables(self, attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
+                       options: Options | None = None, situation: Situation | Sequence[Situation] | None = None
+                       ) -> pl.DataFrame:
+        """Return the joint outcome tables of aligned matchups: matchup, probability, damage, hit, threat, crit.
+
+        ``situation`` is one Situation for all matchups or one per matchup. One use of an attack is
+        a single attack roll with no multiple-attack penalty (see :meth:`action_tables` for actions).
+        """
+        options = Options() if options is None else options
+        if not isinstance(options, Options):
+            raise RulesError(f"expected unbound Options, not {type(options).__name__}", field="options")
+        attacks, attackers, targets = list(attacks), list(attackers), list(targets)
+        _check_models(attacks, attackers, targets)
+        sits = _aligned("situation", situation, len(attacks), Situation, Situation())
+        return attack_rows(attacks, attackers, targets, options, sits)
+
+    # ------------------------------------------------------------------ actions
+    def action_tables(self, actions: Sequence[Action | Attack | str | Sequence], attackers: Sequence[Creature],
+                      targets: Sequence[Creature], options: Options | None = None,
+                      situation: Situation | Sequence[Situation] | None = None) -> pl.DataFrame:
+        """Return the joint outcome of each matchup's action (or list of actions = one turn).
+
+        Columns: matchup, probability, damage (summed over the action's attack rolls), attacks,
+        hits, threats, crits (counts) and self_ac_penalty (the attacker's AC penalty from Wild Attack).
+        """
+        options = Options() if options is None else options
+        attackers, targets = list(attackers), list(targets)
+        n = len(attackers)
+        actions = list(actions)
+        if len(actions) != n or len(targets) != n:
+            raise RulesError("actions, attackers and targets must be aligned sequences of equal length", field="actions")
+        sits = _aligned("situation", situation, n, Situation, Situation())
+        cache: dict[tuple[int, int, int], list[Slot]] = {}
+        slot_lists = []
+        for act, c, s in zip(actions, attackers, sits):
+            key = (id(act), id(c), id(s))
+            if key not in cache:
+                cache[key] = expand_turn(act, c, options, s)
+            slot_lists.append(cache[key])
+        frame = pl.DataFrame({"matchup": np.arange(n), "probability": np.ones(n), "damage": np.zeros(n, np.int64),
+                              "hits": np.zeros(n, np.int64), "threats": np.zeros(n, np.int64),
+                              "crits": np.zeros(n, np.int64)})
+        keys = ["matchup", "damage", *_COUNT_COLS]
+        for k in range(max(len(sl) for sl in slot_lists)):
+            rows = np.array([i for i, sl in enumerate(slot_lists) if len(sl) > k], dtype=np.int64)
+            slots = [slot_lists[i][k] for i in rows]
+            t = attack_rows([s.attack for s in slots], [attackers[i] for i in rows], [targets[i] for i in rows],
+                            options, [sits[i] for i in rows],
+                            np.array([s.modifier for s in slots]), np.array([s.ac_drop for s in slots]))
+            t = t.with_columns(pl.Series("matchup", rows[t["matchup"].to_numpy()]),
+                               pl.col("hit").cast(pl.Int64).alias("h"), pl.col("threat").cast(pl.Int64).alias("t"),
+                               pl.col("crit").cast(pl.Int64).alias("c")).drop("hit", "threat", "crit")
+            inside = frame.filter(pl.col("matchup").is_in(rows))
+            outside = frame.filter(~pl.col("matchup").is_in(rows))
+            joined = inside.join(t, on="matchup", suffix="_r").select(
+                "matchup",
+                (pl.col("probability") * pl.col("probability_r")).alias("probability"),
+                (pl.col("damage") + pl.col("damage_r")).alias("damage"),
+                (pl.col("hits") + pl.col("h")).alias("hits"),
+                (pl.col("threats") + pl.col("t")).alias("threats"),
+                (pl.col("crits") + pl.col("c")).alias("crits"),
+            ).group_by(keys).agg(pl.col("probability").sum())
+            frame = pl.concat([outside, joined.select(frame.columns)])
+        return frame.sort(keys).with_columns(
+            pl.Series("attacks", np.array([len(sl) for sl in slot_lists], dtype=np.int64))[pl.col("matchup")],
+            pl.Series("self_ac_penalty", np.array([self_ac_penalty(sl) for sl in slot_lists],
+                                                  dtype=np.int64))[pl.col("matchup")],
+        ).select("matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty")
+
+    def action_outcomes(self, action: Action | Attack | str | Sequence, attacker: Creature, target: Creature,
+                        options: Options | None = None, situation: Situation | None = None) -> pl.DataFrame:
+        """Return the joint outcome table of one action (or one turn's list of actions): the 1 x 1 case."""
+        return self.action_tables([action], [attacker], [target], options, situation).drop("matchup")
+
+    def slots(self, actions, attacker: Creature, options: Options | None = None,
+              situation: Situation | None = None) -> list[Slot]:
+        """Return the attack rolls (attack, to-hit modifier, Wild Attack AC drop) the actions of one turn make."""
+        options, situation = self._defaults(options, situation)
+        return expand_turn(actions, attacker, options, situation)
+
+    # ------------------------------------------------------------------ combat hooks
+    def actions_per_turn(self, creature: Creature, options: Options | None = None) -> int:
+        """Return 2: "Two basic actions per turn" (CLARIFICATIONS.md, Unbound)."""
+        return BASIC_ACTIONS
+
+    def attack_cost(self, attack: Attack | Action, options: Options | None = None) -> int:
+        """Return the basic actions one use costs: 1 (Push the Attack / spell attack), an Action its own cost."""
+        return attack.cost if isinstance(attack, Action) else 1
+
+    def hit_points(self, creature: Creature) -> int:
+        """Return the creature's HP."""
+        return int(creature.hp)
+
+    def attacks_of(self, creature: Creature) -> list[Attack]:
+        """Return the creature's weapons, natural weapons, spells and shields."""
+        return list(creature.weapons)
+
+    def turn_actions(self, attacker: Creature, options: Options | None = None,
+                     situation: Situation | None = None) -> dict[str, list[Action]]:
+        """Return every legal way to spend one turn attacking, as {label: [Action, ...]}.
+
+        Two one-action attack actions in either order (All Out Attack at most once), the Multi
+        Actions, Snipe (unaware target only), spell attacks (never mixed with attack actions);
+        with ``options.wild_plans`` also the all-Wild version of each attack-action plan.
+        """
+        options, situation = self._defaults(options, situation)
+        weapons = list(attacker.weapons)
+        usable = [w for w in weapons if w.kind != "spell"]
+        spells = [w for w in weapons if w.kind == "spell"]
+        naturals = [w for w in weapons if w.natural]
+        one: list[Action] = [Action("push", w) for w in usable]
+        for w in usable:
+            if not w.natural and attacker.iteratives > 1:
+                one.append(Action("all_out", w))
+        handy = [w for w in usable if not w.natural and not w.two_handed and w.kind in ("melee", "thrown")]
+        for i, w in enumerate(handy):
+            for j, o in enumerate(handy):
+                if i != j:
+                    one.append(Action("all_out", w, o))
+        plans: dict[str, list[Action]] = {}
+
+        def put(acts: list[Action]) -> None:
+            plans.setdefault(" + ".join(action_label(a, attacker) for a in acts), acts)
+
+        for a in one:
+            for b in one:
+                if not (a.action == b.action == "all_out"):
+                    put([a, b])
+        if naturals and len(naturals) + sum(x.paired for x in naturals) > 1:
+            put([Action("multi")])
+        for w in usable:
+            if naturals and not w.natural:
+                put([Action("multi", w)])
+        if situation.target_unaware:
+            for w in usable:
+                if w.kind in ("ranged", "thrown"):
+                    put([Action("snipe", w)])
+        if options.wild_plans:
+            for acts in list(plans.values()):
+                put([a.replace(wild=True) for a in acts])
+        for s in spells:
+            put([Action("cast", s)] * max(1, options.casts_per_turn) if options.casts_per_turn else [])
+        return {k: v for k, v in plans.items() if v}
+
+    def turn_plans(self, attacker: Creature, target: Creature, options: Options | None = None,
+                   situation: Situation | None = None) -> dict[str, Dist]:
+        """Return {label: damage Dist} for every legal turn of :meth:`turn_actions` (all slots in one vectorised call)."""
+        options, situation = self._defaults(options, situation)
+        plans = self.turn_actions(attacker, options, situation)
+        return dict(zip(plans, self._turn_dists(list(plans.values()), attacker, target, options, situation)))
+
+    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Action | Attack | str],
+                    options: Options | None = None, situation: Situation | None = None) -> Dist:
+        """Return the damage of one turn using ``attacks`` in order (bare attacks are Push the Attack)."""
+        options, situation = self._defaults(options, situation)
+        return self._turn_dists([as_actions(attacks)], attacker, target, options, situation)[0]
+
+    def _turn_dists(self, plans: list[list[Action]], attacker: Creature, target: Creature, options: Options,
+                    situation: Situation) -> list[Dist]:
+        slot_lists = [expand_turn(p, attacker, options, situation) for p in plans]
+        flat = [s for sl in slot_lists for s in sl]
+        if not flat:
+            return [Dist.constant(0) for _ in plans]
+        table = attack_rows([s.attack for s in flat], [attacker] * len(flat), [target] * len(flat), options,
+                            [situation] * len(flat), np.array([s.modifier for s in flat]),
+                            np.array([s.ac_drop for s in flat]))
+        dists = dists_from_table(table, len(flat))
+        out, k = [], 0
+        for sl in slot_lists:
+            total = Dist.constant(0)
+            for d in dists[k:k + len(sl)]:
+                total = total + d
+            out.append(total)
+            k += len(sl)
+        return out
+
+    # ------------------------------------------------------------------ catalog
+    def catalog(self) -> Catalog:
+        """Return the bundled creatures and attacks (workbench/catalog/unbound/*.toml), loaded once."""
+        if self._catalog is None:
+            self._catalog = load_catalog()
+        return self._catalog
+
+
+SYSTEM = UnboundSystem()
