@@ -121,11 +121,12 @@ class UnboundSystem(RuleSystem):
                 (pl.col("crits") + pl.col("c")).alias("crits"),
             ).group_by(keys).agg(pl.col("probability").sum())
             frame = pl.concat([outside, joined.select(frame.columns)])
-        return frame.sort(keys).with_columns(
-            pl.Series("attacks", np.array([len(sl) for sl in slot_lists], dtype=np.int64))[pl.col("matchup")],
-            pl.Series("self_ac_penalty", np.array([self_ac_penalty(sl) for sl in slot_lists],
-                                                  dtype=np.int64))[pl.col("matchup")],
-        ).select("matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty")
+        frame = frame.sort(keys)
+        m = frame["matchup"].to_numpy()
+        n_rolls = np.array([len(sl) for sl in slot_lists], dtype=np.int64)
+        self_ac = np.array([self_ac_penalty(sl) for sl in slot_lists], dtype=np.int64)
+        return frame.with_columns(pl.Series("attacks", n_rolls[m]), pl.Series("self_ac_penalty", self_ac[m])).select(
+            "matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty")
 
     def action_outcomes(self, action: Action | Attack | str | Sequence, attacker: Creature, target: Creature,
                         options: Options | None = None, situation: Situation | None = None) -> pl.DataFrame:
