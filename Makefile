@@ -1,31 +1,13 @@
-# The two README commands: `make lab` opens the workbench, `make test` runs every test.
-# Both create (once) and reuse a local environment in .venv; run them from any clone.
+# Shorthands for the README's commands (tasks.py needs only Python; make is optional).
 PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
-
 .PHONY: lab test app bench clean
-
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,lab]"
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
-
-lab: $(STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/00-quickstart.ipynb
-
-app: $(STAMP)
-	$(BIN)/voila $(ROOT_FLAG) notebooks/app.ipynb
-
-test: $(STAMP)
-	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
-
-bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
-
+lab:
+	$(PYTHON) tasks.py lab
+test:
+	$(PYTHON) tasks.py test
+app:
+	$(PYTHON) tasks.py app
+bench:
+	$(PYTHON) tasks.py bench
 clean:
-	rm -rf $(VENV)
+	rm -rf .venv

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The README's commands, in plain Python so they need nothing but Python 3.11 and pip.
+
+    python3 tasks.py lab     create/refresh .venv, install everything, open JupyterLab on the quickstart
+    python3 tasks.py test    create/refresh the same .venv and run every test (unit, notebooks, browser)
+    python3 tasks.py app     the Workbench app in Voila
+    python3 tasks.py bench   the benchmarks (side by side with icepool and dyce)
+
+The environment lives in .venv next to this file and is reinstalled only when pyproject.toml
+changes, so running a command twice is cheap and safe. Works from a clone in any folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def run(*cmd: str | Path, **kw) -> None:
+    print("+", " ".join(map(str, cmd)), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, **kw)
+
+
+def ensure_env() -> None:
+    """Create .venv and install the package with its test and lab extras, once per pyproject."""
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    stamp = VENV / f".installed-{digest}"
+    if stamp.exists():
+        return
+    if not PY.exists():
+        run(sys.executable, "-m", "venv", VENV)
+    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "pip")
+    run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test,lab]")
+    for old in VENV.glob(".installed-*"):
+        old.unlink()
+    stamp.touch()
+
+
+def root_flag() -> list[str]:
+    return ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+
+def lab(extra: list[str]) -> None:
+    ensure_env()
+    run(BIN / "jupyter", "lab", *root_flag(), "notebooks/00-quickstart.ipynb", *extra)
+
+
+def app(extra: list[str]) -> None:
+    ensure_env()
+    run(BIN / "voila", *root_flag(), "notebooks/app.ipynb", *extra)
+
+
+def test(extra: list[str]) -> None:
+    ensure_env()
+    args = [PY, "-m", "pytest", "tests", "notebooks", "--nbval",
+            "--nbval-sanitize-with", "notebooks/sanitize.cfg", "-p", "no:cacheprovider", *extra]
+    print("+", " ".join(map(str, args)), flush=True)
+    sys.exit(subprocess.run([str(a) for a in args], cwd=ROOT).returncode)
+
+
+def bench(extra: list[str]) -> None:
+    ensure_env()
+    run(PY, "benchmarks/run.py", *extra)
+
+
+COMMANDS = {"lab": lab, "test": test, "app": app, "bench": bench}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__)
+        sys.exit(2)
+    try:
+        COMMANDS[sys.argv[1]](sys.argv[2:])
+    except subprocess.CalledProcessError as exc:
+        sys.exit(exc.returncode)
