@@ -1,1 +1,17 @@
-"""Reusable ipywidget panels over the workbench engine (the engine never imports these)."""
+"""Reusable ipywidget panels over the workbench engine (the engine never imports these).
+
+Each panel is an ``ipywidgets.VBox`` that owns its controls and (if it draws) one
+``alt.JupyterChart``, and exposes its model as the ``value`` trait for ``traitlets.link``.
+"""
+
+from .attack import AttackSetBuilder, attack_builder
+from .base import Panel, enable_offline
+from .creature import CreatureEditor
+from .damage import DamagePanel
+from .forms import CatalogEditor, ModelForm
+from .situation import OptionsPanel, SituationPanel
+
+__all__ = [
+    "Panel", "enable_offline", "ModelForm", "CatalogEditor", "CreatureEditor", "AttackSetBuilder",
+    "attack_builder", "SituationPanel", "OptionsPanel", "DamagePanel",
+]

@@ -22,7 +22,7 @@ from .dist import Dist
 from .errors import RulesError
 
 __all__ = [
-    "PALETTE", "MAX_ROWS", "TAIL", "apply_theme", "dist_frame", "damage_chart", "at_least_chart",
+    "PALETTE", "MAX_ROWS", "TAIL", "theme_config", "apply_theme", "dist_frame", "damage_chart", "at_least_chart",
     "rounds_chart", "heatmap", "duel_chart", "compare_bars", "save_png", "save_svg",
 ]
 
@@ -37,21 +37,31 @@ TAIL = 1e-9
 WIDTH, HEIGHT = 440, 240
 
 
+def theme_config() -> dict[str, Any]:
+    """Return the workbench theme as a Vega-Lite ``config``: fonts, sizes, palette, light grid."""
+    return {
+        "font": "Helvetica, Arial, sans-serif",
+        "background": "white",
+        "range": {"category": list(PALETTE)},
+        "title": {"fontSize": 15, "anchor": "start", "subtitleFontSize": 12, "subtitleColor": "#555"},
+        "axis": {"labelFontSize": 11, "titleFontSize": 12, "gridColor": "#e6e6e6", "domainColor": "#888",
+                 "tickColor": "#888", "titleFontWeight": "normal"},
+        "legend": {"labelFontSize": 11, "titleFontSize": 12, "orient": "right"},
+        "view": {"stroke": None},
+    }
+
+
 def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
-    """Return ``chart`` with the workbench theme: fonts, sizes, palette, light grid."""
-    return (
-        chart.configure(font="Helvetica, Arial, sans-serif", background="white",
-                        range={"category": PALETTE})
-        .configure_title(fontSize=15, anchor="start", subtitleFontSize=12, subtitleColor="#555")
-        .configure_axis(labelFontSize=11, titleFontSize=12, gridColor="#e6e6e6", domainColor="#888",
-                        tickColor="#888", titleFontWeight="normal")
-        .configure_legend(labelFontSize=11, titleFontSize=12, orient="right")
-        .configure_view(stroke=None)
-    )
+    """Return a copy of ``chart`` with the workbench theme (:func:`theme_config`) as its config."""
+    chart = chart.copy(deep=False)
+    chart.config = theme_config()
+    return chart
 
 
 def _finish(chart: alt.TopLevelMixin, themed: bool) -> alt.TopLevelMixin:
-    return apply_theme(chart) if themed else chart
+    if themed:
+        chart.config = theme_config()  # a fresh chart: set in place, no copy
+    return chart
 
 
 def _cap(text: str) -> str:

@@ -1,0 +1,131 @@
+"""A tiny rule system for the widget tests: one die + bonus - armor - cover, at least ``minimum``.
+
+Rules ("toy rules", written here, not from /work/shared/rules): roll one die of ``sides`` sides,
+add the attack's ``bonus``, subtract the target's ``armor`` and the situation's ``cover``; damage is
+never below ``Options.minimum`` (default 0). With ``Options.crit_on_max`` the top face doubles the
+damage. A melee attack cannot reach past ``distance`` 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+import numpy as np
+import polars as pl
+
+from workbench.errors import RulesError
+from workbench.systems.base import Catalog, Model, RuleSystem, check_bool, check_choice, check_int, \
+    check_number, check_str
+
+RULE = "toy rules"
+
+
+@dataclass(frozen=True)
+class Attack(Model):
+    system: ClassVar[str] = "toy"
+    kind: ClassVar[str] = "attack"
+    choices: ClassVar[dict] = {"reach": ("melee", "ranged")}
+
+    name: str = "Club"
+    bonus: int = 0
+    sides: int = 6
+    reach: str = "melee"
+
+    def validate(self) -> None:
+        object.__setattr__(self, "name", check_str("name", self.name))
+        check_int("bonus", self.bonus, minimum=-5, maximum=10, rule=f"{RULE}: bonus is -5..+10")
+        check_choice("sides", self.sides, (4, 6, 8), rule=f"{RULE}: d4, d6 or d8")
+        object.__setattr__(self, "reach", check_choice("reach", self.reach, ("melee", "ranged")))
+
+
+@dataclass(frozen=True)
+class Creature(Model):
+    system: ClassVar[str] = "toy"
+    kind: ClassVar[str] = "creature"
+
+    name: str = "Goblin"
+    hp: int = 7
+    armor: int = 0
+    big: bool = False
+    attacks: tuple[Attack, ...] = ()
+
+    def validate(self) -> None:
+        object.__setattr__(self, "name", check_str("name", self.name))
+        check_int("hp", self.hp, minimum=1, rule=f"{RULE}: a creature has at least 1 HP")
+        check_int("armor", self.armor, minimum=0, rule=f"{RULE}: armor is not negative")
+        check_bool("big", self.big)
+        object.__setattr__(self, "attacks", tuple(self.attacks))
+
+
+@dataclass(frozen=True)
+class Options(Model):
+    system: ClassVar[str] = "toy"
+    kind: ClassVar[str] = "options"
+
+    minimum: int = 0
+    crit_on_max: bool = False
+
+    def validate(self) -> None:
+        check_int("minimum", self.minimum, minimum=0, rule=f"{RULE}: damage floor")
+        check_bool("crit_on_max", self.crit_on_max)
+
+
+@dataclass(frozen=True)
+class Situation(Model):
+    system: ClassVar[str] = "toy"
+    kind: ClassVar[str] = "situation"
+
+    cover: int = 0
+    distance: float = 0.0
+    light: Literal["bright", "dim"] | None = None
+    note: str | None = None
+
+    def validate(self) -> None:
+        check_int("cover", self.cover, minimum=0, maximum=2, rule=f"{RULE}: cover is 0, 1 or 2")
+        check_number("distance", self.distance, minimum=0, rule=f"{RULE}: distance")
+        check_choice("light", self.light, ("bright", "dim"), optional=True)
+
+
+class ToySystem(RuleSystem):
+    name = "toy"
+    title = "Toy dice"
+    Creature, Attack, Options, Situation = Creature, Attack, Options, Situation
+
+    def field_choices(self, model_cls: type) -> dict:
+        return {"sides": (4, 6, 8)} if model_cls is Attack else {}
+
+    def catalog(self) -> Catalog:
+        club = Attack("Club", bonus=2)
+        bow = Attack("Bow", bonus=1, sides=8, reach="ranged")
+        return Catalog("toy", creatures={
+            "Goblin": Creature("Goblin", hp=7, armor=1, attacks=(club, bow)),
+            "Ogre": Creature("Ogre", hp=30, armor=3, big=True, attacks=(Attack("Fist", bonus=4),)),
+        }, attacks={"Club": club, "Bow": bow, "Dagger": Attack("Dagger", bonus=3, sides=4)})
+
+    def attacks_of(self, creature):
+        return list(creature.attacks)
+
+    def outcome_tables(self, attacks, attackers, targets, options=None, situation=None):
+        """Return the joint table of all matchups: faces 1..8 broadcast against matchups."""
+        options, situation = self._defaults(options, situation)
+        for a in attacks:
+            if a.reach == "melee" and situation.distance > 5:
+                raise RulesError(f"{a.name} is melee and cannot reach {situation.distance:g}",
+                                 field="distance", rule=f"{RULE}: melee reaches 5")
+        sides = np.array([a.sides for a in attacks])[:, None]
+        bonus = np.array([a.bonus for a in attacks])[:, None]
+        armor = np.array([t.armor for t in targets])[:, None]
+        face = np.arange(1, 9)[None, :]
+        dmg = np.maximum(face + bonus - armor - situation.cover, options.minimum)
+        if options.crit_on_max:
+            dmg = np.where(face == sides, 2 * dmg, dmg)
+        prob = np.where(face <= sides, 1.0 / sides, 0.0)
+        matchup = np.broadcast_to(np.arange(len(attacks))[:, None], dmg.shape)
+        keep = prob > 0
+        return (pl.DataFrame({"matchup": matchup[keep], "damage": dmg[keep].astype(np.int64),
+                              "probability": prob[keep]})
+                .group_by("matchup", "damage").agg(pl.col("probability").sum()).sort("matchup", "damage"))
+
+
+TOY = ToySystem()

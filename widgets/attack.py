@@ -1,0 +1,57 @@
+"""``AttackSetBuilder``: pick an attack (the attacker's own or the catalog's) or edit its fields.
+
+The generic builder edits the Attack model's plain fields. A system with a richer builder (e.g.
+upgrade pickers) registers it in :data:`BUILDERS`; :func:`attack_builder` returns the right one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import traitlets as T
+
+from .forms import CatalogEditor
+
+__all__ = ["AttackSetBuilder", "BUILDERS", "attack_builder"]
+
+#: system name → panel class (or factory) taking ``(system, value=None, attacker=None)``
+BUILDERS: dict[str, Callable[..., Any]] = {}
+
+
+class AttackSetBuilder(CatalogEditor):
+    """Build one attack of ``system``; ``value`` is the valid Attack shown.
+
+    The picker lists the ``attacker``'s attacks first (``system.attacks_of``), then the catalog's;
+    setting the ``attacker`` trait refreshes that list.
+    """
+
+    attacker = T.Any(allow_none=True, help="the creature whose attacks are offered first")
+
+    def __init__(self, system: Any, value: Any = None, *, attacker: Any = None, title: str | None = None,
+                 **form_kwargs: Any) -> None:
+        from workbench.systems import system as lookup
+
+        self.system = lookup(system)
+        entries = self._entries(attacker)
+        super().__init__(self.system.Attack, entries, value, system=self.system, title=title, **form_kwargs)
+        self.attacker = attacker
+
+    def _entries(self, attacker: Any) -> dict[str, Any]:
+        own = self.system.attacks_of(attacker) if attacker is not None else []
+        entries = {str(getattr(a, "name", i)): a for i, a in enumerate(own)}
+        for name, a in self.system.catalog().attacks.items():
+            entries.setdefault(name, a)
+        return entries
+
+    @T.observe("attacker")
+    def _on_attacker(self, change: dict) -> None:
+        self.set_entries(self._entries(change["new"]))
+
+
+def attack_builder(system: Any, value: Any = None, *, attacker: Any = None, **kwargs: Any) -> Any:
+    """Return the system's registered attack builder, or the generic :class:`AttackSetBuilder`."""
+    from workbench.systems import system as lookup
+
+    sys = lookup(system)
+    cls = BUILDERS.get(sys.name, AttackSetBuilder)
+    return cls(sys, value, attacker=attacker, **kwargs)

@@ -1,0 +1,151 @@
+"""The ``Panel`` base: a VBox that owns its controls, one JupyterChart and a ``value`` trait.
+
+A panel shows a :class:`~workbench.errors.RulesError` beside the control named by the error's
+``field`` (or in its own error line when no control has that name) and keeps its last valid
+``value`` and chart. Panels are linked with ``traitlets.link`` / ``traitlets.dlink`` on ``value``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Iterable
+
+import altair as alt
+import ipywidgets as W
+import traitlets as T
+
+from workbench.errors import RulesError
+
+__all__ = ["Panel", "enable_offline", "error_html"]
+
+_offline = False
+
+
+def enable_offline() -> None:
+    """Make every JupyterChart load its JavaScript from the installed packages, not a CDN (once)."""
+    global _offline
+    if not _offline:
+        alt.JupyterChart.enable_offline()
+        _offline = True
+
+
+def error_html(message: str) -> str:
+    """Return ``message`` as the red inline HTML a panel shows beside a control."""
+    if not message:
+        return ""
+    return f'<span class="wb-error" style="color:#b42318">&#9888; {html.escape(message)}</span>'
+
+
+class Panel(W.VBox):
+    """Base of every workbench panel.
+
+    ``value`` is the panel's model (a Creature, an Attack, a Dist, ...); ``error`` is the text of
+    the error shown right now ("" when the inputs are valid). Subclasses register the error slot
+    of each control with :meth:`_error_slot` and child panels with :meth:`_adopt`.
+    """
+
+    value = T.Any(allow_none=True, help="the panel's current valid model")
+    error = T.Unicode("", help="the message of the error shown now, or empty")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error_box = W.HTML("", layout=W.Layout(display="none"))
+        self._slots: dict[str, W.HTML] = {}
+        self._subpanels: list[Panel] = []
+        self.chart: alt.JupyterChart | None = None
+
+    # -- composition
+    def _adopt(self, panel: "Panel") -> "Panel":
+        self._subpanels.append(panel)
+        return panel
+
+    def _error_slot(self, field: str) -> W.HTML:
+        slot = W.HTML("", layout=W.Layout(margin="0 0 0 8px"))
+        self._slots[field] = slot
+        return slot
+
+    def _make_chart(self, chart: alt.TopLevelMixin) -> alt.JupyterChart:
+        enable_offline()
+        self.chart = alt.JupyterChart(chart)
+        return self.chart
+
+    def set_chart(self, chart: alt.TopLevelMixin) -> None:
+        """Replace the chart's spec in place (the JupyterChart widget stays the same)."""
+        if self.chart is None:
+            self._make_chart(chart)
+        else:
+            self.chart.chart = chart
+
+    # -- errors
+    def fields(self) -> set[str]:
+        """Return the field names this panel (and its child panels) has controls for."""
+        names = set(self._slots)
+        for p in self._subpanels:
+            names |= p.fields()
+        return names
+
+    def show_error(self, err: RulesError | str) -> None:
+        """Show ``err`` beside the control named by its field (else in the panel's error line)."""
+        message = str(err)
+        field = getattr(err, "field", None)
+        self.clear_message(self.error)
+        self.error = message
+        if field in self._slots:
+            self._slots[field].value = error_html(message)
+            return
+        for p in self._subpanels:
+            if field is not None and field in p.fields():
+                p.show_error(err)
+                return
+        self.error_box.value = error_html(message)
+        self.error_box.layout.display = None
+
+    def clear_error(self) -> None:
+        """Remove every error message shown by this panel and its child panels."""
+        for slot in self._slots.values():
+            slot.value = ""
+        for p in self._subpanels:
+            if p.error:
+                p.clear_error()
+        self.error_box.value = ""
+        self.error_box.layout.display = "none"
+        self.error = ""
+
+    def clear_message(self, message: str) -> None:
+        """Remove ``message`` wherever this panel or a child panel shows it (other errors stay)."""
+        if not message:
+            return
+        shown = error_html(message)
+        for slot in self._slots.values():
+            if slot.value == shown:
+                slot.value = ""
+        for p in self._subpanels:
+            p.clear_message(message)
+            if p.error == message:
+                p.error = ""
+        if self.error_box.value == shown:
+            self.error_box.value = ""
+            self.error_box.layout.display = "none"
+        if self.error == message:
+            self.error = ""
+
+    def errors_shown(self) -> dict[str, str]:
+        """Return ``{field or "": message}`` of the error texts on screen now (for tests)."""
+        out = {f: s.value for f, s in self._slots.items() if s.value}
+        if self.error_box.value:
+            out[""] = self.error_box.value
+        for p in self._subpanels:
+            out.update(p.errors_shown())
+        return out
+
+
+def _children(*parts: W.Widget | Iterable[W.Widget] | None) -> list[W.Widget]:
+    out: list[W.Widget] = []
+    for part in parts:
+        if part is None:
+            continue
+        if isinstance(part, W.Widget):
+            out.append(part)
+        else:
+            out.extend(part)
+    return out

@@ -1,0 +1,329 @@
+"""Model-driven forms: one control per field of a Model dataclass, the model rebuilt on each change.
+
+int → IntText, float → FloatText, bool → Checkbox, str → Text, a field with choices → Dropdown,
+an optional number → Text (blank means None), a tuple of plain values → comma-separated Text,
+a ``dict[str, int]`` → ``name=rank, ...`` Text. Fields holding nested models (weapons, attacks)
+get no control and are carried over from the last valid value.
+
+Choices come from, in order: the ``choices`` argument; the system's ``field_choices(model_cls)``
+(a method returning ``{field: [choices]}``); the Model class attribute ``choices``
+(``ClassVar[dict[str, tuple]]``); a dataclass field's ``metadata["choices"]``; a ``Literal[...]``
+annotation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, Callable, Mapping, Sequence
+
+import ipywidgets as W
+import traitlets as T
+
+from workbench.errors import RulesError
+
+from .base import Panel, _children
+
+__all__ = ["ModelForm", "CatalogEditor", "field_choices", "control_for"]
+
+_NONE_LABEL = "(none)"
+
+
+def _hints(model_cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(model_cls)
+    except Exception:  # an annotation naming something the module does not define
+        return {f.name: f.type for f in dataclasses.fields(model_cls)}
+
+
+def field_choices(model_cls: type, system: Any = None) -> dict[str, list[Any]]:
+    """Return ``{field: choices}`` the system and the model declare for ``model_cls``."""
+    out: dict[str, list[Any]] = {}
+    hints = _hints(model_cls)
+    for f in dataclasses.fields(model_cls):
+        hint = hints.get(f.name)
+        args = [a for a in typing.get_args(hint) if a is not type(None)] if _is_union(hint) else [hint]
+        for a in args:
+            if typing.get_origin(a) is typing.Literal:
+                out[f.name] = list(typing.get_args(a))
+        if "choices" in f.metadata:
+            out[f.name] = list(f.metadata["choices"])
+    declared = getattr(model_cls, "choices", None)
+    if isinstance(declared, Mapping):
+        out.update({k: list(v) for k, v in declared.items()})
+    from_system = getattr(system, "field_choices", None)
+    if callable(from_system):
+        out.update({k: list(v) for k, v in (from_system(model_cls) or {}).items()})
+    return out
+
+
+def _is_union(hint: Any) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType)
+
+
+def _unwrap(hint: Any) -> tuple[Any, bool]:
+    """Return (the hint without None, whether None is allowed)."""
+    if _is_union(hint):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(hint))
+        return (args[0] if len(args) == 1 else typing.Union[tuple(args)]), optional
+    return hint, False
+
+
+def _is_model(hint: Any) -> bool:
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint)
+
+
+@dataclasses.dataclass
+class _Control:
+    """A control and the function turning its widget value into the field's value."""
+
+    widget: W.Widget
+    read: Callable[[Any], Any]
+    write: Callable[[Any], Any]
+
+
+def _parse_number(field: str, kind: type, optional: bool) -> Callable[[str], Any]:
+    def read(text: Any) -> Any:
+        s = str(text).strip()
+        if not s:
+            if optional:
+                return None
+            raise RulesError("needs a value", field=field)
+        try:
+            return kind(s) if kind is float else int(s)
+        except ValueError:
+            raise RulesError(f"must be a {'number' if kind is float else 'whole number'}, not {s!r}",
+                             field=field) from None
+    return read
+
+
+def _parse_mapping(field: str) -> Callable[[str], dict[str, Any]]:
+    def read(text: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for part in filter(None, (p.strip() for p in str(text).split(","))):
+            key, sep, val = part.partition("=")
+            if not sep:
+                key, sep, val = part.partition(":")
+            key, val = key.strip(), val.strip()
+            if not key:
+                raise RulesError(f"write entries as name=rank, not {part!r}", field=field)
+            try:
+                out[key] = int(val) if sep else 1
+            except ValueError:
+                out[key] = val
+        return out
+    return read
+
+
+def _plain(v: Any) -> bool:
+    return isinstance(v, (int, float, str, bool)) or v is None
+
+
+def control_for(field: str, hint: Any, value: Any, choices: Sequence[Any] | None = None,
+                description: str | None = None) -> _Control | None:
+    """Return the control for one model field, or None when the field is not editable by a form."""
+    label = description or field.replace("_", " ")
+    style = {"description_width": "9em"}
+    layout = W.Layout(width="22em")
+    base, optional = _unwrap(hint)
+    origin = typing.get_origin(base)
+    if choices:
+        opts = list(choices)
+        labels = [(str(c), c) for c in opts]
+        if optional or value is None:
+            labels = [(_NONE_LABEL, None)] + [lc for lc in labels if lc[1] is not None]
+        if value is not None and value not in opts:
+            labels.append((str(value), value))
+        w = W.Dropdown(options=labels, value=value, description=label, style=style, layout=layout)
+        return _Control(w, lambda v: v, lambda v: v)
+    if base is bool:
+        w = W.Checkbox(value=bool(value), description=label, indent=False, layout=layout)
+        return _Control(w, bool, bool)
+    if base in (int, float) and not optional and value is not None:
+        cls = W.IntText if base is int else W.FloatText
+        w = cls(value=value, description=label, style=style, layout=layout)
+        return _Control(w, lambda v: v, lambda v: v)
+    if base in (int, float):
+        w = W.Text(value="" if value is None else str(value), description=label, style=style, layout=layout,
+                   placeholder="blank for none" if optional else "")
+        return _Control(w, _parse_number(field, base, optional), lambda v: "" if v is None else str(v))
+    if base is str or (base is Any and isinstance(value, str)):
+        w = W.Text(value="" if value is None else value, description=label, style=style, layout=layout)
+        if optional:
+            return _Control(w, lambda v: v.strip() or None, lambda v: v or "")
+        return _Control(w, lambda v: v, lambda v: v)
+    if origin in (tuple, list, typing.Sequence) or isinstance(value, (tuple, list)):
+        args = [a for a in typing.get_args(base) if a is not Ellipsis]
+        if any(_is_model(a) for a in args) or not all(_plain(x) for x in (value or ())):
+            return None
+        item = args[0] if args and args[0] in (int, float) else str
+        w = W.Text(value=", ".join(map(str, value or ())), description=label, style=style, layout=layout,
+                   placeholder="comma-separated")
+
+        def read_items(text: str) -> tuple:
+            parts = [p.strip() for p in str(text).split(",") if p.strip()]
+            return tuple(_parse_number(field, item, False)(p) if item is not str else p for p in parts)
+        return _Control(w, read_items, lambda v: ", ".join(map(str, v or ())))
+    if origin in (dict, typing.Mapping) or isinstance(value, Mapping):
+        if not all(_plain(x) for x in (value or {}).values()):
+            return None
+        fmt = lambda v: ", ".join(f"{k}={x}" for k, x in (v or {}).items())  # noqa: E731
+        w = W.Text(value=fmt(value), description=label, style=style, layout=layout, placeholder="name=rank, ...")
+        return _Control(w, _parse_mapping(field), fmt)
+    return None
+
+
+class ModelForm(Panel):
+    """A form for one Model class: ``value`` is the last valid model built from the controls.
+
+    Every control change rebuilds the model (``dataclasses.replace`` of the last valid value, so
+    fields without a control are kept); a RulesError is shown beside the control it names and
+    ``value`` stays as it was. Setting ``value`` from outside rewrites the controls.
+    """
+
+    def __init__(self, model_cls: type, value: Any = None, *, system: Any = None,
+                 choices: Mapping[str, Sequence[Any]] | None = None, exclude: Sequence[str] = (),
+                 include: Sequence[str] | None = None, labels: Mapping[str, str] | None = None,
+                 title: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model_cls = model_cls
+        if value is None:
+            try:
+                value = model_cls()
+            except TypeError:
+                raise RulesError(f"{model_cls.__name__} has required fields: give a value to edit",
+                                 field="value") from None
+        if not isinstance(value, model_cls):
+            raise RulesError(f"expected a {model_cls.__name__}, not {type(value).__name__}", field="value")
+        all_choices = field_choices(model_cls, system)
+        all_choices.update({k: list(v) for k, v in (choices or {}).items()})
+        hints = _hints(model_cls)
+        labels = dict(labels or {})
+        self.controls: dict[str, W.Widget] = {}
+        self._controls: dict[str, _Control] = {}
+        rows: list[W.Widget] = []
+        for f in dataclasses.fields(model_cls):
+            if f.name in exclude or (include is not None and f.name not in include):
+                continue
+            ctl = control_for(f.name, hints.get(f.name, Any), getattr(value, f.name), all_choices.get(f.name),
+                              labels.get(f.name))
+            if ctl is None:
+                continue
+            self._controls[f.name] = ctl
+            self.controls[f.name] = ctl.widget
+            ctl.widget.observe(self._on_control, names="value")
+            rows.append(W.HBox([ctl.widget, self._error_slot(f.name)]))
+        self._syncing = False
+        self.value = value
+        self.title = W.HTML(f"<b>{title}</b>") if title else None
+        self.children = _children(self.title, rows, self.error_box)
+
+    def _on_control(self, change: dict) -> None:
+        if self._syncing:
+            return
+        self.rebuild()
+
+    def rebuild(self) -> Any:
+        """Build the model from the controls; show a RulesError or store the new ``value``."""
+        try:
+            values = {name: c.read(c.widget.value) for name, c in self._controls.items()}
+            model = dataclasses.replace(self.value, **values)
+        except RulesError as err:
+            self.show_error(err)
+            return None
+        except TypeError as err:
+            self.show_error(RulesError(str(err)))
+            return None
+        self.clear_error()
+        self._syncing = True
+        try:
+            self.value = model
+        finally:
+            self._syncing = False
+        return model
+
+    @T.validate("value")
+    def _check_value(self, proposal: dict) -> Any:
+        v = proposal["value"]
+        if not isinstance(v, self.model_cls):
+            raise T.TraitError(f"expected a {self.model_cls.__name__}, not {type(v).__name__}")
+        return v
+
+    @T.observe("value")
+    def _on_value(self, change: dict) -> None:
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            for name, c in self._controls.items():
+                new = c.write(getattr(change["new"], name))
+                if isinstance(c.widget, W.Dropdown) and new not in [o[1] for o in c.widget.options]:
+                    c.widget.options = list(c.widget.options) + [(str(new), new)]
+                c.widget.value = new
+            self.clear_error()
+        finally:
+            self._syncing = False
+
+
+class CatalogEditor(Panel):
+    """Pick a model from a named list (the system's catalog) or edit it by hand in a :class:`ModelForm`.
+
+    ``value`` is the model shown; picking a name loads that model into the form, and editing any
+    field turns the picker to "(custom)".
+    """
+
+    CUSTOM = "(custom)"
+
+    def __init__(self, model_cls: type, entries: Mapping[str, Any], value: Any = None, *, system: Any = None,
+                 title: str | None = None, pick_label: str = "catalog", **form_kwargs: Any) -> None:
+        super().__init__()
+        self.entries = dict(entries)
+        if value is None and self.entries:
+            value = next(iter(self.entries.values()))
+        self.form = self._adopt(ModelForm(model_cls, value, system=system, **form_kwargs))
+        self.picker = W.Dropdown(options=[self.CUSTOM, *self.entries], value=self._name_of(self.form.value),
+                                 description=pick_label, style={"description_width": "9em"},
+                                 layout=W.Layout(width="22em"))
+        self.picker.observe(self._on_pick, names="value")
+        self.value = self.form.value
+        T.link((self.form, "value"), (self, "value"))
+        self.form.observe(self._on_form, names="value")
+        self.title = W.HTML(f"<b>{title}</b>") if title else None
+        self.children = _children(self.title, self.picker, self.form, self.error_box)
+
+    @property
+    def controls(self) -> dict[str, W.Widget]:
+        """The form's controls by field name."""
+        return self.form.controls
+
+    def set_entries(self, entries: Mapping[str, Any]) -> None:
+        """Replace the list of models to pick from (the current value stays)."""
+        self.entries = dict(entries)
+        current = self._name_of(self.value)
+        self.picker.unobserve(self._on_pick, names="value")
+        try:
+            self.picker.options = [self.CUSTOM, *self.entries]
+            self.picker.value = current
+        finally:
+            self.picker.observe(self._on_pick, names="value")
+
+    def _name_of(self, model: Any) -> str:
+        for name, entry in self.entries.items():
+            if entry == model:
+                return name
+        return self.CUSTOM
+
+    def _on_pick(self, change: dict) -> None:
+        if change["new"] != self.CUSTOM:
+            self.form.value = self.entries[change["new"]]
+
+    def _on_form(self, change: dict) -> None:
+        name = self._name_of(change["new"])
+        if name != self.picker.value:
+            self.picker.unobserve(self._on_pick, names="value")
+            try:
+                self.picker.value = name
+            finally:
+                self.picker.observe(self._on_pick, names="value")
