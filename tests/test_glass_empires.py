@@ -423,3 +423,20 @@ def test_ten_thousand_matchups_in_one_call():
     sums = table.group_by("matchup").agg(pl.col("probability").sum())
     assert sums.height == n and np.allclose(sums["probability"].to_numpy(), 1, atol=1e-12)
     assert elapsed < 30
+
+
+def test_bear_against_plate_soldier_armor_depletes_across_strikes():
+    """Bear 2 x 10 vs Plate Soldier 16 AP: only Crit + Crit reaches HP: 20 costs 10 AP, then 12 of 20 absorbed by
+    the last 6 AP -> 8 HP damage, P = 1/1296 (CLARIFICATIONS.md: 1 AP per 2 damage (or fraction))."""
+    bear, plate = CAT.creature("Bear"), CAT.creature("Plate Soldier (Level 2 human, example)")
+    t = GE.outcomes(bear.weapons[0], bear, plate)
+    assert t["damage"].unique().sort().to_list() == [0, 8]
+    assert p_damage(t, 8) == pytest.approx(1 / 1296, abs=1e-15)
+    assert t.filter(pl.col("damage") == 8)["ap_damage"].to_list() == [16]
+
+
+def test_generic_turn_layer_uses_the_hooks():
+    """wb.rounds_to_kill on creatures goes through turn_plans / hit_points (one Attack per turn by default)."""
+    bear, human = CAT.creature("Bear"), CAT.creature("Human (Level 1 starting PC)")
+    r = wb.rounds_to_kill(bear, human)
+    assert r["p_killed_by"][0] == pytest.approx(435 / 1296, abs=1e-12)
