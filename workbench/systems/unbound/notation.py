@@ -61,7 +61,7 @@ def parse_damage(text: object, field: str = "damage") -> DamageSpec:
     """
     if not isinstance(text, str) or not text.strip():
         raise RulesError(f"must be dice notation such as '2d6+3', not {text!r}", field=field, rule=RULE_DAMAGE)
-    s = re.sub(r"\s+", "", text)
+    s = re.sub(r"\s*([+-])\s*", r"\1", text.strip())
     pos, dice, static = 0, [], 0
     for m in _TERM.finditer(s):
         if m.start() != pos or (pos > 0 and not (m.group(1) or m.group(4))):
