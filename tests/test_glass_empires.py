@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from fractions import Fraction as F
 
 import numpy as np
 import polars as pl

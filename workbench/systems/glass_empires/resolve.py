@@ -9,7 +9,7 @@ Everything is vectorised over matchups with numpy; only the (small) number of St
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import polars as pl
