@@ -111,6 +111,9 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
 
 
 def _dist_of_frame(frame: pl.DataFrame) -> Dist:
+    if not isinstance(frame, pl.DataFrame):
+        raise RulesError(f"expected a Dist or a frame with damage and probability, not {type(frame).__name__}",
+                         field="dist")
     missing = {"damage", "probability"} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="dist")
