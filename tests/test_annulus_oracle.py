@@ -258,3 +258,24 @@ def test_oracle_itself_on_a_hand_worked_case():
     c = A.Creature("C", level=3, endurance=3, agility=1, toughness=0, insight=0)
     o = oracle(atk, c, c, A.Situation())
     assert abs(o[(0, 0, 0, frozenset(), False)] - 5 / 16) < 1e-15
+
+
+FIXED = [
+    (["Flurry", "Reroll", "Critical", "Vital", "Drain", "Reckless"], dict(), dict(agility=1)),
+    (["Flurry", "Reroll", "Burn", "Bully", "Assassin"], dict(), dict(agility=2, size=3, awareness="suspicious")),
+    (["Charged", "Critical", "Vital", "Choke", "Killing Spree"], dict(after_kill=True), dict(agility=3)),
+    (["Telegraphed", "Reroll", "Petrify", "Setup", "Silence"], dict(concealment="partial"), dict(agility=2)),
+    (["Reroll", "Keen", "Giant", "Weaken"], dict(concealment="partial", tired=True), dict(agility=1, size=8)),
+    (["Flurry", "Critical"], dict(reroll_available=False), dict(agility=0, awareness="clueless")),
+]
+
+
+@pytest.mark.parametrize("ups,sit,target", FIXED)
+def test_fixed_combinations_match_enumeration(ups, sit, target):
+    """Hand-picked combinations that hypothesis may draw rarely (Flurry with Reroll, twice-rolled
+    Trigger Die with Critical and Vital) against the enumeration oracle."""
+    attack = A.Attack("Fixed", "agility", {u: (2 if u == "Assassin" else 1) for u in ups})
+    attacker = A.Creature("Me", level=4, endurance=4, agility=0, toughness=0, insight=0)
+    tgt = A.Creature("Them", level=4, endurance=4, toughness=0, insight=0, **{"agility": 0, "size": 5, **target})
+    s = A.Situation(**sit)
+    assert_same(table_as_dict(A.outcomes(attack, attacker, tgt, situation=s)), oracle(attack, attacker, tgt, s))

@@ -99,7 +99,10 @@ def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise RulesError(f"unknown upgrade {raw!r}{hint}", field="upgrades",
                              rule=f"{CLAR}: upgrade names")
-        rank = check_int(f"upgrades.{name}", rank, minimum=1, rule=f"{RULES}: an upgrade is taken or not")
+        try:
+            rank = check_int("upgrades", rank, minimum=1, rule=f"{RULES}: an upgrade is taken or not")
+        except RulesError as exc:
+            raise RulesError(f"{name} rank {exc.message}", field="upgrades", rule=exc.rule) from None
         ranks[name] = ranks.get(name, 0) + rank
     if ranks.get("Counter", 0) > 1:
         names = counters + ["Counter"] * (ranks["Counter"] - len(counters))
