@@ -279,3 +279,19 @@ def test_fixed_combinations_match_enumeration(ups, sit, target):
     tgt = A.Creature("Them", level=4, endurance=4, toughness=0, insight=0, **{"agility": 0, "size": 5, **target})
     s = A.Situation(**sit)
     assert_same(table_as_dict(A.outcomes(attack, attacker, tgt, situation=s)), oracle(attack, attacker, tgt, s))
+
+
+@settings(max_examples=60, deadline=None)
+@given(matchups(), st.integers(1, 3))
+def test_monotone_in_advantages_and_defense(m, extra):
+    """Properties: one more advantage never lowers P(damage >= x) (an extra die can only add
+    successes); a higher defense never raises it; every table sums to 1."""
+    attack, attacker, target, sit = m
+    base = A.damage(attack, attacker, target, situation=sit)
+    more = A.damage(attack, attacker, target, situation=sit.replace(extra_advantages=extra))
+    tougher = A.damage(attack, attacker, target.replace(**{attack.defense: getattr(target, attack.defense) + extra}),
+                       situation=sit)
+    xs = np.arange(0, max(base.max(), more.max()) + 2)
+    assert np.all(more.sf(xs) >= base.sf(xs) - 1e-12)
+    assert np.all(tougher.sf(xs) <= base.sf(xs) + 1e-12)
+    assert abs(base.pmf.sum() - 1) < 1e-12
