@@ -90,6 +90,18 @@ class UnboundSystem(RuleSystem):
         if len(actions) != n or len(targets) != n:
             raise RulesError("actions, attackers and targets must be aligned sequences of equal length", field="actions")
         sits = _aligned("situation", situation, n, Situation, Situation())
+        reps: dict[tuple[int, int, int, int], int] = {}
+        rep = np.fromiter((reps.setdefault((id(a), id(c), id(t), id(s)), i)
+                           for i, (a, c, t, s) in enumerate(zip(actions, attackers, targets, sits))), np.int64, n)
+        unique = np.unique(rep)
+        if unique.size < n:  # identical matchups are resolved once and shared
+            table = self.action_tables([actions[i] for i in unique], [attackers[i] for i in unique],
+                                       [targets[i] for i in unique], options, [sits[i] for i in unique])
+            position = np.zeros(n, np.int64)
+            position[unique] = np.arange(unique.size)
+            link = pl.DataFrame({"matchup": np.arange(n), "rep": position[rep]})
+            return link.join(table.rename({"matchup": "rep"}), on="rep", how="inner").drop("rep").sort(
+                "matchup", maintain_order=True)
         cache: dict[tuple[int, int, int], list[Slot]] = {}
         slot_lists = []
         for act, c, s in zip(actions, attackers, sits):
