@@ -7,6 +7,7 @@ chain truncated at the largest HP therefore serves every HP up to it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
@@ -14,7 +15,7 @@ import numpy as np
 from .dist import Dist, _convolve
 from .errors import RulesError
 
-__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "kill_chain"]
+__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "kill_chain", "alive_chain", "duel", "DuelResult"]
 
 #: the chain stops once the mass still alive falls below this (far under the 1e-12 tolerance)
 CHAIN_TAIL = 1e-16
@@ -42,43 +43,53 @@ def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarr
 
     E[T] = sum over s < HP of U(s), where U(s) = sum_k P(S_k = s) is the renewal measure. U solves
     U = delta + X * U, a linear recurrence that scipy's ``lfilter`` runs in C; turns that deal 0
-    are folded in exactly by the ``1 - P(0)`` denominator. Cumulative sums then give every HP.
+    are folded in exactly by one division by P(damage > 0). Cumulative sums then give every HP.
     """
     from scipy.signal import lfilter
 
     x = _turn_pmf_from_zero(turn)
     h = _check_hp(hp)
     H = int(h.max())
-    a = -x[: H + 1].copy()
-    a[0] += 1.0
+    # Turns that deal 0 only stretch time: condition on damage > 0 (Y), count Y-steps, and divide
+    # once by P(damage > 0). This keeps the recurrence free of a per-step division (1e-15 accuracy).
+    p_pos = x[1:].sum()
+    a = np.empty(min(H, x.size - 1) + 1)
+    a[0] = 1.0
+    a[1:] = -x[1 : a.size] / p_pos
     impulse = np.zeros(H)
     impulse[0] = 1.0
     u = lfilter([1.0], a, impulse)
-    cum = np.cumsum(u)
-    out = cum[h - 1]
+    out = np.cumsum(u)[h - 1] / p_pos
     return float(out[0]) if np.ndim(hp) == 0 else out
+
+
+def alive_chain(turn: Dist, hp: int, max_rounds: int = 10_000) -> np.ndarray:
+    """Return the alive mass by damage taken: row t is P(S_t = s and s < hp), t = 0, 1, ...
+
+    Row 0 is the untouched target. Rows stop once the alive mass is below ``CHAIN_TAIL``.
+    """
+    x = _turn_pmf_from_zero(turn)
+    H = int(_check_hp(hp).max())
+    x = x[: H + 1]
+    alive = np.zeros(H)
+    alive[0] = 1.0
+    rows = [alive]
+    for _ in range(max_rounds):
+        alive = _convolve(alive, x)[:H]
+        rows.append(alive)
+        if alive.sum() < CHAIN_TAIL:
+            break
+    return np.array(rows)
 
 
 def kill_chain(turn: Dist, hp: int | Sequence[int], max_rounds: int = 10_000) -> np.ndarray:
     """Return ``P(T <= t)`` for t = 1, 2, ... as a matrix: one row per round, one column per HP.
 
-    Rounds run until the alive mass of the largest HP is below ``CHAIN_TAIL`` (or ``max_rounds``).
+    One chain truncated at the largest HP serves every HP: P(T <= t) = 1 - P(S_t < hp).
     """
-    x = _turn_pmf_from_zero(turn)
     h = _check_hp(hp)
-    H = int(h.max())
-    x = x[: H + 1]
-    alive = np.zeros(H)
-    alive[0] = 1.0
-    rows = []
-    for _ in range(max_rounds):
-        alive = _convolve(alive, x)[:H]
-        # P(T <= t) for HP h is the mass that reached h or more: 1 - P(S_t < h).
-        below = np.cumsum(alive)
-        rows.append(1.0 - below[h - 1])
-        if below[-1] < CHAIN_TAIL:
-            break
-    return np.clip(np.array(rows), 0.0, 1.0)
+    below = np.cumsum(alive_chain(turn, int(h.max()), max_rounds)[1:], axis=1)
+    return np.clip(1.0 - below[:, h - 1], 0.0, 1.0)
 
 
 def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None = None,
@@ -108,3 +119,104 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
     by = kill_chain(turn, int(hp), max_rounds=max_rounds)[:, 0]
     at = np.diff(by, prepend=0.0)
     return pl.DataFrame({"round": np.arange(1, by.size + 1), "p_killed_at": at, "p_killed_by": by})
+
+
+# --------------------------------------------------------------------------- duels
+@dataclass(frozen=True)
+class DuelResult:
+    """The outcome of a duel: win chances, the rounds it ends in, the winner's HP left.
+
+    ``rounds``: polars frame (round, p_a_wins, p_b_wins) of the round each side wins in;
+    ``hp_left``: polars frame (side, hp_left, probability) of the winner's remaining HP.
+    ``exact`` is True when computed by the absorbing chains (no stateful effects).
+    """
+
+    a: str
+    b: str
+    p_a_wins: float
+    p_b_wins: float
+    p_draw: float
+    rounds: Any
+    hp_left: Any
+    first: str
+    max_rounds: int
+    exact: bool = True
+    fights: int | None = None
+    standard_error: float | None = None
+
+    def summary(self) -> str:
+        """Return a short readable summary."""
+        how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f})"
+        mean_rounds = float((self.rounds["round"] * (self.rounds["p_a_wins"] + self.rounds["p_b_wins"])).sum())
+        decided = self.p_a_wins + self.p_b_wins
+        return (f"{self.a} vs {self.b} ({how}, {self.first} acts first, {self.max_rounds} rounds at most): "
+                f"{self.a} wins {self.p_a_wins:.2%}, {self.b} wins {self.p_b_wins:.2%}, "
+                f"neither {self.p_draw:.2%}; decided fights last {mean_rounds / decided if decided else float('nan'):.2f} "
+                f"rounds on average")
+
+    def __repr__(self) -> str:
+        return f"DuelResult({self.summary()})"
+
+
+def _alive_rows(turn: Dist, hp: int, rounds: int) -> np.ndarray:
+    """Return ``rounds + 1`` rows of alive mass by damage taken (a turn that never damages keeps row 0)."""
+    if turn.max() == 0:
+        rows = np.zeros((rounds + 1, hp))
+        rows[:, 0] = 1.0
+        return rows
+    chain = alive_chain(turn, hp, rounds)[: rounds + 1]
+    return np.vstack([chain, np.zeros((rounds + 1 - len(chain), hp))])
+
+
+def _duel_exact(turn_a: Dist, turn_b: Dist, hp_a: int, hp_b: int, first: str, rounds: int):
+    """Return (win_a, win_b, left_a, left_b): per-round win masses and the winner's HP-left masses.
+
+    With a first, a wins in round t when its t-th turn kills (T_A = t) and b's first t-1 turns did
+    not: P = P(T_A = t) P(S_B(t-1) < hp_a); a's HP left is hp_a minus S_B(t-1). b wins in round t
+    when T_B = t and T_A > t.
+    """
+    ca = _alive_rows(turn_a, hp_b, rounds)  # b's state under a's attacks
+    cb = _alive_rows(turn_b, hp_a, rounds)
+    ma, mb = ca.sum(axis=1), cb.sum(axis=1)
+    kill_a, kill_b = ma[:-1] - ma[1:], mb[:-1] - mb[1:]  # P(T = t), t = 1..rounds
+    if first == "a":
+        return kill_a * mb[:-1], kill_b * ma[1:], kill_a @ cb[:-1], kill_b @ ca[1:]
+    return kill_a * mb[1:], kill_b * ma[:-1], kill_a @ cb[1:], kill_b @ ca[:-1]
+
+
+def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
+         max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None) -> DuelResult:
+    """Return the exact DuelResult of ``a`` and ``b`` attacking each other until one falls.
+
+    Each round both take a turn; ``first`` is "a", "b" or "random" (a fair coin each fight).
+    Exact by the absorbing chains when neither side's damage depends on state (DESIGN.md, Combat):
+    P(a wins in round t) = P(T_A = t) * P(T_B >= t) when a acts first.
+    """
+    import polars as pl
+
+    from .systems import system_of
+    from .turns import turn_damage
+
+    if first not in ("a", "b", "random"):
+        raise RulesError(f"first must be 'a', 'b' or 'random', not {first!r}", field="first")
+    if not isinstance(max_rounds, int) or max_rounds < 1:
+        raise RulesError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
+    sys_a, sys_b = system_of(a), system_of(b)
+    if sys_a.name != sys_b.name:
+        raise RulesError(f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b")
+    turn_a = turn_damage(a, b, options, situation, plan=plan_a)
+    turn_b = turn_damage(b, a, options, situation, plan=plan_b)
+    if turn_a.min() < 0 or turn_b.min() < 0:
+        raise RulesError("damage per turn cannot be negative", field="turn")
+    hp_a, hp_b = sys_a.hit_points(a), sys_b.hit_points(b)
+    orders = ["a", "b"] if first == "random" else [first]
+    parts = [_duel_exact(turn_a, turn_b, hp_a, hp_b, o, max_rounds) for o in orders]
+    win_a, win_b, left_a, left_b = (sum(p[i] for p in parts) / len(parts) for i in range(4))
+    n = max_rounds
+    rounds = pl.DataFrame({"round": np.arange(1, n + 1), "p_a_wins": win_a, "p_b_wins": win_b})
+    hp_left = pl.concat([
+        pl.DataFrame({"side": a.name, "hp_left": hp_a - np.arange(hp_a), "probability": left_a}),
+        pl.DataFrame({"side": b.name, "hp_left": hp_b - np.arange(hp_b), "probability": left_b}),
+    ]).filter(pl.col("probability") > 0)
+    pa, pb = float(win_a.sum()), float(win_b.sum())
+    return DuelResult(a.name, b.name, pa, pb, max(0.0, 1.0 - pa - pb), rounds, hp_left, first, max_rounds)

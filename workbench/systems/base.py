@@ -96,13 +96,13 @@ def check_str(field: str, value: Any, *, rule: str | None = None, allow_empty: b
 class Model:
     """Base of every validated model: frozen dataclass, ``validate()`` on construction.
 
-    Subclasses set ``system`` (the registry name) and ``kind`` (creature, attack, options,
-    situation) and override :meth:`validate`, which raises RulesError for a bad field and may
+    Subclasses set ``system`` (the registry name) and ``model_kind`` (creature, attack, options,
+    situation; not ``kind``, which several systems use as a field name) and override :meth:`validate`, which raises RulesError for a bad field and may
     normalise values with ``object.__setattr__``.
     """
 
     system: ClassVar[str] = ""
-    kind: ClassVar[str] = ""
+    model_kind: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -136,16 +136,16 @@ class Model:
     def from_dict(cls, data: dict[str, Any]) -> "Model":
         """Return a model built from plain data; unknown keys raise RulesError."""
         if not isinstance(data, dict):
-            raise RulesError(f"expected a table of fields, not {type(data).__name__}", field=cls.kind or cls.__name__)
+            raise RulesError(f"expected a table of fields, not {type(data).__name__}", field=cls.model_kind or cls.__name__)
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
-            raise RulesError(f"unknown field(s) {sorted(unknown)} for {cls.system} {cls.kind}",
+            raise RulesError(f"unknown field(s) {sorted(unknown)} for {cls.system} {cls.model_kind or cls.__name__}",
                              field=sorted(unknown)[0])
         try:
             return cls(**data)
         except TypeError as exc:  # a missing required field
-            raise RulesError(str(exc), field=cls.kind or cls.__name__) from None
+            raise RulesError(str(exc), field=cls.model_kind or cls.__name__) from None
 
 
 # --------------------------------------------------------------------------- catalog
