@@ -28,15 +28,14 @@ __all__ = ["DamagePanel", "stats_html"]
 def stats_html(dist: Dist) -> str:
     """Return an HTML table of a damage Dist's mean, sd, P(any damage), median and range."""
     rows = [
-        ("mean", f"{dist.mean():.3f}"),
-        ("sd", f"{dist.std():.3f}"),
-        ("P(any damage)", f"{dist.sf(1):.2%}"),
-        ("median", f"{dist.quantile(0.5)}"),
-        ("range", f"{dist.min()}–{dist.max()}"),
+        ("mean", "mean", f"{dist.mean():.3f}"),
+        ("sd", "sd", f"{dist.std():.3f}"),
+        ("any", "P(any damage)", f"{dist.sf(1):.2%}"),
+        ("median", "median", f"{dist.quantile(0.5)}"),
+        ("range", "range", f"{dist.min()}–{dist.max()}"),
     ]
-    cells = "".join(f'<tr><th style="text-align:left;padding-right:1em">{k}</th>'
-                    f'<td style="text-align:right" class="wb-{k.split("(")[0].replace(" ", "-").lower() or "p"}">{v}</td></tr>'
-                    for k, v in rows)
+    cells = "".join(f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
+                    f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>' for key, label, v in rows)
     return f'<table class="wb-stats">{cells}</table>'
 
 
