@@ -10,14 +10,16 @@ The engine never imports ipywidgets; polars and altair load on first use.
 from __future__ import annotations
 
 from .api import damage, outcomes
-from .combat import mean_rounds_to_kill, rounds_to_kill
+from .combat import DuelResult, duel, mean_rounds_to_kill, rounds_to_kill
 from .dist import Dist
 from .errors import RulesError
 from .systems import system, system_of, systems
+from .turns import turn_damage, turn_plans
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Dist", "RulesError", "systems", "system", "system_of", "outcomes", "damage",
-    "rounds_to_kill", "mean_rounds_to_kill", "__version__",
+    "rounds_to_kill", "mean_rounds_to_kill", "turn_damage", "turn_plans", "duel", "DuelResult",
+    "__version__",
 ]
