@@ -35,7 +35,7 @@ def _mod(name: str, value: Any, rule: str = RULES) -> int:
     return check_int(name, value, minimum=-20, maximum=50, rule=rule)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Attack(Model):
     """A weapon, natural weapon, spell attack or shield bash.
 
@@ -49,10 +49,11 @@ class Attack(Model):
     """
 
     system: ClassVar[str] = "unbound"
+    model_kind: ClassVar[str] = "attack"
 
     name: str
     damage: str = "1d8"
-    kind: str = "melee"  # the attack's type (the DESIGN.md field name); shadows Model.kind
+    kind: str = "melee"
     crit: str = "20x2"
     light: bool = False
     natural: bool = False
@@ -65,17 +66,6 @@ class Attack(Model):
     two_handed: bool = False
     adds_strength: bool | None = None
     max_increments: int | None = None
-
-    def __init__(self, name: str, damage: str = "1d8", kind: str = "melee", crit: str = "20x2",
-                 light: bool = False, natural: bool = False, touch: bool = False,
-                 range_increment: int | None = None, attack_bonus: int | None = None, paired: bool = False,
-                 braceable: bool = False, shield: bool = False, two_handed: bool = False,
-                 adds_strength: bool | None = None, max_increments: int | None = None) -> None:
-        # Written out because Model's ClassVar ``kind`` would put the ``kind`` field first.
-        for k, v in locals().items():
-            if k != "self":
-                object.__setattr__(self, k, v)
-        self.__post_init__()
 
     def validate(self) -> None:
         """Check every field; the notation is parsed here so a bad string fails at construction."""
@@ -155,7 +145,7 @@ class Creature(Model):
     """
 
     system: ClassVar[str] = "unbound"
-    kind: ClassVar[str] = "creature"
+    model_kind: ClassVar[str] = "creature"
 
     name: str
     hp: int
@@ -214,7 +204,7 @@ class Options(Model):
     """
 
     system: ClassVar[str] = "unbound"
-    kind: ClassVar[str] = "options"
+    model_kind: ClassVar[str] = "options"
 
     confirm_crits: bool = True
     minimum_damage: int = 0
@@ -252,7 +242,7 @@ class Situation(Model):
     """
 
     system: ClassVar[str] = "unbound"
-    kind: ClassVar[str] = "situation"
+    model_kind: ClassVar[str] = "situation"
 
     flanking: bool = False
     high_ground: str = "none"
@@ -289,7 +279,7 @@ class Action(Model):
     """
 
     system: ClassVar[str] = "unbound"
-    kind: ClassVar[str] = "action"
+    model_kind: ClassVar[str] = "action"
 
     action: str
     weapon: Attack | str | None = None
