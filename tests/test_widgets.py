@@ -281,3 +281,29 @@ def test_damage_panel_redraw_time_is_recorded():
     times.sort()
     print(f"DamagePanel redraw median {1000 * times[len(times) // 2]:.1f} ms")
     assert times[len(times) // 2] < 2.0
+
+
+@dataclass(frozen=True)
+class Mood(Model):
+    """A model whose only record of its choices is its validation (check_choice)."""
+
+    kind: ClassVar[str] = "situation"
+    mood: str = "calm"
+    weather: str | None = None
+    label: str = "x"
+
+    def validate(self) -> None:
+        from workbench.systems.base import check_choice
+
+        object.__setattr__(self, "mood", check_choice("mood", self.mood, ("calm", "angry")))
+        check_choice("weather", self.weather, ("rain", "sun"), optional=True)
+
+
+def test_text_fields_with_check_choice_become_dropdowns():
+    form = ModelForm(Mood)
+    assert isinstance(form.controls["mood"], W.Dropdown) and isinstance(form.controls["label"], W.Text)
+    assert [v for _, v in form.controls["mood"].options] == ["calm", "angry"]
+    assert [v for _, v in form.controls["weather"].options] == [None, "rain", "sun"]
+    form.controls["weather"].value = "rain"
+    form.controls["mood"].value = "angry"
+    assert form.value == Mood("angry", "rain")

@@ -84,3 +84,11 @@ def test_every_catalog_creature_loads_into_the_editor(name):
         ed.picker.value = creature_name
         assert ed.value == creature and ed.errors_shown() == {}
     assert np.all([isinstance(w.description, str) for w in ed.controls.values()])
+
+
+def test_choices_found_in_the_systems_validation_become_dropdowns():
+    ub = CreatureEditor(wb.system("unbound"))
+    assert [v for _, v in ub.controls["rank"].options] == ["untrained", "professional", "grandmaster"]
+    an = CreatureEditor(wb.system("annulus"))
+    an.controls["awareness"].value = "clueless"
+    assert an.value.awareness == "clueless" and an.errors_shown() == {}

@@ -8,12 +8,13 @@ get no control and are carried over from the last valid value.
 Choices come from, in order: the ``choices`` argument; the system's ``field_choices(model_cls)``
 (a method returning ``{field: [choices]}``); the Model class attribute ``choices``
 (``ClassVar[dict[str, tuple]]``); a dataclass field's ``metadata["choices"]``; a ``Literal[...]``
-annotation.
+annotation; and, for text fields, the model's own validation (:func:`probe_choices`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from typing import Any, Callable, Mapping, Sequence
@@ -25,7 +26,7 @@ from workbench.errors import RulesError
 
 from .base import Panel, _children
 
-__all__ = ["ModelForm", "CatalogEditor", "field_choices", "control_for"]
+__all__ = ["ModelForm", "CatalogEditor", "field_choices", "probe_choices", "control_for"]
 
 _NONE_LABEL = "(none)"
 
@@ -55,6 +56,30 @@ def field_choices(model_cls: type, system: Any = None) -> dict[str, list[Any]]:
     from_system = getattr(system, "field_choices", None)
     if callable(from_system):
         out.update({k: list(v) for k, v in (from_system(model_cls) or {}).items()})
+    return out
+
+
+_ONE_OF = re.compile(r"must be one of (?P<choices>.+); not ")
+_PROBE = "\u2400not-a-choice\u2400"
+
+
+def probe_choices(value: Any, names: Sequence[str]) -> dict[str, list[str]]:
+    """Return the choices a model's own validation names for its text fields.
+
+    Each field is set to a value no rule accepts; when validation answers with the message of
+    :func:`~workbench.systems.base.check_choice` ("must be one of a, b, c; not ...") for that same
+    field, its comma-separated list becomes the field's choices.
+    """
+    out: dict[str, list[str]] = {}
+    for name in names:
+        try:
+            dataclasses.replace(value, **{name: _PROBE})
+        except RulesError as err:
+            m = _ONE_OF.search(getattr(err, "message", str(err)))
+            if err.field == name and m:
+                out[name] = [c.strip() for c in m.group("choices").split(", ")]
+        except Exception:  # noqa: BLE001 - a model that chokes on the probe simply gets a Text
+            continue
     return out
 
 
@@ -200,6 +225,10 @@ class ModelForm(Panel):
         all_choices = field_choices(model_cls, system)
         all_choices.update({k: list(v) for k, v in (choices or {}).items()})
         hints = _hints(model_cls)
+        text_fields = [f.name for f in dataclasses.fields(model_cls) if f.name not in all_choices
+                       and (isinstance(getattr(value, f.name), str) or _unwrap(hints.get(f.name))[0] is str)]
+        for name, found in probe_choices(value, text_fields).items():
+            all_choices[name] = found
         labels = dict(labels or {})
         self.controls: dict[str, W.Widget] = {}
         self._controls: dict[str, _Control] = {}
