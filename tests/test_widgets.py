@@ -106,7 +106,7 @@ def test_form_value_set_from_outside_rewrites_controls():
 def test_form_requires_a_value_when_the_model_has_required_fields():
     @dataclass(frozen=True)
     class Needy(Model):
-        kind: ClassVar[str] = "creature"
+        model_kind: ClassVar[str] = "creature"
         hp: int
 
     with pytest.raises(RulesError, match="value"):
@@ -287,7 +287,7 @@ def test_damage_panel_redraw_time_is_recorded():
 class Mood(Model):
     """A model whose only record of its choices is its validation (check_choice)."""
 
-    kind: ClassVar[str] = "situation"
+    model_kind: ClassVar[str] = "situation"
     mood: str = "calm"
     weather: str | None = None
     label: str = "x"

@@ -24,7 +24,7 @@ RULE = "toy rules"
 @dataclass(frozen=True)
 class Attack(Model):
     system: ClassVar[str] = "toy"
-    kind: ClassVar[str] = "attack"
+    model_kind: ClassVar[str] = "attack"
     choices: ClassVar[dict] = {"reach": ("melee", "ranged")}
 
     name: str = "Club"
@@ -42,7 +42,7 @@ class Attack(Model):
 @dataclass(frozen=True)
 class Creature(Model):
     system: ClassVar[str] = "toy"
-    kind: ClassVar[str] = "creature"
+    model_kind: ClassVar[str] = "creature"
 
     name: str = "Goblin"
     hp: int = 7
@@ -61,7 +61,7 @@ class Creature(Model):
 @dataclass(frozen=True)
 class Options(Model):
     system: ClassVar[str] = "toy"
-    kind: ClassVar[str] = "options"
+    model_kind: ClassVar[str] = "options"
 
     minimum: int = 0
     crit_on_max: bool = False
@@ -74,7 +74,7 @@ class Options(Model):
 @dataclass(frozen=True)
 class Situation(Model):
     system: ClassVar[str] = "toy"
-    kind: ClassVar[str] = "situation"
+    model_kind: ClassVar[str] = "situation"
 
     cover: int = 0
     distance: float = 0.0
