@@ -27,9 +27,11 @@ def dist_and_die(w):
 def test_kill_chain_matches_icepool_time_to_sum(w, hp):
     ours, ice = dist_and_die(w)
     by = kill_chain(ours, hp)[:, 0]
-    oracle = ice.time_to_sum(hp, max_time=len(by))  # P(T = t), mass beyond max_time lumped at max_time
-    for t in range(1, len(by)):
-        exact = sum(float(oracle.probability(k)) for k in range(1, t + 1) if k in oracle)
+    horizon = min(len(by), 25)  # icepool's exact fractions grow with time; 25 rounds suffice
+    oracle = ice.time_to_sum(hp, max_time=horizon)  # P(T = t); mass beyond the horizon lumps at it
+    exact = 0.0
+    for t in range(1, horizon):
+        exact += float(oracle.probability(t)) if t in oracle else 0.0
         assert abs(by[t - 1] - exact) < 1e-12
 
 
