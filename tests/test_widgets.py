@@ -307,3 +307,22 @@ def test_text_fields_with_check_choice_become_dropdowns():
     form.controls["weather"].value = "rain"
     form.controls["mood"].value = "angry"
     assert form.value == Mood("angry", "rain")
+
+
+def test_attack_builder_follows_a_new_attacker():
+    """An attack of the old attacker's own is swapped for the new attacker's first; a catalog pick stays."""
+    goblin, ogre = TOY.catalog().creature("Goblin"), TOY.catalog().creature("Ogre")
+    b = AttackSetBuilder(TOY, attacker=goblin)
+    assert b.value.name == "Club"
+    b.attacker = ogre
+    assert b.value.name == "Fist" and b.picker.value == "Fist"
+    b.picker.value = "Dagger"
+    b.attacker = goblin
+    assert b.value.name == "Dagger"
+
+
+def test_damage_panel_new_attacker_brings_its_attack():
+    p = DamagePanel(TOY)
+    p.editors["attacker"].picker.value = "Ogre"
+    assert p.attack.name == "Fist" and title(p) == "Fist: Ogre vs Ogre"
+    assert bars(p) == pytest.approx({k: 1 / 6 for k in range(2, 8)})   # d6+4-3

@@ -22,7 +22,8 @@ class AttackSetBuilder(CatalogEditor):
     """Build one attack of ``system``; ``value`` is the valid Attack shown.
 
     The picker lists the ``attacker``'s attacks first (``system.attacks_of``), then the catalog's;
-    setting the ``attacker`` trait refreshes that list.
+    setting the ``attacker`` trait refreshes that list (and swaps an attack of the old attacker's
+    for the new attacker's first).
     """
 
     attacker = T.Any(allow_none=True, help="the creature whose attacks are offered first")
@@ -45,7 +46,13 @@ class AttackSetBuilder(CatalogEditor):
 
     @T.observe("attacker")
     def _on_attacker(self, change: dict) -> None:
+        """Offer the new attacker's attacks; if the attack shown was the old attacker's own, switch
+        to the new attacker's first attack."""
+        old_own = self.system.attacks_of(change["old"]) if change["old"] is not None else []
+        new_own = self.system.attacks_of(change["new"]) if change["new"] is not None else []
         self.set_entries(self._entries(change["new"]))
+        if new_own and any(a == self.value for a in old_own) and not any(a == self.value for a in new_own):
+            self.form.value = new_own[0]
 
 
 def attack_builder(system: Any, value: Any = None, *, attacker: Any = None, **kwargs: Any) -> Any:
