@@ -1,0 +1,100 @@
+"""turn_damage plans and duels between catalog creatures of every system (DESIGN.md, Combat)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench import Dist, RulesError
+
+PAIRS = {
+    "glass_empires": ("Bear", "Wolf"),
+    "unbound": ("Reference bruiser", "Musketeer"),
+    "last_odyssey": None,
+    "annulus": None,
+}
+
+
+def pair(system: str):
+    cat = wb.system(system).catalog()
+    names = PAIRS.get(system) or (list(cat.creatures)[-1], list(cat.creatures)[len(cat.creatures) // 2])
+    return cat.creature(names[0]), cat.creature(names[1])
+
+
+@pytest.mark.parametrize("system", wb.systems())
+def test_default_plan_is_the_highest_expected_damage(system):
+    a, b = pair(system)
+    plans = wb.turn_plans(a, b)
+    best = max(plans.values(), key=Dist.mean)
+    assert wb.turn_damage(a, b) == best
+    for label, dist in plans.items():
+        assert wb.turn_damage(a, b, plan=label) == dist
+        assert wb.turn_damage(a, b, plan=lambda p, label=label: label) == dist
+
+
+def test_plan_as_a_list_of_attacks_matches_the_system():
+    """Glass Empires: one Attack action per turn by default (glass-empires-attack.txt)."""
+    a, b = pair("glass_empires")
+    weapon = a.weapons[0]
+    assert wb.turn_damage(a, b, plan=[weapon]) == wb.system("glass_empires").plan_damage(a, b, [weapon])
+
+
+def test_bad_plans_are_rules_errors():
+    a, b = pair("glass_empires")
+    with pytest.raises(RulesError) as err:
+        wb.turn_damage(a, b, plan="Dance")
+    assert err.value.field == "plan"
+    with pytest.raises(RulesError) as err:
+        wb.turn_damage(a, b, plan=lambda plans: "nothing")
+    assert err.value.field == "plan"
+
+
+@pytest.mark.parametrize("system", ["glass_empires", "unbound", "last_odyssey"])
+def test_duel_probabilities_are_consistent(system):
+    a, b = pair(system)
+    first_a = wb.duel(a, b, first="a")
+    first_b = wb.duel(a, b, first="b")
+    coin = wb.duel(a, b, first="random")
+    for r in (first_a, first_b, coin):
+        assert abs(r.p_a_wins + r.p_b_wins + r.p_draw - 1) < 1e-12
+        assert abs(r.rounds["p_a_wins"].sum() - r.p_a_wins) < 1e-12
+        left = r.hp_left
+        assert abs(left["probability"].sum() - (r.p_a_wins + r.p_b_wins)) < 1e-12
+        assert (left["hp_left"] >= 1).all()
+    # Acting first can only help (the same fights, with a's blows landing earlier).
+    assert first_a.p_a_wins >= first_b.p_a_wins - 1e-12
+    assert abs(coin.p_a_wins - (first_a.p_a_wins + first_b.p_a_wins) / 2) < 1e-12
+    assert a.name in first_a.summary() and "exact" in first_a.summary()
+
+
+def test_duel_round_limit_leaves_a_draw():
+    """Two Glass Empires wolves limited to one round: whoever survives round 1 is a draw."""
+    a, b = pair("glass_empires")
+    one = wb.duel(b, b, max_rounds=1)
+    turn = wb.turn_damage(b, b)
+    hp = wb.system("glass_empires").hit_points(b)
+    assert abs(one.p_a_wins - turn.sf(hp)) < 1e-12  # a kills in its first turn
+    assert abs(one.p_b_wins - turn.cdf(hp - 1) * turn.sf(hp)) < 1e-12
+    assert abs(one.p_draw - turn.cdf(hp - 1) ** 2) < 1e-12
+
+
+def test_duel_rejects_bad_arguments():
+    a, b = pair("glass_empires")
+    with pytest.raises(RulesError) as err:
+        wb.duel(a, b, first="c")
+    assert err.value.field == "first"
+    with pytest.raises(RulesError) as err:
+        wb.duel(a, b, max_rounds=0)
+    assert err.value.field == "max_rounds"
+    x, _ = pair("unbound")
+    with pytest.raises(RulesError):
+        wb.duel(a, x)
+
+
+def test_rounds_to_kill_for_creatures_uses_the_targets_hit_points():
+    a, b = pair("unbound")
+    frame = wb.rounds_to_kill(a, b)
+    turn = wb.turn_damage(a, b)
+    direct = wb.rounds_to_kill(turn, hp=b.hp)
+    assert np.allclose(frame["p_killed_by"].to_numpy(), direct["p_killed_by"].to_numpy(), atol=1e-15)
