@@ -202,7 +202,8 @@ def at_least_chart(dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame
 # --------------------------------------------------------------------------- combat
 def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str = "Rounds to kill", *,
                  subtitle: str | None = "chance the target is down by the end of each round",
-                 survival: bool = False, max_round: int | None = None, themed: bool = True) -> alt.TopLevelMixin:
+                 survival: bool = False, max_round: int | None = None, y_title: str | None = None,
+                 legend_title: str = "Build", themed: bool = True) -> alt.TopLevelMixin:
     """Return rounds-to-kill curves (columns ``round``, ``p_killed_by``), several builds overlaid.
 
     ``survival=True`` plots the target's survival ``1 - p_killed_by`` instead. Rounds stop where
@@ -230,17 +231,17 @@ def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str =
     )
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; lower max_round", field="max_round")
-    y_field, y_title = ("p_alive", "P(target still standing)") if survival else ("p_killed_by", "P(killed by round)")
+    y_field, default_y = ("p_alive", "P(target still standing)") if survival else ("p_killed_by", "P(killed by round)")
+    y_title = y_title or default_y
     many = len(named) > 1
     chart = alt.Chart(frame).mark_line(interpolate="step-after", strokeWidth=2,
                                        point=frame.height <= 150).encode(
         x=alt.X("round:Q", title="Round", axis=alt.Axis(tickMinStep=1, format="d"),
                 scale=alt.Scale(domain=[0, max_round])),
         y=alt.Y(f"{y_field}:Q", title=y_title, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        color=(alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
-               if many
-               else alt.value(PALETTE[0])),
-        tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("round:Q", title="round"),
+        color=(alt.Color("build:N", title=legend_title, scale=alt.Scale(range=PALETTE),
+                         sort=list(map(str, named))) if many else alt.value(PALETTE[0])),
+        tooltip=[alt.Tooltip("build:N", title=legend_title.lower()), alt.Tooltip("round:Q", title="round"),
                  alt.Tooltip("p_killed_at:Q", title="P(killed in this round)", format=".2%"),
                  alt.Tooltip("p_killed_by:Q", title="P(killed by this round)", format=".2%")],
     ).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
@@ -255,6 +256,8 @@ def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str]
     if np.any(probs < -1e-12) or abs(probs.sum() - 1.0) > 1e-6:
         raise RulesError(f"win chances must be non-negative and sum to 1, not {probs.sum():.6g}", field="p_a")
     a, b = (str(n) for n in names)
+    if a == b:
+        a, b = f"{a} (A)", f"{b} (B)"
     labels = [f"{a} wins", "draw", f"{b} wins"]
     start = np.concatenate(([0.0], np.cumsum(probs)[:-1]))
     frame = pl.DataFrame({"outcome": labels, "probability": probs.clip(0, 1), "start": start,
