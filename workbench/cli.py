@@ -1,0 +1,432 @@
+"""The ``workbench`` command: catalogs, damage, duels, comparisons and build searches from a shell.
+
+Creatures and attacks are named from the system's catalog, or given as TOML/JSON files
+(:func:`workbench.io.load`) or share codes (``wb1:...``). Tables print on stdout; ``--out`` writes
+the frame (CSV or Parquet), ``--chart`` a PNG or SVG chart. A bad name or file prints one line on
+stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import RulesError
+
+__all__ = ["main", "build_parser"]
+
+EXIT_BAD_INPUT = 2
+_FRAME_SUFFIXES = (".csv", ".parquet")
+_CHART_SUFFIXES = (".png", ".svg")
+
+
+# --------------------------------------------------------------------------- resolving inputs
+def _is_file_arg(text: str) -> bool:
+    return Path(text).suffix.lower() in (".toml", ".json", ".csv", ".parquet")
+
+
+def _load_thing(text: str) -> Any:
+    """Return the model(s) of a TOML/JSON file or a share code."""
+    from .io import SHARE_PREFIX, from_share_code, load
+
+    if text.strip().startswith(SHARE_PREFIX):
+        return from_share_code(text)
+    return load(text)
+
+
+def _single(obj: Any, text: str, what: str, sys: Any) -> Any:
+    if isinstance(obj, list):
+        if len(obj) != 1:
+            raise RulesError(f"{text} holds {len(obj)} models; give a file with one {what}", field=what)
+        obj = obj[0]
+    expected = getattr(sys, "Creature" if what == "creature" else "Attack")
+    if not isinstance(obj, expected):
+        raise RulesError(f"{text} holds a {getattr(type(obj), 'system', '?')} {type(obj).__name__}, "
+                         f"not a {sys.name} {what}", field=what)
+    return obj
+
+
+def _creature(sys: Any, text: str) -> Any:
+    """Return a creature from the catalog (by name), a file or a share code."""
+    if _is_file_arg(text) or text.strip().startswith("wb1:"):
+        return _single(_load_thing(text), text, "creature", sys)
+    return sys.catalog().creature(text)
+
+
+def _attack(sys: Any, attacker: Any, text: str) -> Any:
+    """Return the attacker's own attack of that name, else a catalog attack, a file or a share code."""
+    if _is_file_arg(text) or text.strip().startswith("wb1:"):
+        return _single(_load_thing(text), text, "attack", sys)
+    own = sys.attacks_of(attacker)
+    for a in own:
+        if getattr(a, "name", "").lower() == text.strip().lower():
+            return a
+    try:
+        return sys.catalog().attack(text)
+    except RulesError:
+        names = ", ".join(a.name for a in own) or "none"
+        raise RulesError(f"no attack called {text!r}: not one of {attacker.name}'s ({names}) "
+                         f"nor in the {sys.name} catalog", field="attack") from None
+
+
+def _model(sys: Any, text: str | None, kind: str) -> Any:
+    """Return the Options or Situation of a file or share code (None when not given)."""
+    if text is None:
+        return None
+    obj = _load_thing(text)
+    cls = getattr(sys, kind.capitalize())
+    if isinstance(obj, list) and len(obj) == 1:
+        obj = obj[0]
+    if not isinstance(obj, cls):
+        raise RulesError(f"{text} does not hold {sys.name} {kind}", field=kind)
+    return obj
+
+
+def _roster(sys: Any, texts: Sequence[str], what: str) -> list[Any]:
+    """Return compare's input list: models from TOML/JSON/codes, frames from CSV/Parquet,
+    ``system:name`` strings for catalog names."""
+    out: list[Any] = []
+    for text in texts:
+        suffix = Path(text).suffix.lower()
+        if suffix in (".csv", ".parquet"):
+            out.append(_read_frame(text))
+        elif _is_file_arg(text) or text.strip().startswith("wb1:"):
+            obj = _load_thing(text)
+            out.extend(obj if isinstance(obj, list) else [obj])
+        else:
+            prefix, _, name = text.rpartition(":")
+            if prefix and prefix.strip().lower().replace("-", "_") != sys.name:
+                raise RulesError(f"{text!r} is not a {sys.name} name", field=what)
+            sys.catalog().creature(name)  # an unknown name fails here, with the catalog's message
+            out.append(f"{sys.name}:{name.strip()}")
+    if not out:
+        raise RulesError(f"give at least one {what}", field=what)
+    return out
+
+
+def _read_frame(text: str):
+    import polars as pl
+
+    path = Path(text)
+    if not path.exists():
+        raise RulesError(f"no such file: {path}", field="path")
+    try:
+        return pl.read_csv(path) if path.suffix.lower() == ".csv" else pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise RulesError(f"cannot read {path}: {first}", field="path") from None
+
+
+# --------------------------------------------------------------------------- output
+def _check_suffix(path: str | None, allowed: tuple[str, ...], flag: str) -> None:
+    if path is not None and Path(path).suffix.lower() not in allowed:
+        raise RulesError(f"{path}: {flag} takes a {' or '.join(allowed)} file", field=flag)
+
+
+def _print_frame(frame: Any, rows: int = 40) -> None:
+    import polars as pl
+
+    with pl.Config(tbl_rows=rows, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40,
+                   tbl_hide_dataframe_shape=False, float_precision=4):
+        print(frame)
+
+
+def _write_frame(frame: Any, path: str | None) -> None:
+    if path is None:
+        return
+    import polars as pl
+
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".csv":
+        nested = [c for c, t in frame.schema.items() if t.is_nested() or t == pl.Object]
+        frame = frame.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested)
+        frame.write_csv(out)
+    else:
+        frame.write_parquet(out)
+    print(f"wrote {out}", file=sys.stderr)
+
+
+def _write_chart(chart: Any, path: str | None) -> None:
+    if path is None:
+        return
+    from . import charts
+
+    out = Path(path)
+    (charts.save_png if out.suffix.lower() == ".png" else charts.save_svg)(chart, out)
+    print(f"wrote {out}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- commands
+def cmd_systems(args: argparse.Namespace) -> int:
+    """Print the rule systems."""
+    from .systems import system, systems
+
+    for name in systems():
+        print(f"{name:<15} {system(name).title}")
+    return 0
+
+
+def cmd_catalog(args: argparse.Namespace) -> int:
+    """Print a system's catalog creatures (or attacks) as a table."""
+    from .systems import system
+
+    sys_ = system(args.system)
+    what = "attacks" if args.attacks else "creatures"
+    frame = sys_.catalog().frame(what)
+    _print_frame(frame, rows=200)
+    _write_frame(frame, args.out)
+    return 0
+
+
+def cmd_damage(args: argparse.Namespace) -> int:
+    """Print the damage distribution of one use of an attack: mean, sd, P(any damage), the table."""
+    import polars as pl
+
+    from .api import damage
+    from .systems import system
+
+    sys_ = system(args.system)
+    attacker = _creature(sys_, args.attacker)
+    attack = _attack(sys_, attacker, args.attack)
+    target = _creature(sys_, args.target)
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    dist = damage(attack, attacker, target, options, situation)
+    print(f"{attacker.name} uses {attack.name} on {target.name} ({sys_.name})")
+    print(f"mean {dist.mean():.4f}   sd {dist.std():.4f}   P(any damage) {dist.sf(1):.4%}")
+    frame = dist.to_polars().with_columns(
+        at_least=pl.col("probability").reverse().cum_sum().reverse())
+    _print_frame(frame, rows=60)
+    _write_frame(frame, args.out)
+    if args.chart:
+        from .charts import damage_chart
+
+        _write_chart(damage_chart(dist, f"{attack.name}: {attacker.name} vs {target.name}"), args.chart)
+    return 0
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    """Print who wins a duel between two creatures, and in which round."""
+    import polars as pl
+
+    from .combat import duel
+    from .systems import system
+
+    sys_ = system(args.system)
+    a, b = _creature(sys_, args.a), _creature(sys_, args.b)
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds)
+    print(result.summary())
+    rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
+    _print_frame(rounds, rows=30)
+    _write_frame(result.rounds, args.out)
+    if args.chart:
+        from .charts import duel_chart
+
+        _write_chart(duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a.name, b.name),
+                                f"{a.name} vs {b.name}"), args.chart)
+    return 0
+
+
+def _compare_chart(frame: Any, title: str):
+    """Return a heatmap of the comparison (attacker x target), coloured by the best column present."""
+    from .charts import compare_bars, heatmap
+
+    cols = frame.columns
+    value = next((c for c in ("hp_share_per_turn", "mean_rounds_to_kill", "mean_turn", "mean_damage",
+                              "mean") if c in cols), None)
+    x = next((c for c in ("target", "target_name") if c in cols), None)
+    y = next((c for c in ("attacker", "attacker_name", "build") if c in cols), None)
+    if value is None or y is None:
+        raise RulesError(f"no column to chart among {cols}", field="chart")
+    reverse = value.startswith("mean_rounds")
+    if x is None:
+        return compare_bars(frame, y, value, title=title)
+    if "attack" in cols and frame.select(y, x).is_duplicated().any():
+        import polars as pl
+
+        frame = frame.with_columns(pl.concat_str([pl.col(y), pl.col("attack")], separator=" · ").alias(y))
+    return heatmap(frame, x, y, value, title, reverse=reverse)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Print the comparison grid of attackers' attacks against targets."""
+    from .compare import compare
+    from .systems import system
+
+    sys_ = system(args.system)
+    attackers = _roster(sys_, args.attackers, "attackers")
+    targets = _roster(sys_, args.targets, "targets")
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
+                    max_rounds=args.max_rounds)
+    if args.sort:
+        if args.sort not in frame.columns:
+            raise RulesError(f"no column {args.sort!r}; columns: {', '.join(frame.columns)}", field="sort")
+        frame = frame.sort(args.sort, descending=not args.ascending, nulls_last=True)
+    _print_frame(frame if args.top is None else frame.head(args.top), rows=args.rows)
+    _write_frame(frame, args.out)
+    if args.chart:
+        _write_chart(_compare_chart(frame, f"{sys_.title}: comparison"), args.chart)
+    return 0
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    """Print the best builds within a budget against the targets."""
+    from .explore import explore
+    from .systems import system
+
+    sys_ = system(args.system)
+    targets = _roster(sys_, args.targets, "targets")
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    kwargs: dict[str, Any] = {"targets": targets, "budget": args.budget, "top_k": args.top_k,
+                              "options": options, "situation": situation}
+    frame = explore(sys_.name, **kwargs)
+    _print_frame(frame, rows=max(args.top_k * max(len(targets), 1), 10))
+    _write_frame(frame, args.out)
+    if args.chart:
+        _write_chart(_compare_chart(frame, f"{sys_.title}: best builds"), args.chart)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print a model (catalog name, file or share code) as TOML; --save writes it, --code prints its code."""
+    from .io import save, share_code, to_document, to_toml
+    from .systems import system
+
+    if args.system_or_thing.strip().startswith("wb1:") or _is_file_arg(args.system_or_thing):
+        if args.name is not None:
+            raise RulesError("give either SYSTEM NAME or one file/share code", field="name")
+        obj = _load_thing(args.system_or_thing)
+    else:
+        if args.name is None:
+            raise RulesError("give the creature or attack NAME after the system", field="name")
+        sys_ = system(args.system_or_thing)
+        catalog = sys_.catalog()
+        try:
+            obj = catalog.creature(args.name)
+        except RulesError:
+            try:
+                obj = catalog.attack(args.name)
+            except RulesError:
+                raise RulesError(f"no creature or attack called {args.name!r} in the {sys_.name} catalog",
+                                 field="name") from None
+    if args.code:
+        print(share_code(obj))
+    else:
+        print(to_toml(to_document(obj)), end="")
+    if args.save:
+        save(obj, args.save)
+        print(f"wrote {args.save}", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of the ``workbench`` command."""
+    p = argparse.ArgumentParser(prog="workbench", description="Exact attack maths for tabletop rule systems.",
+                                epilog="Creatures and attacks: catalog names, TOML/JSON files or wb1: share codes.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser, out: bool = True, chart: bool = True, rules: bool = True) -> None:
+        if rules:
+            sp.add_argument("--options", metavar="FILE", help="rule options (TOML/JSON file or share code)")
+            sp.add_argument("--situation", metavar="FILE", help="situation (TOML/JSON file or share code)")
+        if out:
+            sp.add_argument("--out", metavar="FILE", help="write the table to a .csv or .parquet file")
+        if chart:
+            sp.add_argument("--chart", metavar="FILE", help="write a chart to a .png or .svg file")
+
+    s = sub.add_parser("systems", help="list the rule systems", description="List the rule systems.")
+    s.set_defaults(func=cmd_systems)
+
+    s = sub.add_parser("catalog", help="list a system's catalog", description="List a system's catalog creatures "
+                       "(or attacks).")
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("--attacks", action="store_true", help="list the attacks instead of the creatures")
+    common(s, chart=False, rules=False)
+    s.set_defaults(func=cmd_catalog)
+
+    s = sub.add_parser("damage", help="damage distribution of one attack",
+                       description="Exact damage distribution of one use of ATTACK by ATTACKER on TARGET: "
+                       "mean, sd, P(any damage) and the table.")
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("attacker", metavar="ATTACKER")
+    s.add_argument("attack", metavar="ATTACK", help="one of the attacker's attacks, a catalog attack or a file")
+    s.add_argument("target", metavar="TARGET")
+    common(s)
+    s.set_defaults(func=cmd_damage)
+
+    s = sub.add_parser("duel", help="who wins a duel", description="Exact duel: A and B attack each other "
+                       "each round until one falls.")
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("a", metavar="A")
+    s.add_argument("b", metavar="B")
+    s.add_argument("--first", choices=("a", "b", "random"), default="a", help="who acts first (default a)")
+    s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds before a draw (default 100)")
+    common(s)
+    s.set_defaults(func=cmd_duel)
+
+    s = sub.add_parser("compare", help="attackers x targets grid", description="Compare every attack of the "
+                       "attackers against every target (catalog names, TOML/JSON files, CSV/Parquet frames).")
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("-a", "--attackers", nargs="+", required=True, metavar="ATTACKER")
+    s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
+    s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds-to-kill horizon (default 100)")
+    s.add_argument("--sort", metavar="COLUMN", help="sort by this column (descending)")
+    s.add_argument("--ascending", action="store_true", help="sort ascending")
+    s.add_argument("--top", type=int, metavar="N", help="print only the first N rows")
+    s.add_argument("--rows", type=int, default=40, metavar="N", help="rows to print (default 40)")
+    common(s)
+    s.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser("explore", help="best builds within a budget", description="Enumerate legal builds "
+                       "within a budget and rank them against the targets.")
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
+    s.add_argument("--budget", type=int, metavar="N", help="build budget (e.g. Annulus Experience)")
+    s.add_argument("--top-k", type=int, default=10, metavar="K", help="builds to keep (default 10)")
+    common(s)
+    s.set_defaults(func=cmd_explore)
+
+    s = sub.add_parser("show", help="print a model as TOML, save it, or make its share code",
+                       description="Print a catalog creature/attack, a file or a share code as TOML; "
+                       "--save writes it to a .toml/.json file, --code prints its share code.")
+    s.add_argument("system_or_thing", metavar="SYSTEM|FILE|CODE")
+    s.add_argument("name", metavar="NAME", nargs="?", help="catalog creature or attack (after SYSTEM)")
+    s.add_argument("--save", metavar="FILE", help="write it to a .toml or .json file")
+    s.add_argument("--code", action="store_true", help="print its share code instead of TOML")
+    s.set_defaults(func=cmd_show)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``workbench`` command; return the exit code (2 for bad input, one line on stderr)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2, already printed by argparse)
+        return int(exc.code or 0)
+    try:
+        _check_suffix(getattr(args, "out", None), _FRAME_SUFFIXES, "--out")
+        _check_suffix(getattr(args, "chart", None), _CHART_SUFFIXES, "--chart")
+        for flag in ("max_rounds", "top_k", "top", "rows"):
+            value = getattr(args, flag, None)
+            if value is not None and value < 1:
+                raise RulesError(f"must be at least 1, not {value}", field="--" + flag.replace("_", "-"))
+        return args.func(args)
+    except RulesError as exc:
+        print(f"workbench: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. piped into ``head``
+        sys.stderr.close()
+        return 0
+    except OSError as exc:
+        print(f"workbench: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
