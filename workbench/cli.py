@@ -251,9 +251,19 @@ def _compare_chart(frame: Any, title: str):
     return heatmap(frame, x, y, value, title, reverse=reverse)
 
 
+def _engine(name: str):
+    """Return ``workbench.<name>.<name>`` (compare or explore), imported on use."""
+    from importlib import import_module
+
+    try:
+        return getattr(import_module(f"workbench.{name}"), name)
+    except (ModuleNotFoundError, AttributeError):
+        raise RulesError(f"this workbench has no {name} engine (workbench/{name}.py)", field=name) from None
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Print the comparison grid of attackers' attacks against targets."""
-    from .compare import compare
+    compare = _engine("compare")
     from .systems import system
 
     sys_ = system(args.system)
@@ -275,7 +285,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Print the best builds within a budget against the targets."""
-    from .explore import explore
+    explore = _engine("explore")
     from .systems import system
 
     sys_ = system(args.system)
