@@ -8,10 +8,11 @@ from .attack import AttackSetBuilder, attack_builder
 from .base import Panel, enable_offline
 from .creature import CreatureEditor
 from .damage import DamagePanel
+from .duel import DuelPanel
 from .forms import CatalogEditor, ModelForm
 from .situation import OptionsPanel, SituationPanel
 
 __all__ = [
     "Panel", "enable_offline", "ModelForm", "CatalogEditor", "CreatureEditor", "AttackSetBuilder",
-    "attack_builder", "SituationPanel", "OptionsPanel", "DamagePanel",
+    "attack_builder", "SituationPanel", "OptionsPanel", "DamagePanel", "DuelPanel",
 ]

@@ -1,0 +1,103 @@
+"""DuelPanel and duel_figure, headless: the toy system registered for the test, then a real system."""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from importlib import import_module
+from tests.widget_toy import TOY, Attack, Creature, Situation
+from widgets.duel import DuelPanel, duel_figure
+
+registry = import_module("workbench.systems")  # the module (wb.systems is the listing function)
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    monkeypatch.setitem(registry._MODULES, "toy", "tests.widget_toy")
+    monkeypatch.setitem(registry._LOADED, "toy", TOY)
+    return TOY
+
+
+def rows(panel) -> list[dict]:
+    spec = panel.chart.chart.to_dict()
+    return [r for values in spec["datasets"].values() for r in values]
+
+
+def split(panel) -> dict[str, float]:
+    return {r["outcome"]: r["probability"] for r in rows(panel) if "outcome" in r}
+
+
+def test_first_strike_decides_a_duel_of_one_hit_kills(toy):
+    """Both have 1 HP, no armor and a d6 Club (never 0 damage): whoever acts first wins in round 1."""
+    knight = Creature("Knight", hp=1, attacks=[Attack("Club")])
+    squire = Creature("Squire", hp=1, attacks=[Attack("Club")])
+    p = DuelPanel(toy, knight, squire)
+    assert (p.value.p_a_wins, p.value.p_b_wins) == (pytest.approx(1.0), pytest.approx(0.0))
+    assert split(p) == pytest.approx({"Knight wins": 1.0, "draw": 0.0, "Squire wins": 0.0})
+    assert 'class="wb-a">100.00%<' in p.stats.value and 'class="wb-rounds">1.00<' in p.stats.value
+    p.controls["first"].value = "b"
+    assert p.value.p_b_wins == pytest.approx(1.0) and split(p)["Squire wins"] == pytest.approx(1.0)
+    p.controls["first"].value = "random"
+    assert split(p)["Knight wins"] == pytest.approx(0.5)
+
+
+def test_duel_hand_worked_and_follows_the_editors(toy):
+    """Goblin (7 HP, armor 1; Club d6+2, Bow d8+1) vs Ogre (30 HP, armor 3, Fist d6+4), two attacks a turn.
+
+    Against armor 3 the Bow deals max(d8-2, 0) (mean 21/8) and the Club d6-1 (mean 5/2), so the
+    Goblin's best plan is Bow + Bow: at most 12 < 30. The Ogre deals (d6+3) twice: at least 8 >= 7,
+    so the Ogre wins in round 1 for certain. With the Ogre at 3 HP the Goblin, acting first, fails
+    only when both arrows total <= 2: P = (2/8)^2 + 2(2/8)(1/8) + 2(2/8)(1/8) + (1/8)^2 = 13/64,
+    so P(Goblin wins) = 51/64.
+    """
+    p = DuelPanel(toy)
+    assert (p.a.name, p.b.name) == ("Goblin", "Ogre")
+    assert p.value.p_a_wins == 0.0 and p.value.p_b_wins == pytest.approx(1.0, abs=1e-12)
+    p.editors["b"].controls["hp"].value = 3
+    assert p.value.p_a_wins == pytest.approx(51 / 64, abs=1e-12)
+    assert p.value.p_a_wins == pytest.approx(wb.duel(p.a, p.b).p_a_wins, abs=1e-12)
+    assert split(p)["Goblin wins"] == pytest.approx(51 / 64, abs=1e-12)
+    curves = {(r["build"], r["round"]): r["p_killed_by"] for r in rows(p) if "build" in r}
+    assert curves[("Goblin wins", 1)] == pytest.approx(51 / 64) and curves[("Ogre wins", 1)] == pytest.approx(13 / 64)
+    assert curves[("Goblin wins", 0)] == 0.0
+
+
+def test_bad_max_rounds_is_shown_and_the_last_duel_kept(toy):
+    goblin = toy.catalog().creature("Goblin")
+    p = DuelPanel(toy, goblin.replace(hp=30), goblin.replace(name="Tough goblin", hp=30))
+    result, spec = p.value, p.chart.chart.to_dict()
+    p.controls["max_rounds"].value = 0
+    assert p.value is result and p.chart.chart.to_dict() == spec
+    assert "max_rounds" in p.errors_shown()
+    p.controls["max_rounds"].value = 100                              # back to the same valid value
+    assert p.errors_shown() == {}
+    p.controls["max_rounds"].value = 1          # at most 2 x 7 = 14 a turn < 30 HP: nobody falls
+    assert p.value.p_draw == pytest.approx(1.0) and split(p)["draw"] == pytest.approx(1.0)
+
+
+def test_engine_error_lands_beside_the_situation_control(toy):
+    p = DuelPanel(toy)
+    p.editors["situation"].controls["distance"].value = 12.0          # toy rules: melee reaches 5
+    assert "distance" in p.errors_shown() and p.situation == Situation(distance=12.0)
+    p.editors["situation"].controls["distance"].value = 2.0
+    assert p.errors_shown() == {}
+
+
+def test_mirror_match_labels_both_sides():
+    s = wb.system("glass_empires")
+    doll = s.catalog().creature("Porcelain Doll")
+    r = wb.duel(doll, doll)
+    spec = duel_figure(r).to_dict()
+    outcomes = {row["outcome"] for v in spec["datasets"].values() for row in v if "outcome" in row}
+    assert outcomes == {"Porcelain Doll (A) wins", "draw", "Porcelain Doll (B) wins"}
+
+
+@pytest.mark.parametrize("name", ["glass_empires", "last_odyssey", "unbound", "annulus"])
+def test_duel_panel_on_a_real_system(name):
+    s = wb.system(name)
+    p = DuelPanel(s)
+    expected = wb.duel(p.a, p.b)
+    assert p.value.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)
+    total = sum(split(p).values())
+    assert total == pytest.approx(1.0, abs=1e-9)

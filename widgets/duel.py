@@ -1,0 +1,150 @@
+"""``DuelPanel``: two creatures attack each other until one falls → win chances and the rounds it takes.
+
+``value`` is the :class:`~workbench.combat.DuelResult` of ``wb.duel(a, b, ...)`` (exact absorbing
+chains, DESIGN.md "Combat"); the chart stacks the win/draw split over the chance each side has won
+by each round.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import altair as alt
+import ipywidgets as W
+import numpy as np
+import polars as pl
+import traitlets as T
+
+from workbench import charts
+from workbench.errors import RulesError
+
+from .base import Panel, _children
+from .creature import CreatureEditor
+from .situation import OptionsPanel, SituationPanel
+
+__all__ = ["DuelPanel", "duel_figure", "duel_html"]
+
+
+def duel_figure(result: Any) -> alt.TopLevelMixin:
+    """Return the win/draw bar above the "won by round t" curves of a DuelResult (one themed chart)."""
+    a, b = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)", f"{result.b} (B)")
+    bar = charts.duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a, b),
+                            title=f"{a} vs {b}", themed=False)
+    r = result.rounds
+    won_a = np.cumsum(r["p_a_wins"].to_numpy())
+    won_b = np.cumsum(r["p_b_wins"].to_numpy())
+    decided = won_a + won_b
+    late = np.flatnonzero(decided < decided[-1] - 1e-4)
+    last = int(r["round"][int(late[-1]) + 1]) + 1 if late.size else 2
+    rounds = r["round"].to_numpy()
+    frames = {f"{a} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_a}),
+              f"{b} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_b})}
+    curves = charts.rounds_chart(frames, title="Won by round", subtitle="chance each side has won by the end of each round",
+                                 max_round=min(last, int(rounds[-1])), y_title="P(won by round)",
+                                 legend_title="Side", themed=False)
+    return charts.apply_theme(alt.vconcat(bar, curves, spacing=24))
+
+
+def duel_html(result: Any) -> str:
+    """Return an HTML table of a DuelResult: each side's win chance, no winner, mean length."""
+    r = result.rounds
+    decided = result.p_a_wins + result.p_b_wins
+    mean = float((r["round"] * (r["p_a_wins"] + r["p_b_wins"])).sum()) / decided if decided else float("nan")
+    rows = [("a", f"P({result.a} wins)", f"{result.p_a_wins:.2%}"),
+            ("b", f"P({result.b} wins)", f"{result.p_b_wins:.2%}"),
+            ("draw", f"no winner in {result.max_rounds} rounds", f"{result.p_draw:.2%}"),
+            ("rounds", "mean rounds (decided)", f"{mean:.2f}"),
+            ("exact", "method", "exact" if result.exact else "simulated")]
+    cells = "".join(f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
+                    f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>' for key, label, v in rows)
+    return f'<table class="wb-stats">{cells}</table>'
+
+
+class DuelPanel(Panel):
+    """A duel of creature ``a`` against creature ``b`` of one system; ``value`` is the DuelResult.
+
+    Inputs are traits (``a``, ``b``, ``options``, ``situation``, ``first``, ``max_rounds``) for
+    linking; with ``controls=True`` the panel builds editors for them (``panel.editors``) and the
+    ``first`` / ``max_rounds`` controls (``panel.controls``). Defaults: the catalog's first two creatures.
+    """
+
+    a = T.Any(allow_none=True)
+    b = T.Any(allow_none=True)
+    options = T.Any(allow_none=True)
+    situation = T.Any(allow_none=True)
+    first = T.Unicode("a", help='who acts first each round: "a", "b" or "random"')
+    max_rounds = T.Int(100)
+
+    def __init__(self, system: Any, a: Any = None, b: Any = None, *, options: Any = None, situation: Any = None,
+                 first: str = "a", max_rounds: int = 100, controls: bool = True, **kwargs: Any) -> None:
+        from workbench.systems import system as lookup
+
+        super().__init__(**kwargs)
+        self.system = lookup(system)
+        self._ready = False
+        creatures = list(self.system.catalog().creatures.values())
+        self.a = a if a is not None else (creatures[0] if creatures else self.system.Creature())
+        self.b = b if b is not None else (creatures[1] if len(creatures) > 1 else self.a)
+        self.options = self.system.Options() if options is None else options
+        self.situation = self.system.Situation() if situation is None else situation
+        self.first, self.max_rounds = first, max_rounds
+        self.editors: dict[str, Panel] = {}
+        self.controls: dict[str, W.Widget] = {}
+        tabs = None
+        if controls:
+            self.editors = {"a": CreatureEditor(self.system, self.a), "b": CreatureEditor(self.system, self.b),
+                            "situation": SituationPanel(self.system, self.situation),
+                            "options": OptionsPanel(self.system, self.options)}
+            for name, editor in self.editors.items():
+                self._adopt(editor)
+                T.link((editor, "value"), (self, name))
+            tabs = W.Tab(children=list(self.editors.values()))
+            for i, title in enumerate(["side A", "side B", "situation", "options"]):
+                tabs.set_title(i, title)
+            style, layout = {"description_width": "9em"}, W.Layout(width="22em")
+            self.controls = {
+                "first": W.Dropdown(options=[("A acts first", "a"), ("B acts first", "b"), ("coin toss", "random")],
+                                    value=first, description="initiative", style=style, layout=layout),
+                "max_rounds": W.IntText(value=max_rounds, description="max rounds", style=style, layout=layout),
+            }
+            self.controls["first"].observe(lambda ch: setattr(self, "first", ch["new"]), names="value")
+            self.controls["max_rounds"].observe(self._on_max_rounds, names="value")
+        self.tabs = tabs
+        self.stats = W.HTML()
+        self._ready = True
+        self.refresh()
+        if self.value is None:
+            raise RulesError(self.error or "these creatures cannot duel", field="a")
+        rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
+        self.children = _children(self.tabs, rows, self.error_box,
+                                  W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")))
+
+    def _on_max_rounds(self, change: dict) -> None:
+        if change["new"] < 1:
+            self.show_error(RulesError(f"must be a whole number >= 1, not {change['new']}", field="max_rounds"))
+            return
+        if self._slots.get("max_rounds") is not None and self._slots["max_rounds"].value:
+            self.clear_message(self.error)
+        self.max_rounds = change["new"]
+
+    @T.observe("a", "b", "options", "situation", "first", "max_rounds")
+    def _on_input(self, change: dict) -> None:
+        if self._ready:
+            self.refresh()
+
+    def refresh(self) -> Any:
+        """Recompute the duel and redraw; on a RulesError show it and keep the last result and chart."""
+        from workbench.combat import duel
+
+        try:
+            result = duel(self.a, self.b, self.options, self.situation, first=self.first,
+                          max_rounds=int(self.max_rounds))
+        except RulesError as err:
+            self.show_error(err)
+            return None
+        self.set_chart(duel_figure(result))
+        self.stats.value = duel_html(result)
+        self.clear_message(self.error)
+        self.value = result
+        return result
