@@ -1,0 +1,101 @@
+"""compare(): every row equals the one-at-a-time computation (wb.damage, wb.turn_damage,
+wb.mean_rounds_to_kill, wb.rounds_to_kill) to 1e-12, for every system and a mixed call."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+
+import workbench as wb
+from workbench.compare import BEST_PLAN, compare, neutral_attacker
+
+TOL = 1e-12
+
+
+def _quantile(by: np.ndarray, q: float) -> float | None:
+    hit = np.flatnonzero(by >= q - 1e-12)
+    return None if hit.size == 0 else int(hit[0]) + 1
+
+
+def _pick(system: str, n_att: int, n_tgt: int):
+    cat = wb.system(system).catalog()
+    cs = list(cat.creatures.values())
+    att = [c for c in cs if wb.system(system).attacks_of(c)][:n_att]
+    return att, cs[:n_tgt]
+
+
+def _check_rows(frame: pl.DataFrame, attackers, targets, max_rounds=100, options=None, situation=None):
+    """Recompute every row of ``frame`` one matchup at a time and compare."""
+    by_name = {c.name: c for c in attackers}
+    tgt = {t.name: t for t in targets}
+    checked = 0
+    for row in frame.iter_rows(named=True):
+        sys = wb.system(row["system"])
+        a, t = by_name[row["attacker"]], tgt[row["target"]]
+        opt = options if options is None or wb.system_of(options).name == sys.name else None
+        sit = situation if situation is None or wb.system_of(situation).name == sys.name else None
+        assert row["target_hp"] == sys.hit_points(t)
+        if row["attack"] == BEST_PLAN:
+            turn = wb.turn_damage(a, t, opt, sit)
+            assert row["mean_damage"] is None
+        else:
+            attack = next(x for x in sys.attacks_of(a) if x.name == row["attack"])
+            use = wb.damage(attack, a, t, opt, sit)
+            assert abs(row["mean_damage"] - use.mean()) < TOL
+            assert abs(row["sd_damage"] - use.std()) < TOL
+            assert abs(row["p_any_damage"] - use.sf(1)) < TOL
+            k = row["uses_per_turn"]
+            turn = wb.turn_damage(a, t, opt, sit, plan=[attack] * k) if k else wb.Dist.constant(0)
+        assert abs(row["mean_turn_damage"] - turn.mean()) < TOL
+        assert abs(row["sd_turn_damage"] - turn.std()) < 1e-9
+        assert abs(row["p_kill_one_turn"] - turn.sf(row["target_hp"])) < TOL
+        assert abs(row["hp_share_per_turn"] - turn.mean() / row["target_hp"]) < TOL
+        if turn.max() <= 0:
+            assert math.isinf(row["mean_rounds"]) and row["rounds_q50"] is None
+        else:
+            m = wb.mean_rounds_to_kill(turn, row["target_hp"])
+            assert abs(row["mean_rounds"] - m) <= TOL * max(1.0, m)
+            by = wb.rounds_to_kill(turn, hp=row["target_hp"])["p_killed_by"].to_numpy()[:max_rounds]
+            for q, col in ((0.1, "rounds_q10"), (0.5, "rounds_q50"), (0.9, "rounds_q90")):
+                assert row[col] == _quantile(by, q), (row, col)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("system", wb.systems())
+def test_rows_equal_one_at_a_time(system):
+    att, tgt = _pick(system, 4, 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = compare(att, tgt)
+    assert set(f["system"]) == {system}
+    assert (f["attack"] == BEST_PLAN).sum() == len(att) * len(tgt)
+    assert _check_rows(f, att, tgt) == f.height > len(att) * len(tgt)
+
+
+def test_mixed_systems_one_call():
+    """Two systems in one call: rows only within a system, each equal to the one-at-a-time numbers."""
+    a1, t1 = _pick("annulus", 2, 3)
+    a2, t2 = _pick("last_odyssey", 2, 3)
+    f = compare(a1 + a2, t1 + t2)
+    assert set(f["system"]) == {"annulus", "last_odyssey"}
+    for sys_name, att, tgt in (("annulus", a1, t1), ("last_odyssey", a2, t2)):
+        part = f.filter(pl.col("system") == sys_name)
+        assert set(part["target"]) == {t.name for t in tgt}
+        assert set(part["attacker"]) == {a.name for a in att}
+    _check_rows(f, a1 + a2, t1 + t2)
+
+
+def test_situation_and_options_apply_per_system():
+    A = wb.system("annulus")
+    att, tgt = _pick("annulus", 3, 4)
+    opt = A.Options(success_on=5)
+    sit = A.Situation(concealment="partial")
+    f = compare(att, tgt, options=opt, situation=sit)
+    _check_rows(f, att, tgt, options=opt, situation=sit)
+    plain = compare(att, tgt)
+    assert f["mean_damage"].sum() < plain["mean_damage"].sum()
