@@ -1,0 +1,230 @@
+"""The ``workbench`` command, run through ``main([...])``: output, files written, one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+import workbench as wb
+from workbench.cli import main
+
+# one (attacker, its attack, target) per system, from the bundled catalogs
+MATCHUPS = {
+    "annulus": ("Wolf", "Bite", "Town Guard"),
+    "unbound": ("Town guard", "Longsword", "Veteran duelist"),
+    "last_odyssey": ("Cop", "Truncheon", "Skirmisher"),
+    "glass_empires": ("Vegetable Sprite", "Tiny Fists", "Porcelain Doll"),
+}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(capsys, *argv, contains=()):
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("workbench: error: "), err
+    assert "Traceback" not in err
+    for text in contains:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+def creature(system, name):
+    return wb.system(system).catalog().creature(name)
+
+
+def attack_of(system, attacker, name):
+    return next(a for a in wb.system(system).attacks_of(creature(system, attacker)) if a.name == name)
+
+
+# --------------------------------------------------------------------------- systems, catalog
+def test_systems_lists_all_four(capsys):
+    code, out, _ = run(capsys, "systems")
+    assert code == 0
+    assert [line.split()[0] for line in out.strip().splitlines()] == wb.systems()
+
+
+@pytest.mark.parametrize("system", wb.systems())
+def test_catalog_prints_every_creature_and_writes_csv(capsys, tmp_path, system):
+    out_file = tmp_path / "cat.csv"
+    code, out, _ = run(capsys, "catalog", system, "--out", str(out_file))
+    assert code == 0
+    names = list(wb.system(system).catalog().creatures)
+    assert names[0] in out and f"({len(names)}," in out
+    assert pl.read_csv(out_file)["name"].to_list() == names
+
+
+def test_catalog_attacks(capsys):
+    code, out, _ = run(capsys, "catalog", "unbound", "--attacks")
+    assert code == 0 and "Longsword" in out and "crit" in out
+
+
+# --------------------------------------------------------------------------- damage
+@pytest.mark.parametrize("system", wb.systems())
+def test_damage_prints_mean_sd_p_any_and_table(capsys, tmp_path, system):
+    a_name, atk_name, t_name = MATCHUPS[system]
+    dist = wb.damage(attack_of(system, a_name, atk_name), creature(system, a_name), creature(system, t_name))
+    csv = tmp_path / "d.csv"
+    code, out, _ = run(capsys, "damage", system, a_name, atk_name, t_name, "--out", str(csv))
+    assert code == 0
+    assert f"mean {dist.mean():.4f}" in out and f"sd {dist.std():.4f}" in out
+    assert f"P(any damage) {dist.sf(1):.4%}" in out
+    frame = pl.read_csv(csv)
+    nonzero = [int(x) for x in dist.outcomes if dist.probability(x) > 0]
+    assert frame["damage"].to_list() == nonzero
+    assert frame["probability"].to_list() == pytest.approx([dist.probability(x) for x in nonzero], abs=1e-12)
+    assert frame["probability"].sum() == pytest.approx(1.0, abs=1e-12)
+    assert frame["at_least"][0] == pytest.approx(1.0, abs=1e-12)
+    assert frame.filter(pl.col("damage") >= 1)["probability"].sum() == pytest.approx(dist.sf(1), abs=1e-12)
+
+
+def test_damage_hand_worked_annulus_bite():
+    """annulus-attacks.txt: Wolf's Bite (Toughness seed, Precise, Choke) on the Town Guard (toughness 2):
+    the CLI prints the same numbers as wb.damage, which the annulus tests check by hand."""
+    dist = wb.damage(attack_of("annulus", "Wolf", "Bite"), creature("annulus", "Wolf"),
+                     creature("annulus", "Town Guard"))
+    assert dist.probability(0) + dist.sf(1) == pytest.approx(1.0)
+
+
+def test_damage_from_files_and_share_codes(capsys, tmp_path):
+    wolf = creature("annulus", "Wolf")
+    bite = attack_of("annulus", "Wolf", "Bite")
+    wb.save(wolf, tmp_path / "wolf.toml")
+    wb.save(bite.replace(name="Big Bite"), tmp_path / "bite.json")
+    code, out, _ = run(capsys, "damage", "annulus", str(tmp_path / "wolf.toml"), str(tmp_path / "bite.json"),
+                       wb.share_code(creature("annulus", "Town Guard")))
+    assert code == 0, out
+    dist = wb.damage(bite, wolf, creature("annulus", "Town Guard"))
+    assert "Wolf uses Big Bite on Town Guard" in out and f"mean {dist.mean():.4f}" in out
+
+
+def test_damage_with_options_file(capsys, tmp_path):
+    s = wb.system("annulus")
+    opts = s.Options(success_on=5)
+    wb.save(opts, tmp_path / "opts.toml")
+    dist = wb.damage(attack_of("annulus", "Wolf", "Bite"), creature("annulus", "Wolf"),
+                     creature("annulus", "Town Guard"), opts)
+    code, out, _ = run(capsys, "damage", "annulus", "Wolf", "Bite", "Town Guard", "--options",
+                       str(tmp_path / "opts.toml"))
+    assert code == 0 and f"mean {dist.mean():.4f}" in out
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG\r\n\x1a\n"), (".svg", b"<svg")])
+def test_damage_chart_written(capsys, tmp_path, suffix, magic):
+    path = tmp_path / f"chart{suffix}"
+    code, _, err = run(capsys, "damage", "annulus", "Wolf", "Claw", "Rat", "--chart", str(path))
+    assert code == 0 and f"wrote {path}" in err
+    assert path.read_bytes().startswith(magic) and path.stat().st_size > 2000
+
+
+# --------------------------------------------------------------------------- duel
+@pytest.mark.parametrize("first", ["a", "b", "random"])
+def test_duel_summary_matches_the_engine(capsys, tmp_path, first):
+    res = wb.duel(creature("annulus", "Wolf"), creature("annulus", "Town Guard"), first=first, max_rounds=50)
+    out_file = tmp_path / "rounds.parquet"
+    code, out, _ = run(capsys, "duel", "annulus", "Wolf", "Town Guard", "--first", first, "--max-rounds", "50",
+                       "--out", str(out_file))
+    assert code == 0
+    assert out.splitlines()[0] == res.summary()
+    rounds = pl.read_parquet(out_file)
+    assert rounds.height == 50
+    assert rounds["p_a_wins"].sum() == pytest.approx(res.p_a_wins, abs=1e-12)
+
+
+def test_duel_chart_png(capsys, tmp_path):
+    path = tmp_path / "duel.png"
+    code, _, _ = run(capsys, "duel", "glass_empires", "Vegetable Sprite", "Porcelain Doll", "--chart", str(path))
+    assert code == 0 and path.read_bytes()[:4] == b"\x89PNG"
+
+
+# --------------------------------------------------------------------------- show / share
+def test_show_prints_toml_that_loads_back(capsys, tmp_path):
+    code, out, _ = run(capsys, "show", "annulus", "Wolf")
+    assert code == 0 and 'model_kind = "creature"' in out
+    path = tmp_path / "w.toml"
+    path.write_text(out)
+    assert wb.load(path) == creature("annulus", "Wolf")
+
+
+def test_show_code_and_save(capsys, tmp_path):
+    code, out, _ = run(capsys, "show", "unbound", "Longsword", "--code")
+    assert code == 0
+    sword = wb.system("unbound").catalog().attack("Longsword")
+    assert wb.from_share_code(out.strip()) == sword
+    code, out, err = run(capsys, "show", out.strip(), "--save", str(tmp_path / "s.json"))
+    assert code == 0 and wb.load(tmp_path / "s.json") == sword
+
+
+# --------------------------------------------------------------------------- errors: one line, exit 2
+def test_unknown_system(capsys):
+    assert_one_line_error(capsys, "damage", "chess", "Wolf", "Bite", "Rat", contains=("chess",))
+
+
+def test_unknown_creature_and_attack(capsys):
+    assert_one_line_error(capsys, "damage", "annulus", "Dragon", "Bite", "Rat", contains=("Dragon",))
+    assert_one_line_error(capsys, "damage", "annulus", "Wolf", "Fireball", "Rat",
+                          contains=("Fireball", "Bite, Claw"))
+    assert_one_line_error(capsys, "duel", "annulus", "Wolf", "Nobody", contains=("Nobody",))
+
+
+def test_bad_files(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = = 3\n")
+    assert_one_line_error(capsys, "damage", "annulus", str(bad), "Bite", "Rat", contains=(str(bad), "TOML"))
+    assert_one_line_error(capsys, "duel", "annulus", str(tmp_path / "missing.json"), "Rat",
+                          contains=("no such file",))
+    unknown = tmp_path / "u.toml"
+    unknown.write_text('system = "annulus"\nmodel_kind = "creature"\nname = "X"\nlevel = 1\nendurance = 1\n'
+                       'agility = 0\ntoughness = 0\ninsight = 0\nwings = 2\n')
+    assert_one_line_error(capsys, "duel", "annulus", str(unknown), "Rat", contains=("wings", str(unknown)))
+    wb.save(wb.system("unbound").catalog().attack("Longsword"), tmp_path / "sword.toml")
+    assert_one_line_error(capsys, "duel", "annulus", str(tmp_path / "sword.toml"), "Rat",
+                          contains=("not a annulus creature",))
+    assert_one_line_error(capsys, "duel", "annulus", "wb1:garbage", "Rat", contains=("corrupted",))
+
+
+def test_bad_output_paths_and_numbers(capsys, tmp_path):
+    assert_one_line_error(capsys, "catalog", "annulus", "--out", str(tmp_path / "x.xlsx"), contains=("--out",))
+    assert_one_line_error(capsys, "damage", "annulus", "Wolf", "Bite", "Rat", "--chart", str(tmp_path / "c.jpg"),
+                          contains=("--chart",))
+    assert_one_line_error(capsys, "duel", "annulus", "Wolf", "Rat", "--max-rounds", "0", contains=("--max-rounds",))
+    assert not list(tmp_path.iterdir())
+
+
+def test_usage_errors_exit_2(capsys):
+    code, _, err = run(capsys, "duel", "annulus", "Wolf")
+    assert code == 2 and "usage" in err
+    code, _, err = run(capsys, "duel", "annulus", "Wolf", "Rat", "--first", "c")
+    assert code == 2 and "invalid choice" in err
+    code, _, _ = run(capsys)
+    assert code == 2
+
+
+@pytest.mark.parametrize("command", ["systems", "catalog", "damage", "duel", "compare", "explore", "show"])
+def test_help_for_each_subcommand(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and out.startswith("usage: workbench " + command)
+
+
+def test_top_level_help_lists_commands(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("systems", "catalog", "damage", "duel", "compare", "explore", "show"):
+        assert command in out
+
+
+def test_python_dash_m_workbench():
+    done = subprocess.run([sys.executable, "-m", "workbench", "systems"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.split()[0] == "annulus"
+    done = subprocess.run([sys.executable, "-m", "workbench", "catalog", "nope"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nope" in done.stderr
