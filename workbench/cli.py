@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -230,18 +231,21 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compare_chart(frame: Any, title: str):
-    """Return a heatmap of the comparison (attacker x target), coloured by the best column present."""
+def _compare_chart(frame: Any, title: str, value: str | None = None):
+    """Return a heatmap of the comparison (attacker x target) coloured by ``value`` (default: the
+    share of the target's HP dealt per turn)."""
     from .charts import compare_bars, heatmap
 
     cols = frame.columns
-    value = next((c for c in ("hp_share_per_turn", "mean_rounds_to_kill", "mean_turn", "mean_damage",
-                              "mean") if c in cols), None)
+    if value is not None and value not in cols:
+        raise RulesError(f"no column {value!r}; columns: {', '.join(cols)}", field="--chart-value")
+    value = value or next((c for c in ("hp_share_per_turn", "mean_rounds", "mean_turn_damage", "mean_damage",
+                                       "score") if c in cols), None)
     x = next((c for c in ("target", "target_name") if c in cols), None)
     y = next((c for c in ("attacker", "attacker_name", "build") if c in cols), None)
     if value is None or y is None:
         raise RulesError(f"no column to chart among {cols}", field="chart")
-    reverse = value.startswith("mean_rounds")
+    reverse = value.startswith(("mean_rounds", "rounds_"))
     if x is None:
         return compare_bars(frame, y, value, title=title)
     if "attack" in cols and frame.select(y, x).is_duplicated().any():
@@ -261,8 +265,21 @@ def _engine(name: str):
         raise RulesError(f"this workbench has no {name} engine (workbench/{name}.py)", field=name) from None
 
 
+#: the columns ``compare`` prints unless ``--all-columns`` (``--out`` always writes every column)
+SHORT_COLUMNS = ["attacker", "attack", "target", "target_hp", "plan", "mean_damage", "p_any_damage",
+                 "mean_turn_damage", "p_kill_one_turn", "mean_rounds", "rounds_q50", "hp_share_per_turn"]
+
+
+def _shown(frame: Any, all_columns: bool) -> Any:
+    if all_columns:
+        return frame
+    cols = [c for c in SHORT_COLUMNS if c in frame.columns]
+    extra = [c for c in ("rank",) if c in frame.columns]
+    return frame.select(extra + cols) if cols else frame
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
-    """Print the comparison grid of attackers' attacks against targets."""
+    """Print the comparison grid of attackers' attacks against targets (optionally ranked or sorted)."""
     compare = _engine("compare")
     from .systems import system
 
@@ -272,14 +289,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
                     max_rounds=args.max_rounds)
+    if args.rank:
+        from .compare import rank
+
+        frame = rank(frame, by=args.rank)
     if args.sort:
         if args.sort not in frame.columns:
-            raise RulesError(f"no column {args.sort!r}; columns: {', '.join(frame.columns)}", field="sort")
+            raise RulesError(f"no column {args.sort!r}; columns: {', '.join(frame.columns)}", field="--sort")
         frame = frame.sort(args.sort, descending=not args.ascending, nulls_last=True)
-    _print_frame(frame if args.top is None else frame.head(args.top), rows=args.rows)
+    shown = _shown(frame, args.all_columns)
+    _print_frame(shown if args.top is None else shown.head(args.top), rows=args.rows)
     _write_frame(frame, args.out)
     if args.chart:
-        _write_chart(_compare_chart(frame, f"{sys_.title}: comparison"), args.chart)
+        _write_chart(_compare_chart(frame, f"{sys_.title}: comparison", args.chart_value), args.chart)
     return 0
 
 
@@ -388,7 +410,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--sort", metavar="COLUMN", help="sort by this column (descending)")
     s.add_argument("--ascending", action="store_true", help="sort ascending")
     s.add_argument("--top", type=int, metavar="N", help="print only the first N rows")
+    s.add_argument("--rank", metavar="COLUMN", help="rank within each target by this column (e.g. mean_rounds)")
     s.add_argument("--rows", type=int, default=40, metavar="N", help="rows to print (default 40)")
+    s.add_argument("--all-columns", action="store_true", help="print every column (--out always writes all)")
+    s.add_argument("--chart-value", metavar="COLUMN", help="heatmap colour column (default hp_share_per_turn)")
     common(s)
     s.set_defaults(func=cmd_compare)
 
@@ -426,7 +451,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             value = getattr(args, flag, None)
             if value is not None and value < 1:
                 raise RulesError(f"must be at least 1, not {value}", field="--" + flag.replace("_", "-"))
-        return args.func(args)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            code = args.func(args)
+        for w in caught:
+            print(f"workbench: warning: {' '.join(str(w.message).split())}", file=sys.stderr)
+        return code
     except RulesError as exc:
         print(f"workbench: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
