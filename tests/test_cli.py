@@ -67,6 +67,12 @@ def test_catalog_attacks(capsys):
     assert code == 0 and "Longsword" in out and "crit" in out
 
 
+def test_catalog_csv_lists_attack_names(capsys, tmp_path):
+    run(capsys, "catalog", "annulus", "--out", str(tmp_path / "c.csv"))
+    wolf = pl.read_csv(tmp_path / "c.csv").filter(pl.col("name") == "Wolf")
+    assert wolf["attack_sets"][0] == "Bite; Claw"
+
+
 # --------------------------------------------------------------------------- damage
 @pytest.mark.parametrize("system", wb.systems())
 def test_damage_prints_mean_sd_p_any_and_table(capsys, tmp_path, system):
@@ -228,3 +234,55 @@ def test_python_dash_m_workbench():
     done = subprocess.run([sys.executable, "-m", "workbench", "catalog", "nope"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nope" in done.stderr
+
+
+# --------------------------------------------------------------------------- compare
+def test_compare_rows_match_the_engine(capsys, tmp_path):
+    from workbench.compare import compare
+
+    out_file = tmp_path / "grid.csv"
+    code, out, err = run(capsys, "compare", "annulus", "-a", "Wolf", "Rat", "-t", "Town Guard", "Wolf",
+                         "--out", str(out_file))
+    assert code == 0, err
+    expected = compare(["annulus:Wolf", "annulus:Rat"], ["annulus:Town Guard", "annulus:Wolf"], system="annulus")
+    written = pl.read_csv(out_file)
+    assert written.height == expected.height and set(written.columns) == set(expected.columns)
+    assert written["mean_rounds"].to_list() == pytest.approx(expected["mean_rounds"].to_list(), rel=1e-9)
+    assert "hp_share_per_turn" in out and "Town Guard" in out
+
+
+def test_compare_from_toml_and_csv_files(capsys, tmp_path):
+    wolf = creature("annulus", "Wolf")
+    wb.save([wolf.replace(name="Alpha Wolf")], tmp_path / "pack.toml")
+    run(capsys, "catalog", "annulus", "--out", str(tmp_path / "bestiary.csv"))
+    pl.read_csv(tmp_path / "bestiary.csv").filter(pl.col("name").is_in(["Rat", "Wolf"])).drop("attack_sets").write_csv(
+        tmp_path / "two.csv")
+    code, out, err = run(capsys, "compare", "annulus", "-a", str(tmp_path / "pack.toml"), "-t",
+                         str(tmp_path / "two.csv"), "--all-columns", "--out", str(tmp_path / "g.parquet"))
+    assert code == 0, err
+    frame = pl.read_parquet(tmp_path / "g.parquet")
+    assert set(frame["attacker"]) == {"Alpha Wolf"} and set(frame["target"]) == {"Rat", "Wolf"}
+    assert "system" in out  # --all-columns prints every column
+
+
+def test_compare_rank_sort_and_heatmap(capsys, tmp_path):
+    chart = tmp_path / "heat.png"
+    code, out, err = run(capsys, "compare", "annulus", "-a", "Wolf", "Town Guard", "-t", "Rat", "--rank",
+                         "mean_rounds", "--chart", str(chart))
+    assert code == 0, err
+    header = next(line for line in out.splitlines() if line.startswith("│"))
+    assert header.split("┆")[0].strip("│ ") == "rank"
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    code, out, _ = run(capsys, "compare", "annulus", "-a", "Wolf", "-t", "Rat", "--sort", "mean_damage",
+                       "--ascending", "--top", "2")
+    assert code == 0 and "shape: (2," in out
+
+
+def test_compare_errors(capsys, tmp_path):
+    assert_one_line_error(capsys, "compare", "annulus", "-a", "Wolf", "-t", "Dragon", contains=("Dragon",))
+    assert_one_line_error(capsys, "compare", "annulus", "-a", "unbound:Town guard", "-t", "Rat",
+                          contains=("not a annulus name",))
+    assert_one_line_error(capsys, "compare", "annulus", "-a", "Wolf", "-t", "Rat", "--sort", "speed",
+                          contains=("speed",))
+    assert_one_line_error(capsys, "compare", "annulus", "-a", "Wolf", "-t", str(tmp_path / "none.csv"),
+                          contains=("no such file",))

@@ -174,12 +174,27 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     """Print a system's catalog creatures (or attacks) as a table."""
     from .systems import system
 
+    import polars as pl
+
     sys_ = system(args.system)
-    what = "attacks" if args.attacks else "creatures"
-    frame = sys_.catalog().frame(what)
+    catalog = sys_.catalog()
+    table = catalog.attacks if args.attacks else catalog.creatures
+    rows = [{k: _cell(v) for k, v in obj.to_dict().items()} for obj in table.values()]
+    frame = pl.DataFrame(rows, infer_schema_length=None)
     _print_frame(frame, rows=200)
     _write_frame(frame, args.out)
     return 0
+
+
+def _cell(value: Any) -> Any:
+    """Return a catalog field as one table cell: lists of attacks become their names joined by "; "
+    (the form compare's bestiary frames read back)."""
+    if isinstance(value, (list, tuple)):
+        return "; ".join(str(v["name"]) if isinstance(v, dict) and "name" in v else _cell(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_cell(v)}" if not isinstance(v, dict) else f"{k} ({_cell(v)})"
+                         for k, v in value.items() if v is not None)
+    return value
 
 
 def cmd_damage(args: argparse.Namespace) -> int:
