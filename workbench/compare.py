@@ -452,50 +452,48 @@ def _progress(progress: Any, total: int, desc: str):
     return tqdm(total=total, desc=desc, delay=0 if progress is True else 1.0, leave=False)
 
 
-def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation,
-                 max_rounds: int, chain: bool, bar) -> tuple[dict[str, Any], list[np.ndarray], np.ndarray]:
-    """Return the columns of one system's rows, its distinct turn pmfs and each row's turn index."""
-    pairs = [(a, x) for a in attackers for x in a.attacks]
+def _matchups(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any], options, situation,
+              bar=None) -> dict[str, Any]:
+    """Return per-use and per-turn pmfs of the distinct matchups of ``pairs`` (creature, attack) ×
+    ``targets``: ``per_use`` and ``turn`` (distinct matchups × damage from 0), ``inv`` (row =
+    pair-major grid → distinct matchup, -1 if unusable), ``k`` (uses per turn, per distinct matchup)
+    and ``row_ok`` (the attack is usable in that row)."""
     nT = len(targets)
-    # ---- distinct matchups (an Annulus matchup reads few target fields: key on those)
     pair_ids: dict[Any, int] = {}
     pid = np.zeros(len(pairs), dtype=np.int64)
     if sys.name == "annulus":
         prof = _annulus_target_profiles(targets)
         seed = np.array([("agility", "toughness", "insight").index(x.defense) for _, x in pairs], dtype=np.int64)
-        for i, (a, x) in enumerate(pairs):
-            pid[i] = pair_ids.setdefault((_key(x), a.creature.size, a.creature.vitality), len(pair_ids))
+        for i, (c, x) in enumerate(pairs):
+            pid[i] = pair_ids.setdefault((_key(x), c.size, c.vitality), len(pair_ids))
         tkey = prof[:, seed].T  # pairs × targets
     else:
         tids: dict[Any, int] = {}
         tk = np.array([tids.setdefault(_key(t), len(tids)) for t in targets], dtype=np.int64)
-        for i, (a, x) in enumerate(pairs):
-            pid[i] = pair_ids.setdefault((_key(x), _key(a.creature)), len(pair_ids))
+        for i, (c, x) in enumerate(pairs):
+            pid[i] = pair_ids.setdefault((_key(x), _key(c)), len(pair_ids))
         tkey = np.broadcast_to(tk[None, :], (len(pairs), nT))
     combo = pid[:, None] * (int(tkey.max(initial=0)) + 1) + tkey
-    uniq, first, inv = np.unique(combo.ravel(), return_index=True, return_inverse=True)
+    _, first, inv = np.unique(combo.ravel(), return_index=True, return_inverse=True)
     inv = inv.ravel()
     p_of, t_of = np.divmod(first, nT)
-    reps = [(pairs[p][1], pairs[p][0].creature, targets[t]) for p, t in zip(p_of, t_of)]
-    # ---- per use: one outcome_tables call for every distinct (usable) matchup
+    reps = [(pairs[p][1], pairs[p][0], targets[t]) for p, t in zip(p_of, t_of)]
     table, ok = _tables(sys, reps, p_of, options, situation)
+    row_ok = ok[inv]
     if not ok.all():
         keep_u = np.flatnonzero(ok)
         new_id = np.full(len(reps), -1)
         new_id[keep_u] = np.arange(keep_u.size)
         reps = [reps[i] for i in keep_u]
-        p_of, t_of = p_of[keep_u], t_of[keep_u]
-        row_ok = ok[inv]
+        p_of = p_of[keep_u]
         inv = new_id[inv]
-    else:
-        row_ok = np.ones(inv.size, dtype=bool)
     if not reps:
-        return {}, np.zeros((0, 1)), np.zeros(0, dtype=np.int64)
+        z = np.ones((0, 1))
+        return {"per_use": z, "turn": z, "inv": inv, "k": np.zeros(0, dtype=np.int64), "row_ok": row_ok}
     per_use = _grid(table, len(reps))
     if bar is not None:
         bar.update(len(reps))
-    # ---- per turn: the attack as often as the action economy allows
-    k_pair = np.array([uses_per_turn(sys, a.creature, x, options) or 0 for a, x in pairs], dtype=np.int64)
+    k_pair = np.array([uses_per_turn(sys, c, x, options) or 0 for c, x in pairs], dtype=np.int64)
     k = k_pair[p_of]
     if sys.name == "annulus":
         turn = _annulus_turns(sys, reps, per_use, table, k, options, situation)
@@ -506,25 +504,37 @@ def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any]
         turn = _dense(turn_list)
     if bar is not None:
         bar.update(len(reps))
+    return {"per_use": per_use, "turn": turn, "inv": inv, "k": k, "row_ok": row_ok}
+
+
+def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation,
+                 max_rounds: int, chain: bool, bar) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
+    """Return the columns of one system's rows, its distinct turn pmfs and each row's turn index."""
+    pairs = [(a, x) for a in attackers for x in a.attacks]
+    nT = len(targets)
+    M = _matchups(sys, [(a.creature, x) for a, x in pairs], targets, options, situation, bar)
+    inv, row_ok = M["inv"], M["row_ok"]
     nrow = len(pairs) * nT
     pr = np.repeat(np.arange(len(pairs)), nT)
     tr = np.tile(np.arange(nT), len(pairs))
     hp_t = np.array([sys.hit_points(t) for t in targets], dtype=np.int64)
     cols = {
-        "system": [sys.name] * nrow,
+        "system": np.array([sys.name] * nrow, dtype=object),
         "attacker": np.array([a.label for a, _ in pairs], dtype=object)[pr],
         "attack": np.array([x.name for _, x in pairs], dtype=object)[pr],
         "target": np.array([t.name for t in targets], dtype=object)[tr],
         "target_hp": hp_t[tr],
-        "uses_per_turn": k[inv],
-        "plan": [None] * nrow,
+        "uses_per_turn": M["k"][np.maximum(inv, 0)] if M["k"].size else np.zeros(nrow, dtype=np.int64),
+        "plan": np.array([None] * nrow, dtype=object),
     }
-    cols.update(_use_stats(per_use, np.maximum(inv, 0)))
+    if M["k"].size:
+        cols.update(_use_stats(M["per_use"], np.maximum(inv, 0)))
+    else:
+        cols.update({c: np.zeros(nrow) for c in ("mean_damage", "sd_damage", "p_any_damage")})
     if not row_ok.all():
-        cols = {k: np.asarray(v, dtype=object)[row_ok] if k != "target_hp" and k != "uses_per_turn" else np.asarray(v)[row_ok]
-                for k, v in cols.items()}
+        cols = {k: np.asarray(v)[row_ok] for k, v in cols.items()}
         inv = inv[row_ok]
-    return cols, turn, inv
+    return cols, M["turn"], inv
 
 
 def _tables(sys, reps, p_of, options, situation) -> tuple[pl.DataFrame | None, np.ndarray]:
