@@ -15,7 +15,8 @@ import numpy as np
 from .dist import Dist, _convolve
 from .errors import RulesError
 
-__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "kill_chain", "alive_chain", "duel", "DuelResult"]
+__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "kill_chain", "alive_chain", "two_pool_alive_chain", "duel",
+           "DuelResult"]
 
 #: the chain stops once the mass still alive falls below this (far under the 1e-12 tolerance)
 CHAIN_TAIL = 1e-16
@@ -92,33 +93,155 @@ def kill_chain(turn: Dist, hp: int | Sequence[int], max_rounds: int = 10_000) ->
     return np.clip(1.0 - below[:, h - 1], 0.0, 1.0)
 
 
-def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None = None,
-                   max_rounds: int = 10_000, **kwargs: Any):
-    """Return the exact distribution of the number of rounds to kill, as a polars frame.
+def two_pool_alive_chain(joint: np.ndarray, endurance: int, vitality: int, max_rounds: int = 10_000) -> np.ndarray:
+    """Return the alive mass by total damage taken under Endurance and Vitality (Annulus), row t = round t.
 
-    ``rounds_to_kill(turn_dist, hp=150)`` runs the chain on any per-turn damage Dist. Columns:
-    ``round``, ``p_killed_at`` (P(T = round)) and ``p_killed_by`` (P(T <= round)). The frame's
-    rows stop when the remaining survival probability is below 1e-16.
+    ``joint[r, v]`` is P(one turn deals r regular and v vital damage). annulus-attacks.txt:
+    "Endurance is removed first, then Vitality ... If you remove the last Vitality from a creature,
+    that creature dies"; Vital strikes go "directly at Vitality". After totals R (regular) and V
+    (vital) the creature has lost V + max(0, R - endurance) Vitality, so the absorbing chain runs on
+    the two running totals (a 2-D random walk cut where that loss reaches ``vitality``). Column s of
+    the result is P(alive with R + V = s): Endurance left + Vitality left = endurance + vitality - s.
     """
+    from scipy.signal import convolve
+
+    joint = np.asarray(joint, dtype=np.float64)
+    if joint.ndim != 2 or np.any(joint < 0) or abs(joint.sum() - 1.0) > 1e-9:
+        raise RulesError("joint must be a 2-D probability table of (regular, vital) damage", field="turn")
+    if joint.sum() - joint[0, 0] <= 0:
+        raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
+    E, V = int(endurance), int(vitality)
+    if E < 0 or V < 1:
+        raise RulesError(f"endurance must be >= 0 and vitality >= 1, not {endurance}, {vitality}", field="hp")
+    H = E + V
+    joint = joint[:H, :V]
+    r, v = np.arange(H)[:, None], np.arange(V)[None, :]
+    alive_region = (v + np.maximum(0, r - E)) < V
+    total = (r + v)  # damage taken, < H inside the alive region
+    alive = np.zeros((H, V))
+    alive[0, 0] = 1.0
+    rows = [np.bincount(total[alive_region], weights=alive[alive_region], minlength=H)]
+    for _ in range(max_rounds):
+        alive = convolve(alive, joint, method="direct")[:H, :V] * alive_region
+        rows.append(np.bincount(total[alive_region], weights=alive[alive_region], minlength=H)[:H])
+        if rows[-1].sum() < CHAIN_TAIL:
+            break
+    return np.array(rows)
+
+
+def _annulus_joint(attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> np.ndarray | None:
+    """Return the (regular, vital) joint of the turn ``plan`` picks, or None when the plan is a custom Dist."""
+    from .systems import system_of
+    from .systems.annulus.pools import plan_joint, plan_sets
+    from .turns import best_plan, turn_plans
+
+    sys = system_of(attacker)
+    if plan is not None and not isinstance(plan, str) and not callable(plan):
+        attacks = list(plan)
+    else:
+        plans = turn_plans(attacker, target, options, situation)
+        if plan is None:
+            label = best_plan(plans)
+        elif isinstance(plan, str):
+            if plan not in plans:
+                raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(plans)}", field="plan")
+            label = plan
+        else:
+            label = plan(plans)
+            if isinstance(label, Dist):
+                return None
+        attacks = plan_sets(sys, attacker, label)
+    return plan_joint(sys, attacker, target, attacks, options, situation)
+
+
+def exact_alive_rows(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None,
+                     max_rounds: int = 10_000) -> np.ndarray:
+    """Return the target's alive mass by damage taken, one row per round (row 0: untouched), exactly.
+
+    Annulus targets use the two-pool chain (:func:`two_pool_alive_chain`); other systems the HP
+    chain on the turn's damage Dist. The rows stop once the alive mass is below ``CHAIN_TAIL``.
+    """
+    from .systems import system_of
+    from .turns import turn_damage
+
+    sys = system_of(target)
+    if sys.name == "annulus":
+        joint = _annulus_joint(attacker, target, options, situation, plan)
+        if joint is not None:
+            if joint.sum() - joint[0, 0] <= 0:
+                rows = np.zeros((max_rounds + 1, sys.hit_points(target)))
+                rows[:, 0] = 1.0
+                return rows
+            return two_pool_alive_chain(joint, target.endurance, target.vitality, max_rounds)
+    turn = turn_damage(attacker, target, options, situation, plan=plan)
+    hp = sys.hit_points(target)
+    if turn.max() == 0:
+        return _alive_rows(turn, hp, max_rounds)
+    return alive_chain(turn, hp, max_rounds)
+
+
+def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
     import polars as pl
 
+    at = np.diff(by, prepend=0.0)
+    se = np.zeros(by.size) if exact else np.sqrt(np.clip(by * (1 - by), 0, None) / fights)
+    return pl.DataFrame({"round": np.arange(1, by.size + 1), "p_killed_at": at, "p_killed_by": by,
+                         "exact": np.full(by.size, exact), "fights": pl.Series([fights] * by.size, dtype=pl.Int64),
+                         "standard_error": se})
+
+
+def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None = None,
+                   max_rounds: int = 10_000, simulate: bool | None = None, fights: int = 100_000, seed: int = 0,
+                   progress: bool | None = None, **kwargs: Any):
+    """Return the distribution of the number of rounds to kill, as a polars frame.
+
+    ``rounds_to_kill(turn_dist, hp=150)`` runs the exact chain on any per-turn damage Dist.
+    ``rounds_to_kill(attacker, target, options=..., situation=..., plan=...)`` follows the system's
+    action economy: exact (absorbing chain; the two-pool chain for Annulus) when no stateful effect
+    is involved, otherwise a seeded simulation of ``fights`` fights (docs/combat.md).
+    ``simulate``: None chooses, True forces the simulation, False the exact chain (ignoring state).
+    Columns: ``round``, ``p_killed_at`` (P(T = round)), ``p_killed_by`` (P(T <= round)), ``exact``,
+    ``fights`` (null when exact) and ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact
+    rows stop when the remaining survival probability is below 1e-16.
+    """
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
             raise RulesError("give the target's hp (rounds_to_kill(turn, hp=150))", field="hp")
-        turn = attacker_or_turn
-    else:
-        from .turns import turn_damage  # creatures: the system's action economy builds the turn
+        by = kill_chain(attacker_or_turn, int(hp), max_rounds=max_rounds)[:, 0]
+        return _frame(by, True)
+    if target is None:
+        raise RulesError("give a target creature", field="target")
+    from .simulate import simulate_rounds_to_kill, state_effects
+    from .systems import system_of
 
-        if target is None:
-            raise RulesError("give a target creature", field="target")
-        turn = turn_damage(attacker_or_turn, target, **kwargs)
-        if hp is None:
-            from .systems import system_of
+    options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
+    if kwargs:
+        raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
+    use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
+    if use_sim:
+        if hp is not None:
+            raise RulesError("hp= applies to the exact chain only; the simulation uses the target's own pools",
+                             field="hp")
+        by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
+                                     seed=seed, max_rounds=max_rounds, progress=progress)
+        return _frame(by, False, fights)
+    if hp is not None and hp != system_of(target).hit_points(target):
+        from .turns import turn_damage
 
-            hp = system_of(target).hit_points(target)
-    by = kill_chain(turn, int(hp), max_rounds=max_rounds)[:, 0]
-    at = np.diff(by, prepend=0.0)
-    return pl.DataFrame({"round": np.arange(1, by.size + 1), "p_killed_at": at, "p_killed_by": by})
+        turn = turn_damage(attacker_or_turn, target, options, situation, plan=plan)
+        return _frame(kill_chain(turn, int(hp), max_rounds=max_rounds)[:, 0], True)
+    rows = exact_alive_rows(attacker_or_turn, target, options, situation, plan, max_rounds)
+    if rows[-1].sum() >= 1 - 1e-15:
+        raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
+    return _frame(np.clip(1.0 - rows.sum(axis=1)[1:], 0.0, 1.0), True)
+
+
+def _choose(simulate: bool | None, effects: Any) -> bool:
+    if simulate is None:
+        return bool(effects())
+    if not isinstance(simulate, bool):
+        raise RulesError(f"simulate must be None, True or False, not {simulate!r}", field="simulate")
+    return simulate
 
 
 # --------------------------------------------------------------------------- duels
@@ -168,15 +291,20 @@ def _alive_rows(turn: Dist, hp: int, rounds: int) -> np.ndarray:
     return np.vstack([chain, np.zeros((rounds + 1 - len(chain), hp))])
 
 
-def _duel_exact(turn_a: Dist, turn_b: Dist, hp_a: int, hp_b: int, first: str, rounds: int):
-    """Return (win_a, win_b, left_a, left_b): per-round win masses and the winner's HP-left masses.
+def _pad_rows(rows: np.ndarray, rounds: int) -> np.ndarray:
+    """Return exactly ``rounds + 1`` rows (a chain that ended early has no mass left)."""
+    rows = rows[: rounds + 1]
+    return np.vstack([rows, np.zeros((rounds + 1 - len(rows), rows.shape[1]))])
 
-    With a first, a wins in round t when its t-th turn kills (T_A = t) and b's first t-1 turns did
-    not: P = P(T_A = t) P(S_B(t-1) < hp_a); a's HP left is hp_a minus S_B(t-1). b wins in round t
-    when T_B = t and T_A > t.
+
+def _duel_rows(ca: np.ndarray, cb: np.ndarray, first: str):
+    """Return (win_a, win_b, left_a, left_b) from both alive chains (rows = rounds 0..n).
+
+    ``ca`` is b's alive mass under a's attacks, ``cb`` a's under b's. With a first, a wins in
+    round t when its t-th turn kills (T_A = t) and b's first t-1 turns did not: P = P(T_A = t)
+    P(S_B(t-1) < hp_a); a's HP left is hp_a minus S_B(t-1). b wins in round t when T_B = t and
+    T_A > t.
     """
-    ca = _alive_rows(turn_a, hp_b, rounds)  # b's state under a's attacks
-    cb = _alive_rows(turn_b, hp_a, rounds)
     ma, mb = ca.sum(axis=1), cb.sum(axis=1)
     kill_a, kill_b = ma[:-1] - ma[1:], mb[:-1] - mb[1:]  # P(T = t), t = 1..rounds
     if first == "a":
@@ -184,18 +312,29 @@ def _duel_exact(turn_a: Dist, turn_b: Dist, hp_a: int, hp_b: int, first: str, ro
     return kill_a * mb[1:], kill_b * ma[:-1], kill_a @ cb[1:], kill_b @ ca[:-1]
 
 
+def _duel_exact(turn_a: Dist, turn_b: Dist, hp_a: int, hp_b: int, first: str, rounds: int):
+    """Return (win_a, win_b, left_a, left_b): per-round win masses and the winner's HP-left masses
+    for two per-turn damage Dists (see :func:`_duel_rows`)."""
+    return _duel_rows(_alive_rows(turn_a, hp_b, rounds), _alive_rows(turn_b, hp_a, rounds), first)
+
+
 def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
-         max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None) -> DuelResult:
-    """Return the exact DuelResult of ``a`` and ``b`` attacking each other until one falls.
+         max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, simulate: bool | None = None,
+         fights: int = 100_000, seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
+         progress: bool | None = None) -> DuelResult:
+    """Return the DuelResult of ``a`` and ``b`` attacking each other until one falls.
 
     Each round both take a turn; ``first`` is "a", "b" or "random" (a fair coin each fight).
     Exact by the absorbing chains when neither side's damage depends on state (DESIGN.md, Combat):
-    P(a wins in round t) = P(T_A = t) * P(T_B >= t) when a acts first.
+    P(a wins in round t) = P(T_A = t) * P(T_B >= t) when a acts first (Annulus: the two-pool
+    chain). With a stateful effect (docs/combat.md) a seeded simulation of ``fights`` fights is
+    used instead; ``simulate`` True / False forces one way. ``tactics_a`` / ``tactics_b``
+    (:class:`workbench.simulate.Tactics`) set recovery checks and Blood Price in the simulation.
     """
     import polars as pl
 
+    from .simulate import simulate_duel, state_effects
     from .systems import system_of
-    from .turns import turn_damage
 
     if first not in ("a", "b", "random"):
         raise RulesError(f"first must be 'a', 'b' or 'random', not {first!r}", field="first")
@@ -204,13 +343,17 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
     sys_a, sys_b = system_of(a), system_of(b)
     if sys_a.name != sys_b.name:
         raise RulesError(f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b")
-    turn_a = turn_damage(a, b, options, situation, plan=plan_a)
-    turn_b = turn_damage(b, a, options, situation, plan=plan_b)
-    if turn_a.min() < 0 or turn_b.min() < 0:
-        raise RulesError("damage per turn cannot be negative", field="turn")
+    use_sim = _choose(simulate, lambda: state_effects(a, b, options, situation, plan_a)
+                      | state_effects(b, a, options, situation, plan_b))
+    if use_sim:
+        return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
+                             plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
+                             progress=progress)
     hp_a, hp_b = sys_a.hit_points(a), sys_b.hit_points(b)
+    ca = _pad_rows(exact_alive_rows(a, b, options, situation, plan_a, max_rounds), max_rounds)
+    cb = _pad_rows(exact_alive_rows(b, a, options, situation, plan_b, max_rounds), max_rounds)
     orders = ["a", "b"] if first == "random" else [first]
-    parts = [_duel_exact(turn_a, turn_b, hp_a, hp_b, o, max_rounds) for o in orders]
+    parts = [_duel_rows(ca, cb, o) for o in orders]
     win_a, win_b, left_a, left_b = (sum(p[i] for p in parts) / len(parts) for i in range(4))
     n = max_rounds
     rounds = pl.DataFrame({"round": np.arange(1, n + 1), "p_a_wins": win_a, "p_b_wins": win_b})

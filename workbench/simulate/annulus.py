@@ -1,0 +1,363 @@
+"""The Annulus side of the simulation: two pools, conditions, stings, awareness, recharge, reactions.
+
+Every attack use draws one row of the exact outcome table (``AnnulusSystem.outcome_tables``) of
+the fight's current state class: the few booleans that change a strike (target Prone, Setup,
+Blind, Petrified, undamaged; attacker Blind, Weakened, inside a devourer; awareness; Reroll left;
+Swansong usable; Blood Price). The modelling of each effect, with its rule, is in docs/combat.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ..dist import Dist
+from ..errors import RulesError
+from .engine import Bank, Fights, Side
+from .plans import choose_label, is_sequence_plan
+
+__all__ = ["Tactics", "AnnulusSide", "STATEFUL_TRIGGERS", "RECOVERABLE"]
+
+RULES = "annulus-attacks.txt"
+AWARENESS = ("clueless", "suspicious", "alert")
+ALERT = 2
+
+# condition bits (recovered by a recovery check) and sting bits (wear off on their own)
+BURN, CHOKE, SAP, FATIGUE, PRONE, WEAK = 1, 2, 4, 8, 16, 32
+DAZE, PACIFY, TERROR, BERSERK = 1, 2, 4, 8
+CONDITION_BIT = {"burn": BURN, "choke": CHOKE, "sap": SAP, "fatigue": FATIGUE, "knockdown": PRONE, "weaken": WEAK}
+STING_BIT = {"daze": DAZE, "pacify": PACIFY, "terrorize": TERROR, "berserk": BERSERK}
+RECOVERABLE = tuple(CONDITION_BIT)
+#: outcome-table effect columns the simulation acts on; the others (Disarm, Grab, Hobble, Push,
+#: Silence, Dispel, Immobilize) change nothing in a one-against-one fight at a fixed distance
+FX = ("burn", "choke", "sap", "fatigue", "knockdown", "weaken", "daze", "pacify", "terrorize", "berserk",
+      "setup", "blind", "petrify", "devour")
+FX_BIT = {name: 1 << i for i, name in enumerate(FX)}
+STATEFUL_TRIGGERS = frozenset({"Burn", "Choke", "Sap", "Fatigue", "Knockdown", "Weaken", "Daze", "Pacify",
+                               "Terrorize", "Berserk", "Setup", "Blind", "Petrify", "Devour", "Drain"})
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """How a simulated Annulus creature spends actions beyond its attack plan.
+
+    - ``recover_from`` (burn, choke, sap): the conditions it makes recovery checks against, in
+      priority order (annulus-attacks.txt: "A recovery check is made by spending 1 action and
+      rolling 4 dice ... 3 or more successes"); any of burn, choke, sap, fatigue, knockdown, weaken.
+    - ``recovery_actions`` (1): at most this many checks per turn while such a condition is on.
+    - ``blood_price_uses`` (0): extra uses per turn of a Blood Price set paid with Vitality instead
+      of actions ("There is no limit to how many times you may use an attack each round in this
+      manner"), only while the Vitality left exceeds the price.
+    """
+
+    recover_from: tuple[str, ...] = ("burn", "choke", "sap")
+    recovery_actions: int = 1
+    blood_price_uses: int = 0
+
+    def __post_init__(self) -> None:
+        names = self.recover_from
+        if isinstance(names, str) or not isinstance(names, (list, tuple)):
+            raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
+        bad = [x for x in names if x not in CONDITION_BIT]
+        if bad:
+            raise RulesError(f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
+                             field="recover_from", rule=f"{RULES}: conditions ... recovery check")
+        object.__setattr__(self, "recover_from", tuple(names))
+        for name in ("recovery_actions", "blood_price_uses"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise RulesError(f"must be a whole number >= 0, not {v!r}", field=name)
+
+
+def _binomial_sf(n: int, k: int, p: float) -> float:
+    from math import comb
+
+    return sum(comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1))
+
+
+@dataclass
+class _Use:
+    """One attack use in flight: fights, sets, whether it is the attacker's own turn, Blood Price."""
+
+    idx: np.ndarray
+    sets: np.ndarray
+    own_turn: bool = True
+    blood_price: bool = False
+    counter: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class AnnulusSide(Side):
+    """An Annulus creature in many fights at once (Endurance, Vitality, conditions, stings, ...)."""
+
+    def __init__(self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None,
+                 tactics: Tactics | None = None):
+        from ..systems import system
+
+        self.sys = system("annulus")
+        self.me, self.foe, self.plan = me, foe, plan
+        self.options, self.situation = self.sys._defaults(options, situation)
+        if tactics is None:
+            tactics = Tactics()
+        if not isinstance(tactics, Tactics):
+            raise RulesError(f"expected Tactics, not {type(tactics).__name__}", field="tactics")
+        self.tactics = tactics
+        self.name = me.name
+        self.sets = list(me.attack_sets)
+        self.cost = np.array([self.sys.attack_cost(s, self.options) for s in self.sets] or [0])
+        self.area = np.array([bool(s.area) for s in self.sets] or [False])
+        self.telegraphed = np.array([s.alteration == "Telegraphed" for s in self.sets] or [False])
+        self.defense_of = np.array([("agility", "toughness", "insight").index(s.defense) for s in self.sets] or [0])
+        self.blood_sets = [i for i, s in enumerate(self.sets) if s.has("Blood Price")]
+        self.p = self.options.p_success
+        self.p_recover = _binomial_sf(4, 3, self.p)
+        self.recover_bits = [CONDITION_BIT[c] for c in tactics.recover_from]
+        self.recover_mask = sum(self.recover_bits)
+        self.can_devour = foe.size <= me.size - 2
+        self.counters = self._usable_counters()
+        self.uses = Bank(self._build_uses)
+        self._plans: dict[tuple[int, int, int], list[int]] = {}
+        self.passive = False
+
+    # ------------------------------------------------------------------ tables
+    def _usable_counters(self) -> dict[int, int]:
+        """Return {defense index it reacts to: set index} of this creature's usable Counter sets."""
+        from ..systems.annulus import resolve
+
+        out: dict[int, int] = {}
+        for i, s in enumerate(self.sets):
+            if s.alteration != "Counter":
+                continue
+            try:
+                resolve.strike_parameters([s], [self.me], [self.foe], self.options, self.situation)
+            except RulesError:
+                continue
+            out.setdefault(("agility", "toughness", "insight").index(s.counter_type), i)
+        return out
+
+    def _sit(self, bits: int) -> Any:
+        base = self.situation
+        b = lambda i: bool(bits >> i & 1)  # noqa: E731
+        return base.replace(
+            target_prone=base.target_prone or b(0), target_setup=base.target_setup or b(1),
+            target_blind=base.target_blind or b(2), concealment="full" if b(3) else base.concealment,
+            mutual_sight=base.mutual_sight and not (b(2) or b(3) or b(10)),
+            attacker_weakened=base.attacker_weakened or b(4), target_undamaged=base.target_undamaged and b(5),
+            target_petrified=base.target_petrified or b(6), target_awareness=AWARENESS[bits >> 7 & 3],
+            reroll_available=base.reroll_available and b(9), inside_devourer=base.inside_devourer or b(10),
+            attacker_vitality=self.me.vitality // 2 if b(11) else None, blood_price=b(12))
+
+    def _build_uses(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
+        sets = [self.sets[k >> 13] for k in keys]
+        sits = [self._sit(k & 0x1FFF) for k in keys]
+        t = self.sys.outcome_tables(sets, [self.me] * len(keys), [self.foe] * len(keys), self.options, sits)
+        fx = sum(pl.col(name).cast(pl.Int64) * bit for name, bit in FX_BIT.items())
+        t = t.with_columns(fx=fx)
+        cols = ["damage", "vitality_damage", "self_damage", "self_vitality_damage", "self_heal", "rerolled", "fx"]
+        g = t.group_by(["matchup", *cols]).agg(pl.col("probability").sum()).sort(["matchup", *cols])
+        out = []
+        for part in g.partition_by("matchup", maintain_order=True):
+            out.append({c: part[c].to_numpy() for c in (*cols, "probability")})
+        return out
+
+    def _plan(self, bits: int, avail: int, actions: int) -> list[int]:
+        key = (bits, avail, actions)
+        if key in self._plans:
+            return self._plans[key]
+        sets = [s for i, s in enumerate(self.sets) if avail >> i & 1]
+        sit = self._sit(bits)
+        plan: list[int] = []
+        if is_sequence_plan(self.plan):
+            budget = actions
+            for a in self.sys._resolve_attacks(self.me, list(self.plan)):
+                i = self.sets.index(a)
+                if avail >> i & 1 and self.cost[i] <= budget:
+                    plan.append(i)
+                    budget -= int(self.cost[i])
+        elif sets:
+            if actions == 0:
+                sets = [s for s in sets if self.sys.attack_cost(s, self.options) == 0]
+            me = self.me.replace(attack_sets=tuple(sets))
+            plans = self.sys.turn_plans(me, self.foe, self.options.replace(actions=max(1, actions)), sit)
+            custom = self.plan if not (isinstance(self.plan, str) and self.plan not in plans) else None
+            label = choose_label(plans, custom)
+            if isinstance(label, Dist):
+                raise RulesError("a plan function returning a Dist cannot be simulated; return a plan label",
+                                 field="plan")
+            if label is not None:
+                by_name = {s.name: i for i, s in enumerate(self.sets)}
+                plan = [by_name[n] for n in label.split(" + ")]
+        self._plans[key] = plan
+        return plan
+
+    # ------------------------------------------------------------------ state
+    def start(self, n: int, sim: Fights) -> None:
+        super().start(n, sim)
+        z = lambda dtype=np.int64: np.zeros(n, dtype=dtype)  # noqa: E731
+        self.E, self.V = np.full(n, self.me.endurance, np.int64), np.full(n, self.me.vitality, np.int64)
+        self.cond, self.stings_next, self.stings_now = z(), z(), z()
+        self.setup, self.inside = z(bool), z(bool)
+        self.blind_timer, self.petrify_timer = z(), z()
+        aware = self.situation.target_awareness or self.me.awareness
+        self.aware = np.full(n, AWARENESS.index(aware), np.int64)
+        self.charged = np.ones((n, max(1, len(self.sets))), dtype=bool)
+        self.reroll_used, self.counter_used = z(bool), z(bool)
+        self.telegraph = np.full(n, -1, np.int64)
+
+    def hp_left(self) -> np.ndarray:
+        return self.E + self.V
+
+    def hurt(self, idx: np.ndarray, regular: np.ndarray, vital: np.ndarray, sim: Fights) -> None:
+        """Endurance first, then Vitality; vital damage straight to Vitality (annulus-attacks.txt)."""
+        soak = np.minimum(self.E[idx], regular)
+        self.E[idx] -= soak
+        self.V[idx] -= regular - soak + vital
+        self.mark_dead(idx, self.V[idx] <= 0, sim)
+
+    def _bits(self, foe: "AnnulusSide", idx: np.ndarray) -> np.ndarray:
+        """Return the state-class bits of this side striking ``foe`` in fights ``idx``."""
+        undamaged = (foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)
+        return ((foe.cond[idx] & PRONE > 0) * 1 | foe.setup[idx] * 2 | (foe.blind_timer[idx] > 0) * 4
+                | (self.blind_timer[idx] > 0) * 8 | (self.cond[idx] & WEAK > 0) * 16 | undamaged * 32
+                | (foe.petrify_timer[idx] > 0) * 64 | foe.aware[idx] << 7 | (~self.reroll_used[idx]) * 512
+                | self.inside[idx] * 1024 | (self.V[idx] <= self.me.vitality // 2) * 2048).astype(np.int64)
+
+    # ------------------------------------------------------------------ one attack use
+    def strike(self, foe: "AnnulusSide", u: _Use, sim: Fights) -> None:
+        """Resolve one use of sets ``u.sets`` on ``foe`` in fights ``u.idx`` and apply its effects."""
+        idx, sets = u.idx, u.sets
+        if idx.size == 0:
+            return
+        keys = self._bits(foe, idx) | (sets.astype(np.int64) << 13) | (4096 if u.blood_price else 0)
+        row = self.uses.draw(keys, sim.rng)
+        dmg, vit = row["damage"], row["vitality_damage"]
+        foe.hurt(idx, dmg - vit, vit, sim)
+        foe.setup[idx] = False  # "The single next attack against a Setuped target ... removes the Setup sting"
+        self.hurt(idx, row["self_damage"], row["self_vitality_damage"], sim)
+        heal = row["self_heal"] * ((self.cond[idx] & FATIGUE) == 0)
+        self.E[idx] = np.minimum(self.me.endurance, self.E[idx] + heal)
+        self.reroll_used[idx] |= row["rerolled"].astype(bool)
+        self.aware[idx] = ALERT
+        foe.aware[idx] = ALERT
+        self.charged[idx, sets] &= ~self.area[sets]
+        fx = row["fx"]
+        for name, bit in CONDITION_BIT.items():
+            foe.cond[idx] |= np.where(fx & FX_BIT[name], bit, 0)
+        for name, bit in STING_BIT.items():
+            foe.stings_next[idx] |= np.where(fx & FX_BIT[name], bit, 0)
+        foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
+        until = 2 if u.own_turn else 1  # "until the end of the blinder's [petrifier's] next turn"
+        foe.blind_timer[idx] = np.where(fx & FX_BIT["blind"], until, foe.blind_timer[idx])
+        foe.petrify_timer[idx] = np.where(fx & FX_BIT["petrify"], until, foe.petrify_timer[idx])
+        if self.can_devour:
+            foe.inside[idx] |= ((fx & FX_BIT["devour"]) > 0) & ~self.inside[idx]
+        self.inside[idx] &= dmg < 2  # "deal 2 or more damage ... from the inside ... they can escape"
+        if u.counter and foe.counters and not foe.passive:
+            self._counter(foe, idx, sets, dmg, sim)
+
+    def _counter(self, foe: "AnnulusSide", idx: np.ndarray, sets: np.ndarray, dmg: np.ndarray, sim: Fights) -> None:
+        """Counter: once per round, when damaged by an attack on the chosen defense, strike back for free."""
+        for d, c in foe.counters.items():
+            ok = ((dmg >= 1) & (self.defense_of[sets] == d) & foe.alive()[idx] & self.alive()[idx]
+                  & ~foe.counter_used[idx] & (foe.petrify_timer[idx] == 0) & ~self.inside[idx]
+                  & (~foe.area[c] | foe.charged[idx, c]))
+            if ok.any():
+                sel = idx[ok]
+                foe.counter_used[sel] = True
+                foe.strike(self, _Use(sel, np.full(sel.size, c), own_turn=False, counter=False), sim)
+
+    # ------------------------------------------------------------------ a turn
+    def turn(self, idx: np.ndarray, foe: "AnnulusSide", sim: Fights) -> None:
+        rng = sim.rng
+        self.reroll_used[idx] = False
+        self.counter_used[idx] = False
+        now = self.stings_next[idx]
+        self.stings_next[idx] = 0
+        can_act = self.petrify_timer[idx] == 0  # Petrified: "cannot take any actions ... at all"
+        attacking = can_act & ((now & (PACIFY | TERROR)) == 0) & ~self.passive
+        # area sets recharge: "roll a die for every uncharged set ... 5 or a 6, the set is recharged"
+        if self.area.any():
+            roll = rng.random((idx.size, len(self.sets))) < 2 / 6
+            self.charged[idx] |= roll & self.area[None, :]
+        # Devour: "takes defense-ignoring damage each round on your turn equal to the successes on two dice"
+        eaten = foe.inside[idx] & foe.alive()[idx]
+        if eaten.any() and not self.passive:
+            sel = idx[eaten]
+            foe.hurt(sel, rng.binomial(2, self.p, sel.size), np.zeros(sel.size, np.int64), sim)
+        # Telegraphed: "used at the beginning of your next turn for free before you make any actions"
+        tel = self.telegraph[idx]
+        go = (tel >= 0) & attacking & ~foe.inside[idx] & foe.alive()[idx] & self.alive()[idx]
+        self.telegraph[idx] = -1
+        if go.any():
+            self.strike(foe, _Use(idx[go], tel[go]), sim)
+        actions = np.where(now & DAZE, 1, self.options.actions)  # Dazed: "only 1 action instead of the normal 2"
+        actions = np.where(can_act, actions, 0)
+        # recovery checks: 1 action, 4 dice, 3+ successes; a Berserk or Terrorized creature cannot
+        free_to_recover = can_act & ((now & (BERSERK | TERROR)) == 0)
+        for _ in range(self.tactics.recovery_actions):
+            want = free_to_recover & (actions > 0) & ((self.cond[idx] & self.recover_mask) != 0) & self.alive()[idx]
+            if not want.any():
+                break
+            sel = idx[want]
+            actions[want] -= 1
+            success = rng.random(sel.size) < self.p_recover
+            target_bit = np.zeros(sel.size, np.int64)
+            for bit in reversed(self.recover_bits):  # the first listed condition has priority
+                target_bit = np.where(self.cond[sel] & bit, bit, target_bit)
+            self.cond[sel] &= ~np.where(success, target_bit, 0)
+        actions = np.where(attacking, actions, 0)
+        self._attack(idx, foe, actions, attacking & ~foe.inside[idx], sim)
+        # end of turn: Burn 2 dice, Choke 1 die, Sap 1, "ignoring defense ... at the end of each of their turns"
+        c = self.cond[idx]
+        dot = (rng.binomial(2, self.p, idx.size) * ((c & BURN) > 0) + rng.binomial(1, self.p, idx.size) * ((c & CHOKE) > 0)
+               + ((c & SAP) > 0))
+        alive = self.alive()[idx]
+        if (dot * alive).any():
+            sel = alive & (dot > 0)
+            self.hurt(idx[sel], dot[sel], np.zeros(int(sel.sum()), np.int64), sim)
+        for timer in (foe.blind_timer, foe.petrify_timer):
+            timer[idx] = np.maximum(0, timer[idx] - 1)
+
+    def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        self.passive = True
+        self.turn(idx, foe, sim)
+
+    def _attack(self, idx: np.ndarray, foe: "AnnulusSide", actions: np.ndarray, may: np.ndarray, sim: Fights) -> None:
+        if not self.sets:
+            return
+        sel = np.flatnonzero(may)
+        if sel.size == 0:
+            return
+        fights = idx[sel]
+        weights = 1 << np.arange(len(self.sets))
+        avail = (self.charged[fights] * weights).sum(axis=1)
+        bits = self._bits(foe, fights)
+        keys = np.stack([bits, avail, actions[sel]], axis=1)
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        plans = [self._plan(int(b), int(a), int(n)) for b, a, n in uniq]
+        length = max((len(p) for p in plans), default=0)
+        mat = np.full((len(plans), max(1, length)), -1, np.int64)
+        for i, p in enumerate(plans):
+            mat[i, : len(p)] = p
+        steps = mat[inverse.ravel()]
+        for j in range(length):
+            s = steps[:, j]
+            live = (s >= 0) & self.alive()[fights] & foe.alive()[fights] & (self.petrify_timer[fights] == 0) \
+                & ~foe.inside[fights]
+            if not live.any():
+                continue
+            tele = live & self.telegraphed[np.maximum(s, 0)]
+            self.telegraph[fights[tele]] = s[tele]  # announced now, strikes at the start of the next turn
+            go = live & ~tele
+            self.strike(foe, _Use(fights[go], s[go]), sim)
+        for _ in range(self.tactics.blood_price_uses):
+            if not self.blood_sets:
+                break
+            b = self.blood_sets[0]
+            price = max(1, int(self.cost[b]))
+            go = (self.alive()[fights] & foe.alive()[fights] & (self.V[fights] > price)
+                  & (self.petrify_timer[fights] == 0) & ~foe.inside[fights] & (~self.area[b] | self.charged[fights, b]))
+            self.strike(foe, _Use(fights[go], np.full(int(go.sum()), b), blood_price=True), sim)

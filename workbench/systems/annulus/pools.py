@@ -1,0 +1,63 @@
+"""The joint (regular, vital) damage of one Annulus turn, for the exact two-pool chain.
+
+annulus-attacks.txt: "Endurance is removed first, then Vitality"; Vital: "the attack ignores
+Endurance and strikes directly at Vitality instead". A turn's damage therefore has two parts:
+regular damage (Endurance first) and vital damage (Vitality only). This module returns their
+exact joint distribution for one turn of a plan, with the plan's Reroll used at most once
+(annulus-attacks.txt: "You cannot reroll more than one attack check per round"), exactly as
+``AnnulusSystem.plan_damage`` does for the total.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from scipy.signal import convolve
+
+__all__ = ["plan_joint", "plan_sets"]
+
+
+def plan_sets(system: Any, attacker: Any, label: str) -> list[Any]:
+    """Return the attack sets of a ``turn_plans`` label ("Claw + Bite"), in order."""
+    by_name = {s.name: s for s in attacker.attack_sets}
+    names = label.split(" + ")
+    return system._resolve_attacks(attacker, [by_name.get(n, n) for n in names])
+
+
+def plan_joint(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,
+               situation: Any = None) -> np.ndarray:
+    """Return ``J[r, v]`` = P(one turn deals r regular and v vital damage) for ``attacks`` in order.
+
+    Regular damage is ``damage - vitality_damage`` of each strike's outcome row; the marginal of
+    ``r + v`` equals ``plan_damage``.
+    """
+    import polars as pl
+
+    options, situation = system._defaults(options, situation)
+    attacks = system._resolve_attacks(attacker, attacks)
+    system._check_plan(attacks, options)
+    if not attacks:
+        return np.ones((1, 1))
+    k = len(attacks)
+    free = situation.replace(reroll_available=True)
+    spent = situation.replace(reroll_available=False)
+    t = system.outcome_tables(attacks * 2, [attacker] * 2 * k, [target] * 2 * k, options, [free] * k + [spent] * k)
+    g = t.group_by(["matchup", "rerolled", "damage", "vitality_damage"]).agg(pl.col("probability").sum())
+    reg = (g["damage"] - g["vitality_damage"]).to_numpy()
+    vit = g["vitality_damage"].to_numpy()
+    grid = np.zeros((2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1))
+    np.add.at(grid, (g["matchup"].to_numpy(), g["rerolled"].to_numpy().astype(int), reg, vit),
+              g["probability"].to_numpy())
+    one, zero = np.ones((1, 1)), np.zeros((1, 1))
+    state = [one, zero] if situation.reroll_available else [zero, one]  # reroll unused / used
+    for j in range(k):
+        fresh, used = grid[j], grid[k + j].sum(axis=0)
+        parts = [convolve(state[0], fresh[0], method="direct"), convolve(state[0], fresh[1], method="direct"),
+                 convolve(state[1], used, method="direct")]
+        rows = max(p.shape[0] for p in parts)
+        cols = max(p.shape[1] for p in parts)
+        pad = [np.pad(p, ((0, rows - p.shape[0]), (0, cols - p.shape[1]))) for p in parts]
+        state = [pad[0], pad[1] + pad[2]]
+    total = np.clip(state[0] + state[1], 0.0, None)
+    return total / total.sum()
