@@ -6,6 +6,7 @@ Each panel is an ``ipywidgets.VBox`` that owns its controls and (if it draws) on
 
 from .attack import AttackSetBuilder, attack_builder
 from .base import Panel, enable_offline
+from .compare import ComparePanel
 from .creature import CreatureEditor
 from .damage import DamagePanel
 from .duel import DuelPanel
@@ -14,5 +15,5 @@ from .situation import OptionsPanel, SituationPanel
 
 __all__ = [
     "Panel", "enable_offline", "ModelForm", "CatalogEditor", "CreatureEditor", "AttackSetBuilder",
-    "attack_builder", "SituationPanel", "OptionsPanel", "DamagePanel", "DuelPanel",
+    "attack_builder", "SituationPanel", "OptionsPanel", "DamagePanel", "DuelPanel", "ComparePanel",
 ]

@@ -119,6 +119,19 @@ class DamagePanel(Panel):
         if self._ready:
             self.refresh()
 
+    def update(self, **inputs: Any) -> Dist | None:
+        """Set several inputs (attacker, target, attack, options, situation, view) with one redraw."""
+        unknown = set(inputs) - {"attacker", "target", "attack", "options", "situation", "view"}
+        if unknown:
+            raise RulesError(f"unknown input(s) {sorted(unknown)}", field=sorted(unknown)[0])
+        self._ready = False
+        try:
+            for name, v in inputs.items():
+                setattr(self, name, v)
+        finally:
+            self._ready = True
+        return self.refresh()
+
     def title_text(self) -> str:
         """Return the chart title: "<attack>: <attacker> vs <target>" unless a title was given."""
         if self.custom_title:

@@ -282,16 +282,22 @@ def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str]
 # --------------------------------------------------------------------------- comparison
 def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None = None, *,
             subtitle: str | None = None, value_title: str | None = None, fmt: str = ".2f",
-            scheme: str = "viridis", reverse: bool = False, themed: bool = True) -> alt.TopLevelMixin:
+            scheme: str = "viridis", reverse: bool = False, select: str | None = None,
+            selected: tuple[Any, Any] | None = None, extra: Sequence[str] = (),
+            themed: bool = True) -> alt.TopLevelMixin:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
 
-    One row per (x, y) is expected; duplicates are averaged. ``reverse=True`` flips the colour
-    scheme (for "lower is better" values such as rounds to kill).
+    One row per (x, y) is expected; duplicates are averaged. Cells whose value is null are grey
+    with a dash. ``extra`` names more columns for the tooltip. ``reverse=True`` flips the colour
+    scheme (for "lower is better" values such as rounds to kill). ``select="cell"`` adds click
+    selections of a cell's (x, y): ``cell`` on the cells and ``cell_label`` on their labels;
+    ``selected=(x_value, y_value)`` outlines that cell.
     """
-    missing = {x, y, value} - set(frame.columns)
+    missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
-    data = frame.group_by(x, y, maintain_order=True).agg(pl.col(value).cast(pl.Float64).mean())
+    data = frame.group_by(x, y, maintain_order=True).agg(pl.col(value).cast(pl.Float64).mean(),
+                                                         *[pl.col(c).first() for c in extra])
     if data.height > MAX_ROWS:
         raise RulesError(f"{data.height} cells is more than a chart holds; filter the grid first", field="frame")
     nx, ny = data[x].n_unique(), data[y].n_unique()
@@ -303,20 +309,39 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
         x=alt.X(f"{x}:N", title=x.replace("_", " "), sort=None, axis=alt.Axis(labelAngle=-40, labelLimit=160)),
         y=alt.Y(f"{y}:N", title=y.replace("_", " "), sort=None, axis=alt.Axis(labelLimit=180)),
     )
+    tooltip = [alt.Tooltip(f"{x}:N"), alt.Tooltip(f"{y}:N"), alt.Tooltip(f"{value}:Q", title=value_title, format=fmt),
+               *[alt.Tooltip(f"{c}:N", title=c.replace("_", " ")) for c in extra]]
+    valid = f"isValid(datum['{value}'])"
+    blank = base.transform_filter(f"!{valid}")
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
         color=alt.Color(f"{value}:Q", title=value_title, scale=alt.Scale(scheme=scheme, reverse=reverse)),
-        tooltip=[alt.Tooltip(f"{x}:N"), alt.Tooltip(f"{y}:N"), alt.Tooltip(f"{value}:Q", title=value_title,
-                                                                          format=fmt)],
+        tooltip=tooltip,
     )
+    if selected is not None:
+        mark = pl.DataFrame({x: [selected[0]], y: [selected[1]]}).cast({x: data.schema[x], y: data.schema[y]})
+        outline = alt.Chart(mark).mark_rect(fill=None, stroke="#111", strokeWidth=3).encode(
+            x=alt.X(f"{x}:N", sort=None), y=alt.Y(f"{y}:N", sort=None))
+    if select:
+        rect = rect.add_params(alt.selection_point(name=select, fields=[x, y], on="click", clear="dblclick"))
     layers = [rect]
+    if data[value].null_count():
+        layers.append(blank.mark_rect(fill="#eeeeee", stroke="white", strokeWidth=1).encode(tooltip=tooltip))
+        layers.append(blank.mark_text(fontSize=10, color="#888", text="–"))
     if nx * ny <= 400:
         # dark text on the light end of the scheme, light text on the dark end
         light_high = not reverse
         cond = f"datum['{value}'] {'>' if light_high else '<'} {mid}"
-        layers.append(base.mark_text(fontSize=10).encode(
+        text = base.transform_filter(valid).mark_text(fontSize=10).encode(
             text=alt.Text(f"{value}:Q", format=fmt),
             color=alt.condition(cond, alt.value("black"), alt.value("white")),
-        ))
+            tooltip=tooltip,
+        )
+        if select:
+            text = text.add_params(alt.selection_point(name=f"{select}_label", fields=[x, y], on="click",
+                                                       clear="dblclick"))
+        layers.append(text)
+    if selected is not None:
+        layers.append(outline)
     chart = alt.layer(*layers).properties(
         title=_title(title or _cap(f"{value_title} by {x.replace('_', ' ')} and {y.replace('_', ' ')}"), subtitle),
         width=cell * nx, height=max(18, min(36, 400 // max(ny, 1))) * ny)
