@@ -174,3 +174,16 @@ def test_bad_inputs_raise_rules_error():
     with pytest.raises(RulesError, match="lacks"):
         ch.compare_bars(pl.DataFrame({"a": [1]}), "a", "b")
     assert np.isclose(ch.dist_frame(Dist.constant(3))["probability"].sum(), 1.0)
+
+
+def test_heatmap_null_cells_selection_and_outline():
+    f = pl.DataFrame({"build": ["a", "a", "b", "b"], "creature": ["x", "y", "x", "y"],
+                      "v": [1.0, None, 3.0, 4.0], "why": [None, "out of range", None, None]})
+    spec = ch.heatmap(f, "creature", "build", "v", select="cell", selected=("y", "b"), extra=("why",)).to_dict()
+    assert [p["name"] for p in spec["params"]] == ["cell", "cell_label"]
+    fills = [layer["mark"].get("fill") for layer in spec["layer"]]
+    assert "#eeeeee" in fills                                   # the null cell is drawn grey
+    outline = spec["layer"][-1]
+    assert outline["mark"]["strokeWidth"] == 3
+    assert spec["datasets"][outline["data"]["name"]] == [{"creature": "y", "build": "b"}]
+    assert "why" in tooltip_titles(spec)
