@@ -1,0 +1,337 @@
+"""Build-space search (DESIGN.md, Comparison and exploration).
+
+``explore("annulus", targets=..., budget=5)`` enumerates every legal Annulus attack set within an
+Experience budget, collapses sets whose damage maths is identical against these targets in this
+situation, evaluates the distinct ones against every target in chunks (bounded memory) and
+returns the top-k per creature plus the Pareto front of mean turn damage vs Experience cost.
+``explore(system, targets=..., base=creature, vary={...})`` does the same for every combination
+of fields marked variable on a base creature (any system).
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import polars as pl
+
+from .compare import _matchups, _progress, _targets, neutral_attacker
+from .errors import RulesError
+from .systems import system as _system
+
+__all__ = ["explore", "annulus_builds", "INERT", "EFFECTIVE"]
+
+RULES = "annulus-attacks.txt"
+
+
+def _upgrade_classes() -> tuple[list[str], list[str]]:
+    from .systems.annulus.upgrades import UPGRADES
+
+    inert = [n for n, u in UPGRADES.items()
+             if (u.category == "trigger" and n != "Critical")
+             or n in ("Blood Price", "Demolitions", "Obliterate", "Inherent", "Knockout", "Stealth")]
+    effective = [n for n in UPGRADES if n not in inert and n != "Counter"]
+    return inert, effective
+
+
+#: upgrades that never change the damage dealt (effects, narrative, Vitality routing, self-heal)
+#: and Counter (an alteration that changes no dice); they only multiply the number of sets.
+INERT, EFFECTIVE = _upgrade_classes()
+_ALTERATIONS = ("Charged", "Flurry", "Gaze", "Swansong", "Telegraphed")
+_AREAS = ("Arc", "Burst", "Line")
+_STACKABLE = ("Reckless", "Giant", "Precise", "Range", "Assassin")
+
+
+def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
+    """Yield every legal {upgrade: rank} over ``items`` with total rank <= size_max (at most one
+    alteration, one area, no Range with an area: annulus-attacks.txt exclusivity rules)."""
+    def rec(i: int, left: int, cur: dict[str, int], alt: bool, area: bool):
+        if i == len(items):
+            yield dict(cur)
+            return
+        name = items[i]
+        yield from rec(i + 1, left, cur, alt, area)
+        top = left if name in _STACKABLE else min(1, left)
+        for r in range(1, top + 1):
+            if name in _ALTERATIONS and alt or name in _AREAS and area:
+                break
+            if (name == "Range" and area) or (name in _AREAS and "Range" in cur):
+                break
+            cur[name] = r
+            yield from rec(i + 1, left - r, cur, alt or name in _ALTERATIONS, area or name in _AREAS)
+            del cur[name]
+    yield from rec(0, size_max, {}, False, False)
+
+
+def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
+    """Return how many ways ``left`` or fewer ranks can be spent on inert upgrades: ``n_free``
+    non-stackable ones, plus Counter with one of 3 types when the set has no other alteration."""
+    return sum(comb(n_free, j) + (3 * comb(n_free, j - 1) if counter_ok and j >= 1 else 0) for j in range(left + 1))
+
+
+def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None,
+                   situation: Any = None) -> tuple[pl.DataFrame, dict[str, int]]:
+    """Return the distinct Annulus builds within ``budget`` Experience and the counts.
+
+    One row per damage signature (seed and the upgrades that change the damage against these
+    targets here): ``build`` (the cheapest set with it, as an Attack), ``cost``, ``sets`` (legal
+    sets sharing it). Counts: ``legal_sets`` (every legal set within the budget), ``unusable_sets``
+    (legal but not usable in this situation), ``distinct`` (rows).
+    """
+    from .systems.annulus.models import range_band
+    from .systems.annulus.resolve import AREA_REACH
+
+    A = _system("annulus")
+    options, situation = A._defaults(options, situation)
+    attacker = attacker or neutral_attacker(A.Attack("seed", "agility"))
+    epr = options.experience_per_rank
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
+        raise RulesError(f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}", field="budget",
+                         rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
+    ranks = int(budget) // epr - 1
+    # what the targets and situation make relevant (annulus resolve steps 1-4)
+    free = options.size_free_steps
+    need_giant = max(max(0, t.size - attacker.size - free) for t in targets)
+    need_precise = max(max(0, attacker.size - t.size - free) for t in targets)
+    bully = any(t.size < attacker.size for t in targets)
+    aware = [("clueless" if situation.target_petrified else situation.target_awareness or t.awareness) for t in targets]
+    assassin = any(a != "alert" for a in aware)
+    flags = {"Keen": situation.concealment == "partial", "Tireless": situation.tired, "Armored": situation.armor,
+             "Visceral": situation.inside_devourer, "Killing Spree": situation.after_kill,
+             "First Blood": situation.target_undamaged,
+             "Reroll": options.reroll == "on_zero" and situation.reroll_available}
+    d = situation.distance
+    vit = attacker.vitality if situation.attacker_vitality is None else situation.attacker_vitality
+    sight = situation.mutual_sight and situation.concealment == "none" and not situation.target_blind
+    groups: dict[tuple, dict[str, Any]] = {}
+    legal = unusable = 0
+    for E in _multisets(EFFECTIVE, ranks):
+        size = sum(E.values())
+        alt = next((n for n in E if n in _ALTERATIONS), None)
+        area = next((n for n in E if n in _AREAS), None)
+        sets = _inert_fills(len(INERT) - ("Flashy" in E), alt is None, ranks - size)
+        legal += 3 * sets
+        if area:
+            ok = d <= AREA_REACH[area]
+        else:
+            lo, hi = range_band(E.get("Range", 0))
+            ok = d <= hi and not (d <= lo and lo > 0)
+        ok &= not (situation.airless and "Airtight" not in E)
+        ok &= not (alt == "Gaze" and not sight)
+        ok &= not (alt == "Swansong" and vit > attacker.vitality // 2)
+        if not ok:
+            unusable += 3 * sets
+            continue
+        cost = {"Charged": 2, "Flurry": 2, "Gaze": 0, "Swansong": 0}.get(alt, 1)
+        k = 1 if cost == 0 or area or alt == "Telegraphed" else options.actions // cost
+        dice = {"Charged": "twice", "Telegraphed": "twice", "Flurry": "flurry"}.get(alt, "none")
+        key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E,
+               min(E.get("Giant", 0), need_giant), min(E.get("Precise", 0), need_precise),
+               bully and "Bully" in E, E.get("Assassin", 0) if assassin else 0,
+               tuple(sorted(n for n, on in flags.items() if on and n in E)))
+        g = groups.get(key)
+        if g is None or size < g["size"]:
+            groups[key] = {"size": size, "upgrades": dict(E), "sets": (g["sets"] if g else 0) + sets}
+        else:
+            g["sets"] += sets
+    rows = []
+    for seed in ("agility", "toughness", "insight"):
+        for g in groups.values():
+            label = " + ".join(f"{n} {r}" if r > 1 else n for n, r in g["upgrades"].items()) or "Damage"
+            rows.append({"seed": seed, "name": f"{seed.title()}: {label}", "cost": epr * (1 + g["size"]),
+                         "sets": g["sets"], "upgrades": g["upgrades"]})
+    builds = pl.DataFrame({
+        "build": [A.Attack(r["name"], r["seed"], r["upgrades"]) for r in rows],
+        "name": [r["name"] for r in rows], "seed": [r["seed"] for r in rows],
+        "cost": pl.Series([r["cost"] for r in rows], dtype=pl.Int64),
+        "sets": pl.Series([r["sets"] for r in rows], dtype=pl.Int64),
+    }, schema_overrides={"build": pl.Object})
+    return builds, {"legal_sets": legal, "unusable_sets": unusable, "distinct": len(rows)}
+
+
+def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]], options, situation):
+    """Yield (values, creature, attack, options, situation) for every combination of ``vary``."""
+    if not isinstance(vary, dict) or not vary:
+        raise RulesError("give vary={field: [values, ...]}", field="vary")
+    keys = list(vary)
+    cfields = set(sys.Creature.__dataclass_fields__)
+    afields = set(sys.Attack.__dataclass_fields__)
+    for key in keys:
+        head, _, rest = key.partition(".")
+        ok = (key in ("weapon", "attack") or (head in ("situation", "options") and rest) or
+              (head == "attack" and rest in afields) or key in cfields)
+        if not ok:
+            raise RulesError(f"cannot vary {key!r}: use a {sys.name} creature field, 'attack', 'attack.<field>', "
+                             f"'situation.<field>' or 'options.<field>'", field="vary")
+    values = [list(vary[k]) for k in keys]
+    for combo in itertools.product(*values):
+        c_ch, a_ch, o_ch, s_ch, atk = {}, {}, {}, {}, attack
+        for key, v in zip(keys, combo):
+            head, _, rest = key.partition(".")
+            if key in ("weapon", "attack"):
+                atk = v
+            elif head == "situation":
+                s_ch[rest] = v
+            elif head == "options":
+                o_ch[rest] = v
+            elif head == "attack":
+                a_ch[rest] = v
+            else:
+                c_ch[key] = v
+        creature = base.replace(**c_ch) if c_ch else base
+        if isinstance(atk, str):
+            match = [x for x in sys.attacks_of(creature) if x.name.lower() == atk.strip().lower()]
+            atk = match[0] if match else sys.catalog().attack(atk)
+        if atk is None:
+            raise RulesError("give attack= (or vary 'attack') to say which attack the base creature uses",
+                             field="attack")
+        atk = atk.replace(**a_ch) if a_ch else atk
+        opt = (options or sys.Options()).replace(**o_ch) if o_ch else options
+        sit = (situation or sys.Situation()).replace(**s_ch) if s_ch else situation
+        yield dict(zip(keys, combo)), creature, atk, opt, sit
+
+
+def _chunk_rows(sys, pairs, targets, hp, options, situation) -> dict[str, np.ndarray]:
+    """Return per-row arrays (pair-major × targets) of the fast statistics of one chunk."""
+    M = _matchups(sys, pairs, targets, options, situation)
+    inv, ok = M["inv"], M["row_ok"]
+    nT = len(targets)
+    n = len(pairs) * nT
+    out = {"pair": np.repeat(np.arange(len(pairs)), nT), "target": np.tile(np.arange(nT), len(pairs))}
+    if M["k"].size == 0:
+        out.update({c: np.zeros(n) for c in ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")})
+        out["ok"] = ok
+        return out
+    U, T = M["per_use"], M["turn"]
+    iu = np.maximum(inv, 0)
+    cumT = np.cumsum(T, axis=1)
+    h = hp[out["target"]] - 1
+    inside = h < T.shape[1]
+    p_kill = np.where(inside, 1.0 - cumT[iu, np.minimum(h, T.shape[1] - 1)], 0.0)
+    out.update({
+        "mean_damage": (U @ np.arange(U.shape[1]))[iu], "p_any_damage": (1.0 - U[:, 0])[iu],
+        "mean_turn_damage": (T @ np.arange(T.shape[1]))[iu], "p_kill_one_turn": np.clip(p_kill, 0.0, 1.0),
+        "ok": ok,
+    })
+    return out
+
+
+def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None, vary: dict | None = None,
+            top_k: int = 10, chunk_size: int = 2000, progress: Any = None, options: Any = None,
+            situation: Any = None, base: Any = None, attack: Any = None,
+            by: str = "mean_turn_damage") -> pl.DataFrame:
+    """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
+    better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
+    Annulus budgets, every build on the Pareto front of ``by`` vs Experience cost (``pareto``).
+
+    Annulus with ``budget``: every legal attack set within the budget (:func:`annulus_builds`), used
+    by ``base`` (default: the neutral attacker). Any system with ``vary``: every combination of the
+    listed fields on ``base`` using ``attack`` (keys: creature fields, ``attack``/``weapon`` (a list
+    of attacks or names), ``attack.<field>``, ``situation.<field>``, ``options.<field>``).
+    Builds are evaluated ``chunk_size`` at a time, keeping only the running top-k and front.
+    Columns: build, cost, sets (Annulus), the varied fields (vary), target, target_hp,
+    uses_per_turn is not kept; mean_damage, p_any_damage, mean_turn_damage, p_kill_one_turn,
+    rank (1 = best per target), pareto.
+    """
+    sys = _system(system)
+    tgt = _targets(targets, sys.name)
+    if any(_system(type(t).system).name != sys.name for t in tgt):
+        raise RulesError(f"every target must be a {sys.name} creature", field="targets")
+    if by not in ("mean_turn_damage", "mean_damage", "p_any_damage", "p_kill_one_turn"):
+        raise RulesError(f"rank by mean_turn_damage, mean_damage, p_any_damage or p_kill_one_turn, not {by!r}",
+                         field="by")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        raise RulesError(f"must be a whole number >= 1, not {top_k!r}", field="top_k")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise RulesError(f"must be a whole number >= 1, not {chunk_size!r}", field="chunk_size")
+    hp = np.array([sys.hit_points(t) for t in tgt], dtype=np.int64)
+    if (budget is None) == (vary is None):
+        raise RulesError("give either budget= (Annulus attack sets) or vary= (fields of a base creature)",
+                         field="budget")
+    if budget is not None:
+        if sys.name != "annulus":
+            raise RulesError(f"budget search is for Annulus attack sets; for {sys.name} use vary=", field="budget")
+        attacker = base or neutral_attacker(sys.Attack("seed", "agility"))
+        builds, counts = annulus_builds(budget, tgt, attacker, options, situation)
+        info = builds.drop("build")
+        items = [(attacker, b, options, situation) for b in builds["build"].to_list()]
+    else:
+        if base is None:
+            raise RulesError("give base= (the creature whose fields vary)", field="base")
+        combos = list(_vary_items(sys, base, attack, vary, options, situation))
+        info = pl.DataFrame([{k: (v.name if hasattr(v, "name") and not isinstance(v, str) else v)
+                              for k, v in c[0].items()} for c in combos], infer_schema_length=None)
+        items = [c[1:] for c in combos]
+        counts = {"distinct": len(items)}
+    bar = _progress(progress, len(items) * len(tgt), "explore")
+    best: pl.DataFrame | None = None
+    front: pl.DataFrame | None = None
+    try:
+        # group by (options, situation) so that each chunk is one vectorised call
+        order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3])))
+        for start in range(0, len(order), chunk_size):
+            chunk = order[start : start + chunk_size]
+            keyed: dict[tuple, list[int]] = {}
+            for i in chunk:
+                keyed.setdefault((repr(items[i][2]), repr(items[i][3])), []).append(i)
+            for ids in keyed.values():
+                opt, sit = items[ids[0]][2], items[ids[0]][3]
+                r = _chunk_rows(sys, [(items[i][0], items[i][1]) for i in ids], tgt, hp, opt, sit)
+                frame = pl.DataFrame({
+                    "build_id": np.asarray(ids, dtype=np.int64)[r["pair"]], "target_id": r["target"],
+                    "mean_damage": r["mean_damage"], "p_any_damage": r["p_any_damage"],
+                    "mean_turn_damage": r["mean_turn_damage"], "p_kill_one_turn": r["p_kill_one_turn"],
+                }).filter(pl.Series(r["ok"]))
+                best = _top(frame if best is None else pl.concat([best, frame]), by, top_k)
+                if budget is not None:
+                    f2 = frame.with_columns(pl.Series("cost", info["cost"].to_numpy()[frame["build_id"].to_numpy()]))
+                    front = _front_candidates(f2 if front is None else pl.concat([front, f2]), by)
+                if bar is not None:
+                    bar.update(len(ids) * len(tgt))
+    finally:
+        if bar is not None:
+            bar.close()
+    if best is None:
+        raise RulesError("no build is usable against these targets in this situation", field="targets")
+    if front is not None:
+        best = best.with_columns(pl.Series("cost", info["cost"].to_numpy()[best["build_id"].to_numpy()]))
+        pareto = _pareto(front, by)
+        out = pl.concat([best, pareto.select(best.columns)]).unique(["build_id", "target_id"], keep="first")
+        out = out.join(pareto.select("build_id", "target_id").with_columns(pl.lit(True).alias("pareto")),
+                       on=["build_id", "target_id"], how="left").with_columns(pl.col("pareto").fill_null(False))
+        out = out.drop("cost")
+    else:
+        out = best.with_columns(pl.lit(None, dtype=pl.Boolean).alias("pareto"))
+    out = out.with_columns(
+        pl.col(by).rank("min", descending=True).over("target_id").cast(pl.Int64).alias("rank"))
+    names = pl.DataFrame({"target_id": np.arange(len(tgt)), "target": [t.name for t in tgt], "target_hp": hp})
+    info = info.with_row_index("build_id").with_columns(pl.col("build_id").cast(pl.Int64))
+    out = out.join(info, on="build_id").join(names, on="target_id").sort(["target_id", "rank", "build_id"])
+    lead = [c for c in info.columns if c != "build_id"]
+    cols = lead + ["target", "target_hp", "mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn",
+                   "rank", "pareto"]
+    result = out.select(cols)
+    result = result.with_columns(pl.lit(counts.get("legal_sets"), dtype=pl.Int64).alias("legal_sets")) \
+        if budget is not None else result
+    return result
+
+
+def _top(frame: pl.DataFrame, by: str, k: int) -> pl.DataFrame:
+    """Return the best ``k`` rows per target (ties: lower build id first)."""
+    return frame.sort([by, "build_id"], descending=[True, False]).group_by("target_id", maintain_order=True).head(k).select(frame.columns)
+
+
+def _front_candidates(frame: pl.DataFrame, by: str) -> pl.DataFrame:
+    """Return the best row per (target, cost): only these can be on a Pareto front."""
+    return frame.sort([by, "build_id"], descending=[True, False]).group_by(["target_id", "cost"],
+                                                                          maintain_order=True).head(1).select(frame.columns)
+
+
+def _pareto(cands: pl.DataFrame, by: str) -> pl.DataFrame:
+    """Return the rows no other build beats with at most the same cost and strictly more ``by``
+    (and none equals with a strictly lower cost): per target, scan costs upward keeping records."""
+    s = cands.sort(["target_id", "cost"])
+    prev = pl.col(by).cum_max().shift(1).over("target_id")
+    return s.filter(prev.is_null() | (pl.col(by) > prev))
