@@ -390,6 +390,8 @@ def _rounds_bucket(X, tb, H, p_pos, pt, ph, mean, qs, kb_all, max_rounds):
     nz = [s for s in range(S) if x[:, s].any()]
     done_q = np.zeros((3, sel.size), dtype=bool)
     active = np.arange(n)
+    live = np.ones(sel.size, dtype=bool)  # pairs whose turn is still in the chain
+    kb = np.zeros(sel.size)
     for t in range(1, max_rounds + 1):
         a = alive[active]
         new = np.zeros_like(a)
@@ -398,26 +400,28 @@ def _rounds_bucket(X, tb, H, p_pos, pt, ph, mean, qs, kb_all, max_rounds):
             if s < H:
                 new[:, s:] += xa[:, s, None] * a[:, : H - s]
         alive[active] = new
-        kb = np.clip(1.0 - np.cumsum(alive, axis=1)[row, col], 0.0, 1.0)
+        pos = np.full(n, -1)
+        pos[active] = np.arange(active.size)
+        lp = np.flatnonzero(live)
+        kb[lp] = np.clip(1.0 - np.cumsum(new, axis=1)[pos[row[lp]], col[lp]], 0.0, 1.0)
         if kb_all is not None:
             kb_all[sel, t - 1] = kb
         for qi, q in enumerate((0.1, 0.5, 0.9)):
             hit = ~done_q[qi] & (kb >= q - QUANTILE_TOLERANCE)
             qs[qi, sel[hit]] = t
             done_q[qi] |= hit
-        mass = alive[active].sum(axis=1)
-        keep = mass >= CHAIN_TAIL
+        keep = new.sum(axis=1) >= CHAIN_TAIL
         if kb_all is None:
-            need = np.zeros(n, dtype=bool)
-            np.logical_or.at(need, row, ~done_q[2])
+            need = np.bincount(row, weights=~done_q[2], minlength=n) > 0
             keep &= need[active]
         if not keep.all():
-            gone = active[~keep]
-            alive[gone] = 0.0
             active = active[keep]
+            still = np.zeros(n, dtype=bool)
+            still[active] = True
+            live = still[row]
         if active.size == 0:
             if kb_all is not None and t < max_rounds:
-                kb_all[sel, t:] = np.clip(1.0 - np.cumsum(alive, axis=1)[row, col], 0.0, 1.0)[:, None]
+                kb_all[sel, t:] = kb[:, None]
             break
 
 

@@ -1,0 +1,41 @@
+"""Scale run: 50 Annulus builds x 500 creatures with full rounds-to-kill distributions (DESIGN.md
+target <= 0.5 s on 2 cores). Run: .venv/bin/python benchmarks/bench_compare.py"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import workbench as wb
+from workbench.compare import compare
+from workbench.explore import annulus_builds
+
+
+def creatures(n: int, seed: int = 1):
+    A = wb.system("annulus")
+    rng = np.random.default_rng(seed)
+    return [A.Creature(f"C{i}", size=int(rng.integers(3, 8)), level=int(rng.integers(1, 10)),
+                       endurance=int(rng.integers(2, 30)), agility=int(rng.integers(0, 4)),
+                       toughness=int(rng.integers(0, 4)), insight=int(rng.integers(0, 4)),
+                       awareness=str(rng.choice(["alert", "alert", "suspicious", "clueless"])))
+            for i in range(n)]
+
+
+def main() -> None:
+    targets = creatures(500)
+    builds, _ = annulus_builds(4, targets)
+    rng = np.random.default_rng(2)
+    attacks = [builds["build"][int(i)] for i in rng.choice(builds.height, 50, replace=False)]
+    compare(attacks[:2], targets[:5], chain=True, progress=False)  # warm-up
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        f = compare(attacks, targets, chain=True, progress=False)
+        times.append(time.perf_counter() - t)
+    print(f"rows {f.height}, chain columns {len(f['p_killed_by'][0])}, best of 3: {min(times):.3f} s "
+          f"(target <= 0.5 s), all: {', '.join(f'{x:.3f}' for x in times)}")
+
+
+if __name__ == "__main__":
+    main()
