@@ -1,0 +1,28 @@
+"""Explore throughput (build-vs-creature rows per second for mean damage and kill chances) and
+peak memory of a >= 10-million-row run. Run: .venv/bin/python benchmarks/bench_explore.py"""
+
+from __future__ import annotations
+
+import resource
+import time
+
+from bench_compare import creatures
+
+from workbench.explore import annulus_builds, explore
+
+
+def main() -> None:
+    targets = creatures(3600)
+    builds, counts = annulus_builds(5, targets)
+    rows = builds.height * len(targets)
+    t = time.perf_counter()
+    f = explore("annulus", targets=targets, budget=5, top_k=10, chunk_size=500, progress=False)
+    dt = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{counts['legal_sets']:,} legal sets -> {builds.height:,} distinct builds x {len(targets):,} creatures "
+          f"= {rows:,} rows in {dt:.1f} s: {rows / dt:,.0f} rows/s (target >= 1,000,000); "
+          f"peak RSS {peak:,.0f} MB (target < 2,048 MB); {f.height} rows returned")
+
+
+if __name__ == "__main__":
+    main()
