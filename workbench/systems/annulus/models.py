@@ -150,7 +150,7 @@ class Attack(Model):
     """
 
     system: ClassVar[str] = "annulus"
-    kind: ClassVar[str] = "attack"
+    model_kind: ClassVar[str] = "attack"
 
     name: str
     defense: str = "agility"
@@ -225,7 +225,7 @@ class Creature(Model):
     ``attack_sets`` holds Attack models (dicts are accepted)."""
 
     system: ClassVar[str] = "annulus"
-    kind: ClassVar[str] = "creature"
+    model_kind: ClassVar[str] = "creature"
 
     name: str
     _: KW_ONLY
@@ -299,7 +299,7 @@ class Options(Model):
     """
 
     system: ClassVar[str] = "annulus"
-    kind: ClassVar[str] = "options"
+    model_kind: ClassVar[str] = "options"
 
     success_on: int = 4
     dice_sides: int = 6
@@ -341,7 +341,7 @@ class Situation(Model):
     """
 
     system: ClassVar[str] = "annulus"
-    kind: ClassVar[str] = "situation"
+    model_kind: ClassVar[str] = "situation"
 
     distance: float = 1.0
     airless: bool = False

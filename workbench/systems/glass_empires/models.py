@@ -159,7 +159,7 @@ class Creature(Model):
     """
 
     system: ClassVar[str] = "glass_empires"
-    kind: ClassVar[str] = "creature"
+    model_kind: ClassVar[str] = "creature"
 
     name: str = "Creature"
     power: int = 1
@@ -263,7 +263,7 @@ class Options(Model):
     """
 
     system: ClassVar[str] = "glass_empires"
-    kind: ClassVar[str] = "options"
+    model_kind: ClassVar[str] = "options"
 
     damage_order: str = "band,resistance,armor"
     armor_points_formula: str = "armor_x_power"
@@ -298,7 +298,7 @@ class Situation(Model):
     """
 
     system: ClassVar[str] = "glass_empires"
-    kind: ClassVar[str] = "situation"
+    model_kind: ClassVar[str] = "situation"
 
     distance: float | None = None
     cover: str = "none"

@@ -44,7 +44,7 @@ class Shell(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    kind: ClassVar[str] = "shell"
+    model_kind: ClassVar[str] = "shell"
 
     points: int = 0
     element: str | None = None
@@ -71,7 +71,7 @@ class Attack(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    # ``kind`` is the public field strike/spell/sleight (DESIGN.md), so it shadows Model.kind here.
+    # ``kind`` is the public field strike/spell/sleight (DESIGN.md); the class tag is ``model_kind``.
 
     name: str = ""
     kind: str = "strike"  # type: ignore[misc]
@@ -145,7 +145,7 @@ class Creature(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    kind: ClassVar[str] = "creature"
+    model_kind: ClassVar[str] = "creature"
 
     name: str
     hp: int
@@ -246,7 +246,7 @@ class Options(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    kind: ClassVar[str] = "options"
+    model_kind: ClassVar[str] = "options"
 
     rounding: str = "nearest_half_up"
     sleight_elements: str = "none"
@@ -270,7 +270,7 @@ class Situation(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    kind: ClassVar[str] = "situation"
+    model_kind: ClassVar[str] = "situation"
 
     attacker_row: str = "front"
     target_row: str = "front"
