@@ -277,7 +277,7 @@ class AnnulusSide(Side):
         now = self.stings_next[idx]
         self.stings_next[idx] = 0
         can_act = self.petrify_timer[idx] == 0  # Petrified: "cannot take any actions ... at all"
-        attacking = can_act & ((now & (PACIFY | TERROR)) == 0) & ~self.passive
+        attacking = can_act & ((now & (PACIFY | TERROR)) == 0) & (not self.passive)
         # area sets recharge: "roll a die for every uncharged set ... 5 or a 6, the set is recharged"
         if self.area.any():
             roll = rng.random((idx.size, len(self.sets))) < 2 / 6
@@ -335,9 +335,11 @@ class AnnulusSide(Side):
         weights = 1 << np.arange(len(self.sets))
         avail = (self.charged[fights] * weights).sum(axis=1)
         bits = self._bits(foe, fights)
-        keys = np.stack([bits, avail, actions[sel]], axis=1)
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        plans = [self._plan(int(b), int(a), int(n)) for b, a, n in uniq]
+        width = len(self.sets)
+        keys = bits | (avail << 13) | (actions[sel].astype(np.int64) << (13 + width))
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        plans = [self._plan(int(k) & 0x1FFF, int(k) >> 13 & ((1 << width) - 1), int(k) >> (13 + width))
+                 for k in uniq]
         length = max((len(p) for p in plans), default=0)
         mat = np.full((len(plans), max(1, length)), -1, np.int64)
         for i, p in enumerate(plans):
