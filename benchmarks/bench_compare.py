@@ -8,8 +8,8 @@ import time
 import numpy as np
 
 import workbench as wb
-from workbench.compare import compare
-from workbench.explore import annulus_builds
+from workbench.comparison import compare
+from workbench.exploration import annulus_builds
 
 
 def creatures(n: int, seed: int = 1):

@@ -8,7 +8,7 @@ import time
 
 from bench_compare import creatures
 
-from workbench.explore import annulus_builds, explore
+from workbench.exploration import annulus_builds, explore
 
 
 def main() -> None:

@@ -238,7 +238,7 @@ def test_python_dash_m_workbench():
 
 # --------------------------------------------------------------------------- compare
 def test_compare_rows_match_the_engine(capsys, tmp_path):
-    from workbench.compare import compare
+    from workbench.comparison import compare
 
     out_file = tmp_path / "grid.csv"
     code, out, err = run(capsys, "compare", "annulus", "-a", "Wolf", "Rat", "-t", "Town Guard", "Wolf",

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import workbench as wb
-from workbench.compare import BEST_PLAN, compare, neutral_attacker
+from workbench.comparison import BEST_PLAN, compare, neutral_attacker
 
 TOL = 1e-12
 

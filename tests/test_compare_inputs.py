@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import workbench as wb
-from workbench.compare import BEST_PLAN, compare, export, neutral_attacker, pivot, rank
+from workbench.comparison import BEST_PLAN, compare, export, neutral_attacker, pivot, rank
 
 A = wb.system("annulus")
 WOLF = A.catalog().creature("Wolf")

@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 import workbench as wb
-from workbench.compare import compare, neutral_attacker
-from workbench.explore import annulus_builds, explore
+from workbench.comparison import compare, neutral_attacker
+from workbench.exploration import annulus_builds, explore
 from workbench.systems.annulus.upgrades import UPGRADES
 
 A = wb.system("annulus")

@@ -271,13 +271,10 @@ def _compare_chart(frame: Any, title: str, value: str | None = None):
 
 
 def _engine(name: str):
-    """Return ``workbench.<name>.<name>`` (compare or explore), imported on use."""
-    from importlib import import_module
+    """Return ``workbench.compare`` or ``workbench.explore`` (loaded on first use)."""
+    import workbench
 
-    try:
-        return getattr(import_module(f"workbench.{name}"), name)
-    except (ModuleNotFoundError, AttributeError):
-        raise RulesError(f"this workbench has no {name} engine (workbench/{name}.py)", field=name) from None
+    return getattr(workbench, name)
 
 
 #: the columns ``compare`` prints unless ``--all-columns`` (``--out`` always writes every column)
@@ -305,7 +302,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
                     max_rounds=args.max_rounds)
     if args.rank:
-        from .compare import rank
+        from .comparison import rank
 
         frame = rank(frame, by=args.rank)
     if args.sort:

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from .compare import _matchups, _progress, _targets, neutral_attacker
+from .comparison import _matchups, _progress, _targets, neutral_attacker
 from .errors import RulesError
 from .systems import system as _system
 
