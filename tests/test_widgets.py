@@ -326,3 +326,21 @@ def test_damage_panel_new_attacker_brings_its_attack():
     p.editors["attacker"].picker.value = "Ogre"
     assert p.attack.name == "Fist" and title(p) == "Fist: Ogre vs Ogre"
     assert bars(p) == pytest.approx({k: 1 / 6 for k in range(2, 8)})   # d6+4-3
+
+
+def test_panel_charts_skip_revalidation_but_are_valid():
+    """set_chart marks charts prevalidated (JupyterChart does not re-run the schema on each redraw);
+    the same spec still passes the Vega-Lite schema when validation is asked for."""
+    from widgets.base import prevalidated
+
+    p = DamagePanel(TOY)
+    chart = p.chart.chart
+    assert isinstance(chart, alt.LayerChart) and "__class__" not in chart._kwds
+    assert chart.to_dict(validate=True) == chart.to_dict()
+    assert prevalidated(chart) is chart
+    bad = alt.Chart().mark_bar().encode(x="a:Q")
+    bad.width = "wide"                                                 # attribute writes are not checked
+    broken = prevalidated(bad)
+    assert broken.to_dict()["width"] == "wide"                                                   # not validated by default ...
+    with pytest.raises(Exception):
+        broken.to_dict(validate=True)                                  # ... but validation still works
