@@ -92,3 +92,20 @@ def test_choices_found_in_the_systems_validation_become_dropdowns():
     an = CreatureEditor(wb.system("annulus"))
     an.controls["awareness"].value = "clueless"
     assert an.value.awareness == "clueless" and an.errors_shown() == {}
+
+
+def test_annulus_illegal_upgrade_set_is_explained_beside_upgrades():
+    """annulus-attacks.txt: Flashy cannot be used with Stealth — shown beside the upgrades box,
+    the last legal set kept; an unknown upgrade name is refused the same way."""
+    from widgets.attack import AttackSetBuilder
+
+    s = wb.system("annulus")
+    b = AttackSetBuilder(s)
+    legal = b.value
+    b.controls["upgrades"].value = "Flashy=1, Stealth=1"
+    assert b.value == legal
+    assert list(b.errors_shown()) == ["upgrades"] and "Stealth" in b.errors_shown()["upgrades"]
+    b.controls["upgrades"].value = "Nonsense=1"
+    assert "unknown upgrade" in b.errors_shown()["upgrades"] and b.value == legal
+    b.controls["upgrades"].value = "Flashy=1"
+    assert b.value.upgrades == {"Flashy": 1} and b.errors_shown() == {}
