@@ -187,3 +187,13 @@ def test_heatmap_null_cells_selection_and_outline():
     assert outline["mark"]["strokeWidth"] == 3
     assert spec["datasets"][outline["data"]["name"]] == [{"creature": "y", "build": "b"}]
     assert "why" in tooltip_titles(spec)
+
+
+def test_rounds_chart_stops_once_every_curve_is_done():
+    """A coin-flip kill (1/2 a round): P(killed by t) = 1 - 2^-t first reaches 1 - 1e-4 at t = 14
+    (2^-14 < 1e-4 < 2^-13), the first round where every curve is done, so the x axis ends there."""
+    coin = rounds_to_kill(Dist.mixture([Dist.constant(0), Dist.constant(5)], [0.5, 0.5]), hp=5)
+    spec = ch.rounds_chart(coin).to_dict()
+    assert max(r["round"] for r in rows(spec)) == 14
+    assert encodings(spec)[0]["x"]["scale"]["domain"] == [0, 14]
+    assert encodings(ch.rounds_chart(coin, max_round=4).to_dict())[0]["x"]["scale"]["domain"] == [0, 4]

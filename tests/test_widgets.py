@@ -15,6 +15,8 @@ import altair as alt
 import ipywidgets as W
 import pytest
 import traitlets as T
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.widget_toy import TOY, Attack, Creature, Options, Situation
 from widgets.attack import BUILDERS, AttackSetBuilder, attack_builder
@@ -344,3 +346,16 @@ def test_panel_charts_skip_revalidation_but_are_valid():
     assert broken.to_dict()["width"] == "wide"                                                   # not validated by default ...
     with pytest.raises(Exception):
         broken.to_dict(validate=True)                                  # ... but validation still works
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-20, 20), min_size=1, max_size=8))
+def test_form_value_is_always_the_last_legal_entry(entries):
+    """Whatever sequence is typed into bonus, value holds the last entry within -5..+10 (toy rules)
+    and an error is on screen exactly when the latest entry is outside it."""
+    form = ModelForm(Attack, system=TOY)
+    for v in entries:
+        form.controls["bonus"].value = v
+    legal = [v for v in entries if -5 <= v <= 10]
+    assert form.value.bonus == (legal[-1] if legal else 0)
+    assert ("bonus" in form.errors_shown()) == (not -5 <= entries[-1] <= 10)
