@@ -197,3 +197,25 @@ def test_rounds_chart_stops_once_every_curve_is_done():
     assert max(r["round"] for r in rows(spec)) == 14
     assert encodings(spec)[0]["x"]["scale"]["domain"] == [0, 14]
     assert encodings(ch.rounds_chart(coin, max_round=4).to_dict())[0]["x"]["scale"]["domain"] == [0, 4]
+
+
+def test_heatmap_with_inf_and_nan_renders_grey(tmp_path):
+    """mean_rounds is inf for a turn that never damages: vl-convert used to fail with
+    'Unrecognized signal name: "inf"'. Such cells (and NaN ones) become null, drawn grey; the
+    infinite one is labelled "∞", the NaN one "–", and the finite cells keep their numbers."""
+    f = pl.DataFrame({"build": ["a", "a", "b", "b"], "creature": ["x", "y", "x", "y"],
+                      "mean_rounds": [2.5, float("inf"), float("nan"), 4.0]})
+    chart = ch.heatmap(f, "creature", "build", "mean_rounds", reverse=True)
+    spec = chart.to_dict()
+    name = (spec.get("data") or spec["layer"][0]["data"])["name"]
+    data = {(r["build"], r["creature"]): r for r in spec["datasets"][name]}
+    assert data[("a", "x")]["mean_rounds"] == 2.5 and data[("b", "y")]["mean_rounds"] == 4.0
+    assert data[("a", "y")]["mean_rounds"] is None and data[("a", "y")]["_infinite"] is True
+    assert data[("b", "x")]["mean_rounds"] is None and data[("b", "x")]["_infinite"] is False
+    assert "#eeeeee" in [layer["mark"].get("fill") for layer in spec["layer"]]
+    text = [layer for layer in spec["layer"] if layer.get("encoding", {}).get("text", {}).get("condition")]
+    assert text and text[0]["encoding"]["text"]["condition"]["value"] == "∞"
+    png = ch.save_png(chart, tmp_path / "inf.png")
+    assert png.stat().st_size > 1000
+    svg = ch.save_svg(chart, tmp_path / "inf.svg").read_text()
+    assert "∞" in svg

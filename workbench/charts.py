@@ -287,8 +287,8 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
             themed: bool = True) -> alt.TopLevelMixin:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
 
-    One row per (x, y) is expected; duplicates are averaged. Cells whose value is null are grey
-    with a dash. ``extra`` names more columns for the tooltip. ``reverse=True`` flips the colour
+    One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
+    infinite are grey (Vega-Lite holds no inf/NaN), labelled "∞" if infinite and "–" otherwise. ``extra`` names more columns for the tooltip. ``reverse=True`` flips the colour
     scheme (for "lower is better" values such as rounds to kill). ``select="cell"`` adds click
     selections of a cell's (x, y): ``cell`` on the cells and ``cell_label`` on their labels;
     ``selected=(x_value, y_value)`` outlines that cell.
@@ -298,6 +298,11 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
     data = frame.group_by(x, y, maintain_order=True).agg(pl.col(value).cast(pl.Float64).mean(),
                                                          *[pl.col(c).first() for c in extra])
+    # Vega-Lite cannot hold inf or NaN (vl-convert: 'Unrecognized signal name: "inf"'): such cells
+    # become null (grey); an infinite one (e.g. mean rounds of a turn that never damages) reads "∞".
+    infinite = data[value].is_infinite().fill_null(False)
+    data = data.with_columns(pl.when(pl.col(value).is_finite()).then(pl.col(value)).otherwise(None).alias(value),
+                             infinite.alias("_infinite"))
     if data.height > MAX_ROWS:
         raise RulesError(f"{data.height} cells is more than a chart holds; filter the grid first", field="frame")
     nx, ny = data[x].n_unique(), data[y].n_unique()
@@ -326,7 +331,8 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
     layers = [rect]
     if data[value].null_count():
         layers.append(blank.mark_rect(fill="#eeeeee", stroke="white", strokeWidth=1).encode(tooltip=tooltip))
-        layers.append(blank.mark_text(fontSize=10, color="#888", text="–"))
+        layers.append(blank.mark_text(fontSize=10, color="#888").encode(
+            text=alt.condition("datum._infinite", alt.value("∞"), alt.value("–"))))
     if nx * ny <= 400:
         # dark text on the light end of the scheme, light text on the dark end
         light_high = not reverse
