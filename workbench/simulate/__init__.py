@@ -67,7 +67,7 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
         if (sit.target_awareness or target.awareness) != "alert":
             out.add("awareness")
     elif sys.name == "glass_empires":
-        opts = sys._options(options)
+        opts = sys.options_of(options)
         physical = any("physical" in w.types for w in attacker.weapons)
         if sys.armor_points(target, opts) > 0 and physical:
             out.add("armor points")

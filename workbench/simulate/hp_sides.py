@@ -91,7 +91,7 @@ class GlassEmpiresSide(Side):
 
         self.sys = system("glass_empires")
         self.me, self.foe, self.plan = me, foe, plan
-        self.options = self.sys._options(options)
+        self.options = self.sys.options_of(options)
         self.situation = situation if situation is not None else self.sys.Situation()
         self.name = me.name
         self.jam_matters = self.sys.attacks_per_turn(me, self.options) > 1
@@ -158,7 +158,7 @@ class LastOdysseySide(Side):
 
         self.sys = system("last_odyssey")
         self.me, self.foe, self.plan = me, foe, plan
-        self.options = self.sys._opts(options)
+        self.options = self.sys.options_of(options)
         self.situation = situation if situation is not None else self.sys.Situation()
         self.name = me.name
         self.full_shell = self.sys.shell_points(foe)

@@ -265,14 +265,28 @@ class RuleSystem:
         return list(getattr(creature, "attacks", []) or [])
 
     # -- derived, shared by every system
-    def _defaults(self, options: Any, situation: Any) -> tuple[Any, Any]:
+    def options_of(self, options: Any) -> Any:
+        """Return ``options``, or the default Options when None; RulesError for another system's."""
         options = self.Options() if options is None else options
-        situation = self.Situation() if situation is None else situation
         if not isinstance(options, self.Options):
-            raise RulesError(f"expected {self.name} Options, not {type(options).__name__}", field="options")
-        if not isinstance(situation, self.Situation):
-            raise RulesError(f"expected {self.name} Situation, not {type(situation).__name__}", field="situation")
-        return options, situation
+            raise RulesError(f"expected {self.title} Options, not {type(options).__name__}", field="options")
+        return options
+
+    def situations_of(self, situation: Any, n: int) -> list[Any]:
+        """Return one Situation per matchup from None (the default), one shared, or an aligned sequence."""
+        situation = self.Situation() if situation is None else situation
+        if isinstance(situation, self.Situation):
+            return [situation] * n
+        if isinstance(situation, (list, tuple)) and len(situation) == n:
+            for s in situation:
+                if not isinstance(s, self.Situation):
+                    raise RulesError(f"expected {self.title} Situations, not {type(s).__name__}", field="situation")
+            return list(situation)
+        raise RulesError(f"must be one {self.title} Situation or one per matchup ({n})", field="situation")
+
+    def _defaults(self, options: Any, situation: Any) -> tuple[Any, Any]:
+        """Return (options, situation) with defaults filled in, each checked to be this system's."""
+        return self.options_of(options), self.situations_of(situation, 1)[0]
 
     def outcomes(self, attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None):
         """Return the exact joint outcome table of one use of ``attack`` (a 1 x 1 grid)."""

@@ -43,28 +43,9 @@ class GlassEmpires(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ inputs
-    def _options(self, options: Any) -> Options:
-        options = Options() if options is None else options
-        if not isinstance(options, Options):
-            raise RulesError(f"expected Glass Empires Options, not {type(options).__name__}", field="options")
-        return options
-
-    def _situations(self, situation: Any, n: int) -> list[Situation]:
-        """Return one Situation per matchup: one shared, or an aligned sequence."""
-        if situation is None:
-            situation = Situation()
-        if isinstance(situation, Situation):
-            return [situation] * n
-        if isinstance(situation, (list, tuple)) and len(situation) == n:
-            for s in situation:
-                if not isinstance(s, Situation):
-                    raise RulesError(f"expected Glass Empires Situations, not {type(s).__name__}", field="situation")
-            return list(situation)
-        raise RulesError("must be one Glass Empires Situation or one per matchup", field="situation")
-
     def armor_points(self, creature: Creature, options: Any = None) -> int:
         """Return the full armor points of ``creature`` under the options' formula (default Armor x Power)."""
-        return armor_points(creature, self._options(options))
+        return armor_points(creature, self.options_of(options))
 
     def _target_state(self, targets: Sequence[Creature], situations: Sequence[Situation], options: Options):
         ap0, hp = [], []
@@ -90,8 +71,8 @@ class GlassEmpires(RuleSystem):
         """
         if not (len(attacks) == len(attackers) == len(targets)) or len(attacks) == 0:
             raise RulesError("attacks, attackers and targets must be non-empty and of the same length", field="attacks")
-        options = self._options(options)
-        sits = self._situations(situation, len(attacks))
+        options = self.options_of(options)
+        sits = self.situations_of(situation, len(attacks))
         ap0, hp = self._target_state(targets, sits, options)
         seg = segment(attacks, attackers, targets, options, sits)
         return resolve([seg], ap0, hp, options)
@@ -102,7 +83,7 @@ class GlassEmpires(RuleSystem):
 
     def strike_modifier(self, attack: Attack, attacker: Creature, situation: Any = None) -> int:
         """Return the Strike Save modifier (range, cover, environment, Conditions), or raise if out of reach."""
-        return strike_modifier(attack, attacker, self._situations(situation, 1)[0])
+        return strike_modifier(attack, attacker, self.situations_of(situation, 1)[0])
 
     def into_melee_victims(self, intended: Creature, nearby: Sequence[Creature]) -> pl.DataFrame:
         """Return the victim distribution of a shot into melee (see melee.into_melee_victims)."""
@@ -124,11 +105,11 @@ class GlassEmpires(RuleSystem):
 
     def attacks_per_turn(self, creature: Any = None, options: Any = None) -> int:
         """Return the Attacks one turn allows: 1 if an Attack is the turn's Save action (default), else 2."""
-        return 1 if self._options(options).attack_is_save_action else 2
+        return 1 if self.options_of(options).attack_is_save_action else 2
 
     def refunds_action(self, outcome_row: dict[str, Any], options: Any = None) -> bool:
         """Return whether an outcome row gives the Attack's action back ("enough Damage to outright kill")."""
-        return bool(self._options(options).kill_refunds_action and outcome_row.get("kill", False))
+        return bool(self.options_of(options).kill_refunds_action and outcome_row.get("kill", False))
 
     def hit_points(self, creature: Any) -> int:
         """Return the creature's HP (4 x Power unless stated)."""
@@ -149,13 +130,13 @@ class GlassEmpires(RuleSystem):
     def plan_table(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
                    situation: Any = None) -> pl.DataFrame:
         """Return the joint outcome table of one turn's Attacks in order (armor points carry over)."""
-        options = self._options(options)
+        options = self.options_of(options)
         weapons = [self._weapon(attacker, a) for a in attacks]
         allowed = self.attacks_per_turn(attacker, options)
         if len(weapons) > allowed:
             raise RulesError(f"{len(weapons)} Attacks in one turn; this reading allows {allowed}"
                              " (option attack_is_save_action)", field="attacks", rule=_ECONOMY)
-        sits = self._situations(situation, 1)
+        sits = self.situations_of(situation, 1)
         ap0, hp = self._target_state([target], sits, options)
         names = [w.name for w in weapons]
         segs = [segment([w], [attacker], [target], options, sits, bit=1 << names.index(w.name)) for w in weapons]
@@ -171,7 +152,7 @@ class GlassEmpires(RuleSystem):
     def turn_plans(self, attacker: Creature, target: Creature, options: Any = None,
                    situation: Any = None) -> dict[str, Dist]:
         """Return the damage Dist of each legal turn: one Attack per weapon (two, ordered, if allowed)."""
-        options = self._options(options)
+        options = self.options_of(options)
         weapons = self.attacks_of(attacker)
         if not weapons:
             return {"No attack": Dist.constant(0)}

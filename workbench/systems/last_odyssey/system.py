@@ -34,12 +34,6 @@ class LastOdyssey(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ resolution
-    def _opts(self, options: Any) -> Options:
-        options = Options() if options is None else options
-        if not isinstance(options, Options):
-            raise RulesError(f"expected Last Odyssey Options, not {type(options).__name__}", field="options")
-        return options
-
     def outcome_tables(self, attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
                        options: Options | None = None, situation: Any = None) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups (row i = matchup i).
@@ -48,7 +42,7 @@ class LastOdyssey(RuleSystem):
         shell_damage and hp_damage (the Shell absorbs damage first). ``situation`` is one
         Situation or one per matchup.
         """
-        grid = resolve_grid(list(attacks), list(attackers), list(targets), self._opts(options), situation)
+        grid = resolve_grid(list(attacks), list(attackers), list(targets), self.options_of(options), situation)
         return outcome_frame(grid)
 
     def multi_target_outcomes(self, attack: Attack, attacker: Creature, targets: Sequence[Creature],
@@ -68,7 +62,7 @@ class LastOdyssey(RuleSystem):
         if attack.targets != "all" and len(targets) > attack.targets:
             raise RulesError(f"{attack.name} may target {attack.targets} character(s), not {len(targets)}",
                              field="targets", rule="last-odyssey-attacks.txt: Multi Attacks")
-        grid = resolve_grid([attack] * len(targets), [attacker] * len(targets), targets, self._opts(options),
+        grid = resolve_grid([attack] * len(targets), [attacker] * len(targets), targets, self.options_of(options),
                             situation)
         return multi_target_frame(grid, by_die=by_die)
 
