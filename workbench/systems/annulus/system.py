@@ -129,33 +129,11 @@ class AnnulusSystem(RuleSystem):
                     situation=None) -> Dist:
         """Return the damage Dist of one turn using ``attacks`` in order; Reroll is used at most
         once in the turn (annulus-attacks.txt: "You cannot reroll more than one attack check per round")."""
-        options, situation = self._defaults(options, situation)
-        attacks = self._resolve_attacks(attacker, attacks)
-        self._check_plan(attacks, options)
-        if not attacks:
-            return Dist.constant(0)
-        k = len(attacks)
-        free = situation.replace(reroll_available=True)
-        spent = situation.replace(reroll_available=False)
-        t = self.outcome_tables(attacks * 2, [attacker] * 2 * k, [target] * 2 * k, options,
-                                [free] * k + [spent] * k)
-        g = t.group_by(["matchup", "rerolled", "damage"]).agg(pl.col("probability").sum())
-        top = int(g["damage"].max()) if g.height else 0
-        grid = np.zeros((2 * k, 2, top + 1))
-        np.add.at(grid, (g["matchup"].to_numpy(), g["rerolled"].to_numpy().astype(int), g["damage"].to_numpy()),
-                  g["probability"].to_numpy())
-        # state[u] = pmf of damage so far with the round's reroll used (u = 1) or not (u = 0)
-        state = [np.array([1.0]) if situation.reroll_available else np.array([0.0]),
-                 np.array([0.0]) if situation.reroll_available else np.array([1.0])]
-        for j in range(k):
-            fresh, used = grid[j], grid[k + j].sum(axis=0)
-            new0 = np.convolve(state[0], fresh[0])
-            new1 = np.convolve(state[0], fresh[1])
-            other = np.convolve(state[1], used)
-            size = max(new0.size, new1.size, other.size)
-            pad = lambda x: np.pad(x, (0, size - x.size))  # noqa: E731
-            state = [pad(new0), pad(new1) + pad(other)]
-        total = state[0] + state[1]
+        from .pools import plan_joint  # the total is the joint (regular, vital) damage summed
+
+        joint = plan_joint(self, attacker, target, attacks, options, situation)
+        r, v = np.indices(joint.shape)
+        total = np.bincount((r + v).ravel(), weights=joint.ravel())
         return Dist(total / total.sum(), 0, _trusted=True)
 
     def turn_plans(self, attacker: Creature, target: Creature, options=None, situation=None) -> dict[str, Dist]:
