@@ -1,12 +1,24 @@
-"""ComparePanel and damage_grid, headless: toy-system hand numbers, clicks, illegal cells, real systems."""
+"""ComparePanel and compare_grid, headless: toy-system hand numbers, clicks, illegal cells, real systems."""
 
 from __future__ import annotations
+
+from importlib import import_module
 
 import pytest
 
 import workbench as wb
 from tests.widget_toy import TOY, Situation
-from widgets.compare import ComparePanel, damage_grid
+from widgets.compare import ComparePanel, compare_grid
+
+registry = import_module("workbench.systems")
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch):
+    """wb.compare finds a model's system in the registry: register the toy for these tests."""
+    monkeypatch.setitem(registry._MODULES, "toy", "tests.widget_toy")
+    monkeypatch.setitem(registry._LOADED, "toy", TOY)
+    return TOY
 
 
 def click(panel, build, target, name="cell"):
@@ -27,34 +39,39 @@ def grid(panel) -> dict[tuple[str, str], dict]:
 
 
 def test_grid_hand_worked_numbers():
-    """Goblin (Club d6+2, Bow d8+1) and Ogre (Fist d6+4) against Goblin (armor 1) and Ogre (armor 3).
+    """Goblin (Club d6+2, Bow d8+1, hp 7, armor 1) and Ogre (Fist d6+4, hp 30, armor 3); toy turns
+    are two uses of the attack.
 
-    Club vs Ogre: d6-1 → mean 2.5, P(any) 5/6; Bow vs Ogre: max(d8-2, 0) → mean 21/8, P(any) 6/8;
-    Fist vs Goblin: d6+3 → mean 6.5, P(any) 1.
+    Club vs Ogre: d6-1 → mean 2.5, P(any) 5/6, 5.0 a turn; Bow vs Ogre: max(d8-2, 0) → mean 21/8;
+    Fist vs Goblin: d6+3 → mean 6.5, and two Fists (≥ 8) always kill the 7-HP Goblin in one turn;
+    Club vs Goblin: two d6+1 kill 7 HP when d6+d6 ≥ 5: 1 - 6/36 = 5/6.
     """
     p = ComparePanel(TOY)
     g = grid(p)
     assert len(g) == 6 and p.value["illegal"].null_count() == 6
-    assert g[("Goblin: Club", "Ogre")]["mean"] == pytest.approx(2.5)
-    assert g[("Goblin: Club", "Ogre")]["p_any"] == pytest.approx(5 / 6)
-    assert g[("Goblin: Bow", "Ogre")]["mean"] == pytest.approx(21 / 8)
-    assert g[("Goblin: Bow", "Ogre")]["p_any"] == pytest.approx(6 / 8)
-    assert g[("Ogre: Fist", "Goblin")]["mean"] == pytest.approx(6.5)
+    assert g[("Goblin: Club", "Ogre")]["mean_damage"] == pytest.approx(2.5)
+    assert g[("Goblin: Club", "Ogre")]["p_any_damage"] == pytest.approx(5 / 6)
+    assert g[("Goblin: Club", "Ogre")]["mean_turn_damage"] == pytest.approx(5.0)
+    assert g[("Goblin: Bow", "Ogre")]["mean_damage"] == pytest.approx(21 / 8)
+    assert g[("Ogre: Fist", "Goblin")]["mean_damage"] == pytest.approx(6.5)
+    assert g[("Ogre: Fist", "Goblin")]["p_kill_one_turn"] == pytest.approx(1.0)
+    assert g[("Ogre: Fist", "Goblin")]["mean_rounds"] == pytest.approx(1.0)
+    assert g[("Goblin: Club", "Goblin")]["p_kill_one_turn"] == pytest.approx(5 / 6)
     assert cells(p)[("Goblin: Club", "Ogre")] == pytest.approx(2.5)
-    assert p.chart.chart.to_dict()["title"]["text"] == "mean damage per attack"
+    assert p.chart.chart.to_dict()["title"]["text"] == "mean damage per use by attack and target"
 
 
-def test_one_vectorised_call_when_all_matchups_are_legal(monkeypatch):
-    calls = []
-    real = TOY.damage_dists
-
-    def counting(attacks, *args, **kwargs):
-        calls.append(len(attacks))
-        return real(attacks, *args, **kwargs)
-
-    monkeypatch.setattr(TOY, "damage_dists", counting)
-    frame, matchups = damage_grid(TOY, list(TOY.catalog().creatures.values()), list(TOY.catalog().creatures.values()))
-    assert calls == [6] and frame.height == len(matchups) == 6
+def test_grid_numbers_equal_wb_compare_and_the_rounds_chain():
+    """The panel shows wb.compare's numbers; mean rounds equal the absorbing chain of the turn."""
+    creatures = list(TOY.catalog().creatures.values())
+    frame, cells_ = compare_grid(TOY, creatures, creatures)
+    ref = wb.compare(creatures, creatures, best_plan=False)
+    for r in ref.iter_rows(named=True):
+        row = frame.filter((frame["build"] == f"{r['attacker']}: {r['attack']}") & (frame["target"] == r["target"]))
+        assert row["mean_rounds"][0] == pytest.approx(r["mean_rounds"], rel=1e-12)
+        attack, attacker, target = cells_[(f"{r['attacker']}: {r['attack']}", r["target"])]
+        turn = TOY.plan_damage(attacker, target, [attack, attack])
+        assert row["mean_rounds"][0] == pytest.approx(wb.mean_rounds_to_kill(turn, target.hp), rel=1e-9)
 
 
 def test_click_selects_a_cell_and_shows_its_distribution():
@@ -71,20 +88,27 @@ def test_click_selects_a_cell_and_shows_its_distribution():
     assert p.selected == ("Ogre: Fist", "Goblin")
 
 
-def test_metric_picker_recolours():
+def test_metric_picker_recolours_without_recomputing(monkeypatch):
     p = ComparePanel(TOY)
+    calls = []
+    monkeypatch.setattr(wb, "compare", lambda *a, **k: calls.append(1))
     p.metric_picker.value = "P(any damage)"
     assert cells(p)[("Goblin: Club", "Ogre")] == pytest.approx(5 / 6)
-    assert p.chart.chart.to_dict()["title"]["text"] == "P(any damage) per attack"
+    assert p.chart.chart.to_dict()["title"]["text"] == "P(any damage) by attack and target"
+    p.metric_picker.value = "mean rounds to kill"
+    assert cells(p)[("Ogre: Fist", "Goblin")] == pytest.approx(1.0)
+    p.metric_picker.value = "P(kill in one turn)"
+    assert cells(p)[("Goblin: Club", "Goblin")] == pytest.approx(5 / 6)
+    assert calls == []
 
 
 def test_illegal_matchups_are_grey_with_the_engines_message():
     """toy rules: melee reaches 5 — at distance 10 only the Bow can attack."""
     p = ComparePanel(TOY, situation=Situation(distance=10.0))
     g = grid(p)
-    assert g[("Goblin: Club", "Ogre")]["mean"] is None
+    assert g[("Goblin: Club", "Ogre")]["mean_damage"] is None
     assert "melee reaches 5" in g[("Goblin: Club", "Ogre")]["illegal"]
-    assert g[("Goblin: Bow", "Ogre")]["mean"] == pytest.approx(21 / 8)
+    assert g[("Goblin: Bow", "Ogre")]["mean_damage"] == pytest.approx(21 / 8)
     assert p.selected == ("Goblin: Bow", "Goblin")                     # the first legal cell
     spec = p.chart.chart.to_dict()
     assert "4 illegal matchups shown grey" in spec["title"]["subtitle"]
@@ -107,4 +131,22 @@ def test_compare_panel_on_a_real_system(name):
     row = p.value.filter(p.value["illegal"].is_null()).row(-1, named=True)
     click(p, row["build"], row["target"])
     assert p.selected == (row["build"], row["target"])
-    assert p.detail.value.mean() == pytest.approx(row["mean"], abs=1e-12)
+    assert p.detail.value.mean() == pytest.approx(row["mean_damage"], abs=1e-12)
+    assert f"{row['mean_turn_damage']:.2f}" in p.detail_stats.value
+
+
+def test_never_damaging_turn_shows_infinite_rounds_grey():
+    """A turn that can never damage (armor above the best roll) has mean_rounds = inf: the heatmap
+    draws it grey with "∞" (no NaN/inf reaches Vega), and the PNG renders."""
+    from tests.widget_toy import Creature
+
+    wall = Creature("Wall", hp=10, armor=20)
+    p = ComparePanel(TOY, targets=[wall, TOY.catalog().creature("Goblin")], metric="mean rounds to kill")
+    g = grid(p)
+    assert g[("Goblin: Club", "Wall")]["mean_rounds"] == float("inf")
+    assert cells(p)[("Goblin: Club", "Wall")] is None
+    assert "∞ = never kills" in p.chart.chart.to_dict()["title"]["subtitle"]
+    from workbench import charts
+    import tempfile, pathlib
+    with tempfile.TemporaryDirectory() as d:
+        assert charts.save_png(p.chart.chart, pathlib.Path(d) / "g.png").stat().st_size > 1000

@@ -114,6 +114,15 @@ class ToySystem(RuleSystem):
         dists = self.damage_dists(attacks, [attacker] * len(attacks), [target] * len(attacks), options, situation)
         return {f"{a.name} + {a.name}": d + d for a, d in zip(attacks, dists)}
 
+    def plan_damage(self, attacker, target, attacks, options=None, situation=None):
+        """One turn using ``attacks`` in order (names or Attacks), at most two (one action each)."""
+        own = {a.name: a for a in self.attacks_of(attacker)}
+        attacks = [own[a] if isinstance(a, str) else a for a in attacks]
+        if not 1 <= len(attacks) <= 2:
+            raise RulesError(f"a turn holds 1 or 2 attacks, not {len(attacks)}", field="attacks", rule=f"{RULE}: two actions")
+        dists = self.damage_dists(attacks, [attacker] * len(attacks), [target] * len(attacks), options, situation)
+        return sum(dists[1:], dists[0])
+
     def outcome_tables(self, attacks, attackers, targets, options=None, situation=None):
         """Return the joint table of all matchups: faces 1..8 broadcast against matchups."""
         options, situation = self._defaults(options, situation)

@@ -1,18 +1,22 @@
 """``ComparePanel``: every attack of some attackers against some targets → a heatmap; click a cell
 to see that matchup's damage distribution.
 
-``value`` is the grid (polars: ``build``, ``target``, ``mean``, ``sd``, ``p_any``, ``illegal``, one row
-per (attacker's attack, target)), computed by ONE vectorised ``system.damage_dists`` call over all
-matchups. The detail below the heatmap is a :class:`~widgets.damage.DamagePanel` (``panel.detail``).
+``value`` is the frame of :func:`workbench.compare` (one row per (attacker, attack, target): damage
+per use and per turn, P(kill in one turn), exact mean rounds to kill and its quantiles) with a
+``build`` label ("<attacker>: <attack>") and an ``illegal`` column: the engine's reason when the
+rules forbid a matchup here (it is then grey). The metric picker only recolours the grid; the
+detail below is a :class:`~widgets.damage.DamagePanel` of the clicked matchup (``panel.detail``)
+with a line of its per-turn and rounds-to-kill numbers (``panel.detail_stats``).
 """
 
 from __future__ import annotations
 
+import html
+import time
 import warnings
 from typing import Any, Sequence
 
 import ipywidgets as W
-import numpy as np
 import polars as pl
 import traitlets as T
 
@@ -22,79 +26,91 @@ from workbench.errors import RulesError
 from .base import Panel, _children
 from .damage import DamagePanel
 
-__all__ = ["ComparePanel", "damage_grid", "METRICS"]
+__all__ = ["ComparePanel", "compare_grid", "METRICS"]
 
-#: metric label → (grid column, number format, lower is better)
+#: metric label → (column of the wb.compare frame, number format, lower is better)
 METRICS = {
-    "mean damage": ("mean", ".2f", False),
-    "P(any damage)": ("p_any", ".0%", False),
-    "sd of damage": ("sd", ".2f", False),
+    "mean damage per use": ("mean_damage", ".2f", False),
+    "mean damage per turn": ("mean_turn_damage", ".2f", False),
+    "P(kill in one turn)": ("p_kill_one_turn", ".0%", False),
+    "mean rounds to kill": ("mean_rounds", ".1f", True),
+    "P(any damage)": ("p_any_damage", ".0%", False),
 }
 
 
-def damage_grid(system: Any, attackers: Sequence[Any], targets: Sequence[Any], options: Any = None,
-                situation: Any = None) -> tuple[pl.DataFrame, list[tuple[Any, Any, Any]]]:
-    """Return the grid frame and its matchups ``(attack, attacker, target)`` in row order.
+def _reason(messages: Sequence[str], label: str) -> str | None:
+    """Return the reason ``wb.compare`` gave for leaving out ``label`` ("<label> (<reason>)"), if any."""
+    key = f"{label} ("
+    for m in messages:
+        i = m.find(key)
+        if i < 0:
+            continue
+        start = depth = i + len(key)
+        depth = 1
+        for j in range(start, len(m)):
+            depth += {"(": 1, ")": -1}.get(m[j], 0)
+            if depth == 0:
+                return m[start:j]
+        return m[start:]
+    return None
 
-    Rows: every attack of every attacker (``system.attacks_of``) against every target, labelled
-    ``"<attacker>: <attack>"``; one ``damage_dists`` call resolves them all. If the engine refuses
-    the batch, the matchups are tried one by one to find the illegal ones, which get null numbers
-    and the engine's message in ``illegal``; the legal rest is again resolved in one call.
+
+def compare_grid(system: Any, attackers: Sequence[Any], targets: Sequence[Any], options: Any = None,
+                 situation: Any = None, max_rounds: int = 100) -> tuple[pl.DataFrame, dict[tuple[str, str], tuple]]:
+    """Return the grid frame and ``{(build, target): (attack, attacker, target)}``.
+
+    One :func:`workbench.compare` call (``best_plan=False``: one row per attack and target) gives
+    every number; a matchup it leaves out as unusable here (out of range, ...) gets null numbers and
+    the engine's reason in ``illegal``. RulesError when nothing can be compared.
     """
-    matchups = [(atk, a, t) for a in attackers for atk in system.attacks_of(a) for t in targets]
-    if not matchups:
+    import workbench as wb
+
+    cells: dict[tuple[str, str], tuple] = {}
+    for a in attackers:
+        for atk in system.attacks_of(a):
+            for t in targets:
+                cells.setdefault((f"{a.name}: {atk.name}", t.name), (atk, a, t))
+    if not cells:
         raise RulesError("no attacker has an attack to compare", field="attackers")
-    n = len(matchups)
-    illegal: list[str | None] = [None] * n
-
-    def resolve(rows: list[int]):
-        attacks, who, whom = zip(*(matchups[i] for i in rows))
-        return system.damage_dists(list(attacks), list(who), list(whom), options, situation)
-
-    legal = list(range(n))
-    try:
-        dists = resolve(legal)
-    except RulesError:
-        for i in range(n):
-            try:
-                resolve([i])
-            except RulesError as err:
-                illegal[i] = str(err)
-        legal = [i for i in range(n) if illegal[i] is None]
-        if not legal:
-            raise RulesError(f"every matchup is illegal, e.g. {illegal[0]}", field="attackers") from None
-        dists = resolve(legal)
-    mean, sd, p_any = (np.full(n, np.nan) for _ in range(3))
-    mean[legal] = [d.mean() for d in dists]
-    sd[legal] = [d.std() for d in dists]
-    p_any[legal] = [d.sf(1) for d in dists]
-    frame = pl.DataFrame({
-        "build": [f"{a.name}: {atk.name}" for atk, a, _ in matchups],
-        "target": [t.name for *_, t in matchups],
-        "mean": mean, "sd": sd, "p_any": p_any,
-        "illegal": pl.Series(illegal, dtype=pl.String),
-    }).with_columns(pl.col("mean", "sd", "p_any").fill_nan(None))
-    return frame, matchups
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            frame = wb.compare(list(attackers), list(targets), options=options, situation=situation,
+                               max_rounds=max_rounds, best_plan=False)
+        except RulesError as err:
+            raise RulesError(f"every matchup is illegal: {err.message}", field=err.field, rule=err.rule) from None
+    messages = [str(w.message) for w in caught if "not usable" in str(w.message)]
+    frame = frame.with_columns(pl.concat_str("attacker", pl.lit(": "), "attack").alias("build"))
+    full = pl.DataFrame({"build": [k[0] for k in cells], "target": [k[1] for k in cells]})
+    out = full.join(frame.unique(["build", "target"], keep="first", maintain_order=True), on=["build", "target"],
+                    how="left", maintain_order="left")
+    missing = out["mean_turn_damage"].is_null().to_list()
+    illegal = [(_reason(messages, f"{b}") or _reason(messages, f"{b} vs {t}") or "not usable here") if miss else None
+               for b, t, miss in zip(out["build"], out["target"], missing)]
+    if all(missing):
+        raise RulesError(f"every matchup is illegal, e.g. {illegal[0]}", field="attackers")
+    return out.with_columns(pl.Series("illegal", illegal, dtype=pl.String)), cells
 
 
 class ComparePanel(Panel):
     """Compare attackers' attacks against targets; ``value`` is the grid, ``selected`` the clicked cell.
 
     Inputs ``attackers`` and ``targets`` (lists of creatures; default: the catalog's first 4 and
-    first 6), ``options``, ``situation`` and ``metric`` are traits. Clicking a cell (the chart's
-    ``cell`` / ``cell_label`` selections) sets ``selected = (build, target)`` and shows that
-    matchup in ``panel.detail``.
+    first 6), ``options``, ``situation`` and ``metric`` (a key of :data:`METRICS`) are traits.
+    Clicking a cell (the chart's ``cell`` / ``cell_label`` selections) sets
+    ``selected = (build, target)`` and shows that matchup in ``panel.detail``.
     """
 
     attackers = T.List()
     targets = T.List()
     options = T.Any(allow_none=True)
     situation = T.Any(allow_none=True)
-    metric = T.Unicode("mean damage")
+    metric = T.Unicode("mean damage per use")
     selected = T.Tuple(allow_none=True, default_value=None)
 
     def __init__(self, system: Any, attackers: Sequence[Any] | None = None, targets: Sequence[Any] | None = None,
-                 *, options: Any = None, situation: Any = None, metric: str = "mean damage", **kwargs: Any) -> None:
+                 *, options: Any = None, situation: Any = None, metric: str = "mean damage per use",
+                 max_rounds: int = 100, **kwargs: Any) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
@@ -106,33 +122,54 @@ class ComparePanel(Panel):
         self.options = self.system.Options() if options is None else options
         self.situation = self.system.Situation() if situation is None else situation
         self.metric = metric
-        self._matchups: list[tuple[Any, Any, Any]] = []
+        self.max_rounds = max_rounds
+        self._cells: dict[tuple[str, str], tuple] = {}
         self.metric_picker = W.Dropdown(options=list(METRICS), value=metric, description="colour by",
-                                        style={"description_width": "9em"}, layout=W.Layout(width="22em"))
+                                        style={"description_width": "9em"}, layout=W.Layout(width="24em"))
+        self.metric_picker.add_class("wb-compare-metric")
         T.link((self.metric_picker, "value"), (self, "metric"))
         self.detail: DamagePanel | None = None
+        self.detail_stats = W.HTML()
+        self.detail_stats.add_class("wb-compare-detail-stats")
+        self.redraw_seconds = float("nan")
         self._ready = True
         self.refresh()
         if self.value is None:
             raise RulesError(self.error or "nothing to compare", field="attackers")
-        self.children = _children(self.metric_picker, self.error_box, self.chart, self.detail)
+        self.chart.add_class("wb-compare-chart")
+        self.detail.add_class("wb-compare-detail")
+        self.children = _children(self.metric_picker, self.error_box, self.chart, self.detail_stats, self.detail)
 
-    @T.observe("attackers", "targets", "options", "situation", "metric")
+    @T.observe("attackers", "targets", "options", "situation")
     def _on_input(self, change: dict) -> None:
         if self._ready:
             self.refresh()
 
+    @T.observe("metric")
+    def _on_metric(self, change: dict) -> None:
+        if not self._ready or self.value is None:
+            return
+        if change["new"] not in METRICS:
+            self.show_error(RulesError(f"must be one of {', '.join(METRICS)}", field="metric"))
+            return
+        start = time.perf_counter()
+        self._draw(self.value)
+        self.clear_message(self.error)
+        self.redraw_seconds = time.perf_counter() - start
+
     def refresh(self) -> pl.DataFrame | None:
         """Recompute the grid and redraw; on a RulesError show it and keep the last grid and chart."""
+        start = time.perf_counter()
         if self.metric not in METRICS:
             self.show_error(RulesError(f"must be one of {', '.join(METRICS)}", field="metric"))
             return None
         try:
-            frame, matchups = damage_grid(self.system, self.attackers, self.targets, self.options, self.situation)
+            frame, cells = compare_grid(self.system, self.attackers, self.targets, self.options, self.situation,
+                                        self.max_rounds)
         except RulesError as err:
             self.show_error(err)
             return None
-        self._matchups = matchups
+        self._cells = cells
         if self._row_of(self.selected, frame) is None:
             first = frame.filter(pl.col("illegal").is_null()).row(0, named=True)
             self.selected = (first["build"], first["target"])
@@ -142,14 +179,19 @@ class ComparePanel(Panel):
             warnings.simplefilter("ignore")
             self.value = frame
         self._show_detail(frame)
+        self.redraw_seconds = time.perf_counter() - start
         return frame
 
     def _draw(self, frame: pl.DataFrame) -> None:
         column, fmt, lower_better = METRICS[self.metric]
         n_bad = frame["illegal"].is_not_null().sum()
+        n_inf = int(frame[column].is_infinite().fill_null(False).sum())
         note = f"; {n_bad} illegal matchup{'s' if n_bad != 1 else ''} shown grey" if n_bad else ""
+        if n_inf:
+            note += "; ∞ = never kills (the turn cannot damage)"
         chart = charts.heatmap(frame, x="target", y="build", value=column, value_title=self.metric,
-                               title=f"{self.metric} per attack", subtitle="click a cell to see its distribution" + note,
+                               title=f"{self.metric} by attack and target",
+                               subtitle="click a cell to see its distribution" + note,
                                fmt=fmt, reverse=lower_better, select="cell", extra=("illegal",) if n_bad else (),
                                selected=None if self.selected is None else (self.selected[1], self.selected[0]))
         self.set_chart(chart)
@@ -161,8 +203,8 @@ class ComparePanel(Panel):
     def _row_of(cell: tuple[str, str] | None, frame: pl.DataFrame) -> int | None:
         if cell is None:
             return None
-        hits = np.flatnonzero((frame["build"] == cell[0]).to_numpy() & (frame["target"] == cell[1]).to_numpy())
-        return int(hits[0]) if hits.size else None
+        hits = ((frame["build"] == cell[0]) & (frame["target"] == cell[1])).arg_true()
+        return int(hits[0]) if hits.len() else None
 
     def _on_click(self, change: dict) -> None:
         """Read the Vega point signal the browser sends ({"vlPoint": {"or": [{build, target}]}})."""
@@ -188,10 +230,19 @@ class ComparePanel(Panel):
         row = self._row_of(self.selected, frame)
         if row is None:
             return
-        attack, attacker, target = self._matchups[row]
+        attack, attacker, target = self._cells[self.selected]
         if self.detail is None:
             self.detail = self._adopt(DamagePanel(self.system, attacker, target, attack, options=self.options,
                                                   situation=self.situation, controls=False))
         else:
             self.detail.update(attacker=attacker, target=target, attack=attack, options=self.options,
                                situation=self.situation)
+        r = frame.row(row, named=True)
+        q = " / ".join("–" if r[f"rounds_q{p}"] is None else str(r[f"rounds_q{p}"]) for p in (10, 50, 90))
+        mean_rounds = "never" if r["mean_rounds"] == float("inf") else f"{r['mean_rounds']:.2f}"
+        self.detail_stats.value = (
+            f"<b>{html.escape(self.selected[0])}</b> vs <b>{html.escape(self.selected[1])}</b> "
+            f"({r['target_hp']} HP): {r['uses_per_turn'] if r['uses_per_turn'] is not None else '?'} use(s) a turn, "
+            f"mean <span class='wb-turn-mean'>{r['mean_turn_damage']:.2f}</span> damage a turn, "
+            f"P(kill in one turn) {r['p_kill_one_turn']:.1%}, mean rounds to kill "
+            f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q})")
