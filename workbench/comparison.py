@@ -328,19 +328,22 @@ def rounds_batch(turns: Sequence[np.ndarray] | np.ndarray, turn_index: np.ndarra
     against ``hp[i]``. Returns arrays: ``mean_rounds`` (exact renewal mean, inf if a turn never
     damages), ``q10``/``q50``/``q90`` (first round whose kill chance reaches q within
     ``QUANTILE_TOLERANCE``; NaN past ``max_rounds``), ``p_kill_one_turn`` and, with ``chain``,
-    ``p_killed_by`` (rows × max_rounds). Identical (turn, HP) pairs are computed once; the
-    renewal recurrence U = delta + Y * U runs as one loop over damage with all turns as a matrix,
-    and the kill chain (the alive mass by damage taken, cut at HP) as 2-D arrays over all turns.
+    ``p_killed_by`` (rows × max_rounds). Identical (turn, HP) pairs are computed once; each turn's
+    chain runs once up to the largest HP it meets (turns batched by HP scale): the renewal
+    recurrence U = delta + Y * U for the mean, and the alive mass by damage taken (one batched
+    matrix product per round, a turn leaving the chain once its alive mass is below ``CHAIN_TAIL``)
+    for the kill chances.
     """
     X = turns if isinstance(turns, np.ndarray) else _dense(list(turns))
+    X = np.asarray(X, dtype=np.float64)
     turn_index = np.asarray(turn_index, dtype=np.int64)
     hp = np.asarray(hp, dtype=np.int64)
     if hp.size and hp.min() < 1:
         raise RulesError("HP must be whole numbers >= 1", field="hp")
-    pairs, inv = np.unique(np.stack([turn_index, hp], axis=1), axis=0, return_inverse=True)
-    inv = inv.ravel()
-    pt, ph = pairs[:, 0], pairs[:, 1]
-    n_pairs = len(pairs)
+    top = int(hp.max(initial=0)) + 1
+    first, inv = _dedupe(turn_index * top + hp, max(1, X.shape[0] * top))
+    pt, ph = turn_index[first], hp[first]
+    n_pairs = first.size
     mean = np.full(n_pairs, np.inf)
     qs = np.full((3, n_pairs), np.nan)
     kb_all = np.full((n_pairs, max_rounds), np.nan) if chain else None
@@ -367,8 +370,19 @@ def rounds_batch(turns: Sequence[np.ndarray] | np.ndarray, turn_index: np.ndarra
     return out
 
 
+#: the kill chain uses one H x H transition matrix per turn up to this HP (above: a loop over damage)
+_MATRIX_HP = 256
+#: at most this many matrix entries per block of turns (bounded memory)
+_MATRIX_BLOCK = 1 << 22
+
+
 def _rounds_bucket(X, tb, H, p_pos, pt, ph, mean, qs, kb_all, max_rounds):
     """Fill the statistics of the pairs whose turn is in ``tb`` (one HP scale, chain up to ``H``)."""
+    if H <= _MATRIX_HP and tb.size * H * H > _MATRIX_BLOCK:
+        step = max(1, _MATRIX_BLOCK // (H * H))
+        for i in range(0, tb.size, step):  # blocks of turns: bounded memory
+            _rounds_bucket(X, tb[i : i + step], H, p_pos, pt, ph, mean, qs, kb_all, max_rounds)
+        return
     n = tb.size
     local = np.full(X.shape[0], -1)
     local[tb] = np.arange(n)
@@ -385,44 +399,56 @@ def _rounds_bucket(X, tb, H, p_pos, pt, ph, mean, qs, kb_all, max_rounds):
         U[:, s] = np.einsum("ij,ij->i", y[:, 1 : m + 1], U[:, s - 1 :: -1][:, :m])
     mean[sel] = np.cumsum(U, axis=1)[row, col] / p_pos[tb][row]
     # --- kill chain: alive mass by damage taken, cut at H; P(T <= t) = 1 - P(S_t < hp)
+    xs = np.zeros((n, H))
+    xs[:, : min(S, H)] = x[:, :H]
+    matrix = H <= _MATRIX_HP
+    if matrix:  # Tm[i, j, k] = P(turn i deals k - j): alive @ Tm is one round
+        j = np.arange(H)
+        lag = j[None, :] - j[:, None]
+        Tm = np.zeros((n, H, H))
+        Tm[:, lag >= 0] = xs[:, lag[lag >= 0]]
+    else:
+        nz = np.flatnonzero(xs.any(axis=0))
     alive = np.zeros((n, H))
     alive[:, 0] = 1.0
-    nz = [s for s in range(S) if x[:, s].any()]
-    done_q = np.zeros((3, sel.size), dtype=bool)
-    active = np.arange(n)
-    live = np.ones(sel.size, dtype=bool)  # pairs whose turn is still in the chain
+    active = np.arange(n)  # turns still in the chain; ``alive`` / ``Tm`` rows follow ``active``
+    pos = np.arange(n)  # turn -> its row in ``alive`` (frozen turns keep their last kill chances)
     kb = np.zeros(sel.size)
+    done = np.zeros((3, sel.size), dtype=bool)
+    frozen = np.zeros(n, dtype=bool)
     for t in range(1, max_rounds + 1):
-        a = alive[active]
-        new = np.zeros_like(a)
-        xa = x[active]
-        for s in nz:
-            if s < H:
-                new[:, s:] += xa[:, s, None] * a[:, : H - s]
-        alive[active] = new
-        pos = np.full(n, -1)
-        pos[active] = np.arange(active.size)
-        lp = np.flatnonzero(live)
-        kb[lp] = np.clip(1.0 - np.cumsum(new, axis=1)[pos[row[lp]], col[lp]], 0.0, 1.0)
+        if matrix:
+            alive = np.matmul(alive[:, None, :], Tm)[:, 0, :]
+        else:
+            new = np.zeros_like(alive)
+            xa = xs[active]
+            for s in nz:
+                new[:, s:] += xa[:, s, None] * alive[:, : H - s]
+            alive = new
+        c = np.cumsum(alive, axis=1)
+        live = ~frozen[row]
+        kb[live] = np.clip(1.0 - c[pos[row[live]], col[live]], 0.0, 1.0)
         if kb_all is not None:
             kb_all[sel, t - 1] = kb
         for qi, q in enumerate((0.1, 0.5, 0.9)):
-            hit = ~done_q[qi] & (kb >= q - QUANTILE_TOLERANCE)
+            hit = ~done[qi] & (kb >= q - QUANTILE_TOLERANCE)
             qs[qi, sel[hit]] = t
-            done_q[qi] |= hit
-        keep = new.sum(axis=1) >= CHAIN_TAIL
+            done[qi] |= hit
+        keep = c[:, -1] >= CHAIN_TAIL
         if kb_all is None:
-            need = np.bincount(row, weights=~done_q[2], minlength=n) > 0
+            need = np.bincount(row, weights=~done[2], minlength=n) > 0
             keep &= need[active]
         if not keep.all():
-            active = active[keep]
-            still = np.zeros(n, dtype=bool)
-            still[active] = True
-            live = still[row]
-        if active.size == 0:
-            if kb_all is not None and t < max_rounds:
-                kb_all[sel, t:] = kb[:, None]
-            break
+            frozen[active[~keep]] = True
+            if not keep.any():
+                if kb_all is not None and t < max_rounds:
+                    kb_all[sel, t:] = kb[:, None]
+                break
+            if keep.sum() * 2 <= keep.size or not matrix:  # compact when half the rows left
+                active, alive = active[keep], alive[keep]
+                if matrix:
+                    Tm = Tm[keep]
+                pos[active] = np.arange(active.size)
 
 
 # =========================================================================== the comparison
@@ -456,12 +482,32 @@ def _progress(progress: Any, total: int, desc: str):
     return tqdm(total=total, desc=desc, delay=0 if progress is True else 1.0, leave=False)
 
 
+#: compute Annulus damage pmfs per distinct resolved parameter tuple (systems/annulus/fast.py);
+#: False uses the general outcome_tables path (the tests check both agree)
+FAST_ANNULUS = True
+
+
+def _dedupe(combo: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (first index of each distinct value of ``combo`` (ints in 0..size-1), in value
+    order; each element's distinct id): np.unique(return_index, return_inverse) in O(n)."""
+    flat = combo.ravel()
+    if size > 4 * flat.size + 1024:
+        _, first, inv = np.unique(flat, return_index=True, return_inverse=True)
+        return first, inv.ravel()
+    first_of = np.full(size, flat.size, dtype=np.int64)
+    np.minimum.at(first_of, flat, np.arange(flat.size))
+    present = first_of < flat.size
+    ids = np.cumsum(present) - 1
+    return first_of[present], ids[flat]
+
+
 def _matchups(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any], options, situation,
               bar=None) -> dict[str, Any]:
     """Return per-use and per-turn pmfs of the distinct matchups of ``pairs`` (creature, attack) ×
-    ``targets``: ``per_use`` and ``turn`` (distinct matchups × damage from 0), ``inv`` (row =
-    pair-major grid → distinct matchup, -1 if unusable), ``k`` (uses per turn, per distinct matchup)
-    and ``row_ok`` (the attack is usable in that row)."""
+    ``targets``: ``per_use`` and ``turn`` (distinct pmfs × damage from 0), ``use_inv`` /
+    ``turn_inv`` (row = pair-major grid → its per-use / turn pmf, -1 if unusable), ``k`` (uses per
+    turn, per turn pmf) and ``row_ok`` (the attack is usable in that row). Annulus matchups are
+    resolved to dice parameters and each distinct parameter tuple is computed once."""
     nT = len(targets)
     pair_ids: dict[Any, int] = {}
     pid = np.zeros(len(pairs), dtype=np.int64)
@@ -477,12 +523,23 @@ def _matchups(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any],
         for i, (c, x) in enumerate(pairs):
             pid[i] = pair_ids.setdefault((_key(x), _key(c)), len(pair_ids))
         tkey = np.broadcast_to(tk[None, :], (len(pairs), nT))
-    combo = pid[:, None] * (int(tkey.max(initial=0)) + 1) + tkey
-    _, first, inv = np.unique(combo.ravel(), return_index=True, return_inverse=True)
-    inv = inv.ravel()
+    width = int(tkey.max(initial=0)) + 1
+    first, inv = _dedupe(pid[:, None] * width + tkey, (int(pid.max(initial=0)) + 1) * width)
     p_of, t_of = np.divmod(first, nT)
     reps = [(pairs[p][1], pairs[p][0], targets[t]) for p, t in zip(p_of, t_of)]
-    table, ok = _tables(sys, reps, p_of, options, situation)
+    fast = sys.name == "annulus" and FAST_ANNULUS
+    if fast:
+        from .systems.annulus.fast import damage_pmfs
+
+        o, s = sys._defaults(options, situation)
+
+        def call(idx):
+            return damage_pmfs([reps[i][0] for i in idx], [reps[i][1] for i in idx], [reps[i][2] for i in idx], o, s)
+    else:
+        def call(idx):
+            return sys.outcome_tables([reps[i][0] for i in idx], [reps[i][1] for i in idx],
+                                      [reps[i][2] for i in idx], options, situation)
+    table, ok = _tables(reps, p_of, call)
     row_ok = ok[inv]
     if not ok.all():
         keep_u = np.flatnonzero(ok)
@@ -490,25 +547,40 @@ def _matchups(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any],
         new_id[keep_u] = np.arange(keep_u.size)
         reps = [reps[i] for i in keep_u]
         p_of = p_of[keep_u]
-        inv = new_id[inv]
+        inv = np.where(inv >= 0, new_id[inv], -1)
     if not reps:
         z = np.ones((0, 1))
-        return {"per_use": z, "turn": z, "inv": inv, "k": np.zeros(0, dtype=np.int64), "row_ok": row_ok}
-    per_use = _grid(table, len(reps))
+        none = np.full(inv.size, -1)
+        return {"per_use": z, "turn": z, "use_inv": none, "turn_inv": none, "k": np.zeros(0, dtype=np.int64),
+                "row_ok": row_ok}
     if bar is not None:
         bar.update(len(reps))
     k_pair = np.array([uses_per_turn(sys, c, x, options) or 0 for c, x in pairs], dtype=np.int64)
     k = k_pair[p_of]
-    if sys.name == "annulus":
-        turn = _annulus_turns(sys, reps, per_use, table, k, options, situation)
-    elif sys.name == "last_odyssey":
-        turn = _bpower(per_use, k)
+    if fast:
+        from .systems.annulus.fast import turn_pmfs
+
+        param = table["param"]
+        tfirst, tinv = _dedupe(param * (int(k.max()) + 1) + k, (int(param.max()) + 1) * (int(k.max()) + 1))
+        tp = param[tfirst]
+        turn = turn_pmfs(table["fresh"][tp], table["spent"][tp], k[tfirst])
+        use_of, turn_of, k = param, tinv, k[tfirst]
+        per_use = table["use"]
     else:
-        turn_list, k = _slow_turns(sys, reps, k, options, situation)
-        turn = _dense(turn_list)
+        per_use = _grid(table, len(reps))
+        if sys.name == "annulus":
+            turn = _annulus_turns(sys, reps, per_use, table, k, options, situation)
+        elif sys.name == "last_odyssey":
+            turn = _bpower(per_use, k)
+        else:
+            turn_list, k = _slow_turns(sys, reps, k, options, situation)
+            turn = _dense(turn_list)
+        use_of = turn_of = np.arange(len(reps))
     if bar is not None:
         bar.update(len(reps))
-    return {"per_use": per_use, "turn": turn, "inv": inv, "k": k, "row_ok": row_ok}
+    safe = np.maximum(inv, 0)
+    return {"per_use": per_use, "turn": turn, "use_inv": np.where(inv >= 0, use_of[safe], -1),
+            "turn_inv": np.where(inv >= 0, turn_of[safe], -1), "k": k, "row_ok": row_ok}
 
 
 def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation,
@@ -517,7 +589,7 @@ def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any]
     pairs = [(a, x) for a in attackers for x in a.attacks]
     nT = len(targets)
     M = _matchups(sys, [(a.creature, x) for a, x in pairs], targets, options, situation, bar)
-    inv, row_ok = M["inv"], M["row_ok"]
+    inv, tinv, row_ok = M["use_inv"], M["turn_inv"], M["row_ok"]
     nrow = len(pairs) * nT
     pr = np.repeat(np.arange(len(pairs)), nT)
     tr = np.tile(np.arange(nT), len(pairs))
@@ -528,7 +600,7 @@ def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any]
         "attack": np.array([x.name for _, x in pairs], dtype=object)[pr],
         "target": np.array([t.name for t in targets], dtype=object)[tr],
         "target_hp": hp_t[tr],
-        "uses_per_turn": M["k"][np.maximum(inv, 0)] if M["k"].size else np.zeros(nrow, dtype=np.int64),
+        "uses_per_turn": M["k"][np.maximum(tinv, 0)] if M["k"].size else np.zeros(nrow, dtype=np.int64),
         "plan": np.array([None] * nrow, dtype=object),
     }
     if M["k"].size:
@@ -537,21 +609,17 @@ def _system_rows(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any]
         cols.update({c: np.zeros(nrow) for c in ("mean_damage", "sd_damage", "p_any_damage")})
     if not row_ok.all():
         cols = {k: np.asarray(v)[row_ok] for k, v in cols.items()}
-        inv = inv[row_ok]
-    return cols, M["turn"], inv
+        tinv = tinv[row_ok]
+    return cols, M["turn"], tinv
 
 
-def _tables(sys, reps, p_of, options, situation) -> tuple[pl.DataFrame | None, np.ndarray]:
-    """Return the outcome tables of the usable matchups and the usable mask.
+def _tables(reps, p_of, call) -> tuple[Any, np.ndarray]:
+    """Return ``call`` on the usable matchups (outcome tables, or Annulus damage pmfs) and the usable mask.
 
     An attack the rules forbid in this situation (out of range, Gaze without sight, ...) raises in
     the batch; then each distinct (attacker, attack) is tried once, and if that is not enough each
     matchup, and the unusable ones are left out with a warning.
     """
-    def call(idx):
-        return sys.outcome_tables([reps[i][0] for i in idx], [reps[i][1] for i in idx], [reps[i][2] for i in idx],
-                                  options, situation)
-
     n = len(reps)
     try:
         return call(range(n)), np.ones(n, dtype=bool)
@@ -696,27 +764,29 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
             turn_blocks.append(turn)
             idx = [inv + offsets]
             offsets += turn.shape[0]
-            frame_cols = dict(cols)
+            frame_cols = {k: np.asarray(v) for k, v in cols.items()}
+            frame_cols["uses_per_turn"] = frame_cols["uses_per_turn"].astype(np.float64)
             if best["attacker"]:
                 nb = len(best["attacker"])
                 bt = _dense(best_pmfs)
                 turn_blocks.append(bt)
                 idx.append(np.arange(nb) + offsets)
                 offsets += nb
-                for key, val in (("system", [name] * nb), ("attack", [BEST_PLAN] * nb),
-                                 ("uses_per_turn", [None] * nb), ("mean_damage", [None] * nb),
-                                 ("sd_damage", [None] * nb), ("p_any_damage", [None] * nb)):
+                for key, val in (("system", [name] * nb), ("attack", [BEST_PLAN] * nb)):
                     best[key] = val
-                frame_cols = {k: list(np.asarray(v, dtype=object)) + list(best[k]) for k, v in cols.items()}
+                for key in ("uses_per_turn", "mean_damage", "sd_damage", "p_any_damage"):
+                    best[key] = np.full(nb, np.nan)  # null in the frame
+                frame_cols = {k: np.concatenate([v, np.asarray(best[k], dtype=v.dtype)]) for k, v in frame_cols.items()}
             parts.append((frame_cols, np.concatenate(idx)))
         width = max(b.shape[1] for b in turn_blocks)
-        T = np.vstack([np.pad(b, ((0, 0), (0, width - b.shape[1]))) for b in turn_blocks])
+        T = np.zeros((sum(b.shape[0] for b in turn_blocks), width))
+        at = 0
+        for b in turn_blocks:
+            T[at : at + b.shape[0], : b.shape[1]] = b
+            at += b.shape[0]
         turn_idx = np.concatenate([p[1] for p in parts])
-        rows = {k: [] for k in parts[0][0]}
-        for cols, _ in parts:
-            for k in rows:
-                rows[k].extend(list(cols[k]))
-        hp = np.array(rows["target_hp"], dtype=np.int64)
+        rows = {k: np.concatenate([cols[k] for cols, _ in parts]) for k in parts[0][0]}
+        hp = rows["target_hp"].astype(np.int64)
         v = np.arange(T.shape[1])
         tm = T @ v
         tsd = np.sqrt(np.maximum(T @ (v * v) - tm * tm, 0.0))
@@ -726,17 +796,14 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     finally:
         if bar is not None:
             bar.close()
+    text = lambda k: pl.Series(rows[k].tolist(), dtype=pl.String)  # noqa: E731
+    num = lambda k: pl.Series(rows[k].astype(np.float64)).fill_nan(None)  # noqa: E731
     out = pl.DataFrame({
-        "system": pl.Series(rows["system"], dtype=pl.String),
-        "attacker": pl.Series(rows["attacker"], dtype=pl.String),
-        "attack": pl.Series(rows["attack"], dtype=pl.String),
-        "target": pl.Series(rows["target"], dtype=pl.String),
+        "system": text("system"), "attacker": text("attacker"), "attack": text("attack"), "target": text("target"),
         "target_hp": pl.Series(hp, dtype=pl.Int64),
-        "uses_per_turn": pl.Series([None if x is None else int(x) for x in rows["uses_per_turn"]], dtype=pl.Int64),
-        "plan": pl.Series(rows["plan"], dtype=pl.String),
-        "mean_damage": pl.Series([None if x is None else float(x) for x in rows["mean_damage"]], dtype=pl.Float64),
-        "sd_damage": pl.Series([None if x is None else float(x) for x in rows["sd_damage"]], dtype=pl.Float64),
-        "p_any_damage": pl.Series([None if x is None else float(x) for x in rows["p_any_damage"]], dtype=pl.Float64),
+        "uses_per_turn": num("uses_per_turn").cast(pl.Int64),
+        "plan": text("plan"),
+        "mean_damage": num("mean_damage"), "sd_damage": num("sd_damage"), "p_any_damage": num("p_any_damage"),
         "mean_turn_damage": tm[turn_idx],
         "sd_turn_damage": tsd[turn_idx],
         "p_kill_one_turn": stats["p_kill_one_turn"],
@@ -745,7 +812,7 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
         "hp_share_per_turn": tm[turn_idx] / hp,
     }).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
     if chain:
-        out = out.with_columns(pl.Series("p_killed_by", list(stats["p_killed_by"]), dtype=pl.List(pl.Float64)))
+        out = out.with_columns(pl.Series("p_killed_by", stats["p_killed_by"]).cast(pl.List(pl.Float64)))
     _ = time.perf_counter() - start
     return out
 

@@ -196,7 +196,7 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]], opt
 def _chunk_rows(sys, pairs, targets, hp, options, situation) -> dict[str, np.ndarray]:
     """Return per-row arrays (pair-major × targets) of the fast statistics of one chunk."""
     M = _matchups(sys, pairs, targets, options, situation)
-    inv, ok = M["inv"], M["row_ok"]
+    inv, tinv, ok = M["use_inv"], M["turn_inv"], M["row_ok"]
     nT = len(targets)
     n = len(pairs) * nT
     out = {"pair": np.repeat(np.arange(len(pairs)), nT), "target": np.tile(np.arange(nT), len(pairs))}
@@ -205,14 +205,14 @@ def _chunk_rows(sys, pairs, targets, hp, options, situation) -> dict[str, np.nda
         out["ok"] = ok
         return out
     U, T = M["per_use"], M["turn"]
-    iu = np.maximum(inv, 0)
+    iu, it = np.maximum(inv, 0), np.maximum(tinv, 0)
     cumT = np.cumsum(T, axis=1)
     h = hp[out["target"]] - 1
     inside = h < T.shape[1]
-    p_kill = np.where(inside, 1.0 - cumT[iu, np.minimum(h, T.shape[1] - 1)], 0.0)
+    p_kill = np.where(inside, 1.0 - cumT[it, np.minimum(h, T.shape[1] - 1)], 0.0)
     out.update({
         "mean_damage": (U @ np.arange(U.shape[1]))[iu], "p_any_damage": (1.0 - U[:, 0])[iu],
-        "mean_turn_damage": (T @ np.arange(T.shape[1]))[iu], "p_kill_one_turn": np.clip(p_kill, 0.0, 1.0),
+        "mean_turn_damage": (T @ np.arange(T.shape[1]))[it], "p_kill_one_turn": np.clip(p_kill, 0.0, 1.0),
         "ok": ok,
     })
     return out
