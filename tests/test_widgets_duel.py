@@ -101,3 +101,32 @@ def test_duel_panel_on_a_real_system(name):
     assert p.value.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)
     total = sum(split(p).values())
     assert total == pytest.approx(1.0, abs=1e-9)
+
+
+def test_badge_says_exact_for_the_absorbing_chain(toy):
+    p = DuelPanel(toy)
+    assert p.value.exact and "wb-duel-badge" in p.badge.value and ">exact<" in p.badge.value
+    assert "fights" not in p.stats.value
+
+
+def test_badge_shows_fights_and_standard_error_when_simulated():
+    """Ogre vs Berserker (Annulus: Daze, Knockdown, Burn, ... are stateful) is simulated by the engine."""
+    s = wb.system("annulus")
+    cat = s.catalog()
+    p = DuelPanel(s, cat.creature("Ogre"), cat.creature("Berserker"), fights=2000)
+    r = p.value
+    expected = wb.duel(cat.creature("Ogre"), cat.creature("Berserker"), fights=2000)
+    assert not r.exact and r.fights == 2000
+    assert r.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)           # seeded: reproducible
+    assert f"simulated: 2,000 fights, s.e. {r.standard_error:.4f}" in p.badge.value
+    assert f"{r.standard_error:.4f}" in p.stats.value
+
+
+def test_manual_mode_marks_stale_and_run_recomputes(toy):
+    p = DuelPanel(toy, auto=False)
+    before = p.value
+    p.editors["b"].controls["hp"].value = 3
+    assert p.value is before and "press Run duel" in p.stale.value
+    p.run_button.click()
+    assert p.value.p_a_wins == pytest.approx(51 / 64, abs=1e-12) and p.stale.value == ""
+    assert "wb-duel-run" in p.run_button._dom_classes

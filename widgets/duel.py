@@ -23,7 +23,7 @@ from .base import Panel, _children
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
-__all__ = ["DuelPanel", "duel_figure", "duel_html"]
+__all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge"]
 
 
 def duel_figure(result: Any) -> alt.TopLevelMixin:
@@ -56,9 +56,25 @@ def duel_html(result: Any) -> str:
             ("draw", f"no winner in {result.max_rounds} rounds", f"{result.p_draw:.2%}"),
             ("rounds", "mean rounds (decided)", f"{mean:.2f}"),
             ("exact", "method", "exact" if result.exact else "simulated")]
+    if not result.exact:
+        rows += [("fights", "fights simulated", f"{result.fights:,}"),
+                 ("se", "standard error", f"{result.standard_error:.4f}")]
     cells = "".join(f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
                     f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>' for key, label, v in rows)
     return f'<table class="wb-stats">{cells}</table>'
+
+
+def duel_badge(result: Any) -> str:
+    """Return the HTML badge saying how a DuelResult was computed: "exact" (absorbing chains) or
+    "simulated" with its number of fights and the standard error of the win chances."""
+    if result.exact:
+        text, colour, tip = "exact", "#1a7f37", "exact absorbing chains: no sampling error"
+    else:
+        text = f"simulated: {result.fights:,} fights, s.e. {result.standard_error:.4f}"
+        colour, tip = "#9a6700", "seeded simulation (a stateful effect is in play); ± 2 s.e. covers ~95%"
+    return (f'<span class="wb-duel-badge" title="{html.escape(tip)}" style="display:inline-block;'
+            f'padding:2px 8px;border-radius:10px;color:white;background:{colour};font-size:90%">'
+            f"{html.escape(text)}</span>")
 
 
 class DuelPanel(Panel):
@@ -67,6 +83,10 @@ class DuelPanel(Panel):
     Inputs are traits (``a``, ``b``, ``options``, ``situation``, ``first``, ``max_rounds``) for
     linking; with ``controls=True`` the panel builds editors for them (``panel.editors``) and the
     ``first`` / ``max_rounds`` controls (``panel.controls``). Defaults: the catalog's first two creatures.
+    ``badge`` says whether the result is exact or simulated (fights, standard error). With
+    ``auto=False`` a change only marks the result stale and the **Run duel** button
+    (``panel.run_button``) recomputes it (a simulated duel takes seconds). ``fights`` is the number
+    of simulated fights when the engine has to simulate (a stateful effect in play).
     """
 
     a = T.Any(allow_none=True)
@@ -77,7 +97,8 @@ class DuelPanel(Panel):
     max_rounds = T.Int(100)
 
     def __init__(self, system: Any, a: Any = None, b: Any = None, *, options: Any = None, situation: Any = None,
-                 first: str = "a", max_rounds: int = 100, controls: bool = True, **kwargs: Any) -> None:
+                 first: str = "a", max_rounds: int = 100, controls: bool = True, auto: bool = True,
+                 fights: int = 100_000, **kwargs: Any) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
@@ -111,14 +132,25 @@ class DuelPanel(Panel):
             self.controls["first"].observe(lambda ch: setattr(self, "first", ch["new"]), names="value")
             self.controls["max_rounds"].observe(self._on_max_rounds, names="value")
         self.tabs = tabs
+        self.auto = auto
+        self.fights = fights
         self.stats = W.HTML()
+        self.stats.add_class("wb-duel-stats")
+        self.badge = W.HTML()
+        self.stale = W.HTML()
+        self.run_button = W.Button(description="Run duel", icon="play", button_style="primary",
+                                   tooltip="compute the duel with the current inputs")
+        self.run_button.add_class("wb-duel-run")
+        self.run_button.on_click(lambda _: self.refresh())
         self._ready = True
         self.refresh()
         if self.value is None:
             raise RulesError(self.error or "these creatures cannot duel", field="a")
+        self.chart.add_class("wb-duel-chart")
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
-        self.children = _children(self.tabs, rows, self.error_box,
-                                  W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")))
+        result = W.VBox([self.badge, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))])
+        result.add_class("wb-duel-result")
+        self.children = _children(self.tabs, rows, W.HBox([self.run_button, self.stale]), self.error_box, result)
 
     def _on_max_rounds(self, change: dict) -> None:
         if change["new"] < 1:
@@ -130,8 +162,12 @@ class DuelPanel(Panel):
 
     @T.observe("a", "b", "options", "situation", "first", "max_rounds")
     def _on_input(self, change: dict) -> None:
-        if self._ready:
+        if not self._ready:
+            return
+        if self.auto:
             self.refresh()
+        else:
+            self.stale.value = '<i class="wb-duel-stale" style="color:#9a6700">inputs changed: press Run duel</i>'
 
     def refresh(self) -> Any:
         """Recompute the duel and redraw; on a RulesError show it and keep the last result and chart."""
@@ -139,12 +175,14 @@ class DuelPanel(Panel):
 
         try:
             result = duel(self.a, self.b, self.options, self.situation, first=self.first,
-                          max_rounds=int(self.max_rounds))
+                          max_rounds=int(self.max_rounds), fights=self.fights)
         except RulesError as err:
             self.show_error(err)
             return None
         self.set_chart(duel_figure(result))
         self.stats.value = duel_html(result)
+        self.badge.value = duel_badge(result)
+        self.stale.value = ""
         self.clear_message(self.error)
         self.value = result
         return result
