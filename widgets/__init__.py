@@ -4,16 +4,20 @@ Each panel is an ``ipywidgets.VBox`` that owns its controls and (if it draws) on
 ``alt.JupyterChart``, and exposes its model as the ``value`` trait for ``traitlets.link``.
 """
 
+from .annulus import AnnulusAttackBuilder
+from .app import Workbench
 from .attack import AttackSetBuilder, attack_builder
 from .base import Panel, enable_offline
 from .compare import ComparePanel
 from .creature import CreatureEditor
 from .damage import DamagePanel
 from .duel import DuelPanel
+from .files import FilePanel
 from .forms import CatalogEditor, ModelForm
 from .situation import OptionsPanel, SituationPanel
 
 __all__ = [
     "Panel", "enable_offline", "ModelForm", "CatalogEditor", "CreatureEditor", "AttackSetBuilder",
-    "attack_builder", "SituationPanel", "OptionsPanel", "DamagePanel", "DuelPanel", "ComparePanel",
+    "attack_builder", "AnnulusAttackBuilder", "SituationPanel", "OptionsPanel", "DamagePanel", "DuelPanel",
+    "ComparePanel", "FilePanel", "Workbench",
 ]

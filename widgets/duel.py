@@ -175,7 +175,7 @@ class DuelPanel(Panel):
 
         try:
             result = duel(self.a, self.b, self.options, self.situation, first=self.first,
-                          max_rounds=int(self.max_rounds), fights=self.fights)
+                          max_rounds=int(self.max_rounds), fights=self.fights, progress=False)
         except RulesError as err:
             self.show_error(err)
             return None

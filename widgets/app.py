@@ -1,0 +1,241 @@
+"""``Workbench``: the whole app — a system selector over Damage, Duel, Compare and Build tabs, with
+save / load / share below.
+
+Switching the system rebuilds every tab with that system's catalog defaults. Only the Damage tab
+is built up front; the others are built the first time they are selected (``workbench.built``).
+Controls carry CSS classes (``wb-...``, listed in docs/panels.md) so a browser test can find them
+in Voilà.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import ipywidgets as W
+import traitlets as T
+
+from workbench.errors import RulesError
+
+from .attack import attack_builder
+from .base import Panel, _children
+from .compare import ComparePanel
+from .damage import DamagePanel
+from .duel import DuelPanel
+from .files import FilePanel
+
+__all__ = ["Workbench", "TABS"]
+
+TABS = ("Damage", "Duel", "Compare", "Build")
+_KINDS = {"creature": "Creature", "attack": "Attack", "options": "Options", "situation": "Situation"}
+
+
+class Workbench(Panel):
+    """The workbench app. ``value`` is ``{"system", "attacker", "target", "attack", "options",
+    "situation"}``: the system's name and the models of the Damage tab (the Build tab edits the
+    same attack). ``panels`` holds the built panels by tab name (``"Damage"``, ``"Duel"``,
+    ``"Compare"``, ``"Build"``); ``files`` is the :class:`~widgets.files.FilePanel`.
+    """
+
+    system_name = T.Unicode("annulus", help="the rule system shown")
+
+    def __init__(self, system: str = "annulus", *, duel_auto: bool = False, **kwargs: Any) -> None:
+        import workbench as wb
+
+        super().__init__(**kwargs)
+        names = wb.systems()
+        if system not in names:
+            raise RulesError(f"must be one of {', '.join(names)}; not {system!r}", field="system")
+        self.duel_auto = duel_auto
+        self.system_select = W.Dropdown(options=[(wb.system(n).title, n) for n in names], value=system,
+                                        description="rule system", style={"description_width": "7em"},
+                                        layout=W.Layout(width="22em"))
+        self.system_select.add_class("wb-system-select")
+        self.tabs = W.Tab()
+        self.tabs.add_class("wb-tabs")
+        self.tabs.observe(self._on_tab, names="selected_index")
+        self.files = FilePanel({
+            "whole setup (attacker, target, attack, options, situation)": (self._setup_models, self.apply_models),
+            "attacker": (lambda: self.damage.attacker, lambda m: self._apply_one(m, "attacker")),
+            "target": (lambda: self.damage.target, lambda m: self._apply_one(m, "target")),
+            "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
+        })
+        self._adopt(self.files)
+        self.build_seconds: dict[str, float] = {}
+        self.system_name = system
+        self._build(system)
+        self.system_select.observe(lambda ch: setattr(self, "system_name", ch["new"]), names="value")
+        header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
+        self.children = _children(header, self.error_box, self.tabs,
+                                  W.HTML("<b>Save, load, share</b>"), self.files)
+        self.add_class("wb-app")
+
+    # -- building
+    @property
+    def system(self) -> Any:
+        import workbench as wb
+
+        return wb.system(self.system_name)
+
+    @T.observe("system_name")
+    def _on_system(self, change: dict) -> None:
+        if getattr(self, "panels", None) is None or change["new"] == change["old"]:
+            return
+        if self.system_select.value != change["new"]:
+            self.system_select.value = change["new"]
+        self._build(change["new"])
+
+    def _build(self, name: str) -> None:
+        """(Re)build the tabs for system ``name``: the Damage tab now, the rest on first selection."""
+        start = time.perf_counter()
+        self.panels: dict[str, Panel] = {}
+        self._boxes = {t: W.VBox([W.HTML(f"<i>building the {t} tab…</i>")]) for t in TABS}
+        for box, t in zip(self._boxes.values(), TABS):
+            box.add_class(f"wb-tab-{t.lower()}")
+        damage = DamagePanel(self.system)
+        damage.chart.add_class("wb-damage-chart")
+        damage.stats.add_class("wb-damage-stats")
+        damage.view_toggle.add_class("wb-damage-view")
+        damage.add_class("wb-damage")
+        damage.observe(self._on_models, names=["attacker", "target", "attack", "options", "situation"])
+        self.panels["Damage"] = damage
+        self._boxes["Damage"].children = [damage]
+        self.tabs.unobserve(self._on_tab, names="selected_index")
+        try:
+            self.tabs.children = list(self._boxes.values())
+            for i, t in enumerate(TABS):
+                self.tabs.set_title(i, t)
+            self.tabs.selected_index = 0
+        finally:
+            self.tabs.observe(self._on_tab, names="selected_index")
+        self.clear_error()
+        self._on_models()
+        self.build_seconds[name] = time.perf_counter() - start
+
+    @property
+    def damage(self) -> DamagePanel:
+        """The Damage tab's panel (always built)."""
+        return self.panels["Damage"]
+
+    def _on_tab(self, change: dict) -> None:
+        if change["new"] is not None:
+            self.build_tab(TABS[change["new"]])
+
+    def build_tab(self, tab: str) -> Panel:
+        """Return the panel of ``tab``, building it now if it was not yet (what selecting the tab does)."""
+        if tab in self.panels:
+            return self.panels[tab]
+        builders: dict[str, Callable[[], Panel]] = {"Duel": self._make_duel, "Compare": self._make_compare,
+                                                    "Build": self._make_build}
+        try:
+            panel = builders[tab]()
+        except RulesError as err:
+            self._boxes[tab].children = [W.HTML(f"<i>{tab} is not available for these models.</i>")]
+            self.show_error(err)
+            raise
+        self.panels[tab] = panel
+        self._boxes[tab].children = [panel]
+        return panel
+
+    def _make_duel(self) -> Panel:
+        d = self.damage
+        duel = DuelPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation,
+                         auto=self.duel_auto)
+        duel.add_class("wb-duel")
+        return duel
+
+    def _make_compare(self) -> Panel:
+        d = self.damage
+        cmp = ComparePanel(self.system, options=d.options, situation=d.situation)
+        cmp.add_class("wb-compare")
+        return cmp
+
+    def _make_build(self) -> Panel:
+        d = self.damage
+        builder = attack_builder(self.system, d.attack, attacker=d.attacker, title="Attack set")
+        builder.add_class("wb-builder")
+        T.link((builder, "value"), (d, "attack"))
+        T.dlink((d, "attacker"), (builder, "attacker"))
+        summary = W.HTML()
+        summary.add_class("wb-build-summary")
+
+        def show(_: Any = None) -> None:
+            if d.value is not None:
+                summary.value = (f"<b>{d.title_text()}</b>: mean damage "
+                                 f"<span class='wb-build-mean'>{d.value.mean():.3f}</span>, "
+                                 f"P(any damage) {d.value.sf(1):.1%} (the Damage tab shows the chart)")
+        d.observe(show, names="value")
+        show()
+        box = Panel()
+        box._adopt(builder)
+        T.link((builder, "value"), (box, "value"))
+        box.builder, box.summary = builder, summary
+        box.children = [builder, summary]
+        return box
+
+    # -- value and models
+    def _on_models(self, change: dict | None = None) -> None:
+        d = self.damage
+        self.value = {"system": self.system_name, "attacker": d.attacker, "target": d.target, "attack": d.attack,
+                      "options": d.options, "situation": d.situation}
+
+    def _setup_models(self) -> list[Any]:
+        d = self.damage
+        return [d.attacker, d.target, d.attack, d.options, d.situation]
+
+    def _switch_to(self, model: Any) -> None:
+        from workbench.systems import system_of
+
+        name = system_of(model).name
+        if name != self.system_name:
+            self.system_name = name
+
+    def apply_models(self, models: Any) -> None:
+        """Put loaded models into the Damage tab (switching system if they belong to another):
+        the first creature is the attacker, the second the target; an attack, options and a
+        situation go to their places. RulesError if the models mix systems."""
+        from workbench.systems import system_of
+
+        items = list(models) if isinstance(models, (list, tuple)) else [models]
+        if not items:
+            raise RulesError("the file holds no models", field="path")
+        systems = {system_of(m).name for m in items}
+        if len(systems) > 1:
+            raise RulesError(f"the models mix rule systems ({', '.join(sorted(systems))})", field="path")
+        self._switch_to(items[0])
+        sys = self.system
+        new: dict[str, Any] = {}
+        creatures = [m for m in items if isinstance(m, sys.Creature)]
+        for slot, c in zip(("attacker", "target"), creatures):
+            new[slot] = c
+        for m in items:
+            for slot, cls in (("attack", sys.Attack), ("options", sys.Options), ("situation", sys.Situation)):
+                if isinstance(m, cls):
+                    new[slot] = m
+        self._update(new)
+
+    def _apply_one(self, model: Any, slot: str) -> None:
+        if isinstance(model, (list, tuple)):
+            raise RulesError(f"this holds {len(model)} models; choose 'whole setup' to load them", field="path")
+        kind = getattr(type(model), "model_kind", type(model).__name__)
+        want = "attack" if slot == "attack" else "creature"
+        if kind != want:
+            raise RulesError(f"this holds a {kind}, not a{'n' if want == 'attack' else ''} {want} for the {slot}",
+                             field="path")
+        self._switch_to(model)
+        self._update({slot: model})
+
+    def _update(self, new: dict[str, Any]) -> None:
+        d = self.damage
+        if "attacker" in new and "attack" not in new:
+            own = self.system.attacks_of(new["attacker"])
+            if own and d.attack not in own:
+                new["attack"] = own[0]
+        d.update(**new)
+        if d.error:
+            raise RulesError(d.error, field="path")
+        for tab, panel in list(self.panels.items()):
+            if tab == "Duel":
+                panel.a, panel.b = d.attacker, d.target
+            elif tab == "Compare":
+                panel.options, panel.situation = d.options, d.situation

@@ -1,0 +1,123 @@
+"""``FilePanel``: save / load models to a file and copy / apply share codes, errors shown inline.
+
+It wraps :func:`workbench.save` (atomic: a temporary file replaced in one step), :func:`workbench.load`,
+:func:`workbench.share_code` and :func:`workbench.from_share_code`. What is saved is chosen by the
+``what`` dropdown among named *slots*, each a ``(get, set)`` pair of functions: ``get()`` returns
+the model (or list of models) to save, ``set(obj)`` puts a loaded one back (and may raise
+RulesError, e.g. for a creature loaded into the attack slot).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Callable, Mapping
+
+import ipywidgets as W
+
+from workbench.errors import RulesError
+
+from .base import Panel, _children, error_html
+
+__all__ = ["FilePanel"]
+
+Slot = tuple[Callable[[], Any], Callable[[Any], None]]
+
+
+class FilePanel(Panel):
+    """Save / Load buttons over a path box and Get code / Apply code buttons over a share-code box.
+
+    ``value`` is the last model (or list) saved, loaded or applied; ``status`` tells what happened.
+    A RulesError (bad file, corrupt code, wrong kind of model) is shown beside the path or the code
+    box and nothing changes.
+    """
+
+    def __init__(self, slots: Mapping[str, Slot], path: str = "workbench-setup.toml", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.slots = dict(slots)
+        style, wide = {"description_width": "6em"}, W.Layout(width="30em")
+        self.what = W.Dropdown(options=list(self.slots), description="save what", style=style,
+                               layout=W.Layout(width="20em"))
+        self.path = W.Text(value=path, description="file", placeholder="setup.toml or setup.json", style=style,
+                           layout=wide)
+        self.save_button = W.Button(description="Save", icon="save", tooltip="write the chosen models to the file")
+        self.load_button = W.Button(description="Load", icon="folder-open", tooltip="read models from the file")
+        self.code = W.Text(description="share code", placeholder="wb1:...", style=style, layout=wide)
+        self.get_code_button = W.Button(description="Get code", icon="link", tooltip="a text code for these models")
+        self.apply_code_button = W.Button(description="Apply code", icon="check", tooltip="recreate models from a code")
+        self.status = W.HTML()
+        for w, cls in ((self.what, "wb-io-what"), (self.path, "wb-save-path"), (self.save_button, "wb-save"),
+                       (self.load_button, "wb-load"), (self.code, "wb-share-code"),
+                       (self.get_code_button, "wb-get-code"), (self.apply_code_button, "wb-apply-code"),
+                       (self.status, "wb-io-status")):
+            w.add_class(cls)
+        self.save_button.on_click(lambda _: self.save())
+        self.load_button.on_click(lambda _: self.load())
+        self.get_code_button.on_click(lambda _: self.get_code())
+        self.apply_code_button.on_click(lambda _: self.apply_code())
+        self.children = _children(
+            self.what,
+            W.HBox([self.path, self.save_button, self.load_button, self._error_slot("path")]),
+            W.HBox([self.code, self.get_code_button, self.apply_code_button, self._error_slot("code")]),
+            self.status, self.error_box)
+        self.add_class("wb-files")
+
+    def _slot(self) -> Slot:
+        return self.slots[self.what.value]
+
+    def _run(self, field: str, action: Callable[[], str]) -> bool:
+        try:
+            done = action()
+        except (RulesError, OSError) as err:
+            message = str(err) if isinstance(err, RulesError) else f"{self.path.value}: {err.strerror or err}"
+            self.clear_error()
+            self.error = message          # shown beside the path / code box whatever field it names
+            self._slots[field].value = error_html(message)
+            self.status.value = ""
+            return False
+        self.clear_error()
+        self.status.value = f'<span style="color:#1a7f37">{html.escape(done)}</span>'
+        return True
+
+    def save(self) -> bool:
+        """Save the chosen slot's models to the path (atomically); return True on success."""
+        import workbench as wb
+
+        def act() -> str:
+            obj = self._slot()[0]()
+            where = wb.save(obj, self.path.value.strip())
+            self.value = obj
+            return f"saved {self.what.value} to {where}"
+        return self._run("path", act)
+
+    def load(self) -> bool:
+        """Load the file at the path into the chosen slot; return True on success."""
+        import workbench as wb
+
+        def act() -> str:
+            obj = wb.load(self.path.value.strip())
+            self._slot()[1](obj)
+            self.value = obj
+            return f"loaded {self.what.value} from {self.path.value.strip()}"
+        return self._run("path", act)
+
+    def get_code(self) -> bool:
+        """Put the share code of the chosen slot's models in the code box; return True on success."""
+        import workbench as wb
+
+        def act() -> str:
+            obj = self._slot()[0]()
+            self.code.value = wb.share_code(obj)
+            self.value = obj
+            return f"share code of {self.what.value}: copy it from the box"
+        return self._run("code", act)
+
+    def apply_code(self) -> bool:
+        """Recreate the models of the code in the box into the chosen slot; return True on success."""
+        import workbench as wb
+
+        def act() -> str:
+            obj = wb.from_share_code(self.code.value)
+            self._slot()[1](obj)
+            self.value = obj
+            return f"applied the share code to {self.what.value}"
+        return self._run("code", act)
