@@ -347,9 +347,8 @@ def rounds_batch(turns: Sequence[np.ndarray] | np.ndarray, turn_index: np.ndarra
     mean = np.full(n_pairs, np.inf)
     qs = np.full((3, n_pairs), np.nan)
     kb_all = np.full((n_pairs, max_rounds), np.nan) if chain else None
-    cum = np.cumsum(X, axis=1)
-    p_one = 1.0 - np.where(ph - 1 < X.shape[1], cum[pt, np.minimum(ph - 1, X.shape[1] - 1)], 1.0)
-    p_one = np.clip(p_one, 0.0, 1.0)
+    tail = np.cumsum(X[:, ::-1], axis=1)[:, ::-1]  # P(turn damage >= d), exactly 0 past the support
+    p_one = np.clip(np.where(ph < X.shape[1], tail[pt, np.minimum(ph, X.shape[1] - 1)], 0.0), 0.0, 1.0)
     p_pos = X[:, 1:].sum(axis=1)
     used = np.unique(pt)
     used = used[p_pos[used] > 0]
@@ -462,12 +461,13 @@ def _key(obj: Any) -> Any:
 
 def _annulus_target_profiles(targets: list[Any]) -> np.ndarray:
     """Return, per target and per seed (agility, toughness, insight), an id of everything an Annulus
-    outcome reads from a target: size, the seed's defense, awareness (annulus resolve, steps 2-4)."""
+    outcome reads from a target: size, the seed's defense value, awareness (annulus resolve, steps
+    2-4). The id does not name the seed: a set meets the same numbers against the same value."""
     ids: dict[tuple, int] = {}
     out = np.zeros((len(targets), 3), dtype=np.int64)
     for i, t in enumerate(targets):
         for j, d in enumerate(("agility", "toughness", "insight")):
-            out[i, j] = ids.setdefault((t.size, j, getattr(t, d), t.awareness), len(ids))
+            out[i, j] = ids.setdefault((t.size, getattr(t, d), t.awareness), len(ids))
     return out
 
 
@@ -515,7 +515,8 @@ def _matchups(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any],
         prof = _annulus_target_profiles(targets)
         seed = np.array([("agility", "toughness", "insight").index(x.defense) for _, x in pairs], dtype=np.int64)
         for i, (c, x) in enumerate(pairs):
-            pid[i] = pair_ids.setdefault((_key(x), c.size, c.vitality), len(pair_ids))
+            # the set without its name and seed: the seed only picks the defense read (resolve step 3)
+            pid[i] = pair_ids.setdefault((_key(x.upgrades), x.counter_type, c.size, c.vitality), len(pair_ids))
         tkey = prof[:, seed].T  # pairs × targets
     else:
         tids: dict[Any, int] = {}

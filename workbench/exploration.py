@@ -23,6 +23,8 @@ from .systems import system as _system
 
 __all__ = ["explore", "annulus_builds", "INERT", "EFFECTIVE"]
 
+_STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
+
 RULES = "annulus-attacks.txt"
 
 
@@ -193,29 +195,53 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]], opt
         yield dict(zip(keys, combo)), creature, atk, opt, sit
 
 
-def _chunk_rows(sys, pairs, targets, hp, options, situation) -> dict[str, np.ndarray]:
-    """Return per-row arrays (pair-major × targets) of the fast statistics of one chunk."""
+def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.ndarray]:
+    """Return (stat(name, rows) -> that statistic on those rows, the usable mask) for one chunk;
+    rows are pair-major × targets (flat indices). Statistics are computed once per distinct pmf and
+    gathered, so only the rows asked for cost anything."""
     M = _matchups(sys, pairs, targets, options, situation)
     inv, tinv, ok = M["use_inv"], M["turn_inv"], M["row_ok"]
     nT = len(targets)
-    n = len(pairs) * nT
-    out = {"pair": np.repeat(np.arange(len(pairs)), nT), "target": np.tile(np.arange(nT), len(pairs))}
     if M["k"].size == 0:
-        out.update({c: np.zeros(n) for c in ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")})
-        out["ok"] = ok
-        return out
+        return (lambda name, rows: np.zeros(np.asarray(rows).size)), ok
     U, T = M["per_use"], M["turn"]
     iu, it = np.maximum(inv, 0), np.maximum(tinv, 0)
-    cumT = np.cumsum(T, axis=1)
-    h = hp[out["target"]] - 1
-    inside = h < T.shape[1]
-    p_kill = np.where(inside, 1.0 - cumT[it, np.minimum(h, T.shape[1] - 1)], 0.0)
-    out.update({
-        "mean_damage": (U @ np.arange(U.shape[1]))[iu], "p_any_damage": (1.0 - U[:, 0])[iu],
-        "mean_turn_damage": (T @ np.arange(T.shape[1]))[it], "p_kill_one_turn": np.clip(p_kill, 0.0, 1.0),
-        "ok": ok,
-    })
-    return out
+    per_use = {"mean_damage": U @ np.arange(U.shape[1]), "p_any_damage": 1.0 - U[:, 0]}
+    mean_turn = T @ np.arange(T.shape[1])
+    tail = np.cumsum(T[:, ::-1], axis=1)[:, ::-1]  # P(turn damage >= d): exactly 0 past the support
+
+    def stat(name: str, rows: np.ndarray) -> np.ndarray:
+        if name in per_use:
+            return per_use[name][iu[rows]]
+        if name == "mean_turn_damage":
+            return mean_turn[it[rows]]
+        h = hp[rows % nT]  # p_kill_one_turn: P(turn damage >= HP)
+        inside = h < T.shape[1]
+        return np.clip(np.where(inside, tail[it[rows], np.minimum(h, T.shape[1] - 1)], 0.0), 0.0, 1.0)
+
+    return stat, ok
+
+
+def _candidates(value: np.ndarray, ok: np.ndarray, n_pairs: int, k: int, cost: np.ndarray | None) -> np.ndarray:
+    """Return the rows (pair-major × targets, flat indices) that can survive the running top-k and
+    Pareto front: per target the best ``k`` usable rows (ties: the earlier pair, which has the lower
+    build id), and with ``cost`` (per pair) the first best row per (target, cost). A superset of
+    what ``_top`` and ``_front_candidates`` keep from this chunk, so the result is unchanged."""
+    V = np.where(ok, value, -np.inf).reshape(n_pairs, -1)
+    okm = ok.reshape(n_pairs, -1)
+    if n_pairs > k:
+        kth = np.partition(V, n_pairs - k, axis=0)[n_pairs - k]  # the k-th largest per target
+        above = V > kth
+        tied = V == kth
+        keep = above | (tied & (np.cumsum(tied, axis=0) <= k - above.sum(axis=0)))
+    else:
+        keep = np.ones_like(okm)
+    if cost is not None:
+        for c in np.unique(cost):  # a loop over the few distinct costs
+            rows = np.flatnonzero(cost == c)
+            best = rows[np.argmax(V[rows], axis=0)]
+            keep[best, np.arange(V.shape[1])] = True
+    return np.flatnonzero(keep & okm)
 
 
 def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None, vary: dict | None = None,
@@ -278,15 +304,15 @@ def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None,
                 keyed.setdefault((repr(items[i][2]), repr(items[i][3])), []).append(i)
             for ids in keyed.values():
                 opt, sit = items[ids[0]][2], items[ids[0]][3]
-                r = _chunk_rows(sys, [(items[i][0], items[i][1]) for i in ids], tgt, hp, opt, sit)
-                frame = pl.DataFrame({
-                    "build_id": np.asarray(ids, dtype=np.int64)[r["pair"]], "target_id": r["target"],
-                    "mean_damage": r["mean_damage"], "p_any_damage": r["p_any_damage"],
-                    "mean_turn_damage": r["mean_turn_damage"], "p_kill_one_turn": r["p_kill_one_turn"],
-                }).filter(pl.Series(r["ok"]))
+                stat, ok = _chunk_stats(sys, [(items[i][0], items[i][1]) for i in ids], tgt, hp, opt, sit)
+                ids_a = np.asarray(ids, dtype=np.int64)
+                cost = info["cost"].to_numpy()[ids_a] if budget is not None else None
+                rows = _candidates(stat(by, np.arange(ok.size)), ok, len(ids), top_k, cost)
+                frame = pl.DataFrame({"build_id": ids_a[rows // len(tgt)], "target_id": rows % len(tgt),
+                                      **{c: stat(c, rows) for c in _STATS}})
                 best = _top(frame if best is None else pl.concat([best, frame]), by, top_k)
                 if budget is not None:
-                    f2 = frame.with_columns(pl.Series("cost", info["cost"].to_numpy()[frame["build_id"].to_numpy()]))
+                    f2 = frame.with_columns(pl.Series("cost", cost[rows // len(tgt)]))
                     front = _front_candidates(f2 if front is None else pl.concat([front, f2]), by)
                 if bar is not None:
                     bar.update(len(ids) * len(tgt))

@@ -33,6 +33,11 @@ def parameter_keys(P: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     K = np.stack([np.asarray(P[c]).astype(np.int64) for c in KEY_COLUMNS], axis=1)
     if K.shape[0] == 0:
         return K, np.zeros(0, dtype=np.int64)
+    lo, span = K.min(axis=0), K.max(axis=0) - K.min(axis=0) + 1
+    if np.prod(span.astype(np.float64)) < 2.0**62:  # one integer per tuple (mixed radix): a 1-D unique
+        code = (K - lo) @ np.concatenate(([1], np.cumprod(span[:-1]))).astype(np.int64)
+        _, first, inv = np.unique(code, return_index=True, return_inverse=True)
+        return K[first], inv.ravel()
     keys, inv = np.unique(K, axis=0, return_inverse=True)
     return keys, inv.ravel()
 
@@ -105,7 +110,26 @@ def _bconv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _pad(x: np.ndarray, width: int) -> np.ndarray:
-    return np.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, width - x.shape[-1])])
+    """Return ``x`` with zeros appended on the last axis up to ``width``."""
+    out = np.zeros(x.shape[:-1] + (width,))
+    out[..., : x.shape[-1]] = x
+    return out
+
+
+def _groups(*stacks: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """Return (rows, width) groups of rows whose pmfs (last axis) all fit in ``width``: rows
+    grouped by the power of 2 of their support, so that short pmfs are not convolved at the
+    width of the longest (a loop over a few widths, not rows)."""
+    last = np.zeros(stacks[0].shape[0], dtype=np.int64)
+    for x in stacks:
+        nz = x.reshape(x.shape[0], -1, x.shape[-1]).any(axis=1)
+        last = np.maximum(last, x.shape[-1] - 1 - np.argmax(nz[:, ::-1], axis=1))
+    bucket = np.ceil(np.log2(last + 1)).astype(np.int64)
+    out = []
+    for b in np.unique(bucket):
+        rows = np.flatnonzero(bucket == b)
+        out.append((rows, int(last[rows].max()) + 1))
+    return out
 
 
 def use_pmfs(keys: np.ndarray, options: Options) -> tuple[np.ndarray, np.ndarray]:
@@ -121,14 +145,18 @@ def use_pmfs(keys: np.ndarray, options: Options) -> tuple[np.ndarray, np.ndarray
     fl = np.flatnonzero(keys[:, KEY_COLUMNS.index("flurry")] > 0)
     if fl.size == 0:
         return S, S0
-    f0, f1, g = S[fl, 0], S[fl, 1], S0[fl]
-    s0, s1, gg = f0, f1, g
-    for _ in range(2):
-        s0, s1 = _bconv(s0, f0), _pad(_bconv(s0, f1), s0.shape[1] + f0.shape[1] - 1) + _bconv(s1, g)
-        gg = _bconv(gg, g)
-    width = max(S.shape[-1], s0.shape[1], s1.shape[1], gg.shape[1])
+    width = max(S.shape[-1], 3 * (S.shape[-1] - 1) + 1)
     F, G = _pad(S, width), _pad(S0, width)
-    F[fl, 0], F[fl, 1], G[fl] = _pad(s0, width), _pad(s1, width), _pad(gg, width)
+    for rows, w in _groups(S[fl], S0[fl]):  # three strikes, the Reroll carried from strike to strike
+        idx = fl[rows]
+        f0, f1, g = S[idx, 0, :w], S[idx, 1, :w], S0[idx, :w]
+        s0, s1, gg = f0, f1, g
+        for _ in range(2):
+            s0, s1 = _bconv(s0, f0), _bconv(s0, f1) + _bconv(s1, g)
+            gg = _bconv(gg, g)
+        F[idx, 0] = _pad(s0, width)
+        F[idx, 1] = _pad(s1, width)
+        G[idx] = _pad(gg, width)
     return F, G
 
 
@@ -137,15 +165,32 @@ def turn_pmfs(F: np.ndarray, G: np.ndarray, k: np.ndarray) -> np.ndarray:
     single Reroll carried from use to use (annulus-attacks.txt: one reroll per round); k = 0: 0."""
     k = np.asarray(k, dtype=np.int64)
     n = F.shape[0]
-    s0 = np.ones((n, 1))
-    s1 = np.zeros((n, 1))
-    for step in range(1, int(k.max(initial=0)) + 1):  # a loop over uses (2 by default)
-        live = (k >= step)[:, None]
-        n0, n1, o = _bconv(s0, F[:, 0]), _bconv(s0, F[:, 1]), _bconv(s1, G)
-        w = max(n0.shape[1], n1.shape[1], o.shape[1])
-        s0 = np.where(live, _pad(n0, w), _pad(s0, w))
-        s1 = np.where(live, _pad(n1, w) + _pad(o, w), _pad(s1, w))
-    return s0 + s1
+    kmax = int(k.max(initial=0))
+    out = np.zeros((n, max(1, kmax * (F.shape[-1] - 1) + 1)))
+    out[k == 0, 0] = 1.0
+    one = np.flatnonzero(k == 1)
+    out[one, : F.shape[-1]] = F[one].sum(axis=1)
+    many = np.flatnonzero(k >= 2)
+    if many.size == 0:
+        return out
+    rer = F[many, 1].any(axis=1)
+    for part, carry in ((many[~rer], False), (many[rer], True)):  # without / with a Reroll to carry
+        if part.size == 0:
+            continue
+        for rows, w in _groups(F[part], G[part]):
+            idx = part[rows]
+            f0, f1, g, kk = F[idx, 0, :w], F[idx, 1, :w], G[idx, :w], k[idx]
+            s0, s1 = f0, (f1 if carry else None)
+            for step in range(2, int(kk.max()) + 1):  # a loop over uses (2 by default)
+                live = (kk >= step)[:, None]
+                n0 = _bconv(s0, f0)
+                if s1 is not None:
+                    n1 = _bconv(s0, f1) + _bconv(s1, g)
+                    s1 = np.where(live, n1, _pad(s1, n1.shape[1]))
+                s0 = np.where(live, n0, _pad(s0, n0.shape[1]))
+            tot = s0 if s1 is None else s0 + s1
+            out[idx, : tot.shape[1]] = tot
+    return out
 
 
 def damage_pmfs(attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any], options: Options,
