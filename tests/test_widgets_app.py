@@ -198,3 +198,19 @@ def test_file_and_code_errors_are_shown_inline_and_change_nothing(tmp_path):
     app.files.path.value = str(tmp_path / "setup.txt")
     app.files.save_button.click()
     assert ".toml or .json" in app.files.errors_shown()["path"] and not (tmp_path / "setup.txt").exists()
+
+
+def test_every_tab_serialises_for_voila(tmp_path):
+    """Voilà sends each widget's state to the browser: the whole app (all tabs built) must embed,
+    and the CSS classes a browser test looks for must be in the page."""
+    from ipywidgets.embed import embed_minimal_html
+
+    app = Workbench("annulus")
+    for tab in ("Duel", "Compare", "Build"):
+        app.build_tab(tab)
+    page = tmp_path / "app.html"
+    embed_minimal_html(page, views=[app], title="workbench")
+    text = page.read_text()
+    for cls in ("wb-system-select", "wb-damage-chart", "wb-damage-stats", "wb-duel-run", "wb-duel-result",
+                "wb-upgrades", "wb-save", "wb-share-code", "wb-compare-chart"):
+        assert cls in text, cls
