@@ -229,8 +229,8 @@ print(f"exact chain (armor never wears down): P(soldier down by round 10) = "
 
 # %% [markdown]
 # The Berserker against the Ogre, and the Bear against the soldier, each both ways. The Burn the
-# exact chain leaves out speeds the Berserker up (the Ogre takes 2 dice at the end of each of its
-# turns, or spends an action on a recovery check). The exact Bear curve barely leaves zero; the
+# exact chain leaves out speeds the Berserker up (2 dice of damage at the end of each of the Ogre's
+# turns, until a recovery check removes it). The exact Bear curve barely leaves zero; the
 # simulated one climbs once the armor is gone.
 
 # %%
