@@ -1,5 +1,6 @@
 """Explore throughput (build-vs-creature rows per second for mean damage and kill chances) and
-peak memory of a >= 10-million-row run. Run: .venv/bin/python benchmarks/bench_explore.py"""
+peak memory of a >= 10-million-row run (2,403 distinct budget-5 builds x 4,200 creatures).
+Run: cd benchmarks && ../.venv/bin/python bench_explore.py"""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from workbench.exploration import annulus_builds, explore
 
 
 def main() -> None:
-    targets = creatures(3600)
+    targets = creatures(4200)
     builds, counts = annulus_builds(5, targets)
     rows = builds.height * len(targets)
     t = time.perf_counter()
