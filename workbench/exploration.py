@@ -295,14 +295,19 @@ def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None,
     best: pl.DataFrame | None = None
     front: pl.DataFrame | None = None
     try:
-        # group by (options, situation) so that each chunk is one vectorised call
-        order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3])))
+        # group by (options, situation) so that each chunk is one vectorised call; Annulus sets that
+        # differ only in their seed share a chunk (they share dice parameters against equal defenses)
+        sig: dict[Any, int] = {}
+        same = [sig.setdefault(getattr(it[1], "upgrades", i), i) if budget is not None else i
+                for i, it in enumerate(items)]
+        order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3]), same[i], i))
         for start in range(0, len(order), chunk_size):
             chunk = order[start : start + chunk_size]
             keyed: dict[tuple, list[int]] = {}
             for i in chunk:
                 keyed.setdefault((repr(items[i][2]), repr(items[i][3])), []).append(i)
             for ids in keyed.values():
+                ids = sorted(ids)  # pairs in build-id order: ties go to the lower build id
                 opt, sit = items[ids[0]][2], items[ids[0]][3]
                 stat, ok = _chunk_stats(sys, [(items[i][0], items[i][1]) for i in ids], tgt, hp, opt, sit)
                 ids_a = np.asarray(ids, dtype=np.int64)
