@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-from math import comb
 
 import numpy as np
 import polars as pl
