@@ -1,0 +1,19 @@
+# %% [markdown]
+# Pick a rule system, then an attack, an attacker and a target: the **Damage** tab shows the exact
+# damage distribution. **Duel** pits the two creatures against each other until one falls,
+# **Compare** sets the catalog's attacks against its creatures, **Build** assembles an attack
+# set. Every number is exact where the maths can be. (`python3 tasks.py app` shows this app alone,
+# in Voilà; the notebooks in this folder explain the rules behind it.)
+
+# %%
+import altair as alt
+
+from widgets import Workbench
+
+alt.JupyterChart.enable_offline()
+_ = alt.renderers.enable("jupyter", offline=True)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+app = Workbench("annulus")
+app
