@@ -10,6 +10,7 @@ simulation of many fights at once").
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable
 
@@ -90,7 +91,7 @@ class Bank:
         return {name: col[pos] for name, col in self._cols.items()}
 
 
-class Side:
+class Side(ABC):
     """One side of many fights: subclasses hold its state arrays and play its turn.
 
     ``died_at`` records the clock tick of death (-1 while alive).
@@ -114,14 +115,16 @@ class Side:
         hit = hit[self.died_at[hit] < 0]
         self.died_at[hit] = sim.tick()
 
-    def turn(self, idx: np.ndarray, foe: "Side", sim: "Fights") -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def turn(self, idx: np.ndarray, foe: "Side", sim: "Fights") -> None:
+        """Play one turn of the fights ``idx`` against ``foe``."""
 
     def passive_turn(self, idx: np.ndarray, foe: "Side", sim: "Fights") -> None:
         """The turn of a side that does not attack (the target of rounds-to-kill): by default nothing."""
 
-    def hp_left(self) -> np.ndarray:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def hp_left(self) -> np.ndarray:
+        """Return the hit points left in every fight."""
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Sequence
@@ -221,7 +222,7 @@ def dists_from_table(table, n: int | None = None) -> list[Dist]:
 
 
 # --------------------------------------------------------------------------- the protocol
-class RuleSystem:
+class RuleSystem(ABC):
     """One rule system. Subclasses fill in the class attributes and ``outcome_tables``.
 
     ``outcome_tables(attacks, attackers, targets, options, situation)`` takes three aligned
@@ -239,9 +240,10 @@ class RuleSystem:
     Situation: type = Model
 
     # -- required
+    @abstractmethod
     def outcome_tables(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
                        options: Any = None, situation: Any = None):
-        raise NotImplementedError(f"{self.name} does not resolve attacks yet")
+        """Return the outcome tables of aligned matchups (see the class docstring)."""
 
     def catalog(self) -> Catalog:
         """Return the bundled creatures and attacks."""
