@@ -139,3 +139,18 @@ def test_clueless_target_makes_the_simulation_run():
     a = _creature("A", [PLAIN])
     b = _creature("B", [PLAIN], awareness="clueless")
     assert state_effects(a, b) == {"awareness"}
+
+
+def test_triggers_that_cannot_land_do_not_force_simulation():
+    """annulus-attacks.txt: "a triggered effect is only applied when you manage to deal at least one
+    point of damage" -- the Wolf's Bite never gets through the Ogre's Toughness, so its Choke is moot
+    and the fight stays exact; against a Rat it can land, so the Choke carries state."""
+    import workbench as wb
+    from workbench.simulate import state_effects
+
+    cat = wb.system("annulus").catalog()
+    wolf, ogre, rat = cat.creature("Wolf"), cat.creature("Ogre"), cat.creature("Rat")
+    bite = wolf.attack_sets[0]
+    assert wb.damage(bite, wolf, ogre).max() == 0
+    assert "choke" not in state_effects(wolf, ogre)
+    assert wb.damage(bite, wolf, rat).max() > 0 and "choke" in state_effects(wolf, rat)

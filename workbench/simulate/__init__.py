@@ -37,6 +37,18 @@ def make_side(me: Any, foe: Any, options: Any = None, situation: Any = None, pla
     return cls(me, foe, options, situation, plan)
 
 
+def _can_damage(sys: Any, attack: Any, attacker: Any, target: Any, options: Any, situation: Any) -> bool:
+    """Return False only when ``attack`` is usable here and can never deal damage to ``target``.
+
+    A set unusable now (e.g. Swansong above half Vitality) may become usable as the fight goes on,
+    so it counts as able to damage.
+    """
+    try:
+        return sys.damage(attack, attacker, target, options, situation).max() > 0
+    except RulesError:
+        return True
+
+
 def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None,
                   plan: Any = None) -> set[str]:
     """Return the names of the stateful effects of ``attacker`` fighting ``target`` (empty: HP-only).
@@ -51,9 +63,10 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
     sys = system_of(attacker)
     out: set[str] = set()
     if sys.name == "annulus":
-        sit = situation if situation is not None else sys.Situation()
+        opts, sit = sys._defaults(options, situation)
         for s in attacker.attack_sets:
-            out |= {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
+            if _can_damage(sys, s, attacker, target, opts, sit):  # triggers need >= 1 damage
+                out |= {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
             if s.has("Reckless"):
                 out.add("reckless")
             if s.area:
