@@ -6,8 +6,6 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-
-
 import workbench as wb
 
 from .oracles import assert_dist_close, from_icepool
