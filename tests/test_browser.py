@@ -158,10 +158,15 @@ def app(browser, voila) -> Iterator:
         page.close()
 
 
-def shot(page, name: str, locator=None) -> Path:
+def shot(page, name: str, locator=None, docs: str | None = None) -> Path:
+    """Save a screenshot to tests/artifacts/<name>.png; with ``WB_UPDATE_SCREENSHOTS=1`` also to
+    docs/screenshots/<docs>.png (the README's pictures)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     (locator or page).screenshot(path=str(path))
+    if docs and os.environ.get("WB_UPDATE_SCREENSHOTS"):
+        (ROOT / "docs" / "screenshots").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, ROOT / "docs" / "screenshots" / f"{docs}.png")
     return path
 
 
@@ -207,7 +212,9 @@ def test_app_renders_the_engines_numbers(app) -> None:
     assert app.locator(".wb-system-select select").input_value() == s.title   # the option label
     assert target.name in chart_picture(app, ".wb-damage-chart")      # the chart title names the matchup
     assert app.locator(".wb-error:visible").count() == 0
-    shot(app, "app")
+    app.set_viewport_size({"width": 1280, "height": 1400})             # the whole app painted
+    shot(app, "app", app.locator(".wb-app"), docs="app")
+    app.set_viewport_size({"width": 1280, "height": 1000})
     assert not app.problems, app.problems
 
 
@@ -233,7 +240,7 @@ def test_changing_the_target_redraws_chart_and_stats(app) -> None:
         time.sleep(0.2)
     redrawn = chart_picture(app, ".wb-damage-chart")
     assert redrawn != picture and new.name in redrawn and old.name not in redrawn
-    shot(app, "chart-after-target-change", app.locator(".wb-damage-chart"))
+    shot(app, "chart-after-target-change", app.locator(".wb-damage-chart"), docs="damage-chart")
     assert not app.problems, app.problems
 
 
@@ -280,7 +287,7 @@ def test_duel_run_shows_the_engines_result(app) -> None:
     assert f"P({b.name} wins)" in stats and f"{expected.p_b_wins:.2%}" in stats
     assert duel.locator(".wb-duel-stale").count() == 0
     assert b.name in chart_picture(app, ".wb-tab-duel .wb-duel-chart")
-    shot(app, "duel", duel.locator(".wb-duel-result"))
+    shot(app, "duel", duel.locator(".wb-duel-result"), docs="duel")
     assert not app.problems, app.problems
 
 
