@@ -39,8 +39,9 @@ pytestmark = pytest.mark.browser
 
 
 def chromium_path() -> str | None:
-    """Return Debian's chromium (``$WB_CHROMIUM`` overrides), or None."""
-    for candidate in (os.environ.get("WB_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+    """Return Debian's chromium, or None (``$WB_CHROMIUM``, when set, is the only path tried)."""
+    override = os.environ.get("WB_CHROMIUM")
+    for candidate in ([override] if override else ["/usr/bin/chromium", shutil.which("chromium")]):
         if candidate and Path(candidate).exists():
             return candidate
     return None
@@ -101,7 +102,7 @@ def stop_server(proc: subprocess.Popen) -> None:
 def browser() -> Iterator:
     path = chromium_path()
     if path is None:
-        missing("chromium not found at /usr/bin/chromium or on PATH")
+        missing(f"chromium not found ({os.environ.get('WB_CHROMIUM') or 'not at /usr/bin/chromium nor on PATH'})")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
