@@ -23,6 +23,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -160,7 +161,8 @@ def test_binder_requirements_and_postbuild_run_every_notebook(binder_checkout: t
 
 @pytest.mark.timeout(300)
 def test_binder_lab_has_the_widget_extensions_and_voila(binder_checkout: tuple[Path, Path]) -> None:
-    """JupyterLab on Binder can show the panels (ipywidgets + anywidget extensions) and Voilà is there."""
+    """JupyterLab on Binder can show the panels (ipywidgets + anywidget extensions) and the Voilà
+    server extension is enabled (the README's app link goes to ``/voila/render/...``)."""
     venv, repo = binder_checkout
     env = venv_env(venv)
     proc = subprocess.run([str(venv / "bin/jupyter"), "labextension", "list"], cwd=repo, env=env,
@@ -169,6 +171,10 @@ def test_binder_lab_has_the_widget_extensions_and_voila(binder_checkout: tuple[P
     assert proc.returncode == 0, listing
     for ext in ("@jupyter-widgets/jupyterlab-manager", "anywidget"):
         assert ext in listing, f"{ext} missing from `jupyter labextension list`:\n{listing}"
+    proc = subprocess.run([str(venv / "bin/jupyter"), "server", "extension", "list"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=120)
+    servers = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout + proc.stderr)   # no colour codes
+    assert re.search(r"voila\S*\s+enabled", servers), f"Voilà is not an enabled server extension:\n{servers}"
     out = run([venv / "bin/python", "-c", "import voila, workbench, widgets; print(voila.__version__)"],
               cwd=repo, env=env, timeout=120)
     assert out.strip(), out
