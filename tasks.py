@@ -55,7 +55,7 @@ def lab(extra: list[str]) -> None:
 
 def app(extra: list[str]) -> None:
     ensure_env()
-    run(BIN / "voila", *root_flag(), "notebooks/app.ipynb", *extra)
+    run(BIN / "voila", "notebooks/app.ipynb", *extra)  # voila runs as root without a flag
 
 
 def test(extra: list[str]) -> None:

@@ -141,6 +141,9 @@ def test_annulus_builder_picker_loads_catalog_sets():
         b.controls["picker"].value = name
         assert b.value == atk and b.read_upgrades() == dict(atk.upgrades)
         assert f"Experience: <b>{s.experience(atk)}</b>" in b.experience.value
+        # A set without a Counter shows "(none)", never a blank dropdown (a None value shows blank).
+        counter = b.controls["counter_type"]
+        assert counter.label == ("(none)" if atk.counter_type is None else atk.counter_type.capitalize())
 
 
 # ---------------------------------------------------------------- save / load / share

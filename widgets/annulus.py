@@ -59,7 +59,8 @@ class AnnulusAttackBuilder(Panel):
         c["name"] = W.Text(description="name", style=style, layout=wide)
         c["defense"] = W.ToggleButtons(options=[(s.capitalize(), s) for s in _SEEDS], description="seed (Damage)",
                                        style={"description_width": "9em", "button_width": "6.5em"})
-        c["counter_type"] = W.Dropdown(options=[("(none)", None), *[(s.capitalize(), s) for s in _SEEDS]],
+        # "" stands for no counter type: a Dropdown whose value is None shows blank in the browser.
+        c["counter_type"] = W.Dropdown(options=[("(none)", ""), *[(s.capitalize(), s) for s in _SEEDS]],
                                        description="counter type", style=style, layout=wide)
         boxes = []
         self._stackable = [n for n, r in self.upgrade_info.items() if r["stackable"]]
@@ -135,7 +136,7 @@ class AnnulusAttackBuilder(Panel):
             c = self.controls
             c["name"].value = attack.name
             c["defense"].value = attack.defense
-            c["counter_type"].value = attack.counter_type
+            c["counter_type"].value = attack.counter_type or ""
             for cat in _CATEGORIES:
                 c[cat].value = tuple(n for n in attack.upgrades if n in c[cat].options)
             for n in self._stackable:
@@ -165,7 +166,7 @@ class AnnulusAttackBuilder(Panel):
         c = self.controls
         try:
             attack = self.system.Attack(c["name"].value, defense=c["defense"].value, upgrades=self.read_upgrades(),
-                                        counter_type=c["counter_type"].value)
+                                        counter_type=c["counter_type"].value or None)
         except RulesError as err:
             self.show_error(err)
             self._show_about(self.read_upgrades())
