@@ -385,3 +385,15 @@ def test_any_single_character_change_is_caught(obj, data):
 def test_top_level_exports():
     assert wb.load is wio.load and wb.save is wio.save
     assert wb.share_code is wio.share_code and wb.from_share_code is wio.from_share_code
+
+
+def test_toml_key_with_a_trailing_newline_is_quoted():
+    """Found by hypothesis: a key "0\\n" passed a bare-key regex ending in "$" (which admits a
+    trailing newline) and produced TOML that tomllib rejects."""
+    import tomllib
+
+    from workbench.io import _toml_key
+
+    assert _toml_key("0\n") == '"0\\n"'
+    text = _toml_key("0") + " = 1\n" + _toml_key("0\n") + " = 2\n"
+    assert tomllib.loads(text) == {"0": 1, "0\n": 2}

@@ -188,7 +188,7 @@ def _toml_str(s: str) -> str:
 
 
 def _toml_key(k: str) -> str:
-    return k if _BARE_KEY.match(k) else _toml_str(k)
+    return k if _BARE_KEY.fullmatch(k) else _toml_str(k)  # fullmatch: "$" would admit a trailing newline
 
 
 def _toml_value(v: Any, where: str) -> str:
