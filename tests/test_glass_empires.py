@@ -361,7 +361,7 @@ def test_catalog_file_errors_name_file_and_field(tmp_path):
     (lambda: GE.Creature("c", power=2, resist=["plasma"]), "resist"),
     (lambda: GE.Creature("c", power=2, resist=["fire"], weak=["fire"]), "weak"),
     (lambda: GE.Creature("c", power=4, hd=2, level=1), "hd"),
-    (lambda: GE.Creature("c", power=2, weapons=["sword"]), "weapons"),
+    (lambda: GE.Creature("c", power=2, weapons=["sword"]), "weapons[0]"),
     (lambda: GE.Creature("c", power=2, weapons=[GE.Attack("a", damage=1), GE.Attack("A", damage=2)]), "weapons"),
     (lambda: GE.Options(damage_order="armor first"), "damage_order"),
     (lambda: GE.Options(armor_points_formula="armor_x_level"), "armor_points_formula"),

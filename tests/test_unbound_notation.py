@@ -71,8 +71,8 @@ def test_positional_fields_follow_the_design_order():
     (dict(hp=0), "hp"),
     (dict(hp=2.5), "hp"),
     (dict(str_mod="3"), "str_mod"),
-    (dict(weapons=["sword"]), "weapons"),
-    (dict(weapons=[{"name": "Claw", "damage": "1d"}]), "weapons.damage"),
+    (dict(weapons=["sword"]), "weapons[0]"),
+    (dict(weapons=[{"name": "Claw", "damage": "1d"}]), "weapons[0].damage"),
     (dict(name=""), "name"),
 ])
 def test_bad_creatures_name_the_field(kwargs, field):

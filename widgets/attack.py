@@ -59,7 +59,7 @@ def attack_builder(system: Any, value: Any = None, *, attacker: Any = None, **kw
     """Return the system's registered attack builder, or the generic :class:`AttackSetBuilder`."""
     from workbench.systems import system as lookup
 
-    from . import annulus  # noqa: F401  (registers the Annulus builder)
+    from . import annulus  # noqa: F401 - imported for its side effect: registers the Annulus builder
 
     sys = lookup(system)
     cls = BUILDERS.get(sys.name, AttackSetBuilder)

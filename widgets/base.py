@@ -8,6 +8,7 @@ A panel shows a :class:`~workbench.errors.RulesError` beside the control named b
 from __future__ import annotations
 
 import html
+import re
 from typing import Any, Iterable
 
 import altair as alt
@@ -119,6 +120,8 @@ class Panel(W.VBox):
         """Show ``err`` beside the control named by its field (else in the panel's error line)."""
         message = str(err)
         field = getattr(err, "field", None)
+        if field is not None and field not in self.fields():
+            field = re.split(r"[.\[]", field)[0]  # "weapons[0].damage": the weapons control
         self.clear_message(self.error)
         self.error = message
         if field in self._slots:

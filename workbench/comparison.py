@@ -11,9 +11,9 @@ batched kill chain in numpy (:func:`rounds_batch`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import polars as pl
@@ -23,7 +23,7 @@ from .dist import Dist
 from .errors import RulesError
 from .systems import system as _system
 from .systems import system_of
-from .systems.base import RuleSystem, dists_from_table
+from .systems.base import RuleSystem
 
 __all__ = ["compare", "rank", "pivot", "export", "rounds_batch", "neutral_attacker", "uses_per_turn",
            "QUANTILE_TOLERANCE", "COLUMNS", "BEST_PLAN"]

@@ -21,7 +21,7 @@ from ..errors import RulesError
 
 __all__ = [
     "Model", "RuleSystem", "Catalog", "check_int", "check_number", "check_choice", "check_bool",
-    "check_str", "dists_from_table", "CATALOG_DIR",
+    "check_str", "check_models", "dists_from_table", "CATALOG_DIR",
 ]
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
@@ -90,6 +90,36 @@ def check_str(field: str, value: Any, *, rule: str | None = None, allow_empty: b
     if not isinstance(value, str) or (not allow_empty and not value.strip()):
         raise RulesError(f"must be a non-empty text, not {value!r}", field=field, rule=rule)
     return value.strip()
+
+
+def check_models(field: str, value: Any, model_cls: type, *, rule: str | None = None) -> tuple:
+    """Return ``value`` as a tuple of ``model_cls`` models with distinct names.
+
+    Accepts None (no models), one model or table, or a list of models and tables (tables are built
+    with ``from_dict``; their errors are reported as ``field[i].subfield``).
+    """
+    if value is None:
+        return ()
+    if isinstance(value, (model_cls, dict)):
+        value = [value]
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"must be a list of {model_cls.__name__} models, not {value!r}", field=field, rule=rule)
+    out = []
+    for i, item in enumerate(value):
+        if isinstance(item, dict):
+            try:
+                item = model_cls.from_dict(item)
+            except RulesError as exc:
+                raise RulesError(exc.message, field=f"{field}[{i}].{exc.field}", rule=exc.rule) from None
+        if not isinstance(item, model_cls):
+            raise RulesError(f"must hold {model_cls.system} {model_cls.__name__} models, not {type(item).__name__}",
+                             field=f"{field}[{i}]", rule=rule)
+        out.append(item)
+    names = [m.name.strip().lower() for m in out]
+    if len(set(names)) != len(names):
+        raise RulesError(f"two entries share a name: {[m.name for m in out]}; name them apart", field=field,
+                         rule=rule)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- models

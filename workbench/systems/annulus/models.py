@@ -11,7 +11,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_number, check_str
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
 from .upgrades import UPGRADES, canonical_name
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "UpgradeRanks", "DEFENSES", "AWARENESS",
@@ -253,22 +253,7 @@ class Creature(Model):
                                                   rule=f"{RULES}: subtracts their relevant defense"))
         object.__setattr__(self, "awareness",
                            check_choice("awareness", self.awareness, AWARENESS, rule=f"{CLAR}: Awareness states"))
-        sets = self.attack_sets
-        if sets is None:
-            sets = ()
-        if isinstance(sets, (Attack, dict)) or not isinstance(sets, (list, tuple)):
-            raise RulesError(f"must be a list of attack sets, not {type(sets).__name__}", field="attack_sets")
-        out = []
-        for s in sets:
-            if isinstance(s, dict):
-                s = Attack.from_dict(s)
-            if not isinstance(s, Attack):
-                raise RulesError(f"must hold Annulus Attack sets, not {s!r}", field="attack_sets")
-            out.append(s)
-        names = [s.name.lower() for s in out]
-        if len(set(names)) != len(names):
-            raise RulesError("two attack sets share a name", field="attack_sets")
-        object.__setattr__(self, "attack_sets", tuple(out))
+        object.__setattr__(self, "attack_sets", check_models("attack_sets", self.attack_sets, Attack))
 
     @property
     def hp(self) -> int:

@@ -283,7 +283,6 @@ def outcome_tables(attacks: Sequence[Attack], attackers: Sequence[Creature], tar
     if len(attacks) == 0:
         raise RulesError("give at least one matchup", field="attacks")
     P = strike_parameters(attacks, attackers, targets, options, situation)
-    n = P["n"]
     single = np.flatnonzero(~P["flurry"])
     flurry = np.flatnonzero(P["flurry"])
     parts = []

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_number, check_str
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "DAMAGE_ORDERS", "AP_FORMULAS", "MIXED_TYPE_RULES",
@@ -199,22 +199,7 @@ class Creature(Model):
         elif self.level >= self.power:
             raise RulesError(f"Level {self.level} leaves no HD within Power {self.power}", field="level",
                              rule="characters.mdx: Power = HD + Level")
-        weapons = self.weapons
-        if isinstance(weapons, (Attack, dict)):
-            weapons = [weapons]
-        if not isinstance(weapons, (list, tuple)):
-            raise RulesError(f"must be a list of weapons, not {weapons!r}", field="weapons")
-        out = []
-        for w in weapons:
-            if isinstance(w, dict):
-                w = Attack.from_dict(w)
-            if not isinstance(w, Attack):
-                raise RulesError(f"must hold Glass Empires weapons (Attack), not {type(w).__name__}", field="weapons")
-            out.append(w)
-        names = [w.name.lower() for w in out]
-        if len(set(names)) != len(names):
-            raise RulesError(f"two weapons share a name: {[w.name for w in out]}", field="weapons")
-        s("weapons", tuple(out))
+        s("weapons", check_models("weapons", self.weapons, Attack))
         seen: dict[str, str] = {}
         for f in ("resist", "weak", "immune"):
             s(f, _types(f, getattr(self, f), allow_mixed=False))

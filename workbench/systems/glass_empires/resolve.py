@@ -16,7 +16,7 @@ import polars as pl
 
 from ...errors import RulesError
 from .models import Attack, Creature, Options, Situation
-from .weapons import CLAR, RULES
+from .weapons import RULES
 
 __all__ = ["BANDS", "TWO_D6", "band_index", "band_probabilities", "strike_modifier", "armor_points",
            "Segment", "segment", "resolve", "OUTCOME_COLUMNS"]

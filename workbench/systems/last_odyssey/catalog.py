@@ -13,7 +13,7 @@ from typing import Any
 
 from ...errors import RulesError
 from ..base import CATALOG_DIR, Catalog, read_toml
-from .models import Attack, Creature
+from .models import Creature
 
 __all__ = ["CATALOG_FILE", "load_catalog", "from_published", "RANGED_WEAPONS"]
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_number, check_str
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
 from .elements import check_element
 
 __all__ = ["Shell", "Attack", "Creature", "Options", "Situation", "KINDS", "ABILITY_TYPES", "ROWS",
@@ -190,22 +190,7 @@ class Creature(Model):
                 raise RulesError(f"must be None, a Shell, a table {{points, element}} or a number of points, "
                                  f"not {shell!r}", field="shell", rule=f"{CLAR}: Shell")
         set_("shell", shell)
-        abilities = self.abilities
-        if abilities is None:
-            abilities = ()
-        if isinstance(abilities, (str, dict)) or not isinstance(abilities, (list, tuple)):
-            raise RulesError(f"must be a list of attacks, not {abilities!r}", field="abilities")
-        out = []
-        for i, a in enumerate(abilities):
-            if isinstance(a, dict):
-                try:
-                    a = Attack.from_dict(a)
-                except RulesError as exc:
-                    raise RulesError(exc.message, field=f"abilities[{i}].{exc.field}", rule=exc.rule) from None
-            if not isinstance(a, Attack):
-                raise RulesError(f"must be a Last Odyssey Attack, not {type(a).__name__}", field=f"abilities[{i}]")
-            out.append(a)
-        set_("abilities", tuple(out))
+        set_("abilities", check_models("abilities", self.abilities, Attack))
         set_("immune_elements", _names("immune_elements", self.immune_elements, CLAR, check_element))
         if None in self.immune_elements:
             raise RulesError("colorless is not an element one can be immune to", field="immune_elements")

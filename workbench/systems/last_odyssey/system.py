@@ -9,7 +9,7 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, dists_from_table
+from ..base import Catalog, RuleSystem
 from . import catalog as _catalog
 from .models import Attack, Creature, Options, Situation
 from .resolve import multi_target_frame, outcome_frame, resolve_grid

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_str
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_str
 from .notation import parse_crit, parse_damage
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "Action", "RANKS", "ITERATIVES", "KINDS",
@@ -116,24 +116,6 @@ class Attack(Model):
         return self.kind in ("ranged", "thrown") or (self.kind == "spell" and self.range_increment is not None)
 
 
-def _attack_list(field: str, value: Any) -> tuple[Attack, ...]:
-    if isinstance(value, (Attack, dict)):
-        value = [value]
-    if not isinstance(value, (list, tuple)):
-        raise RulesError(f"must be a list of attacks, not {value!r}", field=field)
-    out = []
-    for i, a in enumerate(value):
-        if isinstance(a, dict):
-            try:
-                a = Attack.from_dict(a)
-            except RulesError as exc:
-                raise RulesError(f"[{i}] {exc.message}", field=f"{field}.{exc.field}", rule=exc.rule) from None
-        if not isinstance(a, Attack):
-            raise RulesError(f"[{i}] must be an unbound Attack, not {type(a).__name__}", field=field)
-        out.append(a)
-    return tuple(out)
-
-
 @dataclass(frozen=True)
 class Creature(Model):
     """An Unbound creature: HP, AC and touch AC, attribute modifiers, weapon skill rank, weapons.
@@ -171,12 +153,8 @@ class Creature(Model):
         if self.thaumaturgy_mod is not None:
             object.__setattr__(self, "thaumaturgy_mod", _mod("thaumaturgy_mod", self.thaumaturgy_mod))
         object.__setattr__(self, "rank", check_choice("rank", self.rank, RANKS, rule=f"{RULES}: Multiple Attacks"))
-        object.__setattr__(self, "weapons", _attack_list("weapons", self.weapons))
+        object.__setattr__(self, "weapons", check_models("weapons", self.weapons, Attack))
         object.__setattr__(self, "precise_shot", check_bool("precise_shot", self.precise_shot))
-        names = [w.name.lower() for w in self.weapons]
-        if len(set(names)) != len(names):
-            raise RulesError("two weapons share a name; name them apart (e.g. 'Short sword (off hand)')",
-                             field="weapons")
 
     @property
     def iteratives(self) -> int:

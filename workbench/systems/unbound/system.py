@@ -10,7 +10,7 @@ import polars as pl
 from ...dist import Dist
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem, dists_from_table
-from .actions import (BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn, resolve_weapon,
+from .actions import (BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn,
                       self_ac_penalty)
 from .catalog import load_catalog
 from .models import RULES, Action, Attack, Creature, Options, Situation
