@@ -14,13 +14,12 @@ check 1e-12).
 
 from __future__ import annotations
 
-from math import comb
 from typing import Any, Sequence
 
 import numpy as np
 
 from .models import Options
-from .resolve import strike_parameters, trigger_class_probabilities
+from .resolve import _binomial_table, strike_parameters, trigger_class_probabilities
 
 __all__ = ["KEY_COLUMNS", "parameter_keys", "strike_pmfs", "use_pmfs", "turn_pmfs", "damage_pmfs"]
 
@@ -40,16 +39,6 @@ def parameter_keys(P: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         return K[first], inv.ravel()
     keys, inv = np.unique(K, axis=0, return_inverse=True)
     return keys, inv.ravel()
-
-
-def _binomial_table(nmax: int, p: float) -> np.ndarray:
-    """Return B[n, k] = P(k successes on n dice) (CLARIFICATIONS, Annulus: each die succeeds with p)."""
-    k = np.arange(nmax + 1)
-    B = np.zeros((nmax + 1, nmax + 1))
-    for m in range(nmax + 1):  # a loop over distinct pool sizes
-        c = np.array([comb(m, j) for j in range(m + 1)], dtype=np.float64)
-        B[m, : m + 1] = c * p ** k[: m + 1] * (1 - p) ** (m - k[: m + 1])
-    return B
 
 
 def _hist(rows: np.ndarray, values: np.ndarray, weights: np.ndarray, u: int, width: int) -> np.ndarray:
