@@ -209,6 +209,24 @@ def test_damage_panel_redraws_when_a_control_changes():
     assert p.redraw_seconds > 0
 
 
+def test_damage_panel_survives_an_unexpected_engine_error(monkeypatch):
+    """A bug in the engine (not a RulesError) is shown in the panel's error line; the last valid
+    distribution and chart stay, and the next good change redraws normally."""
+    p = DamagePanel(TOY)
+    before, value = p.chart.chart.to_dict(), p.value
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("simulated bug")
+
+    monkeypatch.setattr(p.system, "damage", broken)
+    p.editors["attack"].controls["bonus"].value = 5
+    assert p.value is value and p.chart.chart.to_dict() == before
+    assert "Unexpected error (ZeroDivisionError: simulated bug)" in p.error
+    monkeypatch.undo()
+    p.editors["attack"].controls["bonus"].value = 4
+    assert p.value.mean() == pytest.approx(4.5) and not p.error
+
+
 def test_damage_panel_engine_error_shown_beside_field_and_last_chart_kept():
     """toy rules: melee reaches 5 — the engine's RulesError lands beside the distance control."""
     p = DamagePanel(TOY)

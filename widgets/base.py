@@ -8,6 +8,7 @@ A panel shows a :class:`~workbench.errors.RulesError` beside the control named b
 from __future__ import annotations
 
 import html
+import logging
 import re
 from typing import Any, Iterable
 
@@ -16,6 +17,8 @@ import ipywidgets as W
 import traitlets as T
 
 from workbench.errors import RulesError
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Panel", "enable_offline", "error_html", "prevalidated"]
 
@@ -115,6 +118,16 @@ class Panel(W.VBox):
         for p in self._subpanels:
             names |= p.fields()
         return names
+
+    def show_unexpected(self, exc: BaseException) -> None:
+        """Show an error that is not a RulesError (a bug) in the panel's error line; keep the last state.
+
+        A panel never lets an exception escape into the widget's event loop, where it would vanish
+        into the browser console and leave the panel looking frozen.
+        """
+        log.exception("unexpected error in %s", type(self).__name__, exc_info=exc)
+        self.show_error(f"Unexpected error ({type(exc).__name__}: {exc}). The last valid result is kept; "
+                        "please report this with the inputs that caused it.")
 
     def show_error(self, err: RulesError | str) -> None:
         """Show ``err`` beside the control named by its field (else in the panel's error line)."""

@@ -169,6 +169,9 @@ class ComparePanel(Panel):
         except RulesError as err:
             self.show_error(err)
             return None
+        except Exception as exc:  # noqa: BLE001 - a bug must not freeze the panel
+            self.show_unexpected(exc)
+            return None
         self._cells = cells
         if self._row_of(self.selected, frame) is None:
             first = frame.filter(pl.col("illegal").is_null()).row(0, named=True)

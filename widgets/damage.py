@@ -147,6 +147,9 @@ class DamagePanel(Panel):
         except RulesError as err:
             self.show_error(err)
             return None
+        except Exception as exc:  # noqa: BLE001 - a bug must not freeze the panel
+            self.show_unexpected(exc)
+            return None
         if self.view == "at least":
             chart = charts.at_least_chart(dist, title=self.title_text())
         else:

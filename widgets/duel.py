@@ -179,6 +179,9 @@ class DuelPanel(Panel):
         except RulesError as err:
             self.show_error(err)
             return None
+        except Exception as exc:  # noqa: BLE001 - a bug must not freeze the panel
+            self.show_unexpected(exc)
+            return None
         self.set_chart(duel_figure(result))
         self.stats.value = duel_html(result)
         self.badge.value = duel_badge(result)
