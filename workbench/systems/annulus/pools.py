@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy.signal import convolve
 
-__all__ = ["plan_joint", "plan_sets"]
+__all__ = ["plan_joint", "plan_sets", "set_grids", "compose_joint"]
 
 
 def plan_sets(system: Any, attacker: Any, label: str) -> list[Any]:
@@ -25,34 +25,33 @@ def plan_sets(system: Any, attacker: Any, label: str) -> list[Any]:
     return system._resolve_attacks(attacker, [by_name.get(n, n) for n in names])
 
 
-def plan_joint(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,
-               situation: Any = None) -> np.ndarray:
-    """Return ``J[r, v]`` = P(one turn deals r regular and v vital damage) for ``attacks`` in order.
-
-    Regular damage is ``damage - vitality_damage`` of each strike's outcome row; the marginal of
-    ``r + v`` equals ``plan_damage``.
+def set_grids(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], options: Any, situation: Any):
+    """Return, per attack set, ``(fresh, used)`` joint (regular, vital) pmfs of one use: ``fresh[u]``
+    with the round's Reroll still available, split by whether it was used (u = 1) or not; ``used``
+    once the Reroll is spent. One ``outcome_tables`` call serves every set.
     """
     import polars as pl
 
-    options, situation = system._defaults(options, situation)
-    attacks = system._resolve_attacks(attacker, attacks)
-    system._check_plan(attacks, options)
-    if not attacks:
-        return np.ones((1, 1))
     k = len(attacks)
     free = situation.replace(reroll_available=True)
     spent = situation.replace(reroll_available=False)
-    t = system.outcome_tables(attacks * 2, [attacker] * 2 * k, [target] * 2 * k, options, [free] * k + [spent] * k)
+    t = system.outcome_tables(list(attacks) * 2, [attacker] * 2 * k, [target] * 2 * k, options,
+                              [free] * k + [spent] * k)
     g = t.group_by(["matchup", "rerolled", "damage", "vitality_damage"]).agg(pl.col("probability").sum())
     reg = (g["damage"] - g["vitality_damage"]).to_numpy()
     vit = g["vitality_damage"].to_numpy()
     grid = np.zeros((2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1))
     np.add.at(grid, (g["matchup"].to_numpy(), g["rerolled"].to_numpy().astype(int), reg, vit),
               g["probability"].to_numpy())
+    return [(grid[j], grid[k + j].sum(axis=0)) for j in range(k)]
+
+
+def compose_joint(grids: Sequence[tuple[np.ndarray, np.ndarray]], reroll_available: bool) -> np.ndarray:
+    """Return the joint (regular, vital) pmf of using the sets of ``grids`` in order in one turn, the
+    Reroll used at most once ("You cannot reroll more than one attack check per round")."""
     one, zero = np.ones((1, 1)), np.zeros((1, 1))
-    state = [one, zero] if situation.reroll_available else [zero, one]  # reroll unused / used
-    for j in range(k):
-        fresh, used = grid[j], grid[k + j].sum(axis=0)
+    state = [one, zero] if reroll_available else [zero, one]  # reroll unused / used
+    for fresh, used in grids:
         parts = [convolve(state[0], fresh[0], method="direct"), convolve(state[0], fresh[1], method="direct"),
                  convolve(state[1], used, method="direct")]
         rows = max(p.shape[0] for p in parts)
@@ -61,3 +60,19 @@ def plan_joint(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], 
         state = [pad[0], pad[1] + pad[2]]
     total = np.clip(state[0] + state[1], 0.0, None)
     return total / total.sum()
+
+
+def plan_joint(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,
+               situation: Any = None) -> np.ndarray:
+    """Return ``J[r, v]`` = P(one turn deals r regular and v vital damage) for ``attacks`` in order.
+
+    Regular damage is ``damage - vitality_damage`` of each strike's outcome row; the marginal of
+    ``r + v`` equals ``plan_damage``.
+    """
+    options, situation = system._defaults(options, situation)
+    attacks = system._resolve_attacks(attacker, attacks)
+    system._check_plan(attacks, options)
+    if not attacks:
+        return np.ones((1, 1))
+    return compose_joint(set_grids(system, attacker, target, attacks, options, situation),
+                         situation.reroll_available)

@@ -131,10 +131,7 @@ class AnnulusSystem(RuleSystem):
         once in the turn (annulus-attacks.txt: "You cannot reroll more than one attack check per round")."""
         from .pools import plan_joint  # the total is the joint (regular, vital) damage summed
 
-        joint = plan_joint(self, attacker, target, attacks, options, situation)
-        r, v = np.indices(joint.shape)
-        total = np.bincount((r + v).ravel(), weights=joint.ravel())
-        return Dist(total / total.sum(), 0, _trusted=True)
+        return _total(plan_joint(self, attacker, target, attacks, options, situation))
 
     def turn_plans(self, attacker: Creature, target: Creature, options=None, situation=None) -> dict[str, Dist]:
         """Return the damage Dist of each legal way to spend one turn attacking ``target``: every
@@ -166,11 +163,14 @@ class AnnulusSystem(RuleSystem):
                 plans.append(free + combo)
         if not plans and free:
             plans.append(free)
-        out: dict[str, Dist] = {}
-        for plan in plans:
-            label = " + ".join(a.name for a in plan)
-            out[label] = self.plan_damage(attacker, target, plan, options, situation)
-        return out
+        from .pools import compose_joint, set_grids
+
+        sets = list({a.name: a for plan in plans for a in plan}.values())
+        grids = dict(zip((a.name for a in sets), set_grids(self, attacker, target, sets, options, situation))) \
+            if sets else {}
+        return {" + ".join(a.name for a in plan):
+                _total(compose_joint([grids[a.name] for a in plan], situation.reroll_available))
+                for plan in plans}
 
     # ------------------------------------------------------------------ catalog
     @cached_property
@@ -180,6 +180,13 @@ class AnnulusSystem(RuleSystem):
     def catalog(self) -> Catalog:
         """Return the bundled creatures and attack sets (workbench/catalog/annulus/*.toml)."""
         return self._catalog
+
+
+def _total(joint: np.ndarray) -> Dist:
+    """Return the Dist of regular + vital damage from their joint pmf ``joint[r, v]``."""
+    r, v = np.indices(joint.shape)
+    total = np.bincount((r + v).ravel(), weights=joint.ravel())
+    return Dist(total / total.sum(), 0, _trusted=True)
 
 
 def load_catalog(folder: Path) -> Catalog:
