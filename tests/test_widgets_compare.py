@@ -150,3 +150,22 @@ def test_never_damaging_turn_shows_infinite_rounds_grey():
     import tempfile, pathlib
     with tempfile.TemporaryDirectory() as d:
         assert charts.save_png(p.chart.chart, pathlib.Path(d) / "g.png").stat().st_size > 1000
+
+
+def test_attacker_and_target_pickers_choose_the_grid():
+    """Picking creatures by name recomputes the grid for them; an empty pick is explained beside
+    the picker and the last grid stays."""
+    cat = wb.system("glass_empires").catalog()
+    p = ComparePanel("glass_empires")
+    assert sorted(p.value["target"].unique()) == sorted(list(cat.creatures)[:6])
+    p.target_picker.value = ("Bear", "Wolf")
+    assert sorted(p.value["target"].unique()) == ["Bear", "Wolf"]
+    p.attacker_picker.value = ("Bear",)
+    assert p.value["attacker"].unique().to_list() == ["Bear"]
+    expected = wb.compare([cat.creature("Bear")], [cat.creature("Wolf")], progress=False, best_plan=False)
+    row = p.value.filter(p.value["target"] == "Wolf").row(0, named=True)
+    assert abs(row["mean_damage"] - expected["mean_damage"][0]) < 1e-12
+    before = p.value
+    p.attacker_picker.value = ()
+    assert p.value is before
+    assert "pick at least one creature" in p.errors_shown()["attackers"]

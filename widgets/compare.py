@@ -128,6 +128,16 @@ class ComparePanel(Panel):
                                         style={"description_width": "9em"}, layout=W.Layout(width="24em"))
         self.metric_picker.add_class("wb-compare-metric")
         T.link((self.metric_picker, "value"), (self, "metric"))
+        # Which creatures to compare: the catalog plus any creature passed in, picked by name.
+        self._known = {c.name: c for c in [*creatures, *self.attackers, *self.targets]}
+        self.attacker_picker, self.target_picker = (
+            W.SelectMultiple(options=list(self._known), value=[c.name for c in chosen], rows=6,
+                             description=label, style={"description_width": "6em"}, layout=W.Layout(width="22em"))
+            for label, chosen in (("attackers", self.attackers), ("targets", self.targets)))
+        self.attacker_picker.add_class("wb-compare-attackers")
+        self.target_picker.add_class("wb-compare-targets")
+        self.attacker_picker.observe(lambda ch: self._pick("attackers", ch["new"]), "value")
+        self.target_picker.observe(lambda ch: self._pick("targets", ch["new"]), "value")
         self.detail: DamagePanel | None = None
         self.detail_stats = W.HTML()
         self.detail_stats.add_class("wb-compare-detail-stats")
@@ -138,7 +148,17 @@ class ComparePanel(Panel):
             raise RulesError(self.error or "nothing to compare", field="attackers")
         self.chart.add_class("wb-compare-chart")
         self.detail.add_class("wb-compare-detail")
-        self.children = _children(self.metric_picker, self.error_box, self.chart, self.detail_stats, self.detail)
+        self.children = _children(
+            W.HBox([self.attacker_picker, self._error_slot("attackers"), self.target_picker,
+                    self._error_slot("targets")]),
+            self.metric_picker, self.error_box, self.chart, self.detail_stats, self.detail)
+
+    def _pick(self, role: str, names: Sequence[str]) -> None:
+        """Compare the creatures picked by name; an empty pick is explained and the grid kept."""
+        if not names:
+            self.show_error(RulesError("pick at least one creature", field=role))
+            return
+        setattr(self, role, [self._known[n] for n in names])
 
     @T.observe("attackers", "targets", "options", "situation")
     def _on_input(self, change: dict) -> None:
