@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
+import workbench.batch_chains as B
 import workbench.comparison as C
 from workbench.comparison import compare, rounds_batch
 from workbench.exploration import _candidates, explore
@@ -239,12 +240,12 @@ def test_kill_chain_matrix_equals_damage_loop_and_blocks(monkeypatch):
     hp = rng.integers(1, 70, 400)
     for chain in (True, False):
         ref = rounds_batch(T, ti, hp, max_rounds=60, chain=chain)
-        monkeypatch.setattr(C, "_MATRIX_HP", 0)  # the loop over damage values
+        monkeypatch.setattr(B, "_MATRIX_HP", 0)  # the loop over damage values
         loop = rounds_batch(T, ti, hp, max_rounds=60, chain=chain)
-        monkeypatch.setattr(C, "_MATRIX_HP", 256)
-        monkeypatch.setattr(C, "_MATRIX_BLOCK", 3 * 64 * 64)  # blocks of 3 turns
+        monkeypatch.setattr(B, "_MATRIX_HP", 256)
+        monkeypatch.setattr(B, "_MATRIX_BLOCK", 3 * 64 * 64)  # blocks of 3 turns
         block = rounds_batch(T, ti, hp, max_rounds=60, chain=chain)
-        monkeypatch.setattr(C, "_MATRIX_BLOCK", 1 << 22)
+        monkeypatch.setattr(B, "_MATRIX_BLOCK", 1 << 22)
         for other in (loop, block):
             for key in ref:
                 x, y = ref[key], other[key]
