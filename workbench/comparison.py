@@ -537,22 +537,26 @@ def _best_rows(sys, attackers: list[_Attacker], targets: list[Any], options, sit
     rows = {k: [] for k in ("attacker", "target", "target_hp", "plan")}
     pmfs = []
     cache: dict[Any, tuple[str, np.ndarray]] = {}
+    todo: dict[Any, tuple[Any, Any]] = {}
+    for a in attackers:
+        if a.plans:
+            for t in targets:
+                todo.setdefault((_key(a.creature), _key(t)), (a.creature, t))
+    # every distinct pair's plans in one batch (the system resolves all their attacks together)
+    for key, plans in zip(todo, sys.turn_plans_many(list(todo.values()), options, situation)):
+        if plans:
+            label = best_plan(plans)
+            d = plans[label]
+            if d.min() < 0:
+                raise RulesError("damage per turn cannot be negative", field="turn")
+            cache[key] = (label, np.concatenate((np.zeros(d.offset), d.pmf)))
+        else:
+            cache[key] = ("(no usable attack)", np.array([1.0]))
     for a in attackers:
         if not a.plans:
             continue
         for t in targets:
-            key = (_key(a.creature), _key(t))
-            if key not in cache:
-                plans = sys.turn_plans(a.creature, t, options, situation)
-                if plans:
-                    label = best_plan(plans)
-                    d = plans[label]
-                    if d.min() < 0:
-                        raise RulesError("damage per turn cannot be negative", field="turn")
-                    cache[key] = (label, np.concatenate((np.zeros(d.offset), d.pmf)))
-                else:
-                    cache[key] = ("(no usable attack)", np.array([1.0]))
-            label, pmf = cache[key]
+            label, pmf = cache[(_key(a.creature), _key(t))]
             rows["attacker"].append(a.label)
             rows["target"].append(t.name)
             rows["target_hp"].append(sys.hit_points(t))

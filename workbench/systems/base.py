@@ -296,6 +296,15 @@ class RuleSystem(ABC):
         """Return the attacks a creature can use."""
         return list(getattr(creature, "attacks", []) or [])
 
+    def turn_plans_many(self, pairs: Sequence[tuple[Any, Any]], options: Any = None,
+                        situation: Any = None) -> list[dict[str, Any]]:
+        """Return ``turn_plans(attacker, target, options, situation)`` of each (attacker, target) pair,
+        in order; ``situation`` is one Situation for all pairs or one per pair. This default loops;
+        systems override it to resolve every pair's attacks in one ``outcome_tables`` call."""
+        pairs = list(pairs)
+        sits = [None] * len(pairs) if situation is None else self.situations_of(situation, len(pairs))
+        return [self.turn_plans(a, t, options, s) for (a, t), s in zip(pairs, sits)]
+
     # -- derived, shared by every system
     def options_of(self, options: Any) -> Any:
         """Return ``options``, or the default Options when None; RulesError for another system's."""

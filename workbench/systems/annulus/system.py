@@ -146,6 +146,18 @@ class AnnulusSystem(RuleSystem):
             except RulesError:
                 continue
             usable.append(a)
+        plans = self._legal_plans(attacker, usable, options)
+        from .pools import compose_joint, set_grids
+
+        sets = list({a.name: a for plan in plans for a in plan}.values())
+        grids = dict(zip((a.name for a in sets), set_grids(self, attacker, target, sets, options, situation))) \
+            if sets else {}
+        return {" + ".join(a.name for a in plan):
+                _total(compose_joint([grids[a.name] for a in plan], situation.reroll_available))
+                for plan in plans}
+
+    def _legal_plans(self, attacker: Creature, usable: list[Attack], options: Options) -> list[list[Attack]]:
+        """Return the plans of :meth:`turn_plans` built from the ``usable`` sets, in its order."""
         free = [a for a in usable if self.attack_cost(a, options) == 0]
         paid = [a for a in usable if self.attack_cost(a, options) > 0]
         budget = self.actions_per_turn(attacker, options)
@@ -163,14 +175,49 @@ class AnnulusSystem(RuleSystem):
                 plans.append(free + combo)
         if not plans and free:
             plans.append(free)
-        from .pools import compose_joint, set_grids
+        return plans
 
-        sets = list({a.name: a for plan in plans for a in plan}.values())
-        grids = dict(zip((a.name for a in sets), set_grids(self, attacker, target, sets, options, situation))) \
-            if sets else {}
-        return {" + ".join(a.name for a in plan):
-                _total(compose_joint([grids[a.name] for a in plan], situation.reroll_available))
-                for plan in plans}
+    def turn_plans_many(self, pairs: Sequence[tuple[Creature, Creature]], options=None,
+                        situation=None) -> list[dict[str, Dist]]:
+        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
+        pair), every pair's attack sets resolved in ONE ``outcome_tables`` call and each plan
+        composed with the Reroll at most once per round, as ``turn_plans`` does. A set's usability
+        (step 1 of the order of resolution) is checked once per (set, attacker, situation): it does
+        not depend on which creature is targeted."""
+        from .pools import batch_set_totals, compose_total
+
+        options = self.options_of(options)
+        pairs = list(pairs)
+        sits = self.situations_of(situation, len(pairs))
+        usable_of: dict[tuple, bool] = {}
+        uses: list[tuple[Any, Any, Any, Any]] = []
+        groups: list[list[int]] = []
+        per_pair = []
+        for (attacker, target), sit in zip(pairs, sits):
+            usable = []
+            for a in attacker.attack_sets:
+                key = (id(a), id(attacker), id(sit), isinstance(target, Creature))
+                if key not in usable_of:
+                    try:
+                        resolve.strike_parameters([a], [attacker], [target], options, sit)
+                        usable_of[key] = True
+                    except RulesError:
+                        usable_of[key] = False
+                if usable_of[key]:
+                    usable.append(a)
+            plans = self._legal_plans(attacker, usable, options)
+            sets = list({a.name: a for plan in plans for a in plan}.values())
+            index = {a.name: len(uses) + j for j, a in enumerate(sets)}
+            groups.append(list(index.values()))
+            uses.extend((a, attacker, target, sit) for a in sets)
+            per_pair.append((plans, index, sit.reroll_available))
+        totals = batch_set_totals(self, uses, groups, options)
+        out = []
+        for plans, index, reroll in per_pair:
+            out.append({" + ".join(a.name for a in plan):
+                        Dist(compose_total([totals[index[a.name]] for a in plan], reroll), 0, _trusted=True)
+                        for plan in plans})
+        return out
 
     # ------------------------------------------------------------------ catalog
     @cached_property

@@ -169,6 +169,80 @@ class GlassEmpires(RuleSystem):
             raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
         return plans
 
+    def turn_plans_many(self, pairs: Sequence[tuple[Creature, Creature]], options: Any = None,
+                        situation: Any = None) -> list[dict[str, Dist]]:
+        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
+        pair). The plans of every pair with the same number of Attacks are resolved together in ONE
+        :func:`resolve` call, Attack by Attack, so armor points still carry from one Attack of a plan
+        to the next (CLARIFICATIONS.md); plans with a weapon out of reach are left out, as there."""
+        options = self.options_of(options)
+        pairs = list(pairs)
+        sits = self.situations_of(situation, len(pairs))
+        allowed = self.attacks_per_turn(None, options)
+        reach: dict[tuple[int, int, int], bool] = {}
+        # per plan length k: the plans' weapons, bits, attacker, target, situation, ap0, hp
+        batch: dict[int, dict[str, list]] = {k: {"w": [], "bit": [], "a": [], "t": [], "s": [], "ap0": [], "hp": []}
+                                             for k in range(1, allowed + 1)}
+        per_pair: list[list[tuple[str, int, int]] | None] = []
+        for (attacker, target), sit in zip(pairs, sits):
+            weapons = self.attacks_of(attacker)
+            if not weapons:
+                per_pair.append(None)
+                continue
+            ap0, hp = self._target_state([target], [sit], options)
+            ok = []
+            for w in weapons:
+                key = (id(w), id(attacker), id(sit))
+                if key not in reach:
+                    try:
+                        strike_modifier(w, attacker, sit)
+                        reach[key] = True
+                    except RulesError as exc:
+                        if exc.field != "distance":
+                            raise
+                        reach[key] = False
+                ok.append(reach[key])
+            entries = []
+            for k in range(1, allowed + 1):
+                b = batch[k]
+                for combo in product(range(len(weapons)), repeat=k):
+                    if not all(ok[i] for i in combo):
+                        continue
+                    names = [weapons[i].name for i in combo]
+                    entries.append((" + ".join(names), k, len(b["a"])))
+                    b["w"].append([weapons[i] for i in combo])
+                    b["bit"].append([1 << names.index(n) for n in names])
+                    b["a"].append(attacker)
+                    b["t"].append(target)
+                    b["s"].append(sit)
+                    b["ap0"].append(int(ap0[0]))
+                    b["hp"].append(int(hp[0]))
+            if not entries:
+                raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
+            per_pair.append(entries)
+        dists: dict[int, list[Dist]] = {}
+        for k, b in batch.items():
+            n = len(b["a"])
+            if n == 0:
+                continue
+            segs = []
+            for j in range(k):
+                seg = segment([w[j] for w in b["w"]], b["a"], b["t"], options, b["s"])
+                seg.bit = np.array([bits[j] for bits in b["bit"]], dtype=np.int64)
+                segs.append(seg)
+            table = resolve(segs, np.array(b["ap0"], dtype=np.int64), np.array(b["hp"], dtype=np.int64), options)
+            dists[k] = dists_from_table(table, n)
+        out: list[dict[str, Dist]] = []
+        for entries in per_pair:
+            if entries is None:
+                out.append({"No attack": Dist.constant(0)})
+                continue
+            plans: dict[str, Dist] = {}
+            for label, k, i in entries:
+                plans[label] = dists[k][i]
+            out.append(plans)
+        return out
+
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:
         """Return the bundled catalog (cached): creatures from the published stat lines and the weapon table."""

@@ -161,12 +161,84 @@ class LastOdyssey(RuleSystem):
                 plans.setdefault(" + ".join(a.name for a in combo), total)
         return plans
 
+    def turn_plans_many(self, pairs: Sequence[tuple[Creature, Creature]], options: Options | None = None,
+                        situation: Any = None) -> list[dict[str, Dist]]:
+        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
+        pair): the damage Dist of every usable ability of every pair comes from ONE ``damage_dists``
+        call, and each pair's plans are summed from them exactly as ``turn_plans`` does."""
+        from .resolve import check_reach
+
+        pairs = list(pairs)
+        sits = [situation or Situation()] * len(pairs) if not isinstance(situation, (list, tuple)) \
+            else self.situations_of(situation, len(pairs))
+        reach: dict[tuple[int, int], bool] = {}
+        combos_of: dict[tuple, list[tuple[str, list[int]]]] = {}
+        attacks, attackers, targets, situations = [], [], [], []
+        per_pair: list[tuple[list[tuple[str, list[int]]], int] | None] = []
+        for (attacker, target), sit in zip(pairs, sits):
+            usable = []
+            for a in attacker.abilities:
+                if not a.deals_damage:
+                    continue
+                key = (id(a), id(sit))
+                if key not in reach:
+                    try:
+                        check_reach(a, sit)
+                        reach[key] = True
+                    except RulesError:
+                        reach[key] = False
+                if reach[key]:
+                    usable.append(a)
+            if not usable:
+                per_pair.append(None)
+                continue
+            ap = self.actions_per_turn(attacker, options)
+            key = (tuple(id(a) for a in usable), ap)
+            if key not in combos_of:
+                combos_of[key] = _combos(usable, ap)
+            per_pair.append((combos_of[key], len(attacks)))
+            attacks.extend(usable)
+            attackers.extend([attacker] * len(usable))
+            targets.extend([target] * len(usable))
+            situations.extend([sit] * len(usable))
+        dists = self.damage_dists(attacks, attackers, targets, options, situations) if attacks else []
+        out: list[dict[str, Dist]] = []
+        for item in per_pair:
+            if item is None:
+                out.append({})
+                continue
+            combos, start = item
+            plans: dict[str, Dist] = {}
+            for label, idx in combos:
+                total = dists[start + idx[0]]  # = Dist.constant(0) + it, exactly
+                for i in idx[1:]:
+                    total = total + dists[start + i]
+                plans[label] = total
+            out.append(plans)
+        return out
+
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:
         """Return the bundled creatures (from the published stat lines) and their abilities."""
         if self._catalog is None:
             self._catalog = _catalog.load_catalog()
         return self._catalog
+
+
+def _combos(usable: list[Attack], ap: int) -> list[tuple[str, list[int]]]:
+    """Return (label, indices into ``usable``) of each plan :meth:`LastOdyssey.turn_plans` keeps, in
+    its order: multisets within ``ap`` action points to which no further ability fits (the first
+    multiset of a repeated label wins)."""
+    cheapest = min(a.ap_cost for a in usable)
+    max_len = ap if cheapest == 0 else ap // max(cheapest, 1)
+    seen: dict[str, list[int]] = {}
+    for size in range(max_len, 0, -1):
+        for combo in combinations_with_replacement(range(len(usable)), size):
+            cost = sum(usable[i].ap_cost for i in combo)
+            if cost > ap or ap - cost >= cheapest > 0:
+                continue
+            seen.setdefault(" + ".join(usable[i].name for i in combo), list(combo))
+    return list(seen.items())
 
 
 SYSTEM = LastOdyssey()
