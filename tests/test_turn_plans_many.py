@@ -190,3 +190,36 @@ def test_compare_best_rows_equal_best_of_turn_plans():
         assert row["plan"] == label
         if plans:
             assert row["mean_turn_damage"] == pytest.approx(plans[label].mean(), abs=1e-9)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39), st.sampled_from(["front", "back"]),
+                          st.sampled_from(["front", "back"]), st.booleans(), st.booleans()),
+                min_size=1, max_size=6))
+def test_last_odyssey_hypothesis_sample(rows):
+    cr = _creatures(LO)
+    pairs = [(cr[i], cr[j]) for i, j, *_ in rows]
+    sits = [LO.Situation(attacker_row=a, target_row=t, target_front_row_standing=f, lean_in=lean)
+            for _, _, a, t, f, lean in rows]
+    assert_same(LO, pairs, situation=sits)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 29), st.integers(0, 29), st.sampled_from([None, 1.0, 5.0, 12.0]),
+                          st.sampled_from(["none", "low", "high"]), st.booleans()), min_size=1, max_size=5),
+       st.booleans())
+def test_glass_empires_hypothesis_sample(rows, save_action):
+    cr = _creatures(GE)
+    archer, _ = _ge_pair()
+    cr = cr + [archer]
+    pairs = [(cr[i if k % 2 else -1], cr[j]) for k, (i, j, *_) in enumerate(rows)]
+    sits = [GE.Situation(distance=d, cover=c, angry_step=s) for _, _, d, c, s in rows]
+    opt = GE.Options(attack_is_save_action=save_action)
+    try:
+        [GE.turn_plans(a, t, opt, s) for (a, t), s in zip(pairs, sits)]
+    except RulesError as exc:   # no weapon reaches for some pair: the batch refuses the same way
+        with pytest.raises(RulesError) as got:
+            GE.turn_plans_many(pairs, opt, sits)
+        assert (got.value.field, str(got.value)) == (exc.field, str(exc))
+        return
+    assert_same(GE, pairs, options=opt, situation=sits)
