@@ -434,6 +434,8 @@ def _matchups(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any],
             turn = _annulus_turns(sys, reps, per_use, table, k, options, situation)
         elif sys.name == "last_odyssey":
             turn = _bpower(per_use, k)
+        elif sys.name == "glass_empires" and (k == 1).all():
+            turn = per_use  # one Attack a turn (the default): the turn is that Attack's table
         else:
             turn_list, k = _slow_turns(sys, reps, k, options, situation)
             turn = _dense(turn_list)
