@@ -21,7 +21,7 @@ from ..errors import RulesError
 
 __all__ = [
     "Model", "RuleSystem", "Catalog", "check_int", "check_number", "check_choice", "check_bool",
-    "check_str", "check_models", "dists_from_table", "CATALOG_DIR",
+    "check_str", "check_models", "dists_from_table", "load_models", "read_toml", "CATALOG_DIR",
 ]
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
@@ -228,6 +228,28 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise RulesError(f"no such file: {path}", field="path") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{path} is not valid TOML: {exc}", field="path") from None
+
+
+def load_models(path: Path, table: str, model_cls: type, prepare: Any = None) -> dict[str, Any]:
+    """Return ``{name: model}`` built from the ``[[table]]`` entries of the TOML file ``path``.
+
+    ``prepare(entry)`` may rewrite an entry first (e.g. resolve attack names). A malformed entry
+    raises RulesError naming the file, the entry and the field; two entries may not share a name.
+    """
+    rows = read_toml(path).get(table)
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise RulesError(f"{path.name} needs [[{table}]] tables", field=table)
+    out: dict[str, Any] = {}
+    for i, row in enumerate(rows):
+        where = f"{path.name} {table} #{i + 1} ({row.get('name', '?')})"
+        try:
+            model = model_cls.from_dict(prepare(dict(row)) if prepare else row)
+        except RulesError as exc:
+            raise RulesError(f"{where}: {exc.message}", field=exc.field, rule=exc.rule) from None
+        if model.name in out:
+            raise RulesError(f"{where}: a second {table} called {model.name!r}", field="name")
+        out[model.name] = model
+    return out
 
 
 # --------------------------------------------------------------------------- outcome tables → Dists

@@ -12,7 +12,7 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ..base import CATALOG_DIR, Catalog, RuleSystem, read_toml
+from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
 from . import resolve
 from .models import Attack, Creature, Options, Situation
 from .upgrades import upgrade_frame
@@ -239,24 +239,13 @@ def _total(joint: np.ndarray) -> Dist:
 def load_catalog(folder: Path) -> Catalog:
     """Return the Catalog read from ``attacks.toml`` and ``creatures.toml`` in ``folder``; a malformed
     entry raises RulesError naming the file and the field."""
-    cat = Catalog("annulus")
-    attacks_file, creatures_file = folder / "attacks.toml", folder / "creatures.toml"
-    for i, entry in enumerate(read_toml(attacks_file).get("attack", [])):
-        try:
-            a = Attack.from_dict(entry)
-        except RulesError as exc:
-            raise RulesError(f"{attacks_file.name}, attack #{i + 1} ({entry.get('name', '?')}): {exc.message}",
-                             field=exc.field, rule=exc.rule) from None
-        cat.attacks[a.name] = a
-    for i, entry in enumerate(read_toml(creatures_file).get("creature", [])):
-        entry = dict(entry)
-        try:
-            entry["attack_sets"] = [cat.attack(s) if isinstance(s, str) else s for s in entry.get("attack_sets", [])]
-            c = Creature.from_dict(entry)
-        except RulesError as exc:
-            raise RulesError(f"{creatures_file.name}, creature #{i + 1} ({entry.get('name', '?')}): {exc.message}",
-                             field=exc.field, rule=exc.rule) from None
-        cat.creatures[c.name] = c
+    cat = Catalog("annulus", attacks=load_models(folder / "attacks.toml", "attack", Attack))
+
+    def resolve_sets(row: dict) -> dict:
+        row["attack_sets"] = [cat.attack(s) if isinstance(s, str) else s for s in row.get("attack_sets", [])]
+        return row
+
+    cat.creatures = load_models(folder / "creatures.toml", "creature", Creature, resolve_sets)
     return cat
 
 
