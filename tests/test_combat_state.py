@@ -15,7 +15,6 @@ import workbench as wb
 from workbench import RulesError
 from workbench.combat import exact_alive_rows, two_pool_alive_chain
 from workbench.simulate import state_effects
-from workbench.systems.annulus.pools import plan_joint
 
 A = wb.system("annulus")
 
@@ -77,6 +76,11 @@ def test_two_pool_rejects_bad_input():
 def _creature(name, sets, endurance=6, vitality=3, **kw):
     return A.Creature(name, level=vitality, endurance=endurance, vitality=vitality, agility=kw.pop("agility", 1),
                       toughness=1, insight=1, attack_sets=sets, **kw)
+
+
+def plan_joint(system, attacker, target, plan):
+    """The joint (regular, vital) pmf of one turn of ``plan``: the 1 x 1 turn table."""
+    return system.turn_tables([(attacker, target)], plans=[plan]).pmf[0]
 
 
 VITAL = A.Attack("Stab", "agility", {"Vital": 1, "Critical": 1})

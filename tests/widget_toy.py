@@ -106,35 +106,35 @@ class ToySystem(RuleSystem):
     def attacks_of(self, creature):
         return list(creature.attacks)
 
-    def turn_plans(self, attacker, target, options=None, situation=None) -> dict:
-        """Two actions a turn, one attack each: "X + X" for each attack X the attacker has."""
-        attacks = self.attacks_of(attacker)
-        if not attacks:
-            return {}
-        dists = self.damage_dists(attacks, [attacker] * len(attacks), [target] * len(attacks), options, situation)
-        return {f"{a.name} + {a.name}": d + d for a, d in zip(attacks, dists)}
+    def neutral_attacker(self, attack):
+        """A bare attack is used by a 1-HP creature with no armor."""
+        return Creature(attack.name, hp=1, attacks=(attack,))
 
-    def plan_damage(self, attacker, target, attacks, options=None, situation=None):
-        """One turn using ``attacks`` in order (names or Attacks), at most two (one action each)."""
-        own = {a.name: a for a in self.attacks_of(attacker)}
-        attacks = [own[a] if isinstance(a, str) else a for a in attacks]
-        if not 1 <= len(attacks) <= 2:
-            raise RulesError(f"a turn holds 1 or 2 attacks, not {len(attacks)}", field="attacks", rule=f"{RULE}: two actions")
-        dists = self.damage_dists(attacks, [attacker] * len(attacks), [target] * len(attacks), options, situation)
-        return sum(dists[1:], dists[0])
+    def legal_plans(self, attacker, target, options, situation):
+        """Two actions a turn, one attack each: "X + X" for each attack X the attacker has."""
+        return [(f"{a.name} + {a.name}", [a, a]) for a in self.attacks_of(attacker)]
+
+    def plan_items(self, attacker, plan, options):
+        """One turn using ``plan`` in order (names or Attacks), at most two (one action each)."""
+        items = [self.attack_named(attacker, a) for a in plan]
+        if not 1 <= len(items) <= 2:
+            raise RulesError(f"a turn holds 1 or 2 attacks, not {len(items)}", field="attacks", rule=f"{RULE}: two actions")
+        return items
 
     def outcome_tables(self, attacks, attackers, targets, options=None, situation=None):
         """Return the joint table of all matchups: faces 1..8 broadcast against matchups."""
-        options, situation = self._defaults(options, situation)
-        for a in attacks:
+        options = self.options_of(options)
+        sits = self.situations_of(situation, len(attacks))
+        for a, situation in zip(attacks, sits):
             if a.reach == "melee" and situation.distance > 5:
                 raise RulesError(f"{a.name} is melee and cannot reach {situation.distance:g}",
                                  field="distance", rule=f"{RULE}: melee reaches 5")
+        cover = np.array([s.cover for s in sits])[:, None]
         sides = np.array([a.sides for a in attacks])[:, None]
         bonus = np.array([a.bonus for a in attacks])[:, None]
         armor = np.array([t.armor for t in targets])[:, None]
         face = np.arange(1, 9)[None, :]
-        dmg = np.maximum(face + bonus - armor - situation.cover, options.minimum)
+        dmg = np.maximum(face + bonus - armor - cover, options.minimum)
         if options.crit_on_max:
             dmg = np.where(face == sides, 2 * dmg, dmg)
         prob = np.where(face <= sides, 1.0 / sides, 0.0)

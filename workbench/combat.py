@@ -129,55 +129,32 @@ def two_pool_alive_chain(joint: np.ndarray, endurance: int, vitality: int, max_r
     return np.array(rows)
 
 
-def _annulus_joint(attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> np.ndarray | None:
-    """Return the (regular, vital) joint of the turn ``plan`` picks, or None when the plan is a custom Dist."""
-    from .systems import system_of
-    from .systems.annulus.pools import plan_joint, plan_sets
-    from .turns import best_plan, turn_plans
-
-    sys = system_of(attacker)
-    if plan is not None and not isinstance(plan, str) and not callable(plan):
-        attacks = list(plan)
-    else:
-        plans = turn_plans(attacker, target, options, situation)
-        if plan is None:
-            label = best_plan(plans)
-        elif isinstance(plan, str):
-            if plan not in plans:
-                raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(plans)}", field="plan")
-            label = plan
-        else:
-            label = plan(plans)
-            if isinstance(label, Dist):
-                return None
-        attacks = plan_sets(sys, attacker, label)
-    return plan_joint(sys, attacker, target, attacks, options, situation)
-
-
 def exact_alive_rows(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None,
                      max_rounds: int = 10_000) -> np.ndarray:
-    """Return the target's alive mass by damage taken, one row per round (row 0: untouched), exactly.
+    """Return the target's alive mass by total damage taken, one row per round (row 0: untouched), exactly.
 
-    Annulus targets use the two-pool chain (:func:`two_pool_alive_chain`); other systems the HP
-    chain on the turn's damage Dist. The rows stop once the alive mass is below ``CHAIN_TAIL``.
+    The turn is the plan's :class:`workbench.turns.TurnTable` row, over the target system's pools:
+    one pool runs the HP chain (:func:`alive_chain`), two the spill chain
+    (:func:`two_pool_alive_chain`: channel 0 takes pool 0 first, channel 1 goes to pool 1 only).
+    The rows stop once the alive mass is below ``CHAIN_TAIL``.
     """
     from .systems import system_of
-    from .turns import turn_damage
+    from .turns import turn_table
 
     sys = system_of(target)
-    if sys.name == "annulus":
-        joint = _annulus_joint(attacker, target, options, situation, plan)
-        if joint is not None:
-            if joint.sum() - joint[0, 0] <= 0:
-                rows = np.zeros((max_rounds + 1, sys.hit_points(target)))
-                rows[:, 0] = 1.0
-                return rows
-            return two_pool_alive_chain(joint, target.endurance, target.vitality, max_rounds)
-    turn = turn_damage(attacker, target, options, situation, plan=plan)
-    hp = sys.hit_points(target)
-    if turn.max() == 0:
-        return _alive_rows(turn, hp, max_rounds)
-    return alive_chain(turn, hp, max_rounds)
+    table, label = turn_table(attacker, target, options, situation, plan)
+    if isinstance(label, Dist):  # a plan function returned its own Dist of total damage
+        return _alive_rows(label, sys.hit_points(target), max_rounds) if label.max() == 0 else \
+            alive_chain(label, sys.hit_points(target), max_rounds)
+    pools = sys.hit_pools(target)
+    pmf = table.pmf[0]
+    if pmf.size == 1 or pmf.sum() - pmf.flat[0] <= 0:  # the turn never damages
+        rows = np.zeros((max_rounds + 1, sum(pools)))
+        rows[:, 0] = 1.0
+        return rows
+    if len(pools) == 1:
+        return alive_chain(table.dist(0), pools[0], max_rounds)
+    return two_pool_alive_chain(pmf, *pools, max_rounds=max_rounds)
 
 
 def _frame(by: np.ndarray, exact: bool, fights: int | None = None):

@@ -86,7 +86,7 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
     from .systems.annulus.resolve import AREA_REACH
 
     A = _system("annulus")
-    options, situation = A._defaults(options, situation)
+    options, situation = A.defaults(options, situation)
     attacker = attacker or neutral_attacker(A.Attack("seed", "agility"))
     epr = options.experience_per_rank
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:

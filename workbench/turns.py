@@ -1,29 +1,130 @@
 """One full turn of attacks under a system's action economy (DESIGN.md, Combat).
 
-Each system lists the legal ways to spend a turn attacking (``turn_plans``: label → damage Dist);
-the default plan takes the one with the highest expected damage. A plan is replaceable: pass a
-label, a list of attacks, or a function of the candidate plans.
+Each system lists the legal ways to spend a turn attacking and composes their damage
+(:meth:`RuleSystem.turn_tables`, batched over (attacker, target) pairs: a single pair is the 1 x 1
+case). A :class:`TurnTable` holds every plan of every pair as one array; :func:`best_plans` is the
+one plan chooser. A plan is replaceable: pass a label, a list of attacks, or a function of the
+candidate plans.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from .dist import Dist
 from .errors import RulesError
-from .systems import system_of
 
-__all__ = ["turn_plans", "turn_damage", "best_plan"]
+__all__ = ["TurnTable", "turn_plans", "turn_damage", "best_plan", "best_plans", "turn_table"]
 
 Plan = str | Sequence[Any] | Callable[[dict[str, Dist]], "str | Dist"] | None
 
 
-def turn_plans(attacker: Any, target: Any, options: Any = None, situation: Any = None) -> dict[str, Dist]:
-    """Return every legal way for ``attacker`` to spend one turn attacking ``target``: label → damage Dist."""
+@dataclass(frozen=True)
+class TurnTable:
+    """Every plan of many (attacker, target) pairs, one row per plan.
+
+    ``pair[j]`` is the pair plan j belongs to, ``label[j]`` its label ("Claw + Bite"), ``pmf[j]``
+    the joint pmf of one turn's damage over the system's pools (``pmf.ndim - 1`` damage axes, each
+    from 0; padded with zeros to a common shape). ``reason[i]`` says why pair i has no plan (None
+    when it has one); ``errors[i]`` is the rules' refusal itself (a RulesError naming the field).
+    """
+
+    pair: np.ndarray
+    label: list[str]
+    pmf: np.ndarray
+    n_pairs: int
+    errors: list[RulesError | None]
+
+    @property
+    def reason(self) -> list[str | None]:
+        """Return, per pair, why it has no plan (None when it has one)."""
+        return [None if e is None else str(e) for e in self.errors]
+
+    def raise_for(self, i: int) -> None:
+        """Raise the RulesError that left pair ``i`` without a plan, if any."""
+        if self.errors[i] is not None:
+            raise self.errors[i]
+
+    @classmethod
+    def build(cls, pair: np.ndarray, label: list[str], pmfs: Sequence[np.ndarray], channels: int, n_pairs: int,
+              errors: list[RulesError | None]) -> "TurnTable":
+        """Return the table of plans whose pmfs may differ in shape (they are zero-padded)."""
+        shape = [1] * channels
+        for p in pmfs:
+            if p.ndim != channels:
+                raise RulesError(f"a turn pmf has {p.ndim} damage axes; the system has {channels} pools",
+                                 field="turn")
+            shape = [max(a, b) for a, b in zip(shape, p.shape)]
+        out = np.zeros((len(pmfs), *shape))
+        for j, p in enumerate(pmfs):
+            out[(j, *(slice(0, s) for s in p.shape))] = p
+        return cls(pair, list(label), out, n_pairs, list(errors))
+
+    @property
+    def total(self) -> np.ndarray:
+        """Return P(plan, total damage): the pmf of the damage summed over the pools, from 0."""
+        if self.pmf.ndim == 2:
+            return self.pmf
+        if self.pmf.ndim != 3:
+            raise RulesError("turn tables have one or two damage axes", field="turn")
+        n, r, v = self.pmf.shape
+        out = np.zeros((n, r + v - 1))
+        for j in range(v):  # total = regular + vital: each vital column shifts the regular axis
+            out[:, j : j + r] += self.pmf[:, :, j]
+        return out
+
+    def means(self) -> np.ndarray:
+        """Return the mean total damage of each plan."""
+        t = self.total
+        return t @ np.arange(t.shape[1])
+
+    def dist(self, j: int) -> Dist:
+        """Return the total damage Dist of plan ``j``."""
+        p = self.total[j]
+        nz = np.flatnonzero(p)
+        top = int(nz[-1]) if nz.size else 0
+        return Dist(p[: top + 1] / p[: top + 1].sum(), 0, _trusted=True)
+
+    def plans_of(self, i: int) -> np.ndarray:
+        """Return the row indices of pair ``i``'s plans, in the system's order."""
+        return np.flatnonzero(self.pair == i)
+
+    def take(self, rows: np.ndarray) -> "TurnTable":
+        """Return the table of the given plan rows, in that order (pairs renumbered 0..len(rows)-1)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        return TurnTable(np.arange(rows.size), [self.label[j] for j in rows], self.pmf[rows], int(rows.size),
+                         [None] * int(rows.size))
+
+
+def _same_system(attacker: Any, target: Any):
+    from .systems import system_of
+
     sys = system_of(attacker)
     if system_of(target).name != sys.name:
         raise RulesError(f"attacker is {sys.name} but target is {system_of(target).name}", field="target")
-    plans = sys.turn_plans(attacker, target, options, situation)
+    return sys
+
+
+def best_plans(table: TurnTable) -> np.ndarray:
+    """Return, per pair, the row of its plan with the highest expected damage (ties: the first
+    listed; -1 for a pair with no plan). The one plan chooser of the engine."""
+    means = table.means()
+    best = np.full(table.n_pairs, -1, dtype=np.int64)
+    if means.size:
+        # lexsort: by pair, then mean descending, then row order (first listed wins a tie)
+        order = np.lexsort((np.arange(means.size), -means, table.pair))
+        first = np.ones(order.size, dtype=bool)
+        first[1:] = table.pair[order][1:] != table.pair[order][:-1]
+        best[table.pair[order][first]] = order[first]
+    return best
+
+
+def turn_plans(attacker: Any, target: Any, options: Any = None, situation: Any = None) -> dict[str, Dist]:
+    """Return every legal way for ``attacker`` to spend one turn attacking ``target``: label -> damage Dist."""
+    plans = _same_system(attacker, target).turn_plans(attacker, target, options, situation)
     if not plans:
         raise RulesError(f"{attacker.name} has no attack it can use against {target.name}", field="attacks")
     return plans
@@ -34,26 +135,41 @@ def best_plan(plans: dict[str, Dist]) -> str:
     return max(plans, key=lambda k: plans[k].mean())
 
 
-def turn_damage(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None) -> Dist:
-    """Return the damage Dist of one full turn of ``attacker`` against ``target``.
+def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any = None,
+               plan: Plan = None) -> tuple[TurnTable, str | Dist]:
+    """Return the one-row TurnTable of the turn ``plan`` picks for ``attacker`` against ``target``,
+    and its label (or, when a plan function returns a Dist, that Dist and an empty table).
 
     ``plan``: None (highest expected damage among the legal plans), a plan label, a list of attacks
     (objects or names) used in order, or a function taking the plans dict and returning a label or
     a Dist.
     """
-    sys = system_of(attacker)
+    sys = _same_system(attacker, target)
     if plan is not None and not isinstance(plan, str) and not callable(plan):
-        return sys.plan_damage(attacker, target, list(plan), options, situation)
-    plans = turn_plans(attacker, target, options, situation)
+        table = sys.turn_tables([(attacker, target)], options, situation, plans=[list(plan)])
+        table.raise_for(0)
+        return table, table.label[0]
+    table = sys.turn_tables([(attacker, target)], options, situation)
+    table.raise_for(0)
     if plan is None:
-        return plans[best_plan(plans)]
-    if isinstance(plan, str):
-        if plan not in plans:
-            raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(plans)}", field="plan")
-        return plans[plan]
-    chosen = plan(plans)
-    if isinstance(chosen, Dist):
-        return chosen
-    if chosen not in plans:
-        raise RulesError(f"the plan function chose {chosen!r}, which is not one of {', '.join(plans)}", field="plan")
-    return plans[chosen]
+        j = int(best_plans(table)[0])
+    elif isinstance(plan, str):
+        if plan not in table.label:
+            raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(table.label)}", field="plan")
+        j = table.label.index(plan)
+    else:
+        chosen = plan({table.label[k]: table.dist(k) for k in range(len(table.label))})
+        if isinstance(chosen, Dist):
+            return table.take(np.zeros(0, dtype=np.int64)), chosen
+        if chosen not in table.label:
+            raise RulesError(f"the plan function chose {chosen!r}, which is not one of {', '.join(table.label)}",
+                             field="plan")
+        j = table.label.index(chosen)
+    return table.take(np.array([j])), table.label[j]
+
+
+def turn_damage(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None) -> Dist:
+    """Return the total damage Dist of one full turn of ``attacker`` against ``target`` (see
+    :func:`turn_table` for ``plan``)."""
+    table, label = turn_table(attacker, target, options, situation, plan)
+    return label if isinstance(label, Dist) else table.dist(0)

@@ -63,7 +63,7 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
     sys = system_of(attacker)
     out: set[str] = set()
     if sys.name == "annulus":
-        opts, sit = sys._defaults(options, situation)
+        opts, sit = sys.defaults(options, situation)
         for s in attacker.attack_sets:
             if _can_damage(sys, s, attacker, target, opts, sit):  # triggers need >= 1 damage
                 out |= {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
@@ -92,7 +92,7 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
     elif sys.name == "unbound":
         from ..systems.unbound.actions import as_actions
 
-        opts, sit = sys._defaults(options, situation)
+        opts, sit = sys.defaults(options, situation)
         if is_sequence_plan(plan):
             actions = as_actions(list(plan))
         else:

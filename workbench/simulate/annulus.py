@@ -99,7 +99,7 @@ class AnnulusSide(Side):
 
         self.sys = system("annulus")
         self.me, self.foe, self.plan = me, foe, plan
-        self.options, self.situation = self.sys._defaults(options, situation)
+        self.options, self.situation = self.sys.defaults(options, situation)
         if tactics is None:
             tactics = Tactics()
         if not isinstance(tactics, Tactics):
@@ -172,7 +172,7 @@ class AnnulusSide(Side):
         plan: list[int] = []
         if is_sequence_plan(self.plan):
             budget = actions
-            for a in self.sys._resolve_attacks(self.me, list(self.plan)):
+            for a in [self.sys.attack_named(self.me, x) for x in list(self.plan)]:
                 i = self.sets.index(a)
                 if avail >> i & 1 and self.cost[i] <= budget:
                     plan.append(i)

@@ -37,7 +37,7 @@ class UnboundSide(Side):
 
         self.sys = system("unbound")
         self.me, self.foe, self.plan = me, foe, plan
-        self.options, self.situation = self.sys._defaults(options, situation)
+        self.options, self.situation = self.sys.defaults(options, situation)
         self.name = me.name
         self.bank = Bank(self._build)
 
@@ -180,14 +180,14 @@ class LastOdysseySide(Side):
         if shell_on not in self._plans:
             sit = self._sit(shell_on)
             if is_sequence_plan(self.plan):
-                attacks = self.sys._resolve_attacks(self.me, list(self.plan))
+                attacks = [self.sys.attack_named(self.me, x) for x in list(self.plan)]
                 self.sys.plan_damage(self.me, self.foe, attacks, self.options, sit)  # checks the action points
             else:
                 label = choose_label(self.sys.turn_plans(self.me, self.foe, self.options, sit), self.plan)
                 if label is None or isinstance(label, Dist):
                     self._plans[shell_on] = label
                     return label
-                attacks = self.sys._resolve_attacks(self.me, label.split(" + "))
+                attacks = [self.sys.attack_named(self.me, x) for x in label.split(" + ")]
             self._plans[shell_on] = [self._ability_index(a) for a in attacks]
         return self._plans[shell_on]
 

@@ -273,6 +273,27 @@ def dists_from_table(table, n: int | None = None) -> list[Dist]:
     return [Dist(grid[i] / grid[i].sum(), int(lo[i]), _trusted=True) for i in range(n)]
 
 
+def _value_key(obj: Any) -> Any:
+    """Return ``obj`` if it is hashable (frozen models compare by value), else its identity."""
+    try:
+        hash(obj)
+        return obj
+    except TypeError:
+        return ("id", id(obj))
+
+
+def pmf_rows(table, n: int) -> np.ndarray:
+    """Return P(matchup, damage) of an outcome table with a ``matchup`` column as a dense (n, D)
+    array, damage from 0 (scatter-add over the rows; RulesError for negative damage)."""
+    m = table["matchup"].to_numpy().astype(np.int64)
+    d = table["damage"].to_numpy().astype(np.int64)
+    if d.size and d.min() < 0:
+        raise RulesError("damage per use cannot be negative in a fight", field="damage")
+    grid = np.zeros((n, int(d.max(initial=0)) + 1))
+    np.add.at(grid, (m, d), table["probability"].to_numpy())
+    return grid
+
+
 # --------------------------------------------------------------------------- the protocol
 class RuleSystem(ABC):
     """One rule system. Subclasses fill in the class attributes and ``outcome_tables``.
@@ -302,6 +323,15 @@ class RuleSystem(ABC):
         return Catalog(self.name)
 
     # -- combat hooks (systems override where their rules differ)
+    #: the creature's hit pools in the order damage spills through them; a turn table has one damage
+    #: axis ("channel") per pool, channel i entering at pool i (Annulus: Endurance then Vitality,
+    #: with Vital damage entering at Vitality)
+    pools: tuple[str, ...] = ("hp",)
+    #: what the rules text calls one attack ("attack set" in Annulus), for messages
+    attack_noun: str = "attack"
+    #: the Creature field holding its attacks (a bestiary frame's column of attack names)
+    attacks_field: str = "attacks"
+
     def actions_per_turn(self, creature: Any, options: Any = None) -> int:
         """Return the number of actions a creature has in one turn."""
         return 2
@@ -311,21 +341,173 @@ class RuleSystem(ABC):
         return 1
 
     def hit_points(self, creature: Any) -> int:
-        """Return the damage that kills ``creature`` (the HP the absorbing chain runs on)."""
-        return int(creature.hp)
+        """Return the total damage that kills ``creature`` (the sum of its :meth:`hit_pools`)."""
+        return int(sum(self.hit_pools(creature)))
+
+    def hit_pools(self, creature: Any) -> tuple[int, ...]:
+        """Return the size of each of :attr:`pools` for ``creature`` (default: its ``hp``)."""
+        return (int(creature.hp),)
 
     def attacks_of(self, creature: Any) -> list[Any]:
         """Return the attacks a creature can use."""
         return list(getattr(creature, "attacks", []) or [])
 
-    def turn_plans_many(self, pairs: Sequence[tuple[Any, Any]], options: Any = None,
-                        situation: Any = None) -> list[dict[str, Any]]:
-        """Return ``turn_plans(attacker, target, options, situation)`` of each (attacker, target) pair,
-        in order; ``situation`` is one Situation for all pairs or one per pair. This default loops;
-        systems override it to resolve every pair's attacks in one ``outcome_tables`` call."""
+    def attack_named(self, creature: Any, name: Any) -> Any:
+        """Return ``name`` if it is an attack of this system, else the creature's attack of that name
+        (case-insensitive); RulesError naming ``attacks`` otherwise."""
+        if isinstance(name, self.Attack):
+            return name
+        if not isinstance(name, str):
+            raise RulesError(f"expected a {self.title} attack or its name, not {type(name).__name__}", field="attacks")
+        key = name.strip().lower()
+        for a in self.attacks_of(creature):
+            if a.name.lower() == key:
+                return a
+        raise RulesError(f"{creature.name} has no {self.attack_noun} called {name!r}", field="attacks")
+
+    def outcome_key(self, attack: Any, attacker: Any, target: Any) -> Any:
+        """Return a key equal for matchups whose outcome tables are equal (the comparison engine
+        resolves each key once). Default: the three models themselves (by value, else identity)."""
+        return (_value_key(attack), _value_key(attacker), _value_key(target))
+
+    def neutral_attacker(self, attack: Any) -> Any:
+        """Return the creature that uses a bare ``attack`` (in ``compare``): the system's neutral stat
+        line holding only ``attack``, named after it. Systems override this."""
+        raise RulesError(f"the {self.title} rule system has no neutral attacker for bare attacks", field="attackers")
+
+    def uses_per_turn(self, attacker: Any, attack: Any, options: Any = None) -> int:
+        """Return how often one turn can use ``attack`` alone: actions // cost (a free attack: once)."""
+        cost = self.attack_cost(attack, options)
+        return 1 if cost == 0 else self.actions_per_turn(attacker, options) // cost
+
+    def legal_plans(self, attacker: Any, target: Any, options: Any, situation: Any) -> list[tuple[str, list[Any]]]:
+        """Return every legal way to spend one turn attacking, as (label, items used in order).
+
+        Default: every multiset of the attacker's attacks whose costs fit the turn's actions and to
+        which no further attack fits. ``options`` and ``situation`` are this system's (defaults filled).
+        """
+        from itertools import combinations_with_replacement
+
+        usable = self.attacks_of(attacker)
+        if not usable:
+            return []
+        ap = self.actions_per_turn(attacker, options)
+        costs = [self.attack_cost(a, options) for a in usable]
+        cheapest = min(costs)
+        longest = ap if cheapest == 0 else ap // cheapest
+        seen: dict[str, list[Any]] = {}
+        for size in range(longest, 0, -1):
+            for combo in combinations_with_replacement(range(len(usable)), size):
+                cost = sum(costs[i] for i in combo)
+                if cost > ap or ap - cost >= cheapest > 0:
+                    continue
+                seen.setdefault(" + ".join(usable[i].name for i in combo), [usable[i] for i in combo])
+        return list(seen.items())
+
+    def plan_items(self, attacker: Any, plan: Sequence[Any], options: Any) -> list[Any]:
+        """Return a plan given as attacks or names as the items :meth:`plan_tables` takes, or raise
+        RulesError if the turn's action economy does not allow it (default: total cost <= actions)."""
+        items = [self.attack_named(attacker, a) for a in plan]
+        cost = sum(self.attack_cost(a, options) for a in items)
+        ap = self.actions_per_turn(attacker, options)
+        if cost > ap:
+            raise RulesError(f"the plan costs {cost} actions; {attacker.name} has {ap} per turn", field="attacks",
+                             rule=f"{self.rules_file or self.title}: actions per turn")
+        return items
+
+    def plan_label(self, attacker: Any, items: Sequence[Any]) -> str:
+        """Return the label of a plan's items ("Claw + Bite")."""
+        return " + ".join(x.name for x in items)
+
+    def plan_tables(self, plans: Sequence[tuple[Any, Any, Any, list[Any]]], options: Any) -> list[np.ndarray]:
+        """Return, per (attacker, target, situation, items) plan, the joint pmf of one turn's damage
+        over :attr:`pools` (one axis per pool, damage from 0).
+
+        Default: the items are independent uses summed (every use resolved in ONE ``outcome_tables``
+        call); systems whose uses interact within a turn override this.
+        """
+        flat = [(x, a, t, s) for a, t, s, items in plans for x in items]
+        if not flat:
+            return [np.ones(1) for _ in plans]
+        table = self.outcome_tables([f[0] for f in flat], [f[1] for f in flat], [f[2] for f in flat], options,
+                                    [f[3] for f in flat])
+        uses = pmf_rows(table, len(flat))
+        out, k = [], 0
+        for *_, items in plans:
+            total = np.ones(1)
+            for row in uses[k:k + len(items)]:
+                total = np.convolve(total, row)
+            out.append(total)
+            k += len(items)
+        return out
+
+    # -- the turn stage: generic, through the hooks above
+    def turn_tables(self, pairs: Sequence[tuple[Any, Any]], options: Any = None, situation: Any = None,
+                    plans: Sequence[Sequence[Any]] | None = None):
+        """Return the :class:`workbench.turns.TurnTable` of every legal plan of each (attacker, target) pair.
+
+        ``situation``: one Situation or one per pair. ``plans``: None (every legal plan, from
+        :meth:`legal_plans`) or one plan per pair (attacks or names used in order; an illegal plan
+        raises RulesError). A pair with no usable plan gets none, and its ``reason`` says why.
+        """
+        from ..turns import TurnTable
+
         pairs = list(pairs)
-        sits = [None] * len(pairs) if situation is None else self.situations_of(situation, len(pairs))
-        return [self.turn_plans(a, t, options, s) for (a, t), s in zip(pairs, sits)]
+        options = self.options_of(options)
+        sits = self.situations_of(situation, len(pairs))
+        rows: list[tuple[int, str, tuple]] = []
+        reason: list[RulesError | None] = [None] * len(pairs)
+        for i, ((attacker, target), sit) in enumerate(zip(pairs, sits)):
+            if plans is None:
+                legal = self.legal_plans(attacker, target, options, sit)
+                if not legal:
+                    reason[i] = RulesError(f"{attacker.name} has no {self.attack_noun} it can use against "
+                                           f"{target.name}", field="attacks")
+            else:
+                try:
+                    items = self.plan_items(attacker, list(plans[i]), options)
+                except RulesError as exc:
+                    reason[i], legal = exc, []
+                else:
+                    legal = [(self.plan_label(attacker, items), items)]
+            rows.extend((i, label, (attacker, target, sit, items)) for label, items in legal)
+        pmfs = self._plan_tables_usable(rows, options, reason)
+        keep = [j for j, (i, _, _) in enumerate(rows) if reason[i] is None]
+        return TurnTable.build(np.array([rows[j][0] for j in keep], dtype=np.int64), [rows[j][1] for j in keep],
+                               [pmfs[j] for j in keep], len(self.pools), len(pairs), reason)
+
+    def _plan_tables_usable(self, rows: list, options: Any, reason: list) -> list:
+        """Return :meth:`plan_tables` of ``rows``; a pair whose plan the rules refuse here (out of
+        reach, a Gaze without sight, ...) gets that refusal as its ``reason`` and no pmf."""
+        try:
+            return self.plan_tables([r[2] for r in rows], options)
+        except RulesError:
+            pass
+        out: list = [None] * len(rows)
+        by_pair: dict[int, list[int]] = {}
+        for j, (i, _, _) in enumerate(rows):
+            by_pair.setdefault(i, []).append(j)
+        for i, js in by_pair.items():
+            try:
+                for j, pmf in zip(js, self.plan_tables([rows[j][2] for j in js], options)):
+                    out[j] = pmf
+            except RulesError as exc:
+                reason[i] = exc
+        return out
+
+    def turn_plans(self, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> dict[str, Dist]:
+        """Return every legal way to spend one turn attacking ``target``: label -> total damage Dist
+        (the 1 x 1 case of :meth:`turn_tables`)."""
+        table = self.turn_tables([(attacker, target)], options, situation)
+        return {table.label[j]: table.dist(j) for j in range(len(table.label))}
+
+    def plan_damage(self, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,
+                    situation: Any = None) -> Dist:
+        """Return the total damage Dist of one turn using ``attacks`` in order (the 1 x 1 case of
+        :meth:`turn_tables` with ``plans``); RulesError if the rules refuse the plan."""
+        table = self.turn_tables([(attacker, target)], options, situation, plans=[list(attacks)])
+        table.raise_for(0)
+        return table.dist(0)
 
     # -- derived, shared by every system
     def options_of(self, options: Any) -> Any:
@@ -347,7 +529,7 @@ class RuleSystem(ABC):
             return list(situation)
         raise RulesError(f"must be one {self.title} Situation or one per matchup ({n})", field="situation")
 
-    def _defaults(self, options: Any, situation: Any) -> tuple[Any, Any]:
+    def defaults(self, options: Any = None, situation: Any = None) -> tuple[Any, Any]:
         """Return (options, situation) with defaults filled in, each checked to be this system's."""
         return self.options_of(options), self.situations_of(situation, 1)[0]
 

@@ -1,11 +1,10 @@
-"""The joint (regular, vital) damage of one Annulus turn, for the exact two-pool chain.
+"""The joint (regular, vital) damage of Annulus turns, batched: the system's turn composer.
 
 annulus-attacks.txt: "Endurance is removed first, then Vitality"; Vital: "the attack ignores
 Endurance and strikes directly at Vitality instead". A turn's damage therefore has two parts:
-regular damage (Endurance first) and vital damage (Vitality only). This module returns their
-exact joint distribution for one turn of a plan, with the plan's Reroll used at most once
-(annulus-attacks.txt: "You cannot reroll more than one attack check per round"), exactly as
-``AnnulusSystem.plan_damage`` does for the total.
+regular damage (Endurance first) and vital damage (Vitality only), the two damage axes of the
+Annulus turn table. Each plan's Reroll is used at most once (annulus-attacks.txt: "You cannot
+reroll more than one attack check per round").
 """
 
 from __future__ import annotations
@@ -13,121 +12,67 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from scipy.signal import convolve
 
-__all__ = ["plan_joint", "plan_sets", "set_grids", "compose_joint", "batch_set_totals", "compose_total"]
-
-
-def plan_sets(system: Any, attacker: Any, label: str) -> list[Any]:
-    """Return the attack sets of a ``turn_plans`` label ("Claw + Bite"), in order."""
-    by_name = {s.name: s for s in attacker.attack_sets}
-    names = label.split(" + ")
-    return system._resolve_attacks(attacker, [by_name.get(n, n) for n in names])
+__all__ = ["plan_joints", "convolve2"]
 
 
-def set_grids(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], options: Any, situation: Any):
-    """Return, per attack set, ``(fresh, used)`` joint (regular, vital) pmfs of one use: ``fresh[u]``
-    with the round's Reroll still available, split by whether it was used (u = 1) or not; ``used``
-    once the Reroll is spent. One ``outcome_tables`` call serves every set.
-    """
-    import polars as pl
-
-    k = len(attacks)
-    free = situation.replace(reroll_available=True)
-    spent = situation.replace(reroll_available=False)
-    t = system.outcome_tables(list(attacks) * 2, [attacker] * 2 * k, [target] * 2 * k, options,
-                              [free] * k + [spent] * k)
-    g = t.group_by(["matchup", "rerolled", "damage", "vitality_damage"]).agg(pl.col("probability").sum())
-    reg = (g["damage"] - g["vitality_damage"]).to_numpy()
-    vit = g["vitality_damage"].to_numpy()
-    grid = np.zeros((2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1))
-    np.add.at(grid, (g["matchup"].to_numpy(), g["rerolled"].to_numpy().astype(int), reg, vit),
-              g["probability"].to_numpy())
-    return [(grid[j], grid[k + j].sum(axis=0)) for j in range(k)]
-
-
-def compose_joint(grids: Sequence[tuple[np.ndarray, np.ndarray]], reroll_available: bool) -> np.ndarray:
-    """Return the joint (regular, vital) pmf of using the sets of ``grids`` in order in one turn, the
-    Reroll used at most once ("You cannot reroll more than one attack check per round")."""
-    one, zero = np.ones((1, 1)), np.zeros((1, 1))
-    state = [one, zero] if reroll_available else [zero, one]  # reroll unused / used
-    for fresh, used in grids:
-        parts = [convolve(state[0], fresh[0], method="direct"), convolve(state[0], fresh[1], method="direct"),
-                 convolve(state[1], used, method="direct")]
-        rows = max(p.shape[0] for p in parts)
-        cols = max(p.shape[1] for p in parts)
-        pad = [np.pad(p, ((0, rows - p.shape[0]), (0, cols - p.shape[1]))) for p in parts]
-        state = [pad[0], pad[1] + pad[2]]
-    total = np.clip(state[0] + state[1], 0.0, None)
-    return total / total.sum()
-
-
-def plan_joint(system: Any, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,
-               situation: Any = None) -> np.ndarray:
-    """Return ``J[r, v]`` = P(one turn deals r regular and v vital damage) for ``attacks`` in order.
-
-    Regular damage is ``damage - vitality_damage`` of each strike's outcome row; the marginal of
-    ``r + v`` equals ``plan_damage``.
-    """
-    options, situation = system._defaults(options, situation)
-    attacks = system._resolve_attacks(attacker, attacks)
-    system._check_plan(attacks, options)
-    if not attacks:
-        return np.ones((1, 1))
-    return compose_joint(set_grids(system, attacker, target, attacks, options, situation),
-                         situation.reroll_available)
-
-
-def batch_set_totals(system: Any, uses: Sequence[tuple[Any, Any, Any, Any]], groups: Sequence[Sequence[int]],
-                     options: Any):
-    """Return, per use ``(attack set, attacker, target, situation)``, ``(fresh, used)`` total-damage pmfs
-    (regular + vital) of one use, as :func:`set_grids` returns them summed over the vital axis:
-    ``fresh`` (2, L) split by whether the round's Reroll was used, ``used`` (L,) once it is spent.
-    ``groups`` lists the uses that one ``set_grids`` call would hold together; each group's pmfs have
-    the length that call's grid gives (its largest regular + largest vital damage + 1), so plans
-    composed from them match ``turn_plans``. One ``outcome_tables`` call serves every use.
-    """
-    k = len(uses)
-    if k == 0:
-        return []
-    reps: dict[int, tuple[Any, Any]] = {}
-    free, spent = [], []
-    for _, _, _, sit in uses:
-        if id(sit) not in reps:
-            reps[id(sit)] = (sit.replace(reroll_available=True), sit.replace(reroll_available=False))
-        free.append(reps[id(sit)][0])
-        spent.append(reps[id(sit)][1])
-    attacks = [u[0] for u in uses]
-    t = system.outcome_tables(attacks * 2, [u[1] for u in uses] * 2, [u[2] for u in uses] * 2, options,
-                              free + spent)
-    m = t["matchup"].to_numpy().astype(np.int64)
-    dmg = t["damage"].to_numpy().astype(np.int64)
-    vit = t["vitality_damage"].to_numpy().astype(np.int64)
-    rer = t["rerolled"].to_numpy().astype(np.int64)
-    H = np.zeros((2 * k, 2, int(dmg.max()) + 1))
-    np.add.at(H, (m, rer, dmg), t["probability"].to_numpy())
-    reg_max = np.zeros(2 * k, dtype=np.int64)
-    vit_max = np.zeros(2 * k, dtype=np.int64)
-    np.maximum.at(reg_max, m, dmg - vit)
-    np.maximum.at(vit_max, m, vit)
-    out: list[Any] = [None] * k
-    for group in groups:  # per plan group: the grid size of its set_grids call
-        g = np.asarray(group, dtype=np.int64)
-        if g.size == 0:
-            continue
-        width = int(max(reg_max[g].max(), reg_max[g + k].max()) + max(vit_max[g].max(), vit_max[g + k].max())) + 1
-        for j in group:
-            out[j] = (H[j, :, :width], H[k + j, :, :width].sum(axis=0))
+def convolve2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return the full 2-D convolution of two small joint pmfs (a shifted add per non-zero of ``b``)."""
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for i, j in zip(*np.nonzero(b)):
+        out[i : i + a.shape[0], j : j + a.shape[1]] += a * b[i, j]
     return out
 
 
-def compose_total(pmfs: Sequence[tuple[np.ndarray, np.ndarray]], reroll_available: bool) -> np.ndarray:
-    """Return the total-damage pmf of using the sets of ``pmfs`` (from :func:`batch_set_totals`) in
-    order in one turn, the Reroll used at most once ("You cannot reroll more than one attack check
-    per round"): :func:`compose_joint` with the vital axis summed out (the total of a sum of
-    independent joint parts is the sum of their totals)."""
-    state = [np.ones(1), np.zeros(1)] if reroll_available else [np.zeros(1), np.ones(1)]
-    for fresh, used in pmfs:
-        state = [np.convolve(state[0], fresh[0]), np.convolve(state[0], fresh[1]) + np.convolve(state[1], used)]
-    total = np.clip(state[0] + state[1], 0.0, None)
-    return total / total.sum()
+def _pad_to(x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    return np.pad(x, ((0, shape[0] - x.shape[0]), (0, shape[1] - x.shape[1])))
+
+
+def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], options: Any) -> list[np.ndarray]:
+    """Return ``J[r, v]`` = P(one turn deals r regular and v vital damage) of each (attacker, target,
+    situation, sets) plan, the sets used in order and the Reroll at most once per round.
+
+    Every distinct use is resolved in ONE ``outcome_tables`` call, twice: with the round's Reroll
+    still available (split by whether this use spent it) and once it is spent. A plan's state is
+    (Reroll unused, used); each use convolves both parts with that use's joint.
+    """
+    index: dict[tuple, int] = {}
+    uses: list[tuple[Any, Any, Any, Any]] = []
+    for attacker, target, sit, sets in plans:
+        for a in sets:
+            key = (id(a), id(attacker), id(target), id(sit))
+            if key not in index:
+                index[key] = len(uses)
+                uses.append((a, attacker, target, sit))
+    k = len(uses)
+    if k == 0:
+        return [np.ones((1, 1)) for _ in plans]
+    sits: dict[int, tuple[Any, Any]] = {}
+    for *_, s in uses:
+        if id(s) not in sits:
+            sits[id(s)] = (s.replace(reroll_available=True), s.replace(reroll_available=False))
+    t = system.outcome_tables([u[0] for u in uses] * 2, [u[1] for u in uses] * 2, [u[2] for u in uses] * 2,
+                              options, [sits[id(u[3])][0] for u in uses] + [sits[id(u[3])][1] for u in uses])
+    m = t["matchup"].to_numpy().astype(np.int64)
+    vit = t["vitality_damage"].to_numpy().astype(np.int64)
+    reg = t["damage"].to_numpy().astype(np.int64) - vit
+    rer = t["rerolled"].to_numpy().astype(np.int64)
+    grid = np.zeros((2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1))
+    np.add.at(grid, (m, rer, reg, vit), t["probability"].to_numpy())
+    out = []
+    for attacker, target, sit, sets in plans:
+        one, zero = np.ones((1, 1)), np.zeros((1, 1))
+        state = [one, zero] if sit.reroll_available else [zero, one]  # Reroll unused / used
+        for a in sets:
+            u = index[(id(a), id(attacker), id(target), id(sit))]
+            fresh, used = grid[u], grid[k + u].sum(axis=0)
+            parts = [convolve2(state[0], fresh[0]), convolve2(state[0], fresh[1]), convolve2(state[1], used)]
+            shape = (max(p.shape[0] for p in parts), max(p.shape[1] for p in parts))
+            parts = [_pad_to(p, shape) for p in parts]
+            state = [parts[0], parts[1] + parts[2]]
+        shape = (max(state[0].shape[0], state[1].shape[0]), max(state[0].shape[1], state[1].shape[1]))
+        total = np.clip(_pad_to(state[0], shape) + _pad_to(state[1], shape), 0.0, None)
+        r, v = np.nonzero(total)  # drop the zero padding of the shared grid
+        total = total[: r.max() + 1, : v.max() + 1]
+        out.append(total / total.sum())
+    return out

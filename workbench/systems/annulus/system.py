@@ -5,12 +5,11 @@ from __future__ import annotations
 from functools import cached_property
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import polars as pl
 
-from ...dist import Dist
 from ...errors import RulesError
 from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
 from . import resolve
@@ -32,6 +31,7 @@ class AnnulusSystem(RuleSystem):
     Attack = Attack
     Options = Options
     Situation = Situation
+    attacks_field = "attack_sets"
 
     # ------------------------------------------------------------------ resolution
     def outcome_tables(self, attacks, attackers, targets, options=None, situation=None) -> pl.DataFrame:
@@ -40,9 +40,9 @@ class AnnulusSystem(RuleSystem):
         See :func:`workbench.systems.annulus.resolve.outcome_tables` for the columns.
         """
         if situation is not None and not isinstance(situation, Situation):
-            options, _ = self._defaults(options, None)
+            options, _ = self.defaults(options, None)
         else:
-            options, situation = self._defaults(options, situation)
+            options, situation = self.defaults(options, situation)
         return resolve.outcome_tables(list(attacks), list(attackers), list(targets), options, situation)
 
     def area_outcome_tables(self, attack: Attack, attacker: Creature, targets: Sequence[Creature],
@@ -87,27 +87,37 @@ class AnnulusSystem(RuleSystem):
             return 0
         return 1
 
-    def hit_points(self, creature: Creature) -> int:
-        """Return Endurance + Vitality: the damage that kills (annulus-attacks.txt: Endurance is
-        removed first, then Vitality; the last Vitality removed kills)."""
-        return creature.endurance + creature.vitality
+    pools = ("endurance", "vitality")
+    attack_noun = "attack set"
+
+    def hit_pools(self, creature: Creature) -> tuple[int, int]:
+        """Return (Endurance, Vitality): annulus-attacks.txt, "Endurance is removed first, then
+        Vitality ... If you remove the last Vitality from a creature, that creature dies"."""
+        return (int(creature.endurance), int(creature.vitality))
 
     def attacks_of(self, creature: Creature) -> list[Attack]:
         """Return the creature's attack sets."""
         return list(creature.attack_sets)
 
-    def _resolve_attacks(self, attacker: Creature, attacks: Sequence[Any]) -> list[Attack]:
-        out = []
-        for a in attacks:
-            if isinstance(a, str):
-                match = [s for s in attacker.attack_sets if s.name.lower() == a.strip().lower()]
-                if not match:
-                    raise RulesError(f"{attacker.name} has no attack set called {a!r}", field="attacks")
-                a = match[0]
-            if not isinstance(a, Attack):
-                raise RulesError(f"expected an Annulus Attack or its name, not {a!r}", field="attacks")
-            out.append(a)
-        return out
+    def outcome_key(self, attack: Attack, attacker: Creature, target: Creature):
+        """Return what one use's outcome reads (CLARIFICATIONS, Annulus, order of resolution): the
+        set's upgrades and counter type, the attacker's size and Vitality, the target's size, its
+        value of the set's defense seed and its awareness (not the names, nor the other defenses)."""
+        ups = tuple(sorted(attack.upgrades.items())) if isinstance(attack.upgrades, dict) else attack.upgrades
+        return (ups, attack.counter_type, attacker.size, attacker.vitality, target.size,
+                getattr(target, attack.defense), target.awareness)
+
+    def neutral_attacker(self, attack: Attack) -> Creature:
+        """Return size 5, level 1, every defense 0, holding only ``attack`` (named after it)."""
+        return Creature(attack.name, level=1, endurance=1, agility=0, toughness=0, insight=0, attack_sets=[attack])
+
+    def uses_per_turn(self, attacker: Creature, attack: Attack, options=None) -> int:
+        """Return 1 for a free (Gaze, Swansong), Telegraphed or area set (once per round: "you may
+        only telegraph a single attack per round"; an area set must recharge), else actions // cost."""
+        cost = self.attack_cost(attack, options)
+        if cost == 0 or attack.area or attack.alteration == "Telegraphed":
+            return 1
+        return self.actions_per_turn(attacker, options) // cost
 
     def _check_plan(self, attacks: list[Attack], options: Options) -> None:
         actions = sum(self.attack_cost(a, options) for a in attacks)
@@ -125,20 +135,18 @@ class AnnulusSystem(RuleSystem):
             raise RulesError("you may only telegraph a single attack per round", field="attacks",
                              rule=f"{RULES}: Telegraphed")
 
-    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options=None,
-                    situation=None) -> Dist:
-        """Return the damage Dist of one turn using ``attacks`` in order; Reroll is used at most
-        once in the turn (annulus-attacks.txt: "You cannot reroll more than one attack check per round")."""
-        from .pools import plan_joint  # the total is the joint (regular, vital) damage summed
+    def plan_items(self, attacker: Creature, plan, options) -> list[Attack]:
+        """Return the plan's sets, or RulesError if the turn's actions or the once-per-round rules
+        refuse it (2 actions a turn; Gaze, Swansong, Telegraphed and area sets at most once)."""
+        items = [self.attack_named(attacker, a) for a in plan]
+        self._check_plan(items, options)
+        return items
 
-        return _total(plan_joint(self, attacker, target, attacks, options, situation))
-
-    def turn_plans(self, attacker: Creature, target: Creature, options=None, situation=None) -> dict[str, Dist]:
-        """Return the damage Dist of each legal way to spend one turn attacking ``target``: every
-        multiset of usable sets within the actions of a turn (2-action sets alone, 1-action sets in
-        pairs, an area set or a Telegraphed set at most once), each preceded by every usable free
-        Gaze or Swansong set. Sets that cannot be used in the situation are left out."""
-        options, situation = self._defaults(options, situation)
+    def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
+        """Return every legal way to spend one turn: every multiset of usable sets within the actions
+        of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
+        most once), each preceded by every usable free Gaze or Swansong set. Sets that cannot be used
+        in the situation (CLARIFICATIONS, order of resolution, step 1) are left out."""
         usable = []
         for a in attacker.attack_sets:
             try:
@@ -146,18 +154,16 @@ class AnnulusSystem(RuleSystem):
             except RulesError:
                 continue
             usable.append(a)
-        plans = self._legal_plans(attacker, usable, options)
-        from .pools import compose_joint, set_grids
+        return [(" + ".join(a.name for a in plan), plan) for plan in self._legal_plans(attacker, usable, options)]
 
-        sets = list({a.name: a for plan in plans for a in plan}.values())
-        grids = dict(zip((a.name for a in sets), set_grids(self, attacker, target, sets, options, situation))) \
-            if sets else {}
-        return {" + ".join(a.name for a in plan):
-                _total(compose_joint([grids[a.name] for a in plan], situation.reroll_available))
-                for plan in plans}
+    def plan_tables(self, plans, options) -> list[np.ndarray]:
+        """Return the joint (regular, vital) pmf of each plan's turn (:func:`pools.plan_joints`)."""
+        from .pools import plan_joints
+
+        return plan_joints(self, plans, options)
 
     def _legal_plans(self, attacker: Creature, usable: list[Attack], options: Options) -> list[list[Attack]]:
-        """Return the plans of :meth:`turn_plans` built from the ``usable`` sets, in its order."""
+        """Return the plans of :meth:`legal_plans` built from the ``usable`` sets, in its order."""
         free = [a for a in usable if self.attack_cost(a, options) == 0]
         paid = [a for a in usable if self.attack_cost(a, options) > 0]
         budget = self.actions_per_turn(attacker, options)
@@ -177,48 +183,6 @@ class AnnulusSystem(RuleSystem):
             plans.append(free)
         return plans
 
-    def turn_plans_many(self, pairs: Sequence[tuple[Creature, Creature]], options=None,
-                        situation=None) -> list[dict[str, Dist]]:
-        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
-        pair), every pair's attack sets resolved in ONE ``outcome_tables`` call and each plan
-        composed with the Reroll at most once per round, as ``turn_plans`` does. A set's usability
-        (step 1 of the order of resolution) is checked once per (set, attacker, situation): it does
-        not depend on which creature is targeted."""
-        from .pools import batch_set_totals, compose_total
-
-        options = self.options_of(options)
-        pairs = list(pairs)
-        sits = self.situations_of(situation, len(pairs))
-        usable_of: dict[tuple, bool] = {}
-        uses: list[tuple[Any, Any, Any, Any]] = []
-        groups: list[list[int]] = []
-        per_pair = []
-        for (attacker, target), sit in zip(pairs, sits):
-            usable = []
-            for a in attacker.attack_sets:
-                key = (id(a), id(attacker), id(sit), isinstance(target, Creature))
-                if key not in usable_of:
-                    try:
-                        resolve.strike_parameters([a], [attacker], [target], options, sit)
-                        usable_of[key] = True
-                    except RulesError:
-                        usable_of[key] = False
-                if usable_of[key]:
-                    usable.append(a)
-            plans = self._legal_plans(attacker, usable, options)
-            sets = list({a.name: a for plan in plans for a in plan}.values())
-            index = {a.name: len(uses) + j for j, a in enumerate(sets)}
-            groups.append(list(index.values()))
-            uses.extend((a, attacker, target, sit) for a in sets)
-            per_pair.append((plans, index, sit.reroll_available))
-        totals = batch_set_totals(self, uses, groups, options)
-        out = []
-        for plans, index, reroll in per_pair:
-            out.append({" + ".join(a.name for a in plan):
-                        Dist(compose_total([totals[index[a.name]] for a in plan], reroll), 0, _trusted=True)
-                        for plan in plans})
-        return out
-
     # ------------------------------------------------------------------ catalog
     @cached_property
     def _catalog(self) -> Catalog:
@@ -227,13 +191,6 @@ class AnnulusSystem(RuleSystem):
     def catalog(self) -> Catalog:
         """Return the bundled creatures and attack sets (workbench/catalog/annulus/*.toml)."""
         return self._catalog
-
-
-def _total(joint: np.ndarray) -> Dist:
-    """Return the Dist of regular + vital damage from their joint pmf ``joint[r, v]``."""
-    r, v = np.indices(joint.shape)
-    total = np.bincount((r + v).ravel(), weights=joint.ravel())
-    return Dist(total / total.sum(), 0, _trusted=True)
 
 
 def load_catalog(folder: Path) -> Catalog:

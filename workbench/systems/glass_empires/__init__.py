@@ -14,9 +14,8 @@ from typing import Any, Sequence
 import numpy as np
 import polars as pl
 
-from ...dist import Dist
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, dists_from_table
+from ..base import Catalog, RuleSystem, pmf_rows
 from . import catalog as _catalog
 from .melee import into_melee_outcomes, into_melee_victims
 from .models import Attack, Creature, Options, Situation
@@ -38,6 +37,7 @@ class GlassEmpires(RuleSystem):
     Attack = Attack
     Options = Options
     Situation = Situation
+    attacks_field = "weapons"
 
     def __init__(self) -> None:
         self._catalog: Catalog | None = None
@@ -111,136 +111,82 @@ class GlassEmpires(RuleSystem):
         """Return whether an outcome row gives the Attack's action back ("enough Damage to outright kill")."""
         return bool(self.options_of(options).kill_refunds_action and outcome_row.get("kill", False))
 
-    def hit_points(self, creature: Any) -> int:
-        """Return the creature's HP (4 x Power unless stated)."""
-        return int(creature.hp)
-
     def attacks_of(self, creature: Any) -> list[Any]:
         """Return the creature's weapons."""
         return list(creature.weapons)
 
-    def _weapon(self, creature: Creature, attack: Any) -> Attack:
-        if isinstance(attack, Attack):
-            return attack
-        for w in creature.weapons:
-            if w.name.lower() == str(attack).strip().lower():
-                return w
-        raise RulesError(f"{creature.name} has no weapon called {attack!r}", field="attacks")
+    def neutral_attacker(self, attack: Attack) -> Creature:
+        """Return Power 1, holding only ``attack`` (named after it)."""
+        return Creature(attack.name, power=1, weapons=[attack])
 
-    def plan_table(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
-                   situation: Any = None) -> pl.DataFrame:
-        """Return the joint outcome table of one turn's Attacks in order (armor points carry over)."""
-        options = self.options_of(options)
-        weapons = [self._weapon(attacker, a) for a in attacks]
+    def uses_per_turn(self, attacker: Any, attack: Any, options: Any = None) -> int:
+        """Return the Attacks one turn allows (:meth:`attacks_per_turn`)."""
+        return self.attacks_per_turn(attacker, options)
+
+    def plan_items(self, attacker: Creature, plan, options) -> list[Attack]:
+        """Return the plan's weapons, or RulesError past the Attacks a turn allows (CLARIFICATIONS.md:
+        2 instant actions per turn, at most one of them a Save action)."""
+        weapons = [self.attack_named(attacker, a) for a in plan]
         allowed = self.attacks_per_turn(attacker, options)
         if len(weapons) > allowed:
             raise RulesError(f"{len(weapons)} Attacks in one turn; this reading allows {allowed}"
                              " (option attack_is_save_action)", field="attacks", rule=_ECONOMY)
+        return weapons
+
+    def plan_table(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
+                   situation: Any = None) -> pl.DataFrame:
+        """Return the joint outcome table of one turn's Attacks in order (armor points carry over):
+        the full columns (ap_damage, crit, jam, ...) of the resolution :meth:`plan_tables` sums."""
+        options = self.options_of(options)
+        weapons = self.plan_items(attacker, attacks, options)
         sits = self.situations_of(situation, 1)
         ap0, hp = self._target_state([target], sits, options)
         names = [w.name for w in weapons]
         segs = [segment([w], [attacker], [target], options, sits, bit=1 << names.index(w.name)) for w in weapons]
         return resolve(segs, ap0, hp, options)
 
-    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
-                    situation: Any = None) -> Dist:
-        """Return the HP damage Dist of one turn using ``attacks`` in order; RulesError if illegal."""
-        if len(attacks) == 0:
-            return Dist.constant(0)
-        return dists_from_table(self.plan_table(attacker, target, attacks, options, situation), 1)[0]
-
-    def turn_plans(self, attacker: Creature, target: Creature, options: Any = None,
-                   situation: Any = None) -> dict[str, Dist]:
-        """Return the damage Dist of each legal turn: one Attack per weapon (two, ordered, if allowed)."""
-        options = self.options_of(options)
+    def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
+        """Return one Attack per weapon (two, ordered, if the options allow two), leaving out plans
+        with a weapon that cannot reach the target (glass-empires-attack.txt: range)."""
         weapons = self.attacks_of(attacker)
-        if not weapons:
-            return {"No attack": Dist.constant(0)}
-        plans: dict[str, Dist] = {}
-        for k in range(1, self.attacks_per_turn(attacker, options) + 1):
-            for combo in product(weapons, repeat=k):
-                try:
-                    plans[" + ".join(w.name for w in combo)] = self.plan_damage(attacker, target, list(combo),
-                                                                               options, situation)
-                except RulesError as exc:
-                    if exc.field != "distance":
-                        raise
-        if not plans:
-            raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
-        return plans
+        ok = []
+        for w in weapons:
+            try:
+                strike_modifier(w, attacker, situation)
+                ok.append(True)
+            except RulesError as exc:
+                if exc.field != "distance":
+                    raise
+                ok.append(False)
+        return [(" + ".join(weapons[i].name for i in combo), [weapons[i] for i in combo])
+                for k in range(1, self.attacks_per_turn(attacker, options) + 1)
+                for combo in product(range(len(weapons)), repeat=k) if all(ok[i] for i in combo)]
 
-    def turn_plans_many(self, pairs: Sequence[tuple[Creature, Creature]], options: Any = None,
-                        situation: Any = None) -> list[dict[str, Dist]]:
-        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
-        pair). The plans of every pair with the same number of Attacks are resolved together in ONE
-        :func:`resolve` call, Attack by Attack, so armor points still carry from one Attack of a plan
-        to the next (CLARIFICATIONS.md); plans with a weapon out of reach are left out, as there."""
-        options = self.options_of(options)
-        pairs = list(pairs)
-        sits = self.situations_of(situation, len(pairs))
-        allowed = self.attacks_per_turn(None, options)
-        reach: dict[tuple[int, int, int], bool] = {}
-        # per plan length k: the plans' weapons, bits, attacker, target, situation, ap0, hp
-        batch: dict[int, dict[str, list]] = {k: {"w": [], "bit": [], "a": [], "t": [], "s": [], "ap0": [], "hp": []}
-                                             for k in range(1, allowed + 1)}
-        per_pair: list[list[tuple[str, int, int]] | None] = []
-        for (attacker, target), sit in zip(pairs, sits):
-            weapons = self.attacks_of(attacker)
-            if not weapons:
-                per_pair.append(None)
-                continue
-            ap0, hp = self._target_state([target], [sit], options)
-            ok = []
-            for w in weapons:
-                key = (id(w), id(attacker), id(sit))
-                if key not in reach:
-                    try:
-                        strike_modifier(w, attacker, sit)
-                        reach[key] = True
-                    except RulesError as exc:
-                        if exc.field != "distance":
-                            raise
-                        reach[key] = False
-                ok.append(reach[key])
-            entries = []
-            for k in range(1, allowed + 1):
-                b = batch[k]
-                for combo in product(range(len(weapons)), repeat=k):
-                    if not all(ok[i] for i in combo):
-                        continue
-                    names = [weapons[i].name for i in combo]
-                    entries.append((" + ".join(names), k, len(b["a"])))
-                    b["w"].append([weapons[i] for i in combo])
-                    b["bit"].append([1 << names.index(n) for n in names])
-                    b["a"].append(attacker)
-                    b["t"].append(target)
-                    b["s"].append(sit)
-                    b["ap0"].append(int(ap0[0]))
-                    b["hp"].append(int(hp[0]))
-            if not entries:
-                raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
-            per_pair.append(entries)
-        dists: dict[int, list[Dist]] = {}
-        for k, b in batch.items():
-            n = len(b["a"])
-            if n == 0:
-                continue
+    def plan_tables(self, plans, options) -> list[np.ndarray]:
+        """Return the HP damage pmf of each (attacker, target, situation, weapons) turn. The plans
+        with the same number of Attacks are resolved together in ONE :func:`resolve` call, Attack by
+        Attack, so armor points carry from one Attack of a plan to the next (CLARIFICATIONS.md)."""
+        out: list[np.ndarray | None] = [None] * len(plans)
+        by_len: dict[int, list[int]] = {}
+        for j, (*_, weapons) in enumerate(plans):
+            if weapons:
+                by_len.setdefault(len(weapons), []).append(j)
+            else:
+                out[j] = np.ones(1)
+        for k, js in by_len.items():
+            att = [plans[j][0] for j in js]
+            tgt = [plans[j][1] for j in js]
+            sits = [plans[j][2] for j in js]
+            ap0, hp = self._target_state(tgt, sits, options)
             segs = []
-            for j in range(k):
-                seg = segment([w[j] for w in b["w"]], b["a"], b["t"], options, b["s"])
-                seg.bit = np.array([bits[j] for bits in b["bit"]], dtype=np.int64)
+            for i in range(k):
+                seg = segment([plans[j][3][i] for j in js], att, tgt, options, sits)
+                seg.bit = np.array([1 << [w.name for w in plans[j][3]].index(plans[j][3][i].name) for j in js],
+                                   dtype=np.int64)
                 segs.append(seg)
-            table = resolve(segs, np.array(b["ap0"], dtype=np.int64), np.array(b["hp"], dtype=np.int64), options)
-            dists[k] = dists_from_table(table, n)
-        out: list[dict[str, Dist]] = []
-        for entries in per_pair:
-            if entries is None:
-                out.append({"No attack": Dist.constant(0)})
-                continue
-            plans: dict[str, Dist] = {}
-            for label, k, i in entries:
-                plans[label] = dists[k][i]
-            out.append(plans)
+            rows = pmf_rows(resolve(segs, ap0, hp, options), len(js))
+            for j, r in zip(js, rows):
+                out[j] = r
         return out
 
     # ------------------------------------------------------------------ catalog

@@ -7,7 +7,6 @@ from typing import Any, Sequence
 
 import polars as pl
 
-from ...dist import Dist
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem
 from . import catalog as _catalog
@@ -29,6 +28,7 @@ class LastOdyssey(RuleSystem):
     Attack = Attack
     Options = Options
     Situation = Situation
+    attacks_field = "abilities"
 
     def __init__(self) -> None:
         self._catalog: Catalog | None = None
@@ -91,131 +91,40 @@ class LastOdyssey(RuleSystem):
         """Return the creature's attack abilities (strikes, spells and sleights)."""
         return list(creature.abilities)
 
-    def _resolve_attacks(self, attacker: Creature, attacks: Sequence[Any]) -> list[Attack]:
-        out = []
-        for i, a in enumerate(attacks):
-            if isinstance(a, str):
-                a = attacker.ability(a)
-            if not isinstance(a, Attack):
-                raise RulesError(f"item {i} is a {type(a).__name__}, not an Attack or ability name", field="attacks")
-            out.append(a)
-        return out
+    def neutral_attacker(self, attack: Attack) -> Creature:
+        """Return tier 1, every stat 0, holding only ``attack`` (named after it)."""
+        return Creature(attack.name, hp=1, abilities=[attack])
 
-    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Any],
-                    options: Options | None = None, situation: Situation | None = None) -> Dist:
-        """Return the damage Dist of one turn using ``attacks`` in order (each with its own hit die).
-
-        RulesError if their action points exceed the attacker's (2 at tiers 1-5, 3 at 6-10). The
-        target is taken as it stands at the start of the turn (its Shell is not broken mid-turn).
-        """
-        attacks = self._resolve_attacks(attacker, attacks)
-        cost = sum(a.ap_cost for a in attacks)
+    def plan_items(self, attacker: Creature, plan, options) -> list[Attack]:
+        """Return the plan's abilities, or RulesError if their action points exceed the attacker's
+        (CLARIFICATIONS.md: 2 action points at tiers 1-5, 3 at tiers 6-10)."""
+        items = [self.attack_named(attacker, a) for a in plan]
+        cost = sum(a.ap_cost for a in items)
         ap = self.actions_per_turn(attacker, options)
         if cost > ap:
             raise RulesError(f"these abilities cost {cost} action points; {attacker.name} has {ap} per turn",
                              field="attacks", rule=f"{CLAR}: action points per turn")
-        if not attacks:
-            return Dist.constant(0)
-        dists = self.damage_dists(attacks, [attacker] * len(attacks), [target] * len(attacks), options, situation)
-        total = dists[0]
-        for d in dists[1:]:
-            total = total + d
-        return total
+        return items
 
-    def turn_plans(self, attacker: Creature, target: Creature, options: Options | None = None,
-                   situation: Situation | None = None) -> dict[str, Dist]:
-        """Return the damage Dist of each full turn of damaging abilities against ``target``.
-
-        A plan is a multiset of the attacker's strikes and spells whose action points fit the
-        turn and to which no further ability fits. Abilities illegal in ``situation`` (melee from
-        the back row or into a guarded back row) are left out.
-        """
+    def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
+        """Return each full turn of damaging abilities: a multiset of the attacker's strikes and
+        spells whose action points fit the turn and to which no further ability fits. Abilities
+        illegal in ``situation`` (melee from the back row or into a guarded back row) are left out.
+        Each use has its own hit die and the target is taken as it stands at the start of the turn."""
         from .resolve import check_reach
 
-        sit = situation or Situation()
         usable = []
         for a in attacker.abilities:
             if not a.deals_damage:
                 continue
             try:
-                check_reach(a, sit)
+                check_reach(a, situation)
             except RulesError:
                 continue
             usable.append(a)
         if not usable:
-            return {}
-        ap = self.actions_per_turn(attacker, options)
-        dists = dict(zip([a.name for a in usable],
-                         self.damage_dists(usable, [attacker] * len(usable), [target] * len(usable), options, sit)))
-        cheapest = min(a.ap_cost for a in usable)
-        plans: dict[str, Dist] = {}
-        max_len = ap if cheapest == 0 else ap // max(cheapest, 1)
-        for size in range(max_len, 0, -1):
-            for combo in combinations_with_replacement(usable, size):
-                cost = sum(a.ap_cost for a in combo)
-                if cost > ap or ap - cost >= cheapest > 0:
-                    continue
-                total = Dist.constant(0)
-                for a in combo:
-                    total = total + dists[a.name]
-                plans.setdefault(" + ".join(a.name for a in combo), total)
-        return plans
-
-    def turn_plans_many(self, pairs: Sequence[tuple[Creature, Creature]], options: Options | None = None,
-                        situation: Any = None) -> list[dict[str, Dist]]:
-        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
-        pair): the damage Dist of every usable ability of every pair comes from ONE ``damage_dists``
-        call, and each pair's plans are summed from them exactly as ``turn_plans`` does."""
-        from .resolve import check_reach
-
-        pairs = list(pairs)
-        sits = [situation or Situation()] * len(pairs) if not isinstance(situation, (list, tuple)) \
-            else self.situations_of(situation, len(pairs))
-        reach: dict[tuple[int, int], bool] = {}
-        combos_of: dict[tuple, list[tuple[str, list[int]]]] = {}
-        attacks, attackers, targets, situations = [], [], [], []
-        per_pair: list[tuple[list[tuple[str, list[int]]], int] | None] = []
-        for (attacker, target), sit in zip(pairs, sits):
-            usable = []
-            for a in attacker.abilities:
-                if not a.deals_damage:
-                    continue
-                key = (id(a), id(sit))
-                if key not in reach:
-                    try:
-                        check_reach(a, sit)
-                        reach[key] = True
-                    except RulesError:
-                        reach[key] = False
-                if reach[key]:
-                    usable.append(a)
-            if not usable:
-                per_pair.append(None)
-                continue
-            ap = self.actions_per_turn(attacker, options)
-            key = (tuple(id(a) for a in usable), ap)
-            if key not in combos_of:
-                combos_of[key] = _combos(usable, ap)
-            per_pair.append((combos_of[key], len(attacks)))
-            attacks.extend(usable)
-            attackers.extend([attacker] * len(usable))
-            targets.extend([target] * len(usable))
-            situations.extend([sit] * len(usable))
-        dists = self.damage_dists(attacks, attackers, targets, options, situations) if attacks else []
-        out: list[dict[str, Dist]] = []
-        for item in per_pair:
-            if item is None:
-                out.append({})
-                continue
-            combos, start = item
-            plans: dict[str, Dist] = {}
-            for label, idx in combos:
-                total = dists[start + idx[0]]  # = Dist.constant(0) + it, exactly
-                for i in idx[1:]:
-                    total = total + dists[start + i]
-                plans[label] = total
-            out.append(plans)
-        return out
+            return []
+        return [(label, [usable[i] for i in idx]) for label, idx in _combos(usable, self.actions_per_turn(attacker, options))]
 
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:

@@ -7,9 +7,8 @@ from typing import Any, Sequence
 import numpy as np
 import polars as pl
 
-from ...dist import Dist
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, dists_from_table
+from ..base import Catalog, RuleSystem, pmf_rows
 from .actions import (BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn,
                       self_ac_penalty)
 from .catalog import load_catalog
@@ -52,6 +51,7 @@ class UnboundSystem(RuleSystem):
     Attack = Attack
     Options = Options
     Situation = Situation
+    attacks_field = "weapons"
     Action = Action
 
     def __init__(self) -> None:
@@ -148,7 +148,7 @@ class UnboundSystem(RuleSystem):
     def slots(self, actions, attacker: Creature, options: Options | None = None,
               situation: Situation | None = None) -> list[Slot]:
         """Return the attack rolls (attack, to-hit modifier, Wild Attack AC drop) the actions of one turn make."""
-        options, situation = self._defaults(options, situation)
+        options, situation = self.defaults(options, situation)
         return expand_turn(actions, attacker, options, situation)
 
     # ------------------------------------------------------------------ combat hooks
@@ -160,13 +160,26 @@ class UnboundSystem(RuleSystem):
         """Return the basic actions one use costs: 1 (Push the Attack / spell attack), an Action its own cost."""
         return attack.cost if isinstance(attack, Action) else 1
 
-    def hit_points(self, creature: Creature) -> int:
-        """Return the creature's HP."""
-        return int(creature.hp)
-
     def attacks_of(self, creature: Creature) -> list[Attack]:
         """Return the creature's weapons, natural weapons, spells and shields."""
         return list(creature.weapons)
+
+    def neutral_attacker(self, attack: Attack) -> Creature:
+        """Return every modifier 0, untrained, AC 10, holding only ``attack`` (named after it)."""
+        return Creature(attack.name, hp=1, ac=10, touch_ac=10, weapons=[attack])
+
+    def uses_per_turn(self, attacker: Creature, attack: Attack, options: Options | None = None) -> int:
+        """Return the most Push the Attack actions (2, else 1) with ``attack`` that a turn allows
+        (CLARIFICATIONS.md, Unbound: two basic actions per turn; a spell is cast ``casts_per_turn``
+        times); 0 if the text allows none."""
+        options, situation = self.defaults(options, None)
+        for n in (BASIC_ACTIONS, 1):
+            try:
+                expand_turn([attack] * n, attacker, options, situation)
+            except RulesError:
+                continue
+            return n
+        return 0
 
     def turn_actions(self, attacker: Creature, options: Options | None = None,
                      situation: Situation | None = None) -> dict[str, list[Action]]:
@@ -176,7 +189,7 @@ class UnboundSystem(RuleSystem):
         Actions, Snipe (unaware target only), spell attacks (never mixed with attack actions);
         with ``options.wild_plans`` also the all-Wild version of each attack-action plan.
         """
-        options, situation = self._defaults(options, situation)
+        options, situation = self.defaults(options, situation)
         weapons = list(attacker.weapons)
         usable = [w for w in weapons if w.kind != "spell"]
         spells = [w for w in weapons if w.kind == "spell"]
@@ -215,34 +228,36 @@ class UnboundSystem(RuleSystem):
             put([Action("cast", s)] * max(1, options.casts_per_turn) if options.casts_per_turn else [])
         return {k: v for k, v in plans.items() if v}
 
-    def turn_plans(self, attacker: Creature, target: Creature, options: Options | None = None,
-                   situation: Situation | None = None) -> dict[str, Dist]:
-        """Return {label: damage Dist} for every legal turn of :meth:`turn_actions` (all slots in one vectorised call)."""
-        options, situation = self._defaults(options, situation)
-        plans = self.turn_actions(attacker, options, situation)
-        return dict(zip(plans, self._turn_dists(list(plans.values()), attacker, target, options, situation)))
+    def legal_plans(self, attacker: Creature, target: Creature, options: Options, situation: Situation):
+        """Return every legal turn of :meth:`turn_actions` as (label, actions)."""
+        return list(self.turn_actions(attacker, options, situation).items())
 
-    def plan_damage(self, attacker: Creature, target: Creature, attacks: Sequence[Action | Attack | str],
-                    options: Options | None = None, situation: Situation | None = None) -> Dist:
-        """Return the damage of one turn using ``attacks`` in order (bare attacks are Push the Attack)."""
-        options, situation = self._defaults(options, situation)
-        return self._turn_dists([as_actions(attacks)], attacker, target, options, situation)[0]
+    def plan_items(self, attacker: Creature, plan, options) -> list[Action]:
+        """Return the plan as Actions (a bare attack or weapon name is one Push the Attack); the
+        turn's legality is checked with its situation when it is resolved (``expand_turn``)."""
+        return as_actions(list(plan))
 
-    def _turn_dists(self, plans: list[list[Action]], attacker: Creature, target: Creature, options: Options,
-                    situation: Situation) -> list[Dist]:
-        slot_lists = [expand_turn(p, attacker, options, situation) for p in plans]
-        flat = [s for sl in slot_lists for s in sl]
+    def plan_label(self, attacker: Creature, items) -> str:
+        """Return the plan's label as :meth:`turn_actions` writes it."""
+        return " + ".join(action_label(a, attacker) for a in items)
+
+    def plan_tables(self, plans, options) -> list[np.ndarray]:
+        """Return the damage pmf of each (attacker, target, situation, actions) turn: the attack
+        rolls of every plan (``expand_turn``: iteratives, penalties, Wild Attack) resolved in ONE
+        ``attack_rows`` call, each plan's rolls summed (independent d20s)."""
+        slot_lists = [expand_turn(items, attacker, options, sit) for attacker, _, sit, items in plans]
+        flat = [(s, attacker, target, sit) for (attacker, target, sit, _), sl in zip(plans, slot_lists) for s in sl]
         if not flat:
-            return [Dist.constant(0) for _ in plans]
-        table = attack_rows([s.attack for s in flat], [attacker] * len(flat), [target] * len(flat), options,
-                            [situation] * len(flat), np.array([s.modifier for s in flat]),
-                            np.array([s.ac_drop for s in flat]))
-        dists = dists_from_table(table, len(flat))
+            return [np.ones(1) for _ in plans]
+        table = attack_rows([f[0].attack for f in flat], [f[1] for f in flat], [f[2] for f in flat], options,
+                            [f[3] for f in flat], np.array([f[0].modifier for f in flat]),
+                            np.array([f[0].ac_drop for f in flat]))
+        rows = pmf_rows(table, len(flat))
         out, k = [], 0
         for sl in slot_lists:
-            total = Dist.constant(0)
-            for d in dists[k:k + len(sl)]:
-                total = total + d
+            total = np.ones(1)
+            for r in rows[k : k + len(sl)]:
+                total = np.convolve(total, r)
             out.append(total)
             k += len(sl)
         return out
