@@ -15,6 +15,7 @@ from ...errors import RulesError
 from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
 from . import resolve
 from .models import Attack, Creature, Options, Situation
+from .tactics import Tactics
 from .upgrades import upgrade_frame
 
 __all__ = ["AnnulusSystem", "SYSTEM"]
@@ -227,6 +228,21 @@ class AnnulusSystem(RuleSystem):
     def catalog(self) -> Catalog:
         """Return the bundled creatures and attack sets (workbench/catalog/annulus/*.toml)."""
         return self._catalog
+
+    # -- fight simulation and build space (registered by each system)
+    tactics_class = Tactics
+
+    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
+        """Return the AnnulusSide of ``me`` attacking ``foe`` (annulus/simulation.py)."""
+        from .simulation import AnnulusSide
+
+        return AnnulusSide(me, foe, options, situation, plan, tactics)
+
+    def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
+        """Return the stateful effects of ``attacker`` fighting ``target`` (annulus/simulation.py)."""
+        from .simulation import state_effects
+
+        return state_effects(self, attacker, target, options, situation)
 
 
 def _total(joint: np.ndarray) -> Dist:
