@@ -244,6 +244,13 @@ class AnnulusSystem(RuleSystem):
 
         return state_effects(self, attacker, target, options, situation)
 
+    def build_space(self, budget, targets, attacker=None, options=None, situation=None):
+        """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
+        against ``targets`` (annulus/builds.py)."""
+        from .builds import build_space
+
+        return build_space(budget, targets, attacker, options, situation)
+
 
 def _total(joint: np.ndarray) -> Dist:
     """Return the Dist of regular + vital damage from their joint pmf ``joint[r, v]``."""
