@@ -9,7 +9,8 @@ import time
 
 from bench_compare import creatures
 
-from workbench.exploration import annulus_builds, explore
+from workbench.exploration import explore
+from workbench.systems.annulus.builds import annulus_builds
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ import pytest
 
 import workbench as wb
 from workbench import RulesError
-from workbench.simulate import Tactics, simulate_rounds_to_kill
+from workbench.simulate import simulate_rounds_to_kill
+from workbench.systems.annulus import Tactics
 
 A = wb.system("annulus")
 N = 20_000

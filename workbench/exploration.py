@@ -1,156 +1,30 @@
 """Build-space search (DESIGN.md, Comparison and exploration).
 
-``explore("annulus", targets=..., budget=5)`` enumerates every legal Annulus attack set within an
-Experience budget, collapses sets whose damage maths is identical against these targets in this
-situation, evaluates the distinct ones against every target in chunks (bounded memory) and
-returns the top-k per creature plus the Pareto front of mean turn damage vs Experience cost.
-``explore(system, targets=..., base=creature, vary={...})`` does the same for every combination
-of fields marked variable on a base creature (any system).
+``explore(system, targets=..., budget=5)`` asks the rule system for its build space
+(``RuleSystem.build_space``: every legal attack within the budget, with sets whose damage maths is
+identical against these targets in this situation collapsed), evaluates the distinct builds
+against every target in chunks (bounded memory) and returns the top-k per creature plus the
+Pareto front of the ranked statistic vs cost. ``explore(system, targets=..., base=creature,
+vary={...})`` does the same for every combination of fields marked variable on a base creature
+(any system).
 """
 
 from __future__ import annotations
 
 import itertools
-from math import comb
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
 import numpy as np
 import polars as pl
 
-from .comparison import _matchups, _progress, _targets, neutral_attacker
+from .comparison import _matchups, _progress, _targets
 from .errors import RulesError
 from .systems import system as _system
+from .systems import system_of
 
-__all__ = ["explore", "annulus_builds", "INERT", "EFFECTIVE"]
+__all__ = ["explore"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
-
-RULES = "annulus-attacks.txt"
-
-
-def _upgrade_classes() -> tuple[list[str], list[str]]:
-    from .systems.annulus.upgrades import UPGRADES
-
-    inert = [n for n, u in UPGRADES.items()
-             if (u.category == "trigger" and n != "Critical")
-             or n in ("Blood Price", "Demolitions", "Obliterate", "Inherent", "Knockout", "Stealth")]
-    effective = [n for n in UPGRADES if n not in inert and n != "Counter"]
-    return inert, effective
-
-
-#: upgrades that never change the damage dealt (effects, narrative, Vitality routing, self-heal)
-#: and Counter (an alteration that changes no dice); they only multiply the number of sets.
-INERT, EFFECTIVE = _upgrade_classes()
-_ALTERATIONS = ("Charged", "Flurry", "Gaze", "Swansong", "Telegraphed")
-_AREAS = ("Arc", "Burst", "Line")
-_STACKABLE = ("Reckless", "Giant", "Precise", "Range", "Assassin")
-
-
-def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
-    """Yield every legal {upgrade: rank} over ``items`` with total rank <= size_max (at most one
-    alteration, one area, no Range with an area: annulus-attacks.txt exclusivity rules)."""
-    def rec(i: int, left: int, cur: dict[str, int], alt: bool, area: bool):
-        if i == len(items):
-            yield dict(cur)
-            return
-        name = items[i]
-        yield from rec(i + 1, left, cur, alt, area)
-        top = left if name in _STACKABLE else min(1, left)
-        for r in range(1, top + 1):
-            if name in _ALTERATIONS and alt or name in _AREAS and area:
-                break
-            if (name == "Range" and area) or (name in _AREAS and "Range" in cur):
-                break
-            cur[name] = r
-            yield from rec(i + 1, left - r, cur, alt or name in _ALTERATIONS, area or name in _AREAS)
-            del cur[name]
-    yield from rec(0, size_max, {}, False, False)
-
-
-def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
-    """Return how many ways ``left`` or fewer ranks can be spent on inert upgrades: ``n_free``
-    non-stackable ones, plus Counter with one of 3 types when the set has no other alteration."""
-    return sum(comb(n_free, j) + (3 * comb(n_free, j - 1) if counter_ok and j >= 1 else 0) for j in range(left + 1))
-
-
-def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None,
-                   situation: Any = None) -> tuple[pl.DataFrame, dict[str, int]]:
-    """Return the distinct Annulus builds within ``budget`` Experience and the counts.
-
-    One row per damage signature (seed and the upgrades that change the damage against these
-    targets here): ``build`` (the cheapest set with it, as an Attack), ``cost``, ``sets`` (legal
-    sets sharing it). Counts: ``legal_sets`` (every legal set within the budget), ``unusable_sets``
-    (legal but not usable in this situation), ``distinct`` (rows).
-    """
-    from .systems.annulus.models import range_band
-    from .systems.annulus.resolve import AREA_REACH
-
-    A = _system("annulus")
-    options, situation = A.defaults(options, situation)
-    attacker = attacker or neutral_attacker(A.Attack("seed", "agility"))
-    epr = options.experience_per_rank
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
-        raise RulesError(f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}", field="budget",
-                         rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
-    ranks = int(budget) // epr - 1
-    # what the targets and situation make relevant (annulus resolve steps 1-4)
-    free = options.size_free_steps
-    need_giant = max(max(0, t.size - attacker.size - free) for t in targets)
-    need_precise = max(max(0, attacker.size - t.size - free) for t in targets)
-    bully = any(t.size < attacker.size for t in targets)
-    aware = [("clueless" if situation.target_petrified else situation.target_awareness or t.awareness) for t in targets]
-    assassin = any(a != "alert" for a in aware)
-    flags = {"Keen": situation.concealment == "partial", "Tireless": situation.tired, "Armored": situation.armor,
-             "Visceral": situation.inside_devourer, "Killing Spree": situation.after_kill,
-             "First Blood": situation.target_undamaged,
-             "Reroll": options.reroll == "on_zero" and situation.reroll_available}
-    d = situation.distance
-    vit = attacker.vitality if situation.attacker_vitality is None else situation.attacker_vitality
-    sight = situation.mutual_sight and situation.concealment == "none" and not situation.target_blind
-    groups: dict[tuple, dict[str, Any]] = {}
-    legal = unusable = 0
-    for E in _multisets(EFFECTIVE, ranks):
-        size = sum(E.values())
-        alt = next((n for n in E if n in _ALTERATIONS), None)
-        area = next((n for n in E if n in _AREAS), None)
-        sets = _inert_fills(len(INERT) - ("Flashy" in E), alt is None, ranks - size)
-        legal += 3 * sets
-        if area:
-            ok = d <= AREA_REACH[area]
-        else:
-            lo, hi = range_band(E.get("Range", 0))
-            ok = d <= hi and not (d <= lo and lo > 0)
-        ok &= not (situation.airless and "Airtight" not in E)
-        ok &= not (alt == "Gaze" and not sight)
-        ok &= not (alt == "Swansong" and vit > attacker.vitality // 2)
-        if not ok:
-            unusable += 3 * sets
-            continue
-        cost = {"Charged": 2, "Flurry": 2, "Gaze": 0, "Swansong": 0}.get(alt, 1)
-        k = 1 if cost == 0 or area or alt == "Telegraphed" else options.actions // cost
-        dice = {"Charged": "twice", "Telegraphed": "twice", "Flurry": "flurry"}.get(alt, "none")
-        key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E,
-               min(E.get("Giant", 0), need_giant), min(E.get("Precise", 0), need_precise),
-               bully and "Bully" in E, E.get("Assassin", 0) if assassin else 0,
-               tuple(sorted(n for n, on in flags.items() if on and n in E)))
-        g = groups.get(key)
-        if g is None or size < g["size"]:
-            groups[key] = {"size": size, "upgrades": dict(E), "sets": (g["sets"] if g else 0) + sets}
-        else:
-            g["sets"] += sets
-    rows = []
-    for seed in ("agility", "toughness", "insight"):
-        for g in groups.values():
-            label = " + ".join(f"{n} {r}" if r > 1 else n for n, r in g["upgrades"].items()) or "Damage"
-            rows.append({"seed": seed, "name": f"{seed.title()}: {label}", "cost": epr * (1 + g["size"]),
-                         "sets": g["sets"], "upgrades": g["upgrades"]})
-    builds = pl.DataFrame({
-        "build": [A.Attack(r["name"], r["seed"], r["upgrades"]) for r in rows],
-        "name": [r["name"] for r in rows], "seed": [r["seed"] for r in rows],
-        "cost": pl.Series([r["cost"] for r in rows], dtype=pl.Int64),
-        "sets": pl.Series([r["sets"] for r in rows], dtype=pl.Int64),
-    }, schema_overrides={"build": pl.Object})
-    return builds, {"legal_sets": legal, "unusable_sets": unusable, "distinct": len(rows)}
 
 
 def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]], options, situation):
@@ -244,25 +118,38 @@ def _candidates(value: np.ndarray, ok: np.ndarray, n_pairs: int, k: int, cost: n
     return np.flatnonzero(keep & okm)
 
 
-def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None, vary: dict | None = None,
+def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
             top_k: int = 10, chunk_size: int = 2000, progress: Any = None, options: Any = None,
             situation: Any = None, base: Any = None, attack: Any = None,
             by: str = "mean_turn_damage") -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
     better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
-    Annulus budgets, every build on the Pareto front of ``by`` vs Experience cost (``pareto``).
+    budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
 
-    Annulus with ``budget``: every legal attack set within the budget (:func:`annulus_builds`), used
-    by ``base`` (default: the neutral attacker). Any system with ``vary``: every combination of the
-    listed fields on ``base`` using ``attack`` (keys: creature fields, ``attack``/``weapon`` (a list
-    of attacks or names), ``attack.<field>``, ``situation.<field>``, ``options.<field>``).
-    Builds are evaluated ``chunk_size`` at a time, keeping only the running top-k and front.
-    Columns: build, cost, sets (Annulus), the varied fields (vary), target, target_hp,
-    uses_per_turn is not kept; mean_damage, p_any_damage, mean_turn_damage, p_kill_one_turn,
-    rank (1 = best per target), pareto.
+    ``system`` (a name or rule system) defaults to that of ``base``, else of the first target
+    (a creature or a ``"system:Name"`` catalog name). With ``budget``: every build in the system's
+    build space (``RuleSystem.build_space``; for Annulus, every legal attack set within that
+    Experience, see workbench/systems/annulus/builds.py), used by ``base`` (default: the system's
+    neutral attacker); a system without one raises RulesError. Any system with ``vary``: every
+    combination of the listed fields on ``base`` using ``attack`` (keys: creature fields,
+    ``attack``/``weapon`` (a list of attacks or names), ``attack.<field>``, ``situation.<field>``,
+    ``options.<field>``). Builds are evaluated ``chunk_size`` at a time, keeping only the running
+    top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed, cost,
+    sets) or the varied fields (vary), target, target_hp, mean_damage, p_any_damage,
+    mean_turn_damage, p_kill_one_turn, rank (1 = best per target), pareto, and with a budget
+    legal_sets.
     """
+    tgt = None
+    if system is None:
+        if base is not None:
+            system = system_of(base)
+        else:
+            tgt = _targets(targets, None)
+            if not tgt:
+                raise RulesError("give system= (there is no target to take it from)", field="system")
+            system = system_of(tgt[0])
     sys = _system(system)
-    tgt = _targets(targets, sys.name)
+    tgt = _targets(targets, sys.name) if tgt is None else tgt
     if any(_system(type(t).system).name != sys.name for t in tgt):
         raise RulesError(f"every target must be a {sys.name} creature", field="targets")
     if by not in ("mean_turn_damage", "mean_damage", "p_any_damage", "p_kill_one_turn"):
@@ -274,15 +161,13 @@ def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None,
         raise RulesError(f"must be a whole number >= 1, not {chunk_size!r}", field="chunk_size")
     hp = np.array([sys.hit_points(t) for t in tgt], dtype=np.int64)
     if (budget is None) == (vary is None):
-        raise RulesError("give either budget= (Annulus attack sets) or vary= (fields of a base creature)",
-                         field="budget")
+        raise RulesError("give either budget= (every legal attack within a budget) or vary= (fields of a base "
+                         "creature)", field="budget")
     if budget is not None:
-        if sys.name != "annulus":
-            raise RulesError(f"budget search is for Annulus attack sets; for {sys.name} use vary=", field="budget")
-        attacker = base or neutral_attacker(sys.Attack("seed", "agility"))
-        builds, counts = annulus_builds(budget, tgt, attacker, options, situation)
-        info = builds.drop("build")
-        items = [(attacker, b, options, situation) for b in builds["build"].to_list()]
+        space = sys.build_space(budget, tgt, base, options, situation)
+        info, counts = space.builds.drop("build"), space.counts
+        items = [(space.attacker, b, options, situation) for b in space.builds["build"].to_list()]
+        same = space.family.tolist()
     else:
         if base is None:
             raise RulesError("give base= (the creature whose fields vary)", field="base")
@@ -291,15 +176,13 @@ def explore(system: Any = "annulus", *, targets: Any, budget: int | None = None,
                               for k, v in c[0].items()} for c in combos], infer_schema_length=None)
         items = [c[1:] for c in combos]
         counts = {"distinct": len(items)}
+        same = list(range(len(items)))
     bar = _progress(progress, len(items) * len(tgt), "explore")
     best: pl.DataFrame | None = None
     front: pl.DataFrame | None = None
     try:
-        # group by (options, situation) so that each chunk is one vectorised call; Annulus sets that
-        # differ only in their seed share a chunk (they share dice parameters against equal defenses)
-        sig: dict[Any, int] = {}
-        same = [sig.setdefault(getattr(it[1], "upgrades", i), i) if budget is not None else i
-                for i, it in enumerate(items)]
+        # group by (options, situation) so that each chunk is one vectorised call; builds of one
+        # family (the build space's hint: equal dice parameters against equal defenses) share a chunk
         order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3]), same[i], i))
         for start in range(0, len(order), chunk_size):
             chunk = order[start : start + chunk_size]

@@ -24,7 +24,8 @@ import polars as pl
 
 import workbench as wb
 from workbench import charts
-from workbench.simulate import Tactics, state_effects
+from workbench.simulate import state_effects
+from workbench.systems.annulus import Tactics
 
 alt.JupyterChart.enable_offline()
 alt.renderers.enable("jupyter", offline=True)

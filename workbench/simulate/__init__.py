@@ -1,7 +1,10 @@
 """Seeded, vectorised simulation of fights whose effects carry state (DESIGN.md, Combat).
 
 ``wb.duel`` and ``wb.rounds_to_kill`` call :func:`state_effects` to choose: the exact absorbing
-chain when no stateful effect is involved, this simulation otherwise. See docs/combat.md for what
+chain when no stateful effect is involved, this simulation otherwise. The engine here (``Bank``,
+``Side``, ``run_fights``) is generic; each rule system registers its own side and its stateful
+effects through the protocol (``RuleSystem.simulation_side``, ``RuleSystem.state_effects``,
+``RuleSystem.tactics_class``), in its package's ``simulation.py``. See docs/combat.md for what
 each rule system's simulation models.
 """
 
@@ -12,95 +15,56 @@ from typing import Any
 import numpy as np
 
 from ..errors import RulesError
-from .annulus import STATEFUL_TRIGGERS, AnnulusSide, Tactics
 from .engine import Bank, Fights, Side, run_fights
-from .hp_sides import GlassEmpiresSide, LastOdysseySide, UnboundSide
-from .plans import choose_label, is_sequence_plan
 
-__all__ = ["state_effects", "simulate_duel", "simulate_rounds_to_kill", "make_side", "Tactics", "Bank", "Side",
+__all__ = ["state_effects", "simulate_duel", "simulate_rounds_to_kill", "make_side", "Bank", "Side",
            "Fights", "run_fights"]
 
 
 def make_side(me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None,
-              tactics: Tactics | None = None) -> Side:
-    """Return the simulation side of ``me`` attacking ``foe`` under its rule system."""
+              tactics: Any = None) -> Side:
+    """Return the simulation side of ``me`` attacking ``foe``, built by ``me``'s rule system
+    (``simulation_side``). ``tactics`` must be an instance of the system's ``tactics_class``; a
+    system without one takes no tactics (RulesError, field ``tactics``)."""
     from ..systems import system_of
 
-    name = system_of(me).name
-    if tactics is not None and name != "annulus":
-        raise RulesError(f"tactics apply to Annulus creatures only, not {name}", field="tactics")
-    if name == "annulus":
-        return AnnulusSide(me, foe, options, situation, plan, tactics)
-    cls = {"unbound": UnboundSide, "glass_empires": GlassEmpiresSide, "last_odyssey": LastOdysseySide}.get(name)
-    if cls is None:
-        raise RulesError(f"no simulation for the {name} rule system", field="attacker")
-    return cls(me, foe, options, situation, plan)
-
-
-def _can_damage(sys: Any, attack: Any, attacker: Any, target: Any, options: Any, situation: Any) -> bool:
-    """Return False only when ``attack`` is usable here and can never deal damage to ``target``.
-
-    A set unusable now (e.g. Swansong above half Vitality) may become usable as the fight goes on,
-    so it counts as able to damage.
-    """
-    try:
-        return sys.damage(attack, attacker, target, options, situation).max() > 0
-    except RulesError:
-        return True
+    sys = system_of(me)
+    if tactics is not None:
+        if sys.tactics_class is None:
+            raise RulesError(f"the {sys.title} simulation takes no tactics", field="tactics")
+        if not isinstance(tactics, sys.tactics_class):
+            raise RulesError(f"expected {sys.title} {sys.tactics_class.__name__}, not {type(tactics).__name__}",
+                             field="tactics")
+    return sys.simulation_side(me, foe, options, situation, plan, tactics)
 
 
 def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None,
                   plan: Any = None) -> set[str]:
-    """Return the names of the stateful effects of ``attacker`` fighting ``target`` (empty: HP-only).
-
-    Annulus: stateful triggers (Burn, Daze, ...), Reckless self-damage, area recharge, Swansong,
-    Telegraphed, Counter, First Blood, a target not yet Alert. Glass Empires: armor points of the
-    target, jams when a turn has two Attacks. Last Odyssey: a Shell on the target. Unbound: Wild
-    Attack in the attacker's plan. An effect named here makes ``duel`` / ``rounds_to_kill`` simulate.
-    """
+    """Return the names of the stateful effects of ``attacker`` fighting ``target`` (empty: HP-only),
+    as ``attacker``'s rule system names them (``RuleSystem.state_effects``; docs/combat.md lists
+    them per system). An effect named here makes ``duel`` / ``rounds_to_kill`` simulate."""
     from ..systems import system_of
 
-    sys = system_of(attacker)
-    out: set[str] = set()
-    if sys.name == "annulus":
-        opts, sit = sys.defaults(options, situation)
-        for s in attacker.attack_sets:
-            if _can_damage(sys, s, attacker, target, opts, sit):  # triggers need >= 1 damage
-                out |= {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
-            if s.has("Reckless"):
-                out.add("reckless")
-            if s.area:
-                out.add("recharge")
-            if s.alteration in ("Swansong", "Telegraphed"):
-                out.add(s.alteration.lower())
-            if s.alteration == "Counter" and any(t.defense == s.counter_type for t in target.attack_sets):
-                out.add("counter")
-            if s.has("First Blood"):
-                out.add("first_blood")
-        if (sit.target_awareness or target.awareness) != "alert":
-            out.add("awareness")
-    elif sys.name == "glass_empires":
-        opts = sys.options_of(options)
-        physical = any("physical" in w.types for w in attacker.weapons)
-        if sys.armor_points(target, opts) > 0 and physical:
-            out.add("armor points")
-        if sys.attacks_per_turn(attacker, opts) > 1 and any(w.jams for w in attacker.weapons):
-            out.add("jams")
-    elif sys.name == "last_odyssey":
-        if sys.shell_points(target) > 0:
-            out.add("shell")
-    elif sys.name == "unbound":
-        from ..systems.unbound.actions import as_actions
+    return set(system_of(attacker).state_effects(attacker, target, options, situation, plan))
 
-        opts, sit = sys.defaults(options, situation)
-        if is_sequence_plan(plan):
-            actions = as_actions(list(plan))
-        else:
-            label = choose_label(sys.turn_plans(attacker, target, opts, sit), plan)
-            actions = sys.turn_actions(attacker, opts, sit).get(label, []) if isinstance(label, str) else []
-        if any(getattr(a, "wild", False) for a in actions):
-            out.add("wild attack")
-    return out
+
+def __getattr__(name: str) -> Any:
+    """``workbench.simulate.Tactics``: the tactics model of the one rule system that has one, kept for
+    old imports (DeprecationWarning); use ``wb.system(name).tactics_class`` or import it from the
+    system's package."""
+    if name != "Tactics":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+
+    from ..systems import system, systems
+
+    found = [c for c in (system(n).tactics_class for n in systems()) if c is not None]
+    if len(found) != 1:
+        raise AttributeError(f"{len(found)} rule systems have a tactics model; use wb.system(name).tactics_class")
+    cls = found[0]
+    warnings.warn(f"workbench.simulate.Tactics moved: import {cls.__name__} from {cls.__module__} "
+                  "(or use wb.system(name).tactics_class)", DeprecationWarning, stacklevel=2)
+    return cls
 
 
 def _summary_frames(sim: Fights, a: Side, b: Side, max_rounds: int):
@@ -125,7 +89,7 @@ def _summary_frames(sim: Fights, a: Side, b: Side, max_rounds: int):
 
 def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
                   max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, fights: int = 100_000,
-                  seed: int = 0, tactics_a: Tactics | None = None, tactics_b: Tactics | None = None,
+                  seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
                   progress: bool | None = None):
     """Return the DuelResult of ``fights`` seeded simulated fights (``exact`` False, with the standard
     error of ``p_a_wins``). Fights still going after ``max_rounds`` and fights where both fall in
@@ -144,7 +108,7 @@ def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *,
 
 def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, situation: Any = None, *,
                             plan: Any = None, fights: int = 100_000, seed: int = 0, max_rounds: int = 10_000,
-                            progress: bool | None = None, tactics: Tactics | None = None) -> np.ndarray:
+                            progress: bool | None = None, tactics: Any = None) -> np.ndarray:
     """Return P(target killed by round t), t = 1.. (the last round any fight ended), by simulation.
 
     The attacker takes its turn, then the target takes a passive turn (recovery checks, its

@@ -1,4 +1,5 @@
-"""Choosing a turn's plan inside the simulation, the same way ``turn_damage`` does (workbench/turns.py)."""
+"""Choosing a turn's plan inside the simulation, the same way ``turn_damage`` does (workbench/turns.py),
+and turning Dists and outcome frames into the tables a :class:`~workbench.simulate.engine.Bank` draws from."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ..dist import Dist
 from ..errors import RulesError
 from ..turns import best_plan
 
-__all__ = ["choose_label", "is_sequence_plan"]
+__all__ = ["choose_label", "is_sequence_plan", "dist_table", "grouped_table"]
 
 
 def is_sequence_plan(plan: Any) -> bool:
@@ -43,3 +44,12 @@ def dist_table(d: Dist, **extra: Any) -> dict[str, Any]:
     for k, v in extra.items():
         out[k] = np.full(dmg.size, v)
     return out
+
+
+def grouped_table(frame: Any, columns: list[str]) -> dict[str, Any]:
+    """Return an outcome frame as a Bank table: its probability summed per distinct ``columns``
+    row (polars group-by), as numpy arrays sorted by those columns."""
+    import polars as pl
+
+    g = frame.group_by(columns).agg(pl.col("probability").sum()).sort(columns)
+    return {c: g[c].to_numpy() for c in (*columns, "probability")}

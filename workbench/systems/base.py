@@ -549,3 +549,32 @@ class RuleSystem(ABC):
 
     def __repr__(self) -> str:
         return f"<rule system {self.name!r}: {self.title}>"
+
+    # -- fight simulation and build space (registered by each system)
+    #: the model of how a simulated creature spends actions beyond its attack plan (recovery checks,
+    #: ...), passed as ``tactics`` to :meth:`simulation_side`; None: this system's simulation takes none
+    tactics_class: ClassVar[type | None] = None
+
+    def simulation_side(self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None,
+                        tactics: Any = None) -> Any:
+        """Return the simulation side (a ``workbench.simulate.engine.Side``) of ``me`` attacking
+        ``foe``: its state arrays and its turn, for fights whose effects carry state (DESIGN.md,
+        Combat). Systems with a simulation override this (importing their side lazily); the default
+        raises RulesError."""
+        raise RulesError(f"no simulation for the {self.name} rule system", field="attacker")
+
+    def state_effects(self, attacker: Any, target: Any, options: Any = None, situation: Any = None,
+                      plan: Any = None) -> set[str]:
+        """Return the names of the effects of ``attacker`` fighting ``target`` that carry state from
+        turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
+        simulate. The default is the empty set: HP is the only state, the exact chain applies."""
+        return set()
+
+    def build_space(self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None,
+                    situation: Any = None) -> Any:
+        """Return the :class:`~workbench.systems.builds.BuildSpace` of every legal attack within
+        ``budget`` (its cost unit is the system's) used by ``attacker`` against ``targets``, for
+        ``explore(budget=...)``. Systems with a build economy override this; the default raises
+        RulesError."""
+        raise RulesError(f"budget search is not defined for the {self.name} rule system; use vary=",
+                         field="budget")

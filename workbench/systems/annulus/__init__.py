@@ -3,6 +3,7 @@ a d12 Trigger Die. ``SYSTEM`` is the rule system the registry returns for ``wb.s
 
 from .models import Attack, Creature, Options, Situation
 from .system import SYSTEM, AnnulusSystem
+from .tactics import Tactics
 from .upgrades import UPGRADES, Upgrade
 
-__all__ = ["SYSTEM", "AnnulusSystem", "Attack", "Creature", "Options", "Situation", "UPGRADES", "Upgrade"]
+__all__ = ["SYSTEM", "AnnulusSystem", "Attack", "Creature", "Options", "Situation", "UPGRADES", "Upgrade", "Tactics"]

@@ -14,6 +14,7 @@ from ...errors import RulesError
 from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
 from . import resolve
 from .models import Attack, Creature, Options, Situation
+from .tactics import Tactics
 from .upgrades import upgrade_frame
 
 __all__ = ["AnnulusSystem", "SYSTEM"]
@@ -191,6 +192,28 @@ class AnnulusSystem(RuleSystem):
     def catalog(self) -> Catalog:
         """Return the bundled creatures and attack sets (workbench/catalog/annulus/*.toml)."""
         return self._catalog
+
+    # -- fight simulation and build space (registered by each system)
+    tactics_class = Tactics
+
+    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
+        """Return the AnnulusSide of ``me`` attacking ``foe`` (annulus/simulation.py)."""
+        from .simulation import AnnulusSide
+
+        return AnnulusSide(me, foe, options, situation, plan, tactics)
+
+    def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
+        """Return the stateful effects of ``attacker`` fighting ``target`` (annulus/simulation.py)."""
+        from .simulation import state_effects
+
+        return state_effects(self, attacker, target, options, situation)
+
+    def build_space(self, budget, targets, attacker=None, options=None, situation=None):
+        """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
+        against ``targets`` (annulus/builds.py)."""
+        from .builds import build_space
+
+        return build_space(budget, targets, attacker, options, situation)
 
 
 def load_catalog(folder: Path) -> Catalog:

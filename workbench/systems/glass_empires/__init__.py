@@ -196,5 +196,18 @@ class GlassEmpires(RuleSystem):
             self._catalog = _catalog.load()
         return self._catalog
 
+    # -- fight simulation and build space (registered by each system)
+    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
+        """Return the GlassEmpiresSide of ``me`` attacking ``foe`` (glass_empires/simulation.py)."""
+        from .simulation import GlassEmpiresSide
+
+        return GlassEmpiresSide(me, foe, options, situation, plan)
+
+    def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
+        """Return the armor points / jams effects of ``attacker`` on ``target`` (glass_empires/simulation.py)."""
+        from .simulation import state_effects
+
+        return state_effects(self, attacker, target, options)
+
 
 SYSTEM = GlassEmpires()

@@ -133,6 +133,19 @@ class LastOdyssey(RuleSystem):
             self._catalog = _catalog.load_catalog()
         return self._catalog
 
+    # -- fight simulation and build space (registered by each system)
+    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
+        """Return the LastOdysseySide of ``me`` attacking ``foe`` (last_odyssey/simulation.py)."""
+        from .simulation import LastOdysseySide
+
+        return LastOdysseySide(me, foe, options, situation, plan)
+
+    def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
+        """Return {"shell"} when ``target`` has Shell points (last_odyssey/simulation.py)."""
+        from .simulation import state_effects
+
+        return state_effects(self, attacker, target)
+
 
 def _combos(usable: list[Attack], ap: int) -> list[tuple[str, list[int]]]:
     """Return (label, indices into ``usable``) of each plan :meth:`LastOdyssey.turn_plans` keeps, in

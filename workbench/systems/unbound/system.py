@@ -269,5 +269,18 @@ class UnboundSystem(RuleSystem):
             self._catalog = load_catalog()
         return self._catalog
 
+    # -- fight simulation and build space (registered by each system)
+    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
+        """Return the UnboundSide of ``me`` attacking ``foe`` (unbound/simulation.py)."""
+        from .simulation import UnboundSide
+
+        return UnboundSide(me, foe, options, situation, plan)
+
+    def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
+        """Return {"wild attack"} when the chosen plan holds a Wild Attack (unbound/simulation.py)."""
+        from .simulation import state_effects
+
+        return state_effects(self, attacker, target, options, situation, plan)
+
 
 SYSTEM = UnboundSystem()

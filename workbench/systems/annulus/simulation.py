@@ -4,6 +4,7 @@ Every attack use draws one row of the exact outcome table (``AnnulusSystem.outco
 the fight's current state class: the few booleans that change a strike (target Prone, Setup,
 Blind, Petrified, undamaged; attacker Blind, Weakened, inside a devourer; awareness; Reroll left;
 Swansong usable; Blood Price). The modelling of each effect, with its rule, is in docs/combat.md.
+``AnnulusSystem.simulation_side`` and ``AnnulusSystem.state_effects`` load this module on first use.
 """
 
 from __future__ import annotations
@@ -14,23 +15,21 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ..dist import Dist
-from ..errors import RulesError
-from .engine import Bank, Fights, Side
-from .plans import choose_label, is_sequence_plan
+from ...dist import Dist
+from ...errors import RulesError
+from ...simulate.engine import Bank, Fights, Side
+from ...simulate.plans import choose_label, is_sequence_plan
+from .tactics import BURN, CHOKE, CONDITION_BIT, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
-__all__ = ["Tactics", "AnnulusSide", "STATEFUL_TRIGGERS", "RECOVERABLE"]
+__all__ = ["AnnulusSide", "state_effects", "STATEFUL_TRIGGERS", "RECOVERABLE", "Tactics"]
 
 RULES = "annulus-attacks.txt"
 AWARENESS = ("clueless", "suspicious", "alert")
 ALERT = 2
 
-# condition bits (recovered by a recovery check) and sting bits (wear off on their own)
-BURN, CHOKE, SAP, FATIGUE, PRONE, WEAK = 1, 2, 4, 8, 16, 32
+# sting bits (wear off on their own); the condition bits are in tactics.py
 DAZE, PACIFY, TERROR, BERSERK = 1, 2, 4, 8
-CONDITION_BIT = {"burn": BURN, "choke": CHOKE, "sap": SAP, "fatigue": FATIGUE, "knockdown": PRONE, "weaken": WEAK}
 STING_BIT = {"daze": DAZE, "pacify": PACIFY, "terrorize": TERROR, "berserk": BERSERK}
-RECOVERABLE = tuple(CONDITION_BIT)
 #: outcome-table effect columns the simulation acts on; the others (Disarm, Grab, Hobble, Push,
 #: Silence, Dispel, Immobilize) change nothing in a one-against-one fight at a fixed distance
 FX = ("burn", "choke", "sap", "fatigue", "knockdown", "weaken", "daze", "pacify", "terrorize", "berserk",
@@ -38,38 +37,6 @@ FX = ("burn", "choke", "sap", "fatigue", "knockdown", "weaken", "daze", "pacify"
 FX_BIT = {name: 1 << i for i, name in enumerate(FX)}
 STATEFUL_TRIGGERS = frozenset({"Burn", "Choke", "Sap", "Fatigue", "Knockdown", "Weaken", "Daze", "Pacify",
                                "Terrorize", "Berserk", "Setup", "Blind", "Petrify", "Devour", "Drain"})
-
-
-@dataclass(frozen=True)
-class Tactics:
-    """How a simulated Annulus creature spends actions beyond its attack plan.
-
-    - ``recover_from`` (burn, choke, sap): the conditions it makes recovery checks against, in
-      priority order (annulus-attacks.txt: "A recovery check is made by spending 1 action and
-      rolling 4 dice ... 3 or more successes"); any of burn, choke, sap, fatigue, knockdown, weaken.
-    - ``recovery_actions`` (1): at most this many checks per turn while such a condition is on.
-    - ``blood_price_uses`` (0): extra uses per turn of a Blood Price set paid with Vitality instead
-      of actions ("There is no limit to how many times you may use an attack each round in this
-      manner"), only while the Vitality left exceeds the price.
-    """
-
-    recover_from: tuple[str, ...] = ("burn", "choke", "sap")
-    recovery_actions: int = 1
-    blood_price_uses: int = 0
-
-    def __post_init__(self) -> None:
-        names = self.recover_from
-        if isinstance(names, str) or not isinstance(names, (list, tuple)):
-            raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
-        bad = [x for x in names if x not in CONDITION_BIT]
-        if bad:
-            raise RulesError(f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
-                             field="recover_from", rule=f"{RULES}: conditions ... recovery check")
-        object.__setattr__(self, "recover_from", tuple(names))
-        for name in ("recovery_actions", "blood_price_uses"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise RulesError(f"must be a whole number >= 0, not {v!r}", field=name)
 
 
 def _binomial_sf(n: int, k: int, p: float) -> float:
@@ -95,9 +62,9 @@ class AnnulusSide(Side):
 
     def __init__(self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None,
                  tactics: Tactics | None = None):
-        from ..systems import system
+        from . import SYSTEM
 
-        self.sys = system("annulus")
+        self.sys = SYSTEM
         self.me, self.foe, self.plan = me, foe, plan
         self.options, self.situation = self.sys.defaults(options, situation)
         if tactics is None:
@@ -125,7 +92,7 @@ class AnnulusSide(Side):
     # ------------------------------------------------------------------ tables
     def _usable_counters(self) -> dict[int, int]:
         """Return {defense index it reacts to: set index} of this creature's usable Counter sets."""
-        from ..systems.annulus import resolve
+        from . import resolve
 
         out: dict[int, int] = {}
         for i, s in enumerate(self.sets):
@@ -363,3 +330,43 @@ class AnnulusSide(Side):
             go = (self.alive()[fights] & foe.alive()[fights] & (self.V[fights] > price)
                   & (self.petrify_timer[fights] == 0) & ~foe.inside[fights] & (~self.area[b] | self.charged[fights, b]))
             self.strike(foe, _Use(fights[go], np.full(int(go.sum()), b), blood_price=True), sim)
+
+
+def _can_damage(sys: Any, attack: Any, attacker: Any, target: Any, options: Any, situation: Any) -> bool:
+    """Return False only when ``attack`` is usable here and can never deal damage to ``target``.
+
+    A set unusable now (e.g. Swansong above half Vitality) may become usable as the fight goes on,
+    so it counts as able to damage.
+    """
+    try:
+        return sys.damage(attack, attacker, target, options, situation).max() > 0
+    except RulesError:
+        return True
+
+
+def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> set[str]:
+    """Return the stateful effects of Annulus ``attacker`` fighting ``target`` (empty: HP-only).
+
+    Stateful triggers (Burn, Daze, ...) of a set that can deal damage (annulus-attacks.txt: "a
+    triggered effect is only applied when you manage to deal at least one point of damage"),
+    Reckless self-damage, area recharge, Swansong, Telegraphed, a Counter the target's sets can
+    provoke, First Blood, and a target not yet Alert (awareness changes after the first attack).
+    """
+    opts, sit = sys.defaults(options, situation)
+    out: set[str] = set()
+    for s in attacker.attack_sets:
+        if _can_damage(sys, s, attacker, target, opts, sit):  # triggers need >= 1 damage
+            out |= {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
+        if s.has("Reckless"):
+            out.add("reckless")
+        if s.area:
+            out.add("recharge")
+        if s.alteration in ("Swansong", "Telegraphed"):
+            out.add(s.alteration.lower())
+        if s.alteration == "Counter" and any(t.defense == s.counter_type for t in target.attack_sets):
+            out.add("counter")
+        if s.has("First Blood"):
+            out.add("first_blood")
+    if (sit.target_awareness or target.awareness) != "alert":
+        out.add("awareness")
+    return out

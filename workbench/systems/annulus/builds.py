@@ -1,0 +1,165 @@
+"""The Annulus build space: every legal attack set within an Experience budget (annulus-attacks.txt).
+
+:func:`annulus_builds` enumerates the legal sets (seed, at most one alteration, at most one area,
+no Range with an area, stackable upgrades by rank), counts them, and collapses the sets whose
+damage maths is identical against the given targets in the given situation (inert upgrades only
+multiply the count). :func:`build_space` wraps it as the :class:`~workbench.systems.builds.BuildSpace`
+that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import polars as pl
+
+from ...errors import RulesError
+from ..builds import BuildSpace
+
+__all__ = ["annulus_builds", "build_space", "INERT", "EFFECTIVE"]
+
+RULES = "annulus-attacks.txt"
+
+
+def _upgrade_classes() -> tuple[list[str], list[str]]:
+    from .upgrades import UPGRADES
+
+    inert = [n for n, u in UPGRADES.items()
+             if (u.category == "trigger" and n != "Critical")
+             or n in ("Blood Price", "Demolitions", "Obliterate", "Inherent", "Knockout", "Stealth")]
+    effective = [n for n in UPGRADES if n not in inert and n != "Counter"]
+    return inert, effective
+
+
+#: upgrades that never change the damage dealt (effects, narrative, Vitality routing, self-heal)
+#: and Counter (an alteration that changes no dice); they only multiply the number of sets.
+INERT, EFFECTIVE = _upgrade_classes()
+_ALTERATIONS = ("Charged", "Flurry", "Gaze", "Swansong", "Telegraphed")
+_AREAS = ("Arc", "Burst", "Line")
+_STACKABLE = ("Reckless", "Giant", "Precise", "Range", "Assassin")
+
+
+def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
+    """Yield every legal {upgrade: rank} over ``items`` with total rank <= size_max (at most one
+    alteration, one area, no Range with an area: annulus-attacks.txt exclusivity rules)."""
+    def rec(i: int, left: int, cur: dict[str, int], alt: bool, area: bool):
+        if i == len(items):
+            yield dict(cur)
+            return
+        name = items[i]
+        yield from rec(i + 1, left, cur, alt, area)
+        top = left if name in _STACKABLE else min(1, left)
+        for r in range(1, top + 1):
+            if name in _ALTERATIONS and alt or name in _AREAS and area:
+                break
+            if (name == "Range" and area) or (name in _AREAS and "Range" in cur):
+                break
+            cur[name] = r
+            yield from rec(i + 1, left - r, cur, alt or name in _ALTERATIONS, area or name in _AREAS)
+            del cur[name]
+    yield from rec(0, size_max, {}, False, False)
+
+
+def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
+    """Return how many ways ``left`` or fewer ranks can be spent on inert upgrades: ``n_free``
+    non-stackable ones, plus Counter with one of 3 types when the set has no other alteration."""
+    return sum(comb(n_free, j) + (3 * comb(n_free, j - 1) if counter_ok and j >= 1 else 0) for j in range(left + 1))
+
+
+def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None,
+                   situation: Any = None) -> tuple[pl.DataFrame, dict[str, int]]:
+    """Return the distinct Annulus builds within ``budget`` Experience and the counts.
+
+    One row per damage signature (seed and the upgrades that change the damage against these
+    targets here): ``build`` (the cheapest set with it, as an Attack), ``cost``, ``sets`` (legal
+    sets sharing it). Counts: ``legal_sets`` (every legal set within the budget), ``unusable_sets``
+    (legal but not usable in this situation), ``distinct`` (rows).
+    """
+    from ...comparison import neutral_attacker
+    from . import SYSTEM as A
+    from .models import range_band
+    from .resolve import AREA_REACH
+
+    options, situation = A.defaults(options, situation)
+    attacker = attacker or neutral_attacker(A.Attack("seed", "agility"))
+    epr = options.experience_per_rank
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
+        raise RulesError(f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}", field="budget",
+                         rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
+    ranks = int(budget) // epr - 1
+    # what the targets and situation make relevant (annulus resolve steps 1-4)
+    free = options.size_free_steps
+    need_giant = max(max(0, t.size - attacker.size - free) for t in targets)
+    need_precise = max(max(0, attacker.size - t.size - free) for t in targets)
+    bully = any(t.size < attacker.size for t in targets)
+    aware = [("clueless" if situation.target_petrified else situation.target_awareness or t.awareness) for t in targets]
+    assassin = any(a != "alert" for a in aware)
+    flags = {"Keen": situation.concealment == "partial", "Tireless": situation.tired, "Armored": situation.armor,
+             "Visceral": situation.inside_devourer, "Killing Spree": situation.after_kill,
+             "First Blood": situation.target_undamaged,
+             "Reroll": options.reroll == "on_zero" and situation.reroll_available}
+    d = situation.distance
+    vit = attacker.vitality if situation.attacker_vitality is None else situation.attacker_vitality
+    sight = situation.mutual_sight and situation.concealment == "none" and not situation.target_blind
+    groups: dict[tuple, dict[str, Any]] = {}
+    legal = unusable = 0
+    for E in _multisets(EFFECTIVE, ranks):
+        size = sum(E.values())
+        alt = next((n for n in E if n in _ALTERATIONS), None)
+        area = next((n for n in E if n in _AREAS), None)
+        sets = _inert_fills(len(INERT) - ("Flashy" in E), alt is None, ranks - size)
+        legal += 3 * sets
+        if area:
+            ok = d <= AREA_REACH[area]
+        else:
+            lo, hi = range_band(E.get("Range", 0))
+            ok = d <= hi and not (d <= lo and lo > 0)
+        ok &= not (situation.airless and "Airtight" not in E)
+        ok &= not (alt == "Gaze" and not sight)
+        ok &= not (alt == "Swansong" and vit > attacker.vitality // 2)
+        if not ok:
+            unusable += 3 * sets
+            continue
+        cost = {"Charged": 2, "Flurry": 2, "Gaze": 0, "Swansong": 0}.get(alt, 1)
+        k = 1 if cost == 0 or area or alt == "Telegraphed" else options.actions // cost
+        dice = {"Charged": "twice", "Telegraphed": "twice", "Flurry": "flurry"}.get(alt, "none")
+        key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E,
+               min(E.get("Giant", 0), need_giant), min(E.get("Precise", 0), need_precise),
+               bully and "Bully" in E, E.get("Assassin", 0) if assassin else 0,
+               tuple(sorted(n for n, on in flags.items() if on and n in E)))
+        g = groups.get(key)
+        if g is None or size < g["size"]:
+            groups[key] = {"size": size, "upgrades": dict(E), "sets": (g["sets"] if g else 0) + sets}
+        else:
+            g["sets"] += sets
+    rows = []
+    for seed in ("agility", "toughness", "insight"):
+        for g in groups.values():
+            label = " + ".join(f"{n} {r}" if r > 1 else n for n, r in g["upgrades"].items()) or "Damage"
+            rows.append({"seed": seed, "name": f"{seed.title()}: {label}", "cost": epr * (1 + g["size"]),
+                         "sets": g["sets"], "upgrades": g["upgrades"]})
+    builds = pl.DataFrame({
+        "build": [A.Attack(r["name"], r["seed"], r["upgrades"]) for r in rows],
+        "name": [r["name"] for r in rows], "seed": [r["seed"] for r in rows],
+        "cost": pl.Series([r["cost"] for r in rows], dtype=pl.Int64),
+        "sets": pl.Series([r["sets"] for r in rows], dtype=pl.Int64),
+    }, schema_overrides={"build": pl.Object})
+    return builds, {"legal_sets": legal, "unusable_sets": unusable, "distinct": len(rows)}
+
+
+def build_space(budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None,
+                situation: Any = None) -> BuildSpace:
+    """Return the BuildSpace of :func:`annulus_builds` (columns ``build``, ``name``, ``seed``,
+    ``cost``, ``sets``); ``attacker`` defaults to the neutral attacker; a family is the sets of one
+    upgrade multiset under the three seeds (equal dice against equal defenses)."""
+    from ...comparison import neutral_attacker
+    from . import SYSTEM
+
+    attacker = attacker or neutral_attacker(SYSTEM.Attack("seed", "agility"))
+    builds, counts = annulus_builds(budget, targets, attacker, options, situation)
+    first: dict[Any, int] = {}
+    family = np.array([first.setdefault(b.upgrades, i) for i, b in enumerate(builds["build"].to_list())],
+                      dtype=np.int64)
+    return BuildSpace(attacker, builds, counts, family)

@@ -1,0 +1,52 @@
+"""How a simulated Annulus creature spends actions beyond its attack plan (annulus-attacks.txt).
+
+Kept apart from the simulation (``simulation.py``, which loads the simulation engine) so that the
+rule system can name it as its ``tactics_class`` without importing the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import RulesError
+
+__all__ = ["Tactics", "CONDITION_BIT", "RECOVERABLE"]
+
+RULES = "annulus-attacks.txt"
+
+# condition bits (recovered by a recovery check)
+BURN, CHOKE, SAP, FATIGUE, PRONE, WEAK = 1, 2, 4, 8, 16, 32
+CONDITION_BIT = {"burn": BURN, "choke": CHOKE, "sap": SAP, "fatigue": FATIGUE, "knockdown": PRONE, "weaken": WEAK}
+RECOVERABLE = tuple(CONDITION_BIT)
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """How a simulated Annulus creature spends actions beyond its attack plan.
+
+    - ``recover_from`` (burn, choke, sap): the conditions it makes recovery checks against, in
+      priority order (annulus-attacks.txt: "A recovery check is made by spending 1 action and
+      rolling 4 dice ... 3 or more successes"); any of burn, choke, sap, fatigue, knockdown, weaken.
+    - ``recovery_actions`` (1): at most this many checks per turn while such a condition is on.
+    - ``blood_price_uses`` (0): extra uses per turn of a Blood Price set paid with Vitality instead
+      of actions ("There is no limit to how many times you may use an attack each round in this
+      manner"), only while the Vitality left exceeds the price.
+    """
+
+    recover_from: tuple[str, ...] = ("burn", "choke", "sap")
+    recovery_actions: int = 1
+    blood_price_uses: int = 0
+
+    def __post_init__(self) -> None:
+        names = self.recover_from
+        if isinstance(names, str) or not isinstance(names, (list, tuple)):
+            raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
+        bad = [x for x in names if x not in CONDITION_BIT]
+        if bad:
+            raise RulesError(f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
+                             field="recover_from", rule=f"{RULES}: conditions ... recovery check")
+        object.__setattr__(self, "recover_from", tuple(names))
+        for name in ("recovery_actions", "blood_price_uses"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise RulesError(f"must be a whole number >= 0, not {v!r}", field=name)

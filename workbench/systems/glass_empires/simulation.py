@@ -1,0 +1,107 @@
+"""The Glass Empires side of the simulation: HP, armor points left, a jammed weapon.
+
+CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP, 1 AP per 2
+damage"; they stay spent from turn to turn. A weapon that jams on a Fumble ("a windgun or Reload
+weapon jams") costs the next Attack of the turn. ``GlassEmpires.simulation_side`` and
+``GlassEmpires.state_effects`` load this module on first use.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ...dist import Dist
+from ...errors import RulesError
+from ...simulate.engine import Bank, Fights, Side
+from ...simulate.plans import choose_label, dist_table, grouped_table, is_sequence_plan
+
+__all__ = ["GlassEmpiresSide", "state_effects"]
+
+
+class GlassEmpiresSide(Side):
+    """A Glass Empires creature: HP, its armor points left, and whether its weapon is jammed."""
+
+    def __init__(self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None):
+        from . import SYSTEM
+
+        self.sys = SYSTEM
+        self.me, self.foe, self.plan = me, foe, plan
+        self.options = self.sys.options_of(options)
+        self.situation = situation if situation is not None else self.sys.Situation()
+        self.name = me.name
+        self.jam_matters = self.sys.attacks_per_turn(me, self.options) > 1
+        self.bank = Bank(self._build)
+
+    def _candidates(self, attacks: int) -> dict[str, list[Any]]:
+        if is_sequence_plan(self.plan):
+            return {"plan": list(self.plan)}
+        weapons = self.sys.attacks_of(self.me)
+        return {" + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)}
+
+    def _build(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
+        out = []
+        for key in keys:
+            ap, jammed = divmod(int(key), 2)
+            sit = self.situation.replace(target_ap=ap, target_hp=None)
+            attacks = self.sys.attacks_per_turn(self.me, self.options) - (1 if jammed else 0)
+            tables: dict[str, pl.DataFrame] = {}
+            for label, combo in self._candidates(max(1, attacks)).items():
+                try:
+                    tables[label] = self.sys.plan_table(self.me, self.foe, combo, self.options, sit)
+                except RulesError as exc:
+                    if exc.field != "distance" or is_sequence_plan(self.plan):
+                        raise
+            if not tables:
+                out.append({"damage": np.zeros(1, np.int64), "ap_damage": np.zeros(1, np.int64),
+                            "jam": np.zeros(1, bool), "probability": np.ones(1)})
+                continue
+            if self.plan is None or is_sequence_plan(self.plan):
+                score = {k: (float((t["damage"] * t["probability"]).sum()), float((t["ap_damage"] * t["probability"]).sum()))
+                         for k, t in tables.items()}
+                label = max(score, key=score.get)
+            else:
+                dists = {k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy()) for k, t in tables.items()}
+                label = choose_label(dists, self.plan)
+                if isinstance(label, Dist):
+                    out.append(dist_table(label, ap_damage=0, jam=False))
+                    continue
+            out.append(grouped_table(tables[label], ["damage", "ap_damage", "jam"]))
+        return out
+
+    def start(self, n: int, sim: Fights) -> None:
+        super().start(n, sim)
+        self.hp = np.full(n, self.sys.hit_points(self.me), dtype=np.int64)
+        self.ap = np.full(n, self.sys.armor_points(self.me, self.options), dtype=np.int64)
+        self.jammed = np.zeros(n, dtype=bool)
+
+    def turn(self, idx: np.ndarray, foe: "GlassEmpiresSide", sim: Fights) -> None:
+        row = self.bank.draw(foe.ap[idx] * 2 + self.jammed[idx], sim.rng)
+        foe.hp[idx] -= row["damage"]
+        foe.ap[idx] = np.maximum(0, foe.ap[idx] - row["ap_damage"])
+        foe.mark_dead(idx, foe.hp[idx] <= 0, sim)
+        self.jammed[idx] = row["jam"].astype(bool) & self.jam_matters
+
+    def hp_left(self) -> np.ndarray:
+        return self.hp
+
+
+def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None) -> set[str]:
+    """Return the stateful effects of Glass Empires ``attacker`` fighting ``target`` (empty: HP-only).
+
+    "armor points" when the target has armor points and the attacker a physical weapon
+    (CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP"; they stay
+    spent), "jams" when a turn has two Attacks and a weapon can jam ("a windgun or Reload weapon
+    jams" on a Fumble, costing the next Attack).
+    """
+    opts = sys.options_of(options)
+    out: set[str] = set()
+    physical = any("physical" in w.types for w in attacker.weapons)
+    if sys.armor_points(target, opts) > 0 and physical:
+        out.add("armor points")
+    if sys.attacks_per_turn(attacker, opts) > 1 and any(w.jams for w in attacker.weapons):
+        out.add("jams")
+    return out
