@@ -232,24 +232,35 @@ def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situ
         return call(range(n)), np.ones(n, dtype=bool)
     except RulesError:
         pass
+    # usability rarely depends on the target: try each (attack, attacker) once, then the rest together
     ok = np.ones(n, dtype=bool)
-    rows: list[np.ndarray | None] = [None] * n
     why: dict[str, str] = {}
-    for i in range(n):
+    first: dict[tuple[int, int], list[int]] = {}
+    for i, (x, c, _) in enumerate(reps):
+        first.setdefault((id(x), id(c)), []).append(i)
+    for idx in first.values():
         try:
-            rows[i] = call([i])[0]
+            call([idx[0]])
         except RulesError as exc:
-            ok[i] = False
-            why.setdefault(f"{reps[i][1].name}: {reps[i][0].name}", str(exc))
+            ok[idx] = False
+            why.setdefault(f"{reps[idx[0]][1].name}: {reps[idx[0]][0].name}", str(exc))
+    good = np.flatnonzero(ok)
+    try:
+        rows = call(good) if good.size else np.ones((0, 1))
+    except RulesError:
+        for i in good:
+            try:
+                call([i])
+            except RulesError as exc:
+                ok[i] = False
+                why.setdefault(f"{reps[i][1].name}: {reps[i][0].name} vs {reps[i][2].name}", str(exc))
+        good = np.flatnonzero(ok)
+        rows = call(good) if good.size else np.ones((0, 1))
     import warnings
 
     warnings.warn("left out, not usable here: " + "; ".join(f"{k} ({v})" for k, v in why.items()), stacklevel=4)
-    good = [r for r in rows if r is not None]
-    width = max((r.size for r in good), default=1)
-    out = np.zeros((n, width))
-    for i, r in enumerate(rows):
-        if r is not None:
-            out[i, : r.size] = r
+    out = np.zeros((n, rows.shape[1]))
+    out[good] = rows
     return out, ok
 
 

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import numpy as np
 import polars as pl
 
-from .comparison import _matchups, _progress, _targets
+from .comparison import _progress, _targets, matchup_tables
 from .errors import RulesError
 from .systems import system as _system
 from .systems import system_of
@@ -73,13 +73,17 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
     """Return (stat(name, rows) -> that statistic on those rows, the usable mask) for one chunk;
     rows are pair-major × targets (flat indices). Statistics are computed once per distinct pmf and
     gathered, so only the rows asked for cost anything."""
-    M = _matchups(sys, pairs, targets, options, situation)
+    M = matchup_tables(sys, pairs, targets, options, situation)
     inv, tinv, ok = M["use_inv"], M["turn_inv"], M["row_ok"]
     nT = len(targets)
     if M["k"].size == 0:
         return (lambda name, rows: np.zeros(np.asarray(rows).size)), ok
-    U, T = M["per_use"], M["turn"]
-    iu, it = np.maximum(inv, 0), np.maximum(tinv, 0)
+    U, T = M["per_use"], M["turns"].total
+    if T.shape[0] == 0:
+        T = np.ones((1, 1))  # no usable turn: every row reads the no-damage turn below
+    iu = np.maximum(inv, 0)
+    it = np.where(tinv >= 0, tinv, T.shape[0])
+    T = np.vstack([T, np.eye(1, T.shape[1])])  # the last row: a turn that never damages
     per_use = {"mean_damage": U @ np.arange(U.shape[1]), "p_any_damage": 1.0 - U[:, 0]}
     mean_turn = T @ np.arange(T.shape[1])
     tail = np.cumsum(T[:, ::-1], axis=1)[:, ::-1]  # P(turn damage >= d): exactly 0 past the support

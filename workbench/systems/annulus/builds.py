@@ -27,14 +27,15 @@ def _upgrade_classes() -> tuple[list[str], list[str]]:
     from .upgrades import UPGRADES
 
     inert = [n for n, u in UPGRADES.items()
-             if (u.category == "trigger" and n != "Critical")
+             if (u.category == "trigger" and n not in ("Critical", "Vital"))
              or n in ("Blood Price", "Demolitions", "Obliterate", "Inherent", "Knockout", "Stealth")]
     effective = [n for n in UPGRADES if n not in inert and n != "Counter"]
     return inert, effective
 
 
-#: upgrades that never change the damage dealt (effects, narrative, Vitality routing, self-heal)
-#: and Counter (an alteration that changes no dice); they only multiply the number of sets.
+#: upgrades that never change the damage dealt nor where it goes (effects, narrative, self-heal) and
+#: Counter (an alteration that changes no dice); they only multiply the number of sets. Vital is
+#: not inert: it sends the damage to Vitality, which changes the kill chances of the fight.
 INERT, EFFECTIVE = _upgrade_classes()
 _ALTERATIONS = ("Charged", "Flurry", "Gaze", "Swansong", "Telegraphed")
 _AREAS = ("Arc", "Burst", "Line")
@@ -77,13 +78,12 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
     sets sharing it). Counts: ``legal_sets`` (every legal set within the budget), ``unusable_sets``
     (legal but not usable in this situation), ``distinct`` (rows).
     """
-    from ...comparison import neutral_attacker
     from . import SYSTEM as A
     from .models import range_band
     from .resolve import AREA_REACH
 
     options, situation = A.defaults(options, situation)
-    attacker = attacker or neutral_attacker(A.Attack("seed", "agility"))
+    attacker = attacker or A.neutral_attacker(A.Attack("seed", "agility"))
     epr = options.experience_per_rank
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
         raise RulesError(f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}", field="budget",
@@ -154,10 +154,9 @@ def build_space(budget: int, targets: Sequence[Any], attacker: Any = None, optio
     """Return the BuildSpace of :func:`annulus_builds` (columns ``build``, ``name``, ``seed``,
     ``cost``, ``sets``); ``attacker`` defaults to the neutral attacker; a family is the sets of one
     upgrade multiset under the three seeds (equal dice against equal defenses)."""
-    from ...comparison import neutral_attacker
     from . import SYSTEM
 
-    attacker = attacker or neutral_attacker(SYSTEM.Attack("seed", "agility"))
+    attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack("seed", "agility"))
     builds, counts = annulus_builds(budget, targets, attacker, options, situation)
     first: dict[Any, int] = {}
     family = np.array([first.setdefault(b.upgrades, i) for i, b in enumerate(builds["build"].to_list())],

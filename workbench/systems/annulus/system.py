@@ -102,10 +102,10 @@ class AnnulusSystem(RuleSystem):
 
     def outcome_key(self, attack: Attack, attacker: Creature, target: Creature):
         """Return what one use's outcome reads (CLARIFICATIONS, Annulus, order of resolution): the
-        set's upgrades and counter type, the attacker's size and Vitality, the target's size, its
+        set's upgrades and counter type, the attacker's size, level and Vitality, the target's size, its
         value of the set's defense seed and its awareness (not the names, nor the other defenses)."""
         ups = tuple(sorted(attack.upgrades.items())) if isinstance(attack.upgrades, dict) else attack.upgrades
-        return (ups, attack.counter_type, attacker.size, attacker.vitality, target.size,
+        return (ups, attack.counter_type, attacker.size, attacker.level, attacker.vitality, target.size,
                 getattr(target, attack.defense), target.awareness)
 
     def neutral_attacker(self, attack: Attack) -> Creature:
