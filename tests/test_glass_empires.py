@@ -593,12 +593,16 @@ def test_coraler_bloodthirst_reduces_each_strike_by_one():
 
 
 @pytest.mark.parametrize("build,field", [
-    (lambda: GE.Creature("c", power=2, damage_taken_multiplier={"plasma": 2}), "damage_taken_multiplier"),
-    (lambda: GE.Creature("c", power=2, damage_taken_multiplier={"fire": -1}), "damage_taken_multiplier.fire"),
-    (lambda: GE.Creature("c", power=2, strike_save_bonus={"always": 2}), "strike_save_bonus"),
-    (lambda: GE.Creature("c", power=2, resist_conditional=[["fire", "resistant"]]), "resist_conditional[0]"),
-    (lambda: GE.Creature("c", power=2, single_target_damage_max=-1), "single_target_damage_max"),
-    (lambda: GE.Creature("c", power=2, immobile="yes"), "immobile"),
+    (lambda: GE.Creature("c", power=2, traits={"damage_taken_multiplier": {"plasma": 2}}),
+     "traits.damage_taken_multiplier"),
+    (lambda: GE.Creature("c", power=2, traits={"damage_taken_multiplier": {"fire": -1}}),
+     "traits.damage_taken_multiplier.fire"),
+    (lambda: GE.Creature("c", power=2, traits={"strike_save_bonus": {"always": 2}}), "traits.strike_save_bonus"),
+    (lambda: GE.Creature("c", power=2, traits={"resist_conditional": [["fire", "resistant"]]}),
+     "traits.resist_conditional[0]"),
+    (lambda: GE.Creature("c", power=2, traits={"single_target_damage_max": -1}), "traits.single_target_damage_max"),
+    (lambda: GE.Creature("c", power=2, traits={"immobile": "yes"}), "traits.immobile"),
+    (lambda: GE.Creature("c", power=2, traits={"regenerates": 1}), "traits"),
     (lambda: GE.Options(multiplier_rounding="banker"), "multiplier_rounding"),
     (lambda: GE.Situation(circumstances=["flanked"]), "circumstances"),
 ])

@@ -187,8 +187,12 @@ def test_published_target_traits_equal_enumeration(damage, modifier, strikes, ar
     fire x1.5, Options.multiplier_rounding), damage reduction (Bloodthirst), the single-target cap (Swarm) and the
     Ray Shield, against 36**strikes enumerated dice tuples."""
     attack, attacker, target = build(damage, strikes, 3, armor, res, damage_type, False)
-    target = target.replace(damage_taken_multiplier={damage_type: float(taken)}, damage_reduction=reduction,
-                            single_target_damage_max=cap, ray_shield_breaks_at=shield or None)
+    traits = {"damage_taken_multiplier": {damage_type: float(taken)}, "damage_reduction": reduction}
+    if cap is not None:
+        traits["single_target_damage_max"] = cap
+    if shield:
+        traits["ray_shield_breaks_at"] = shield
+    target = target.replace(traits=traits)
     options = GE.Options(damage_order=order, multiplier_rounding=rounding)
     table = GE.outcomes(attack, attacker, target, options, GE.Situation(environment=modifier))
     expected = oracle(damage, modifier, strikes, armor * 3, res, damage_type == "physical", False, order, True,

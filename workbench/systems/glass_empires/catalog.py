@@ -86,7 +86,7 @@ def creatures_from_shared(data: dict[str, Any]) -> list[dict[str, Any]]:
     - Weapons with unstated facts get the defaults of :func:`_attack_from_shared`, noted.
     - Resistances map weak/resistant/immune to weak/resist/immune; ``resist_conditional``,
       ``damage_taken_multiplier``, ``armor_bypassed_by``, ``defenses``, ``strike_save_bonus``
-      (``vs_`` prefix dropped), ``immobile``, ``immune_conditions`` and ``features`` become traits.
+      (``vs_`` prefix dropped), ``immobile``, ``immune_conditions`` and ``features`` become ``traits``.
     """
     out = []
     by_name = {c["name"]: c for c in data.get("creature", [])}
@@ -130,25 +130,28 @@ def creatures_from_shared(data: dict[str, Any]) -> list[dict[str, Any]]:
         if c.get("level"):
             rec["level"] = c["level"]
         rec["source"] = c["source"]
+        traits: dict[str, Any] = {}
         if c.get("damage_taken_multiplier"):
-            rec["damage_taken_multiplier"] = dict(c["damage_taken_multiplier"])
+            traits["damage_taken_multiplier"] = dict(c["damage_taken_multiplier"])
         if c.get("armor_bypassed_by"):
-            rec["armor_bypassed_by"] = list(c["armor_bypassed_by"])
+            traits["armor_bypassed_by"] = list(c["armor_bypassed_by"])
         if c.get("resist_conditional"):
-            rec["resist_conditional"] = [[r["type"], r["level"], r["condition"]] for r in c["resist_conditional"]]
+            traits["resist_conditional"] = [[r["type"], r["level"], r["condition"]] for r in c["resist_conditional"]]
         for key, field in _DEFENSE_KEYS.items():
             if key in c.get("defenses", {}):
-                rec[field] = c["defenses"][key]
+                traits[field] = c["defenses"][key]
         if c.get("defenses", {}).get("condition"):
             notes.append(f"damage reduction holds {c['defenses']['condition'].replace('_', ' ')}")
         if c.get("strike_save_bonus"):
-            rec["strike_save_bonus"] = {k.removeprefix("vs_"): v for k, v in c["strike_save_bonus"].items()}
+            traits["strike_save_bonus"] = {k.removeprefix("vs_"): v for k, v in c["strike_save_bonus"].items()}
         if c.get("immobile"):
-            rec["immobile"] = True
+            traits["immobile"] = True
         if c.get("immune_conditions"):
-            rec["immune_conditions"] = list(c["immune_conditions"])
+            traits["immune_conditions"] = list(c["immune_conditions"])
         if c.get("features"):
-            rec["features"] = list(c["features"])
+            traits["features"] = list(c["features"])
+        if traits:
+            rec["traits"] = traits
         if notes:
             rec["note"] = "; ".join(notes)
         rec["weapons"] = weapons

@@ -10,7 +10,7 @@ from ..base import Model, check_bool, check_choice, check_int, check_models, che
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "DAMAGE_ORDERS", "AP_FORMULAS", "MIXED_TYPE_RULES",
-           "COVERS", "CIRCUMSTANCES", "ROUNDINGS", "RESIST_LEVELS", "FrozenMap"]
+           "COVERS", "CIRCUMSTANCES", "ROUNDINGS", "RESIST_LEVELS", "FrozenMap", "TRAITS"]
 
 DAMAGE_ORDERS = ("band,resistance,armor", "resistance,band,armor", "band,armor,resistance")
 AP_FORMULAS = ("armor_x_power", "armor_x_hd")
@@ -70,6 +70,66 @@ def _circumstances(field: str, value: Any) -> tuple[str, ...]:
     rule = f"{_DATA}: conditional traits (strike_save_bonus, resist_conditional)"
     out = tuple(check_choice(field, str(v).strip().lower(), CIRCUMSTANCES, rule=rule) for v in value)
     return tuple(dict.fromkeys(out))
+
+
+def _rc(field: str, entries: Any) -> tuple:
+    """Return resist_conditional entries as ((damage type, weak/resist/immune, circumstance), ...)."""
+    rule = f"{_DATA}: resist_conditional"
+    if isinstance(entries, dict):
+        entries = [entries]
+    if not isinstance(entries, (list, tuple)):
+        raise RulesError(f"must be a list of (type, level, circumstance), not {entries!r}", field=field, rule=rule)
+    out = []
+    for i, e in enumerate(entries):
+        f = f"{field}[{i}]"
+        if isinstance(e, dict):
+            e = (e.get("type"), e.get("level"), e.get("condition", e.get("circumstance")))
+        if not isinstance(e, (list, tuple)) or len(e) != 3:
+            raise RulesError(f"must be (damage type, level, circumstance), not {e!r}", field=f, rule=rule)
+        t = check_choice(f, str(e[0]).strip().lower(), DAMAGE_TYPES, rule=rule)
+        level = RESIST_LEVELS[check_choice(f, str(e[1]).strip().lower(), tuple(RESIST_LEVELS), rule=rule)]
+        out.append((t, level, _circumstances(f, [e[2]])[0]))
+    return tuple(out)
+
+
+def _names_of(field: str, v: Any) -> tuple:
+    if isinstance(v, str) or not isinstance(v, (list, tuple)):
+        raise RulesError(f"must be a list of names, not {v!r}", field=field, rule=f"{_DATA}: creature traits")
+    return tuple(check_str(field, x) for x in v)
+
+
+_T = f"{_DATA}: creature traits"
+#: the published traits a Creature may carry in ``traits``: key -> validator (field, value) -> value
+TRAITS: dict[str, Any] = {
+    # the Living Tree: fire x1.5 (README: "damage_taken_multiplier (the Living Tree takes fire x1.5)")
+    "damage_taken_multiplier": lambda f, v: _mapping(f, v, DAMAGE_TYPES,
+                                                     lambda g, x: check_number(g, x, minimum=0, rule=_T), _T),
+    # damage types its armor points do not absorb (the Living Tree: fire)
+    "armor_bypassed_by": lambda f, v: _types(f, v, allow_mixed=False),
+    # the Angry Bush: physical "resistant" within 10 ft of another angry bush
+    "resist_conditional": _rc,
+    # the Skittering Horde (Swarm): "Single-target damage against it is capped at 1" (README ambiguity 5)
+    "single_target_damage_max": lambda f, v: check_int(f, v, minimum=0, rule=_T),
+    # the Skittering Horde: "Area damage against it is multiplied by its HD" (no area Attack is resolved)
+    "area_damage_multiplier": lambda f, v: check_int(f, v, minimum=0, rule=_T),
+    # the Coraler's Bloodthirst: damage reduction 1 vs direct attacks
+    "damage_reduction": lambda f, v: check_int(f, v, minimum=0, rule=_T),
+    # the Moon Rabbit Operator's Ray Shield: breaks on an effect dealing at least 6
+    "ray_shield_breaks_at": lambda f, v: check_int(f, v, minimum=1, rule=_T),
+    # the Wolf's Pack Hunter: +2 "vs_target_engaged_with_ally"
+    "strike_save_bonus": lambda f, v: _mapping(f, v, CIRCUMSTANCES,
+                                               lambda g, x: check_int(g, x, minimum=-12, maximum=12, rule=_T), _T),
+    # the Giant Ant Queen: immobile (no Angry Step)
+    "immobile": lambda f, v: check_bool(f, v, rule=f"{RULES}: The Angry Step"),
+    # the Warhorse: immune to panicked (kept as data: Conditions enter a Save only as a net count)
+    "immune_conditions": _names_of,
+    # the names of the creature's other features (kept as data)
+    "features": _names_of,
+}
+_TRAIT_DEFAULTS = {"damage_taken_multiplier": FrozenMap(), "armor_bypassed_by": (), "resist_conditional": (),
+                   "single_target_damage_max": None, "area_damage_multiplier": 1, "damage_reduction": 0,
+                   "ray_shield_breaks_at": None, "strike_save_bonus": FrozenMap(), "immobile": False,
+                   "immune_conditions": (), "features": ()}
 
 
 def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...]:
@@ -211,7 +271,9 @@ class Creature(Model):
     ``resist`` / ``weak`` / ``immune`` list damage types (halve rounded down / double / zero).
     ``hd`` and ``level`` are optional; Power = HD + Level (rules/introduction/characters.mdx).
 
-    Published traits, applied to each Strike (shared/data/glass_empires_creatures.toml, README):
+    ``traits`` holds the published traits (shared/data/glass_empires_creatures.toml, README
+    "Resistances"), a table with the declared keys of :data:`TRAITS` (each also readable as an
+    attribute, e.g. ``creature.single_target_damage_max``); they apply to each Strike:
 
     - ``damage_taken_multiplier``: {damage type: factor} on the damage this creature takes (the
       Living Tree takes fire x1.5; rounded by ``Options.multiplier_rounding``).
@@ -251,17 +313,7 @@ class Creature(Model):
     hd: int | None = None
     level: int = 0
     source: str = ""
-    damage_taken_multiplier: Any = None
-    armor_bypassed_by: tuple = ()
-    resist_conditional: tuple = ()
-    single_target_damage_max: int | None = None
-    area_damage_multiplier: int = 1
-    damage_reduction: int = 0
-    ray_shield_breaks_at: int | None = None
-    strike_save_bonus: Any = None
-    immobile: bool = False
-    immune_conditions: tuple = ()
-    features: tuple = ()
+    traits: Any = None
     note: str = ""
 
     def validate(self) -> None:
@@ -302,50 +354,31 @@ class Creature(Model):
             raise RulesError(f"must be text, not {self.source!r}", field="source")
 
     def _validate_traits(self) -> None:
-        """Check the published-trait fields (see the class docstring); values are normalised in place."""
-        s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        rule = f"{_DATA}: creature traits"
-        s("damage_taken_multiplier", _mapping(
-            "damage_taken_multiplier", self.damage_taken_multiplier, DAMAGE_TYPES,
-            lambda f, v: check_number(f, v, minimum=0, rule=rule), rule))
-        s("armor_bypassed_by", _types("armor_bypassed_by", self.armor_bypassed_by, allow_mixed=False))
-        entries = self.resist_conditional or ()
-        if isinstance(entries, dict):
-            entries = [entries]
-        if not isinstance(entries, (list, tuple)):
-            raise RulesError(f"must be a list of (type, level, circumstance), not {entries!r}",
-                             field="resist_conditional", rule=rule)
-        out = []
-        for i, e in enumerate(entries):
-            f = f"resist_conditional[{i}]"
-            if isinstance(e, dict):
-                e = (e.get("type"), e.get("level"), e.get("condition", e.get("circumstance")))
-            if not isinstance(e, (list, tuple)) or len(e) != 3:
-                raise RulesError(f"must be (damage type, level, circumstance), not {e!r}", field=f, rule=rule)
-            t = check_choice(f, str(e[0]).strip().lower(), DAMAGE_TYPES, rule=rule)
-            level = RESIST_LEVELS[check_choice(f, str(e[1]).strip().lower(), tuple(RESIST_LEVELS), rule=rule)]
-            out.append((t, level, _circumstances(f, [e[2]])[0]))
-        s("resist_conditional", tuple(out))
-        s("single_target_damage_max", check_int("single_target_damage_max", self.single_target_damage_max,
-                                                minimum=0, optional=True, rule=rule))
-        s("area_damage_multiplier", check_int("area_damage_multiplier", self.area_damage_multiplier, minimum=0,
-                                              rule=rule))
-        s("damage_reduction", check_int("damage_reduction", self.damage_reduction, minimum=0, rule=rule))
-        s("ray_shield_breaks_at", check_int("ray_shield_breaks_at", self.ray_shield_breaks_at, minimum=1,
-                                            optional=True, rule=rule))
-        s("strike_save_bonus", _mapping(
-            "strike_save_bonus", self.strike_save_bonus, CIRCUMSTANCES,
-            lambda f, v: check_int(f, v, minimum=-12, maximum=12, rule=rule), rule))
-        s("immobile", check_bool("immobile", self.immobile, rule=f"{RULES}: The Angry Step"))
-        for f in ("immune_conditions", "features"):
-            v = getattr(self, f)
-            if v is None:
-                v = ()
-            if isinstance(v, str) or not isinstance(v, (list, tuple)):
-                raise RulesError(f"must be a list of names, not {v!r}", field=f, rule=rule)
-            s(f, tuple(check_str(f, x, rule=rule) for x in v))
+        """Check ``traits`` against :data:`TRAITS` (unknown keys and bad values raise RulesError naming
+        ``traits.<key>``); the value is normalised to a read-only, hashable table."""
+        value = self.traits
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise RulesError(f"must be a table {{trait: value}}, not {value!r}", field="traits",
+                             rule=f"{_DATA}: creature traits")
+        out = {}
+        for key, v in value.items():
+            k = str(key).strip().lower()
+            if k not in TRAITS:
+                raise RulesError(f"unknown trait {key!r}; known: {', '.join(TRAITS)}", field="traits",
+                                 rule=f"{_DATA}: creature traits")
+            out[k] = TRAITS[k](f"traits.{k}", v)
+        object.__setattr__(self, "traits", FrozenMap(out))
         if not isinstance(self.note, str):
             raise RulesError(f"must be text, not {self.note!r}", field="note")
+
+    def __getattr__(self, name: str) -> Any:
+        # a published trait read as an attribute: its value, or the default when the creature has none
+        if name in TRAITS:
+            traits = self.__dict__.get("traits") or {}
+            return traits.get(name, _TRAIT_DEFAULTS[name])
+        raise AttributeError(name)
 
     @property
     def armor_points(self) -> int:
