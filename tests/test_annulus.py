@@ -88,10 +88,26 @@ def test_assassination_needs_damage_on_its_own():
     assert mean(atk(), target=mk(ag=4, awareness="clueless")) == 0
 
 
-def test_petrified_counts_as_clueless():
-    """CLARIFICATIONS step 4: "a Petrified target counts as Clueless" (annulus-attacks.txt: "All
-    attacks against a petrified subject are considered assassinations")."""
-    assert close(mean(atk(), target_petrified=True), 2 + F(15, 16) * 4)
+def test_petrified_counts_as_clueless_for_demolitions():
+    """CLARIFICATIONS step 4: "a Petrified target counts as Clueless for an attack with Demolitions"
+    (annulus-attacks.txt: "All attacks against a petrified subject are considered assassinations if
+    they successfully get through the creature's defenses"): E = 2 + 15/16 * 4."""
+    assert close(mean(atk("Demolitions"), target_petrified=True), 2 + F(15, 16) * 4)
+
+
+def test_petrified_is_immune_without_demolitions():
+    """Petrify: "While petrified, the creature is immune to all attacks that don't have the required
+    Demolitions upgrade" (CLARIFICATIONS step 4: "is immune to any other"): every use deals 0 and
+    triggers nothing, though it is still used (Reckless still costs its 1 self-damage). The same set
+    on a stone-free target: 2 + 15/16 * 0 = 2 (alert)."""
+    plain = atk("Reckless", "Burn")
+    t = A.outcomes(plain, ME, THEM, situation=A.Situation(target_petrified=True))
+    assert t["damage"].max() == 0 and not t["burn"].any() and t["self_damage"].to_list() == [1]
+    assert not t["rerolled"].any()
+    assert mean(atk("Reroll"), target_petrified=True) == 0
+    # the per-turn result: two uses of a one-action set, both 0
+    assert wb.turn_damage(ME.replace(attack_sets=[atk()]), THEM, situation=A.Situation(target_petrified=True)).max() == 0
+    assert close(mean(atk()), 2)
 
 
 @pytest.mark.parametrize("ranks,clueless,suspicious", [(1, 6, 3), (2, 8, 4)])
@@ -397,6 +413,24 @@ def test_swansong():
     with pytest.raises(RulesError):
         mean(s, attacker=me7)  # full Vitality by default
     assert A.attack_cost(s) == 0
+
+
+def test_swansong_is_judged_against_max_vitality_the_level():
+    """Swansong: "half or less of your total amount of Vitality remaining (rounded down) ... if you are level 7,
+    then you can only use Swansong attacks when you have 3 or fewer Vitality remaining"; CLARIFICATIONS: "Max
+    Vitality = level". The ``vitality`` field is the current Vitality: a level 7 creature at Vitality 3 may use it
+    (7 // 2 = 3), at 4 it may not; the damage is the plain 4-dice mean, 2."""
+    s = A.Attack("S", "insight", ["Swansong"])
+    wounded = mk(level=7, vitality=3)
+    assert close(mean(s, attacker=wounded), 2)
+    with pytest.raises(RulesError, match="Swansong") as e:
+        mean(s, attacker=mk(level=7, vitality=4))
+    assert e.value.field == "attacker_vitality"
+    # per turn: Swansong is free, once per round, so the wounded creature's best turn with it and a Punch
+    # (2 one-action uses) is 2 + 2 + 2 = 6
+    punch = A.Attack("Punch", "agility", [])
+    who = wounded.replace(attack_sets=[s, punch])
+    assert close(wb.turn_damage(who, THEM).mean(), 6)
 
 
 def test_counter_is_a_normal_set_too():

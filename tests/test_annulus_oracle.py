@@ -88,6 +88,9 @@ def oracle(attack, attacker, target, sit, success_on=4):
     # step 4
     bully = max(0, attacker.size - target.size) if r("Bully") else 0
     aware = "clueless" if sit.target_petrified else (sit.target_awareness or target.awareness)
+    # Petrify: "immune to all attacks that don't have the required Demolitions upgrade"
+    if sit.target_petrified and not r("Demolitions"):
+        return {(0, 0, 0, frozenset(), False): 1.0}
     assassinate = {"clueless": 4 + 2 * r("Assassin"), "suspicious": 2 + r("Assassin"), "alert": 0}[aware]
     triggers = [t for t in THRESHOLD if t in u]
     twice = alt in ("Charged", "Telegraphed")

@@ -17,12 +17,25 @@ import workbench as wb
 GE = wb.system("glass_empires")
 
 
-def oracle(damage, modifier, strikes, ap, res, armored, jams, order="band,resistance,armor", jam_ends=True):
-    """Return {(damage, ap_damage, crit, fumble, jam, passed): probability} by full enumeration."""
+def oracle(damage, modifier, strikes, ap, res, armored, jams, order="band,resistance,armor", jam_ends=True,
+           taken=Fraction(1), rounding="down", reduction=0, cap=None, shield=0):
+    """Return {(damage, ap_damage, crit, fumble, jam, passed): probability} by full enumeration.
+
+    Target traits (shared/data/glass_empires_creatures.toml): ``taken`` a damage-taken multiplier after
+    resistance, rounded ``rounding``; ``reduction`` off each landed Strike; ``cap`` the most one Strike deals;
+    ``shield`` a Ray Shield threshold (up at the start): it absorbs every Strike, and the first Strike of at
+    least ``shield`` breaks it (and is absorbed too)."""
     faces = list(itertools.product(range(1, 7), repeat=2))
     out = defaultdict(Fraction)
+
+    def times(x):
+        v = x * taken
+        return {"down": v.numerator // v.denominator, "up": -(-v.numerator // v.denominator),
+                "nearest": (2 * v.numerator + v.denominator) // (2 * v.denominator)}[rounding]
+
     for rolls in itertools.product(faces, repeat=strikes):
         hp_dmg, ap_left, crit, fumble, jam, passed = 0, ap, False, False, False, 0
+        shield_up = shield > 0
         for d1, d2 in rolls:
             if jam and jam_ends:
                 continue
@@ -54,7 +67,7 @@ def oracle(damage, modifier, strikes, ap, res, armored, jams, order="band,resist
                 return {"crit": 2 * x, "pass": x, "seven": x // 2}[result]
 
             def resist(x):
-                return {"immune": 0, "resist": x // 2, "normal": x, "weak": x * 2}[res]
+                return times({"immune": 0, "resist": x // 2, "normal": x, "weak": x * 2}[res])
 
             if order == "band,resistance,armor":
                 x = resist(band(damage))
@@ -62,6 +75,12 @@ def oracle(damage, modifier, strikes, ap, res, armored, jams, order="band,resist
                 x = band(resist(damage))
             else:
                 x = band(damage)
+            x = max(0, x - reduction)
+            if cap is not None:
+                x = min(x, cap)
+            if shield_up:
+                shield_up = x < shield
+                x = 0
             if armored:
                 used = min(ap_left, -(-x // 2))          # 1 AP per 2 damage or fraction
                 absorbed = min(x, 2 * used)
@@ -69,6 +88,8 @@ def oracle(damage, modifier, strikes, ap, res, armored, jams, order="band,resist
                 x -= absorbed
             if order == "band,armor,resistance":
                 x = resist(x)
+                if cap is not None:
+                    x = min(x, cap)
             hp_dmg += x
         out[(hp_dmg, ap - ap_left, crit, fumble, jam, passed)] += Fraction(1, 36 ** strikes)
     return out
@@ -150,3 +171,30 @@ def test_two_attack_plan_carries_armor_points_between_attacks():
         assert abs(dist.probability(dmg) - float(p)) < 1e-12
     independent = GE.damage(sword, attacker, target) + GE.damage(sword, attacker, target)
     assert not dist.isclose(independent)  # armor depletion makes the two Attacks dependent
+
+
+@settings(max_examples=60, deadline=None)
+@given(damage=st.integers(0, 12), modifier=st.integers(-4, 5), strikes=st.integers(1, 2),
+       armor=st.sampled_from([0, 1, 2]), res=st.sampled_from(["normal", "resist", "weak", "immune"]),
+       damage_type=st.sampled_from(["physical", "fire"]),
+       order=st.sampled_from(["band,resistance,armor", "resistance,band,armor", "band,armor,resistance"]),
+       taken=st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(1, 2), Fraction(5, 4)]),
+       rounding=st.sampled_from(["down", "nearest", "up"]), reduction=st.integers(0, 2),
+       cap=st.sampled_from([None, 0, 1, 3]), shield=st.sampled_from([0, 1, 6, 11]))
+def test_published_target_traits_equal_enumeration(damage, modifier, strikes, armor, res, damage_type, order, taken,
+                                                   rounding, reduction, cap, shield):
+    """shared/data/glass_empires_creatures.toml traits on each Strike: damage_taken_multiplier (the Living Tree's
+    fire x1.5, Options.multiplier_rounding), damage reduction (Bloodthirst), the single-target cap (Swarm) and the
+    Ray Shield, against 36**strikes enumerated dice tuples."""
+    attack, attacker, target = build(damage, strikes, 3, armor, res, damage_type, False)
+    traits = {"damage_taken_multiplier": {damage_type: float(taken)}, "damage_reduction": reduction}
+    if cap is not None:
+        traits["single_target_damage_max"] = cap
+    if shield:
+        traits["ray_shield_breaks_at"] = shield
+    target = target.replace(traits=traits)
+    options = GE.Options(damage_order=order, multiplier_rounding=rounding)
+    table = GE.outcomes(attack, attacker, target, options, GE.Situation(environment=modifier))
+    expected = oracle(damage, modifier, strikes, armor * 3, res, damage_type == "physical", False, order, True,
+                      taken, rounding, reduction, cap, shield)
+    assert_matches(table, expected)

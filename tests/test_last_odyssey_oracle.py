@@ -36,8 +36,12 @@ def chart(attack_el, target_el) -> Fraction:
 
 
 def oracle_face(attack, user, target, die, rounding="nearest_half_up", ladder=False, shell_points=None,
-                lean_in=False):
-    """Return (hit, damage, status) of one face, from the rules text."""
+                lean_in=False, target_hp=None):
+    """Return (hit, damage, status) of one face, from the rules text (and, for the published abilities that
+    need them, Dragonslayer's "If the target is not at full HP, the attack deals 2x damage instead" and
+    Miasma's "every non-Undead character")."""
+    if target.creature_type is not None and target.creature_type in attack.spares_creature_types:
+        return False, 0, False
     shell = target.shell.points if (target.shell and shell_points is None) else (shell_points or 0)
     shelled = shell > 0
     t_el = target.shell.element if shelled else target.element
@@ -57,7 +61,10 @@ def oracle_face(attack, user, target, die, rounding="nearest_half_up", ladder=Fa
     if not hit:
         return False, 0, False
     base = max(1, atk - dfn + (1 if attack.nonlethal else die))
-    m = Fraction(attack.multiplier).limit_denominator(1000)
+    own = attack.multiplier
+    if attack.multiplier_not_full_hp is not None and target_hp is not None and target_hp < target.hp:
+        own = attack.multiplier_not_full_hp
+    m = Fraction(own).limit_denominator(1000)
     if attack.kind == "spell" and shelled:
         m *= 2
     if attack.kind == "strike" and not shelled:
@@ -108,7 +115,8 @@ def creatures(draw):
         magical_defense=draw(stat), evasion=draw(st.integers(0, 12)), resistance=draw(st.integers(0, 12)),
         element=draw(element), shell=shell,
         immune_elements=draw(st.lists(st.sampled_from(ELEMENTS), max_size=1)),
-        immune_statuses=draw(st.lists(st.sampled_from(["Poisoned", "Slowed"]), max_size=1)))
+        immune_statuses=draw(st.lists(st.sampled_from(["Poisoned", "Slowed"]), max_size=1)),
+        creature_type=draw(st.sampled_from([None, "Human", "Undead", "Dragon"])))
 
 
 @st.composite
@@ -119,7 +127,9 @@ def attacks(draw):
         status=draw(st.sampled_from(["Poisoned", "Slowed"])) if kind == "sleight" else
         draw(st.sampled_from([None, "Poisoned"])),
         nonlethal=draw(st.booleans()) if kind != "sleight" else False,
-        multiplier=draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0])), ability_type="ranged")
+        multiplier=draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0])), ability_type="ranged",
+        multiplier_not_full_hp=draw(st.sampled_from([None, 2.0, 0.5])),
+        spares_creature_types=draw(st.sampled_from([(), ("Undead",)])))
 
 
 options = st.builds(LO.Options, rounding=st.sampled_from(["nearest_half_up", "floor"]),
@@ -127,11 +137,12 @@ options = st.builds(LO.Options, rounding=st.sampled_from(["nearest_half_up", "fl
 
 
 # --------------------------------------------------------------------------- oracle agreement
-@given(attacks(), creatures(), creatures(), options, st.booleans())
-def test_single_matchup_matches_brute_force(attack, user, target, opts, lean):
-    table = LO.outcomes(attack, user, target, opts, LO.Situation(lean_in=lean))
+@given(attacks(), creatures(), creatures(), options, st.booleans(), st.integers(0, 80))
+def test_single_matchup_matches_brute_force(attack, user, target, opts, lean, hp):
+    target_hp = hp if 1 <= hp <= target.hp else None
+    table = LO.outcomes(attack, user, target, opts, LO.Situation(lean_in=lean, target_hp=target_hp))
     oracle = oracle_table(attack, user, target, rounding=opts.rounding,
-                          ladder=opts.sleight_elements == "ladder", lean_in=lean)
+                          ladder=opts.sleight_elements == "ladder", lean_in=lean, target_hp=target_hp)
     assert_tables_equal(engine_table(table), oracle)
     assert abs(table["probability"].sum() - 1.0) < 1e-12
 
@@ -191,7 +202,8 @@ def test_more_evasion_and_resistance_never_raise_hit_chance(attack, user, target
     p0 = LO.outcomes(attack, user, target).filter(pl.col("hit"))["probability"].sum()
     p1 = LO.outcomes(attack, user, harder).filter(pl.col("hit"))["probability"].sum()
     assert p1 <= p0 + 1e-12
-    if attack.kind != "sleight":
+    spared = target.creature_type is not None and target.creature_type in attack.spares_creature_types
+    if attack.kind != "sleight" and not spared:
         assert p1 >= 0.1 - 1e-12  # a 1 always hits
 
 

@@ -238,3 +238,89 @@ def test_ten_thousand_matchups_in_one_call():
     elapsed = time.perf_counter() - start
     assert t["matchup"].n_unique() == 10_000
     assert elapsed < 10.0
+
+
+# --------------------------------------------------------------------------- one secondary after a wielded weapon
+def test_multi_action_after_a_wielded_weapon_takes_one_secondary_natural():
+    """Secondary Natural Attacks: "a character may perform a Multi Action ... to attack with all primary and secondary
+    natural weapons available or with an available secondary natural weapon after attacking with a wielded weapon".
+    Sword + Bite + Tail: the Multi Action with the Sword makes the Sword and ONE secondary (default the first natural
+    weapon, or the one named), at -4 - 3 = -7.
+    Hand-worked vs AC 10, Strength 2, confirm_crits off: Sword d20 + 2 >= 10 (13/20), threat 19-20 (2/20):
+    6.5 x 11/20 + 13 x 2/20 = 4.875; Bite d20 - 5 >= 10 (6/20), threat 20: 6.5 x 5/20 + 13 x 1/20 = 2.275;
+    Tail 5.5 x 5/20 + 11 x 1/20 = 1.925. The old reading added the Tail at -11 too (d20 >= 19: 5.5/20 + 11/20 =
+    0.825)."""
+    c = who(weapons=[SWORD, BITE, TAIL])
+    assert mods([Action("multi", "Sword")], c) == [("Sword", 0), ("Bite", -7)]
+    assert mods([Action("multi", "Sword", secondary="Tail")], c) == [("Sword", 0), ("Tail", -7)]
+    target = Creature("T", 30, 10, 10)
+    opts = Options(confirm_crits=False)
+    bite = wb.turn_damage(c, target, opts, plan=[Action("multi", "Sword")])
+    tail = wb.turn_damage(c, target, opts, plan=[Action("multi", "Sword", secondary="Tail")])
+    assert bite.mean() == pytest.approx(4.875 + 2.275, abs=1e-12)
+    assert tail.mean() == pytest.approx(4.875 + 1.925, abs=1e-12)
+    # every natural weapon without a wielded one is unchanged: Bite, then Tail at -7
+    assert mods([Action("multi")], c) == [("Bite", 0), ("Tail", -7)]
+    for bad, field in ((Action("multi", "Sword", secondary="Sword"), "secondary"),
+                       (Action("multi", "Sword", secondary="Wings"), "secondary")):
+        with pytest.raises(RulesError) as e:
+            U.slots([bad], c)
+        assert e.value.field == field
+    with pytest.raises(RulesError) as e:
+        Action("push", "Sword", secondary="Bite")
+    assert e.value.field == "secondary"
+
+
+# --------------------------------------------------------------------------- bracing costs a basic action
+XBOW = Attack("Crossbow", "1d10", kind="ranged", range_increment=80, braceable=True)
+
+
+def test_bracing_a_crossbow_costs_a_basic_action():
+    """Implaced Weapons: "A character can brace one of these weapons ... as a basic action. While braced ... the
+    character gains advantage on attack roles with these weapons." Brace + one shot fills the two basic actions;
+    Brace + two shots is three. Hand-worked, Dexterity 2 vs AC 12, confirm_crits off, 1d10 (ranged adds nothing):
+    braced shot, advantage: hit 1 - (9/20)^2 = 319/400, threat (a 20 kept) 1 - (19/20)^2 = 39/400:
+    5.5 x 280/400 + 11 x 39/400 = 1969/400. Two plain shots: d20 >= 10 (11/20, threat 1/20): 5.5 x 10/20 + 11/20 =
+    3.3; at -4 d20 >= 14 (7/20): 5.5 x 6/20 + 11/20 = 2.2; 5.5 in all. Braced on an earlier turn
+    (Situation.braced), both shots have advantage at no cost."""
+    c = who(weapons=[XBOW])
+    target = Creature("T", 30, 12, 10)
+    opts = Options(confirm_crits=False)
+    braced_turn = wb.turn_damage(c, target, opts, plan=[Action("brace", "Crossbow"), Action("push", "Crossbow")])
+    assert braced_turn.mean() == pytest.approx(1969 / 400, abs=1e-12)
+    assert wb.turn_damage(c, target, opts, plan=["Crossbow", "Crossbow"]).mean() == pytest.approx(5.5, abs=1e-12)
+    with pytest.raises(RulesError) as e:
+        U.slots([Action("brace", "Crossbow"), Action("push", "Crossbow"), Action("push", "Crossbow")], c)
+    assert e.value.field == "attacks"
+    with pytest.raises(RulesError) as e:
+        U.slots([Action("brace", "Sword"), Action("push", "Sword")], who())
+    assert e.value.field == "weapon"
+    # braced before this turn: both shots at advantage; the first is the braced shot above
+    pre = wb.turn_damage(c, target, opts, Situation(braced=True), plan=["Crossbow", "Crossbow"])
+    first = U.damage(XBOW, c, target, opts, Situation(braced=True))
+    assert first.mean() == pytest.approx(1969 / 400, abs=1e-12) and pre.mean() > braced_turn.mean()
+
+
+# --------------------------------------------------------------------------- rank per weapon group
+def test_iteratives_follow_the_rank_of_the_weapons_group():
+    """Multiple Attacks: "they gain an iterative attack at professional rank and grandmaster+ rank with weapons in
+    that weapon group"; Shield Bash: "Shields typically count as close weapons for which skill is used". An
+    untrained fighter who is professional with blades and grandmaster with close weapons: All Out Attack with a
+    blade makes 2 attacks (0, -4), with an axe 1, with a Tower shield bash 3 (0, -4, -8); no group named: ``rank``."""
+    blade = Attack("Blade", "1d8", group="blades")
+    axe = Attack("Axe", "1d8", group="axes")
+    tower = U.catalog().attack("Tower")
+    assert tower.weapon_group == "close"
+    c = who("untrained", [blade, axe, tower], group_ranks={"blades": "professional", "close": "grandmaster"})
+    assert [m for _, m in mods([Action("all_out", "Blade")], c)] == [0, -4]
+    assert [m for _, m in mods([Action("all_out", "Axe")], c)] == [0]
+    assert [m for _, m in mods([Action("all_out", "Tower")], c)] == [0, -4, -8]
+    assert c.rank_with(axe) == "untrained" and c.iteratives == 3
+    # the turn of one All Out Attack with the blade = the blade at 0 plus the blade at -4
+    target = Creature("T", 30, 12, 10)
+    got = wb.turn_damage(c, target, plan=[Action("all_out", "Blade")])
+    want = U.plan_damage(c, target, ["Blade", "Blade"])
+    assert got.isclose(want, 1e-12)
+    with pytest.raises(RulesError) as e:
+        who(group_ranks={"blades": "legendary"})
+    assert e.value.field == "group_ranks.blades"

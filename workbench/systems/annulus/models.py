@@ -321,8 +321,11 @@ class Situation(Model):
     """The circumstances of one use of an attack set (CLARIFICATIONS, Annulus, order of resolution).
 
     ``distance`` in metres; ``concealment`` none/partial/full; ``target_undamaged`` (First Blood)
-    defaults to True (catalog creatures start whole); ``attacker_vitality`` None means full
-    Vitality (Swansong unusable); ``target_awareness`` None uses the target's own awareness.
+    defaults to True (catalog creatures start whole); ``attacker_vitality`` is the attacker's
+    current Vitality (None: its ``vitality`` field, which is the current Vitality; the total is its
+    level, so Swansong needs at most level // 2); ``target_awareness`` None uses the target's own
+    awareness; ``target_petrified``: the target is immune to sets without Demolitions (damage 0,
+    nothing triggers), and a set with Demolitions that gets through is an assassination.
     """
 
     system: ClassVar[str] = "annulus"

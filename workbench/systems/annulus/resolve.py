@@ -57,7 +57,7 @@ def _attack_row(a: Attack) -> dict[str, Any]:
         "reroll": r("Reroll", 0), "tireless": r("Tireless", 0), "flashy": r("Flashy", 0), "giant": r("Giant", 0),
         "armored": r("Armored", 0), "spree": r("Killing Spree", 0), "first_blood": r("First Blood", 0),
         "precise": r("Precise", 0), "range": r("Range", 0), "airtight": r("Airtight", 0),
-        "assassin": r("Assassin", 0), "charged": int(alt == "Charged"), "telegraphed": int(alt == "Telegraphed"),
+        "assassin": r("Assassin", 0), "demolitions": r("Demolitions", 0), "charged": int(alt == "Charged"), "telegraphed": int(alt == "Telegraphed"),
         "flurry": int(alt == "Flurry"), "gaze": int(alt == "Gaze"), "swansong": int(alt == "Swansong"),
         "cost2": int(alt in ("Charged", "Flurry")), "reach": AREA_REACH.get(a.area, 0.0),
         "mask": mask, "crit": int("Critical" in a.upgrades), "vital": int("Vital" in a.upgrades),
@@ -69,6 +69,11 @@ _SIT_FIELDS = ["distance", "airless", "concealment", "tired", "armor", "inside_d
                "target_prone", "target_setup", "target_blind", "target_undamaged", "target_petrified",
                "target_awareness", "after_kill", "mutual_sight", "attacker_vitality", "blood_price",
                "reroll_available", "extra_advantages", "extra_disadvantages"]
+
+
+#: the defense of a target immune to the attack (a Petrified target against a set without Demolitions): more
+#: than any pool can roll, so max(0, successes - defense) is always 0
+IMMUNE_DEFENSE = 10**6
 
 
 def _column(objs: Sequence[Any], name: str, dtype=np.int64) -> np.ndarray:
@@ -107,7 +112,8 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     b = lambda k: S[k].astype(bool)  # noqa: E731
 
     asize, tsize = _column(attackers, "size"), _column(targets, "size")
-    avit = _column(attackers, "vitality")
+    avit = _column(attackers, "vitality")     # the attacker's current Vitality (the field)
+    alevel = _column(attackers, "level")      # its maximum Vitality: "Max Vitality = level" (CLARIFICATIONS)
     dist = f("distance")
 
     # ---- step 1: usable?
@@ -133,9 +139,13 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     refuse((A["gaze"] == 1) & (~b("mutual_sight") | (conceal != "none") | b("target_blind")),
            "is a Gaze attack and needs mutual sight (no concealment, no Blind sting)", "mutual_sight",
            f"{RULES}: Gaze: you and the subject must be able to both fully see each other")
+    # Swansong: "half or less of your total amount of Vitality remaining (rounded down) ... if you are level 7,
+    # then you can only use Swansong attacks when you have 3 or fewer Vitality remaining": the total is the
+    # level; the remaining Vitality is Situation.attacker_vitality, else the creature's (current) vitality
     cur_vit = np.array([avit[i] if v is None else v for i, v in enumerate(S["attacker_vitality"])], dtype=np.int64)
-    refuse((A["swansong"] == 1) & (cur_vit > avit // 2),
-           "is a Swansong attack, usable only at half or less of the attacker's Vitality (rounded down)",
+    refuse((A["swansong"] == 1) & (cur_vit > alevel // 2),
+           "is a Swansong attack, usable only at half or less of the attacker's total Vitality, its level "
+           "(rounded down)",
            "attacker_vitality", f"{RULES}: Swansong: if you have half or less of your total amount of Vitality")
 
     # ---- step 2: advantages and disadvantages
@@ -152,9 +162,17 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     net = options.base_pool + adv.astype(np.int64) - dis.astype(np.int64)
 
     # ---- steps 3-4
+    # Petrify: "immune to all attacks that don't have the required Demolitions upgrade"; "All attacks against
+    # a petrified subject are considered assassinations if they successfully get through" (CLARIFICATIONS
+    # step 4: counts as Clueless for an attack with Demolitions and is immune to any other)
+    petrified = b("target_petrified")
+    immune = petrified & (A["demolitions"] == 0)
     defense = np.stack([_column(targets, d) for d in ("agility", "toughness", "insight")])[A["defense"], np.arange(n)]
+    # an immune target: no success can get through, so the strike deals 0 and nothing triggers (steps 4-5
+    # need damage >= 1); it is still a use (Reckless self-damage, action cost)
+    defense = np.where(immune, IMMUNE_DEFENSE, defense)
     aware = np.array([t.awareness if s is None else s for t, s in zip(targets, S["target_awareness"])])
-    aware = np.where(b("target_petrified"), "clueless", aware)
+    aware = np.where(petrified, "clueless", aware)
     assassin = np.where(aware == "clueless", 4 + 2 * A["assassin"],
                         np.where(aware == "suspicious", 2 + A["assassin"], 0))
     bonus = (A["bully"] > 0) * np.maximum(0, asize - tsize) + assassin
@@ -162,11 +180,11 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     cost = np.where(A["gaze"] + A["swansong"] > 0, 0, 1 + A["cost2"])
     return {
         "n": n, "pool": np.maximum(0, net), "pool_reroll": np.maximum(0, net - 1),
-        "reroll": (A["reroll"] > 0) & b("reroll_available") & (options.reroll == "on_zero"),
+        "reroll": (A["reroll"] > 0) & b("reroll_available") & (options.reroll == "on_zero") & ~immune,
         "auto": A["reckless"] + 2 * ((A["spree"] > 0) & b("after_kill")), "defense": defense,
         "bonus": bonus, "mask": A["mask"].reshape(n, 5), "crit": A["crit"], "vital": A["vital"],
         "drain": A["drain"], "twice": twice, "flurry": A["flurry"] > 0, "self_damage": A["reckless"],
-        "self_vitality_damage": np.where(b("blood_price"), cost, 0),
+        "self_vitality_damage": np.where(b("blood_price"), cost, 0), "immune": immune,
     }
 
 

@@ -10,12 +10,126 @@ from ..base import Model, check_bool, check_choice, check_int, check_models, che
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "DAMAGE_ORDERS", "AP_FORMULAS", "MIXED_TYPE_RULES",
-           "COVERS"]
+           "COVERS", "CIRCUMSTANCES", "ROUNDINGS", "RESIST_LEVELS", "FrozenMap", "TRAITS"]
 
 DAMAGE_ORDERS = ("band,resistance,armor", "resistance,band,armor", "band,armor,resistance")
 AP_FORMULAS = ("armor_x_power", "armor_x_hd")
 MIXED_TYPE_RULES = ("most_damaging", "least_damaging")
 COVERS = ("none", "low", "high")
+#: rounding of a fractional damage-taken multiplier (the Living Tree's fire x1.5)
+ROUNDINGS = ("down", "nearest", "up")
+#: circumstances of one Attack that published traits depend on (shared/data/glass_empires_creatures.toml):
+#: the Wolf's Pack Hunter bonus ``vs_target_engaged_with_ally`` and the Angry Bush's Thicket resistance
+#: ``within_10ft_of_another_angry_bush``.
+CIRCUMSTANCES = ("target_engaged_with_ally", "within_10ft_of_another_angry_bush")
+RESIST_LEVELS = {"weak": "weak", "resistant": "resist", "resist": "resist", "immune": "immune"}
+_DATA = "shared/data/glass_empires_creatures.toml"
+
+
+class FrozenMap(dict):
+    """A read-only, hashable ``{name: value}`` mapping (creature traits keyed by damage type or circumstance)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def _readonly(self, *args, **kwargs):
+        raise RulesError("a creature's traits cannot be changed in place; use creature.replace(...)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _mapping(field: str, value: Any, keys: tuple[str, ...], number, rule: str) -> FrozenMap:
+    """Return ``value`` ({key: number}) as a FrozenMap; keys from ``keys``, values checked by ``number``."""
+    if value is None:
+        return FrozenMap()
+    if not isinstance(value, dict):
+        raise RulesError(f"must be a table {{name: value}}, not {value!r}", field=field, rule=rule)
+    out = {}
+    for k, v in value.items():
+        key = check_choice(field, str(k).strip().lower(), keys, rule=rule)
+        if isinstance(v, str):  # a form's "fire=1.5" arrives as text
+            try:
+                v = float(v)
+            except ValueError:
+                raise RulesError(f"{k}: must be a number, not {v!r}", field=field, rule=rule) from None
+        out[key] = number(f"{field}.{key}", v)
+    return FrozenMap(out)
+
+
+def _circumstances(field: str, value: Any) -> tuple[str, ...]:
+    """Return a tuple of known circumstance names (CIRCUMSTANCES)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [v for v in (p.strip() for p in value.split(",")) if v]
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"must be a list of circumstances, not {value!r}", field=field)
+    rule = f"{_DATA}: conditional traits (strike_save_bonus, resist_conditional)"
+    out = tuple(check_choice(field, str(v).strip().lower(), CIRCUMSTANCES, rule=rule) for v in value)
+    return tuple(dict.fromkeys(out))
+
+
+def _rc(field: str, entries: Any) -> tuple:
+    """Return resist_conditional entries as ((damage type, weak/resist/immune, circumstance), ...)."""
+    rule = f"{_DATA}: resist_conditional"
+    if isinstance(entries, dict):
+        entries = [entries]
+    if not isinstance(entries, (list, tuple)):
+        raise RulesError(f"must be a list of (type, level, circumstance), not {entries!r}", field=field, rule=rule)
+    out = []
+    for i, e in enumerate(entries):
+        f = f"{field}[{i}]"
+        if isinstance(e, dict):
+            e = (e.get("type"), e.get("level"), e.get("condition", e.get("circumstance")))
+        if not isinstance(e, (list, tuple)) or len(e) != 3:
+            raise RulesError(f"must be (damage type, level, circumstance), not {e!r}", field=f, rule=rule)
+        t = check_choice(f, str(e[0]).strip().lower(), DAMAGE_TYPES, rule=rule)
+        level = RESIST_LEVELS[check_choice(f, str(e[1]).strip().lower(), tuple(RESIST_LEVELS), rule=rule)]
+        out.append((t, level, _circumstances(f, [e[2]])[0]))
+    return tuple(out)
+
+
+def _names_of(field: str, v: Any) -> tuple:
+    if isinstance(v, str) or not isinstance(v, (list, tuple)):
+        raise RulesError(f"must be a list of names, not {v!r}", field=field, rule=f"{_DATA}: creature traits")
+    return tuple(check_str(field, x) for x in v)
+
+
+_T = f"{_DATA}: creature traits"
+#: the published traits a Creature may carry in ``traits``: key -> validator (field, value) -> value
+TRAITS: dict[str, Any] = {
+    # the Living Tree: fire x1.5 (README: "damage_taken_multiplier (the Living Tree takes fire x1.5)")
+    "damage_taken_multiplier": lambda f, v: _mapping(f, v, DAMAGE_TYPES,
+                                                     lambda g, x: check_number(g, x, minimum=0, rule=_T), _T),
+    # damage types its armor points do not absorb (the Living Tree: fire)
+    "armor_bypassed_by": lambda f, v: _types(f, v, allow_mixed=False),
+    # the Angry Bush: physical "resistant" within 10 ft of another angry bush
+    "resist_conditional": _rc,
+    # the Skittering Horde (Swarm): "Single-target damage against it is capped at 1" (README ambiguity 5)
+    "single_target_damage_max": lambda f, v: check_int(f, v, minimum=0, rule=_T),
+    # the Skittering Horde: "Area damage against it is multiplied by its HD" (no area Attack is resolved)
+    "area_damage_multiplier": lambda f, v: check_int(f, v, minimum=0, rule=_T),
+    # the Coraler's Bloodthirst: damage reduction 1 vs direct attacks
+    "damage_reduction": lambda f, v: check_int(f, v, minimum=0, rule=_T),
+    # the Moon Rabbit Operator's Ray Shield: breaks on an effect dealing at least 6
+    "ray_shield_breaks_at": lambda f, v: check_int(f, v, minimum=1, rule=_T),
+    # the Wolf's Pack Hunter: +2 "vs_target_engaged_with_ally"
+    "strike_save_bonus": lambda f, v: _mapping(f, v, CIRCUMSTANCES,
+                                               lambda g, x: check_int(g, x, minimum=-12, maximum=12, rule=_T), _T),
+    # the Giant Ant Queen: immobile (no Angry Step)
+    "immobile": lambda f, v: check_bool(f, v, rule=f"{RULES}: The Angry Step"),
+    # the Warhorse: immune to panicked (kept as data: Conditions enter a Save only as a net count)
+    "immune_conditions": _names_of,
+    # the names of the creature's other features (kept as data)
+    "features": _names_of,
+}
+_TRAIT_DEFAULTS = {"damage_taken_multiplier": FrozenMap(), "armor_bypassed_by": (), "resist_conditional": (),
+                   "single_target_damage_max": None, "area_damage_multiplier": 1, "damage_reduction": 0,
+                   "ray_shield_breaks_at": None, "strike_save_bonus": FrozenMap(), "immobile": False,
+                   "immune_conditions": (), "features": ()}
 
 
 def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...]:
@@ -156,6 +270,31 @@ class Creature(Model):
 
     ``resist`` / ``weak`` / ``immune`` list damage types (halve rounded down / double / zero).
     ``hd`` and ``level`` are optional; Power = HD + Level (rules/introduction/characters.mdx).
+
+    ``traits`` holds the published traits (shared/data/glass_empires_creatures.toml, README
+    "Resistances"), a table with the declared keys of :data:`TRAITS` (each also readable as an
+    attribute, e.g. ``creature.single_target_damage_max``); they apply to each Strike:
+
+    - ``damage_taken_multiplier``: {damage type: factor} on the damage this creature takes (the
+      Living Tree takes fire x1.5; rounded by ``Options.multiplier_rounding``).
+    - ``armor_bypassed_by``: damage types its armor points do not absorb (only physical damage is
+      absorbed anyway, so this matters for a physical entry).
+    - ``resist_conditional``: ((damage type, weak/resist/immune, circumstance), ...): a resistance
+      that holds only while the circumstance is in ``Situation.circumstances`` (the Angry Bush near
+      another bush resists physical).
+    - ``single_target_damage_max``: the most one single-target Strike deals to it (the Skittering
+      Horde: 1). ``area_damage_multiplier``: its factor on area damage (no area Attack is resolved
+      by this engine; kept as data).
+    - ``damage_reduction``: damage removed from each Strike that hits it (the Coraler's Bloodthirst,
+      1, while ``Situation.target_damage_reduction_active``).
+    - ``ray_shield_breaks_at``: a Ray Shield: while up (``Situation.target_shield_up``) it takes no
+      damage, and a Strike of at least this much breaks it and is absorbed (Moon Rabbit Operator, 6).
+    - ``strike_save_bonus``: {circumstance: bonus} to its own Strike Saves (the Wolf: +2 against a
+      target engaged with its ally) when the circumstance is in ``Situation.circumstances``.
+    - ``immobile``: it cannot move, so it has no Angry Step (the Giant Ant Queen).
+    - ``immune_conditions``, ``features``: kept as data (Conditions enter a Save only as the net
+      ``Situation.conditions`` count). ``note``: where the published data is silent, what default
+      the catalog used.
     """
 
     system: ClassVar[str] = "glass_empires"
@@ -174,11 +313,14 @@ class Creature(Model):
     hd: int | None = None
     level: int = 0
     source: str = ""
+    traits: Any = None
+    note: str = ""
 
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         s("name", check_str("name", self.name))
         s("power", check_int("power", self.power, minimum=1, rule=f"{CLAR}: HP = 4 x Power"))
+        self._validate_traits()
         if self.hp is None:
             s("hp", 4 * self.power)
         s("hp", check_int("hp", self.hp, minimum=1, rule=f"{CLAR}: HP = 4 x Power"))
@@ -211,6 +353,33 @@ class Creature(Model):
         if not isinstance(self.source, str):
             raise RulesError(f"must be text, not {self.source!r}", field="source")
 
+    def _validate_traits(self) -> None:
+        """Check ``traits`` against :data:`TRAITS` (unknown keys and bad values raise RulesError naming
+        ``traits.<key>``); the value is normalised to a read-only, hashable table."""
+        value = self.traits
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise RulesError(f"must be a table {{trait: value}}, not {value!r}", field="traits",
+                             rule=f"{_DATA}: creature traits")
+        out = {}
+        for key, v in value.items():
+            k = str(key).strip().lower()
+            if k not in TRAITS:
+                raise RulesError(f"unknown trait {key!r}; known: {', '.join(TRAITS)}", field="traits",
+                                 rule=f"{_DATA}: creature traits")
+            out[k] = TRAITS[k](f"traits.{k}", v)
+        object.__setattr__(self, "traits", FrozenMap(out))
+        if not isinstance(self.note, str):
+            raise RulesError(f"must be text, not {self.note!r}", field="note")
+
+    def __getattr__(self, name: str) -> Any:
+        # a published trait read as an attribute: its value, or the default when the creature has none
+        if name in TRAITS:
+            traits = self.__dict__.get("traits") or {}
+            return traits.get(name, _TRAIT_DEFAULTS[name])
+        raise AttributeError(name)
+
     @property
     def armor_points(self) -> int:
         """Return the derived armor points Armor x Power (CLARIFICATIONS.md default)."""
@@ -221,8 +390,13 @@ class Creature(Model):
         """Return the melee reach: Size in feet (glass-empires-attack.txt)."""
         return self.size
 
-    def multiplier_class(self, damage_type: str) -> str:
-        """Return "immune", "resist", "weak" or "normal" for one damage type."""
+    def multiplier_class(self, damage_type: str, circumstances: tuple = ()) -> str:
+        """Return "immune", "resist", "weak" or "normal" for one damage type; a ``resist_conditional``
+        entry whose circumstance is in ``circumstances`` applies when no unconditional one does."""
+        for t, level, when in self.resist_conditional:
+            if t == damage_type and when in circumstances and not (
+                    damage_type in self.immune or damage_type in self.resist or damage_type in self.weak):
+                return level
         if damage_type in self.immune:
             return "immune"
         if damage_type in self.resist:
@@ -245,6 +419,9 @@ class Options(Model):
     - ``jam_ends_strikes``: True: a jammed weapon makes no further Strikes this turn.
     - ``mixed_damage_type``: for a weapon of several types ("fire/ice"), the type that is
       "most_damaging" (default) or "least_damaging" to the target is used.
+    - ``multiplier_rounding``: a fractional damage-taken multiplier (the Living Tree's fire x1.5)
+      rounds "down" (default: the text's only rounding rule is the Seven's "halving Damage taken;
+      round down", and resistance halves rounded down), "nearest" (half up) or "up".
     """
 
     system: ClassVar[str] = "glass_empires"
@@ -256,6 +433,7 @@ class Options(Model):
     kill_refunds_action: bool = True
     jam_ends_strikes: bool = True
     mixed_damage_type: str = "most_damaging"
+    multiplier_rounding: str = "down"
 
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
@@ -264,6 +442,8 @@ class Options(Model):
         s("armor_points_formula", check_choice("armor_points_formula", self.armor_points_formula, AP_FORMULAS,
                                                rule=f"{CLAR}: Armor points = Armor x Power"))
         s("mixed_damage_type", check_choice("mixed_damage_type", self.mixed_damage_type, MIXED_TYPE_RULES))
+        s("multiplier_rounding", check_choice("multiplier_rounding", self.multiplier_rounding, ROUNDINGS,
+                                              rule=f"{RULES}: Seven: halving Damage taken; round down"))
         for f in ("attack_is_save_action", "kill_refunds_action", "jam_ends_strikes"):
             s(f, check_bool(f, getattr(self, f)))
 
@@ -280,6 +460,11 @@ class Situation(Model):
       ``movement_impeded``: terrain or a Condition limits free movement (no Angry Step).
     - ``target_ap``: the target's current armor points (None: full); ``target_hp``: current HP
       (None: full), used for the ``kill`` column.
+    - ``circumstances``: conditional traits that hold in this Attack (CIRCUMSTANCES):
+      "target_engaged_with_ally" (the Wolf's +2) and "within_10ft_of_another_angry_bush" (the Angry
+      Bush resists physical damage).
+    - ``target_shield_up``: the target's Ray Shield, if it has one, is up (True at the start of a fight).
+    - ``target_damage_reduction_active``: the target's damage reduction (Bloodthirst) still holds.
     """
 
     system: ClassVar[str] = "glass_empires"
@@ -294,9 +479,16 @@ class Situation(Model):
     movement_impeded: bool = False
     target_ap: int | None = None
     target_hp: int | None = None
+    circumstances: tuple = ()
+    target_shield_up: bool = True
+    target_damage_reduction_active: bool = True
 
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        s("circumstances", _circumstances("circumstances", self.circumstances))
+        s("target_shield_up", check_bool("target_shield_up", self.target_shield_up, rule=_DATA))
+        s("target_damage_reduction_active", check_bool("target_damage_reduction_active",
+                                                       self.target_damage_reduction_active, rule=_DATA))
         if self.distance is not None:
             s("distance", check_number("distance", self.distance, minimum=0, rule=RULES))
         s("cover", check_choice("cover", self.cover, COVERS, rule=f"{RULES}: Cover (low/weak, high/strong)"))

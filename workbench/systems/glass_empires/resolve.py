@@ -3,6 +3,12 @@
 Implements glass-empires-attack.txt (Strike Save table, Out of Range, Cover, The Angry Step) and
 the Glass Empires section of CLARIFICATIONS.md (natural 12 / natural 2, resistance, armor points
 1 AP per 2 damage or fraction, the default order band -> resistance -> armor -> HP).
+Published creature traits (shared/data/glass_empires_creatures.toml) enter each Strike in this
+order: band (Crit x2 / Seven halved) -> resistance class and damage-taken multiplier (Living Tree
+fire x1.5, Options.multiplier_rounding) -> damage reduction (Bloodthirst) -> single-target cap
+(Skittering Horde: 1) -> Ray Shield (absorbs everything while up; a Strike of at least its
+threshold breaks it) -> armor points -> HP. The attacker's conditional Strike Save bonus (the
+Wolf's +2) is part of the modifier; an immobile attacker has no Angry Step.
 Everything is vectorised over matchups with numpy; only the (small) number of Strikes is looped.
 """
 
@@ -67,9 +73,13 @@ def strike_modifier(attack: Attack, attacker: Creature, situation: Situation) ->
     glass-empires-attack.txt: environment and Conditions apply (each +-1); ranged: beyond the listed
     range up to twice it -1, farther is impossible; low cover -2, high cover -4 (ranged only); melee
     reach = Size (or the weapon's reach), plus the Angry Step (a further move up to the melee reach)
-    unless movement is impeded.
+    unless movement is impeded or the attacker is ``immobile``. The attacker's ``strike_save_bonus``
+    entries whose circumstance is in ``situation.circumstances`` are added.
     """
     mod = situation.environment + situation.conditions
+    # a feature's conditional bonus (the Wolf's Pack Hunter +2 "vs target engaged with ally"): the text
+    # bars only personal Fact bonuses ("should otherwise add factors such as ... & the like")
+    mod += sum(b for when, b in attacker.strike_save_bonus.items() if when in situation.circumstances)
     d = situation.distance
     if attack.kind == "ranged":
         mod += {"none": 0, "low": -2, "high": -4}[situation.cover]
@@ -81,18 +91,30 @@ def strike_modifier(attack: Attack, attacker: Creature, situation: Situation) ->
             mod -= 1
     elif d is not None:
         reach = attack.range if attack.range is not None else attacker.reach
-        step = reach if (situation.angry_step and not situation.movement_impeded) else 0
+        free = not situation.movement_impeded and not attacker.immobile
+        step = reach if (situation.angry_step and free) else 0
         if d > reach + step:
-            why = " (no Angry Step: movement is impeded)" if situation.movement_impeded and situation.angry_step else ""
+            why = ""
+            if situation.angry_step and attacker.immobile:
+                why = f" (no Angry Step: {attacker.name} is immobile)"
+            elif situation.angry_step and situation.movement_impeded:
+                why = " (no Angry Step: movement is impeded)"
             raise RulesError(f"{d:g} ft is beyond {attacker.name}'s melee reach of {reach:g} ft"
                              f"{' + Angry Step ' + format(step, 'g') + ' ft' if step else ''}{why}",
                              field="distance", rule=f"{RULES}: they must be within your weapon's reach; The Angry Step")
     return int(mod)
 
 
+#: the damage factor of each resistance code (immune, resist, normal, weak)
+_CODE_FACTOR = (0.0, 0.5, 1.0, 2.0)
+_NO_CAP = np.iinfo(np.int64).max // 4
+
+
 @dataclass
 class Segment:
-    """One Attack in a plan, per matchup: damage, modifier, jams, resistance code, armor, Strikes, jam bit."""
+    """One Attack in a plan, per matchup: damage, modifier, jams, resistance code, armor, Strikes, jam
+    bit, and the target's traits: damage-taken multiplier, damage reduction, single-target cap and Ray
+    Shield threshold (0: none) with whether it is up."""
 
     damage: np.ndarray
     modifier: np.ndarray
@@ -101,13 +123,38 @@ class Segment:
     armored: np.ndarray
     strikes: np.ndarray
     bit: np.ndarray
+    mult: np.ndarray | None = None
+    reduction: np.ndarray | None = None
+    cap: np.ndarray | None = None
+    shield: np.ndarray | None = None
+    shield_up: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        n = self.damage.size
+        if self.mult is None:
+            self.mult = np.ones(n)
+        if self.reduction is None:
+            self.reduction = np.zeros(n, dtype=np.int64)
+        if self.cap is None:
+            self.cap = np.full(n, _NO_CAP, dtype=np.int64)
+        if self.shield is None:
+            self.shield = np.zeros(n, dtype=np.int64)
+        if self.shield_up is None:
+            self.shield_up = np.zeros(n, dtype=bool)
 
 
-def _damage_type_choice(attack: Attack, target: Creature, rule: str) -> tuple[int, bool]:
-    """Return (resistance code, armor applies) of the type a mixed-type weapon uses on ``target``."""
-    keys = [(RES_CODES[target.multiplier_class(t)], t != "physical") for t in attack.types]
+def _damage_type_choice(attack: Attack, target: Creature, rule: str,
+                        circumstances: tuple = ()) -> tuple[int, bool, float]:
+    """Return (resistance code, armor applies, damage-taken multiplier) of the type a (mixed-type)
+    weapon uses on ``target``: the one that does most (default) or least damage to it."""
+    keys = []
+    for t in attack.types:
+        code = RES_CODES[target.multiplier_class(t, circumstances)]
+        mult = float(target.damage_taken_multiplier.get(t, 1.0))
+        armored = t == "physical" and t not in target.armor_bypassed_by
+        keys.append((_CODE_FACTOR[code] * mult, not armored, code, mult))
     key = max(keys) if rule == "most_damaging" else min(keys)
-    return key[0], not key[1]
+    return key[2], not key[1], key[3]
 
 
 def segment(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
@@ -117,7 +164,9 @@ def segment(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: S
         for obj in seq:
             if not isinstance(obj, cls):
                 raise RulesError(f"expected a Glass Empires {cls.__name__}, not {type(obj).__name__}", field=field)
-    choice = [_damage_type_choice(a, t, options.mixed_damage_type) for a, t in zip(attacks, targets)]
+    choice = [_damage_type_choice(a, t, options.mixed_damage_type, s.circumstances)
+              for a, t, s in zip(attacks, targets, situations)]
+    n = len(attacks)
     return Segment(
         damage=np.fromiter((a.strike_damage for a in attacks), np.int64, len(attacks)),
         modifier=np.fromiter((strike_modifier(a, c, s) for a, c, s in zip(attacks, attackers, situations)),
@@ -127,6 +176,14 @@ def segment(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: S
         armored=np.array([c[1] for c in choice], dtype=bool),
         strikes=np.fromiter((c.strikes for c in attackers), np.int64, len(attackers)),
         bit=np.full(len(attacks), bit, dtype=np.int64),
+        mult=np.array([c[2] for c in choice], dtype=np.float64),
+        reduction=np.fromiter((t.damage_reduction if s.target_damage_reduction_active else 0
+                               for t, s in zip(targets, situations)), np.int64, n),
+        cap=np.fromiter((_NO_CAP if t.single_target_damage_max is None else t.single_target_damage_max
+                         for t in targets), np.int64, n),
+        shield=np.fromiter((t.ray_shield_breaks_at or 0 for t in targets), np.int64, n),
+        shield_up=np.fromiter((bool(t.ray_shield_breaks_at) and s.target_shield_up
+                               for t, s in zip(targets, situations)), bool, n),
     )
 
 
@@ -135,12 +192,20 @@ def _band_scale(x: np.ndarray, band: np.ndarray) -> np.ndarray:
     return np.select([band == CRIT, band == PASS, band == SEVEN], [2 * x, x, x // 2], 0)
 
 
-def _resist(x: np.ndarray, code: np.ndarray) -> np.ndarray:
-    """Immunity 0, resistance halves (round down), weakness doubles (CLARIFICATIONS.md)."""
-    return np.select([code == 0, code == 1, code == 3], [0 * x, x // 2, 2 * x], x)
+def _resist(x: np.ndarray, code: np.ndarray, mult: np.ndarray | None = None, rounding: str = "down") -> np.ndarray:
+    """Immunity 0, resistance halves (round down), weakness doubles (CLARIFICATIONS.md); then the
+    creature's damage-taken multiplier (the Living Tree's fire x1.5), rounded down (default), to
+    the nearest (half up) or up (Options.multiplier_rounding)."""
+    x = np.select([code == 0, code == 1, code == 3], [0 * x, x // 2, 2 * x], x)
+    if mult is None or np.all(mult == 1.0):
+        return x
+    raw = x * mult
+    eps = 1e-9  # 7 * 1.5 = 10.5 exactly; guards products such as 0.1 * 30
+    out = {"down": np.floor(raw + eps), "nearest": np.floor(raw + 0.5 + eps), "up": np.ceil(raw - eps)}[rounding]
+    return out.astype(np.int64)
 
 
-_STATE = ("m", "damage", "ap_damage", "crit", "fumble", "jam", "strikes_passed")
+_STATE = ("m", "damage", "ap_damage", "crit", "fumble", "jam", "strikes_passed", "shield")
 
 
 def _merge(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -157,22 +222,31 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
     armor points carried from Strike to Strike absorb physical damage, 1 AP per 2 damage or
     fraction, before HP (CLARIFICATIONS.md). With ``jam_ends_strikes`` a jammed weapon makes no
     further Strike. ``kill`` marks damage >= the target's current HP (the action is refunded).
+    The target's traits (see the module docstring) apply to every Strike; a Ray Shield broken by
+    one Strike stays broken for the later Strikes and Attacks of the table.
     """
     n = ap0.size
     order = options.damage_order
+    rounding = options.multiplier_rounding
     z = np.zeros(n, dtype=np.int64)
+    shield0 = segments[0].shield_up.astype(np.int64) if segments else z
     st = {"m": np.arange(n), "damage": z, "ap_damage": z, "crit": z, "fumble": z, "jam": z,
-          "strikes_passed": z, "p": np.ones(n)}
+          "strikes_passed": z, "shield": shield0, "p": np.ones(n)}
     bands = np.arange(5)
     for seg in segments:
         pb = band_probabilities(seg.modifier)                     # (n, 5)
         base = seg.damage[:, None]
+        res, mult = seg.res[:, None], seg.mult[:, None]
         if order == "band,resistance,armor":
-            y = _resist(_band_scale(base, bands[None, :]), seg.res[:, None])
+            y = _resist(_band_scale(base, bands[None, :]), res, mult, rounding)
         elif order == "resistance,band,armor":
-            y = _band_scale(_resist(base, seg.res[:, None]), bands[None, :])
+            y = _band_scale(_resist(base, res, mult, rounding), bands[None, :])
         else:
             y = _band_scale(base, bands[None, :])
+        # damage reduction (Bloodthirst) on a Strike that lands, then the single-target cap (Swarm)
+        landed = (bands <= SEVEN)[None, :]
+        y = np.where(landed, np.maximum(0, y - seg.reduction[:, None]), y)
+        y = np.minimum(y, seg.cap[:, None])
         for k in range(int(seg.strikes.max(initial=0))):
             m = st["m"]
             active = seg.strikes[m] > k
@@ -186,11 +260,17 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
             ok = p > 0
             idx, band, mm, p = idx[ok], band[ok], mm[ok], p[ok]
             amount = y[mm, band]
+            # Ray Shield: "immune to all damage"; a Strike of at least its threshold breaks it and
+            # is absorbed ("ray_shield_absorbs_breaking_effect")
+            up = st["shield"][idx] == 1
+            breaks = up & (amount >= seg.shield[mm]) & (seg.shield[mm] > 0)
+            amount = np.where(up, 0, amount)
+            shield = np.where(breaks, 0, st["shield"][idx])
             ap_left = ap0[mm] - st["ap_damage"][idx]
             absorbed = np.where(seg.armored[mm], np.minimum(amount, 2 * ap_left), 0)
             rest = amount - absorbed
             if order == "band,armor,resistance":
-                rest = _resist(rest, seg.res[mm])
+                rest = np.minimum(_resist(rest, seg.res[mm], seg.mult[mm], rounding), seg.cap[mm])
             new = {
                 "m": mm,
                 "damage": st["damage"][idx] + rest,
@@ -199,6 +279,7 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
                 "fumble": st["fumble"][idx] | (band == FUMBLE),
                 "jam": st["jam"][idx] | np.where((band == FUMBLE) & seg.jams[mm], seg.bit[mm], 0),
                 "strikes_passed": st["strikes_passed"][idx] + (band <= SEVEN),
+                "shield": shield,
                 "p": p,
             }
             st = _merge({key: np.concatenate([keep[key], new[key]]) for key in st})

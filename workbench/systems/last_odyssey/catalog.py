@@ -29,11 +29,39 @@ def _element(value: Any) -> str | None:
     return None if value in (None, "Colorless") else value
 
 
+def _timing(rec: dict[str, Any]) -> str | None:
+    """Return when a published attack ability is used (models.TIMINGS), or None if it is no attack.
+
+    An ability with an action-point cost is a turn action. Without one: a passive used "During the
+    Effect Phase of each round" (tag ``every_effect_phase``: Miasma), a paradigm action (Dragonslayer:
+    "does not cost any action points"), or a trigger "After the Effect Phase in battle passes three
+    times" (tag ``triggers_after_third_effect_phase``: Foretell Doom)."""
+    if rec.get("kind") not in ("strike", "spell", "sleight"):
+        return None
+    tags = rec.get("tags", [])
+    if rec.get("type") == "paradigm action":
+        return "paradigm_phase"
+    if "every_effect_phase" in tags:
+        return "effect_phase"
+    if "triggers_after_third_effect_phase" in tags:
+        return "after_third_effect_phase"
+    if "ap_cost" not in rec or rec.get("type") == "passive":
+        return None
+    return "action"
+
+
+#: published targets naming creature types an ability spares
+_SPARES = {"all_non_undead_characters": ("Undead",)}
+
+
 def _ability(rec: dict[str, Any]) -> dict[str, Any] | None:
-    """Return a catalog ability from a published one, or None if it is not a usable attack."""
-    if rec.get("kind") not in ("strike", "spell", "sleight") or "ap_cost" not in rec or rec.get("type") == "passive":
+    """Return a catalog ability from a published one, or None if it is not an attack."""
+    timing = _timing(rec)
+    if timing is None:
         return None
     kind_of_type = rec["type"]
+    if kind_of_type in ("passive", "paradigm action"):
+        kind_of_type = "special"  # "The possible targets of this ability are contextual"
     if kind_of_type == "multi":
         kind_of_type = "melee" if rec.get("targets") in _FRONT_ROW_GROUPS else "ranged"
     out: dict[str, Any] = {"name": rec["name"], "kind": rec["kind"]}
@@ -47,9 +75,19 @@ def _ability(rec: dict[str, Any]) -> dict[str, Any] | None:
     if "no_damage" in rec.get("tags", []):
         out["multiplier"] = 0.0
     out["ability_type"] = kind_of_type
-    out["ap_cost"] = int(rec["ap_cost"])
+    # phase abilities cost no action points (Dragonslayer: "does not cost any action points";
+    # Miasma: "no AP or MP cost"; Foretell Doom: "does not cost any MP or AP")
+    out["ap_cost"] = int(rec.get("ap_cost", 0))
     if rec.get("mp_cost"):
         out["mp_cost"] = int(rec["mp_cost"])
+    if rec.get("anima_cost"):
+        out["anima_cost"] = int(rec["anima_cost"])
+    if timing != "action":
+        out["timing"] = timing
+    if "x4_vs_full_hp_target_else_x2" in rec.get("tags", []):
+        out["multiplier_not_full_hp"] = 2.0
+    if rec.get("targets") in _SPARES:
+        out["spares_creature_types"] = list(_SPARES[rec["targets"]])
     tags = list(rec.get("tags", []))
     if rec.get("basic"):
         tags.insert(0, "basic")
@@ -65,8 +103,11 @@ def from_published(record: dict[str, Any]) -> dict[str, Any]:
 
     Colorless becomes no element; a warrior's ``shell`` is kept, a hero's sheet Shell becomes
     ``shell_max`` (heroes start battle without one); heroes get the colorless basic strike
-    (Ranged with a bow or gun); abilities without an action-point cost (passives, triggers,
-    paradigm actions) and non-attacks are left out; a ``no_damage`` attack gets multiplier 0.
+    (Ranged with a bow or gun); strikes, spells and sleights with an action-point cost are
+    ``abilities``; those used outside the turn's action points (Miasma each Effect Phase, the
+    paradigm action Dragonslayer, Foretell Doom after the third Effect Phase) are
+    ``phase_abilities``; other passives and non-attacks are left out; a ``no_damage`` attack gets
+    multiplier 0. ``creature_type`` is copied.
     """
     out: dict[str, Any] = {"name": record["name"]}
     out.update({k: int(record[k]) for k in _STATS})
@@ -84,13 +125,19 @@ def from_published(record: dict[str, Any]) -> dict[str, Any]:
         out["immune_statuses"] = list(record["immune_status"])
     out["record_type"] = record["record_type"]
     out["source"] = record["source"]
-    abilities = [a for a in (_ability(r) for r in record.get("abilities", [])) if a]
+    if record.get("creature_type"):
+        out["creature_type"] = record["creature_type"]
+    found = [a for a in (_ability(r) for r in record.get("abilities", [])) if a]
+    abilities = [a for a in found if "timing" not in a]
+    phase = [a for a in found if "timing" in a]
     if record["record_type"] == "hero":
         weapon = record.get("equipped_weapon", {}).get("type")
         abilities.insert(0, {"name": "Attack", "kind": "strike", "ability_type":
                              "ranged" if weapon in RANGED_WEAPONS else "melee", "ap_cost": 1,
                              "tags": ["basic", f"weapon_{weapon}"]})
     out["abilities"] = abilities
+    if phase:
+        out["phase_abilities"] = phase
     return out
 
 
@@ -112,11 +159,11 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         if creature.name in cat.creatures:
             raise RulesError(f"{path.name}: two creatures called {creature.name!r}", field=f"creature[{i}].name")
         cat.creatures[creature.name] = creature
-        for a in creature.abilities:
+        for a in (*creature.abilities, *creature.phase_abilities):
             cat.attacks[f"{creature.name}: {a.name}"] = a
             counts[a.name] = counts.get(a.name, 0) + 1
     for c in cat.creatures.values():
-        for a in c.abilities:
+        for a in (*c.abilities, *c.phase_abilities):
             if counts[a.name] == 1:
                 cat.attacks[a.name] = a
     return cat

@@ -13,7 +13,7 @@ from ..base import Model, check_bool, check_choice, check_int, check_models, che
 from .elements import check_element
 
 __all__ = ["Shell", "Attack", "Creature", "Options", "Situation", "KINDS", "ABILITY_TYPES", "ROWS",
-           "ROUNDINGS", "SLEIGHT_ELEMENT_RULES"]
+           "ROUNDINGS", "SLEIGHT_ELEMENT_RULES", "TIMINGS"]
 
 TEXT = "last-odyssey-attacks.txt"
 CLAR = "CLARIFICATIONS.md, Last Odyssey"
@@ -21,6 +21,10 @@ KINDS = ("strike", "spell", "sleight")
 ABILITY_TYPES = ("melee", "ranged", "special")
 ROWS = ("front", "back")
 ROUNDINGS = ("nearest_half_up", "floor")
+#: when an ability is used: as a turn action (action points), or outside the turn's action points:
+#: each Effect Phase (Miasma), in the Paradigm Phase (Dragonslayer), after the third Effect Phase
+#: (Foretell Doom). Only "action" abilities enter turn plans; the others need fight state.
+TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase")
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
 
@@ -68,6 +72,13 @@ class Attack(Model):
     such as Cleave); ``multiplier`` is the ability's own damage multiplier ("multiplied by N");
     ``ability_type`` is melee / ranged / special (the Ability Types table); ``status`` is the
     status a sleight inflicts (required) or a strike/spell inflicts on a hit.
+
+    ``mp_cost`` and ``anima_cost`` record the published costs (turn planning does not spend them
+    yet). ``timing`` (TIMINGS) says when the ability is used. ``multiplier_not_full_hp`` replaces
+    ``multiplier`` against a target below full HP (Dragonslayer: x4 "against targets with full HP",
+    "If the target is not at full HP, the attack deals 2x damage instead"; the target's current HP is
+    ``Situation.target_hp``). ``spares_creature_types``: creature types it has no effect on (Miasma:
+    "every non-Undead character").
     """
 
     system: ClassVar[str] = "last_odyssey"
@@ -84,15 +95,23 @@ class Attack(Model):
     ap_cost: int = 1
     mp_cost: int = 0
     tags: tuple = ()
+    anima_cost: int = 0
+    timing: str = "action"
+    multiplier_not_full_hp: float | None = None
+    spares_creature_types: tuple = ()
 
     def __init__(self, name: str, kind: str = "strike", element: str | None = None, targets: int | str = 1,
                  status: str | None = None, nonlethal: bool = False, multiplier: float = 1.0,
-                 ability_type: str = "melee", ap_cost: int = 1, mp_cost: int = 0, tags: tuple = ()):
+                 ability_type: str = "melee", ap_cost: int = 1, mp_cost: int = 0, tags: tuple = (),
+                 anima_cost: int = 0, timing: str = "action", multiplier_not_full_hp: float | None = None,
+                 spares_creature_types: tuple = ()):
         # Written out because the field ``kind`` overrides Model's ClassVar ``kind``, which would
         # otherwise put it first in the generated signature; the order here is DESIGN.md's.
         for k, v in (("name", name), ("kind", kind), ("element", element), ("targets", targets),
                      ("status", status), ("nonlethal", nonlethal), ("multiplier", multiplier),
-                     ("ability_type", ability_type), ("ap_cost", ap_cost), ("mp_cost", mp_cost), ("tags", tags)):
+                     ("ability_type", ability_type), ("ap_cost", ap_cost), ("mp_cost", mp_cost), ("tags", tags),
+                     ("anima_cost", anima_cost), ("timing", timing), ("multiplier_not_full_hp", multiplier_not_full_hp),
+                     ("spares_creature_types", spares_creature_types)):
             object.__setattr__(self, k, v)
         self.__post_init__()
 
@@ -124,6 +143,15 @@ class Attack(Model):
         set_("ap_cost", check_int("ap_cost", self.ap_cost, minimum=0, rule=f"{CLAR}: action points"))
         set_("mp_cost", check_int("mp_cost", self.mp_cost, minimum=0, rule=f"{CLAR}: action points"))
         set_("tags", _names("tags", self.tags, TEXT))
+        data = "shared/data/last_odyssey_creatures.toml"
+        set_("anima_cost", check_int("anima_cost", self.anima_cost, minimum=0, rule=f"{data}: anima_cost"))
+        set_("timing", check_choice("timing", self.timing, TIMINGS, rule=f"{data}: ability type (passive, special, "
+                                                                         "paradigm action)"))
+        set_("multiplier_not_full_hp", check_number("multiplier_not_full_hp", self.multiplier_not_full_hp,
+                                                    minimum=0.0, optional=True,
+                                                    rule="Dragonslayer: 'If the target is not at full HP'"))
+        set_("spares_creature_types", _names("spares_creature_types", self.spares_creature_types,
+                                             "Miasma: 'every non-Undead character'"))
 
     @property
     def deals_damage(self) -> bool:
@@ -142,6 +170,10 @@ class Creature(Model):
     ``element`` None is colorless. ``shell`` is None or a :class:`Shell` (a dict or a number of
     points is accepted; a bare number takes the creature's element). ``immune_elements`` are
     elements whose damage it ignores (×0), ``immune_statuses`` statuses it never gains.
+    ``creature_type`` is the published type (Human, Undead, Beast, ...). ``phase_abilities`` are
+    attack abilities used outside the turn's action points (``timing`` other than "action":
+    Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, but never planned
+    into a turn (when they happen needs fight state).
     """
 
     system: ClassVar[str] = "last_odyssey"
@@ -167,11 +199,20 @@ class Creature(Model):
     shell_max: int | None = None
     record_type: str | None = None
     source: str | None = None
+    creature_type: str | None = None
+    phase_abilities: tuple = ()
 
     def validate(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         set_("name", check_str("name", self.name))
         set_("hp", check_int("hp", self.hp, minimum=1, rule=f"{TEXT}: damage reduces the target's total HP"))
+        if self.creature_type is not None:
+            set_("creature_type", check_str("creature_type", self.creature_type))
+        set_("phase_abilities", check_models("phase_abilities", self.phase_abilities, Attack))
+        for i, a in enumerate(self.phase_abilities):
+            if a.timing == "action":
+                raise RulesError(f"{a.name} is a turn action: list it under abilities", field=f"phase_abilities[{i}]",
+                                 rule=f"{CLAR}: action points per turn")
         set_("tier", check_int("tier", self.tier, minimum=1, maximum=10, rule=f"{CLAR}: tiers 1-10"))
         for f in _STATS:
             set_(f, check_int(f, getattr(self, f), rule=f"{TEXT}: Strikes, Spells, Sleights"))
@@ -212,8 +253,8 @@ class Creature(Model):
         return 2 if self.tier <= 5 else 3
 
     def ability(self, name: str) -> Attack:
-        """Return this creature's ability called ``name`` (case-insensitive)."""
-        for a in self.abilities:
+        """Return this creature's ability called ``name`` (case-insensitive; phase abilities too)."""
+        for a in (*self.abilities, *self.phase_abilities):
             if a.name.lower() == str(name).strip().lower():
                 return a
         raise RulesError(f"{self.name} has no ability called {name!r}", field="abilities")
@@ -252,6 +293,8 @@ class Situation(Model):
     target counts as front row once its side's front row has fallen
     (``target_front_row_standing=False``). ``lean_in``: the target chooses to be hit (Leaning
     In). ``target_shell_points``: the target's current Shell points (None: its stat line's).
+    ``target_hp``: the target's current HP (None: full HP), read by abilities that depend on it
+    (Dragonslayer).
     """
 
     system: ClassVar[str] = "last_odyssey"
@@ -262,6 +305,7 @@ class Situation(Model):
     target_front_row_standing: bool = True
     lean_in: bool = False
     target_shell_points: int | None = None
+    target_hp: int | None = None
 
     def validate(self) -> None:
         rule = f"{TEXT}: Ability Types (Melee)"
@@ -272,3 +316,5 @@ class Situation(Model):
         object.__setattr__(self, "lean_in", check_bool("lean_in", self.lean_in, rule=f"{TEXT}: Leaning In"))
         object.__setattr__(self, "target_shell_points", check_int(
             "target_shell_points", self.target_shell_points, minimum=0, optional=True, rule=f"{CLAR}: Shell"))
+        object.__setattr__(self, "target_hp", check_int(
+            "target_hp", self.target_hp, minimum=1, optional=True, rule=f"{TEXT}: damage reduces the target's total HP"))

@@ -93,6 +93,10 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
     - Sleights: status lands when die − Status Accuracy + Resistance ≤ 5, no automatic hit;
       with Options.sleight_elements="ladder" an elemental sleight's threshold follows the element.
     - Leaning In: the target may choose to be hit (Situation.lean_in).
+    - An ability's ``multiplier_not_full_hp`` replaces its multiplier when ``Situation.target_hp``
+      is below the target's HP (Dragonslayer: x4 at full HP, x2 otherwise).
+    - A target whose ``creature_type`` is in the ability's ``spares_creature_types`` is unaffected:
+      no hit, no damage, no status (Miasma: "every non-Undead character").
     """
     sits = _aligned(attacks, attackers, targets, situation)
     n = len(attacks)
@@ -119,7 +123,15 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
     elem_mult = multipliers_of_codes(attack_elem, target_elem)
     immune = np.array([a.element is not None and a.element in t.immune_elements for a, t in zip(attacks, targets)])
     shell_mult = np.where((kind == 1) & shell_on, 2.0, 1.0) * np.where((kind == 0) & ~shell_on, 2.0, 1.0)
-    mult = np.array([a.multiplier for a in attacks]) * shell_mult * elem_mult * np.where(immune, 0.0, 1.0)
+    for i, (t, s) in enumerate(zip(targets, sits)):
+        if s.target_hp is not None and s.target_hp > t.hp:
+            raise RulesError(f"{s.target_hp} exceeds {t.name}'s {t.hp} HP", field="target_hp",
+                             rule=f"{TEXT}: damage reduces the target's total HP")
+    own = np.array([a.multiplier if (a.multiplier_not_full_hp is None or s.target_hp is None or s.target_hp >= t.hp)
+                    else a.multiplier_not_full_hp for a, t, s in zip(attacks, targets, sits)], dtype=np.float64)
+    spared = np.array([t.creature_type is not None and t.creature_type.lower() in
+                       {x.lower() for x in a.spares_creature_types} for a, t in zip(attacks, targets)], dtype=bool)
+    mult = own * shell_mult * elem_mult * np.where(immune, 0.0, 1.0)
     nonlethal = np.array([a.nonlethal for a in attacks])
     lean = np.array([s.lean_in for s in sits])
 
@@ -137,7 +149,7 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
     lands = result <= threshold[:, None]
 
     sleight = (kind == 2)[:, None]
-    hit = np.where(sleight, lands, hit_attack) | lean[:, None]
+    hit = (np.where(sleight, lands, hit_attack) | lean[:, None]) & ~spared[:, None]
 
     dmg_die = np.where(nonlethal[:, None], 1, die)
     base = np.maximum(1, atk[:, None] - dfn[:, None] + dmg_die)

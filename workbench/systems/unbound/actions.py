@@ -8,8 +8,15 @@ Rules (unbound-d20-attacking.txt, "Attack Actions", "Multiple Attacks", "Two Wea
 - Two-weapon fighting: "both attacks take the multiple attack penalty from the off hand": -4, -3
   with a light off-hand weapon, -2 when both are light; it stacks with the iterative penalty.
 - Paired natural weapons "are treated as one attack for the purposes of multiple attack penalties".
-- Multi Action (two basic actions): every natural weapon, or a wielded weapon then the secondary
-  natural weapons; secondary attacks after another attack take -3 more.
+- Multi Action (two basic actions): "attack with all primary and secondary natural weapons
+  available or with an available secondary natural weapon after attacking with a wielded weapon":
+  every natural weapon, or a wielded weapon then ONE secondary natural weapon (Action.secondary,
+  default the first natural weapon); secondary attacks after another attack take -3 more.
+- All Out Attack iteratives by the rank of the weapon's group ("an iterative attack at professional
+  rank and grandmaster+ rank with weapons in that weapon group"; a shield bash is a close weapon).
+- Brace (Implaced Weapons): "A character can brace one of these weapons ... as a basic action.
+  While braced ... the character gains advantage": one basic action, no roll; the braced weapon's
+  later attacks this turn have advantage.
 - Wild Attack: target's AC -(2 + half the multiple attack penalty); the attacker's AC drops by half
   the highest such penalty until its next turn.
 - Snipe (two basic actions): one ranged attack on an unaware target.
@@ -25,7 +32,7 @@ from ...errors import RulesError
 from .models import RULES, Action, Attack, Creature, Options, Situation
 
 __all__ = ["Slot", "expand_turn", "resolve_weapon", "offhand_penalty", "action_label", "as_actions",
-           "BASIC_ACTIONS"]
+           "secondary_weapon", "BASIC_ACTIONS"]
 
 #: "Two basic actions per turn" (CLARIFICATIONS.md, Unbound)
 BASIC_ACTIONS = 2
@@ -60,12 +67,29 @@ def _naturals(attacker: Creature) -> list[Attack]:
     return [w for w in attacker.weapons if w.natural]
 
 
+def secondary_weapon(action: Action, attacker: Creature) -> Attack:
+    """Return the one secondary natural weapon a Multi Action makes after its wielded weapon:
+    ``action.secondary`` (a natural weapon of the attacker), else the attacker's first natural weapon."""
+    naturals = _naturals(attacker)
+    rule = f"{RULES}: Secondary Natural Attacks ('an available secondary natural weapon')"
+    if action.secondary is None:
+        if not naturals:
+            raise RulesError(f"{attacker.name} has no natural weapon for the Multi Action", field="weapons", rule=rule)
+        return naturals[0]
+    x = resolve_weapon(attacker, action.secondary, "secondary")
+    if not x.natural:
+        raise RulesError(f"{x.name} is not a natural weapon", field="secondary", rule=rule)
+    return x
+
+
 def action_label(action: Action, attacker: Creature) -> str:
     """Return a readable label such as "All Out Attack (Short sword + Dagger)"."""
     w = resolve_weapon(attacker, action.weapon)
     o = resolve_weapon(attacker, action.off_hand, "off_hand")
-    if action.action == "multi":
-        names = ([w.name] if w else []) + [x.name for x in _naturals(attacker) if x is not w]
+    if action.action == "multi" and w is not None:
+        names = [w.name, secondary_weapon(action, attacker).name]
+    elif action.action == "multi":
+        names = [x.name for x in _naturals(attacker)]
     else:
         names = [w.name] + ([o.name] if o else [])
     return f"{'Wild ' if action.wild else ''}{action.label_kind} ({' + '.join(names)})"
@@ -97,7 +121,7 @@ def _check_turn(actions: list[Action], attacker: Creature, options: Options, sit
         raise RulesError("All Out Attack may only be performed once per turn", field="attacks",
                          rule=f"{RULES}: All Out Attack")
     casts = sum(a.action == "cast" for a in actions)
-    if casts and casts < len(actions):
+    if casts and casts < sum(a.action != "brace" for a in actions):
         raise RulesError("an attack action and the spell casting action cannot share a turn", field="attacks",
                          rule=f"{RULES}: 'If a character performs an attack action on their turn they are "
                               "unable to perform the spell casting action'")
@@ -120,13 +144,24 @@ def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, op
     m, sec = options.multiple_attack_penalty, options.secondary_natural_penalty
     counted = earlier
     slots: list[Slot] = []
+    braced: set[str] = set()  # weapons braced by an earlier Brace action this turn
     for i, act in enumerate(actions):
         w = resolve_weapon(attacker, act.weapon)
         off = resolve_weapon(attacker, act.off_hand, "off_hand")
         rolls: list[tuple[Attack, int, int]] = []  # (attack, multiple attack penalty, extra penalty)
 
         def add(att: Attack, mapen: int, extra: int = 0) -> None:
+            if att.braceable and att.name in braced and not att.braced:
+                att = att.replace(braced=True)
             rolls.extend([(att, mapen, extra)] * (2 if att.paired else 1))
+
+        if act.action == "brace":
+            if not w.braceable:
+                raise RulesError(f"{w.name} is not a firearm or crossbow that can be braced", field="weapon",
+                                 rule=f"{RULES}: Implaced Weapons ('brace one of these weapons ... as a basic "
+                                      "action')")
+            braced.add(w.name)
+            continue
 
         if act.action in ("push", "all_out", "snipe") and w.kind == "spell":
             raise RulesError(f"{w.name} is a spell: use the spell attack action ('cast')", field="weapon",
@@ -147,7 +182,7 @@ def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, op
             counted += 1
         elif act.action == "all_out":
             # "it does not gain iterative attacks" (Primary Natural Attacks)
-            n_iter = 1 if w.natural else attacker.iteratives
+            n_iter = 1 if w.natural else attacker.iteratives_with(w)
             twf = 0
             if off is not None:
                 for role, x in (("weapon", w), ("off_hand", off)):
@@ -171,12 +206,10 @@ def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, op
                 if w.natural or w.kind == "spell":
                     raise RulesError(f"{w.name} is not a wielded weapon; leave weapon empty to attack with "
                                      "every natural weapon", field="weapon", rule=f"{RULES}: Secondary Natural Attacks")
-                if not naturals:
-                    raise RulesError(f"{attacker.name} has no natural weapon for the Multi Action", field="weapons",
-                                     rule=f"{RULES}: Secondary Natural Attacks")
+                # "or with an available secondary natural weapon after attacking with a wielded weapon"
+                secondaries = [secondary_weapon(act, attacker)]
                 add(w, m * counted)
                 counted += 1
-                secondaries = naturals  # "if the character is wielding another weapon ... treated as secondary"
             else:
                 if not naturals:
                     raise RulesError(f"{attacker.name} has no natural weapons", field="weapons",

@@ -28,7 +28,27 @@ ACTION_KINDS = {
     "multi": ("Multi Action", 2),
     "snipe": ("Snipe", 2),
     "cast": ("Spell Attack", 1),
+    # Implaced Weapons: "A character can brace one of these weapons ... as a basic action"
+    "brace": ("Brace", 1),
 }
+#: "Shields typically count as close weapons for which skill is used when making a shield bash"
+SHIELD_GROUP = "close"
+
+
+class RankMap(dict):
+    """A read-only, hashable ``{weapon group: rank}`` mapping."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def _readonly(self, *args, **kwargs):
+        raise RulesError("a creature's group ranks cannot be changed in place; use creature.replace(group_ranks=...)",
+                         field="group_ranks")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def _mod(name: str, value: Any, rule: str = RULES) -> int:
@@ -45,7 +65,10 @@ class Attack(Model):
     ``paired`` marks a pair of natural weapons (two rolls counted as one attack); ``braceable`` a
     firearm or crossbow; ``shield`` a shield bash; ``two_handed`` bars two-weapon fighting;
     ``adds_strength`` overrides "melee damage adds Strength" (CLARIFICATIONS); ``max_increments``
-    overrides the 5 (thrown) / 10 range increments.
+    overrides the 5 (thrown) / 10 range increments. ``group`` is the weapon group whose skill rank
+    sets its iterative attacks (a shield bash defaults to "close": "Shields typically count as close
+    weapons"). ``braced``: this braceable weapon was braced this turn by a Brace action (set by
+    the turn expansion; ``Situation.braced`` is a brace made before this turn).
     """
 
     system: ClassVar[str] = "unbound"
@@ -66,9 +89,17 @@ class Attack(Model):
     two_handed: bool = False
     adds_strength: bool | None = None
     max_increments: int | None = None
+    group: str | None = None
+    braced: bool = False
 
     def validate(self) -> None:
         """Check every field; the notation is parsed here so a bad string fails at construction."""
+        if self.group is not None:
+            object.__setattr__(self, "group", check_str("group", self.group, rule=f"{RULES}: weapon group").lower())
+        object.__setattr__(self, "braced", check_bool("braced", self.braced))
+        if self.braced and not self.braceable:
+            raise RulesError("only a braceable firearm or crossbow can be braced", field="braced",
+                             rule=f"{RULES}: Implaced Weapons")
         object.__setattr__(self, "name", check_str("name", self.name))
         object.__setattr__(self, "kind", check_choice("kind", self.kind, KINDS, rule=f"{RULES}: types of attack"))
         object.__setattr__(self, "damage", parse_damage(self.damage, "damage").text())
@@ -101,6 +132,13 @@ class Attack(Model):
                              rule=f"{RULES}: Implaced Weapons")
 
     @property
+    def weapon_group(self) -> str | None:
+        """Return the weapon group whose rank applies: ``group``, "close" for a shield bash, else None."""
+        if self.group is not None:
+            return self.group
+        return SHIELD_GROUP if self.shield else None
+
+    @property
     def threat_low(self) -> int:
         """Lowest natural roll that threatens a critical."""
         return parse_crit(self.crit).threat_low
@@ -123,7 +161,9 @@ class Creature(Model):
     ``rank`` (untrained, professional, grandmaster) sets the iterative attacks of All Out Attack
     (text: "an iterative attack at professional rank and grandmaster+ rank"). Spell attacks use
     max(``thaumaturgy_mod``, ``magic_mod``). ``precise_shot`` is the talent that negates the
-    shooting-into-melee penalty.
+    shooting-into-melee penalty. ``group_ranks`` ({weapon group: rank}) gives the rank of a weapon
+    group ("they gain an iterative attack at professional rank and grandmaster+ rank with weapons in
+    that weapon group"); a group it does not name, and a weapon with no group, use ``rank``.
     """
 
     system: ClassVar[str] = "unbound"
@@ -140,6 +180,7 @@ class Creature(Model):
     weapons: tuple[Attack, ...] = ()
     thaumaturgy_mod: int | None = None
     precise_shot: bool = False
+    group_ranks: Any = None
 
     def validate(self) -> None:
         """Check the fields (HP >= 1, AC and touch AC >= 0, modifiers -20..50, a known rank)."""
@@ -155,11 +196,29 @@ class Creature(Model):
         object.__setattr__(self, "rank", check_choice("rank", self.rank, RANKS, rule=f"{RULES}: Multiple Attacks"))
         object.__setattr__(self, "weapons", check_models("weapons", self.weapons, Attack))
         object.__setattr__(self, "precise_shot", check_bool("precise_shot", self.precise_shot))
+        ranks = self.group_ranks if self.group_ranks is not None else {}
+        if not isinstance(ranks, dict):
+            raise RulesError(f"must be a table {{weapon group: rank}}, not {ranks!r}", field="group_ranks",
+                             rule=f"{RULES}: Multiple Attacks (per weapon group)")
+        object.__setattr__(self, "group_ranks", RankMap({
+            check_str("group_ranks", g).lower(): check_choice(f"group_ranks.{g}", r, RANKS,
+                                                              rule=f"{RULES}: Multiple Attacks (per weapon group)")
+            for g, r in ranks.items()}))
+
+    def rank_with(self, weapon: "Attack") -> str:
+        """Return the skill rank with ``weapon``: its group's rank in ``group_ranks``, else ``rank``."""
+        return self.group_ranks.get(weapon.weapon_group, self.rank) if weapon.weapon_group else self.rank
+
+    def iteratives_with(self, weapon: "Attack") -> int:
+        """Return the attacks of an All Out Attack with ``weapon`` (its group's rank; CLARIFICATIONS.md: 1
+        below professional, 2 at professional, 3 at grandmaster or above)."""
+        return ITERATIVES[self.rank_with(weapon)]
 
     @property
     def iteratives(self) -> int:
-        """Attacks of an All Out Attack with a weapon (CLARIFICATIONS.md, Unbound: rank)."""
-        return ITERATIVES[self.rank]
+        """Return the most attacks an All Out Attack gives with any weapon group (``rank`` and every
+        ``group_ranks`` entry): whether All Out Attack can add iteratives at all."""
+        return max(ITERATIVES[r] for r in (self.rank, *self.group_ranks.values()))
 
     def weapon(self, name: str) -> Attack:
         """Return the weapon called ``name`` (case-insensitive)."""
@@ -252,8 +311,10 @@ class Action(Model):
 
     ``weapon`` is an Attack or a weapon name of the attacker; ``off_hand`` (All Out Attack only)
     adds the two-weapon attack; ``multi`` without a weapon attacks with every natural weapon, with a
-    wielded weapon it attacks once with it and then with every secondary natural weapon. ``wild``
-    adds the Wild Attack modifier (text, "Attack Actions").
+    wielded weapon it attacks once with it and then with ``secondary``, one available secondary
+    natural weapon (None: the first natural weapon listed). ``wild`` adds the Wild Attack modifier
+    (text, "Attack Actions"). ``brace`` (one basic action, no attack roll) braces the braceable
+    ``weapon``: its later attacks this turn have advantage (Implaced Weapons).
     """
 
     system: ClassVar[str] = "unbound"
@@ -263,13 +324,14 @@ class Action(Model):
     weapon: Attack | str | None = None
     off_hand: Attack | str | None = None
     wild: bool = False
+    secondary: Attack | str | None = None
 
     def validate(self) -> None:
         """Check the action kind and the weapons it may use."""
         object.__setattr__(self, "action", check_choice("action", self.action, list(ACTION_KINDS),
                                                         rule=f"{RULES}: Attack Actions"))
         object.__setattr__(self, "wild", check_bool("wild", self.wild))
-        for f in ("weapon", "off_hand"):
+        for f in ("weapon", "off_hand", "secondary"):
             v = getattr(self, f)
             if isinstance(v, dict):
                 object.__setattr__(self, f, Attack.from_dict(v))
@@ -277,6 +339,10 @@ class Action(Model):
                 raise RulesError(f"must be an unbound Attack or a weapon name, not {v!r}", field=f)
         if self.action != "multi" and self.weapon is None:
             raise RulesError(f"{self.label_kind} needs a weapon", field="weapon", rule=f"{RULES}: Attack Actions")
+        if self.secondary is not None and (self.action != "multi" or self.weapon is None):
+            raise RulesError("only a Multi Action with a wielded weapon names a secondary natural weapon",
+                             field="secondary", rule=f"{RULES}: Secondary Natural Attacks ('with an available "
+                                                     "secondary natural weapon after attacking with a wielded weapon')")
         if self.off_hand is not None and self.action != "all_out":
             raise RulesError("only All Out Attack adds the off-hand attack", field="off_hand",
                              rule=f"{RULES}: Two Weapon Fighting (All Out Attack: 'such as ... two weapon fighting')")

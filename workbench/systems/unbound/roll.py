@@ -98,7 +98,7 @@ def roll_terms(attack: Attack, attacker: Creature, target: Creature, situation: 
     if s.charge and kind != "melee":
         raise RulesError("a charge gives advantage to a melee attack only", field="charge",
                          rule=f"{RULES}: Charge")
-    adv = s.advantage or (s.charge and kind == "melee") or (s.braced and attack.braceable)
+    adv = s.advantage or (s.charge and kind == "melee") or ((s.braced or attack.braced) and attack.braceable)
     mode = int(adv) - int(s.disadvantage)
     ac = target.touch_ac if attack.touch else target.ac
     adds = attack.adds_strength if attack.adds_strength is not None else kind == "melee"
