@@ -459,7 +459,11 @@ class RuleSystem(ABC):
         reason: list[RulesError | None] = [None] * len(pairs)
         for i, ((attacker, target), sit) in enumerate(zip(pairs, sits)):
             if plans is None:
-                legal = self.legal_plans(attacker, target, options, sit)
+                try:
+                    legal = self.legal_plans(attacker, target, options, sit)
+                except RulesError as exc:  # the rules refuse every plan here, and say why
+                    reason[i], legal = exc, []
+                    continue
                 if not legal:
                     reason[i] = RulesError(f"{attacker.name} has no {self.attack_noun} it can use against "
                                            f"{target.name}", field="attacks")

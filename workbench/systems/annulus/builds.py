@@ -118,14 +118,14 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
             ok = d <= hi and not (d <= lo and lo > 0)
         ok &= not (situation.airless and "Airtight" not in E)
         ok &= not (alt == "Gaze" and not sight)
-        ok &= not (alt == "Swansong" and vit > attacker.vitality // 2)
+        ok &= not (alt == "Swansong" and vit > attacker.level // 2)  # total Vitality = level (resolve)
         if not ok:
             unusable += 3 * sets
             continue
         cost = {"Charged": 2, "Flurry": 2, "Gaze": 0, "Swansong": 0}.get(alt, 1)
         k = 1 if cost == 0 or area or alt == "Telegraphed" else options.actions // cost
         dice = {"Charged": "twice", "Telegraphed": "twice", "Flurry": "flurry"}.get(alt, "none")
-        key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E,
+        key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E, "Vital" in E,
                min(E.get("Giant", 0), need_giant), min(E.get("Precise", 0), need_precise),
                bully and "Bully" in E, E.get("Assassin", 0) if assassin else 0,
                tuple(sorted(n for n, on in flags.items() if on and n in E)))

@@ -158,6 +158,8 @@ class GlassEmpires(RuleSystem):
                 if exc.field != "distance":
                     raise
                 ok.append(False)
+        if weapons and not any(ok):
+            raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
         return [(" + ".join(weapons[i].name for i in combo), [weapons[i] for i in combo])
                 for k in range(1, self.attacks_per_turn(attacker, options) + 1)
                 for combo in product(range(len(weapons)), repeat=k) if all(ok[i] for i in combo)]
