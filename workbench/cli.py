@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .errors import RulesError
 
@@ -240,9 +241,9 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
 def cmd_catalog(args: argparse.Namespace) -> int:
     """Print a system's catalog creatures (or attacks) as a table."""
-    from .systems import system
-
     import polars as pl
+
+    from .systems import system
 
     sys_ = system(args.system)
     catalog = sys_.catalog()

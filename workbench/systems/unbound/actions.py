@@ -18,8 +18,9 @@ Rules (unbound-d20-attacking.txt, "Attack Actions", "Multiple Attacks", "Two Wea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import cast
 
 from ...errors import RulesError
 from .models import RULES, Action, Attack, Creature, Options, Situation
@@ -62,7 +63,8 @@ def _naturals(attacker: Creature) -> list[Attack]:
 
 def action_label(action: Action, attacker: Creature) -> str:
     """Return a readable label such as "All Out Attack (Short sword + Dagger)"."""
-    w = resolve_weapon(attacker, action.weapon)
+    # Action.validate: only a Multi Action may leave out its weapon (its branch checks for None)
+    w = cast(Attack, resolve_weapon(attacker, action.weapon))
     o = resolve_weapon(attacker, action.off_hand, "off_hand")
     if action.action == "multi":
         names = ([w.name] if w else []) + [x.name for x in _naturals(attacker) if x is not w]
@@ -88,7 +90,7 @@ def as_actions(items: Sequence[Action | Attack | str]) -> list[Action]:
     return out
 
 
-def _check_turn(actions: list[Action], attacker: Creature, options: Options, situation: Situation) -> None:
+def _check_turn(actions: list[Action], options: Options, situation: Situation) -> None:
     cost = sum(a.cost for a in actions)
     if cost > BASIC_ACTIONS:
         raise RulesError(f"the actions take {cost} basic actions; a turn has {BASIC_ACTIONS}", field="attacks",
@@ -116,16 +118,17 @@ def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, op
     ``earlier`` counts attacks already made this turn. Raises RulesError for an illegal turn.
     """
     actions = as_actions(actions)
-    _check_turn(actions, attacker, options, situation)
+    _check_turn(actions, options, situation)
     m, sec = options.multiple_attack_penalty, options.secondary_natural_penalty
     counted = earlier
     slots: list[Slot] = []
     for i, act in enumerate(actions):
-        w = resolve_weapon(attacker, act.weapon)
+        # Action.validate: only a Multi Action may leave out its weapon (its branch checks for None)
+        w = cast(Attack, resolve_weapon(attacker, act.weapon))
         off = resolve_weapon(attacker, act.off_hand, "off_hand")
         rolls: list[tuple[Attack, int, int]] = []  # (attack, multiple attack penalty, extra penalty)
 
-        def add(att: Attack, mapen: int, extra: int = 0) -> None:
+        def add(att: Attack, mapen: int, extra: int = 0, rolls: list[tuple[Attack, int, int]] = rolls) -> None:
             rolls.extend([(att, mapen, extra)] * (2 if att.paired else 1))
 
         if act.action in ("push", "all_out", "snipe") and w.kind == "spell":
