@@ -230,6 +230,12 @@ def _write_chart(chart: Any, path: str | None) -> None:
 
 
 # --------------------------------------------------------------------------- commands
+def _progress() -> bool | None:
+    """Return the engine's ``progress`` argument: its default (a bar after 1 s) on a terminal, none
+    when stderr is piped or captured, so that the command's output is the same from run to run."""
+    return None if sys.stderr.isatty() else False
+
+
 def cmd_systems(args: argparse.Namespace) -> int:
     """Print the rule systems."""
     from .systems import system, systems
@@ -335,7 +341,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     sys_ = system(args.system)
     a, b = _creature(sys_, args.a), _creature(sys_, args.b)
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds)
+    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds, progress=_progress())
     print(result.summary())
     rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
     _print_frame(rounds, rows=30)
@@ -402,7 +408,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
-                    max_rounds=args.max_rounds)
+                    max_rounds=args.max_rounds, progress=_progress())
     if args.rank:
         from .comparison import rank
 
@@ -428,7 +434,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     kwargs: dict[str, Any] = {"targets": targets, "budget": args.budget, "top_k": args.top_k,
-                              "options": options, "situation": situation}
+                              "options": options, "situation": situation, "progress": _progress()}
     frame = explore(sys_.name, **kwargs)
     _print_frame(frame, rows=max(args.top_k * max(len(targets), 1), 10))
     _write_frame(frame, args.out)

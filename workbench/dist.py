@@ -3,7 +3,7 @@
 A :class:`Dist` is a probability mass function over a contiguous range of integers,
 ``pmf[i] = P(X = offset + i)``. Everything the rule systems compute reduces to these:
 dice, pools of successes, keep-highest, mixtures, sums. Arithmetic is exact up to
-float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist_oracles.py).
+float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ __all__ = ["Dist", "ROUNDING_MODES"]
 
 ROUNDING_MODES = ("floor", "nearest_half_up", "ceil")
 
-# Above this many multiply-adds a direct convolution loses to FFT on these machines
-# (measured in benchmarks/bench_convolve.py); below it np.convolve is exact and faster.
+# Above this many multiply-adds a direct convolution loses to FFT on the 2-core development
+# machine (a hand measurement: no benchmark script records it); below it np.convolve is exact
+# and faster. tests/test_dist.py::test_long_support_uses_fft_and_stays_exact checks that the FFT
+# path agrees with icepool to 1e-12.
 _FFT_MIN_WORK = 200_000
 _FFT_MIN_SIDE = 64
 
