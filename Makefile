@@ -1,6 +1,6 @@
 # Shorthands for the README's commands (tasks.py needs only Python; make is optional).
 PYTHON ?= python3
-.PHONY: lab test app bench clean
+.PHONY: lab test app bench docs clean
 lab:
 	$(PYTHON) tasks.py lab
 test:
@@ -9,5 +9,7 @@ app:
 	$(PYTHON) tasks.py app
 bench:
 	$(PYTHON) tasks.py bench
+docs:
+	.venv/bin/python docs/_regenerate.py
 clean:
 	rm -rf .venv

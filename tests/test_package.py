@@ -55,3 +55,22 @@ def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     assert "python3 tasks.py lab" in readme and "python3 tasks.py test" in readme
     assert "python3 tasks.py test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_attack_fields_keep_the_documented_positional_order():
+    """The generated dataclass __init__ takes the fields in the documented order (docs/systems/*.md):
+    Model declares no ClassVar ``kind`` any more (it is ``model_kind``), so no hand-written
+    __init__ is needed to keep ``kind`` from moving first."""
+    import inspect
+
+    ge, lo = wb.system("glass_empires").Attack, wb.system("last_odyssey").Attack
+    assert list(inspect.signature(ge).parameters) == [
+        "name", "damage", "kind", "range", "reload", "damage_type", "category", "two_handed", "windgun",
+        "dual_pistols", "natural", "source"]
+    assert list(inspect.signature(lo).parameters) == [
+        "name", "kind", "element", "targets", "status", "nonlethal", "multiplier", "ability_type", "ap_cost",
+        "mp_cost", "tags"]
+    assert ge("Club", 5, "melee").kind == "melee" and lo("Zap", "spell").kind == "spell"
+    from workbench.systems.base import Model
+
+    assert "kind" not in vars(Model)

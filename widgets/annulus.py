@@ -47,7 +47,8 @@ class AnnulusAttackBuilder(Panel):
         super().__init__(**kwargs)
         self.system = lookup(system)
         self.options = options
-        table = self.system.upgrades()
+        annulus: Any = self.system  # the Annulus system: upgrades(), experience()
+        table = annulus.upgrades()
         self.upgrade_info = {r["name"]: r for r in table.iter_rows(named=True)}
         self.entries = self._entries(attacker)
         if value is None:
@@ -192,7 +193,8 @@ class AnnulusAttackBuilder(Panel):
             self._write(change["new"])
 
     def _show_cost(self, attack: Any) -> None:
-        xp = self.system.experience(attack, self.options)
+        annulus: Any = self.system  # the Annulus system
+        xp = annulus.experience(attack, self.options)
         self.experience.value = (f'<span class="wb-xp">Experience: <b>{xp}</b></span> '
                                  f'<span style="color:#555">(seed 1 + one per upgrade rank)</span>')
         self._show_about(attack.upgrades)

@@ -10,7 +10,8 @@ in Voilà.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as W
 import traitlets as T
@@ -27,7 +28,6 @@ from .files import FilePanel
 __all__ = ["Workbench", "TABS"]
 
 TABS = ("Damage", "Duel", "Compare", "Build")
-_KINDS = {"creature": "Creature", "attack": "Attack", "options": "Options", "situation": "Situation"}
 
 
 class Workbench(Panel):
@@ -93,6 +93,7 @@ class Workbench(Panel):
         for box, t in zip(self._boxes.values(), TABS):
             box.add_class(f"wb-tab-{t.lower()}")
         damage = DamagePanel(self.system)
+        assert damage.chart is not None  # a DamagePanel draws on construction
         damage.chart.add_class("wb-damage-chart")
         damage.stats.add_class("wb-damage-stats")
         damage.view_toggle.add_class("wb-damage-view")

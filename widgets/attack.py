@@ -6,7 +6,8 @@ upgrade pickers) registers it in :data:`BUILDERS`; :func:`attack_builder` return
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import traitlets as T
 

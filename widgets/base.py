@@ -10,13 +10,17 @@ from __future__ import annotations
 import html
 import logging
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import ipywidgets as W
 import traitlets as T
 
 from workbench.errors import RulesError
+
+if TYPE_CHECKING:
+    from workbench.charts import AnyChart
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +40,7 @@ def enable_offline() -> None:
 _PREVALIDATED: dict[type, type] = {}
 
 
-def prevalidated(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+def prevalidated(chart: AnyChart) -> AnyChart:
     """Return a shallow copy of ``chart`` whose ``to_dict()`` skips JSON-schema validation by default.
 
     For charts built by the tested functions of :mod:`workbench.charts` only; call
@@ -84,7 +88,7 @@ class Panel(W.VBox):
         self.chart: alt.JupyterChart | None = None
 
     # -- composition
-    def _adopt(self, panel: "Panel") -> "Panel":
+    def _adopt(self, panel: Panel) -> Panel:
         self._subpanels.append(panel)
         return panel
 
@@ -93,12 +97,12 @@ class Panel(W.VBox):
         self._slots[field] = slot
         return slot
 
-    def _make_chart(self, chart: alt.TopLevelMixin) -> alt.JupyterChart:
+    def _make_chart(self, chart: AnyChart) -> alt.JupyterChart:
         enable_offline()
         self.chart = alt.JupyterChart(chart)
         return self.chart
 
-    def set_chart(self, chart: alt.TopLevelMixin) -> None:
+    def set_chart(self, chart: AnyChart) -> None:
         """Replace the chart's spec in place (the JupyterChart widget stays the same).
 
         The chart comes from :mod:`workbench.charts`, whose functions are tested against the

@@ -14,7 +14,8 @@ from __future__ import annotations
 import html
 import time
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as W
 import polars as pl
@@ -101,8 +102,8 @@ class ComparePanel(Panel):
     ``selected = (build, target)`` and shows that matchup in ``panel.detail``.
     """
 
-    attackers = T.List()
-    targets = T.List()
+    attackers: T.List[Any] = T.List()
+    targets: T.List[Any] = T.List()
     options = T.Any(allow_none=True)
     situation = T.Any(allow_none=True)
     metric = T.Unicode("mean damage per use")
@@ -146,6 +147,7 @@ class ComparePanel(Panel):
         self.refresh()
         if self.value is None:
             raise RulesError(self.error or "nothing to compare", field="attackers")
+        assert self.chart is not None and self.detail is not None  # refresh() drew both
         self.chart.add_class("wb-compare-chart")
         self.detail.add_class("wb-compare-detail")
         self.children = _children(
@@ -219,6 +221,7 @@ class ComparePanel(Panel):
                                selected=None if self.selected is None else (self.selected[1], self.selected[0]))
         self.set_chart(chart)
         if not getattr(self, "_watching", False):
+            assert self.chart is not None  # set_chart() made it
             self.chart.observe(self._on_click, names="_vl_selections")
             self._watching = True
 

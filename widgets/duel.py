@@ -26,7 +26,7 @@ from .situation import OptionsPanel, SituationPanel
 __all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge"]
 
 
-def duel_figure(result: Any) -> alt.TopLevelMixin:
+def duel_figure(result: Any) -> charts.AnyChart:
     """Return the win/draw bar above the "won by round t" curves of a DuelResult (one themed chart)."""
     a, b = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)", f"{result.b} (B)")
     bar = charts.duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a, b),
@@ -146,6 +146,7 @@ class DuelPanel(Panel):
         self.refresh()
         if self.value is None:
             raise RulesError(self.error or "these creatures cannot duel", field="a")
+        assert self.chart is not None  # a result was drawn
         self.chart.add_class("wb-duel-chart")
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
         result = W.VBox([self.badge, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))])

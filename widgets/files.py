@@ -10,7 +10,8 @@ RulesError, e.g. for a creature loaded into the attack slot).
 from __future__ import annotations
 
 import html
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import ipywidgets as W
 

@@ -14,10 +14,13 @@ annotation; and, for text fields, the model's own validation (:func:`probe_choic
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 import re
 import types
 import typing
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import ipywidgets as W
 import traitlets as T
@@ -92,7 +95,7 @@ def _unwrap(hint: Any) -> tuple[Any, bool]:
     if _is_union(hint):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
         optional = len(args) < len(typing.get_args(hint))
-        return (args[0] if len(args) == 1 else typing.Union[tuple(args)]), optional
+        return functools.reduce(operator.or_, args), optional
     return hint, False
 
 

@@ -11,8 +11,9 @@ Altair refuses more than 5,000 rows per chart: distributions lose their far tail
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import altair as alt
 import numpy as np
@@ -31,6 +32,10 @@ PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b
            "#ff9da7", "#9c755f", "#bab0ac"]
 ACCENT = "#e15759"
 #: Altair's row limit is 5,000; stay under it
+#: every chart these functions return (a type alias, for annotations)
+AnyChart = (alt.Chart | alt.LayerChart | alt.HConcatChart | alt.VConcatChart | alt.ConcatChart | alt.FacetChart
+            | alt.RepeatChart)
+
 MAX_ROWS = 4_999
 #: outcomes in the far tails beyond this much probability are not drawn
 TAIL = 1e-9
@@ -51,14 +56,19 @@ def theme_config() -> dict[str, Any]:
     }
 
 
-def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+def _number(value: Any) -> float:
+    """Return a polars column aggregate (``Series.min()``, ``max()``: typed as any Python scalar) as a float."""
+    return float(value)
+
+
+def apply_theme(chart: AnyChart) -> AnyChart:
     """Return a copy of ``chart`` with the workbench theme (:func:`theme_config`) as its config."""
     chart = chart.copy(deep=False)
     chart.config = theme_config()
     return chart
 
 
-def _finish(chart: alt.TopLevelMixin, themed: bool) -> alt.TopLevelMixin:
+def _finish(chart: AnyChart, themed: bool) -> AnyChart:
     if themed:
         chart.config = theme_config()  # a fresh chart: set in place, no copy
     return chart
@@ -86,7 +96,8 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
     if not isinstance(dist, Dist):
         raise RulesError(f"expected a Dist or a frame with damage and probability, not {type(dist).__name__}",
                          field="dist")
-    x, p = dist.outcomes, dist.pmf
+    x: np.ndarray = dist.outcomes
+    p: np.ndarray = dist.pmf
     cdf = np.cumsum(p)
     sf = np.clip(np.cumsum(p[::-1])[::-1], 0.0, 1.0)
     keep = (cdf >= tail) & (sf >= tail)
@@ -132,7 +143,7 @@ def _named(dists: Any, default_name: str) -> dict[str, Dist | pl.DataFrame]:
 # --------------------------------------------------------------------------- damage
 def damage_chart(dist: Dist | pl.DataFrame, title: str = "Damage per attack", *, subtitle: str | None = None,
                  mean: bool = True, color: str = PALETTE[0], x_title: str = "Damage",
-                 themed: bool = True) -> alt.TopLevelMixin:
+                 themed: bool = True) -> AnyChart:
     """Return PMF bars of a damage distribution, with a rule and label at its mean.
 
     Tooltips give P(exactly), P(at least) and P(at most) each damage. The subtitle defaults to
@@ -150,7 +161,7 @@ def damage_chart(dist: Dist | pl.DataFrame, title: str = "Damage per attack", *,
         alt.Tooltip("at_least:Q", title="P(at least)", format=".2%"),
         alt.Tooltip("at_most:Q", title="P(at most)", format=".2%"),
     ]
-    x_scale = alt.Scale(domain=[int(frame["damage"].min()) - 0.5, int(frame["damage_hi"].max()) + 0.5],
+    x_scale = alt.Scale(domain=[int(_number(frame["damage"].min())) - 0.5, int(_number(frame["damage_hi"].max())) + 0.5],
                         nice=False, zero=False)
     gap = 0.1 if frame.height <= 60 else 0.0
     frame = frame.with_columns(left=pl.col("damage") - 0.5 + gap, right=pl.col("damage_hi") + 0.5 - gap)
@@ -175,13 +186,13 @@ def damage_chart(dist: Dist | pl.DataFrame, title: str = "Damage per attack", *,
 
 def at_least_chart(dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
                    title: str = "Chance of at least X damage", *, subtitle: str | None = None,
-                   x_title: str = "Damage (at least)", themed: bool = True) -> alt.TopLevelMixin:
+                   x_title: str = "Damage (at least)", themed: bool = True) -> AnyChart:
     """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid."""
     named = _named(dists, "damage")
     frames = []
     for name, d in named.items():
         f = dist_frame(d).select("damage", "at_least")
-        end = pl.DataFrame({"damage": [int(f["damage"].max()) + 1], "at_least": [0.0]})
+        end = pl.DataFrame({"damage": [int(_number(f["damage"].max())) + 1], "at_least": [0.0]})
         frames.append(pl.concat([f, end]).with_columns(build=pl.lit(str(name))))
     frame = pl.concat(frames)
     if frame.height > MAX_ROWS:
@@ -203,7 +214,7 @@ def at_least_chart(dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame
 def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str = "Rounds to kill", *,
                  subtitle: str | None = "chance the target is down by the end of each round",
                  survival: bool = False, max_round: int | None = None, y_title: str | None = None,
-                 legend_title: str = "Build", themed: bool = True) -> alt.TopLevelMixin:
+                 legend_title: str = "Build", themed: bool = True) -> AnyChart:
     """Return rounds-to-kill curves (columns ``round``, ``p_killed_by``), several builds overlaid.
 
     ``survival=True`` plots the target's survival ``1 - p_killed_by`` instead. Rounds stop where
@@ -219,7 +230,7 @@ def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str =
     frame = pl.concat(parts)
     if max_round is None:
         done = frame.filter(pl.col("p_killed_by") < 1 - 1e-4)
-        max_round = int(done["round"].max()) + 1 if done.height else int(frame["round"].min())
+        max_round = int(_number(done["round"].max())) + 1 if done.height else int(_number(frame["round"].min()))
     frame = frame.filter(pl.col("round") <= max_round)
     # start every curve at round 0 with nothing killed, so the first step is visible
     zero = pl.DataFrame({"round": [0] * len(named), "p_killed_by": [0.0] * len(named),
@@ -250,7 +261,7 @@ def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str =
 
 def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str] = ("A", "B"),
                title: str = "Who wins the duel", *, subtitle: str | None = None,
-               themed: bool = True) -> alt.TopLevelMixin:
+               themed: bool = True) -> AnyChart:
     """Return one stacked bar splitting 100 % into "A wins", "draw" and "B wins", labelled in %."""
     probs = np.array([p_a, p_draw, p_b], dtype=np.float64)
     if np.any(probs < -1e-12) or abs(probs.sum() - 1.0) > 1e-6:
@@ -282,9 +293,9 @@ def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str]
 # --------------------------------------------------------------------------- comparison
 def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None = None, *,
             subtitle: str | None = None, value_title: str | None = None, fmt: str = ".2f",
-            scheme: str = "viridis", reverse: bool = False, select: str | None = None,
+            scheme: Any = "viridis", reverse: bool = False, select: str | None = None,
             selected: tuple[Any, Any] | None = None, extra: Sequence[str] = (),
-            themed: bool = True) -> alt.TopLevelMixin:
+            themed: bool = True) -> AnyChart:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
 
     One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
@@ -308,7 +319,7 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
     nx, ny = data[x].n_unique(), data[y].n_unique()
     cell = max(18, min(48, 600 // max(nx, 1)))
     vmin, vmax = data[value].min(), data[value].max()
-    mid = (vmin + vmax) / 2 if vmin is not None else 0.0
+    mid = (_number(vmin) + _number(vmax)) / 2 if vmin is not None else 0.0
     value_title = value_title or value.replace("_", " ")
     base = alt.Chart(data).encode(
         x=alt.X(f"{x}:N", title=x.replace("_", " "), sort=None, axis=alt.Axis(labelAngle=-40, labelLimit=160)),
@@ -356,18 +367,18 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
 
 def compare_bars(frame: pl.DataFrame, category: str, value: str, group: str | None = None,
                  title: str | None = None, *, subtitle: str | None = None, value_title: str | None = None,
-                 error: str | None = None, fmt: str = ".2f", themed: bool = True) -> alt.TopLevelMixin:
+                 error: str | None = None, fmt: str = ".2f", themed: bool = True) -> AnyChart:
     """Return bars of ``value`` per ``category``, grouped side by side by ``group`` (e.g. builds per creature).
 
     ``error`` names an optional column (e.g. the sd) drawn as ± whiskers.
     """
-    needed = {category, value} | ({group} if group else set()) | ({error} if error else set())
+    needed = {category, value} | {c for c in (group, error) if c}
     missing = needed - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} bars is more than a chart holds; filter first", field="frame")
-    data = frame.select(sorted(needed, key=list(frame.columns).index))
+    data = frame.select([c for c in frame.columns if c in needed])  # in the frame's column order
     value_title = value_title or value.replace("_", " ")
     if error:
         data = data.with_columns(lo=pl.col(value) - pl.col(error), hi=pl.col(value) + pl.col(error))
@@ -399,11 +410,11 @@ def compare_bars(frame: pl.DataFrame, category: str, value: str, group: str | No
 
 
 # --------------------------------------------------------------------------- export
-def _spec(chart: alt.TopLevelMixin | dict) -> dict:
+def _spec(chart: AnyChart | dict) -> dict:
     return chart if isinstance(chart, dict) else chart.to_dict()
 
 
-def save_png(chart: alt.TopLevelMixin | dict, path: str | Path, scale: float = 2.0) -> Path:
+def save_png(chart: AnyChart | dict, path: str | Path, scale: float = 2.0) -> Path:
     """Write ``chart`` as a PNG (offline, through vl-convert) and return the path."""
     import vl_convert as vlc
 
@@ -413,7 +424,7 @@ def save_png(chart: alt.TopLevelMixin | dict, path: str | Path, scale: float = 2
     return path
 
 
-def save_svg(chart: alt.TopLevelMixin | dict, path: str | Path) -> Path:
+def save_svg(chart: AnyChart | dict, path: str | Path) -> Path:
     """Write ``chart`` as an SVG (offline, through vl-convert) and return the path."""
     import vl_convert as vlc
 

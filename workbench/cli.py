@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .errors import RulesError
 
@@ -92,7 +93,7 @@ def _roster(sys: Any, texts: Sequence[str], what: str) -> list[Any]:
     for text in texts:
         suffix = Path(text).suffix.lower()
         if suffix in (".csv", ".parquet"):
-            out.append(_read_frame(text))
+            out.extend(_bestiary(sys, _read_frame(text), what))
         elif _is_file_arg(text) or text.strip().startswith("wb1:"):
             obj = _load_thing(text)
             out.extend(obj if isinstance(obj, list) else [obj])
@@ -118,6 +119,74 @@ def _read_frame(text: str):
     except (pl.exceptions.PolarsError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise RulesError(f"cannot read {path}: {first}", field="path") from None
+
+
+def _named_attack(sys: Any, token: str, key: str) -> Any:
+    """Return the attack a bestiary cell names: a catalog attack, or ``"Creature: Attack"``, the own
+    attack of a catalog creature (how ``workbench catalog --out`` writes an attack that is not in the
+    catalog's attack table, e.g. a Glass Empires creature's natural weapon)."""
+    cat = sys.catalog()
+    try:
+        return cat.attack(token)
+    except RulesError:
+        pass
+    owner, sep, name = token.rpartition(":")
+    if sep:
+        try:
+            creature = cat.creature(owner)
+        except RulesError:
+            creature = None
+        for a in sys.attacks_of(creature) if creature is not None else ():
+            if a.name.lower() == name.strip().lower():
+                return a
+    if "," in token:  # a hand-written "Bite, Claw"
+        return [_named_attack(sys, part.strip(), key) for part in token.split(",") if part.strip()]
+    raise RulesError(f"no attack called {token!r} in the {sys.name} catalog, nor a catalog creature's own "
+                     f"attack written 'Creature: Attack'", field=key)
+
+
+def _bestiary(sys: Any, frame: Any, what: str) -> list[Any]:
+    """Return the creatures of a bestiary frame, one per row, as ``workbench catalog --out`` writes it.
+
+    Cells hold the Creature fields: a list field (attacks, Glass Empires ``resist``, Last Odyssey
+    ``immune_elements``, ...) as its items joined by ``;`` (attacks by :func:`_named_attack` names), a
+    table field (Last Odyssey ``shell``) as a JSON object; the rest is read by
+    :func:`workbench.comparison.frame_creatures`, which names the row and column of a bad value.
+    """
+    import dataclasses
+    import json
+
+    import polars as pl
+
+    from .comparison import ATTACK_FIELD, frame_creatures
+
+    key = ATTACK_FIELD[sys.name]
+    fields = dataclasses.fields(sys.Creature)
+    lists = {f.name for f in fields if isinstance(f.default, (list, tuple)) or f.default_factory in (list, tuple)}
+    rows, attacks = [], []
+    for i, row in enumerate(frame.iter_rows(named=True)):
+        if row.get("system") not in (None, sys.name):
+            raise RulesError(f"row {i}: a {row['system']} creature in a {sys.name} bestiary", field="system")
+        cell = row.pop(key, None)
+        try:
+            found = [_named_attack(sys, p.strip(), key) for p in str(cell).split(";") if p.strip()] \
+                if cell is not None else None
+        except RulesError as exc:
+            raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=key) from None
+        attacks.append(None if found is None else [a for x in found for a in (x if isinstance(x, list) else [x])])
+        for name, value in row.items():
+            if not isinstance(value, str):
+                continue
+            if name in lists:
+                row[name] = [p.strip() for p in value.split(";") if p.strip()]
+            elif value.lstrip().startswith("{"):
+                try:
+                    row[name] = json.loads(value)
+                except json.JSONDecodeError as exc:
+                    raise RulesError(f"row {i}: {name} is not a JSON table: {exc}", field=name) from None
+        rows.append(row)
+    creatures = frame_creatures(pl.DataFrame(rows, infer_schema_length=None), sys.name, what)
+    return [c if a is None else c.replace(**{key: a}) for c, a in zip(creatures, attacks)]
 
 
 # --------------------------------------------------------------------------- output
@@ -161,6 +230,12 @@ def _write_chart(chart: Any, path: str | None) -> None:
 
 
 # --------------------------------------------------------------------------- commands
+def _progress() -> bool | None:
+    """Return the engine's ``progress`` argument: its default (a bar after 1 s) on a terminal, none
+    when stderr is piped or captured, so that the command's output is the same from run to run."""
+    return None if sys.stderr.isatty() else False
+
+
 def cmd_systems(args: argparse.Namespace) -> int:
     """Print the rule systems."""
     from .systems import system, systems
@@ -172,18 +247,51 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
 def cmd_catalog(args: argparse.Namespace) -> int:
     """Print a system's catalog creatures (or attacks) as a table."""
-    from .systems import system
-
     import polars as pl
+
+    from .systems import system
 
     sys_ = system(args.system)
     catalog = sys_.catalog()
-    table = catalog.attacks if args.attacks else catalog.creatures
-    rows = [{k: _cell(v) for k, v in obj.to_dict().items()} for obj in table.values()]
+    if args.attacks:
+        rows = [{k: _cell(v) for k, v in obj.to_dict().items()} for obj in catalog.attacks.values()]
+    else:
+        rows = [_creature_row(sys_, obj) for obj in catalog.creatures.values()]
     frame = pl.DataFrame(rows, infer_schema_length=None)
     _print_frame(frame, rows=200)
     _write_frame(frame, args.out)
     return 0
+
+
+def _creature_row(sys: Any, creature: Any) -> dict[str, Any]:
+    """Return a catalog creature as one bestiary row that :func:`_bestiary` reads back as the same
+    creature: its attacks by name (``"Creature: Attack"`` when the catalog's attack of that name is
+    another one), other lists joined by ``"; "``, tables (a Last Odyssey Shell) as JSON."""
+    import json
+
+    from .comparison import ATTACK_FIELD
+
+    key = ATTACK_FIELD[sys.name]
+    row: dict[str, Any] = {}
+    for name, value in creature.to_dict().items():
+        if name == key:
+            row[name] = "; ".join(_attack_label(sys, creature, a) for a in sys.attacks_of(creature))
+        elif isinstance(value, dict):
+            row[name] = json.dumps(value)
+        else:
+            row[name] = _cell(value)
+    return row
+
+
+def _attack_label(sys: Any, creature: Any, attack: Any) -> str:
+    """Return ``attack``'s bare name when the catalog's attack of that name is this attack, else
+    ``"Creature: Attack"`` (both are read back by :func:`_named_attack`)."""
+    try:
+        if sys.catalog().attack(attack.name) == attack:
+            return attack.name
+    except RulesError:
+        pass
+    return f"{creature.name}: {attack.name}"
 
 
 def _cell(value: Any) -> Any:
@@ -233,7 +341,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     sys_ = system(args.system)
     a, b = _creature(sys_, args.a), _creature(sys_, args.b)
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds)
+    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds, progress=_progress())
     print(result.summary())
     rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
     _print_frame(rounds, rows=30)
@@ -300,7 +408,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
-                    max_rounds=args.max_rounds)
+                    max_rounds=args.max_rounds, progress=_progress())
     if args.rank:
         from .comparison import rank
 
@@ -326,7 +434,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     kwargs: dict[str, Any] = {"targets": targets, "budget": args.budget, "top_k": args.top_k,
-                              "options": options, "situation": situation}
+                              "options": options, "situation": situation, "progress": _progress()}
     frame = explore(sys_.name, **kwargs)
     _print_frame(frame, rows=max(args.top_k * max(len(targets), 1), 10))
     _write_frame(frame, args.out)

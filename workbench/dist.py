@@ -3,14 +3,14 @@
 A :class:`Dist` is a probability mass function over a contiguous range of integers,
 ``pmf[i] = P(X = offset + i)``. Everything the rule systems compute reduces to these:
 dice, pools of successes, keep-highest, mixtures, sums. Arithmetic is exact up to
-float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist_oracles.py).
+float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from math import comb
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -20,8 +20,10 @@ __all__ = ["Dist", "ROUNDING_MODES"]
 
 ROUNDING_MODES = ("floor", "nearest_half_up", "ceil")
 
-# Above this many multiply-adds a direct convolution loses to FFT on these machines
-# (measured in benchmarks/bench_convolve.py); below it np.convolve is exact and faster.
+# Above this many multiply-adds a direct convolution loses to FFT on the 2-core development
+# machine (a hand measurement: no benchmark script records it); below it np.convolve is exact
+# and faster. tests/test_dist.py::test_long_support_uses_fft_and_stays_exact checks that the FFT
+# path agrees with icepool to 1e-12.
 _FFT_MIN_WORK = 200_000
 _FFT_MIN_SIDE = 64
 
@@ -48,7 +50,7 @@ class Dist:
     """
 
     __slots__ = ("pmf", "offset")
-    __hash__ = None  # equality is approximate (within 1e-12), so Dists are not hashable
+    __hash__ = None  # type: ignore[assignment]  # equality is approximate (within 1e-12), so Dists are not hashable
     TOLERANCE = 1e-12
 
     def __init__(self, pmf: Sequence[float] | np.ndarray, offset: int = 0, *, _trusted: bool = False):
@@ -76,12 +78,12 @@ class Dist:
 
     # ----------------------------------------------------------------- constructors
     @classmethod
-    def constant(cls, value: int) -> "Dist":
+    def constant(cls, value: int) -> Dist:
         """Return the distribution that is always ``value``."""
         return cls(np.ones(1), int(value), _trusted=True)
 
     @classmethod
-    def uniform(cls, low: int, high: int) -> "Dist":
+    def uniform(cls, low: int, high: int) -> Dist:
         """Return the uniform distribution on ``low..high`` inclusive."""
         if high < low:
             raise RulesError(f"empty range {low}..{high}", field="high")
@@ -89,28 +91,28 @@ class Dist:
         return cls(np.full(n, 1.0 / n), low, _trusted=True)
 
     @classmethod
-    def die(cls, sides: int) -> "Dist":
+    def die(cls, sides: int) -> Dist:
         """Return one die with faces ``1..sides``."""
         if not isinstance(sides, (int, np.integer)) or sides < 1:
             raise RulesError(f"a die needs a positive whole number of sides, not {sides!r}", field="sides")
         return cls.uniform(1, int(sides))
 
     @classmethod
-    def dice(cls, n: int, sides: int) -> "Dist":
+    def dice(cls, n: int, sides: int) -> Dist:
         """Return the sum of ``n`` dice with ``sides`` faces (``NdS``)."""
         if n < 0:
             raise RulesError(f"number of dice must be >= 0, not {n}", field="n")
         return n @ cls.die(sides)
 
     @classmethod
-    def bernoulli(cls, p: float) -> "Dist":
+    def bernoulli(cls, p: float) -> Dist:
         """Return 1 with probability ``p``, else 0."""
         if not 0.0 <= p <= 1.0:
             raise RulesError(f"probability must be within 0..1, not {p}", field="p")
         return cls(np.array([1.0 - p, p]), 0, _trusted=True)
 
     @classmethod
-    def pool(cls, n: int, sides: int = 6, success_on: int = 4) -> "Dist":
+    def pool(cls, n: int, sides: int = 6, success_on: int = 4) -> Dist:
         """Return the number of successes among ``n`` dice, a die succeeding on ``success_on``+.
 
         A binomial distribution, built exactly from the binomial coefficients.
@@ -123,7 +125,7 @@ class Dist:
         return cls.binomial(n, p)
 
     @classmethod
-    def binomial(cls, n: int, p: float | Fraction) -> "Dist":
+    def binomial(cls, n: int, p: float | Fraction) -> Dist:
         """Return Binomial(n, p); with a Fraction ``p`` each term is exact before rounding."""
         k = np.arange(n + 1)
         if isinstance(p, Fraction):
@@ -133,17 +135,17 @@ class Dist:
         return cls(coeffs * p**k * (1.0 - p) ** (n - k), 0, _trusted=True)
 
     @classmethod
-    def highest(cls, die: "Dist | int", n: int, keep: int = 1) -> "Dist":
+    def highest(cls, die: Dist | int, n: int, keep: int = 1) -> Dist:
         """Return the sum of the ``keep`` highest of ``n`` independent rolls of ``die``."""
         return cls._keep(die, n, keep, highest=True)
 
     @classmethod
-    def lowest(cls, die: "Dist | int", n: int, keep: int = 1) -> "Dist":
+    def lowest(cls, die: Dist | int, n: int, keep: int = 1) -> Dist:
         """Return the sum of the ``keep`` lowest of ``n`` independent rolls of ``die``."""
         return cls._keep(die, n, keep, highest=False)
 
     @classmethod
-    def _keep(cls, die: "Dist | int", n: int, keep: int, highest: bool) -> "Dist":
+    def _keep(cls, die: Dist | int, n: int, keep: int, highest: bool) -> Dist:
         d = cls.die(die) if isinstance(die, (int, np.integer)) else die
         if n < 1 or not 0 <= keep <= n:
             raise RulesError(f"cannot keep {keep} of {n} dice", field="keep")
@@ -151,11 +153,11 @@ class Dist:
             return cls.constant(0)
         if keep == 1:
             # P(max <= x) = F(x)^n: one vectorised expression.
-            c = np.cumsum(d.pmf if highest else d.pmf[::-1])
-            c[-1] = 1.0
-            c **= n
-            c[1:] -= c[:-1].copy()
-            return cls(c if highest else c[::-1].copy(), d.offset, _trusted=True)
+            cdf = np.cumsum(d.pmf if highest else d.pmf[::-1])
+            cdf[-1] = 1.0
+            cdf **= n
+            cdf[1:] -= cdf[:-1].copy()
+            return cls(cdf if highest else cdf[::-1].copy(), d.offset, _trusted=True)
         # Walk the faces from the kept end. state[c, s] = weight of "c dice placed so far,
         # kept sum s"; placing j dice on face v multiplies by C(n - c, j) p_v^j, whose
         # product over the walk is the multinomial coefficient.
@@ -166,7 +168,7 @@ class Dist:
         state = np.zeros((n + 1, width))
         state[0, 0] = 1.0
         for idx in order:
-            pv, v = d.pmf[idx], int(shift[idx])
+            pv, v = float(d.pmf[idx]), int(shift[idx])
             if pv == 0.0:
                 continue
             new = np.zeros_like(state)
@@ -183,7 +185,7 @@ class Dist:
         return cls(state[n], d.offset * keep, _trusted=True)
 
     @classmethod
-    def mixture(cls, dists: Sequence["Dist"], weights: Sequence[float] | None = None) -> "Dist":
+    def mixture(cls, dists: Sequence[Dist], weights: Sequence[float] | None = None) -> Dist:
         """Return the mixture: pick ``dists[i]`` with probability ``weights[i]``.
 
         Weights are normalised; by default all components are equally likely.
@@ -204,7 +206,7 @@ class Dist:
         return cls(out, lo, _trusted=True)
 
     @classmethod
-    def from_outcomes(cls, values: Iterable[int] | np.ndarray, probabilities: Iterable[float] | np.ndarray) -> "Dist":
+    def from_outcomes(cls, values: Iterable[int] | np.ndarray, probabilities: Iterable[float] | np.ndarray) -> Dist:
         """Return the distribution of integer ``values`` with the given probabilities (summed per value)."""
         v = np.asarray(values)
         p = np.asarray(probabilities, dtype=np.float64)
@@ -221,25 +223,25 @@ class Dist:
         return cls(pmf / pmf.sum(), lo, _trusted=True)
 
     @classmethod
-    def from_mapping(cls, mapping: dict[int, float]) -> "Dist":
+    def from_mapping(cls, mapping: dict[int, float]) -> Dist:
         """Return the distribution given as ``{outcome: probability}``."""
         return cls.from_outcomes(list(mapping.keys()), list(mapping.values()))
 
     # ----------------------------------------------------------------- transformations
-    def map(self, func: Callable[[np.ndarray], np.ndarray]) -> "Dist":
+    def map(self, func: Callable[[np.ndarray], np.ndarray]) -> Dist:
         """Return the distribution of ``func(X)``; ``func`` takes and returns integer arrays."""
         values = np.asarray(func(self.outcomes))
         if values.shape != self.pmf.shape:
             raise RulesError("the mapped function must return one value per outcome", field="func")
         return Dist.from_outcomes(values, self.pmf)
 
-    def clip(self, low: int | None = 0, high: int | None = None) -> "Dist":
+    def clip(self, low: int | None = 0, high: int | None = None) -> Dist:
         """Return ``min(max(X, low), high)``; by default negative outcomes become 0."""
         if low is not None and high is not None and high < low:
             raise RulesError(f"clip bounds {low}..{high} are empty", field="high")
         return self.map(lambda x: np.clip(x, low, high))
 
-    def scale(self, factor: float | Fraction, rounding: str = "floor") -> "Dist":
+    def scale(self, factor: float | Fraction, rounding: str = "floor") -> Dist:
         """Return ``round(X * factor)`` with the named rounding mode.
 
         ``floor`` (halving rounded down), ``nearest_half_up`` (x.5 rounds up) or ``ceil``.
@@ -258,7 +260,7 @@ class Dist:
             y = np.floor_divide(2 * x + den, 2 * den)
         return Dist.from_outcomes(y, self.pmf)
 
-    def __add__(self, other: "Dist | int") -> "Dist":
+    def __add__(self, other: Dist | int) -> Dist:
         if isinstance(other, (int, np.integer)):
             return Dist(self.pmf, self.offset + int(other), _trusted=True)
         if not isinstance(other, Dist):
@@ -267,20 +269,20 @@ class Dist:
 
     __radd__ = __add__
 
-    def __neg__(self) -> "Dist":
+    def __neg__(self) -> Dist:
         return Dist(self.pmf[::-1].copy(), -(self.offset + self.pmf.size - 1), _trusted=True)
 
-    def __sub__(self, other: "Dist | int") -> "Dist":
+    def __sub__(self, other: Dist | int) -> Dist:
         if isinstance(other, (int, np.integer)):
             return self + (-int(other))
         if not isinstance(other, Dist):
             return NotImplemented
         return self + (-other)
 
-    def __rsub__(self, other: int) -> "Dist":
+    def __rsub__(self, other: int) -> Dist:
         return (-self) + other
 
-    def __mul__(self, k: int) -> "Dist":
+    def __mul__(self, k: int) -> Dist:
         """Return ``X * k`` (each outcome multiplied), as icepool's ``die * k``."""
         if not isinstance(k, (int, np.integer)):
             return NotImplemented
@@ -288,13 +290,13 @@ class Dist:
 
     __rmul__ = __mul__
 
-    def __rmatmul__(self, n: int) -> "Dist":
+    def __rmatmul__(self, n: int) -> Dist:
         """Return ``n @ d``: the sum of ``n`` independent copies, by repeated squaring."""
         if not isinstance(n, (int, np.integer)):
             return NotImplemented
         return self.sum_of(int(n))
 
-    def sum_of(self, n: int) -> "Dist":
+    def sum_of(self, n: int) -> Dist:
         """Return the sum of ``n`` independent copies (repeated squaring: O(log n) convolutions)."""
         if n < 0:
             raise RulesError(f"cannot sum a negative number ({n}) of copies", field="n")
@@ -308,17 +310,18 @@ class Dist:
             n >>= 1
             if n:
                 base = base + base
+        assert result is not None  # n >= 1 here
         return result
 
-    def max_with(self, other: "Dist") -> "Dist":
+    def max_with(self, other: Dist) -> Dist:
         """Return ``max(X, Y)`` for independent X (self) and Y."""
         return self._extreme(other, highest=True)
 
-    def min_with(self, other: "Dist") -> "Dist":
+    def min_with(self, other: Dist) -> Dist:
         """Return ``min(X, Y)`` for independent X (self) and Y."""
         return self._extreme(other, highest=False)
 
-    def _extreme(self, other: "Dist", highest: bool) -> "Dist":
+    def _extreme(self, other: Dist, highest: bool) -> Dist:
         lo = min(self.offset, other.offset)
         hi = max(self.max(), other.max())
         xs = np.arange(lo, hi + 1)
@@ -328,7 +331,7 @@ class Dist:
         s = self.sf(xs) * other.sf(xs)
         return Dist(s - np.append(s[1:], 0.0), lo, _trusted=True)
 
-    def combine(self, other: "Dist", func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> "Dist":
+    def combine(self, other: Dist, func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Dist:
         """Return the distribution of ``func(X, Y)`` over all pairs (numpy broadcasting)."""
         x = self.outcomes[:, None]
         y = other.outcomes[None, :]
@@ -414,7 +417,7 @@ class Dist:
         return pl.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
 
     # ----------------------------------------------------------------- comparison & display
-    def isclose(self, other: "Dist", tol: float = TOLERANCE) -> bool:
+    def isclose(self, other: Dist, tol: float = TOLERANCE) -> bool:
         """Return True when both give every outcome the same probability within ``tol``."""
         if not isinstance(other, Dist):
             return False

@@ -10,8 +10,11 @@ class RulesError(ValueError):
 
     ``field`` names the offending field (``"upgrades"``, ``"hp"``, ...) and ``rule`` cites the
     rule that forbids it (``"annulus-attacks.txt: at most one alteration per set"``). Panels
-    show ``str(error)`` beside the control named by ``field``.
+    show ``str(error)`` beside the control named by ``field``. ``path`` is the file an error
+    of :func:`workbench.io.load` came from (None otherwise).
     """
+
+    path: str | None = None
 
     def __init__(self, message: str, *, field: str | None = None, rule: str | None = None):
         self.message = message

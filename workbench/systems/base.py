@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, ClassVar, Literal, Self, overload
 
 import numpy as np
 
@@ -28,6 +29,12 @@ CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
 
 
 # --------------------------------------------------------------------------- validation helpers
+@overload
+def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
+              rule: str | None = None, optional: Literal[False] = False) -> int: ...
+@overload
+def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
+              rule: str | None = None, optional: bool = False) -> int | None: ...
 def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
               rule: str | None = None, optional: bool = False) -> int | None:
     """Return ``value`` as an int, or raise RulesError naming ``field`` (bools are rejected)."""
@@ -46,6 +53,12 @@ def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: in
     return value
 
 
+@overload
+def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
+                 rule: str | None = None, optional: Literal[False] = False) -> float: ...
+@overload
+def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
+                 rule: str | None = None, optional: bool = False) -> float | None: ...
 def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
                  rule: str | None = None, optional: bool = False) -> float | None:
     """Return ``value`` as a float, or raise RulesError naming ``field``."""
@@ -92,7 +105,7 @@ def check_str(field: str, value: Any, *, rule: str | None = None, allow_empty: b
     return value.strip()
 
 
-def check_models(field: str, value: Any, model_cls: type, *, rule: str | None = None) -> tuple:
+def check_models(field: str, value: Any, model_cls: Any, *, rule: str | None = None) -> tuple:
     """Return ``value`` as a tuple of ``model_cls`` models with distinct names.
 
     Accepts None (no models), one model or table, or a list of models and tables (tables are built
@@ -141,7 +154,7 @@ class Model:
     def validate(self) -> None:
         """Raise RulesError naming the field and rule for an invalid value."""
 
-    def replace(self, **changes: Any) -> "Model":
+    def replace(self, **changes: Any) -> Self:
         """Return a copy with ``changes`` applied, validated again."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
@@ -164,7 +177,7 @@ class Model:
         return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Model":
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         """Return a model built from plain data; unknown keys raise RulesError."""
         if not isinstance(data, dict):
             raise RulesError(f"expected a table of fields, not {type(data).__name__}", field=cls.model_kind or cls.__name__)
@@ -230,7 +243,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise RulesError(f"{path} is not valid TOML: {exc}", field="path") from None
 
 
-def load_models(path: Path, table: str, model_cls: type, prepare: Any = None) -> dict[str, Any]:
+def load_models(path: Path, table: str, model_cls: Any, prepare: Any = None) -> dict[str, Any]:
     """Return ``{name: model}`` built from the ``[[table]]`` entries of the TOML file ``path``.
 
     ``prepare(entry)`` may rewrite an entry first (e.g. resolve attack names). A malformed entry

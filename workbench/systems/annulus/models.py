@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from ...errors import RulesError
 from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
@@ -53,7 +54,7 @@ class UpgradeRanks(dict):
         raise RulesError("an attack set's upgrades cannot be changed in place; use attack.replace(upgrades=...)",
                          field="upgrades")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
     def __repr__(self) -> str:
         return repr(dict(self))
@@ -258,6 +259,7 @@ class Creature(Model):
     @property
     def hp(self) -> int:
         """Endurance + Vitality: the damage that kills (Endurance first, then Vitality)."""
+        assert self.vitality is not None  # validate() fills in the default Vitality
         return self.endurance + self.vitality
 
     def defense(self, kind: str) -> int:

@@ -9,8 +9,9 @@ numpy arrays; the dice are a matchup x (rerolled, damage, trigger class) array; 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import comb
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -25,12 +26,13 @@ __all__ = ["outcome_tables", "strike_parameters", "TRIGGERS", "TRIGGER_CLASSES",
 RULES = "annulus-attacks.txt"
 CLAR = "CLARIFICATIONS.md, Annulus"
 TRIGGERS = [u for u in UPGRADES.values() if u.category == "trigger"]
+#: the outcome-table column each trigger sets (every trigger has one)
+TRIGGER_COLUMNS: list[str] = [str(u.effect) for u in TRIGGERS]
 TRIGGER_BIT = {u.name: i for i, u in enumerate(TRIGGERS)}
 #: the Trigger Die results that matter: <= 8, 9, 10, 11, 12 (thresholds are 9+, 10+, 11+, 12)
 TRIGGER_CLASSES = np.array([8, 9, 10, 11, 12])
 AREA_REACH = {"Arc": 1.0, "Burst": 1.0, "Line": 2.0}
-EXTRA_COLUMNS = ["vitality_damage", "self_damage", "self_vitality_damage", "self_heal", "rerolled"] + [
-    u.effect for u in TRIGGERS]
+EXTRA_COLUMNS = ["vitality_damage", "self_damage", "self_vitality_damage", "self_heal", "rerolled"] + TRIGGER_COLUMNS
 
 
 def trigger_class_probabilities(twice: bool) -> np.ndarray:
@@ -59,7 +61,7 @@ def _attack_row(a: Attack) -> dict[str, Any]:
         "precise": r("Precise", 0), "range": r("Range", 0), "airtight": r("Airtight", 0),
         "assassin": r("Assassin", 0), "demolitions": r("Demolitions", 0), "charged": int(alt == "Charged"), "telegraphed": int(alt == "Telegraphed"),
         "flurry": int(alt == "Flurry"), "gaze": int(alt == "Gaze"), "swansong": int(alt == "Swansong"),
-        "cost2": int(alt in ("Charged", "Flurry")), "reach": AREA_REACH.get(a.area, 0.0),
+        "cost2": int(alt in ("Charged", "Flurry")), "reach": AREA_REACH.get(a.area or "", 0.0),
         "mask": mask, "crit": int("Critical" in a.upgrades), "vital": int("Vital" in a.upgrades),
         "drain": int("Drain" in a.upgrades),
     }
@@ -322,8 +324,8 @@ def outcome_tables(attacks: Sequence[Attack], attackers: Sequence[Creature], tar
         "self_damage": P["self_damage"][m].astype(np.int64),
         "self_vitality_damage": P["self_vitality_damage"][m].astype(np.int64),
     }
-    for i, u in enumerate(TRIGGERS):
-        cols[u.effect] = (mask >> i) & 1 == 1
+    for i, column in enumerate(TRIGGER_COLUMNS):
+        cols[column] = (mask >> i) & 1 == 1
     table = table.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
     return table.select(["matchup", "probability", "damage"] + EXTRA_COLUMNS).with_columns(
         pl.col("matchup").cast(pl.Int64), pl.col("damage").cast(pl.Int64)

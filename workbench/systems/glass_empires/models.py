@@ -153,7 +153,7 @@ def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...
     return out
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Attack(Model):
     """A weapon: flat ``damage`` per Strike (glass-empires-attack.txt: "choose an available weapon").
 
@@ -178,19 +178,6 @@ class Attack(Model):
     dual_pistols: bool = False
     natural: bool = False
     source: str = ""
-
-    # base.Model declares a ClassVar ``kind``; a dataclass keeps an inherited name's position, so
-    # the generated __init__ would take ``kind`` first. This one keeps the documented order.
-    def __init__(self, name: str = "Weapon", damage: int | None = None, kind: str = "melee",
-                 range: float | None = None, reload: bool = False, damage_type: str = "physical",
-                 category: str | None = None, two_handed: bool = False, windgun: bool = False,
-                 dual_pistols: bool = False, natural: bool = False, source: str = "") -> None:
-        for key, value in (("name", name), ("damage", damage), ("kind", kind), ("range", range),
-                           ("reload", reload), ("damage_type", damage_type), ("category", category),
-                           ("two_handed", two_handed), ("windgun", windgun), ("dual_pistols", dual_pistols),
-                           ("natural", natural), ("source", source)):
-            object.__setattr__(self, key, value)
-        self.__post_init__()
 
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
@@ -251,6 +238,7 @@ class Attack(Model):
             bonus += 1
         if self.dual_pistols and self.kind == "melee":
             bonus += 1
+        assert self.damage is not None  # validate() fills it from the category or refuses the weapon
         return self.damage + bonus
 
     @property

@@ -14,8 +14,8 @@ Everything is vectorised over matchups with numpy; only the (small) number of St
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import polars as pl
@@ -83,7 +83,7 @@ def strike_modifier(attack: Attack, attacker: Creature, situation: Situation) ->
     d = situation.distance
     if attack.kind == "ranged":
         mod += {"none": 0, "low": -2, "high": -4}[situation.cover]
-        if d is not None and d > attack.range:
+        if d is not None and attack.range is not None and d > attack.range:
             if d > 2 * attack.range:
                 raise RulesError(f"{d:g} ft is beyond twice {attack.name}'s listed range of {attack.range:g} ft",
                                  field="distance",

@@ -64,7 +64,7 @@ class Shell(Model):
         return self.points > 0
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Attack(Model):
     """One attack ability: a strike, spell or sleight (last-odyssey-attacks.txt, "Attacks").
 
@@ -84,8 +84,8 @@ class Attack(Model):
     system: ClassVar[str] = "last_odyssey"
     # ``kind`` is the public field strike/spell/sleight (DESIGN.md); the class tag is ``model_kind``.
 
-    name: str = ""
-    kind: str = "strike"  # type: ignore[misc]
+    name: str
+    kind: str = "strike"
     element: str | None = None
     targets: int | str = 1
     status: str | None = None
@@ -99,21 +99,6 @@ class Attack(Model):
     timing: str = "action"
     multiplier_not_full_hp: float | None = None
     spares_creature_types: tuple = ()
-
-    def __init__(self, name: str, kind: str = "strike", element: str | None = None, targets: int | str = 1,
-                 status: str | None = None, nonlethal: bool = False, multiplier: float = 1.0,
-                 ability_type: str = "melee", ap_cost: int = 1, mp_cost: int = 0, tags: tuple = (),
-                 anima_cost: int = 0, timing: str = "action", multiplier_not_full_hp: float | None = None,
-                 spares_creature_types: tuple = ()):
-        # Written out because the field ``kind`` overrides Model's ClassVar ``kind``, which would
-        # otherwise put it first in the generated signature; the order here is DESIGN.md's.
-        for k, v in (("name", name), ("kind", kind), ("element", element), ("targets", targets),
-                     ("status", status), ("nonlethal", nonlethal), ("multiplier", multiplier),
-                     ("ability_type", ability_type), ("ap_cost", ap_cost), ("mp_cost", mp_cost), ("tags", tags),
-                     ("anima_cost", anima_cost), ("timing", timing), ("multiplier_not_full_hp", multiplier_not_full_hp),
-                     ("spares_creature_types", spares_creature_types)):
-            object.__setattr__(self, k, v)
-        self.__post_init__()
 
     def validate(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731

@@ -6,8 +6,9 @@ Every rule is written once over a (matchups x 10 die faces) numpy grid; one matc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -117,7 +118,7 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
                              field="target_shell_points", rule="CLARIFICATIONS.md, Last Odyssey: Shell")
         shell_pts[i] = t.shell_points if s.target_shell_points is None else s.target_shell_points
     shell_on = shell_pts > 0
-    target_elem = np.array([element_code(t.shell.element if on else t.element)
+    target_elem = np.array([element_code(t.shell.element if on and t.shell is not None else t.element)
                             for t, on in zip(targets, shell_on)])
     attack_elem = np.array([element_code(a.element) for a in attacks])
     elem_mult = multipliers_of_codes(attack_elem, target_elem)

@@ -25,8 +25,9 @@ Rules (unbound-d20-attacking.txt, "Attack Actions", "Multiple Attacks", "Two Wea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import cast
 
 from ...errors import RulesError
 from .models import RULES, Action, Attack, Creature, Options, Situation
@@ -84,7 +85,8 @@ def secondary_weapon(action: Action, attacker: Creature) -> Attack:
 
 def action_label(action: Action, attacker: Creature) -> str:
     """Return a readable label such as "All Out Attack (Short sword + Dagger)"."""
-    w = resolve_weapon(attacker, action.weapon)
+    # Action.validate: only a Multi Action may leave out its weapon (its branch checks for None)
+    w = cast(Attack, resolve_weapon(attacker, action.weapon))
     o = resolve_weapon(attacker, action.off_hand, "off_hand")
     if action.action == "multi" and w is not None:
         names = [w.name, secondary_weapon(action, attacker).name]
@@ -112,7 +114,7 @@ def as_actions(items: Sequence[Action | Attack | str]) -> list[Action]:
     return out
 
 
-def _check_turn(actions: list[Action], attacker: Creature, options: Options, situation: Situation) -> None:
+def _check_turn(actions: list[Action], options: Options, situation: Situation) -> None:
     cost = sum(a.cost for a in actions)
     if cost > BASIC_ACTIONS:
         raise RulesError(f"the actions take {cost} basic actions; a turn has {BASIC_ACTIONS}", field="attacks",
@@ -140,17 +142,18 @@ def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, op
     ``earlier`` counts attacks already made this turn. Raises RulesError for an illegal turn.
     """
     actions = as_actions(actions)
-    _check_turn(actions, attacker, options, situation)
+    _check_turn(actions, options, situation)
     m, sec = options.multiple_attack_penalty, options.secondary_natural_penalty
     counted = earlier
     slots: list[Slot] = []
     braced: set[str] = set()  # weapons braced by an earlier Brace action this turn
     for i, act in enumerate(actions):
-        w = resolve_weapon(attacker, act.weapon)
+        # Action.validate: only a Multi Action may leave out its weapon (its branch checks for None)
+        w = cast(Attack, resolve_weapon(attacker, act.weapon))
         off = resolve_weapon(attacker, act.off_hand, "off_hand")
         rolls: list[tuple[Attack, int, int]] = []  # (attack, multiple attack penalty, extra penalty)
 
-        def add(att: Attack, mapen: int, extra: int = 0) -> None:
+        def add(att: Attack, mapen: int, extra: int = 0, rolls: list[tuple[Attack, int, int]] = rolls) -> None:
             if att.braceable and att.name in braced and not att.braced:
                 att = att.replace(braced=True)
             rolls.extend([(att, mapen, extra)] * (2 if att.paired else 1))

@@ -8,7 +8,7 @@ multiplier, confirmation, advantage (2d20 keep higher) and disadvantage (keep lo
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
