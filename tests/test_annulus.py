@@ -664,3 +664,35 @@ def test_ten_thousand_matchups_one_call():
     sums = t.group_by("matchup").agg(pl.col("probability").sum())
     assert sums.height == n and (sums["probability"] - 1).abs().max() < 1e-12
     print(f"annulus: 10,000 matchups in {elapsed:.3f} s, {t.height} rows")
+
+
+def test_reroll_hand_worked_use_and_turn():
+    """annulus-attacks.txt Reroll, CLARIFICATIONS steps 3: 4 dice at 1/2 against defense 2:
+    P(0) = 11/16, P(1) = 4/16, P(2) = 1/16; the 0 is rerolled with 3 dice (P(0) = 7/8, P(1) = 1/8)."""
+    atk = A.Attack("R", "agility", {"Reroll": 1})
+    me = A.Creature("me", level=1, endurance=1, agility=0, toughness=0, insight=0)
+    tgt = A.Creature("t", level=1, endurance=1, agility=2, toughness=0, insight=0, awareness="alert")
+    use = wb.damage(atk, me, tgt)
+    want = [11 / 16 * 7 / 8, 4 / 16 + 11 / 16 / 8, 1 / 16]
+    assert np.abs(use.pmf[:3] - want).max() < 1e-12 and use.offset == 0 and use.pmf[3:].sum() < 1e-12
+    # two uses: the second may reroll only if the first did not (one reroll per round)
+    me2 = me.replace(attack_sets=[atk])
+    turn = A.plan_damage(me2, tgt, [atk, atk])
+    # a turn deals 0 only if the first strike is 0 after its reroll and the second, without one, is 0
+    assert abs(turn.probability(0) - (11 / 16 * 7 / 8) * (11 / 16)) < 1e-12
+
+
+def test_critical_doubles_the_bully_bonus_hand_worked():
+    """CLARIFICATIONS, Annulus: Critical on a Trigger Die 12 (1/12) doubles the damage, the Bully
+    bonus included by default (crit_doubles_bonus); 4 dice against defense 3 hit only on 4
+    successes (1/16) for 1, Bully adds 7 - 6 = 1: 2, or 4 on a 12 (3 when only the 1 is doubled)."""
+    atk = A.Attack("C", "agility", {"Critical": 1, "Bully": 1})
+    me = A.Creature("me", size=7, level=1, endurance=1, agility=0, toughness=0, insight=0)
+    tgt = A.Creature("t", size=6, level=1, endurance=1, agility=3, toughness=0, insight=0, awareness="alert")
+    d = wb.damage(atk, me, tgt)
+    hit = 1 / 16  # 4 successes - defense 3 = 1; Bully: + (7 - 6) = 1 -> 2, doubled on a 12 -> 4
+    assert abs(d.probability(2) - hit * 11 / 12) < 1e-12
+    assert abs(d.probability(4) - hit / 12) < 1e-12
+    assert abs(d.probability(0) - (1 - hit)) < 1e-12
+    d2 = wb.damage(atk, me, tgt, A.Options(crit_doubles_bonus=False))
+    assert abs(d2.probability(3) - hit / 12) < 1e-12  # 2 * 1 + 1

@@ -33,9 +33,9 @@ def turn_plans_many(sys, pairs, options=None, situation=None) -> list[dict[str, 
     out: list[dict[str, Dist]] = [{} for _ in range(table.n_pairs)]
     for j, i in enumerate(table.pair):
         out[i][table.label[j]] = table.dist(j)
-    for i in range(table.n_pairs):
-        if not out[i]:
-            table.raise_for(i)  # a pair the rules leave without a plan: its refusal, as turn_plans raises it
+    for i, err in enumerate(table.errors):
+        if err is not None and not getattr(err, "no_plan", False):
+            raise err  # the rules refused this pair's input: as turn_plans raises it
     return out
 
 

@@ -477,9 +477,10 @@ class RuleSystem(ABC):
                 except RulesError as exc:  # the rules refuse every plan here, and say why
                     reason[i], legal = exc, []
                     continue
-                if not legal:
+                if not legal:  # nothing usable here: not a refusal of the input (turn_plans is empty)
                     reason[i] = RulesError(f"{attacker.name} has no {self.attack_noun} it can use against "
                                            f"{target.name}", field="attacks")
+                    reason[i].no_plan = True  # type: ignore[attr-defined]
             else:
                 try:
                     items = self.plan_items(attacker, list(plans[i]), options)
@@ -516,6 +517,9 @@ class RuleSystem(ABC):
         """Return every legal way to spend one turn attacking ``target``: label -> total damage Dist
         (the 1 x 1 case of :meth:`turn_tables`)."""
         table = self.turn_tables([(attacker, target)], options, situation)
+        err = table.errors[0]
+        if err is not None and not getattr(err, "no_plan", False):
+            raise err
         return {table.label[j]: table.dist(j) for j in range(len(table.label))}
 
     def plan_damage(self, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,

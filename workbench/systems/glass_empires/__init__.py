@@ -147,8 +147,11 @@ class GlassEmpires(RuleSystem):
 
     def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
         """Return one Attack per weapon (two, ordered, if the options allow two), leaving out plans
-        with a weapon that cannot reach the target (glass-empires-attack.txt: range)."""
+        with a weapon that cannot reach the target (glass-empires-attack.txt: range); "No attack"
+        for a creature without weapons."""
         weapons = self.attacks_of(attacker)
+        if not weapons:  # a creature without weapons (True Immortal, Kain) spends its turn otherwise
+            return [("No attack", [])]
         ok = []
         for w in weapons:
             try:
