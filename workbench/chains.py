@@ -229,7 +229,7 @@ class _Recorder:
             grown = np.zeros((min(self.max_rounds, 2 * t), self.killed.shape[1]))
             grown[: self.killed.shape[0]] = self.killed
             self.killed = grown
-        self.killed[t - 1, pairs] = values
+        self.killed[t - 1, pairs] = np.maximum(values, 0.0)  # an exact 0 may round to -2e-16
         if t > self.R:
             self.R = t
 
@@ -543,13 +543,13 @@ def _pool_chain(joint, E, V, p, rec: _Recorder, max_rounds, wts, wsel) -> float:
     row-major with a common row stride (columns padded so that no row wraps into the next).
     """
     H = E + V
-    j = joint[:H, :V]
-    if j.sum() - j[0, 0] <= 0:
+    if joint.sum() - joint[0, 0] <= 0:
         if wts is not None:
             wts.out[wsel, 0] = wts.W[wsel].sum(axis=1)
         return np.inf
+    j = joint[:H, :V]  # more regular or vital damage than this kills in any state
     nzr, nzc = np.flatnonzero(j.any(axis=1)), np.flatnonzero(j.any(axis=0))
-    j = j[: nzr[-1] + 1, : nzc[-1] + 1]
+    j = j[: nzr[-1] + 1, : nzc[-1] + 1] if nzr.size else j[:1, :1]
     jr, jv = j.shape
     rr, vv = np.arange(H)[:, None], np.arange(V)[None, :]
     region = (vv + np.maximum(0, rr - E)) < V
