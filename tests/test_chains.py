@@ -142,7 +142,8 @@ def test_never_damaging_rows_leave_at_once():
 def test_a_row_stopped_by_max_rounds_reports_its_alive_mass():
     c = kill_chains(np.array([0.0, 0.5, 0.5]), np.array([100]), max_rounds=3)
     assert c.rounds[0] == 3 and c.alive[0] == 1.0 and np.all(c.killed == 0.0)
-    assert abs(c.mean[0] - kill_chains(np.array([0.0, 0.5, 0.5]), np.array([100])).mean[0]) == 0.0
+    full = kill_chains(np.array([0.0, 0.5, 0.5]), np.array([100]))  # converged: the mean from the chain
+    assert abs(c.mean[0] - full.mean[0]) <= 1e-13 * full.mean[0]  # stopped: the renewal measure
     j = kill_chains(np.array([[0.5, 0.5]]), np.array([[0, 40]]), channels=2, max_rounds=5)
     assert j.rounds[0] == 5 and np.isnan(j.mean[0]) and abs(j.alive[0] - 1.0) < 1e-15
 
@@ -212,7 +213,7 @@ def test_batched_rows_equal_rows_alone():
         one = kill_chains(X[ti[i]], hp[i : i + 1])
         R = int(one.rounds[0])
         assert c.rounds[i] == R
-        assert np.all(np.abs(c.killed[i, :R] - one.killed[0]) <= 1e-15)
+        assert np.all(np.abs(c.killed[i, :R] - one.killed[0]) <= 1e-12)  # dense block vs one window
         assert np.all(c.killed[i, R:] == 0.0)
         assert abs(c.mean[i] - one.mean[0]) <= 1e-12 * one.mean[0]
 

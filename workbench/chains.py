@@ -38,6 +38,12 @@ DENSE_HP = 256
 _DENSE_BLOCK = 1 << 22
 #: the windows are trimmed every this many rounds
 _TRIM_EVERY = 4
+#: fewer dense turns than this run one by one on windows (np.convolve per round)
+_DENSE_MIN_TURNS = 4
+#: chains of at most this many rounds take their mean from the chain (longer: the renewal measure)
+_CHAIN_MEAN_ROUNDS = 64
+#: windows narrower than this are not trimmed (nothing to gain)
+_TRIM_MIN = 512
 #: turns chained together on windows (sorted by their spread, so similar windows share a block)
 _WINDOW_GROUP = 64
 _RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
@@ -134,7 +140,9 @@ def _turn_index(turn_index, m: int, n: int) -> np.ndarray:
 
 
 def _dedupe(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (index of the first row of each distinct key, each row's distinct id)."""
+    """Return (index of the first row of each distinct key, in key order; each row's distinct id)."""
+    if keys.size == 1:
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
     return first, inv.ravel()
 
@@ -233,10 +241,21 @@ class _Recorder:
         if t > self.R:
             self.R = t
 
+    def put_column(self, pair: int, values: np.ndarray) -> None:
+        """Store P(T = t), t = 1..len(values), of one pair."""
+        if values.size:
+            self.put(values.size, np.array([pair]), values[-1:])
+        self.killed[: values.size, pair] = np.maximum(values, 0.0)
+
     def finish(self, pairs: np.ndarray, t: int, alive: np.ndarray) -> None:
         """Pairs leaving the chain after round ``t`` with ``alive`` mass left."""
         self.rounds[pairs] = t
         self.alive[pairs] = alive
+
+    def means(self, pairs: np.ndarray) -> np.ndarray:
+        """Return sum_t t P(T = t) + (rounds + 1) alive of ``pairs`` (E[T] when they converged)."""
+        t = np.arange(1, self.R + 1, dtype=np.float64)
+        return t @ self.killed[: self.R, pairs] + (self.rounds[pairs] + 1) * self.alive[pairs]
 
     def killed_rows(self, inv: np.ndarray) -> np.ndarray:
         """Return the (rows, R) kill chances of the rows (row -> pair ``inv``)."""
@@ -271,18 +290,19 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         wts = _Weights(W, inv, hp, top - 1)
         never = p_pos[ti] == 0
         wts.out[never, 0] = W[never].sum(axis=1)  # never damaged: damage 0 every round
+    # the pairs come sorted by (turn, hp): each turn's pairs are one run, its largest HP last
+    cuts = np.flatnonzero(pt[1:] != pt[:-1]) + 1
+    starts, ends = np.concatenate(([0], cuts)), np.concatenate((cuts, [pt.size]))
     h_turn = np.zeros(X.shape[0], dtype=np.int64)
-    np.maximum.at(h_turn, pt, ph)
-    damaging = np.unique(pt)
-    damaging = damaging[p_pos[damaging] > 0]
+    h_turn[pt[starts]] = ph[ends - 1]
+    keep = p_pos[pt[starts]] > 0
+    damaging = pt[starts[keep]]
     if damaging.size:
-        order = np.argsort(pt, kind="stable")
-        starts = np.searchsorted(pt[order], damaging)
-        ends = np.searchsorted(pt[order], damaging, side="right")
-        pairs_of = {int(k): order[a:b] for k, a, b in zip(damaging, starts, ends)}
-        _renewal_means(X, damaging, h_turn, p_pos, ph, pairs_of, mean)
+        span = np.arange(pt.size)
+        pairs_of = {int(k): span[a:b] for k, a, b in zip(damaging, starts[keep], ends[keep])}
         dense = damaging[h_turn[damaging] <= DENSE_HP]
-        if dense.size:
+        alone = [] if dense.size >= _DENSE_MIN_TURNS else list(dense)
+        if dense.size >= _DENSE_MIN_TURNS:
             buckets = np.ceil(np.log2(np.maximum(h_turn[dense], 2))).astype(np.int64)
             for b in np.unique(buckets):  # a loop over HP scales (powers of 2), not rows
                 tb = dense[buckets == b]
@@ -293,12 +313,26 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
                     _dense_chains(X, blk, H, np.concatenate([pairs_of[int(k)] for k in blk]), pt, ph, rec,
                                   max_rounds, wts)
         wide = damaging[h_turn[damaging] > DENSE_HP]
-        if wide.size:
+        if wide.size >= 2:
             wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
             for i in range(0, wide.size, _WINDOW_GROUP):
                 grp = wide[i : i + _WINDOW_GROUP]
                 _window_chains(X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec,
                                max_rounds, wts)
+        else:
+            alone += list(wide)
+        for k in alone:  # few turns: one np.convolve per round beats the batched bookkeeping
+            _window_chain(X[k], int(h_turn[k]), pairs_of[int(k)], ph, rec, max_rounds, wts)
+        # E[T] = sum_t t P(T = t) + E[T; T > R]; with alive_R < CHAIN_TAIL the second term is
+        # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
+        # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
+        # (whose rounding grows with the rounds), take the renewal measure instead.
+        pairs = np.concatenate([pairs_of[int(k)] for k in damaging])
+        mean[pairs] = rec.means(pairs)
+        open_ = damaging[[bool((rec.alive[pairs_of[int(k)]] >= CHAIN_TAIL).any()
+                               or rec.rounds[pairs_of[int(k)]].max() > _CHAIN_MEAN_ROUNDS) for k in damaging]]
+        if open_.size:
+            _renewal_means(X, open_, h_turn, p_pos, ph, pairs_of, mean)
     return Chains(rec.killed_rows(inv), rec.alive[inv], rec.rounds[inv], mean[inv], rec.dropped[inv],
                   None if wts is None else wts.out)
 
@@ -512,6 +546,87 @@ def _window_chains(X, tb, h_turn, pairs, pt, ph, rec: _Recorder, max_rounds: int
         lo[rows] += kl
     rec.finish(pairs[act], max_rounds, prev[act])
     rec.dropped[pairs[act]] = dropped[act]
+
+
+def _window_chain(x, H, pairs, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
+    """Run one turn's chain (largest HP ``H``) on the window where its alive mass is non-zero.
+
+    The same chain as :func:`_window_chains` for one turn: ``a[c]`` = P(S_t = lo + c, alive); each
+    round one np.convolve, the cut at H, P(S_t < hp) for each HP, and (windows wider than
+    ``_TRIM_MIN``, every ``_TRIM_EVERY`` rounds) the trim of both ends.
+    """
+    x = _support(x, H)
+    eps = TRIM_BUDGET / (2 * max_rounds)
+    order = np.argsort(ph[pairs], kind="stable")
+    pairs = pairs[order]  # by HP: the smallest leaves first
+    h_act = ph[pairs].copy()
+    single = pairs.size == 1
+    a = np.ones(1)
+    lo = 0
+    base = 1.0  # alive mass below every HP left after the last trim
+    prev = np.ones(pairs.size)
+    dropped = np.zeros(pairs.size)
+    first = 0  # pairs[first:] are still in the chain
+    surv_rows = []
+    if wts is not None:
+        wr, wp = wts.rows_of(pairs)
+        whp = wts.size[wr]
+    t = 0
+    for t in range(1, max_rounds + 1):
+        a = np.convolve(a, x)
+        if lo + a.size > H:
+            a = a[: H - lo]
+        if single:
+            surv = np.array([a[: h_act[0] - lo].sum()])
+        else:
+            c = np.cumsum(a)
+            surv = c[np.minimum(h_act - 1 - lo, a.size - 1)]
+        surv_rows.append((first, prev[first:] - surv))
+        prev[first:] = surv
+        if wts is not None and t < wts.W.shape[1]:
+            for r, p, hr in zip(wr, wp, whp):  # rows of one turn: few (a duel has one)
+                end = min(a.size, hr - lo)
+                if p >= first and end > 0 and wts.W[r, t] != 0:
+                    wts.out[r, lo : lo + end] += wts.W[r, t] * a[:end]
+        if surv[0] < CHAIN_TAIL:
+            done = np.flatnonzero(surv < CHAIN_TAIL)
+            fin = pairs[first + done]
+            rec.finish(fin, t, surv[done])
+            rec.dropped[fin] = dropped[first + done]
+            left = np.flatnonzero(surv >= CHAIN_TAIL)
+            if left.size == 0:
+                break
+            if left[0] != done.size:  # surv is non-decreasing in hp: the first ones leave
+                raise AssertionError("kill chance not monotone in HP")
+            first += done.size
+            h_act = h_act[done.size :]
+        if a.size < _TRIM_MIN or t % _TRIM_EVERY:
+            continue
+        c = np.cumsum(a)
+        kl = int(np.searchsorted(c, eps))
+        rc = np.cumsum(a[::-1])  # mass from the top end (c[-1] - eps would round to c[-1])
+        jr = a.size - int(np.searchsorted(rc, eps))  # entries jr.. hold < eps
+        if kl or jr < a.size:
+            cut = np.zeros(h_act.size)
+            if kl:
+                cut += c[kl - 1]  # below every pair still in the chain
+            if jr < a.size:
+                tail = np.cumsum(a[jr:])
+                below = h_act - 1 - lo - jr  # index of the last tail entry below hp
+                inside = below >= 0
+                cut[inside] += tail[np.minimum(below[inside], tail.size - 1)]
+            prev[first:] -= cut
+            dropped[first:] += cut
+            a = a[kl:jr]
+            lo += kl
+    else:
+        rec.finish(pairs[first:], max_rounds, prev[first:])
+        rec.dropped[pairs[first:]] = dropped[first:]
+    if single:
+        rec.put_column(pairs[0], np.concatenate([v for _, v in surv_rows]))
+        return
+    for i, (f, vals) in enumerate(surv_rows, start=1):
+        rec.put(i, pairs[f:], vals)
 
 
 def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: int, W: np.ndarray | None) -> Chains:
