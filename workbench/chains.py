@@ -255,11 +255,11 @@ class _Recorder:
     def means(self, pairs: np.ndarray) -> np.ndarray:
         """Return sum_t t P(T = t) + (rounds + 1) alive of ``pairs`` (E[T] when they converged)."""
         t = np.arange(1, self.R + 1, dtype=np.float64)
-        return t @ self.killed[: self.R, pairs] + (self.rounds[pairs] + 1) * self.alive[pairs]
+        return (t @ self.killed[: self.R])[pairs] + (self.rounds[pairs] + 1) * self.alive[pairs]
 
     def killed_rows(self, inv: np.ndarray) -> np.ndarray:
         """Return the (rows, R) kill chances of the rows (row -> pair ``inv``)."""
-        return self.killed[: self.R][:, inv].T
+        return np.take(self.killed[: self.R], inv, axis=1).T
 
 
 class _Weights:
