@@ -12,7 +12,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench import Dist, RulesError, mean_rounds_to_kill, rounds_to_kill
-from workbench.combat import _duel_exact, kill_chain
+from workbench.chains import kill_chains
+from workbench.combat import duel_chains
+
+
+def _pmf(d: Dist) -> np.ndarray:
+    return np.concatenate((np.zeros(d.offset), d.pmf))
+
+
+def kill_chain(turn: Dist, hp) -> np.ndarray:
+    """P(T <= t), one row per round, one column per HP: ONE kill_chains call for every HP."""
+    hp = np.atleast_1d(hp)
+    c = kill_chains(_pmf(turn)[None, :], hp, np.zeros(hp.size, dtype=np.int64))
+    return np.cumsum(c.killed, axis=1).T
+
+
+def _duel_exact(da: Dist, db: Dist, hp_a: int, hp_b: int, first: str, rounds: int):
+    """The duel of two per-turn Dists on the chain kernel (combat.duel_chains)."""
+    return duel_chains(_pmf(da), _pmf(db), (hp_a,), (hp_b,), first, rounds)
 
 weights = st.lists(st.integers(0, 6), min_size=2, max_size=7).filter(lambda w: sum(w[1:]) > 0)
 

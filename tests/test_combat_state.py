@@ -13,10 +13,17 @@ from hypothesis import strategies as st
 
 import workbench as wb
 from workbench import RulesError
-from workbench.combat import exact_alive_rows, two_pool_alive_chain
+from workbench.chains import kill_chains
 from workbench.simulate import state_effects
 
 A = wb.system("annulus")
+
+
+def two_pool_alive_chain(joint, E, V, max_rounds=10_000):
+    """P(alive after t turns) by round (t = 0..), as one column: the kernel's two-pool chain."""
+    c = kill_chains(np.asarray(joint, float)[None], np.array([[E, V]]), np.zeros(1, dtype=np.int64), channels=2,
+                    max_rounds=max_rounds)
+    return np.concatenate(([1.0], 1.0 - np.cumsum(c.killed[0])))[:, None]
 
 joints = st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=3), min_size=1, max_size=4).map(
     lambda rows: [r + [0] * (3 - len(r)) for r in rows]).filter(lambda w: sum(map(sum, w)) - w[0][0] > 0)
@@ -66,11 +73,11 @@ def test_two_pool_hand_worked():
 
 def test_two_pool_rejects_bad_input():
     with pytest.raises(RulesError) as err:
-        two_pool_alive_chain(np.array([[1.0]]), 3, 2)
-    assert err.value.field == "turn"
+        kill_chains(np.array([[[0.5, 0.5]]]), np.array([[3, 0]]), channels=2)
+    assert err.value.field == "pools"
     with pytest.raises(RulesError) as err:
-        two_pool_alive_chain(np.array([[0.5, 0.5]]), 3, 0)
-    assert err.value.field == "hp"
+        kill_chains(np.array([[[0.5, 0.6]]]), np.array([[3, 2]]), channels=2)
+    assert err.value.field == "turns"
 
 
 def _creature(name, sets, endurance=6, vitality=3, **kw):
@@ -115,12 +122,12 @@ def test_vital_strike_goes_straight_to_vitality():
     assert hp_only["p_killed_by"][0] < 1e-12 < frame["p_killed_by"][0]
 
 
-def test_exact_rows_for_annulus_use_the_two_pool_chain():
+def test_rounds_to_kill_for_annulus_uses_the_two_pool_chain():
     a, b = _creature("A", [VITAL]), _creature("B", [PLAIN])
-    rows = exact_alive_rows(a, b, max_rounds=30)
+    by = wb.rounds_to_kill(a, b, max_rounds=30, simulate=False)["p_killed_by"].to_numpy()
     joint = plan_joint(A, a, b, [VITAL, VITAL])
-    ref = two_pool_alive_chain(joint, b.endurance, b.vitality, 30)
-    assert np.allclose(rows, ref, atol=1e-15)
+    ref = 1.0 - two_pool_alive_chain(joint, b.endurance, b.vitality, 30)[1:, 0]
+    assert np.allclose(by, ref[: by.size], atol=1e-15)
 
 
 def test_automatic_choice_reports_exact_or_simulated():

@@ -1,5 +1,6 @@
-"""compare(): every row equals the one-at-a-time computation (wb.damage, wb.turn_damage,
-wb.mean_rounds_to_kill, wb.rounds_to_kill) to 1e-12, for every system and a mixed call."""
+"""compare(): every row equals the one-at-a-time computation (wb.damage, wb.turn_damage and the one
+fight, wb.rounds_to_kill of the attacker with the row's plan) to 1e-12, for every system and a mixed
+call: compare runs the same chain over the same pools."""
 
 from __future__ import annotations
 
@@ -52,16 +53,22 @@ def _check_rows(frame: pl.DataFrame, attackers, targets, max_rounds=100, options
             turn = wb.turn_damage(a, t, opt, sit, plan=[attack] * k) if k else wb.Dist.constant(0)
         assert abs(row["mean_turn_damage"] - turn.mean()) < TOL
         assert abs(row["sd_turn_damage"] - turn.std()) < 1e-9
-        assert abs(row["p_kill_one_turn"] - turn.sf(row["target_hp"])) < TOL
         assert abs(row["hp_share_per_turn"] - turn.mean() / row["target_hp"]) < TOL
         if turn.max() <= 0:
             assert math.isinf(row["mean_rounds"]) and row["rounds_q50"] is None
         else:
-            m = wb.mean_rounds_to_kill(turn, row["target_hp"])
-            assert abs(row["mean_rounds"] - m) <= TOL * max(1.0, m)
-            by = wb.rounds_to_kill(turn, hp=row["target_hp"])["p_killed_by"].to_numpy()[:max_rounds]
+            # the one fight: rounds_to_kill's exact chain over the target's pools (Annulus: Endurance,
+            # then Vitality), with the row's plan
+            plan = None if row["attack"] == BEST_PLAN else [attack] * row["uses_per_turn"]
+            fight = wb.rounds_to_kill(a, t, options=opt, situation=sit, plan=plan, simulate=False)
+            by = fight["p_killed_by"].to_numpy()
+            m = float((fight["round"] * fight["p_killed_at"]).sum())
+            assert abs(row["mean_rounds"] - m) <= 1e-9 * max(1.0, m)
+            assert abs(row["p_kill_one_turn"] - by[0]) < TOL
+            if len(wb.system(row["system"]).pools) == 1:  # one pool: the turn's own tail
+                assert abs(row["p_kill_one_turn"] - turn.sf(row["target_hp"])) < TOL
             for q, col in ((0.1, "rounds_q10"), (0.5, "rounds_q50"), (0.9, "rounds_q90")):
-                assert row[col] == _quantile(by, q), (row, col)
+                assert row[col] == _quantile(by[:max_rounds], q), (row, col)
         checked += 1
     return checked
 
@@ -99,3 +106,25 @@ def test_situation_and_options_apply_per_system():
     _check_rows(f, att, tgt, options=opt, situation=sit)
     plain = compare(att, tgt)
     assert f["mean_damage"].sum() < plain["mean_damage"].sum()
+
+
+def test_annulus_catalog_rows_are_the_two_pool_fight():
+    """Every row of the whole Annulus catalog grid equals rounds_to_kill's two-pool chain; for the
+    sets with Vital ("the attack ignores Endurance and strikes directly at Vitality", annulus-
+    attacks.txt) the kill chance is not the HP-only one of the turn's total damage."""
+    cs = list(wb.system("annulus").catalog().creatures.values())
+    att = [c for c in cs if wb.system("annulus").attacks_of(c)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = compare(att, cs, progress=False)
+    assert _check_rows(f, att, cs) == f.height
+    vital = [c.name for c in att if any("Vital" in s.upgrades for s in c.attack_sets)]
+    assert vital, "the catalog holds a Vital set"
+    rows = f.filter(pl.col("attacker").is_in(vital) & (pl.col("attack") == BEST_PLAN))
+    differ = 0
+    for row in rows.iter_rows(named=True):
+        a = next(c for c in att if c.name == row["attacker"])
+        t = next(c for c in cs if c.name == row["target"])
+        hp_only = wb.turn_damage(a, t).sf(row["target_hp"])
+        differ += abs(hp_only - row["p_kill_one_turn"]) > 1e-6
+    assert differ > 0

@@ -1,27 +1,709 @@
-"""Rounds-to-kill statistics of many (turn, pools) rows from the absorbing chain (DESIGN.md, Combat).
+"""The exact kill chain: rounds to kill for many matchups at once (DESIGN.md, Combat).
 
-A turn is a joint pmf of one turn's damage over the target system's pools (one axis per pool,
-damage from 0; channel i enters at pool i and spills onward). The kill statistics of every row of
-``compare`` and ``explore`` and of ``rounds_to_kill`` come from here.
+One absorbing chain of "damage taken" under repeated independent turns, vectorised over matchups;
+a single matchup is the 1 x 1 case. DESIGN.md: "an absorbing Markov chain over the state,
+vectorised over matchups (for HP alone: convolve the alive mass with the turn's damage on its
+non-zero window, cut at HP; one chain serves every HP)".
+
+* HP pools (``channels=1``). Damage never heals within the chain, so the running total S_t of
+  per-turn damage only grows and the target is dead after round t exactly when S_t >= HP:
+  P(T > t) = P(S_t < HP). One chain cut at the largest HP of a turn serves every HP of that turn.
+* Endurance and Vitality (``channels=2``, Annulus). annulus-attacks.txt: "Endurance is removed
+  first, then Vitality if a target has no more Endurance. If you remove the last Vitality from a
+  creature, that creature dies"; a Vital strike (Trigger Die 12) "ignores Endurance and strikes
+  directly at Vitality". After totals R (regular) and V (vital) damage the creature has lost
+  V + max(0, R - endurance) Vitality and is dead when that reaches its Vitality, so the chain runs
+  on the two running totals.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
 from .errors import RulesError
 
-__all__ = ["kill_stats", "QUANTILE_TOLERANCE", "CHAIN_TAIL", "totals"]
+__all__ = ["CHAIN_TAIL", "Chains", "kill_chains", "kill_stats", "totals", "by_round_from_steps", "QUANTILE_TOLERANCE"]
 
+#: a row leaves the chain once its alive mass is below this (far under the 1e-12 tolerance)
+CHAIN_TAIL = 1e-16
+#: total probability mass a row may lose to window trimming over ``max_rounds`` rounds (both edges)
+TRIM_BUDGET = 1e-18
+#: a turn's chain up to this HP runs on its full H x H transition matrix (batched matrix product);
+#: above it on the windowed convolution
+DENSE_HP = 256
+#: at most this many transition-matrix entries per block of turns (bounded memory)
+_DENSE_BLOCK = 1 << 22
+#: the windows are trimmed every this many rounds
+_TRIM_EVERY = 4
+#: fewer dense turns than this run one by one on windows (np.convolve per round)
+_DENSE_MIN_TURNS = 4
+#: chains of at most this many rounds take their mean from the chain (longer: the renewal measure)
+_CHAIN_MEAN_ROUNDS = 64
+#: windows narrower than this are not trimmed (nothing to gain)
+_TRIM_MIN = 512
+#: turns chained together on windows (sorted by their spread, so similar windows share a block)
+_WINDOW_GROUP = 64
+_RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
+_RULE_POOLS = ("annulus-attacks.txt: Endurance is removed first, then Vitality ... If you remove the last "
+               "Vitality from a creature, that creature dies")
+
+
+@dataclass(frozen=True)
+class Chains:
+    """The kill chains of ``n`` rows (see :func:`kill_chains`).
+
+    ``killed[i, t - 1]`` = P(T = t), t = 1..R (R = the most rounds any row ran; a row's entries past
+    its own ``rounds`` are 0). ``alive[i]``: the alive mass after the last round row i ran (below
+    ``CHAIN_TAIL`` when it converged). ``rounds[i]``: rounds row i ran. ``mean[i]``: exact E[T] (inf
+    when the turn can never damage; channels=2: NaN when the row did not converge). ``dropped[i]``:
+    the mass discarded by window trimming (below ``TRIM_BUDGET``). For every row
+    ``killed.sum() + alive + dropped == 1`` up to rounding. ``weighted``: see ``weights``, else None.
+    """
+
+    killed: np.ndarray
+    alive: np.ndarray
+    rounds: np.ndarray
+    mean: np.ndarray
+    dropped: np.ndarray
+    weighted: np.ndarray | None = None
+
+
+# --------------------------------------------------------------------------- input checks
+def _turns_1d(turns) -> np.ndarray:
+    if isinstance(turns, np.ndarray):
+        X = np.asarray(turns, dtype=np.float64)
+        if X.ndim == 1:
+            X = X[None, :]
+    else:
+        rows = [np.asarray(p, dtype=np.float64) for p in turns]
+        if not rows or any(p.ndim != 1 or p.size == 0 for p in rows):
+            raise RulesError("turns must be a (m, W) array or a list of 1-D damage pmfs from damage 0",
+                             field="turns")
+        X = np.zeros((len(rows), max(p.size for p in rows)))
+        for i, p in enumerate(rows):  # a copy per distinct turn, not per row
+            X[i, : p.size] = p
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise RulesError("turns must be a (m, W) array of damage pmfs from damage 0", field="turns")
+    _check_probabilities(X.reshape(X.shape[0], -1))
+    return X
+
+
+def _turns_2d(turns) -> np.ndarray:
+    if isinstance(turns, np.ndarray):
+        J = np.asarray(turns, dtype=np.float64)
+        if J.ndim == 2:
+            J = J[None]
+    else:
+        rows = [np.asarray(p, dtype=np.float64) for p in turns]
+        if not rows or any(p.ndim != 2 or p.size == 0 for p in rows):
+            raise RulesError("turns must be a (m, R, V) array or a list of 2-D (regular, vital) joint pmfs",
+                             field="turns")
+        J = np.zeros((len(rows), max(p.shape[0] for p in rows), max(p.shape[1] for p in rows)))
+        for i, p in enumerate(rows):
+            J[i, : p.shape[0], : p.shape[1]] = p
+    if J.ndim != 3 or 0 in J.shape:
+        raise RulesError("turns must be a (m, R, V) array of (regular, vital) joint pmfs", field="turns")
+    _check_probabilities(J.reshape(J.shape[0], -1))
+    return J
+
+
+def _check_probabilities(flat: np.ndarray) -> None:
+    if not np.all(np.isfinite(flat)) or np.any(flat < 0):
+        raise RulesError("turn probabilities must be finite and non-negative (damage never heals in the chain)",
+                         field="turns")
+    bad = np.flatnonzero(np.abs(flat.sum(axis=1) - 1.0) > 1e-9)
+    if bad.size:
+        raise RulesError(f"turn {int(bad[0])}'s probabilities sum to {flat[bad[0]].sum()!r}, not 1", field="turns")
+
+
+def _int_array(values, field: str, rule: str) -> np.ndarray:
+    a = np.asarray(values)
+    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+        raise RulesError(f"must be whole numbers, not {a.dtype}", field=field, rule=rule)
+    return a.astype(np.int64)
+
+
+def _turn_index(turn_index, m: int, n: int) -> np.ndarray:
+    if turn_index is None:
+        if m == n:
+            return np.arange(n, dtype=np.int64)
+        if m == 1:
+            return np.zeros(n, dtype=np.int64)
+        raise RulesError(f"{m} turns for {n} rows: give turn_index (row -> turn)", field="turn_index")
+    ti = _int_array(turn_index, "turn_index", "each row uses one of the given turns")
+    if ti.shape != (n,) or (n and (ti.min() < 0 or ti.max() >= m)):
+        raise RulesError(f"turn_index must be {n} whole numbers in 0..{m - 1}", field="turn_index")
+    return ti
+
+
+def _dedupe(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (index of the first row of each distinct key, in key order; each row's distinct id)."""
+    if keys.size == 1:
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    return first, inv.ravel()
+
+
+# --------------------------------------------------------------------------- the kernel
+def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds: int = 10_000,
+                weights=None) -> Chains:
+    """Return the exact kill chains (:class:`Chains`) of many (turn, pool) rows at once.
+
+    ``channels=1`` (HP): ``turns`` is a (m, W) float64 array of per-turn damage pmfs from damage 0
+    (or a list of 1-D pmfs), ``pools`` an int array (n,) of HP (>= 1). Row i uses turn
+    ``turn_index[i]`` (default: row i uses turn i when m == n, turn 0 when m == 1). The target is
+    dead after round t exactly when S_t >= hp: P(T > t) = P(S_t < hp). Identical (turn, hp) rows are
+    computed once, and one chain per turn, cut at its largest HP, serves all its HPs.
+    ``channels=2`` (Annulus Endurance and Vitality): each turn is a joint pmf J[r, v] = P(one turn
+    deals r regular and v vital damage) ((m, R, V) array or a list of 2-D arrays), ``pools`` an int
+    array (n, 2) of (endurance >= 0, vitality >= 1). After totals R, V the creature has lost
+    V + max(0, R - endurance) Vitality and is dead when that reaches its Vitality.
+
+    A row leaves the chain once its alive mass is below ``CHAIN_TAIL``; a row still alive after
+    ``max_rounds`` reports the mass left in ``alive``. Rows whose turn never damages: killed 0,
+    alive 1, rounds 0, mean inf.
+
+    ``mean``: exact E[T], not truncated at ``max_rounds``. channels=1: E[T] = sum over s < hp of the
+    renewal measure U(s) = sum_k P(S_k = s), U = delta + Y * U for the positive part Y of the turn,
+    divided once by P(damage > 0) (turns that deal 0 only stretch time). channels=2: sum of
+    t P(T = t), NaN when the row did not converge within ``max_rounds``.
+
+    ``weights`` (optional, (n, R_w) with R_w <= max_rounds + 1): ``weighted[i] = sum_t
+    weights[i, t] * alive_i(t)``, t = 0..R_w-1 (t = 0: the untouched target), ``alive_i(t)`` the
+    alive mass of row i after t rounds as a dense vector over damage taken: channels=1 indexed by
+    damage s = 0..hp-1, channels=2 by total damage s = r + v = 0..endurance+vitality-1 (Endurance
+    left + Vitality left = endurance + vitality - s); a (n, max pool) array, 0 past each row's
+    pool. Rounds after a row converged (alive mass < ``CHAIN_TAIL``) add nothing. A duel's
+    winner's HP-left distribution is ``kill_a @ alive_b(t - 1)``: weights = kill_a.
+
+    channels=1 speed: each turn's alive mass is convolved with the turn's damage only on the
+    window where it is non-zero (from [0, 0], growing by the turn's support each round, cut at
+    HP); leading and trailing runs of the window holding less than TRIM_BUDGET / (2 max_rounds)
+    each round are dropped, and that mass is reported in ``dropped``. Chains up to ``DENSE_HP``
+    run as one batched matrix product per round instead (no trimming: ``dropped`` is 0).
+    """
+    if not isinstance(max_rounds, (int, np.integer)) or isinstance(max_rounds, bool) or max_rounds < 1:
+        raise RulesError(f"must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
+    max_rounds = int(max_rounds)
+    if channels not in (1, 2):
+        raise RulesError(f"channels must be 1 (HP) or 2 (Endurance, Vitality), not {channels!r}", field="channels")
+    if channels == 1:
+        X = _turns_1d(turns)
+        hp = _int_array(pools, "hp", _RULE_HP)
+        if hp.ndim != 1:
+            raise RulesError("hp must be a 1-D array, one HP per row", field="hp", rule=_RULE_HP)
+        if hp.size and hp.min() < 1:
+            raise RulesError("HP must be >= 1", field="hp", rule=_RULE_HP)
+        size = hp
+    else:
+        J = _turns_2d(turns)
+        pools = _int_array(pools, "pools", _RULE_POOLS)
+        if pools.ndim != 2 or pools.shape[1] != 2:
+            raise RulesError("pools must be a (n, 2) array of (endurance, vitality)", field="pools", rule=_RULE_POOLS)
+        if pools.size and (pools[:, 0].min() < 0 or pools[:, 1].min() < 1):
+            raise RulesError("endurance must be >= 0 and vitality >= 1", field="pools", rule=_RULE_POOLS)
+        size = pools.sum(axis=1)
+    n = size.shape[0]
+    m = X.shape[0] if channels == 1 else J.shape[0]
+    ti = _turn_index(turn_index, m, n)
+    W = None
+    if weights is not None:
+        W = np.asarray(weights, dtype=np.float64)
+        if W.ndim != 2 or W.shape[0] != n or W.shape[1] > max_rounds + 1 or not np.all(np.isfinite(W)):
+            raise RulesError(f"weights must be a finite (n={n}, R_w <= max_rounds + 1) array, one weight per "
+                             f"round t = 0..R_w-1", field="weights")
+    if channels == 1:
+        return _hp_chains(X, hp, ti, max_rounds, W)
+    return _pool_chains(J, pools, ti, max_rounds, W)
+
+
+class _Recorder:
+    """Collects the per-pair results round by round (kill chances in a growing (rounds, pairs) array)."""
+
+    def __init__(self, n_pairs: int, max_rounds: int):
+        self.max_rounds = max_rounds
+        self.killed = np.zeros((min(max_rounds, 64), n_pairs))
+        self.rounds = np.zeros(n_pairs, dtype=np.int64)
+        self.alive = np.ones(n_pairs)
+        self.dropped = np.zeros(n_pairs)
+        self.R = 0
+
+    def put(self, t: int, pairs: np.ndarray, values: np.ndarray) -> None:
+        """Store P(T = t) of ``pairs``."""
+        if t > self.killed.shape[0]:
+            grown = np.zeros((min(self.max_rounds, 2 * t), self.killed.shape[1]))
+            grown[: self.killed.shape[0]] = self.killed
+            self.killed = grown
+        self.killed[t - 1, pairs] = np.maximum(values, 0.0)  # an exact 0 may round to -2e-16
+        if t > self.R:
+            self.R = t
+
+    def put_column(self, pair: int, values: np.ndarray) -> None:
+        """Store P(T = t), t = 1..len(values), of one pair."""
+        if values.size:
+            self.put(values.size, np.array([pair]), values[-1:])
+        self.killed[: values.size, pair] = np.maximum(values, 0.0)
+
+    def finish(self, pairs: np.ndarray, t: int, alive: np.ndarray) -> None:
+        """Pairs leaving the chain after round ``t`` with ``alive`` mass left."""
+        self.rounds[pairs] = t
+        self.alive[pairs] = alive
+
+    def means(self, pairs: np.ndarray) -> np.ndarray:
+        """Return sum_t t P(T = t) + (rounds + 1) alive of ``pairs`` (E[T] when they converged)."""
+        t = np.arange(1, self.R + 1, dtype=np.float64)
+        return (t @ self.killed[: self.R])[pairs] + (self.rounds[pairs] + 1) * self.alive[pairs]
+
+    def killed_rows(self, inv: np.ndarray) -> np.ndarray:
+        """Return the (rows, R) kill chances of the rows (row -> pair ``inv``)."""
+        return np.take(self.killed[: self.R], inv, axis=1).T
+
+
+class _Weights:
+    """The ``weights`` bookkeeping: rows, their pair, their pool, the (n, max pool) output."""
+
+    def __init__(self, W: np.ndarray, inv: np.ndarray, size: np.ndarray, width: int):
+        self.W, self.inv, self.size = W, inv, size
+        self.out = np.zeros((inv.size, width))
+        self.out[:, 0] = W[:, 0]  # t = 0: the untouched target has taken no damage
+
+    def rows_of(self, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (rows served by ``pairs``, each row's position in ``pairs``)."""
+        where = np.full(int(self.inv.max()) + 1, -1)
+        where[pairs] = np.arange(pairs.size)
+        rows = np.flatnonzero(where[self.inv] >= 0)
+        return rows, where[self.inv[rows]]
+
+
+def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W: np.ndarray | None) -> Chains:
+    top = int(hp.max(initial=0)) + 1
+    first, inv = _dedupe(ti * top + hp)
+    pt, ph = ti[first], hp[first]  # the distinct (turn, hp) pairs
+    rec = _Recorder(first.size, max_rounds)
+    mean = np.full(first.size, np.inf)
+    p_pos = X[:, 1:].sum(axis=1)
+    wts = None
+    if W is not None:
+        wts = _Weights(W, inv, hp, top - 1)
+        never = p_pos[ti] == 0
+        wts.out[never, 0] = W[never].sum(axis=1)  # never damaged: damage 0 every round
+    # the pairs come sorted by (turn, hp): each turn's pairs are one run, its largest HP last
+    cuts = np.flatnonzero(pt[1:] != pt[:-1]) + 1
+    starts, ends = np.concatenate(([0], cuts)), np.concatenate((cuts, [pt.size]))
+    h_turn = np.zeros(X.shape[0], dtype=np.int64)
+    h_turn[pt[starts]] = ph[ends - 1]
+    keep = p_pos[pt[starts]] > 0
+    damaging = pt[starts[keep]]
+    if damaging.size:
+        span = np.arange(pt.size)
+        pairs_of = {int(k): span[a:b] for k, a, b in zip(damaging, starts[keep], ends[keep])}
+        dense = damaging[h_turn[damaging] <= DENSE_HP]
+        alone = [] if dense.size >= _DENSE_MIN_TURNS else list(dense)
+        if dense.size >= _DENSE_MIN_TURNS:
+            buckets = np.ceil(np.log2(np.maximum(h_turn[dense], 2))).astype(np.int64)
+            for b in np.unique(buckets):  # a loop over HP scales (powers of 2), not rows
+                tb = dense[buckets == b]
+                H = int(h_turn[tb].max())
+                step = max(1, _DENSE_BLOCK // (H * H))
+                for i in range(0, tb.size, step):  # blocks of turns: bounded memory
+                    blk = tb[i : i + step]
+                    _dense_chains(X, blk, H, np.concatenate([pairs_of[int(k)] for k in blk]), pt, ph, rec,
+                                  max_rounds, wts)
+        wide = damaging[h_turn[damaging] > DENSE_HP]
+        if wide.size >= 2:
+            wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
+            for i in range(0, wide.size, _WINDOW_GROUP):
+                grp = wide[i : i + _WINDOW_GROUP]
+                _window_chains(X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec,
+                               max_rounds, wts)
+        else:
+            alone += list(wide)
+        for k in alone:  # few turns: one np.convolve per round beats the batched bookkeeping
+            _window_chain(X[k], int(h_turn[k]), pairs_of[int(k)], ph, rec, max_rounds, wts)
+        # E[T] = sum_t t P(T = t) + E[T; T > R]; with alive_R < CHAIN_TAIL the second term is
+        # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
+        # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
+        # (whose rounding grows with the rounds), take the renewal measure instead.
+        pairs = np.concatenate([pairs_of[int(k)] for k in damaging])
+        mean[pairs] = rec.means(pairs)
+        open_ = damaging[[bool((rec.alive[pairs_of[int(k)]] >= CHAIN_TAIL).any()
+                               or rec.rounds[pairs_of[int(k)]].max() > _CHAIN_MEAN_ROUNDS) for k in damaging]]
+        if open_.size:
+            _renewal_means(X, open_, h_turn, p_pos, ph, pairs_of, mean)
+    return Chains(rec.killed_rows(inv), rec.alive[inv], rec.rounds[inv], mean[inv], rec.dropped[inv],
+                  None if wts is None else wts.out)
+
+
+def _spread(X: np.ndarray) -> np.ndarray:
+    """The standard deviation of each turn's damage (how fast its window widens)."""
+    v = np.arange(X.shape[1])
+    m = X @ v
+    return np.sqrt(np.maximum(X @ (v * v) - m * m, 0.0))
+
+
+def _support(x: np.ndarray, H: int) -> np.ndarray:
+    """The turn's pmf on damage 0..min(max damage, H - 1): damage >= H lands past every HP."""
+    x = x[:H]
+    nz = np.flatnonzero(x)
+    return x[: nz[-1] + 1] if nz.size else x[:1]
+
+
+#: the renewal measure's first entries are built by its recurrence directly (batched over turns)
+_RENEWAL_HEAD = 256
+
+
+def _renewal_means(X, turns, h_turn, p_pos, ph, pairs_of, mean) -> None:
+    """Fill ``mean`` for the pairs of ``turns``: E[T] = sum_{s < hp} U(s) / P(damage > 0).
+
+    U(s) = sum_k P(S_k = s) solves U = delta + Y * U (Y: the turn's damage given damage > 0, so
+    Y(0) = 0; turns that deal 0 only stretch time, hence the one division). U(0..255) comes from
+    the recurrence U(s) = sum_j Y(j) U(s - j), batched over turns. Longer chains double from
+    there: given U on [0, n), the block [n, n + m) is c + Y * block, c the reach of [0, n) into it
+    (from its last W - 1 values), and the inverse of the lower-triangular Toeplitz I - Y is the
+    Toeplitz of U itself, so block = (U[:m] * c)[:m]: O(H W) work in O(log H) convolutions. Every
+    term is a sum of non-negative products (no cancellation).
+    """
+    ys = []
+    for k in turns:
+        y = _support(X[k], int(h_turn[k])) / p_pos[k]
+        y[0] = 0.0
+        ys.append(y)
+    head = min(_RENEWAL_HEAD, int(h_turn[turns].max()))
+    w = max(y.size for y in ys)
+    Y = np.zeros((len(ys), w))
+    for i, y in enumerate(ys):
+        Y[i, : y.size] = y
+    U = np.zeros((len(ys), head))
+    U[:, 0] = 1.0
+    for s in range(1, head):
+        q = min(s, w - 1)
+        U[:, s] = np.einsum("ij,ij->i", Y[:, 1 : q + 1], U[:, s - 1 :: -1][:, :q])
+    for i, k in enumerate(turns):
+        H = int(h_turn[k])
+        if H <= head:
+            u = U[i, :H]
+        else:
+            y = ys[i]
+            u = np.empty(H)
+            u[:head] = U[i]
+            filled = head
+            while filled < H:
+                m = min(filled, H - filled)
+                lo = max(0, filled - (y.size - 1))
+                reach = np.convolve(u[lo:filled], y)[filled - lo : filled - lo + min(m, y.size - 1)]
+                u[filled : filled + m] = np.convolve(u[:m], reach)[:m]
+                filled += m
+        pairs = pairs_of[int(k)]
+        mean[pairs] = np.cumsum(u, dtype=np.longdouble)[ph[pairs] - 1].astype(np.float64) / p_pos[k]
+
+
+def _dense_chains(X, tb, H, pairs, pt, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
+    """Run the turns ``tb`` (largest HP <= H) on their H x H transitions, ``alive @ Tm`` per round."""
+    k = tb.size
+    local = np.full(X.shape[0], -1)
+    local[tb] = np.arange(k)
+    prow, pcol = local[pt[pairs]], ph[pairs] - 1  # pair -> (turn row, hp - 1)
+    xs = np.zeros((k, H))
+    w = min(X.shape[1], H)
+    xs[:, :w] = X[tb, :w]
+    j = np.arange(H)
+    lag = j[None, :] - j[:, None]
+    Tm = np.zeros((k, H, H))
+    Tm[:, lag >= 0] = xs[:, lag[lag >= 0]]  # Tm[i, a, b] = P(turn i deals b - a)
+    alive = np.zeros((k, H))
+    alive[:, 0] = 1.0
+    rows = np.arange(k)  # turn rows still in the chain (``alive`` and ``Tm`` follow them)
+    pos = np.arange(k)  # turn row -> its row in ``alive``
+    prev = np.ones(pairs.size)
+    act = np.arange(pairs.size)  # pairs still in the chain
+    if wts is not None:
+        wr, wp = wts.rows_of(pairs)
+        wlive = np.ones(pairs.size, dtype=bool)
+        wmask = np.arange(H)[None, :] < wts.size[wr][:, None]  # damage < hp: alive for that row
+    for t in range(1, max_rounds + 1):
+        alive = np.matmul(alive[:, None, :], Tm)[:, 0, :]
+        c = np.cumsum(alive, axis=1)
+        surv = c[pos[prow[act]], pcol[act]]
+        rec.put(t, pairs[act], prev[act] - surv)
+        prev[act] = surv
+        if wts is not None and t < wts.W.shape[1]:
+            sel = wlive[wp] & (wts.W[wr, t] != 0)
+            r, p = wr[sel], wp[sel]
+            wts.out[r, :H] += wts.W[r, t, None] * alive[pos[prow[p]]] * wmask[sel]
+        done = surv < CHAIN_TAIL
+        if done.any():
+            rec.finish(pairs[act[done]], t, surv[done])
+            if wts is not None:
+                wlive[act[done]] = False
+            act = act[~done]
+            if act.size == 0:
+                return
+            need = np.zeros(k, dtype=bool)
+            need[prow[act]] = True
+            keep = need[rows]
+            if keep.sum() * 2 <= keep.size:  # compact when half the turns left
+                rows, alive, Tm = rows[keep], alive[keep], Tm[keep]
+                pos[rows] = np.arange(rows.size)
+    rec.finish(pairs[act], max_rounds, prev[act])
+
+
+def _window_chains(X, tb, h_turn, pairs, pt, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
+    """Run the turns ``tb`` together, each on the window where its alive mass is non-zero.
+
+    Row i of ``A`` holds P(S_t = lo_i + c, alive) for c = 0.. (zeros past its content). Each round:
+    convolve every row with its turn (one np.convolve per row), cut at the turn's largest HP, read
+    P(S_t < hp) for each HP from the row's cumulative sums; every ``_TRIM_EVERY`` rounds drop from
+    both ends of each row the runs holding less than TRIM_BUDGET / (2 max_rounds) and shift the
+    rows to their new start. Trimmed mass below a pair's HP is that pair's ``dropped``. (A pair
+    whose HP falls inside a trimmed run has less than that alive, so it already left.)
+    """
+    k = tb.size
+    eps = TRIM_BUDGET / (2 * max_rounds)
+    xs = [_support(X[i], int(h_turn[i])) for i in tb]
+    wx = max(x.size for x in xs)
+    H = h_turn[tb].astype(np.int64)
+    local = np.full(X.shape[0], -1)
+    local[tb] = np.arange(k)
+    prow, hs = local[pt[pairs]], ph[pairs]
+    A = np.ones((k, 1))
+    lo = np.zeros(k, dtype=np.int64)
+    rows = np.arange(k)  # turn rows still in the chain (``A`` follows them)
+    pos = np.arange(k)  # turn row -> its row in ``A``
+    prev = np.ones(pairs.size)
+    dropped = np.zeros(pairs.size)
+    act = np.arange(pairs.size)
+    if wts is not None:
+        wr, wp = wts.rows_of(pairs)
+        wlive = np.ones(pairs.size, dtype=bool)
+        whp = wts.size[wr]
+    for t in range(1, max_rounds + 1):
+        width = min(A.shape[1] + wx - 1, int((H[rows] - lo[rows]).max()))
+        new = np.zeros((rows.size, A.shape[1] + wx - 1))
+        for i, r in enumerate(rows):
+            x = xs[r]
+            new[i, : A.shape[1] + x.size - 1] = np.convolve(A[i], x)
+        new = new[:, :width]
+        over = lo[rows] + width > H[rows]
+        if over.any():  # damage >= the turn's largest HP: dead for all its HPs
+            new[over] *= np.arange(width)[None, :] < (H[rows[over]] - lo[rows[over]])[:, None]
+        A = new
+        c = np.cumsum(A, axis=1)
+        pr = pos[prow[act]]
+        idx = hs[act] - 1 - lo[prow[act]]
+        surv = c[pr, np.minimum(idx, width - 1)]
+        rec.put(t, pairs[act], prev[act] - surv)
+        prev[act] = surv
+        if wts is not None and t < wts.W.shape[1]:
+            sel = wlive[wp] & (wts.W[wr, t] != 0)
+            if sel.any():
+                r, p = wr[sel], wp[sel]
+                i = prow[p]
+                cols = lo[i][:, None] + np.arange(width)[None, :]
+                ok = cols < whp[sel][:, None]
+                vals = A[pos[i]] * wts.W[r, t][:, None]
+                rr = np.broadcast_to(r[:, None], cols.shape)
+                wts.out[rr[ok], cols[ok]] += vals[ok]
+        done = surv < CHAIN_TAIL
+        if done.any():
+            fin = act[done]
+            rec.finish(pairs[fin], t, surv[done])
+            rec.dropped[pairs[fin]] = dropped[fin]
+            if wts is not None:
+                wlive[fin] = False
+            act, surv, pr, idx = act[~done], surv[~done], pr[~done], idx[~done]
+            if act.size == 0:
+                return
+            need = np.zeros(k, dtype=bool)
+            need[prow[act]] = True
+            keep = need[rows]
+            if keep.sum() * 2 <= keep.size:  # compact when half the turns left
+                rows, A, c = rows[keep], A[keep], c[keep]
+                pos[rows] = np.arange(rows.size)
+                pr = pos[prow[act]]
+        if t % _TRIM_EVERY:
+            continue
+        # trim: leading entries while their cumulative mass < eps, trailing likewise
+        kl = (c < eps).sum(axis=1)
+        rc = np.cumsum(A[:, ::-1], axis=1)  # mass from the top end (c[-1] - eps would round to c[-1])
+        kr = (rc < eps).sum(axis=1)
+        keep_w = width - kl - kr
+        if not ((kl > 0) | (kr > 0)).any():
+            continue
+        cut = np.where(kl[pr] > 0, c[pr, np.maximum(kl[pr] - 1, 0)], 0.0)  # below every pair left
+        jr = width - kr[pr]  # the trailing run starts here; its mass below hp is dropped
+        top = np.where(kr[pr] > 0, rc[pr, np.maximum(kr[pr] - 1, 0)], 0.0)
+        above = np.clip(width - 1 - np.maximum(idx + 1, jr), -1, width - 1)  # mass at >= max(hp, jr)
+        cut += top - np.where(above >= 0, rc[pr, np.maximum(above, 0)], 0.0)
+        prev[act] -= cut
+        dropped[act] += cut
+        nw = max(1, int(keep_w.max()))
+        take = np.minimum(kl[:, None] + np.arange(nw)[None, :], width - 1)
+        A = np.take_along_axis(A, take, axis=1)
+        A[np.arange(nw)[None, :] >= keep_w[:, None]] = 0.0
+        lo[rows] += kl
+    rec.finish(pairs[act], max_rounds, prev[act])
+    rec.dropped[pairs[act]] = dropped[act]
+
+
+def _window_chain(x, H, pairs, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
+    """Run one turn's chain (largest HP ``H``) on the window where its alive mass is non-zero.
+
+    The same chain as :func:`_window_chains` for one turn: ``a[c]`` = P(S_t = lo + c, alive); each
+    round one np.convolve, the cut at H, P(S_t < hp) for each HP, and (windows wider than
+    ``_TRIM_MIN``, every ``_TRIM_EVERY`` rounds) the trim of both ends.
+    """
+    x = _support(x, H)
+    eps = TRIM_BUDGET / (2 * max_rounds)
+    order = np.argsort(ph[pairs], kind="stable")
+    pairs = pairs[order]  # by HP: the smallest leaves first
+    h_act = ph[pairs].copy()
+    single = pairs.size == 1
+    a = np.ones(1)
+    lo = 0
+    base = 1.0  # alive mass below every HP left after the last trim
+    prev = np.ones(pairs.size)
+    dropped = np.zeros(pairs.size)
+    first = 0  # pairs[first:] are still in the chain
+    surv_rows = []
+    if wts is not None:
+        wr, wp = wts.rows_of(pairs)
+        whp = wts.size[wr]
+    t = 0
+    for t in range(1, max_rounds + 1):
+        a = np.convolve(a, x)
+        if lo + a.size > H:
+            a = a[: H - lo]
+        if single:
+            surv = np.array([a[: h_act[0] - lo].sum()])
+        else:
+            c = np.cumsum(a)
+            surv = c[np.minimum(h_act - 1 - lo, a.size - 1)]
+        surv_rows.append((first, prev[first:] - surv))
+        prev[first:] = surv
+        if wts is not None and t < wts.W.shape[1]:
+            for r, p, hr in zip(wr, wp, whp):  # rows of one turn: few (a duel has one)
+                end = min(a.size, hr - lo)
+                if p >= first and end > 0 and wts.W[r, t] != 0:
+                    wts.out[r, lo : lo + end] += wts.W[r, t] * a[:end]
+        if surv[0] < CHAIN_TAIL:
+            done = np.flatnonzero(surv < CHAIN_TAIL)
+            fin = pairs[first + done]
+            rec.finish(fin, t, surv[done])
+            rec.dropped[fin] = dropped[first + done]
+            left = np.flatnonzero(surv >= CHAIN_TAIL)
+            if left.size == 0:
+                break
+            if left[0] != done.size:  # surv is non-decreasing in hp: the first ones leave
+                raise AssertionError("kill chance not monotone in HP")
+            first += done.size
+            h_act = h_act[done.size :]
+        if a.size < _TRIM_MIN or t % _TRIM_EVERY:
+            continue
+        c = np.cumsum(a)
+        kl = int(np.searchsorted(c, eps))
+        rc = np.cumsum(a[::-1])  # mass from the top end (c[-1] - eps would round to c[-1])
+        jr = a.size - int(np.searchsorted(rc, eps))  # entries jr.. hold < eps
+        if kl or jr < a.size:
+            cut = np.zeros(h_act.size)
+            if kl:
+                cut += c[kl - 1]  # below every pair still in the chain
+            if jr < a.size:
+                tail = np.cumsum(a[jr:])
+                below = h_act - 1 - lo - jr  # index of the last tail entry below hp
+                inside = below >= 0
+                cut[inside] += tail[np.minimum(below[inside], tail.size - 1)]
+            prev[first:] -= cut
+            dropped[first:] += cut
+            a = a[kl:jr]
+            lo += kl
+    else:
+        rec.finish(pairs[first:], max_rounds, prev[first:])
+        rec.dropped[pairs[first:]] = dropped[first:]
+    if single:
+        rec.put_column(pairs[0], np.concatenate([v for _, v in surv_rows]))
+        return
+    for i, (f, vals) in enumerate(surv_rows, start=1):
+        rec.put(i, pairs[f:], vals)
+
+
+def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: int, W: np.ndarray | None) -> Chains:
+    E_top = int(pools[:, 0].max(initial=0)) + 1
+    V_top = int(pools[:, 1].max(initial=0)) + 1
+    first, inv = _dedupe((ti * E_top + pools[:, 0]) * V_top + pools[:, 1])
+    rec = _Recorder(first.size, max_rounds)
+    mean = np.full(first.size, np.inf)
+    wts = None
+    if W is not None:
+        size = pools.sum(axis=1)
+        wts = _Weights(W, inv, size, int(size.max(initial=1)))
+    for p, row in enumerate(first):
+        k, E, V = int(ti[row]), int(pools[row, 0]), int(pools[row, 1])
+        wsel = None
+        if wts is not None:
+            wsel = np.flatnonzero(inv == p)
+        mean[p] = _pool_chain(J[k], E, V, p, rec, max_rounds, wts, wsel)
+    return Chains(rec.killed_rows(inv), rec.alive[inv], rec.rounds[inv], mean[inv], rec.dropped[inv],
+                  None if wts is None else wts.out)
+
+
+def _pool_chain(joint, E, V, p, rec: _Recorder, max_rounds, wts, wsel) -> float:
+    """Run one (joint, endurance, vitality) chain on the two running totals; return its mean.
+
+    ``alive[r, v]`` = P(regular total r, vital total v, alive): alive while
+    v + max(0, r - endurance) < vitality. The box grows by the joint's support each round, cut at
+    r < E + V and v < V; each round is one 1-D convolution of the box and the joint laid out
+    row-major with a common row stride (columns padded so that no row wraps into the next).
+    """
+    H = E + V
+    if joint.sum() - joint[0, 0] <= 0:
+        if wts is not None:
+            wts.out[wsel, 0] = wts.W[wsel].sum(axis=1)
+        return np.inf
+    j = joint[:H, :V]  # more regular or vital damage than this kills in any state
+    nzr, nzc = np.flatnonzero(j.any(axis=1)), np.flatnonzero(j.any(axis=0))
+    j = j[: nzr[-1] + 1, : nzc[-1] + 1] if nzr.size else j[:1, :1]
+    jr, jv = j.shape
+    rr, vv = np.arange(H)[:, None], np.arange(V)[None, :]
+    region = (vv + np.maximum(0, rr - E)) < V
+    total = rr + vv  # damage taken (Endurance + Vitality lost)
+    alive = np.ones((1, 1))
+    prev, mean = 1.0, 0.0
+    for t in range(1, max_rounds + 1):
+        nr, nv = alive.shape
+        L = nv + jv - 1
+        A = np.zeros((nr, L))
+        A[:, :nv] = alive
+        Jf = np.zeros((jr, L))
+        Jf[:, :jv] = j
+        f = np.convolve(A.ravel(), Jf.ravel())
+        out_r, out_v = min(nr + jr - 1, H), min(L, V)
+        f = np.concatenate((f, np.zeros(1)))[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)
+        alive = f[:out_r, :out_v] * region[:out_r, :out_v]
+        mass = float(alive.sum())
+        rec.put(t, np.array([p]), np.array([prev - mass]))
+        mean += t * (prev - mass)
+        prev = mass
+        if wts is not None and t < wts.W.shape[1]:
+            s = np.bincount(total[:out_r, :out_v].ravel(), weights=alive.ravel(), minlength=H)[:H]
+            wts.out[np.ix_(wsel, np.arange(H))] += wts.W[wsel, t, None] * s
+        if mass < CHAIN_TAIL:
+            rec.finish(np.array([p]), t, np.array([mass]))
+            return mean
+    rec.finish(np.array([p]), max_rounds, np.array([prev]))
+    return np.nan
+
+
+# --------------------------------------------------------------------------- statistics of many rows
 #: a round counts as reaching quantile q when P(killed by then) >= q - this (float ties)
 QUANTILE_TOLERANCE = 1e-12
-#: the chain stops once the mass still alive falls below this (far under the 1e-12 tolerance)
-CHAIN_TAIL = 1e-16
 _QUANTILES = (0.1, 0.5, 0.9)
 
 
 def totals(pmf: np.ndarray) -> np.ndarray:
-    """Return P(row, total damage) of joint turn pmfs (rows × one axis per pool)."""
+    """Return P(row, total damage) of joint turn pmfs (rows x one damage axis per pool)."""
     if pmf.ndim == 2:
         return pmf
     n, r, v = pmf.shape
@@ -29,66 +711,6 @@ def totals(pmf: np.ndarray) -> np.ndarray:
     for j in range(v):
         out[:, j : j + r] += pmf[:, :, j]
     return out
-
-
-def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, max_rounds: int = 100,
-               chain: bool = False) -> dict[str, np.ndarray]:
-    """Return per row: ``mean_turn_damage``, ``sd_turn_damage``, ``p_kill_one_turn``, ``mean_rounds``
-    (exact; inf when the turn never damages), ``q10``/``q50``/``q90`` (first round whose kill chance
-    reaches q within QUANTILE_TOLERANCE; NaN past ``max_rounds``) and, with ``chain``,
-    ``p_killed_by`` (rows × max_rounds).
-
-    Row i uses turn ``pmf[turn_index[i]]`` (-1: no usable turn, never kills) against ``pools[i]``.
-    """
-    from .batch_chains import rounds_batch
-
-    turn_index = np.asarray(turn_index, dtype=np.int64)
-    pools = np.asarray(pools, dtype=np.int64).reshape(turn_index.size, -1)
-    n = turn_index.size
-    T = totals(pmf) if pmf.size else np.ones((0, 1))
-    v = np.arange(T.shape[1])
-    tm = T @ v
-    tsd = np.sqrt(np.maximum(T @ (v * v) - tm * tm, 0.0))
-    none = turn_index < 0
-    safe = np.where(none, 0, turn_index)
-    out = {"mean_turn_damage": np.where(none, 0.0, tm[safe] if tm.size else 0.0),
-           "sd_turn_damage": np.where(none, 0.0, tsd[safe] if tsd.size else 0.0),
-           "p_kill_one_turn": np.zeros(n), "mean_rounds": np.full(n, np.inf),
-           "q10": np.full(n, np.nan), "q50": np.full(n, np.nan), "q90": np.full(n, np.nan)}
-    if chain:
-        out["p_killed_by"] = np.zeros((n, max_rounds))
-    rows = np.flatnonzero(~none)
-    if rows.size == 0:
-        return out
-    if pools.shape[1] == 1:
-        st = rounds_batch(T, turn_index[rows], pools[rows, 0], max_rounds=max_rounds, chain=chain)
-        for k_out, k_in in (("p_kill_one_turn", "p_kill_one_turn"), ("mean_rounds", "mean_rounds"),
-                            ("q10", "q10"), ("q50", "q50"), ("q90", "q90")):
-            out[k_out][rows] = st[k_in]
-        if chain:
-            out["p_killed_by"][rows] = st["p_killed_by"]
-        return out
-    if pools.shape[1] != 2:
-        raise RulesError("the chain runs on one or two pools", field="pools")
-    st = _two_pool_stats(pmf, turn_index[rows], pools[rows], max_rounds)
-    for k in ("p_kill_one_turn", "mean_rounds", "q10", "q50", "q90"):
-        out[k][rows] = st[k]
-    if chain:
-        out["p_killed_by"][rows] = st["p_killed_by"]
-    return out
-
-
-def _spill_step(mass: np.ndarray, J: np.ndarray, offsets: np.ndarray, alive: np.ndarray) -> np.ndarray:
-    """Return one round of the two-pool chain: ``mass`` (rows × regular total × vital total)
-    convolved with each row's turn ``J`` on its non-zero offsets, cut to the alive region."""
-    new = np.zeros_like(mass)
-    R, V = mass.shape[1:]
-    for dr, dv in offsets:
-        w = J[:, dr, dv]
-        if not w.any():
-            continue
-        new[:, dr:, dv:] += w[:, None, None] * mass[:, : R - dr, : V - dv]
-    return new * alive
 
 
 def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -> np.ndarray:
@@ -114,53 +736,59 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
     return np.clip(out, 0.0, 1.0)
 
 
-def _two_pool_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, max_rounds: int) -> dict:
-    """Return the kill statistics of rows against (Endurance, Vitality), batched over distinct rows.
+def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, max_rounds: int = 100,
+               chain: bool = False) -> dict[str, np.ndarray]:
+    """Return per row: ``mean_turn_damage``, ``sd_turn_damage``, ``p_kill_one_turn``, ``mean_rounds``
+    (exact; inf when the turn never damages), ``q10``/``q50``/``q90`` (first round whose kill chance
+    reaches q within QUANTILE_TOLERANCE; NaN past ``max_rounds``) and, with ``chain``,
+    ``p_killed_by`` (rows x max_rounds).
 
-    annulus-attacks.txt: "Endurance is removed first, then Vitality ... If you remove the last
-    Vitality from a creature, that creature dies"; Vital damage goes "directly at Vitality". After
-    regular total r and vital total v a creature has lost v + max(0, r - E) Vitality: alive while
-    that is below V. The chain runs on Y = the turn given that it deals damage (each step deals
-    some, so at most E + V steps); turns that deal nothing only wait
-    (:func:`by_round_from_steps`), and E[T] = E[steps] / P(damage > 0).
+    Row i uses turn ``pmf[turn_index[i]]`` (-1: no usable turn, never kills) against ``pools[i]``
+    (one column per pool). Everything comes from :func:`kill_chains`. Against two pools the chain
+    runs on the damaging turns only (Y = the turn given damage > 0: each step deals some, so at
+    most E + V steps) and the turns that deal nothing are waits (:func:`by_round_from_steps`):
+    E[T] = E[steps] / P(damage > 0).
     """
-    key = turn_index * (1 << 40) + pools[:, 0] * (1 << 20) + pools[:, 1]
-    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    t, E, Vt = turn_index[first], pools[first, 0], pools[first, 1]
-    n = first.size
-    R, V = int((E + Vt).max()), int(Vt.max())
-    J = np.zeros((n, R, V))
-    a, b = min(R, pmf.shape[1]), min(V, pmf.shape[2])
-    J[:, :a, :b] = pmf[t][:, :a, :b]
-    # damage past the grid kills outright: it stays in the turn's mass but leaves the alive region
-    p_pos = 1.0 - pmf[t][:, 0, 0]
-    r, v = np.arange(R)[None, :, None], np.arange(V)[None, None, :]
-    alive = ((v + np.maximum(0, r - E[:, None, None]) < Vt[:, None, None])
-             & (r < (E + Vt)[:, None, None])).astype(np.float64)
-    out = {"p_kill_one_turn": np.zeros(n), "mean_rounds": np.full(n, np.inf),
-           "p_killed_by": np.zeros((n, max_rounds))}
-    pos = np.flatnonzero(p_pos > 0)
-    if pos.size:
-        Y = J[pos] / p_pos[pos, None, None]
-        Y[:, 0, 0] = 0.0
-        mass = np.zeros((pos.size, R, V))
-        mass[:, 0, 0] = 1.0
-        offsets = np.argwhere(Y.any(axis=0))
-        left_prev = np.ones(pos.size)
-        steps = np.zeros((pos.size, R + V))
-        for k in range(R + V):
-            mass = _spill_step(mass, Y, offsets, alive[pos])
-            left = mass.sum(axis=(1, 2))
-            steps[:, k] = np.maximum(left_prev - left, 0.0)
-            left_prev = left
-            if left.max() < CHAIN_TAIL:
-                break
-        mean_steps = 1.0 + (1.0 - np.cumsum(steps, axis=1)).clip(0.0).sum(axis=1)  # sum_k>=0 P(K > k)
-        out["mean_rounds"][pos] = mean_steps / p_pos[pos]
-        out["p_killed_by"][pos] = by_round_from_steps(steps, p_pos[pos], max_rounds)
-        out["p_kill_one_turn"][pos] = out["p_killed_by"][pos, 0]
-    by = out["p_killed_by"]
+    turn_index = np.asarray(turn_index, dtype=np.int64)
+    pools = np.asarray(pools, dtype=np.int64).reshape(turn_index.size, -1)
+    n = turn_index.size
+    T = totals(pmf) if pmf.size and pmf.shape[0] else np.ones((1, 1))
+    v = np.arange(T.shape[1])
+    tm = T @ v
+    tsd = np.sqrt(np.maximum(T @ (v * v) - tm * tm, 0.0))
+    none = turn_index < 0
+    safe = np.where(none, 0, turn_index)
+    out = {"mean_turn_damage": np.where(none, 0.0, tm[safe]), "sd_turn_damage": np.where(none, 0.0, tsd[safe]),
+           "p_kill_one_turn": np.zeros(n), "mean_rounds": np.full(n, np.inf),
+           "q10": np.full(n, np.nan), "q50": np.full(n, np.nan), "q90": np.full(n, np.nan)}
+    by = np.zeros((n, max_rounds))
+    rows = np.flatnonzero(~none)
+    if rows.size and pools.shape[1] == 1:
+        c = kill_chains(T, pools[rows, 0], turn_index[rows], max_rounds=max_rounds)
+        k = np.cumsum(c.killed, axis=1)
+        by[rows, : k.shape[1]] = k
+        if k.shape[1] < max_rounds:  # rows that converged keep their last kill chance
+            by[rows, k.shape[1]:] = k[:, -1:] if k.shape[1] else 0.0
+        out["mean_rounds"][rows] = c.mean
+    elif rows.size:
+        if pools.shape[1] != 2 or pmf.ndim != 3:
+            raise RulesError("the chain runs on one pool (HP) or two (Endurance, Vitality)", field="pools")
+        p_pos = 1.0 - pmf[:, 0, 0]
+        dmg = rows[p_pos[turn_index[rows]] > 0]
+        if dmg.size:
+            used, local = np.unique(turn_index[dmg], return_inverse=True)
+            Y = pmf[used] / p_pos[used, None, None]
+            Y[:, 0, 0] = 0.0
+            steps_max = int(pools[dmg].sum(axis=1).max())
+            c = kill_chains(Y, pools[dmg], local.ravel(), channels=2, max_rounds=steps_max)
+            steps = np.ascontiguousarray(c.killed)
+            pp = p_pos[turn_index[dmg]]
+            out["mean_rounds"][dmg] = c.mean / pp
+            by[dmg] = by_round_from_steps(steps, pp, max_rounds)
+    out["p_kill_one_turn"] = by[:, 0].copy() if max_rounds else np.zeros(n)
     for q, name in zip(_QUANTILES, ("q10", "q50", "q90")):
         hit = by >= q - QUANTILE_TOLERANCE
         out[name] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1.0, np.nan)
-    return {k: val[inv] for k, val in out.items()}
+    if chain:
+        out["p_killed_by"] = by
+    return out

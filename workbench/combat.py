@@ -1,8 +1,9 @@
-"""Rounds-to-kill by the exact absorbing chain on HP (DESIGN.md, Combat).
+"""Rounds-to-kill and duels: the one fight of a matchup, on the one chain kernel (DESIGN.md, Combat).
 
-Damage never heals within the chain, so the running total S_t of per-turn damage only grows
-and the target is dead after round t exactly when S_t >= HP: P(T > t) = P(S_t < HP). One
-chain truncated at the largest HP therefore serves every HP up to it.
+A turn is a :class:`workbench.turns.TurnTable` row: the joint pmf of one turn's damage over the
+target system's pools. :func:`workbench.chains.kill_chains` runs the absorbing chain on it (HP: the
+running total of damage against HP; Annulus: Endurance, then Vitality, with Vital damage straight to
+Vitality). ``rounds_to_kill``, ``duel`` and ``compare`` read the same chain.
 """
 
 from __future__ import annotations
@@ -12,14 +13,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .dist import Dist, _convolve
+from .chains import CHAIN_TAIL, kill_chains
+from .dist import Dist
 from .errors import RulesError
 
-__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "kill_chain", "alive_chain", "two_pool_alive_chain", "duel",
-           "DuelResult"]
-
-#: the chain stops once the mass still alive falls below this (far under the 1e-12 tolerance)
-CHAIN_TAIL = 1e-16
+__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
 
 def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
@@ -27,8 +25,6 @@ def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
         raise RulesError(f"expected a Dist of damage per turn, not {type(turn).__name__}", field="turn")
     if turn.min() < 0:
         raise RulesError("damage per turn cannot be negative (healing is not an HP-only chain)", field="turn")
-    if turn.max() == 0:
-        raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
     return np.concatenate((np.zeros(turn.offset), turn.pmf))
 
 
@@ -42,119 +38,38 @@ def _check_hp(hp: Any) -> np.ndarray:
 def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarray:
     """Return the exact mean number of turns to deal ``hp`` damage (a number, or one per HP).
 
-    E[T] = sum over s < HP of U(s), where U(s) = sum_k P(S_k = s) is the renewal measure. U solves
-    U = delta + X * U, a linear recurrence that scipy's ``lfilter`` runs in C; turns that deal 0
-    are folded in exactly by one division by P(damage > 0). Cumulative sums then give every HP.
+    E[T] = sum over s < HP of U(s), U(s) = sum_k P(S_k = s) the renewal measure of the turn's
+    damage (:func:`workbench.chains.kill_chains`); turns that deal 0 only stretch time.
     """
-    from scipy.signal import lfilter
-
     x = _turn_pmf_from_zero(turn)
+    if x[1:].sum() <= 0:
+        raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
     h = _check_hp(hp)
-    H = int(h.max())
-    # Turns that deal 0 only stretch time: condition on damage > 0 (Y), count Y-steps, and divide
-    # once by P(damage > 0). This keeps the recurrence free of a per-step division (1e-15 accuracy).
-    p_pos = x[1:].sum()
-    a = np.empty(min(H, x.size - 1) + 1)
-    a[0] = 1.0
-    a[1:] = -x[1 : a.size] / p_pos
-    impulse = np.zeros(H)
-    impulse[0] = 1.0
-    u = lfilter([1.0], a, impulse)
-    out = np.cumsum(u)[h - 1] / p_pos
+    out = kill_chains(x[None, :], h, np.zeros(h.size, dtype=np.int64), max_rounds=1).mean
     return float(out[0]) if np.ndim(hp) == 0 else out
 
 
-def alive_chain(turn: Dist, hp: int, max_rounds: int = 10_000) -> np.ndarray:
-    """Return the alive mass by damage taken: row t is P(S_t = s and s < hp), t = 0, 1, ...
-
-    Row 0 is the untouched target. Rows stop once the alive mass is below ``CHAIN_TAIL``.
-    """
-    x = _turn_pmf_from_zero(turn)
-    H = int(_check_hp(hp).max())
-    x = x[: H + 1]
-    alive = np.zeros(H)
-    alive[0] = 1.0
-    rows = [alive]
-    for _ in range(max_rounds):
-        alive = _convolve(alive, x)[:H]
-        rows.append(alive)
-        if alive.sum() < CHAIN_TAIL:
-            break
-    return np.array(rows)
-
-
-def kill_chain(turn: Dist, hp: int | Sequence[int], max_rounds: int = 10_000) -> np.ndarray:
-    """Return ``P(T <= t)`` for t = 1, 2, ... as a matrix: one row per round, one column per HP.
-
-    One chain truncated at the largest HP serves every HP: P(T <= t) = 1 - P(S_t < hp).
-    """
-    h = _check_hp(hp)
-    below = np.cumsum(alive_chain(turn, int(h.max()), max_rounds)[1:], axis=1)
-    return np.clip(1.0 - below[:, h - 1], 0.0, 1.0)
-
-
-def two_pool_alive_chain(joint: np.ndarray, endurance: int, vitality: int, max_rounds: int = 10_000) -> np.ndarray:
-    """Return the alive mass by total damage taken under Endurance and Vitality (Annulus), row t = round t.
-
-    ``joint[r, v]`` is P(one turn deals r regular and v vital damage). annulus-attacks.txt:
-    "Endurance is removed first, then Vitality ... If you remove the last Vitality from a creature,
-    that creature dies"; Vital strikes go "directly at Vitality". After totals R (regular) and V
-    (vital) the creature has lost V + max(0, R - endurance) Vitality, so the absorbing chain runs on
-    the two running totals (a 2-D random walk cut where that loss reaches ``vitality``). Column s of
-    the result is P(alive with R + V = s): Endurance left + Vitality left = endurance + vitality - s.
-    """
-    from scipy.signal import convolve
-
-    joint = np.asarray(joint, dtype=np.float64)
-    if joint.ndim != 2 or np.any(joint < 0) or abs(joint.sum() - 1.0) > 1e-9:
-        raise RulesError("joint must be a 2-D probability table of (regular, vital) damage", field="turn")
-    if joint.sum() - joint[0, 0] <= 0:
-        raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
-    E, V = int(endurance), int(vitality)
-    if E < 0 or V < 1:
-        raise RulesError(f"endurance must be >= 0 and vitality >= 1, not {endurance}, {vitality}", field="hp")
-    H = E + V
-    joint = joint[:H, :V]
-    r, v = np.arange(H)[:, None], np.arange(V)[None, :]
-    alive_region = (v + np.maximum(0, r - E)) < V
-    total = (r + v)  # damage taken, < H inside the alive region
-    alive = np.zeros((H, V))
-    alive[0, 0] = 1.0
-    rows = [np.bincount(total[alive_region], weights=alive[alive_region], minlength=H)]
-    for _ in range(max_rounds):
-        alive = convolve(alive, joint, method="direct")[:H, :V] * alive_region
-        rows.append(np.bincount(total[alive_region], weights=alive[alive_region], minlength=H)[:H])
-        if rows[-1].sum() < CHAIN_TAIL:
-            break
-    return np.array(rows)
-
-
-def exact_alive_rows(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None,
-                     max_rounds: int = 10_000) -> np.ndarray:
-    """Return the target's alive mass by total damage taken, one row per round (row 0: untouched), exactly.
-
-    The turn is the plan's :class:`workbench.turns.TurnTable` row, over the target system's pools:
-    one pool runs the HP chain (:func:`alive_chain`), two the spill chain
-    (:func:`two_pool_alive_chain`: channel 0 takes pool 0 first, channel 1 goes to pool 1 only).
-    The rows stop once the alive mass is below ``CHAIN_TAIL``.
-    """
+def _turn_of(attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> tuple[np.ndarray, tuple]:
+    """Return the joint pmf of the turn ``plan`` picks (one damage axis per pool of the target's
+    system) and the target's pools; a plan function's own Dist of total damage runs on the summed
+    pools as HP."""
     from .systems import system_of
     from .turns import turn_table
 
     sys = system_of(target)
     table, label = turn_table(attacker, target, options, situation, plan)
-    if isinstance(label, Dist):  # a plan function returned its own Dist of total damage
-        return _alive_rows(label, sys.hit_points(target), max_rounds) if label.max() == 0 else \
-            alive_chain(label, sys.hit_points(target), max_rounds)
     pools = sys.hit_pools(target)
-    pmf = table.pmf[0]
-    if pmf.size == 1 or pmf.sum() - pmf.flat[0] <= 0:  # the turn never damages
-        rows = np.zeros((max_rounds + 1, sum(pools)))
-        rows[:, 0] = 1.0
-        return rows
-    if len(pools) == 1:
-        return alive_chain(table.dist(0), pools[0], max_rounds)
-    return two_pool_alive_chain(pmf, *pools, max_rounds=max_rounds)
+    if isinstance(label, Dist):
+        return _turn_pmf_from_zero(label), (sum(pools),)
+    return table.pmf[0], tuple(pools)
+
+
+def _chains(pmf: np.ndarray, pools: tuple, max_rounds: int, weights: np.ndarray | None = None):
+    """Return :func:`kill_chains` of one turn against one target's pools (the 1 x 1 case)."""
+    channels = len(pools)
+    arr = np.array([pools], dtype=np.int64) if channels > 1 else np.array([pools[0]], dtype=np.int64)
+    return kill_chains(pmf[None, ...], arr, np.zeros(1, dtype=np.int64), channels=channels, max_rounds=max_rounds,
+                       weights=None if weights is None else weights[None, :])
 
 
 def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
@@ -174,43 +89,48 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
 
     ``rounds_to_kill(turn_dist, hp=150)`` runs the exact chain on any per-turn damage Dist.
     ``rounds_to_kill(attacker, target, options=..., situation=..., plan=...)`` follows the system's
-    action economy: exact (absorbing chain; the two-pool chain for Annulus) when no stateful effect
-    is involved, otherwise a seeded simulation of ``fights`` fights (docs/combat.md).
-    ``simulate``: None chooses, True forces the simulation, False the exact chain (ignoring state).
-    Columns: ``round``, ``p_killed_at`` (P(T = round)), ``p_killed_by`` (P(T <= round)), ``exact``,
-    ``fights`` (null when exact) and ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact
-    rows stop when the remaining survival probability is below 1e-16.
+    action economy: exact (the absorbing chain over the target's pools: Annulus Endurance, then
+    Vitality) when no stateful effect is involved, otherwise a seeded simulation of ``fights``
+    fights (docs/combat.md). ``simulate``: None chooses, True forces the simulation, False the
+    exact chain (ignoring state). Columns: ``round``, ``p_killed_at`` (P(T = round)),
+    ``p_killed_by`` (P(T <= round)), ``exact``, ``fights`` (null when exact) and
+    ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact rows stop when the remaining
+    survival probability is below 1e-16 (or at ``max_rounds``).
     """
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
             raise RulesError("give the target's hp (rounds_to_kill(turn, hp=150))", field="hp")
-        by = kill_chain(attacker_or_turn, int(hp), max_rounds=max_rounds)[:, 0]
-        return _frame(by, True)
-    if target is None:
-        raise RulesError("give a target creature", field="target")
-    from .simulate import simulate_rounds_to_kill, state_effects
-    from .systems import system_of
+        pmf, pools = _turn_pmf_from_zero(attacker_or_turn), (int(_check_hp(hp)[0]),)
+    else:
+        if target is None:
+            raise RulesError("give a target creature", field="target")
+        from .simulate import simulate_rounds_to_kill, state_effects
 
-    options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
-    if kwargs:
-        raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
-    use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
-    if use_sim:
-        if hp is not None:
-            raise RulesError("hp= applies to the exact chain only; the simulation uses the target's own pools",
-                             field="hp")
-        by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
-                                     seed=seed, max_rounds=max_rounds, progress=progress)
-        return _frame(by, False, fights)
-    if hp is not None and hp != system_of(target).hit_points(target):
-        from .turns import turn_damage
-
-        turn = turn_damage(attacker_or_turn, target, options, situation, plan=plan)
-        return _frame(kill_chain(turn, int(hp), max_rounds=max_rounds)[:, 0], True)
-    rows = exact_alive_rows(attacker_or_turn, target, options, situation, plan, max_rounds)
-    if rows[-1].sum() >= 1 - 1e-15:
+        options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
+        if kwargs:
+            raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
+        use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
+        if use_sim:
+            if hp is not None:
+                raise RulesError("hp= applies to the exact chain only; the simulation uses the target's own pools",
+                                 field="hp")
+            by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
+                                         seed=seed, max_rounds=max_rounds, progress=progress)
+            return _frame(by, False, fights)
+        pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan)
+        if hp is not None and hp != sum(pools):  # another HP: the turn's total damage against that HP
+            pmf, pools = (pmf if pmf.ndim == 1 else _total(pmf)), (int(_check_hp(hp)[0]),)
+    if pmf.sum() - pmf.flat[0] <= 0:
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
-    return _frame(np.clip(1.0 - rows.sum(axis=1)[1:], 0.0, 1.0), True)
+    c = _chains(pmf, pools, max_rounds)
+    return _frame(np.clip(np.cumsum(c.killed[0]), 0.0, 1.0), True)
+
+
+def _total(joint: np.ndarray) -> np.ndarray:
+    """Return the pmf of the total damage of a joint (one axis per pool) turn pmf."""
+    from .chains import totals
+
+    return totals(joint[None, ...])[0]
 
 
 def _choose(simulate: bool | None, effects: Any) -> bool:
@@ -258,85 +178,122 @@ class DuelResult:
         return f"DuelResult({self.summary()})"
 
 
-def _alive_rows(turn: Dist, hp: int, rounds: int) -> np.ndarray:
-    """Return ``rounds + 1`` rows of alive mass by damage taken (a turn that never damages keeps row 0)."""
-    if turn.max() == 0:
-        rows = np.zeros((rounds + 1, hp))
-        rows[:, 0] = 1.0
-        return rows
-    chain = alive_chain(turn, hp, rounds)[: rounds + 1]
-    return np.vstack([chain, np.zeros((rounds + 1 - len(chain), hp))])
+def _never(pmf: np.ndarray) -> bool:
+    return pmf.sum() - pmf.flat[0] <= 0
 
 
-def _pad_rows(rows: np.ndarray, rounds: int) -> np.ndarray:
-    """Return exactly ``rounds + 1`` rows (a chain that ended early has no mass left)."""
-    rows = rows[: rounds + 1]
-    return np.vstack([rows, np.zeros((rounds + 1 - len(rows), rows.shape[1]))])
+def duel_chains(turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b: tuple, first: str,
+                rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (win_a, win_b, left_a, left_b) of a duel of two turns (joint pmfs over the foe's pools):
+    per-round win masses (rounds 1..``rounds``) and each winner's alive mass by damage taken.
 
-
-def _duel_rows(ca: np.ndarray, cb: np.ndarray, first: str):
-    """Return (win_a, win_b, left_a, left_b) from both alive chains (rows = rounds 0..n).
-
-    ``ca`` is b's alive mass under a's attacks, ``cb`` a's under b's. With a first, a wins in
-    round t when its t-th turn kills (T_A = t) and b's first t-1 turns did not: P = P(T_A = t)
-    P(S_B(t-1) < hp_a); a's HP left is hp_a minus S_B(t-1). b wins in round t when T_B = t and
-    T_A > t.
+    With a first, a wins in round t when its t-th turn kills (T_A = t) and b's first t-1 turns did
+    not: P = P(T_A = t) P(T_B > t - 1); a's damage taken is then b's after t - 1 turns. b wins in round
+    t when T_B = t and T_A > t. The winner's HP left comes from the same chain run again, its alive
+    mass weighted by the winner's kill chance of each round (no rounds x HP matrix is kept).
     """
-    ma, mb = ca.sum(axis=1), cb.sum(axis=1)
-    kill_a, kill_b = ma[:-1] - ma[1:], mb[:-1] - mb[1:]  # P(T = t), t = 1..rounds
+    def killed(pmf, pools):
+        out = np.zeros(rounds)
+        if not _never(pmf):
+            k = _chains(pmf, pools, rounds).killed[0]
+            out[: k.size] = k
+        return out
+
+    ka, kb = killed(turn_a, pools_b), killed(turn_b, pools_a)
+    sa = np.concatenate(([1.0], 1.0 - np.cumsum(ka)))  # P(T_A > t), t = 0..rounds
+    sb = np.concatenate(([1.0], 1.0 - np.cumsum(kb)))
+    # the winner's alive mass (a sub-probability: it already holds the loser surviving so far) is
+    # weighted by the winner's own kill chance in that round
     if first == "a":
-        return kill_a * mb[:-1], kill_b * ma[1:], kill_a @ cb[:-1], kill_b @ ca[1:]
-    return kill_a * mb[1:], kill_b * ma[:-1], kill_a @ cb[1:], kill_b @ ca[:-1]
+        win_a, win_b = ka * sb[:-1], kb * sa[1:]
+        wa = np.concatenate((ka, [0.0]))        # a kills in t: b's damage to a after t - 1 rounds
+        wb = np.concatenate(([0.0], kb))        # b kills in t: a's damage to b after t rounds
+    else:
+        win_a, win_b = ka * sb[1:], kb * sa[:-1]
+        wa = np.concatenate(([0.0], ka))
+        wb = np.concatenate((kb, [0.0]))
 
+    def left(pmf, pools, w):
+        size = int(sum(pools))
+        if _never(pmf):  # the loser never hurts the winner: all mass at 0 damage taken
+            out = np.zeros(size)
+            out[0] = w.sum()
+            return out
+        return _chains(pmf, pools, rounds, weights=w).weighted[0][:size]
 
-def _duel_exact(turn_a: Dist, turn_b: Dist, hp_a: int, hp_b: int, first: str, rounds: int):
-    """Return (win_a, win_b, left_a, left_b): per-round win masses and the winner's HP-left masses
-    for two per-turn damage Dists (see :func:`_duel_rows`)."""
-    return _duel_rows(_alive_rows(turn_a, hp_b, rounds), _alive_rows(turn_b, hp_a, rounds), first)
+    return win_a, win_b, left(turn_b, pools_a, wa), left(turn_a, pools_b, wb)
 
 
 def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
          max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, simulate: bool | None = None,
          fights: int = 100_000, seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
-         progress: bool | None = None) -> DuelResult:
+         progress: bool | None = None, hp_a: int | None = None, hp_b: int | None = None) -> DuelResult:
     """Return the DuelResult of ``a`` and ``b`` attacking each other until one falls.
 
-    Each round both take a turn; ``first`` is "a", "b" or "random" (a fair coin each fight).
-    Exact by the absorbing chains when neither side's damage depends on state (DESIGN.md, Combat):
-    P(a wins in round t) = P(T_A = t) * P(T_B >= t) when a acts first (Annulus: the two-pool
-    chain). With a stateful effect (docs/combat.md) a seeded simulation of ``fights`` fights is
-    used instead; ``simulate`` True / False forces one way. ``tactics_a`` / ``tactics_b``
-    (:class:`workbench.simulate.Tactics`) set recovery checks and Blood Price in the simulation.
+    ``a`` and ``b`` are creatures of one system, or two per-turn damage Dists with ``hp_a`` and
+    ``hp_b`` (a textbook duel, or a custom mechanic, in one line). Each round both take a turn;
+    ``first`` is "a", "b" or "random" (a fair coin each fight). Exact by the absorbing chains when
+    neither side's damage depends on state (DESIGN.md, Combat): P(a wins in round t) =
+    P(T_A = t) P(T_B >= t) when a acts first (:func:`duel_chains`; Annulus: over Endurance and
+    Vitality). With a stateful effect (docs/combat.md) a seeded simulation of ``fights`` fights is
+    used instead; ``simulate`` True / False forces one way. ``tactics_a`` / ``tactics_b`` (the
+    system's ``tactics_class``) set its tactics in the simulation.
     """
     import polars as pl
 
-    from .simulate import simulate_duel, state_effects
-    from .systems import system_of
-
     if first not in ("a", "b", "random"):
         raise RulesError(f"first must be 'a', 'b' or 'random', not {first!r}", field="first")
-    if not isinstance(max_rounds, int) or max_rounds < 1:
+    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
         raise RulesError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
-    sys_a, sys_b = system_of(a), system_of(b)
-    if sys_a.name != sys_b.name:
-        raise RulesError(f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b")
-    use_sim = _choose(simulate, lambda: state_effects(a, b, options, situation, plan_a)
-                      | state_effects(b, a, options, situation, plan_b))
-    if use_sim:
-        return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
-                             plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
-                             progress=progress)
-    hp_a, hp_b = sys_a.hit_points(a), sys_b.hit_points(b)
-    ca = _pad_rows(exact_alive_rows(a, b, options, situation, plan_a, max_rounds), max_rounds)
-    cb = _pad_rows(exact_alive_rows(b, a, options, situation, plan_b, max_rounds), max_rounds)
+    if isinstance(a, Dist) or isinstance(b, Dist):
+        if not (isinstance(a, Dist) and isinstance(b, Dist)):
+            raise RulesError("give two creatures, or two per-turn damage Dists with hp_a= and hp_b=", field="b")
+        if hp_a is None or hp_b is None:
+            raise RulesError("a duel of two Dists needs hp_a= and hp_b=", field="hp_a" if hp_a is None else "hp_b")
+        ta, tb = _turn_pmf_from_zero(a), _turn_pmf_from_zero(b)
+        pa, pb = (int(_check_hp(hp_a)[0]),), (int(_check_hp(hp_b)[0]),)
+        name_a, name_b = "a", "b"
+    else:
+        from .simulate import simulate_duel, state_effects
+        from .systems import system_of
+
+        if hp_a is not None or hp_b is not None:
+            raise RulesError("hp_a= / hp_b= go with two per-turn Dists; creatures use their own pools", field="hp_a")
+        sys_a, sys_b = system_of(a), system_of(b)
+        if sys_a.name != sys_b.name:
+            raise RulesError(f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system",
+                             field="b")
+        use_sim = _choose(simulate, lambda: state_effects(a, b, options, situation, plan_a)
+                          | state_effects(b, a, options, situation, plan_b))
+        if use_sim:
+            return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
+                                 plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
+                                 progress=progress)
+        ta, pb = _side_turn(a, b, options, situation, plan_a)
+        tb, pa = _side_turn(b, a, options, situation, plan_b)
+        name_a, name_b = a.name, b.name
     orders = ["a", "b"] if first == "random" else [first]
-    parts = [_duel_rows(ca, cb, o) for o in orders]
+    parts = [duel_chains(ta, tb, pa, pb, o, max_rounds) for o in orders]
     win_a, win_b, left_a, left_b = (sum(p[i] for p in parts) / len(parts) for i in range(4))
-    n = max_rounds
-    rounds = pl.DataFrame({"round": np.arange(1, n + 1), "p_a_wins": win_a, "p_b_wins": win_b})
+    hp_a_, hp_b_ = int(sum(pa)), int(sum(pb))
+    rounds = pl.DataFrame({"round": np.arange(1, max_rounds + 1), "p_a_wins": win_a, "p_b_wins": win_b})
     hp_left = pl.concat([
-        pl.DataFrame({"side": a.name, "hp_left": hp_a - np.arange(hp_a), "probability": left_a}),
-        pl.DataFrame({"side": b.name, "hp_left": hp_b - np.arange(hp_b), "probability": left_b}),
+        pl.DataFrame({"side": name_a, "hp_left": hp_a_ - np.arange(hp_a_), "probability": left_a}),
+        pl.DataFrame({"side": name_b, "hp_left": hp_b_ - np.arange(hp_b_), "probability": left_b}),
     ]).filter(pl.col("probability") > 0)
-    pa, pb = float(win_a.sum()), float(win_b.sum())
-    return DuelResult(a.name, b.name, pa, pb, max(0.0, 1.0 - pa - pb), rounds, hp_left, first, max_rounds)
+    p_a, p_b = float(win_a.sum()), float(win_b.sum())
+    return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
+
+
+def _side_turn(me: Any, foe: Any, options: Any, situation: Any, plan: Any) -> tuple[np.ndarray, tuple]:
+    """Return ``me``'s turn against ``foe`` and ``foe``'s pools; a side with no usable plan (no
+    weapon, nothing in reach) deals nothing each turn."""
+    from .systems import system_of
+
+    try:
+        return _turn_of(me, foe, options, situation, plan)
+    except RulesError as exc:
+        if plan is not None or exc.field != "attacks":
+            raise
+        pools = tuple(system_of(foe).hit_pools(foe))
+        return np.ones((1,) * len(pools)), pools
