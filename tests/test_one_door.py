@@ -1,7 +1,7 @@
 """One door between rules and everything else (issue 14): generic modules name no rule system.
 
 The RuleSystem protocol (workbench/systems/base.py) is the only way combat, turns, comparison,
-exploration, the simulation and the chain kernel (chains.py or batch_chains.py) learn about a
+exploration, the simulation and the chain kernel (chains.py) learn about a
 system. This reads their source with ``ast`` and fails on any string constant naming a system
 (``sys.name == "annulus"``, a rules file, a message) and on any import reaching into a system
 package (``systems.annulus...``), listing each offence as file:line. Docstrings may mention systems
@@ -65,21 +65,14 @@ def offences(source: str, filename: str) -> list[str]:
 
 
 def _generic_modules() -> list[str]:
-    paths = ["combat.py", "turns.py", "comparison.py", "exploration.py", "chains.py", "batch_chains.py"]
+    paths = ["combat.py", "turns.py", "comparison.py", "exploration.py", "chains.py"]
     paths += sorted(str(p.relative_to(PKG)) for p in (PKG / "simulate").glob("*.py"))
     return [p for p in paths if (PKG / p).exists()]
 
 
 #: modules another developer is rewriting for the one-door change and that still name systems
 #: (turns.py already passes); strict, so the mark must go once they pass
-BEING_REFACTORED = {"combat.py", "comparison.py"}
-
-
-@pytest.mark.parametrize("module", [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="being refactored by the one-door change"))
-    if m in BEING_REFACTORED else m
-    for m in _generic_modules()
-])
+@pytest.mark.parametrize("module", _generic_modules())
 def test_generic_module_names_no_system(module):
     found = offences((PKG / module).read_text(), f"workbench/{module}")
     assert not found, "generic code names a rule system:\n" + "\n".join(found)

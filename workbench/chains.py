@@ -47,8 +47,8 @@ _TRIM_MIN = 512
 #: turns chained together on windows (sorted by their spread, so similar windows share a block)
 _WINDOW_GROUP = 64
 _RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
-_RULE_POOLS = ("annulus-attacks.txt: Endurance is removed first, then Vitality ... If you remove the last "
-               "Vitality from a creature, that creature dies")
+_RULE_POOLS = ("DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
+               "first, then pool 2; the second channel's goes to pool 2 only); the creature dies when pool 2 is empty")
 
 
 @dataclass(frozen=True)
@@ -750,7 +750,8 @@ def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, ma
     E[T] = E[steps] / P(damage > 0).
     """
     turn_index = np.asarray(turn_index, dtype=np.int64)
-    pools = np.asarray(pools, dtype=np.int64).reshape(turn_index.size, -1)
+    pools = np.asarray(pools, dtype=np.int64)
+    pools = pools.reshape(turn_index.size, pools.shape[-1] if pools.ndim > 1 else 1)
     n = turn_index.size
     T = totals(pmf) if pmf.size and pmf.shape[0] else np.ones((1, 1))
     v = np.arange(T.shape[1])

@@ -121,72 +121,17 @@ def _read_frame(text: str):
         raise RulesError(f"cannot read {path}: {first}", field="path") from None
 
 
-def _named_attack(sys: Any, token: str, key: str) -> Any:
-    """Return the attack a bestiary cell names: a catalog attack, or ``"Creature: Attack"``, the own
-    attack of a catalog creature (how ``workbench catalog --out`` writes an attack that is not in the
-    catalog's attack table, e.g. a Glass Empires creature's natural weapon)."""
-    cat = sys.catalog()
-    try:
-        return cat.attack(token)
-    except RulesError:
-        pass
-    owner, sep, name = token.rpartition(":")
-    if sep:
-        try:
-            creature = cat.creature(owner)
-        except RulesError:
-            creature = None
-        for a in sys.attacks_of(creature) if creature is not None else ():
-            if a.name.lower() == name.strip().lower():
-                return a
-    if "," in token:  # a hand-written "Bite, Claw"
-        return [_named_attack(sys, part.strip(), key) for part in token.split(",") if part.strip()]
-    raise RulesError(f"no attack called {token!r} in the {sys.name} catalog, nor a catalog creature's own "
-                     f"attack written 'Creature: Attack'", field=key)
-
-
 def _bestiary(sys: Any, frame: Any, what: str) -> list[Any]:
-    """Return the creatures of a bestiary frame, one per row, as ``workbench catalog --out`` writes it.
+    """Return the creatures of a bestiary frame, one per row, as ``workbench catalog --out`` writes
+    it (:func:`workbench.comparison.creature_from_row` reads each row and names a bad cell)."""
+    from .comparison import creature_from_row
 
-    Cells hold the Creature fields: a list field (attacks, Glass Empires ``resist``, Last Odyssey
-    ``immune_elements``, ...) as its items joined by ``;`` (attacks by :func:`_named_attack` names), a
-    table field (Last Odyssey ``shell``) as a JSON object; the rest is read by
-    :func:`workbench.comparison.frame_creatures`, which names the row and column of a bad value.
-    """
-    import dataclasses
-    import json
-
-    import polars as pl
-
-    from .comparison import ATTACK_FIELD, frame_creatures
-
-    key = ATTACK_FIELD[sys.name]
-    fields = dataclasses.fields(sys.Creature)
-    lists = {f.name for f in fields if isinstance(f.default, (list, tuple)) or f.default_factory in (list, tuple)}
-    rows, attacks = [], []
+    out = []
     for i, row in enumerate(frame.iter_rows(named=True)):
         if row.get("system") not in (None, sys.name):
             raise RulesError(f"row {i}: a {row['system']} creature in a {sys.name} bestiary", field="system")
-        cell = row.pop(key, None)
-        try:
-            found = [_named_attack(sys, p.strip(), key) for p in str(cell).split(";") if p.strip()] \
-                if cell is not None else None
-        except RulesError as exc:
-            raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=key) from None
-        attacks.append(None if found is None else [a for x in found for a in (x if isinstance(x, list) else [x])])
-        for name, value in row.items():
-            if not isinstance(value, str):
-                continue
-            if name in lists:
-                row[name] = [p.strip() for p in value.split(";") if p.strip()]
-            elif value.lstrip().startswith("{"):
-                try:
-                    row[name] = json.loads(value)
-                except json.JSONDecodeError as exc:
-                    raise RulesError(f"row {i}: {name} is not a JSON table: {exc}", field=name) from None
-        rows.append(row)
-    creatures = frame_creatures(pl.DataFrame(rows, infer_schema_length=None), sys.name, what)
-    return [c if a is None else c.replace(**{key: a}) for c, a in zip(creatures, attacks)]
+        out.append(creature_from_row(row, i, sys.name, what))
+    return out
 
 
 # --------------------------------------------------------------------------- output
@@ -269,15 +214,14 @@ def _creature_row(sys: Any, creature: Any) -> dict[str, Any]:
     another one), other lists joined by ``"; "``, tables (a Last Odyssey Shell) as JSON."""
     import json
 
-    from .comparison import ATTACK_FIELD
 
-    key = ATTACK_FIELD[sys.name]
+    key = sys.attacks_field
     row: dict[str, Any] = {}
     for name, value in creature.to_dict().items():
         if name == key:
             row[name] = "; ".join(_attack_label(sys, creature, a) for a in sys.attacks_of(creature))
-        elif isinstance(value, dict):
-            row[name] = json.dumps(value)
+        elif isinstance(value, dict) or (isinstance(value, list) and value and isinstance(value[0], dict)):
+            row[name] = json.dumps(value)  # a table, or a list of models (Last Odyssey phase abilities)
         else:
             row[name] = _cell(value)
     return row

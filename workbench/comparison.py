@@ -5,12 +5,13 @@ rule system and returns one row per (attacker, attack, target) with the damage p
 the chance to kill in one turn, the exact mean rounds-to-kill and its quantiles. The work is
 batched: one ``outcome_tables`` call per system for all distinct matchups, turn Dists built from
 those tables, and the rounds-to-kill of every row from one batched renewal recurrence and one
-batched kill chain in numpy (:func:`workbench.batch_chains.rounds_batch`).
+batched kill chain (:func:`workbench.chains.kill_stats`) over the target system's pools, the same
+chain as :func:`workbench.rounds_to_kill`.
 """
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -21,6 +22,7 @@ import polars as pl
 from .errors import RulesError
 from .systems import system as _system
 from .systems import system_of
+from .systems import systems as _systems
 from .systems.base import RuleSystem, pmf_rows
 
 __all__ = ["compare", "rank", "pivot", "export", "neutral_attacker", "COLUMNS", "BEST_PLAN"]
@@ -70,7 +72,8 @@ def _split_name(name: str, system: Any) -> tuple[RuleSystem, str]:
         except RulesError:
             pass
     if system is None:
-        raise RulesError(f"{name!r}: name the rule system (system='annulus' or 'annulus:{name}')", field="system")
+        first = _systems()[0]
+        raise RulesError(f"{name!r}: name the rule system (system={first!r} or '{first}:{name}')", field="system")
     return _system(system), name.strip()
 
 
@@ -95,6 +98,19 @@ def _is_frame(obj: Any) -> bool:
     return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pandas")
 
 
+def _cell_value(value: Any, row: int, column: str) -> Any:
+    """Return a bestiary cell as model data: a JSON table or list of tables (a Last Odyssey Shell,
+    Glass Empires traits, nested models) is parsed; other cells are taken as they are."""
+    if isinstance(value, str) and value.lstrip().startswith(("{", "[{")):
+        import json
+
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise RulesError(f"row {row}: {column} is not a JSON table: {exc}", field=column) from None
+    return value
+
+
 def frame_creatures(frame: Any, system: Any = None, role: str = "targets") -> list[Any]:
     """Return the creatures of a bestiary frame (polars or pandas): one row per creature.
 
@@ -108,31 +124,65 @@ def frame_creatures(frame: Any, system: Any = None, role: str = "targets") -> li
             frame = pl.from_pandas(frame)
         except Exception as exc:  # noqa: BLE001 - anything pandas cannot hand over is a bad input
             raise RulesError(f"cannot read this frame: {exc}", field=role) from None
-    out = []
-    for i, row in enumerate(frame.iter_rows(named=True)):
-        row = {k: v for k, v in row.items() if v is not None and not (isinstance(v, float) and np.isnan(v))}
-        sysname = row.pop("system", None) or system
-        if sysname is None:
-            raise RulesError(f"row {i}: add a 'system' column or pass system=", field="system")
-        sys = _system(sysname)
-        names = {f for f in sys.Creature.__dataclass_fields__}
-        unknown = sorted(set(row) - names)
-        if unknown:
-            raise RulesError(f"row {i}: unknown column {unknown[0]!r} for a {sys.name} creature "
-                             f"(columns are its fields: {', '.join(sorted(names))})", field=unknown[0])
-        key = sys.attacks_field
-        if isinstance(row.get(key), str):
-            parts = [p.strip() for p in row[key].replace(",", ";").split(";") if p.strip()]
-            try:
-                row[key] = [sys.catalog().attack(p) for p in parts]
-            except RulesError as exc:
-                raise RulesError(f"row {i}: {exc.message}", field=key) from None
+    return [creature_from_row(row, i, system, role) for i, row in enumerate(frame.iter_rows(named=True))]
+
+
+def named_attacks(sys: RuleSystem, token: str) -> list[Any]:
+    """Return the attacks one bestiary cell entry names: a catalog attack, or ``"Creature: Attack"``,
+    the own attack of a catalog creature (how ``workbench catalog --out`` writes an attack that is not
+    in the catalog's attack table, e.g. a Glass Empires creature's natural weapon), or a hand-written
+    ``"Bite, Claw"`` of catalog attacks."""
+    cat = sys.catalog()
+    try:
+        return [cat.attack(token)]
+    except RulesError:
+        pass
+    owner, sep, name = token.rpartition(":")
+    if sep:
         try:
-            out.append(sys.Creature.from_dict(row))
-        except RulesError as exc:
-            raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=exc.field,
-                             rule=exc.rule) from None
-    return out
+            creature = cat.creature(owner)
+        except RulesError:
+            creature = None
+        for a in sys.attacks_of(creature) if creature is not None else ():
+            if a.name.lower() == name.strip().lower():
+                return [a]
+    if "," in token:
+        return [a for part in token.split(",") if part.strip() for a in named_attacks(sys, part.strip())]
+    raise RulesError(f"no attack called {token!r} in the {sys.name} catalog, nor a catalog creature's own "
+                     f"attack written 'Creature: Attack'", field=sys.attacks_field)
+
+
+def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str = "targets") -> Any:
+    """Return the creature of one bestiary row (``frame_creatures``): empty cells take the field's
+    default, JSON cells are tables (a Shell, traits, nested models), list fields hold their items
+    separated by ``;``, and the attack field attack names (:func:`named_attacks`)."""
+    row = {k: _cell_value(v, i, k) for k, v in row.items()
+           if v is not None and not (isinstance(v, float) and np.isnan(v))}
+    sysname = row.pop("system", None) or system
+    if sysname is None:
+        raise RulesError(f"row {i}: add a 'system' column or pass system=", field="system")
+    sys = _system(sysname)
+    names = {f for f in sys.Creature.__dataclass_fields__}
+    unknown = sorted(set(row) - names)
+    if unknown:
+        raise RulesError(f"row {i}: unknown column {unknown[0]!r} for a {sys.name} creature "
+                         f"(columns are its fields: {', '.join(sorted(names))})", field=unknown[0])
+    key = sys.attacks_field
+    lists = {f.name for f in dataclasses.fields(sys.Creature)
+             if isinstance(f.default, (list, tuple)) or f.default_factory in (list, tuple)}
+    for name, value in list(row.items()):
+        if name == key and isinstance(value, str):
+            try:
+                row[key] = [a for p in value.split(";") if p.strip() for a in named_attacks(sys, p.strip())]
+            except RulesError as exc:
+                raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=key) from None
+        elif name in lists and isinstance(value, str):
+            row[name] = [p.strip() for p in value.split(";") if p.strip()]
+    try:
+        return sys.Creature.from_dict(row)
+    except RulesError as exc:
+        raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=exc.field,
+                         rule=exc.rule) from None
 
 
 def _as_list(items: Any, role: str) -> list[Any]:
