@@ -4,9 +4,7 @@ pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``), must report nothing.
 Both tools are pinned in the ``test`` extra (their findings change between versions). Run them by
 hand from the repository root: ``.venv/bin/ruff check`` and ``.venv/bin/mypy``.
 
-The files of the one-door refactor in progress are listed in pyproject.toml under the comment
-"# being refactored: remove when the one-door refactor lands"; nothing else may be excluded, and
-:func:`test_only_the_files_being_refactored_are_excluded` checks that.
+Nothing is excluded: :func:`test_nothing_is_excluded` checks that.
 """
 
 from __future__ import annotations
@@ -20,22 +18,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-
-#: the files being refactored (workbench/systems/base.py for its RuleSystem class, in mypy only)
-REFACTORED_FILES = {
-    "workbench/combat.py", "workbench/comparison.py", "workbench/turns.py", "workbench/batch_chains.py",
-    "workbench/exploration.py", "workbench/simulate", "workbench/systems/annulus/system.py",
-    "workbench/systems/unbound/system.py", "workbench/systems/last_odyssey/system.py",
-    "workbench/systems/glass_empires/__init__.py", "workbench/systems/annulus/fast.py",
-    "workbench/systems/annulus/pools.py",
-}
-REFACTORED_MODULES = {
-    "workbench.combat", "workbench.comparison", "workbench.turns", "workbench.batch_chains",
-    "workbench.exploration", "workbench.simulate", "workbench.simulate.*", "workbench.systems.base",
-    "workbench.systems.annulus.system", "workbench.systems.unbound.system", "workbench.systems.last_odyssey.system",
-    "workbench.systems.glass_empires", "workbench.systems.annulus.fast", "workbench.systems.annulus.pools",
-}
-
 
 def run_tool(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=600,
@@ -65,15 +47,9 @@ def test_tools_cover_workbench_and_widgets() -> None:
     assert not [f for f in files if not f.startswith(("workbench/", "widgets/"))]
 
 
-def test_only_the_files_being_refactored_are_excluded() -> None:
-    text = (ROOT / "pyproject.toml").read_text()
-    assert text.count("# being refactored: remove when the one-door refactor lands") == 2
-    assert set(PYPROJECT["tool"]["ruff"].get("extend-exclude", [])) <= REFACTORED_FILES
-    assert "exclude" not in PYPROJECT["tool"]["ruff"] and "exclude" not in PYPROJECT["tool"]["mypy"]
-    silenced = [o for o in PYPROJECT["tool"]["mypy"].get("overrides", []) if o.get("ignore_errors")]
-    assert len(silenced) <= 1
-    for override in silenced:
-        assert set(override["module"]) <= REFACTORED_MODULES
-    for override in PYPROJECT["tool"]["mypy"].get("overrides", []):   # the other block: untyped packages only
-        if not override.get("ignore_errors"):
-            assert not [m for m in override["module"] if m.startswith(("workbench", "widgets"))]
+def test_nothing_is_excluded() -> None:
+    assert "extend-exclude" not in PYPROJECT["tool"]["ruff"] and "exclude" not in PYPROJECT["tool"]["ruff"]
+    assert "exclude" not in PYPROJECT["tool"]["mypy"]
+    for override in PYPROJECT["tool"]["mypy"].get("overrides", []):   # untyped third-party packages only
+        assert not override.get("ignore_errors")
+        assert not [m for m in override["module"] if m.startswith(("workbench", "widgets"))]

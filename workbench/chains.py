@@ -19,7 +19,6 @@ non-zero window, cut at HP; one chain serves every HP)".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -563,7 +562,6 @@ def _window_chain(x, H, pairs, ph, rec: _Recorder, max_rounds: int, wts: _Weight
     single = pairs.size == 1
     a = np.ones(1)
     lo = 0
-    base = 1.0  # alive mass below every HP left after the last trim
     prev = np.ones(pairs.size)
     dropped = np.zeros(pairs.size)
     first = 0  # pairs[first:] are still in the chain

@@ -8,8 +8,9 @@ Vitality). ``rounds_to_kill``, ``duel`` and ``compare`` read the same chain.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

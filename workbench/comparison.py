@@ -12,9 +12,10 @@ chain as :func:`workbench.rounds_to_kill`.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl

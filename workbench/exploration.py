@@ -12,7 +12,8 @@ vary={...})`` does the same for every combination of fields marked variable on a
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import polars as pl

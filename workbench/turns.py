@@ -9,8 +9,9 @@ candidate plans.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,7 @@ class TurnTable:
 
     @classmethod
     def build(cls, pair: np.ndarray, label: list[str], pmfs: Sequence[np.ndarray], channels: int, n_pairs: int,
-              errors: list[RulesError | None]) -> "TurnTable":
+              errors: list[RulesError | None]) -> TurnTable:
         """Return the table of plans whose pmfs may differ in shape (they are zero-padded)."""
         shape = [1] * channels
         for p in pmfs:
@@ -92,7 +93,7 @@ class TurnTable:
         """Return the row indices of pair ``i``'s plans, in the system's order."""
         return np.flatnonzero(self.pair == i)
 
-    def take(self, rows: np.ndarray) -> "TurnTable":
+    def take(self, rows: np.ndarray) -> TurnTable:
         """Return the table of the given plan rows, in that order (pairs renumbered 0..len(rows)-1)."""
         rows = np.asarray(rows, dtype=np.int64)
         return TurnTable(np.arange(rows.size), [self.label[j] for j in rows], self.pmf[rows], int(rows.size),

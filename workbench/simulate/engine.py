@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable
 
 import numpy as np
 
@@ -100,14 +100,14 @@ class Side(ABC):
     name: str = "side"
     immortal: bool = False
 
-    def start(self, n: int, sim: "Fights") -> None:
+    def start(self, n: int, sim: Fights) -> None:
         self.n = n
         self.died_at = np.full(n, -1, dtype=np.int64)
 
     def alive(self) -> np.ndarray:
         return self.died_at < 0
 
-    def mark_dead(self, idx: np.ndarray, dead: np.ndarray, sim: "Fights") -> None:
+    def mark_dead(self, idx: np.ndarray, dead: np.ndarray, sim: Fights) -> None:
         """Record the death of fights ``idx[dead]`` at the current clock tick."""
         if self.immortal:
             return
@@ -116,10 +116,10 @@ class Side(ABC):
         self.died_at[hit] = sim.tick()
 
     @abstractmethod
-    def turn(self, idx: np.ndarray, foe: "Side", sim: "Fights") -> None:
+    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         """Play one turn of the fights ``idx`` against ``foe``."""
 
-    def passive_turn(self, idx: np.ndarray, foe: "Side", sim: "Fights") -> None:
+    def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:  # noqa: B027 - optional hook
         """The turn of a side that does not attack (the target of rounds-to-kill): by default nothing."""
 
     @abstractmethod

@@ -9,8 +9,9 @@ that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from math import comb
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl

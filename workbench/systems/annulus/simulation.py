@@ -184,7 +184,7 @@ class AnnulusSide(Side):
         self.V[idx] -= regular - soak + vital
         self.mark_dead(idx, self.V[idx] <= 0, sim)
 
-    def _bits(self, foe: "AnnulusSide", idx: np.ndarray) -> np.ndarray:
+    def _bits(self, foe: AnnulusSide, idx: np.ndarray) -> np.ndarray:
         """Return the state-class bits of this side striking ``foe`` in fights ``idx``."""
         undamaged = (foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)
         return ((foe.cond[idx] & PRONE > 0) * 1 | foe.setup[idx] * 2 | (foe.blind_timer[idx] > 0) * 4
@@ -193,7 +193,7 @@ class AnnulusSide(Side):
                 | self.inside[idx] * 1024 | (self.V[idx] <= self.me.vitality // 2) * 2048).astype(np.int64)
 
     # ------------------------------------------------------------------ one attack use
-    def strike(self, foe: "AnnulusSide", u: _Use, sim: Fights) -> None:
+    def strike(self, foe: AnnulusSide, u: _Use, sim: Fights) -> None:
         """Resolve one use of sets ``u.sets`` on ``foe`` in fights ``u.idx`` and apply its effects."""
         idx, sets = u.idx, u.sets
         if idx.size == 0:
@@ -225,7 +225,7 @@ class AnnulusSide(Side):
         if u.counter and foe.counters and not foe.passive:
             self._counter(foe, idx, sets, dmg, sim)
 
-    def _counter(self, foe: "AnnulusSide", idx: np.ndarray, sets: np.ndarray, dmg: np.ndarray, sim: Fights) -> None:
+    def _counter(self, foe: AnnulusSide, idx: np.ndarray, sets: np.ndarray, dmg: np.ndarray, sim: Fights) -> None:
         """Counter: once per round, when damaged by an attack on the chosen defense, strike back for free."""
         for d, c in foe.counters.items():
             ok = ((dmg >= 1) & (self.defense_of[sets] == d) & foe.alive()[idx] & self.alive()[idx]
@@ -237,7 +237,7 @@ class AnnulusSide(Side):
                 foe.strike(self, _Use(sel, np.full(sel.size, c), own_turn=False, counter=False), sim)
 
     # ------------------------------------------------------------------ a turn
-    def turn(self, idx: np.ndarray, foe: "AnnulusSide", sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: AnnulusSide, sim: Fights) -> None:
         rng = sim.rng
         self.reroll_used[idx] = False
         self.counter_used[idx] = False
@@ -292,7 +292,7 @@ class AnnulusSide(Side):
         self.passive = True
         self.turn(idx, foe, sim)
 
-    def _attack(self, idx: np.ndarray, foe: "AnnulusSide", actions: np.ndarray, may: np.ndarray, sim: Fights) -> None:
+    def _attack(self, idx: np.ndarray, foe: AnnulusSide, actions: np.ndarray, may: np.ndarray, sim: Fights) -> None:
         if not self.sets:
             return
         sel = np.flatnonzero(may)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import polars as pl

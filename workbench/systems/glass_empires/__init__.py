@@ -8,8 +8,9 @@ Crit, Pass or Seven) and ``kill`` (damage >= the target's current HP: the action
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl

@@ -78,7 +78,7 @@ class GlassEmpiresSide(Side):
         self.ap = np.full(n, self.sys.armor_points(self.me, self.options), dtype=np.int64)
         self.jammed = np.zeros(n, dtype=bool)
 
-    def turn(self, idx: np.ndarray, foe: "GlassEmpiresSide", sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: GlassEmpiresSide, sim: Fights) -> None:
         row = self.bank.draw(foe.ap[idx] * 2 + self.jammed[idx], sim.rng)
         foe.hp[idx] -= row["damage"]
         foe.ap[idx] = np.maximum(0, foe.ap[idx] - row["ap_damage"])

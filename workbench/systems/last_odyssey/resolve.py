@@ -124,7 +124,7 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
     elem_mult = multipliers_of_codes(attack_elem, target_elem)
     immune = np.array([a.element is not None and a.element in t.immune_elements for a, t in zip(attacks, targets)])
     shell_mult = np.where((kind == 1) & shell_on, 2.0, 1.0) * np.where((kind == 0) & ~shell_on, 2.0, 1.0)
-    for i, (t, s) in enumerate(zip(targets, sits)):
+    for t, s in zip(targets, sits):
         if s.target_hp is not None and s.target_hp > t.hp:
             raise RulesError(f"{s.target_hp} exceeds {t.name}'s {t.hp} HP", field="target_hp",
                              rule=f"{TEXT}: damage reduces the target's total HP")

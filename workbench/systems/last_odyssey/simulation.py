@@ -78,7 +78,7 @@ class LastOdysseySide(Side):
         self.hp[idx] -= damage - absorbed
         self.mark_dead(idx, self.hp[idx] <= 0, sim)
 
-    def turn(self, idx: np.ndarray, foe: "LastOdysseySide", sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: LastOdysseySide, sim: Fights) -> None:
         on = foe.shell[idx] > 0
         for state in (True, False):
             sel = idx[on == state]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Any, Sequence
+from typing import Any
 
 import polars as pl
 

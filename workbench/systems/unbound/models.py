@@ -205,11 +205,11 @@ class Creature(Model):
                                                               rule=f"{RULES}: Multiple Attacks (per weapon group)")
             for g, r in ranks.items()}))
 
-    def rank_with(self, weapon: "Attack") -> str:
+    def rank_with(self, weapon: Attack) -> str:
         """Return the skill rank with ``weapon``: its group's rank in ``group_ranks``, else ``rank``."""
         return self.group_ranks.get(weapon.weapon_group, self.rank) if weapon.weapon_group else self.rank
 
-    def iteratives_with(self, weapon: "Attack") -> int:
+    def iteratives_with(self, weapon: Attack) -> int:
         """Return the attacks of an All Out Attack with ``weapon`` (its group's rank; CLARIFICATIONS.md: 1
         below professional, 2 at professional, 3 at grandmaster or above)."""
         return ITERATIVES[self.rank_with(weapon)]

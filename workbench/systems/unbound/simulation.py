@@ -58,7 +58,7 @@ class UnboundSide(Side):
         self.hp = np.full(n, self.sys.hit_points(self.me), dtype=np.int64)
         self.penalty = np.zeros(n, dtype=np.int64)
 
-    def turn(self, idx: np.ndarray, foe: "UnboundSide", sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: UnboundSide, sim: Fights) -> None:
         self.penalty[idx] = 0  # "until its next turn"
         row = self.bank.draw(foe.penalty[idx], sim.rng)
         foe.hp[idx] -= row["damage"]

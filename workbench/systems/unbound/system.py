@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem, pmf_rows
-from .actions import (BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn,
-                      self_ac_penalty)
+from .actions import BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn, self_ac_penalty
 from .catalog import load_catalog
 from .models import RULES, Action, Attack, Creature, Options, Situation
 from .roll import attack_rows
