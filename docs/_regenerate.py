@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +69,10 @@ class Page:
 
     def __init__(self, path: Path, workdir: Path):
         self.path, self.workdir = path, workdir
-        self.namespace: dict = {"__name__": "__docs__"}
+        # a real module, as a user's script has one (dataclasses look their module up)
+        module = types.ModuleType("__docs__")
+        sys.modules["__docs__"] = module
+        self.namespace: dict = module.__dict__
         self.last_code = 0
 
     # ------------------------------------------------------------------ python
@@ -79,7 +83,7 @@ class Page:
         os.chdir(self.workdir)
         try:
             with contextlib.redirect_stdout(out):
-                exec(compile(source, where, mode), self.namespace)
+                exec(compile(source, where, mode, dont_inherit=True), self.namespace)
         finally:
             os.chdir(cwd)
         return out.getvalue()

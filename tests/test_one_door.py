@@ -112,16 +112,18 @@ def toy(monkeypatch):
     return TOY
 
 
-def test_a_system_without_a_simulation_is_hp_only_and_says_so(toy):
+def test_a_system_without_its_own_simulation_draws_from_its_turn_table(toy):
     from workbench.simulate import make_side, state_effects
+    from workbench.simulate.turn_side import TurnTableSide
 
     club = Attack("Club", bonus=2)
     a, b = Creature("A", hp=5, attacks=(club,)), Creature("B", hp=6, armor=1, attacks=(club,))
     assert toy.tactics_class is None
     assert state_effects(a, b) == set()  # the default: HP is the only state, the exact chain applies
-    with pytest.raises(wb.RulesError) as err:
-        make_side(a, b)
-    assert err.value.field == "attacker" and "no simulation for the toy rule system" in str(err.value)
+    assert isinstance(make_side(a, b), TurnTableSide)
+    exact, sim = wb.duel(a, b, simulate=False), wb.duel(a, b, simulate=True, fights=40_000, seed=3)
+    assert exact.exact and not sim.exact
+    assert abs(sim.p_a_wins - exact.p_a_wins) < 4 * sim.standard_error
     with pytest.raises(wb.RulesError) as err:
         make_side(a, b, tactics=object())
     assert err.value.field == "tactics"

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from workbench.errors import RulesError
-from workbench.systems.base import Catalog, Model, RuleSystem, check_bool, check_choice, check_int, \
+from workbench.systems.base import Catalog, Model, RuleSystem, check_bool, check_choice, check_int, check_models, \
     check_number, check_str
 
 RULE = "toy rules"
@@ -55,7 +55,7 @@ class Creature(Model):
         check_int("hp", self.hp, minimum=1, rule=f"{RULE}: a creature has at least 1 HP")
         check_int("armor", self.armor, minimum=0, rule=f"{RULE}: armor is not negative")
         check_bool("big", self.big)
-        object.__setattr__(self, "attacks", tuple(self.attacks))
+        object.__setattr__(self, "attacks", check_models("attacks", self.attacks, Attack))
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from .combat import DuelResult, duel, mean_rounds_to_kill, rounds_to_kill
 from .dist import Dist
 from .errors import RulesError
 from .io import from_share_code, load, save, share_code
-from .systems import system, system_of, systems
+from .systems import register_system, system, system_of, systems, unregister_system
 from .turns import turn_damage, turn_plans
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Dist", "RulesError", "systems", "system", "system_of", "outcomes", "damage",
+    "Dist", "RulesError", "systems", "system", "system_of", "register_system", "unregister_system", "outcomes", "damage",
     "rounds_to_kill", "mean_rounds_to_kill", "turn_damage", "turn_plans", "duel", "DuelResult",
     "load", "save", "share_code", "from_share_code", "compare", "explore", "rank", "pivot", "export",
     "__version__",

@@ -1,13 +1,24 @@
-"""The registry of rule systems; each is imported on first use."""
+"""The registry of rule systems: the four bundled ones, imported on first use, and any registered.
+
+A rule system is one :class:`~workbench.systems.base.RuleSystem` instance. ``register_system``
+adds one (an instance, or the name of a module holding a module-level ``SYSTEM``); installed
+packages may also declare one under the entry-point group ``rules_workbench.systems`` (value:
+``"package.module"`` holding ``SYSTEM``), found on the first call to :func:`systems`. See
+docs/adding-a-system.md.
+"""
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 
 from ..errors import RulesError
-from .base import RuleSystem
+from .base import Model, RuleSystem
 
-__all__ = ["systems", "system", "system_of"]
+__all__ = ["systems", "system", "system_of", "register_system", "ENTRY_POINT_GROUP"]
+
+#: the entry-point group an installed package declares its rule system under
+ENTRY_POINT_GROUP = "rules_workbench.systems"
 
 # name → module holding a module-level ``SYSTEM`` instance. Order is the public listing order.
 _MODULES = {
@@ -17,22 +28,102 @@ _MODULES = {
     "glass_empires": "workbench.systems.glass_empires",
 }
 _LOADED: dict[str, RuleSystem] = {}
+_ENTRY_POINTS_READ = False
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_RULE = "docs/adding-a-system.md"
+
+
+def _read_entry_points() -> None:
+    """Add the systems that installed packages declare (once); a broken one is skipped, not fatal."""
+    global _ENTRY_POINTS_READ
+    if _ENTRY_POINTS_READ:
+        return
+    _ENTRY_POINTS_READ = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        key = _key(ep.name)
+        if key not in _MODULES and _NAME.fullmatch(key):
+            _MODULES[key] = ep.value.split(":")[0]
+
+
+def _key(name: object) -> str:
+    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
 
 
 def systems() -> list[str]:
-    """Return the names of the supported rule systems."""
+    """Return the names of the available rule systems (bundled, registered, installed)."""
+    _read_entry_points()
     return list(_MODULES)
+
+
+def _check(sys: RuleSystem) -> RuleSystem:
+    """Return ``sys`` if it can serve every public call, else raise RulesError naming what is missing."""
+    if not isinstance(sys, RuleSystem):
+        raise RulesError(f"expected a RuleSystem instance, not {type(sys).__name__}", field="system", rule=_RULE)
+    if not isinstance(sys.name, str) or not _NAME.fullmatch(sys.name):
+        raise RulesError(f"a system's name is lower-case letters, digits and _, not {sys.name!r}", field="name",
+                         rule=_RULE)
+    for kind in ("Creature", "Attack", "Options", "Situation"):
+        cls = getattr(sys, kind, None)
+        if not (isinstance(cls, type) and issubclass(cls, Model)) or cls is Model:
+            raise RulesError(f"{sys.name}.{kind} must be a Model subclass of its own", field=kind, rule=_RULE)
+        if cls.system != sys.name:
+            raise RulesError(f"{sys.name}.{kind}.system is {cls.system!r}; it must be {sys.name!r} (models name their "
+                             f"system)", field=kind, rule=_RULE)
+    return sys
+
+
+def register_system(system: RuleSystem | str, *, replace: bool = False) -> RuleSystem:
+    """Register a rule system and return it: a :class:`RuleSystem` instance, or the name of a module
+    holding a module-level ``SYSTEM``. ``wb.system(name)`` then finds it, and every public call
+    (outcomes, damage, turn plans, rounds_to_kill, duel, compare, explore, the panels, the CLI)
+    works on its models. A name already taken raises RulesError unless ``replace=True``."""
+    if isinstance(system, str):
+        try:
+            module = import_module(system)
+        except ImportError as exc:
+            raise RulesError(f"cannot import {system!r}: {exc}", field="system", rule=_RULE) from None
+        system = getattr(module, "SYSTEM", None)
+        if system is None:
+            raise RulesError(f"module {module.__name__} has no SYSTEM", field="system", rule=_RULE)
+        path = module.__name__
+    else:
+        path = type(system).__module__
+    sys = _check(system)  # type: ignore[arg-type]
+    if sys.name in systems() and not replace and _LOADED.get(sys.name) is not sys:
+        raise RulesError(f"a rule system called {sys.name!r} is already registered (replace=True replaces it)",
+                         field="name", rule=_RULE)
+    _MODULES[sys.name] = path
+    _LOADED[sys.name] = sys
+    return sys
+
+
+def unregister_system(name: str) -> None:
+    """Remove a registered (not a bundled) rule system; RulesError for a bundled or unknown one."""
+    key = _key(name)
+    if key in ("annulus", "unbound", "last_odyssey", "glass_empires"):
+        raise RulesError(f"{key!r} is bundled and cannot be removed", field="system")
+    if key not in _MODULES:
+        raise RulesError(f"no rule system called {name!r}", field="system")
+    del _MODULES[key]
+    _LOADED.pop(key, None)
 
 
 def system(name: str) -> RuleSystem:
     """Return the rule system called ``name`` (``"annulus"``, ``"unbound"``, ...)."""
     if isinstance(name, RuleSystem):
         return name
-    key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+    key = _key(name)
     if key not in _MODULES:
-        raise RulesError(f"unknown rule system {name!r}; choose one of {', '.join(_MODULES)}", field="system")
+        _read_entry_points()
+    if key not in _MODULES:
+        raise RulesError(f"unknown rule system {name!r}; choose one of {', '.join(systems())}", field="system")
     if key not in _LOADED:
-        _LOADED[key] = import_module(_MODULES[key]).SYSTEM
+        try:
+            _LOADED[key] = _check(import_module(_MODULES[key]).SYSTEM)
+        except (ImportError, AttributeError) as exc:
+            raise RulesError(f"the rule system {key!r} cannot be loaded: {exc}", field="system") from None
     return _LOADED[key]
 
 

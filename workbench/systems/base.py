@@ -580,9 +580,14 @@ class RuleSystem(ABC):
                         tactics: Any = None) -> Any:
         """Return the simulation side (a ``workbench.simulate.engine.Side``) of ``me`` attacking
         ``foe``: its state arrays and its turn, for fights whose effects carry state (DESIGN.md,
-        Combat). Systems with a simulation override this (importing their side lazily); the default
-        raises RulesError."""
-        raise RulesError(f"no simulation for the {self.name} rule system", field="attacker")
+        Combat). Systems with stateful effects override this (importing their side lazily); the
+        default is :class:`~workbench.simulate.turn_side.TurnTableSide`, a draw from the turn table
+        each turn against the foe's pools (no state but the pools)."""
+        if tactics is not None:
+            raise RulesError(f"the {self.title} rule system takes no tactics", field="tactics")
+        from ..simulate.turn_side import TurnTableSide
+
+        return TurnTableSide(me, foe, options, situation, plan)
 
     def state_effects(self, attacker: Any, target: Any, options: Any = None, situation: Any = None,
                       plan: Any = None) -> set[str]:
