@@ -696,3 +696,19 @@ def test_critical_doubles_the_bully_bonus_hand_worked():
     assert abs(d.probability(0) - (1 - hit)) < 1e-12
     d2 = wb.damage(atk, me, tgt, A.Options(crit_doubles_bonus=False))
     assert abs(d2.probability(3) - hit / 12) < 1e-12  # 2 * 1 + 1
+
+
+def test_usability_is_data_per_matchup():
+    """CLARIFICATIONS, Annulus, order of resolution step 1 (usable?): a Gaze set needs mutual sight,
+    a Range 2 set reaches 10-20 m only; ``usability`` says so per matchup (None: usable) in one
+    pass, with the same field and rule that ``outcome_tables`` raises."""
+    me = A.Creature("me", level=1, endurance=1, agility=0, toughness=0, insight=0)
+    gaze, far, plain = (A.Attack("G", "insight", {"Gaze": 1}), A.Attack("R", "agility", {"Range": 2}),
+                        A.Attack("P", "agility"))
+    sits = [A.Situation(concealment="partial"), A.Situation(distance=1), A.Situation(distance=1)]
+    why = A.usability([gaze, far, plain], [me] * 3, [me] * 3, None, sits)
+    assert why[0].field == "mutual_sight" and why[1].field == "distance" and why[2] is None
+    for i in (0, 1):
+        with pytest.raises(RulesError) as err:
+            A.outcome_tables([[gaze, far][i]], [me], [me], None, [sits[i]])
+        assert err.value.field == why[i].field and err.value.rule == why[i].rule

@@ -269,48 +269,26 @@ def _progress(progress: Any, total: int, desc: str):
 
 def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situation) -> tuple[np.ndarray, np.ndarray]:
     """Return the per-use damage pmfs (rows × damage from 0) of the distinct matchups ``reps``
-    (attack, attacker, target) and the usable mask: one ``outcome_tables`` call; if the rules refuse
-    some matchup in this situation (out of reach, a Gaze without sight, ...), each is tried alone
-    and the refused ones are left out with a warning naming the rule."""
-    def call(idx):
-        idx = list(idx)
-        t = sys.outcome_tables([reps[i][0] for i in idx], [reps[i][1] for i in idx], [reps[i][2] for i in idx],
-                               options, situation)
-        return pmf_rows(t, len(idx))
-
-    n = len(reps)
-    try:
-        return call(range(n)), np.ones(n, dtype=bool)
-    except RulesError:
-        pass
-    # usability rarely depends on the target: try each (attack, attacker) once, then the rest together
-    ok = np.ones(n, dtype=bool)
-    why: dict[str, str] = {}
-    first: dict[tuple[int, int], list[int]] = {}
-    for i, (x, c, _) in enumerate(reps):
-        first.setdefault((id(x), id(c)), []).append(i)
-    for idx in first.values():
-        try:
-            call([idx[0]])
-        except RulesError as exc:
-            ok[idx] = False
-            why.setdefault(f"{reps[idx[0]][1].name}: {reps[idx[0]][0].name}", str(exc))
+    (attack, attacker, target) and the usable mask: the system says which matchups its rules refuse
+    here (:meth:`RuleSystem.usability`: out of reach, a Gaze without sight, ...), the usable ones are
+    resolved in ONE ``outcome_tables`` call, and the refused ones are left out with a warning naming
+    the rule."""
+    refused = sys.usability([r[0] for r in reps], [r[1] for r in reps], [r[2] for r in reps], options, situation)
+    ok = np.array([e is None for e in refused], dtype=bool)
     good = np.flatnonzero(ok)
-    try:
-        rows = call(good) if good.size else np.ones((0, 1))
-    except RulesError:
-        for i in good:
-            try:
-                call([i])
-            except RulesError as exc:
-                ok[i] = False
-                why.setdefault(f"{reps[i][1].name}: {reps[i][0].name} vs {reps[i][2].name}", str(exc))
-        good = np.flatnonzero(ok)
-        rows = call(good) if good.size else np.ones((0, 1))
-    import warnings
+    rows = np.ones((0, 1))
+    if good.size:
+        t = sys.outcome_tables([reps[i][0] for i in good], [reps[i][1] for i in good], [reps[i][2] for i in good],
+                               options, situation)
+        rows = pmf_rows(t, good.size)
+    if not ok.all():
+        import warnings
 
-    warnings.warn("left out, not usable here: " + "; ".join(f"{k} ({v})" for k, v in why.items()), stacklevel=4)
-    out = np.zeros((n, rows.shape[1]))
+        why: dict[str, str] = {}
+        for i in np.flatnonzero(~ok):
+            why.setdefault(f"{reps[i][1].name}: {reps[i][0].name}", str(refused[i]))
+        warnings.warn("left out, not usable here: " + "; ".join(f"{k} ({v})" for k, v in why.items()), stacklevel=4)
+    out = np.zeros((len(reps), rows.shape[1]))
     out[good] = rows
     return out, ok
 

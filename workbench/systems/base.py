@@ -335,6 +335,29 @@ class RuleSystem(ABC):
         """Return the bundled creatures and attacks."""
         return Catalog(self.name)
 
+    def usability(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
+                  options: Any = None, situation: Any = None) -> list[RulesError | None]:
+        """Return, per aligned matchup, the rules' refusal of that use in its situation (a RulesError
+        naming the field and rule), None when it is usable: usability as data, so that no caller
+        probes ``outcome_tables`` for exceptions. Default: the batch is resolved once; only if the
+        rules refuse it is each distinct (attack, attacker) tried alone, then each matchup. Systems
+        with vectorised checks override this."""
+        n = len(attacks)
+        out: list[RulesError | None] = [None] * n
+        try:
+            if n:
+                self.outcome_tables(attacks, attackers, targets, options, situation)
+            return out
+        except RulesError:
+            pass
+        sits = self.situations_of(situation, n)
+        for i in range(n):
+            try:
+                self.outcome_tables([attacks[i]], [attackers[i]], [targets[i]], options, [sits[i]])
+            except RulesError as exc:
+                out[i] = exc
+        return out
+
     # -- combat hooks (systems override where their rules differ)
     #: the creature's hit pools in the order damage spills through them; a turn table has one damage
     #: axis ("channel") per pool, channel i entering at pool i (Annulus: Endurance then Vitality,

@@ -83,9 +83,11 @@ def _column(objs: Sequence[Any], name: str, dtype=np.int64) -> np.ndarray:
 
 
 def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                      options: Options, situation: Situation | Sequence[Situation]) -> dict[str, np.ndarray]:
+                      options: Options, situation: Situation | Sequence[Situation],
+                      refusals: list | None = None) -> dict[str, np.ndarray]:
     """Return per-matchup arrays: pool, reroll pool, automatic successes, defense, bonus, trigger
-    masks and flags; raise RulesError if a set is not usable (step 1 of the order of resolution)."""
+    masks and flags; raise RulesError if a set is not usable (step 1 of the order of resolution),
+    or, given ``refusals`` (a list of n Nones), record each matchup's first refusal there instead."""
     n = len(attacks)
     cache: dict[int, dict[str, Any]] = {}
     rows = []
@@ -120,6 +122,11 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
 
     # ---- step 1: usable?
     def refuse(bad: np.ndarray, message: str, field: str, rule: str) -> None:
+        if refusals is not None:  # usability as data: every refused matchup keeps its first refusal
+            for i in np.flatnonzero(bad):
+                if refusals[i] is None:
+                    refusals[i] = RulesError(f"attack set {attacks[i].name!r} {message}", field=field, rule=rule)
+            return
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             where = f" (matchup {i})" if n > 1 else ""
@@ -132,10 +139,11 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     lo = np.where(A["reach"] > 0, 0.0, bands[:, 0])
     hi = np.where(A["reach"] > 0, A["reach"], bands[:, 1])
     bad = (dist > hi) | ((dist <= lo) & (lo > 0))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    for i in np.flatnonzero(bad) if refusals is not None else np.flatnonzero(bad)[:1]:
         band = f"within {hi[i]:g} m" if lo[i] == 0 else f"beyond {lo[i]:g} m and within {hi[i]:g} m"
-        refuse(bad, f"reaches targets {band} only, not at {dist[i]:g} m (Range rank {int(rank[i])})", "distance",
+        one = np.zeros(n, dtype=bool)
+        one[i] = True
+        refuse(one, f"reaches targets {band} only, not at {dist[i]:g} m (Range rank {int(rank[i])})", "distance",
                f"{CLAR}: Range ranks -> usable band")
     conceal = S["concealment"]
     refuse((A["gaze"] == 1) & (~b("mutual_sight") | (conceal != "none") | b("target_blind")),

@@ -46,6 +46,16 @@ class AnnulusSystem(RuleSystem):
             options, situation = self.defaults(options, situation)
         return resolve.outcome_tables(list(attacks), list(attackers), list(targets), options, situation)
 
+    def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
+        """Return each matchup's refusal by step 1 of the order of resolution (airless, range band,
+        Gaze sight, Swansong Vitality), None when usable: one vectorised pass."""
+        options = self.options_of(options)
+        sits = self.situations_of(situation, len(attacks))
+        out: list = [None] * len(attacks)
+        if attacks:
+            resolve.strike_parameters(list(attacks), list(attackers), list(targets), options, sits, refusals=out)
+        return out
+
     def area_outcome_tables(self, attack: Attack, attacker: Creature, targets: Sequence[Creature],
                             options=None, situation=None) -> pl.DataFrame:
         """Return the outcome table against each creature in an area: one independent roll per
@@ -148,13 +158,9 @@ class AnnulusSystem(RuleSystem):
         of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
         most once), each preceded by every usable free Gaze or Swansong set. Sets that cannot be used
         in the situation (CLARIFICATIONS, order of resolution, step 1) are left out."""
-        usable = []
-        for a in attacker.attack_sets:
-            try:
-                resolve.strike_parameters([a], [attacker], [target], options, situation)
-            except RulesError:
-                continue
-            usable.append(a)
+        sets = list(attacker.attack_sets)
+        refused = self.usability(sets, [attacker] * len(sets), [target] * len(sets), options, situation)
+        usable = [a for a, why in zip(sets, refused) if why is None]
         return [(" + ".join(a.name for a in plan), plan) for plan in self._legal_plans(attacker, usable, options)]
 
     def plan_tables(self, plans, options) -> list[np.ndarray]:

@@ -116,6 +116,20 @@ class GlassEmpires(RuleSystem):
         """Return the creature's weapons."""
         return list(creature.weapons)
 
+    def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
+        """Return each matchup's refusal by reach (glass-empires-attack.txt: ranged up to twice the
+        listed range; melee within reach), None when usable."""
+        out: list = []
+        for w, a, sit in zip(attacks, attackers, self.situations_of(situation, len(attacks))):
+            try:
+                strike_modifier(w, a, sit)
+                out.append(None)
+            except RulesError as exc:
+                if exc.field != "distance":
+                    raise
+                out.append(exc)
+        return out
+
     def neutral_attacker(self, attack: Attack) -> Creature:
         """Return Power 1, holding only ``attack`` (named after it)."""
         return Creature(attack.name, power=1, weapons=[attack])

@@ -92,6 +92,20 @@ class LastOdyssey(RuleSystem):
         """Return the creature's attack abilities (strikes, spells and sleights)."""
         return list(creature.abilities)
 
+    def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
+        """Return each matchup's refusal by the ability's reach (last-odyssey-attacks.txt, Ability
+        Types: melee only from the front row, into the front row), None when usable."""
+        from .resolve import check_reach
+
+        out: list = []
+        for a, sit in zip(attacks, self.situations_of(situation, len(attacks))):
+            try:
+                check_reach(a, sit)
+                out.append(None)
+            except RulesError as exc:
+                out.append(exc)
+        return out
+
     def neutral_attacker(self, attack: Attack) -> Creature:
         """Return tier 1, every stat 0, holding only ``attack`` (named after it)."""
         return Creature(attack.name, hp=1, abilities=[attack])
