@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import reprlib
 import tomllib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 import numpy as np
 
 from ..dist import Dist
-from ..errors import RulesError
+from ..errors import RulesError, show
 from ..limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
 
 __all__ = [
@@ -34,21 +33,6 @@ CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
 #: the magnitude past which a whole-number or number field is refused even without its own bound
 #: (far inside int64 and float64's exact integers, so nothing downstream wraps or overflows)
 MAX_MAGNITUDE = MAX_OUTCOME
-
-
-def show(value: Any, width: int = 60) -> str:
-    """Return a short, always-computable repr of ``value`` for an error message.
-
-    Huge integers (Python refuses to print more than 4,300 digits) are described by their size;
-    long reprs are cut with reprlib.
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"a {int(value.bit_length() * 0.30103) + 1}-digit number"
-    try:
-        text = reprlib.repr(value)
-    except Exception:  # a hostile __repr__
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _bounds(value: Any, field: str, minimum: Any, maximum: Any, limit: Any, rule: str | None, shown: str) -> None:
