@@ -78,7 +78,7 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # FFT round-off leaves ~1e-17 noise (of either sign) where the exact value is 0;
     # zero it so that supports stay tight and probabilities stay non-negative.
     out[out < 4 * np.finfo(float).eps * out.max()] = 0.0
-    return out
+    return out / out.sum()  # both inputs sum to 1: keep the total at 1 through repeated squaring
 
 
 class Dist:

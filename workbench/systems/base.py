@@ -84,7 +84,7 @@ def check_number(field: str, value: Any, *, minimum: float | None = None, maximu
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise RulesError(f"must be a number, not {show(value)}", field=field, rule=rule)
     if isinstance(value, int) and abs(value) > MAX_MAGNITUDE:
-        value = math.copysign(math.inf, value)
+        value = math.inf if value > 0 else -math.inf
     else:
         value = float(value)
     if math.isnan(value):
@@ -232,8 +232,8 @@ class Model:
                              f"({', '.join(sorted(names))})", field=cls.model_kind or cls.__name__)
         unknown = set(data) - names
         if unknown:
-            raise RulesError(f"unknown field(s) {sorted(unknown)} for {cls.system} {cls.model_kind or cls.__name__}",
-                             field=sorted(unknown)[0])
+            raise RulesError(f"unknown field(s) {show(sorted(unknown), 200)} for {cls.system} "
+                             f"{cls.model_kind or cls.__name__}", field=sorted(unknown)[0] or repr(""))
         try:
             return cls(**data)
         except TypeError as exc:  # a missing required field
