@@ -607,6 +607,8 @@ def from_share_code(code: str) -> Any:
         if base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii") != body:
             raise ValueError("non-canonical base64")
         text = _inflate(packed).decode("utf-8")
+    except RulesError:  # the inflation bound (RulesError is a ValueError: let it through as it is)
+        raise
     except (ValueError, binascii.Error, zlib.error, UnicodeError):
         raise RulesError("the share code is corrupted (incomplete or altered); copy it again", field="code") from None
     try:
