@@ -45,6 +45,15 @@ MODEL_CLASSES += [("unbound", "Action", importlib.import_module("workbench.syste
                   ("last_odyssey", "Shell", importlib.import_module("workbench.systems.last_odyssey.models").Shell)]
 
 
+def report(entry: str, seen: dict) -> None:
+    """Assert an entry point ran its examples; append the counts to ``$HOSTILE_REPORT`` if set."""
+    total = sum(seen.values())
+    assert total >= EXAMPLES, f"{entry}: only {total} of {EXAMPLES} examples ran"
+    if os.environ.get("HOSTILE_REPORT"):
+        with open(os.environ["HOSTILE_REPORT"], "a") as fh:
+            fh.write(f"{entry}\t{total}\t" + "\t".join(f"{k}={v}" for k, v in seen.items()) + "\n")
+
+
 # --------------------------------------------------------------------------- checking one call
 def outcome(call):
     """Return (result or the RulesError, seconds) of ``call()``; any other exception fails the test."""
@@ -206,6 +215,7 @@ def test_model_constructor_gives_rules_error_or_a_valid_model(system, kind, cls)
 
     run()
     assert seen["valid"] > 0 and seen["refused"] > 0, seen  # the strategy reaches both sides
+    report(f"{system}.{kind}", seen)
 
 
 # --------------------------------------------------------------------------- Dist constructors
@@ -216,31 +226,50 @@ PROB = st.one_of(st.floats(0, 1), st.fractions(0, 1, max_denominator=50), ARG)
 SMALL_DISTS = st.builds(lambda lo, n: Dist.uniform(lo, lo + n), st.integers(-10, 10), st.integers(0, 12))
 
 
+GOOD_INT = st.integers(-5, 30)
+ARGI = st.one_of(GOOD_INT, st.integers(0, 12), st.integers(1, 20), ARG)   # mostly plausible, often hostile
+NORMED = st.lists(st.floats(0.01, 1), min_size=1, max_size=8).map(lambda w: [x / sum(w) for x in w])
+
+
+@st.composite
+def outcomes_and_probabilities(draw):
+    p = draw(NORMED)
+    return draw(st.lists(st.integers(-20, 20), min_size=len(p), max_size=len(p))), p
+
+
 def _pmf():
-    return st.one_of(st.lists(st.floats(0, 1), min_size=1, max_size=8), st.lists(ARG, max_size=4), ARG,
-                     st.just([0.5, 0.5]), st.just([math.nan, 1.0]), st.just([2.0, -1.0]))
+    return st.one_of(NORMED, NORMED.map(list), st.lists(st.floats(0, 1), min_size=1, max_size=8), st.lists(ARG, max_size=4),
+                     ARG, st.just([math.nan, 1.0]), st.just([2.0, -1.0]))
 
 
 DIST_CALLS = {
-    "init": st.builds(lambda p, o: (lambda: Dist(p, o)), _pmf(), ARG),
-    "constant": st.builds(lambda v: (lambda: Dist.constant(v)), ARG),
-    "uniform": st.builds(lambda a, b: (lambda: Dist.uniform(a, b)), ARG, ARG),
-    "die": st.builds(lambda s: (lambda: Dist.die(s)), ARG),
-    "dice": st.builds(lambda n, s: (lambda: Dist.dice(n, s)), ARG, ARG),
+    "init": st.builds(lambda p, o: (lambda: Dist(p, o)), _pmf(), ARGI),
+    "constant": st.builds(lambda v: (lambda: Dist.constant(v)), ARGI),
+    "uniform": st.builds(lambda a, b: (lambda: Dist.uniform(a, b)), ARGI, ARGI),
+    "die": st.builds(lambda s: (lambda: Dist.die(s)), ARGI),
+    "dice": st.builds(lambda n, s: (lambda: Dist.dice(n, s)), ARGI, ARGI),
     "bernoulli": st.builds(lambda p: (lambda: Dist.bernoulli(p)), PROB),
-    "pool": st.builds(lambda n, s, k: (lambda: Dist.pool(n, s, k)), ARG, ARG, ARG),
-    "binomial": st.builds(lambda n, p: (lambda: Dist.binomial(n, p)), ARG, PROB),
-    "highest": st.builds(lambda d, n, k: (lambda: Dist.highest(d, n, k)), st.one_of(SMALL_DISTS, ARG), ARG, ARG),
-    "lowest": st.builds(lambda d, n, k: (lambda: Dist.lowest(d, n, k)), st.one_of(SMALL_DISTS, ARG), ARG, ARG),
+    "pool": st.builds(lambda n, s, k: (lambda: Dist.pool(n, s, k)), ARGI, ARGI, ARGI),
+    "binomial": st.builds(lambda n, p: (lambda: Dist.binomial(n, p)), ARGI, st.one_of(st.floats(0, 1), PROB)),
+    "highest": st.builds(lambda d, n, k: (lambda: Dist.highest(d, n, k)), st.one_of(SMALL_DISTS, ARGI),
+                         st.one_of(st.integers(1, 8), ARGI), st.one_of(st.integers(0, 4), ARGI)),
+    "lowest": st.builds(lambda d, n, k: (lambda: Dist.lowest(d, n, k)), st.one_of(SMALL_DISTS, ARGI),
+                        st.one_of(st.integers(1, 8), ARGI), st.one_of(st.integers(0, 4), ARGI)),
     "mixture": st.builds(lambda ds, w: (lambda: Dist.mixture(ds, w)),
-                         st.one_of(st.lists(st.one_of(SMALL_DISTS, ARG), max_size=4), ARG),
-                         st.one_of(st.none(), st.lists(st.one_of(st.floats(0, 5), ARG), max_size=4), ARG)),
-    "from_outcomes": st.builds(lambda v, p: (lambda: Dist.from_outcomes(v, p)),
-                               st.one_of(st.lists(INTS, min_size=1, max_size=4), ARG),
-                               st.one_of(st.lists(st.floats(0, 1), min_size=1, max_size=4), st.just([1.0]), ARG)),
-    "from_mapping": st.builds(lambda m: (lambda: Dist.from_mapping(m)),
-                              st.one_of(st.dictionaries(INTS, st.floats(0, 1), max_size=3),
-                                        st.just({3: 1.0}), st.just({10**13: 1.0}), ARG)),
+                         st.one_of(st.lists(SMALL_DISTS, min_size=1, max_size=4),
+                                   st.lists(st.one_of(SMALL_DISTS, ARG), max_size=4), ARG),
+                         st.one_of(st.none(), st.none(), st.lists(st.one_of(st.floats(0, 5), ARG), max_size=4), ARG)),
+    "from_outcomes": st.one_of(
+        st.builds(lambda vp: (lambda: Dist.from_outcomes(*vp)), outcomes_and_probabilities()),
+        st.builds(lambda v, p: (lambda: Dist.from_outcomes(v, p)),
+                  st.one_of(st.lists(INTS, min_size=1, max_size=4), ARG),
+                  st.one_of(st.lists(st.floats(0, 1), min_size=1, max_size=4), st.just([1.0]), ARG))),
+    "from_mapping": st.one_of(
+        st.builds(lambda vp: (lambda: Dist.from_mapping(dict(zip(*vp)))),
+                  outcomes_and_probabilities().filter(lambda vp: len(set(vp[0])) == len(vp[0]))),
+        st.builds(lambda m: (lambda: Dist.from_mapping(m)),
+                  st.one_of(st.dictionaries(INTS, st.floats(0, 1), max_size=3), st.just({3: 1.0}),
+                            st.just({10**13: 1.0}), ARG))),
 }
 
 
@@ -261,6 +290,7 @@ def test_dist_constructor_gives_rules_error_or_a_valid_dist(name):
 
     run()
     assert seen["valid"] > 0 and seen["refused"] > 0, seen
+    report(f"Dist.{name}", seen)
 
 
 # --------------------------------------------------------------------------- load and share codes
@@ -332,6 +362,7 @@ def test_load_gives_rules_error_or_valid_models(tmp_path_factory):
 
     run()
     assert seen["valid"] > 0 and seen["refused"] > 0, seen
+    report("load", seen)
 
 
 def _code_of(doc) -> str:
@@ -368,6 +399,7 @@ def test_from_share_code_gives_rules_error_or_valid_models():
 
     run()
     assert seen["valid"] > 0 and seen["refused"] > 0, seen
+    report("from_share_code", seen)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
