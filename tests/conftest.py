@@ -1,4 +1,10 @@
-"""Shared test settings: hypothesis profiles (CI runs a fixed, derandomised profile)."""
+"""Shared test settings: hypothesis profiles (CI runs a fixed, derandomised profile).
+
+``HYPOTHESIS_PROFILE`` picks a profile by name: ``ci`` (what CI runs), ``dev`` (the default
+locally) or ``long`` (10,000 examples per test, for a local run; see docs/limits.md). The hostile
+input suite (tests/test_hostile_input.py, tests/test_io_hostile.py) runs 2,000 examples per entry
+point under ``ci`` and ``dev`` and 10,000 under ``long``.
+"""
 
 import os
 
@@ -9,4 +15,5 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.register_profile("long", max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))

@@ -158,8 +158,9 @@ def test_failure_during_write_never_corrupts_the_existing_file(tmp_path, monkeyp
         monkeypatch.setattr(wio.os, "fsync", lambda fd: (_ for _ in ()).throw(Boom("io error")))
     else:
         monkeypatch.setattr(wio.os, "replace", lambda a, b: (_ for _ in ()).throw(Boom("cross-device")))
-    with pytest.raises(Boom):
+    with pytest.raises(RulesError) as err:  # an OSError becomes a RulesError naming the path
         wb.save(wolf, path)
+    assert str(path) in str(err.value) and err.value.field == "path"
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert wb.load(path) == _guard()

@@ -147,7 +147,8 @@ def test_annulus_builder_picker_loads_catalog_sets():
 
 
 # ---------------------------------------------------------------- save / load / share
-def test_save_and_load_round_trip_through_the_buttons(tmp_path):
+def test_save_and_load_round_trip_through_the_buttons(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path))  # the panel's files folder
     app = Workbench("unbound")
     d = app.damage
     tough = d.target.replace(ac=d.target.ac + 3)
@@ -178,7 +179,8 @@ def test_share_code_round_trip_through_the_buttons():
     assert other.files.error == "" and other.value["system"] == "last_odyssey" and other.value["target"] == target
 
 
-def test_file_and_code_errors_are_shown_inline_and_change_nothing(tmp_path):
+def test_file_and_code_errors_are_shown_inline_and_change_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path))  # the panel's files folder
     app = Workbench("unbound")
     before = app.value
     app.files.code.value = "wb1:not-a-real-code"

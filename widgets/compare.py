@@ -232,15 +232,35 @@ class ComparePanel(Panel):
         hits = ((frame["build"] == cell[0]) & (frame["target"] == cell[1])).arg_true()
         return int(hits[0]) if hits.len() else None
 
-    def _on_click(self, change: dict) -> None:
-        """Read the Vega point signal the browser sends ({"vlPoint": {"or": [{build, target}]}})."""
-        from altair.utils.selection import PointSelection
+    @staticmethod
+    def _picked_cell(message: Any, name: str) -> tuple[str, str] | None:
+        """Return the (build, target) of selection ``name`` in a browser message, or None.
 
+        The message is untrusted (a buggy or hostile front end can send anything): every level of
+        ``{name: {"value": {"vlPoint": {"or": [{"build": str, "target": str}]}}}}`` is checked, and
+        anything malformed (``{'cell': None}``, a list where a point is expected) reads as no click.
+        """
+        raw = message.get(name) if isinstance(message, dict) else None
+        signal = raw.get("value") if isinstance(raw, dict) else None
+        point = signal.get("vlPoint") if isinstance(signal, dict) else None
+        points = point.get("or") if isinstance(point, dict) else None
+        if not isinstance(points, list) or not points or not isinstance(points[0], dict):
+            return None
+        build, target = points[0].get("build"), points[0].get("target")
+        if not isinstance(build, str) or not isinstance(target, str):
+            return None
+        return build, target
+
+    def _on_click(self, change: dict) -> None:
+        """Read the Vega point signal the browser sends ({"vlPoint": {"or": [{build, target}]}}).
+
+        A malformed message is ignored (nothing raises out of this observer)."""
+        message = change.get("new") if isinstance(change, dict) else None
         for name in ("cell", "cell_label"):
-            raw = change["new"].get(name) or {}
-            picked = PointSelection.from_vega(name, raw.get("value"), raw.get("store", [])).value
-            if picked:
-                cell = (picked[0].get("build"), picked[0].get("target"))
+            cell = self._picked_cell(message, name)
+            if cell is not None:
+                if self.value is None or cell not in self._cells:
+                    return
                 row = self._row_of(cell, self.value)
                 if row is not None and self.value["illegal"][row] is None:
                     self.selected = cell

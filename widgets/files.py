@@ -5,12 +5,20 @@ It wraps :func:`workbench.save` (atomic: a temporary file replaced in one step),
 ``what`` dropdown among named *slots*, each a ``(get, set)`` pair of functions: ``get()`` returns
 the model (or list of models) to save, ``set(obj)`` puts a loaded one back (and may raise
 RulesError, e.g. for a creature loaded into the attack slot).
+
+Files stay inside one folder (``folder=``; by default ``$WORKBENCH_FILES``, else a
+``workbench-files`` folder in the current working directory): a path is taken relative to it, and
+a path that leaves it (``..``, an absolute path elsewhere, a symlink pointing out) or lands in the
+installed package (its catalogs) is refused with a RulesError, so that in a Voilà or Binder
+deployment a visitor can neither read nor overwrite anything else the server can reach.
 """
 
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable, Mapping
+from pathlib import Path, PurePath
 from typing import Any
 
 import ipywidgets as W
@@ -19,9 +27,58 @@ from workbench.errors import RulesError
 
 from .base import Panel, _children, error_html
 
-__all__ = ["FilePanel"]
+__all__ = ["FilePanel", "files_folder", "resolve_in_folder", "FOLDER_ENV", "DEFAULT_FOLDER"]
 
 Slot = tuple[Callable[[], Any], Callable[[Any], None]]
+
+#: the environment variable naming the folder panels save to and load from
+FOLDER_ENV = "WORKBENCH_FILES"
+#: the folder's name in the current working directory when the variable is not set
+DEFAULT_FOLDER = "workbench-files"
+_RULE = "docs/panels.md: a panel saves and loads only inside its files folder"
+_PACKAGES = tuple(Path(m.__file__).resolve().parent for m in
+                  (__import__("workbench"), __import__("widgets")))
+
+
+def files_folder(folder: str | os.PathLike | None = None) -> Path:
+    """Return the absolute folder panels save to and load from: ``folder``, else ``$WORKBENCH_FILES``,
+    else ``./workbench-files``. RulesError for a folder inside the installed package."""
+    chosen = folder if folder is not None else (os.environ.get(FOLDER_ENV) or Path.cwd() / DEFAULT_FOLDER)
+    root = Path(os.path.realpath(os.path.abspath(os.fspath(chosen))))
+    for pkg in _PACKAGES:
+        if root == pkg or pkg in root.parents or root in pkg.parents:
+            raise RulesError(f"the files folder {root} would hold or sit inside the package {pkg}; choose another",
+                             field="folder", rule=_RULE)
+    return root
+
+
+def resolve_in_folder(text: str, folder: Path) -> Path:
+    """Return the file ``text`` names inside ``folder`` (relative to it, or absolute within it).
+
+    RulesError (field ``path``) for an empty path, a ``..`` part, an absolute path elsewhere, a
+    path whose real location (symlinks followed) is outside the folder, or one inside the package.
+    """
+    text = str(text).strip()
+    if not text:
+        raise RulesError("give a file name, e.g. setup.toml", field="path", rule=_RULE)
+    if "\0" in text:
+        raise RulesError("a file name cannot hold a NUL character", field="path", rule=_RULE)
+    pure = PurePath(text)
+    if ".." in pure.parts:
+        raise RulesError(f"{text}: '..' is not allowed; files stay inside {folder}", field="path", rule=_RULE)
+    candidate = Path(os.path.abspath(pure if pure.is_absolute() else folder / pure))
+    real = Path(os.path.realpath(candidate))
+    inside = lambda p: p == folder or folder in p.parents  # noqa: E731
+    if not inside(candidate) or not inside(real):
+        raise RulesError(f"{text}: outside the files folder {folder}; give a name inside it", field="path",
+                         rule=_RULE)
+    if real == folder:
+        raise RulesError(f"{text} is the files folder itself; give a file name", field="path", rule=_RULE)
+    for pkg in _PACKAGES:
+        if pkg in real.parents:
+            raise RulesError(f"{text}: the package's own files cannot be written or read here", field="path",
+                             rule=_RULE)
+    return candidate
 
 
 class FilePanel(Panel):
@@ -32,14 +89,16 @@ class FilePanel(Panel):
     box and nothing changes.
     """
 
-    def __init__(self, slots: Mapping[str, Slot], path: str = "workbench-setup.toml", **kwargs: Any) -> None:
+    def __init__(self, slots: Mapping[str, Slot], path: str = "workbench-setup.toml",
+                 folder: str | os.PathLike | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.slots = dict(slots)
+        self.folder = files_folder(folder)
         style, wide = {"description_width": "6em"}, W.Layout(width="30em")
         self.what = W.Dropdown(options=list(self.slots), description="save what", style=style,
                                layout=W.Layout(width="20em"))
         self.path = W.Text(value=path, description="file", placeholder="setup.toml or setup.json", style=style,
-                           layout=wide)
+                           layout=wide, tooltip=f"a file in {self.folder}")
         self.save_button = W.Button(description="Save", icon="save", tooltip="write the chosen models to the file")
         self.load_button = W.Button(description="Load", icon="folder-open", tooltip="read models from the file")
         self.code = W.Text(description="share code", placeholder="wb1:...", style=style, layout=wide)
@@ -85,7 +144,9 @@ class FilePanel(Panel):
 
         def act() -> str:
             obj = self._slot()[0]()
-            where = wb.save(obj, self.path.value.strip())
+            target = resolve_in_folder(self.path.value, self.folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            where = wb.save(obj, target)
             self.value = obj
             return f"saved {self.what.value} to {where}"
         return self._run("path", act)
@@ -95,10 +156,11 @@ class FilePanel(Panel):
         import workbench as wb
 
         def act() -> str:
-            obj = wb.load(self.path.value.strip())
+            target = resolve_in_folder(self.path.value, self.folder)
+            obj = wb.load(target)
             self._slot()[1](obj)
             self.value = obj
-            return f"loaded {self.what.value} from {self.path.value.strip()}"
+            return f"loaded {self.what.value} from {target}"
         return self._run("path", act)
 
     def get_code(self) -> bool:

@@ -1,6 +1,7 @@
 """Model-driven forms: one control per field of a Model dataclass, the model rebuilt on each change.
 
-int → IntText, float → FloatText, bool → Checkbox, str → Text, a field with choices → Dropdown,
+int → IntText, float → FloatText, bool → Checkbox (an optional bool → Dropdown unset / yes / no, so an
+unset flag stays None), str → Text, a field with choices → Dropdown,
 an optional number → Text (blank means None), a tuple of plain values → comma-separated Text,
 a ``dict[str, int]`` → ``name=rank, ...`` Text. Fields holding nested models (weapons, attacks)
 get no control and are carried over from the last valid value.
@@ -32,6 +33,7 @@ from .base import Panel, _children
 __all__ = ["ModelForm", "CatalogEditor", "field_choices", "probe_choices", "control_for"]
 
 _NONE_LABEL = "(none)"
+_UNSET_LABEL = "unset"
 
 
 def _hints(model_cls: type) -> dict[str, Any]:
@@ -166,6 +168,12 @@ def control_for(field: str, hint: Any, value: Any, choices: Sequence[Any] | None
             labels.append((str(value), value))
         w = W.Dropdown(options=labels, value=value, description=label, style=style, layout=layout)
         return _Control(w, lambda v: v, lambda v: v)
+    if base is bool and (optional or value is None):
+        # three states: an unset optional flag (e.g. Unbound adds_strength=None: "melee adds
+        # Strength" decides) must stay None when another field is edited, never become False
+        w = W.Dropdown(options=[(_UNSET_LABEL, None), ("yes", True), ("no", False)],
+                       value=None if value is None else bool(value), description=label, style=style, layout=layout)
+        return _Control(w, lambda v: v, lambda v: None if v is None else bool(v))
     if base is bool:
         w = W.Checkbox(value=bool(value), description=label, indent=False, layout=layout)
         return _Control(w, bool, bool)

@@ -9,6 +9,7 @@ stderr and exits with code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -20,6 +21,8 @@ from .errors import RulesError
 __all__ = ["main", "build_parser"]
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
+EXIT_INTERRUPTED = 130
 _FRAME_SUFFIXES = (".csv", ".parquet")
 _CHART_SUFFIXES = (".png", ".svg")
 
@@ -420,9 +423,18 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- parser
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr (the error, then the usage
+    folded onto the same line) and exit code 2, like every other bad input."""
+
+    def error(self, message: str):  # type: ignore[override]
+        usage = " ".join(self.format_usage().split())
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())}; {usage}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``workbench`` command."""
-    p = argparse.ArgumentParser(prog="workbench", description="Exact attack maths for tabletop rule systems.",
+    p = _Parser(prog="workbench", description="Exact attack maths for tabletop rule systems.",
                                 epilog="Creatures and attacks: catalog names, TOML/JSON files or wb1: share codes.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -530,6 +542,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"workbench: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("workbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - a bug, not bad input: one line and a hint, never a traceback
+        if os.environ.get("WB_DEBUG"):
+            raise
+        text = " ".join(str(exc).split())
+        text = text if len(text) <= 200 else text[:197] + "..."
+        print(f"workbench: internal error: {type(exc).__name__}: {text} (a bug in the workbench, not in your "
+              f"input; rerun with WB_DEBUG=1 for the traceback and report it)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,13 +8,16 @@ float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import islice
 from math import comb
+from typing import Any
 
 import numpy as np
 
-from .errors import RulesError
+from .errors import RulesError, show
+from .limits import LIMITS, MAX_KEEP_DICE, MAX_MIXTURE, MAX_OUTCOME, MAX_POOL_DICE, MAX_SUPPORT
 
 __all__ = ["Dist", "ROUNDING_MODES"]
 
@@ -26,6 +29,46 @@ ROUNDING_MODES = ("floor", "nearest_half_up", "ceil")
 # path agrees with icepool to 1e-12.
 _FFT_MIN_WORK = 200_000
 _FFT_MIN_SIDE = 64
+#: faces x dice^2 of a keep-2-or-more walk (about 1 s at the bound on these machines)
+_MAX_KEEP_WORK = 250_000
+
+
+def _whole(field: str, value: Any, minimum: int = -MAX_OUTCOME, maximum: int = MAX_OUTCOME) -> int:
+    """Return ``value`` as an int within ``minimum..maximum`` (a whole float such as 2.0 is accepted;
+    1.5, bools, NaN and non-numbers are refused), or raise RulesError naming ``field``."""
+    if isinstance(value, (bool, np.bool_)):
+        raise RulesError(f"must be a whole number, not {value!r}", field=field)
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer() \
+            and abs(value) <= MAX_OUTCOME:
+        value = int(value)
+    if not isinstance(value, (int, np.integer)):
+        raise RulesError(f"must be a whole number, not {show(value)}", field=field)
+    value = int(value)
+    if not minimum <= value <= maximum:
+        rule = LIMITS if (value > MAX_OUTCOME or value < -MAX_OUTCOME or maximum < MAX_OUTCOME) else None
+        raise RulesError(f"must be within {minimum}..{maximum}, not {show(value)}", field=field, rule=rule)
+    return value
+
+
+def _probability(field: str, p: Any) -> float | Fraction:
+    """Return ``p`` (a float or a Fraction) if it is a probability within 0..1, else raise RulesError."""
+    if isinstance(p, Fraction):
+        ok = 0 <= p <= 1
+    elif isinstance(p, (int, float, np.integer, np.floating)) and not isinstance(p, (bool, np.bool_)):
+        p = float(p) if abs(p) <= 2 else 2.0
+        ok = 0.0 <= p <= 1.0  # False for NaN
+    else:
+        raise RulesError(f"a probability must be a number, not {show(p)}", field=field)
+    if not ok:
+        raise RulesError(f"probability must be within 0..1, not {show(p)}", field=field)
+    return p
+
+
+def _width(field: str, n: int) -> None:
+    """Raise RulesError when a distribution would span more than MAX_SUPPORT outcomes."""
+    if n > MAX_SUPPORT:
+        raise RulesError(f"would span {show(n)} outcomes; a Dist spans at most {MAX_SUPPORT}", field=field,
+                         rule=LIMITS)
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -38,7 +81,7 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # FFT round-off leaves ~1e-17 noise (of either sign) where the exact value is 0;
     # zero it so that supports stay tight and probabilities stay non-negative.
     out[out < 4 * np.finfo(float).eps * out.max()] = 0.0
-    return out
+    return out / out.sum()  # both inputs sum to 1: keep the total at 1 through repeated squaring
 
 
 class Dist:
@@ -54,18 +97,24 @@ class Dist:
     TOLERANCE = 1e-12
 
     def __init__(self, pmf: Sequence[float] | np.ndarray, offset: int = 0, *, _trusted: bool = False):
-        p = np.asarray(pmf, dtype=np.float64)
         if not _trusted:
+            try:
+                p = np.asarray(pmf, dtype=np.float64)
+            except (TypeError, ValueError, OverflowError):
+                raise RulesError(f"pmf must be a sequence of probabilities, not {show(pmf)}", field="pmf") from None
             if p.ndim != 1 or p.size == 0:
                 raise RulesError("pmf must be a non-empty 1-D sequence of probabilities", field="pmf")
+            if p.size > MAX_SUPPORT:
+                raise RulesError(f"pmf may hold at most {MAX_SUPPORT} outcomes, not {p.size}", field="pmf", rule=LIMITS)
             if not np.all(np.isfinite(p)) or np.any(p < 0):
                 raise RulesError("probabilities must be finite and non-negative", field="pmf")
             total = p.sum()
             if abs(total - 1.0) > 1e-9:
                 raise RulesError(f"probabilities must sum to 1, not {total!r}", field="pmf")
             p = p / total
-            if int(offset) != offset:
-                raise RulesError(f"offset must be an integer, not {offset!r}", field="offset")
+            offset = _whole("offset", offset)
+        else:
+            p = pmf
         lo = 0
         if p[0] == 0.0 or p[-1] == 0.0:  # trim zero tails so that min() and max() are outcomes
             nz = np.flatnonzero(p)
@@ -73,42 +122,51 @@ class Dist:
                 raise RulesError("a distribution needs at least one outcome with probability > 0", field="pmf")
             lo, hi = int(nz[0]), int(nz[-1])
             p = p[lo : hi + 1]
+        offset = int(offset) + lo
+        if offset < -MAX_OUTCOME or offset + p.size - 1 > MAX_OUTCOME:
+            raise RulesError(f"outcomes must stay within -{MAX_OUTCOME:.0e}..{MAX_OUTCOME:.0e} (int64 must not wrap)",
+                             field="offset", rule=LIMITS)
         self.pmf = p
-        self.offset = int(offset) + lo
+        self.offset = offset
 
     # ----------------------------------------------------------------- constructors
+    # Every constructor checks its arguments and raises RulesError (never TypeError, ValueError or
+    # OverflowError) for a wrong type, a value outside its range or a size past docs/limits.md.
     @classmethod
     def constant(cls, value: int) -> Dist:
-        """Return the distribution that is always ``value``."""
-        return cls(np.ones(1), int(value), _trusted=True)
+        """Return the distribution that is always ``value`` (a whole number; 1.5 is refused)."""
+        return cls(np.ones(1), _whole("value", value), _trusted=True)
 
     @classmethod
     def uniform(cls, low: int, high: int) -> Dist:
-        """Return the uniform distribution on ``low..high`` inclusive."""
+        """Return the uniform distribution on ``low..high`` inclusive (at most MAX_SUPPORT outcomes)."""
+        low, high = _whole("low", low), _whole("high", high)
         if high < low:
             raise RulesError(f"empty range {low}..{high}", field="high")
         n = high - low + 1
+        _width("high", n)
         return cls(np.full(n, 1.0 / n), low, _trusted=True)
 
     @classmethod
     def die(cls, sides: int) -> Dist:
         """Return one die with faces ``1..sides``."""
-        if not isinstance(sides, (int, np.integer)) or sides < 1:
-            raise RulesError(f"a die needs a positive whole number of sides, not {sides!r}", field="sides")
+        if isinstance(sides, (bool, np.bool_)) or not isinstance(sides, (int, np.integer)) or sides < 1:
+            raise RulesError(f"a die needs a positive whole number of sides, not {show(sides)}", field="sides")
+        _width("sides", int(sides))
         return cls.uniform(1, int(sides))
 
     @classmethod
     def dice(cls, n: int, sides: int) -> Dist:
         """Return the sum of ``n`` dice with ``sides`` faces (``NdS``)."""
-        if n < 0:
-            raise RulesError(f"number of dice must be >= 0, not {n}", field="n")
-        return n @ cls.die(sides)
+        n = _whole("n", n, 0)
+        d = cls.die(sides)
+        _width("n", n * (d.pmf.size - 1) + 1)
+        return n @ d
 
     @classmethod
     def bernoulli(cls, p: float) -> Dist:
         """Return 1 with probability ``p``, else 0."""
-        if not 0.0 <= p <= 1.0:
-            raise RulesError(f"probability must be within 0..1, not {p}", field="p")
+        p = float(_probability("p", p))
         return cls(np.array([1.0 - p, p]), 0, _trusted=True)
 
     @classmethod
@@ -117,8 +175,9 @@ class Dist:
 
         A binomial distribution, built exactly from the binomial coefficients.
         """
-        if n < 0:
-            raise RulesError(f"pool size must be >= 0, not {n}", field="n")
+        n = _whole("n", n, 0, MAX_POOL_DICE)
+        sides = _whole("sides", sides, 1, MAX_SUPPORT)
+        success_on = _whole("success_on", success_on)
         if not 1 <= success_on <= sides + 1:
             raise RulesError(f"success_on must be within 1..{sides + 1}, not {success_on}", field="success_on")
         p = Fraction(sides - success_on + 1, sides)
@@ -126,13 +185,18 @@ class Dist:
 
     @classmethod
     def binomial(cls, n: int, p: float | Fraction) -> Dist:
-        """Return Binomial(n, p); with a Fraction ``p`` each term is exact before rounding."""
-        k = np.arange(n + 1)
+        """Return Binomial(n, p): ``n`` trials (0..MAX_POOL_DICE), ``p`` within 0..1; with a Fraction
+        ``p`` each term is exact before rounding."""
+        n = _whole("n", n, 0, MAX_POOL_DICE)
+        p = _probability("p", p)
         if isinstance(p, Fraction):
             terms = [comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)]
             return cls(np.array([float(t) for t in terms]), 0, _trusted=True)
+        k = np.arange(n + 1)
+        # comb(1000, 500) < 1e300: the float coefficients stay finite within MAX_POOL_DICE
         coeffs = np.array([comb(n, i) for i in range(n + 1)], dtype=np.float64)
-        return cls(coeffs * p**k * (1.0 - p) ** (n - k), 0, _trusted=True)
+        pmf = coeffs * p**k * (1.0 - p) ** (n - k)
+        return cls(pmf / pmf.sum(), 0, _trusted=True)
 
     @classmethod
     def highest(cls, die: Dist | int, n: int, keep: int = 1) -> Dist:
@@ -146,18 +210,33 @@ class Dist:
 
     @classmethod
     def _keep(cls, die: Dist | int, n: int, keep: int, highest: bool) -> Dist:
-        d = cls.die(die) if isinstance(die, (int, np.integer)) else die
-        if n < 1 or not 0 <= keep <= n:
+        if isinstance(die, Dist):
+            d = die
+        elif isinstance(die, (int, np.integer)) and not isinstance(die, (bool, np.bool_)):
+            d = cls.die(die)
+        else:
+            raise RulesError(f"must be a Dist or a number of sides, not {show(die)}", field="die")
+        n = _whole("n", n, 1, MAX_OUTCOME)
+        keep = _whole("keep", keep)
+        if not 0 <= keep <= n:
             raise RulesError(f"cannot keep {keep} of {n} dice", field="keep")
         if keep == 0:
             return cls.constant(0)
         if keep == 1:
             # P(max <= x) = F(x)^n: one vectorised expression.
-            cdf = np.cumsum(d.pmf if highest else d.pmf[::-1])
-            cdf[-1] = 1.0
-            cdf **= n
-            cdf[1:] -= cdf[:-1].copy()
-            return cls(cdf if highest else cdf[::-1].copy(), d.offset, _trusted=True)
+            c = np.cumsum(d.pmf if highest else d.pmf[::-1])
+            c[-1] = 1.0
+            c **= n
+            c[1:] -= c[:-1].copy()
+            np.maximum(c, 0.0, out=c)  # round-off of a difference of near-equal powers
+            return cls(c if highest else c[::-1].copy(), d.offset, _trusted=True)
+        if n > MAX_KEEP_DICE or d.pmf.size * n * n > _MAX_KEEP_WORK:
+            raise RulesError(f"keeping {keep} of {n} dice of {d.pmf.size} faces is past the bound "
+                             f"(at most {MAX_KEEP_DICE} dice, faces x dice^2 <= {_MAX_KEEP_WORK})", field="n",
+                             rule=LIMITS)
+        _width("keep", keep * (d.pmf.size - 1) + 1)
+        if abs(d.offset) * keep > MAX_OUTCOME or abs(d.max()) * keep > MAX_OUTCOME:
+            raise RulesError("the kept sum leaves the bounded outcome range", field="keep", rule=LIMITS)
         # Walk the faces from the kept end. state[c, s] = weight of "c dice placed so far,
         # kept sum s"; placing j dice on face v multiplies by C(n - c, j) p_v^j, whose
         # product over the walk is the multinomial coefficient.
@@ -188,43 +267,76 @@ class Dist:
     def mixture(cls, dists: Sequence[Dist], weights: Sequence[float] | None = None) -> Dist:
         """Return the mixture: pick ``dists[i]`` with probability ``weights[i]``.
 
-        Weights are normalised; by default all components are equally likely.
+        Weights are normalised; by default all components are equally likely. At most
+        MAX_MIXTURE components; weights must be finite and non-negative, not all 0.
         """
-        dists = list(dists)
+        if isinstance(dists, Dist) or not isinstance(dists, Iterable):
+            raise RulesError(f"must be a list of Dists, not {show(dists)}", field="dists")
+        dists = list(islice(dists, MAX_MIXTURE + 1))
         if not dists:
             raise RulesError("a mixture needs at least one distribution", field="dists")
-        w = [1.0] * len(dists) if weights is None else [float(x) for x in weights]
-        total = sum(w)
-        if len(w) != len(dists) or min(w) < 0 or total <= 0:
-            raise RulesError("mixture weights must be non-negative, one per distribution, not all 0", field="weights")
+        if len(dists) > MAX_MIXTURE:
+            raise RulesError(f"a mixture may have at most {MAX_MIXTURE} components", field="dists", rule=LIMITS)
+        for i, d in enumerate(dists):
+            if not isinstance(d, Dist):
+                raise RulesError(f"must be a Dist, not {show(d)}", field=f"dists[{i}]")
+        if weights is None:
+            w = np.ones(len(dists))
+        else:
+            try:
+                w = np.asarray(weights, dtype=np.float64)
+            except (TypeError, ValueError, OverflowError):
+                raise RulesError(f"must be numbers, not {show(weights)}", field="weights") from None
+        if w.shape != (len(dists),) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0 \
+                or not np.isfinite(w.sum()):
+            raise RulesError("mixture weights must be finite and non-negative, one per distribution, not all 0",
+                             field="weights")
+        w = w / w.sum()
         lo = min(d.offset for d in dists)
         hi = max(d.offset + d.pmf.size for d in dists)
+        _width("dists", hi - lo)
         out = np.zeros(hi - lo)
         for d, wi in zip(dists, w):
             if wi:
-                out[d.offset - lo : d.offset - lo + d.pmf.size] += (wi / total) * d.pmf
-        return cls(out, lo, _trusted=True)
+                out[d.offset - lo : d.offset - lo + d.pmf.size] += wi * d.pmf
+        return cls(out / out.sum(), lo, _trusted=True)
 
     @classmethod
     def from_outcomes(cls, values: Iterable[int] | np.ndarray, probabilities: Iterable[float] | np.ndarray) -> Dist:
-        """Return the distribution of integer ``values`` with the given probabilities (summed per value)."""
-        v = np.asarray(values)
-        p = np.asarray(probabilities, dtype=np.float64)
+        """Return the distribution of integer ``values`` with the given probabilities (summed per value).
+
+        Values must be whole numbers within +-MAX_OUTCOME spanning at most MAX_SUPPORT; probabilities
+        finite, non-negative, summing to 1 (within 1e-9).
+        """
+        try:
+            v = np.asarray(values)
+            p = np.asarray(probabilities, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise RulesError("values and probabilities must be sequences of numbers", field="values") from None
         if v.shape != p.shape or v.size == 0:
             raise RulesError("values and probabilities must be non-empty and of equal length", field="values")
+        v, p = v.ravel(), p.ravel()
+        if v.dtype == bool or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
+            raise RulesError(f"outcomes must be whole numbers, not {v.dtype} values", field="values")
         if not np.issubdtype(v.dtype, np.integer):
-            if not np.all(np.equal(np.mod(v, 1), 0)):
+            if not np.all(np.isfinite(v)) or not np.all(np.equal(np.mod(v, 1), 0)):
                 raise RulesError("outcomes must be whole numbers", field="values")
-            v = v.astype(np.int64)
-        if np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
-            raise RulesError("probabilities must be non-negative and sum to 1", field="probabilities")
+        if v.min() < -MAX_OUTCOME or v.max() > MAX_OUTCOME:
+            raise RulesError(f"outcomes must be within -{MAX_OUTCOME:.0e}..{MAX_OUTCOME:.0e}", field="values",
+                             rule=LIMITS)
+        v = v.astype(np.int64)
+        if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
+            raise RulesError("probabilities must be finite, non-negative and sum to 1", field="probabilities")
         lo = int(v.min())
+        _width("values", int(v.max()) - lo + 1)
         pmf = np.bincount(v - lo, weights=p)
         return cls(pmf / pmf.sum(), lo, _trusted=True)
 
     @classmethod
     def from_mapping(cls, mapping: dict[int, float]) -> Dist:
         """Return the distribution given as ``{outcome: probability}``."""
+        if not isinstance(mapping, Mapping):
+            raise RulesError(f"must be a table {{outcome: probability}}, not {show(mapping)}", field="mapping")
         return cls.from_outcomes(list(mapping.keys()), list(mapping.values()))
 
     # ----------------------------------------------------------------- transformations
@@ -237,6 +349,8 @@ class Dist:
 
     def clip(self, low: int | None = 0, high: int | None = None) -> Dist:
         """Return ``min(max(X, low), high)``; by default negative outcomes become 0."""
+        low = None if low is None else _whole("low", low)
+        high = None if high is None else _whole("high", high)
         if low is not None and high is not None and high < low:
             raise RulesError(f"clip bounds {low}..{high} are empty", field="high")
         return self.map(lambda x: np.clip(x, low, high))
@@ -249,8 +363,13 @@ class Dist:
         """
         if rounding not in ROUNDING_MODES:
             raise RulesError(f"unknown rounding mode {rounding!r}; use one of {ROUNDING_MODES}", field="rounding")
+        if isinstance(factor, (bool, np.bool_)) or not isinstance(factor, (int, float, Fraction, np.integer, np.floating)) \
+                or not np.isfinite(float(factor)) or abs(factor) > 10**6:
+            raise RulesError(f"the factor must be a finite number within -1e6..1e6, not {show(factor)}", field="factor")
         f = Fraction(factor).limit_denominator(10**9)
         num, den = f.numerator, f.denominator
+        if max(abs(self.offset), abs(self.max())) * (abs(num) + 1) * 2 > 2**62:
+            raise RulesError("scaling would leave the bounded outcome range", field="factor", rule=LIMITS)
         x = self.outcomes * num
         if rounding == "floor":
             y = np.floor_divide(x, den)
@@ -284,22 +403,28 @@ class Dist:
 
     def __mul__(self, k: int) -> Dist:
         """Return ``X * k`` (each outcome multiplied), as icepool's ``die * k``."""
-        if not isinstance(k, (int, np.integer)):
+        if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
             return NotImplemented
+        if max(abs(self.offset), abs(self.max())) * abs(int(k)) > MAX_OUTCOME:
+            raise RulesError(f"multiplying by {show(k)} leaves the bounded outcome range", field="k", rule=LIMITS)
         return self.map(lambda x: x * int(k))
 
     __rmul__ = __mul__
 
     def __rmatmul__(self, n: int) -> Dist:
         """Return ``n @ d``: the sum of ``n`` independent copies, by repeated squaring."""
-        if not isinstance(n, (int, np.integer)):
+        if not isinstance(n, (int, np.integer)) or isinstance(n, (bool, np.bool_)):
             return NotImplemented
         return self.sum_of(int(n))
 
     def sum_of(self, n: int) -> Dist:
         """Return the sum of ``n`` independent copies (repeated squaring: O(log n) convolutions)."""
+        n = _whole("n", n)
         if n < 0:
             raise RulesError(f"cannot sum a negative number ({n}) of copies", field="n")
+        _width("n", n * (self.pmf.size - 1) + 1)
+        if max(abs(self.offset), abs(self.max())) * n > MAX_OUTCOME:
+            raise RulesError(f"the sum of {n} copies leaves the bounded outcome range", field="n", rule=LIMITS)
         if n == 0:
             return Dist.constant(0)
         result: Dist | None = None
@@ -399,11 +524,37 @@ class Dist:
         return int(out) if np.ndim(out) == 0 else out
 
     def probability(self, x: int) -> float:
-        """Return P(X = x)."""
+        """Return P(X = x) (0.0 outside the support); ``x`` must be a whole number."""
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+            if isinstance(x, (float, np.floating)) and np.isfinite(x) and float(x).is_integer():
+                x = int(x)
+            else:
+                raise RulesError(f"an outcome is a whole number, not {show(x)}", field="x")
         i = int(x) - self.offset
         return float(self.pmf[i]) if 0 <= i < self.pmf.size else 0.0
 
+    # A Dist reads like a mapping {outcome: probability} (the same as ``to_dict()``):
+    #   d[x]      P(X = x), 0.0 for an outcome outside the support; RulesError for a non-integer;
+    #   iter(d)   the outcomes with probability > 0, smallest first (``list(d) == list(d.to_dict())``);
+    #   x in d    True when P(X = x) > 0 (False for anything that is not a whole number);
+    #   len(d)    the width of the range min..max (``d.pmf.size``), which counts inner outcomes of
+    #             probability 0 that iteration skips.
+    # ``np.asarray(d)`` is refused with RulesError: the pmf alone loses the offset; use ``d.pmf``
+    # (probabilities from ``d.min()``) and ``d.outcomes``.
     __getitem__ = probability
+
+    def __iter__(self):
+        return iter(self.outcomes[self.pmf > 0].tolist())
+
+    def __contains__(self, x: object) -> bool:
+        try:
+            return self.probability(x) > 0  # type: ignore[arg-type]
+        except RulesError:
+            return False
+
+    def __array__(self, dtype=None, copy=None):
+        raise RulesError("a Dist is not an array: use d.pmf (probabilities of d.outcomes, from d.min()) "
+                         "or d.to_polars()", field="dist")
 
     def to_dict(self) -> dict[int, float]:
         """Return ``{outcome: probability}`` for outcomes with probability > 0."""

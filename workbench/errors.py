@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["RulesError"]
+import reprlib
+from typing import Any
+
+__all__ = ["RulesError", "show"]
 
 
 class RulesError(ValueError):
@@ -32,3 +35,18 @@ class RulesError(ValueError):
 
 def _rebuild(message, field, rule):
     return RulesError(message, field=field, rule=rule)
+
+
+def show(value: Any, width: int = 60) -> str:
+    """Return a short, always-computable repr of ``value`` for an error message.
+
+    Huge integers (Python refuses to print more than 4,300 digits) are described by their size;
+    long reprs are cut with reprlib.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {int(value.bit_length() * 0.30103) + 1}-digit number"
+    try:
+        text = reprlib.repr(value)
+    except Exception:  # a hostile __repr__
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -26,13 +26,16 @@ import json
 import math
 import os
 import re
-import tempfile
+import secrets
+import stat
+import time
 import tomllib
 import zlib
 from pathlib import Path
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, show
+from .limits import LIMITS, MAX_DOCUMENT_BYTES, MAX_FILE_BYTES, MAX_ITEMS, MAX_NESTING, MAX_SHARE_CODE
 
 __all__ = ["load", "save", "share_code", "from_share_code", "to_document", "from_document", "to_toml",
            "FORMAT_VERSION", "SHARE_PREFIX", "KINDS"]
@@ -125,7 +128,7 @@ def _model_from(data: dict[str, Any], system_name: Any, where: str) -> Any:
     if system_name is None:
         raise RulesError("missing: name the rule system (system = \"annulus\", ...)", field=where + "system")
     if not isinstance(system_name, str):
-        raise RulesError(f"must be a system name, not {system_name!r}", field=where + "system")
+        raise RulesError(f"must be a system name, not {show(system_name)}", field=where + "system")
     try:
         sys = system(system_name)
     except RulesError as exc:
@@ -134,8 +137,8 @@ def _model_from(data: dict[str, Any], system_name: Any, where: str) -> Any:
     if kind is None:
         raise RulesError(f"missing: say what this is (model_kind = one of {', '.join(KINDS)})",
                          field=where + "model_kind")
-    if kind not in KINDS:
-        raise RulesError(f"must be one of {', '.join(KINDS)}, not {kind!r}", field=where + "model_kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise RulesError(f"must be one of {', '.join(KINDS)}, not {show(kind)}", field=where + "model_kind")
     cls = getattr(sys, KINDS[kind])
     fields = {k: v for k, v in data.items() if k not in _META}
     try:
@@ -152,14 +155,17 @@ def from_document(doc: Any) -> Any:
     version = doc.get("format_version", FORMAT_VERSION)
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
         raise RulesError(f"must be a whole number from 1 to {FORMAT_VERSION} (this workbench reads "
-                         f"format {FORMAT_VERSION}), not {version!r}", field="format_version")
+                         f"format {FORMAT_VERSION}), not {show(version)}", field="format_version")
     if "items" in doc:
         extra = set(doc) - {"format_version", "system", "items"}
         if extra:
-            raise RulesError(f"unknown top-level key(s) {sorted(extra)} beside items", field=sorted(extra)[0])
+            raise RulesError(f"unknown top-level key(s) {show(sorted(extra))} beside items", field=show(sorted(extra)[0]))
         items = doc["items"]
         if not isinstance(items, list):
             raise RulesError(f"must be a list of tables, not {type(items).__name__}", field="items")
+        if len(items) > MAX_ITEMS:
+            raise RulesError(f"holds {len(items)} models; a file or code holds at most {MAX_ITEMS}", field="items",
+                             rule=LIMITS)
         out = []
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -253,65 +259,300 @@ def _suffix(path: Path) -> str:
     return suffix
 
 
+def _as_path(path: Any) -> Path:
+    """Return ``path`` as a Path, or raise RulesError for something that is not a file path."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise RulesError(f"a file path is text, not {show(path)}", field="path")
+    try:
+        path = Path(path)
+        os.fspath(path).encode("utf-8")
+    except (TypeError, ValueError, UnicodeError):
+        raise RulesError(f"not a usable file path: {show(path)}", field="path") from None
+    if "\0" in os.fspath(path):
+        raise RulesError("a file path cannot hold a NUL character", field="path")
+    return path
+
+
 def _in_file(exc: RulesError, path: Path) -> RulesError:
     err = RulesError(f"{exc.message} (in {path})", field=exc.field, rule=exc.rule)
     err.path = str(path)
     return err
 
 
+def _os_error(exc: OSError, path: Path, doing: str) -> RulesError:
+    """Return a RulesError naming ``path`` for an OSError (disk full, read-only folder, no permission)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    err = RulesError(f"cannot {doing} {path}: {reason}", field="path")
+    err.path = str(path)
+    return err
+
+
+#: temporary files of :func:`save` are ``.NAME.wb-PID-RANDOM.tmp`` beside the target
+_TMP = re.compile(r"^\.(?P<name>.+)\.wb-(?P<pid>\d+)-[0-9a-f]{12}\.tmp$")
+#: those of earlier versions (tempfile.mkstemp, no pid) are cleaned once an hour old
+_OLD_TMP = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp$")
+_OLD_TMP_AGE = 3600.0
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _clean_stale(folder: Path, name: str) -> None:
+    """Remove temporary files of earlier saves of ``name`` whose saving process is gone (a crash or
+    a kill mid-save strands them); a save under way in a live process keeps its own."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    now = time.time()
+    for e in entries:
+        m = _TMP.match(e.name)
+        stale = bool(m) and m.group("name") == name and not _alive(int(m.group("pid")))
+        if not m:
+            m = _OLD_TMP.match(e.name)
+            if m and m.group("name") == name:
+                try:
+                    stale = now - e.stat(follow_symlinks=False).st_mtime > _OLD_TMP_AGE
+                except OSError:
+                    stale = False
+        if stale and e.is_file(follow_symlinks=False):
+            try:
+                os.unlink(e.path)
+            except OSError:
+                pass
+
+
+def _new_file_mode() -> int:
+    """Return the mode a plain ``open(path, "w")`` gives a new file: 0o666 less the umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def save(obj: Any, path: str | os.PathLike) -> Path:
     """Write a model (or a list of models) to ``path`` as TOML or JSON (by suffix) and return the path.
 
-    Atomic: the text goes to a temporary file in the same folder, is fsynced, then replaces
-    ``path`` with ``os.replace``; a failure leaves any existing file untouched.
+    Atomic: the text goes to a temporary file ``.NAME.wb-PID-RANDOM.tmp`` in the target's folder,
+    is fsynced, then replaces the target with ``os.replace``; a failure (disk full, read-only
+    folder) raises RulesError naming the path and leaves any existing file untouched. A symlink
+    is followed: its target is replaced, the link stays. An existing file keeps its permission
+    bits; a new one gets the usual 0o666 less the umask. Temporary files stranded by a killed
+    save (their process is gone) are removed by the next save of the same file.
     """
-    path = Path(path)
+    path = _as_path(path)
     suffix = _suffix(path)
     try:
         doc = to_document(obj)
         text = to_toml(doc) if suffix == ".toml" else json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        data = text.encode("utf-8")
     except RulesError as exc:
         raise _in_file(exc, path) from None
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except UnicodeEncodeError as exc:
+        raise _in_file(RulesError(f"holds text that is not UTF-8 ({exc.reason})", field="obj"), path) from None
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.is_dir():
+        raise RulesError(f"{path} is a folder, not a file", field="path")
+    folder = target.parent if str(target.parent) else Path(".")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = _new_file_mode()
+    except OSError as exc:
+        raise _os_error(exc, path, "save to") from None
+    _clean_stale(folder, target.name)
+    tmp = folder / f".{target.name}.wb-{os.getpid()}-{secrets.token_hex(6)}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise _os_error(exc, path, "save to") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), mode)
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        os.replace(tmp, target)
+    except BaseException as exc:
         try:
             os.unlink(tmp)
-        except FileNotFoundError:
+        except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise _os_error(exc, path, "save") from None
         raise
+    try:  # make the rename itself durable
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
     return path
+
+
+def _read_regular(path: Path) -> bytes:
+    """Return the bytes of ``path`` if it is a regular file of at most MAX_FILE_BYTES.
+
+    A FIFO, a device (/dev/urandom), a socket or a folder is refused before it is read; the file
+    is opened non-blocking and checked again on the open descriptor, so a swap after the check
+    cannot make the read block.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise RulesError(f"no such file: {path}", field="path") from None
+    except (OSError, ValueError) as exc:
+        raise RulesError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", field="path") from None
+    if not stat.S_ISREG(st.st_mode):
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, device or socket)"
+        raise RulesError(f"{path} is {what}; only regular files are read", field="path")
+    if st.st_size > MAX_FILE_BYTES:
+        raise RulesError(f"{path} is {st.st_size} bytes; a workbench file is at most {MAX_FILE_BYTES}",
+                         field="path", rule=LIMITS)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise RulesError(f"cannot read {path}: {exc.strerror or exc}", field="path") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RulesError(f"{path} is not a regular file; only regular files are read", field="path")
+        chunks, total = [], 0
+        while total <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 16, MAX_FILE_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise RulesError(f"cannot read {path}: {exc.strerror or exc}", field="path") from None
+    finally:
+        os.close(fd)
+    if total > MAX_FILE_BYTES:
+        raise RulesError(f"{path} is over {MAX_FILE_BYTES} bytes; a workbench file is at most that",
+                         field="path", rule=LIMITS)
+    return b"".join(chunks)
+
+
+def _toml_shape(text: str) -> None:
+    """Raise RulesError if TOML ``text`` nests arrays and tables deeper than MAX_NESTING or has a
+    dotted key or table header of more than MAX_NESTING parts (tomllib takes quadratic time on a
+    header of 100,000 dotted keys). One linear scan that skips strings and comments."""
+    n, i = len(text), 0
+    stack: list[str] = []
+    key_mode, dots = True, 0
+
+    def deep() -> RulesError:
+        return RulesError(f"nests tables, arrays or dotted keys more than {MAX_NESTING} deep", field="path",
+                          rule=LIMITS)
+
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            triple = text.startswith(c * 3, i)
+            if triple:
+                end = text.find(c * 3, i + 3)
+                while c == '"' and end != -1 and _escaped(text, end):
+                    end = text.find(c * 3, end + 1)
+                i = n if end == -1 else end + 3
+                while i < n and text[i] == c:  # up to two quotes may close the string's content
+                    i += 1
+                continue
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if (c == '"' and text[j] == "\\") else 1
+            i = j + 1
+            continue
+        if c == "#":
+            j = text.find("\n", i)
+            i = n if j == -1 else j
+            continue
+        if c == "\n":
+            if not stack:
+                key_mode, dots = True, 0
+        elif key_mode:
+            if c == ".":
+                dots += 1
+                if dots >= MAX_NESTING:
+                    raise deep()
+            elif c == "=":
+                key_mode = False
+        else:
+            if c in "[{":
+                stack.append(c)
+                if len(stack) > MAX_NESTING:
+                    raise deep()
+                if c == "{":
+                    key_mode, dots = True, 0
+            elif c in "]}":
+                if stack:
+                    stack.pop()
+            elif c == "," and stack and stack[-1] == "{":
+                key_mode, dots = True, 0
+        i += 1
+
+
+def _escaped(text: str, pos: int) -> bool:
+    """Return True when the character at ``pos`` is preceded by an odd number of backslashes."""
+    k = pos - 1
+    while k >= 0 and text[k] == "\\":
+        k -= 1
+    return (pos - 1 - k) % 2 == 1
+
+
+def _check_depth(doc: Any) -> None:
+    """Raise RulesError if parsed data nests deeper than MAX_NESTING (iteratively, no recursion)."""
+    todo = [(doc, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise RulesError(f"nests tables and lists more than {MAX_NESTING} deep", field="document",
+                                 rule=LIMITS)
+            todo.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
+def _parse(text: str, suffix: str) -> Any:
+    """Return the parsed TOML or JSON ``text``: bounded in nesting, RulesError (field "path") if malformed."""
+    kind = "TOML" if suffix == ".toml" else "JSON"
+    if suffix == ".toml":
+        _toml_shape(text)
+    try:
+        doc = tomllib.loads(text) if suffix == ".toml" else json.loads(text)
+    except RecursionError:
+        raise RulesError(f"nests tables and lists more than {MAX_NESTING} deep", field="path", rule=LIMITS) from None
+    except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: e.g. a number of over 4,300 digits
+        reason = str(exc) if len(str(exc)) <= 300 else str(exc)[:297] + "..."
+        raise RulesError(f"is not valid {kind}: {reason}", field="path") from None
+    _check_depth(doc)
+    return doc
 
 
 def load(path: str | os.PathLike) -> Any:
     """Return the model (or list of models) saved in a TOML or JSON file, validated by its system.
 
-    A malformed file, an unknown field, a wrong type, an illegal build or an unknown system raise
-    RulesError naming the file and the field.
+    Only a regular file of at most MAX_FILE_BYTES (1 MiB) is read, nested at most MAX_NESTING
+    deep. A malformed file, an unknown field, a wrong type, an illegal build or an unknown system
+    raise RulesError naming the file and the field.
     """
-    path = Path(path)
+    path = _as_path(path)
     suffix = _suffix(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise RulesError(f"no such file: {path}", field="path") from None
-    except OSError as exc:
-        raise RulesError(f"cannot read {path}: {exc.strerror}", field="path") from None
+    raw = _read_regular(path)
     try:
         text = raw.decode("utf-8")
-        doc = tomllib.loads(text) if suffix == ".toml" else json.loads(text)
     except UnicodeDecodeError:
         raise RulesError(f"{path} is not UTF-8 text", field="path") from None
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        kind = "TOML" if suffix == ".toml" else "JSON"
-        raise RulesError(f"{path} is not valid {kind}: {exc}", field="path") from None
     try:
+        doc = _parse(text, suffix)
         return from_document(doc)
     except RulesError as exc:
         raise _in_file(exc, path) from None
@@ -322,25 +563,58 @@ def share_code(obj: Any) -> str:
     """Return a short text code ("wb1:...") that recreates ``obj`` exactly with :func:`from_share_code`."""
     doc = to_document(obj)
     doc.pop("format_version")
-    raw = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    try:
+        raw = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RulesError(f"holds text that is not UTF-8 ({exc.reason})", field="obj") from None
     return SHARE_PREFIX + base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
 
 
+def _inflate(packed: bytes) -> bytes:
+    """Return the zlib stream ``packed`` inflated, stopping at MAX_DOCUMENT_BYTES (RulesError past
+    it: the bound holds before decompression completes, so a small code cannot inflate to 1 GB)."""
+    z = zlib.decompressobj()
+    out = z.decompress(packed, MAX_DOCUMENT_BYTES + 1)
+    if len(out) > MAX_DOCUMENT_BYTES or z.unconsumed_tail:
+        raise RulesError(f"the share code inflates to over {MAX_DOCUMENT_BYTES} bytes; no model needs that",
+                         field="code", rule=LIMITS)
+    out += z.flush()
+    if not z.eof or z.unused_data or len(out) > MAX_DOCUMENT_BYTES:
+        raise zlib.error("incomplete or trailing data")
+    return out
+
+
 def from_share_code(code: str) -> Any:
-    """Return the model (or list of models) a share code describes; RulesError if corrupt or foreign."""
+    """Return the model (or list of models) a share code describes; RulesError if corrupt or foreign.
+
+    A code is at most MAX_SHARE_CODE characters and inflates to at most MAX_DOCUMENT_BYTES of JSON,
+    nested at most MAX_NESTING deep.
+    """
     if not isinstance(code, str):
         raise RulesError(f"a share code is text, not {type(code).__name__}", field="code")
+    if len(code) > MAX_SHARE_CODE + 1000:  # before strip(): whitespace around a code is allowed, not megabytes
+        raise RulesError(f"a share code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="code",
+                         rule=LIMITS)
     code = code.strip()
     if not code.startswith(SHARE_PREFIX):
         raise RulesError(f"not a workbench share code (they start with {SHARE_PREFIX!r})", field="code")
+    if len(code) > MAX_SHARE_CODE:
+        raise RulesError(f"a share code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="code",
+                         rule=LIMITS)
     body = code[len(SHARE_PREFIX):]
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         if base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii") != body:
             raise ValueError("non-canonical base64")
-        doc = json.loads(zlib.decompress(packed).decode("utf-8"))
-    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        text = _inflate(packed).decode("utf-8")
+    except RulesError:  # the inflation bound (RulesError is a ValueError: let it through as it is)
+        raise
+    except (ValueError, binascii.Error, zlib.error, UnicodeError):
         raise RulesError("the share code is corrupted (incomplete or altered); copy it again", field="code") from None
+    try:
+        doc = _parse(text, ".json")
+    except RulesError as exc:
+        raise RulesError(f"the share code is corrupted: {exc.message}", field="code", rule=exc.rule) from None
     if not isinstance(doc, dict):
         raise RulesError("the share code does not hold a workbench model", field="code")
     try:

@@ -12,7 +12,8 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
+from ...limits import LIMITS, MAX_HP, MAX_LIST
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
 from .upgrades import UPGRADES, canonical_name
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "UpgradeRanks", "DEFENSES", "AWARENESS",
@@ -23,6 +24,20 @@ CLAR = "CLARIFICATIONS.md, Annulus"
 DEFENSES = ("agility", "toughness", "insight")
 AWARENESS = ("clueless", "suspicious", "alert")
 CONCEALMENT = ("none", "partial", "full")
+
+# Sizes the rules never need (docs/limits.md; largest in the catalog and the rules text in brackets).
+MAX_SIZE = 20           #: creature size [catalog 2..8; the text's examples are sizes 3 to 5]
+MAX_LEVEL = 100         #: level [catalog 1..10]
+MAX_DEFENSE = 100       #: agility / toughness / insight [catalog 0..4; a pool of 4 dice]
+MAX_RANK = 10           #: rank of one stackable upgrade [catalog 2; Range 10 reaches 5,000 km]
+MAX_SETS = 8            #: attack sets of one creature [catalog 3]; turn plans grow as C(sets + actions - 1, actions)
+MAX_POOL = 20           #: Options.base_pool ["roll four dice"]
+MAX_SIDES = 100         #: Options.dice_sides [d6]
+MAX_ACTIONS = 6         #: Options.actions [2]; 8 sets x 6 actions = 1,716 plans, about 1.3 s a turn
+MAX_SIZE_STEPS = MAX_SIZE  #: Options.size_free_steps [1]; beyond the size range it changes nothing
+MAX_EXPERIENCE = 100    #: Options.experience_per_rank [1]
+MAX_ADVANTAGES = 20     #: Situation.extra_advantages / extra_disadvantages (each is one die)
+MAX_DISTANCE = 1e7      #: Situation.distance, metres (Range rank 10's band ends at 5e6 m)
 
 
 def range_scale(i: int) -> int:
@@ -72,6 +87,9 @@ def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
     list of names (repeats add ranks)."""
     if value is None:
         value = {}
+    if isinstance(value, (Mapping, list, tuple)) and len(value) > MAX_LIST:
+        raise RulesError(f"lists {len(value)} upgrades; a set has at most {MAX_LIST} entries", field="upgrades",
+                         rule=LIMITS)
     if isinstance(value, Mapping):
         items = list(value.items())
     elif isinstance(value, (list, tuple)):
@@ -82,12 +100,15 @@ def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
             else:
                 items.append((v, 1))
     else:
-        raise RulesError(f"must be a table {{name: rank}} or a list of upgrade names, not {value!r}",
+        raise RulesError(f"must be a table {{name: rank}} or a list of upgrade names, not {show(value)}",
                          field="upgrades")
     ranks: dict[str, int] = {}
     counters: list[str] = []
     for raw, rank in items:
-        m = _COUNTER.match(raw) if isinstance(raw, str) else None
+        if not isinstance(raw, str) or len(raw) > 40:
+            raise RulesError(f"an upgrade is named by its text name (e.g. 'Precise'), not {show(raw)}",
+                             field="upgrades", rule=f"{CLAR}: upgrade names")
+        m = _COUNTER.match(raw)
         if m:
             counters.append(f"Counter {m.group(1).capitalize()}")
         name = "Counter" if m else canonical_name(raw)
@@ -96,15 +117,18 @@ def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
                                                                                   "toughnessdamage", "insightdamage"}:
                 raise RulesError(f"{raw!r} is the seed; choose it with defense=, not as an upgrade",
                                  field="upgrades", rule=f"{RULES}: All attack sets must start by taking the Damage ability")
-            close = difflib.get_close_matches(str(raw), list(UPGRADES), n=1)
+            close = difflib.get_close_matches(raw, list(UPGRADES), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise RulesError(f"unknown upgrade {raw!r}{hint}", field="upgrades",
                              rule=f"{CLAR}: upgrade names")
         try:
-            rank = check_int("upgrades", rank, minimum=1, rule=f"{RULES}: an upgrade is taken or not")
+            rank = check_int("upgrades", rank, minimum=1, limit=MAX_RANK, rule=f"{RULES}: an upgrade is taken or not")
         except RulesError as exc:
             raise RulesError(f"{name} rank {exc.message}", field="upgrades", rule=exc.rule) from None
         ranks[name] = ranks.get(name, 0) + rank
+        if ranks[name] > MAX_RANK:
+            raise RulesError(f"{name} rank must be at most {MAX_RANK} (no rule needs more), not {ranks[name]}",
+                             field="upgrades", rule=f"{RULES}: You can take this upgrade multiple times; {LIMITS}")
     if ranks.get("Counter", 0) > 1:
         names = counters + ["Counter"] * (ranks["Counter"] - len(counters))
         raise RulesError(f"{names[0]} and {names[1]}: a set may have only one Counter upgrade",
@@ -242,19 +266,26 @@ class Creature(Model):
 
     def validate(self) -> None:
         object.__setattr__(self, "name", check_str("name", self.name))
-        object.__setattr__(self, "size", check_int("size", self.size, minimum=0, rule=f"{CLAR}: size is an integer, human 5"))
-        object.__setattr__(self, "level", check_int("level", self.level, minimum=1, rule=f"{CLAR}: Max Vitality = level"))
-        object.__setattr__(self, "endurance", check_int("endurance", self.endurance, minimum=0,
+        object.__setattr__(self, "size", check_int("size", self.size, minimum=0, limit=MAX_SIZE,
+                                                     rule=f"{CLAR}: size is an integer, human 5"))
+        object.__setattr__(self, "level", check_int("level", self.level, minimum=1, limit=MAX_LEVEL,
+                                                      rule=f"{CLAR}: Max Vitality = level"))
+        object.__setattr__(self, "endurance", check_int("endurance", self.endurance, minimum=0, limit=MAX_HP,
                                                         rule=f"{CLAR}: Endurance is a creature stat"))
         vit = self.level if self.vitality is None else self.vitality
-        object.__setattr__(self, "vitality", check_int("vitality", vit, minimum=1,
+        object.__setattr__(self, "vitality", check_int("vitality", vit, minimum=1, limit=MAX_HP,
                                                        rule=f"{RULES}: If you remove the last Vitality ... dies"))
+        if self.endurance + self.vitality > MAX_HP:
+            raise RulesError(f"Endurance + Vitality must be at most {MAX_HP} (no rule needs more), not "
+                             f"{self.endurance + self.vitality}", field="endurance",
+                             rule=f"{RULES}: Endurance is removed first, then Vitality; {LIMITS}")
         for d in DEFENSES:
-            object.__setattr__(self, d, check_int(d, getattr(self, d), minimum=0,
+            object.__setattr__(self, d, check_int(d, getattr(self, d), minimum=0, limit=MAX_DEFENSE,
                                                   rule=f"{RULES}: subtracts their relevant defense"))
         object.__setattr__(self, "awareness",
                            check_choice("awareness", self.awareness, AWARENESS, rule=f"{CLAR}: Awareness states"))
-        object.__setattr__(self, "attack_sets", check_models("attack_sets", self.attack_sets, Attack))
+        object.__setattr__(self, "attack_sets", check_models("attack_sets", self.attack_sets, Attack,
+                                                                  max_items=MAX_SETS))
 
     @property
     def hp(self) -> int:
@@ -298,19 +329,22 @@ class Options(Model):
     actions: int = 2
 
     def validate(self) -> None:
-        object.__setattr__(self, "dice_sides", check_int("dice_sides", self.dice_sides, minimum=2, rule=f"{CLAR}: Dice are d6"))
+        object.__setattr__(self, "dice_sides", check_int("dice_sides", self.dice_sides, minimum=2, limit=MAX_SIDES,
+                                                           rule=f"{CLAR}: Dice are d6"))
         object.__setattr__(self, "success_on", check_int("success_on", self.success_on, minimum=1,
                                                          maximum=self.dice_sides + 1, rule=f"{CLAR}: success on 4+"))
-        object.__setattr__(self, "base_pool", check_int("base_pool", self.base_pool, minimum=0, rule=f"{RULES}: roll four dice"))
+        object.__setattr__(self, "base_pool", check_int("base_pool", self.base_pool, minimum=0, limit=MAX_POOL,
+                                                          rule=f"{RULES}: roll four dice"))
         object.__setattr__(self, "crit_doubles_bonus", check_bool("crit_doubles_bonus", self.crit_doubles_bonus,
                                                                   rule=f"{CLAR}: Critical doubles the whole damage"))
-        object.__setattr__(self, "size_free_steps", check_int("size_free_steps", self.size_free_steps, minimum=0,
+        object.__setattr__(self, "size_free_steps", check_int("size_free_steps", self.size_free_steps, minimum=0, limit=MAX_SIZE_STEPS,
                                                               rule=f"{CLAR}: one disadvantage per step beyond the first"))
         object.__setattr__(self, "experience_per_rank", check_int("experience_per_rank", self.experience_per_rank,
-                                                                  minimum=0, rule=f"{CLAR}: each upgrade costs 1"))
+                                                                  minimum=0, limit=MAX_EXPERIENCE, rule=f"{CLAR}: each upgrade costs 1"))
         object.__setattr__(self, "reroll", check_choice("reroll", self.reroll, ("on_zero", "never"),
                                                         rule=f"{CLAR}: a strike that dealt 0 is rerolled once"))
-        object.__setattr__(self, "actions", check_int("actions", self.actions, minimum=1, rule=f"{CLAR}: 2 actions per turn"))
+        object.__setattr__(self, "actions", check_int("actions", self.actions, minimum=1, limit=MAX_ACTIONS,
+                                                       rule=f"{CLAR}: 2 actions per turn"))
 
     @property
     def p_success(self) -> float:
@@ -355,7 +389,7 @@ class Situation(Model):
     extra_disadvantages: int = 0
 
     def validate(self) -> None:
-        object.__setattr__(self, "distance", check_number("distance", self.distance, minimum=0.0,
+        object.__setattr__(self, "distance", check_number("distance", self.distance, minimum=0.0, limit=MAX_DISTANCE,
                                                           rule=f"{RULES}: any space within 1 meter"))
         for name in ("airless", "tired", "armor", "inside_devourer", "attacker_weakened", "target_prone",
                      "target_setup", "target_blind", "target_undamaged", "target_petrified", "after_kill",
@@ -367,7 +401,7 @@ class Situation(Model):
                                                                   AWARENESS, rule=f"{CLAR}: Awareness states",
                                                                   optional=True))
         object.__setattr__(self, "attacker_vitality", check_int("attacker_vitality", self.attacker_vitality,
-                                                                minimum=0, optional=True, rule=f"{RULES}: Swansong"))
+                                                                minimum=0, optional=True, limit=MAX_HP, rule=f"{RULES}: Swansong"))
         for name in ("extra_advantages", "extra_disadvantages"):
-            object.__setattr__(self, name, check_int(name, getattr(self, name), minimum=0,
+            object.__setattr__(self, name, check_int(name, getattr(self, name), minimum=0, limit=MAX_ADVANTAGES,
                                                      rule=f"{CLAR}: advantages and disadvantages cancel"))

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
+from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "DAMAGE_ORDERS", "AP_FORMULAS", "MIXED_TYPE_RULES",
@@ -131,12 +132,21 @@ _TRAIT_DEFAULTS = {"damage_taken_multiplier": FrozenMap(), "armor_bypassed_by": 
                    "ray_shield_breaks_at": None, "strike_save_bonus": FrozenMap(), "immobile": False,
                    "immune_conditions": (), "features": ()}
 
+# Sizes the rules never need (docs/limits.md; the largest published in brackets).
+MAX_POWER = MAX_HP // 4   #: Power, so that HP = 4 x Power stays within MAX_HP [20]
+MAX_ARMOR = 10            #: Armor [plate 4, +1 shield]
+MAX_DAMAGE = 100          #: flat damage per Strike [16]
+MAX_STRIKES = 20          #: Strikes per Attack [3]
+MAX_FEET = 10_000.0       #: Size and weapon range, feet [size 15, range 180]
+MAX_DISTANCE = 1_000_000.0  #: Situation.distance, feet
+MAX_WEAPONS = 20          #: weapons of one creature [2]
+
 
 def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...]:
     """Return damage type(s) checked against DAMAGE_TYPES; ``"fire/ice"`` names several types."""
     rule = f"{CLAR}: resistance, weakness and immunity by damage type"
     if allow_mixed:
-        text = check_str(field, value, rule=rule).lower()
+        text = check_str(field, value, rule=rule, max_length=MAX_TEXT).lower()
         parts = [p.strip() for p in text.split("/")]
         for p in parts:
             check_choice(field, p, DAMAGE_TYPES, rule=rule)
@@ -146,11 +156,20 @@ def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)):
-        raise RulesError(f"must be a list of damage types, not {value!r}", field=field, rule=rule)
+        raise RulesError(f"must be a list of damage types, not {show(value)}", field=field, rule=rule)
+    if len(value) > MAX_LIST:
+        raise RulesError(f"may list at most {MAX_LIST} damage types, not {len(value)}", field=field, rule=LIMITS)
     out = tuple(check_choice(field, check_str(field, v, rule=rule).lower(), DAMAGE_TYPES, rule=rule) for v in value)
     if len(set(out)) != len(out):
         raise RulesError(f"lists a damage type twice: {list(out)}", field=field, rule=rule)
     return out
+
+
+def _source(value: Any) -> str:
+    """Return the ``source`` text (a file path of the SRD), at most MAX_TEXT characters, UTF-8."""
+    if not isinstance(value, str):
+        raise RulesError(f"must be text, not {show(value)}", field="source")
+    return check_str("source", value, allow_empty=True, max_length=MAX_TEXT) if value else value
 
 
 @dataclass(frozen=True)
@@ -187,17 +206,17 @@ class Attack(Model):
         s("damage_type", _types("damage_type", self.damage_type, allow_mixed=True))
         for f in ("reload", "two_handed", "windgun", "dual_pistols", "natural"):
             s(f, check_bool(f, getattr(self, f)))
-        if not isinstance(self.source, str):
-            raise RulesError(f"must be text, not {self.source!r}", field="source")
+        s("source", _source(self.source))
         table_rule = f"{CLAR}: damage is a flat number per weapon"
         cat = None
         if self.category is not None:
-            s("category", check_choice("category", str(self.category).strip().lower().replace(" ", "_"),
-                                       tuple(WEAPONS), rule=table_rule))
+            cat_name = self.category.strip().lower().replace(" ", "_") if isinstance(self.category, str) \
+                else self.category
+            s("category", check_choice("category", cat_name, tuple(WEAPONS), rule=table_rule))
             cat = WEAPONS[self.category]
             if self.damage is None:
                 s("damage", cat.damage)
-            elif check_int("damage", self.damage, minimum=0, rule=table_rule) != cat.damage:
+            elif check_int("damage", self.damage, minimum=0, limit=MAX_DAMAGE, rule=table_rule) != cat.damage:
                 raise RulesError(f"a {cat.title.lower()} weapon deals {cat.damage} per Strike, not {self.damage}"
                                  " (the two-handed / dual-pistol +1 is added by the rules, not stated here)",
                                  field="damage", rule=table_rule)
@@ -217,9 +236,9 @@ class Attack(Model):
                 s("two_handed", True)
         if self.damage is None:
             raise RulesError("give the flat damage per Strike or a weapon category", field="damage", rule=table_rule)
-        s("damage", check_int("damage", self.damage, minimum=0, rule=table_rule))
+        s("damage", check_int("damage", self.damage, minimum=0, limit=MAX_DAMAGE, rule=table_rule))
         if self.range is not None:
-            r = check_number("range", self.range, minimum=0, rule=f"{RULES}: Ranged attacks use the weapon's listed range")
+            r = check_number("range", self.range, minimum=0, limit=MAX_FEET, rule=f"{RULES}: Ranged attacks use the weapon's listed range")
             if r <= 0:
                 raise RulesError(f"must be greater than 0 feet, not {r}", field="range", rule=RULES)
             s("range", int(r) if float(r).is_integer() else r)
@@ -307,29 +326,29 @@ class Creature(Model):
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         s("name", check_str("name", self.name))
-        s("power", check_int("power", self.power, minimum=1, rule=f"{CLAR}: HP = 4 x Power"))
+        s("power", check_int("power", self.power, minimum=1, limit=MAX_POWER, rule=f"{CLAR}: HP = 4 x Power"))
         self._validate_traits()
         if self.hp is None:
             s("hp", 4 * self.power)
-        s("hp", check_int("hp", self.hp, minimum=1, rule=f"{CLAR}: HP = 4 x Power"))
-        s("armor", check_int("armor", self.armor, minimum=0,
+        s("hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{CLAR}: HP = 4 x Power"))
+        s("armor", check_int("armor", self.armor, minimum=0, limit=MAX_ARMOR,
                              rule=f"{CLAR}: Armor: none 0, leather 1, chain 2, plate 4"))
-        size = check_number("size", self.size, rule=f"{RULES}: melee reach is equal to their Size")
+        size = check_number("size", self.size, limit=MAX_FEET, rule=f"{RULES}: melee reach is equal to their Size")
         if size <= 0:
             raise RulesError(f"must be greater than 0 feet, not {size}", field="size", rule=RULES)
         s("size", int(size) if size.is_integer() else size)
-        s("strikes", check_int("strikes", self.strikes, minimum=1,
+        s("strikes", check_int("strikes", self.strikes, minimum=1, limit=MAX_STRIKES,
                                rule=f"{RULES}: by default, characters receive 1 Strike per Attack"))
-        s("level", check_int("level", self.level, minimum=0, rule="characters.mdx: Power = HD + Level"))
+        s("level", check_int("level", self.level, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"))
         if self.hd is not None:
-            s("hd", check_int("hd", self.hd, minimum=0, rule="characters.mdx: Power = HD + Level"))
+            s("hd", check_int("hd", self.hd, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"))
             if self.hd + self.level != self.power:
                 raise RulesError(f"HD {self.hd} + Level {self.level} must equal Power {self.power}", field="hd",
                                  rule="characters.mdx: Power = HD + Level")
         elif self.level >= self.power:
             raise RulesError(f"Level {self.level} leaves no HD within Power {self.power}", field="level",
                              rule="characters.mdx: Power = HD + Level")
-        s("weapons", check_models("weapons", self.weapons, Attack))
+        s("weapons", check_models("weapons", self.weapons, Attack, max_items=MAX_WEAPONS))
         seen: dict[str, str] = {}
         for f in ("resist", "weak", "immune"):
             s(f, _types(f, getattr(self, f), allow_mixed=False))
@@ -338,8 +357,7 @@ class Creature(Model):
                     raise RulesError(f"{t} is listed under both {seen[t]} and {f}", field=f,
                                      rule=f"{CLAR}: resistance halves, weakness doubles, immunity zeroes")
                 seen[t] = f
-        if not isinstance(self.source, str):
-            raise RulesError(f"must be text, not {self.source!r}", field="source")
+        s("source", _source(self.source))
 
     def _validate_traits(self) -> None:
         """Check ``traits`` against :data:`TRAITS` (unknown keys and bad values raise RulesError naming
@@ -425,7 +443,8 @@ class Options(Model):
 
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        s("damage_order", check_choice("damage_order", str(self.damage_order).replace(" ", ""), DAMAGE_ORDERS,
+        order = self.damage_order.replace(" ", "") if isinstance(self.damage_order, str) else self.damage_order
+        s("damage_order", check_choice("damage_order", order, DAMAGE_ORDERS,
                                        rule=f"{CLAR}: Crit x2 or Seven /2 first, then resistance, then armor"))
         s("armor_points_formula", check_choice("armor_points_formula", self.armor_points_formula, AP_FORMULAS,
                                                rule=f"{CLAR}: Armor points = Armor x Power"))
@@ -478,7 +497,7 @@ class Situation(Model):
         s("target_damage_reduction_active", check_bool("target_damage_reduction_active",
                                                        self.target_damage_reduction_active, rule=_DATA))
         if self.distance is not None:
-            s("distance", check_number("distance", self.distance, minimum=0, rule=RULES))
+            s("distance", check_number("distance", self.distance, minimum=0, limit=MAX_DISTANCE, rule=RULES))
         s("cover", check_choice("cover", self.cover, COVERS, rule=f"{RULES}: Cover (low/weak, high/strong)"))
         env_rule = f"{RULES}: add factors such as the environment, Conditions"
         s("environment", check_int("environment", self.environment, minimum=-12, maximum=12, rule=env_rule))
@@ -490,6 +509,6 @@ class Situation(Model):
         s("fact_bonus", 0)
         s("angry_step", check_bool("angry_step", self.angry_step, rule=f"{RULES}: The Angry Step"))
         s("movement_impeded", check_bool("movement_impeded", self.movement_impeded, rule=f"{RULES}: The Angry Step"))
-        s("target_ap", check_int("target_ap", self.target_ap, minimum=0, optional=True,
+        s("target_ap", check_int("target_ap", self.target_ap, minimum=0, optional=True, limit=MAX_ARMOR * MAX_POWER,
                                  rule=f"{CLAR}: armor points absorb physical damage"))
-        s("target_hp", check_int("target_hp", self.target_hp, minimum=1, optional=True, rule=CLAR))
+        s("target_hp", check_int("target_hp", self.target_hp, minimum=1, optional=True, limit=MAX_HP, rule=CLAR))

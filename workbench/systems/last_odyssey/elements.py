@@ -48,7 +48,11 @@ def check_element(field: str, value: Any, rule: str = RULES) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise RulesError(f"must be an element name or None (colorless), not {value!r}", field=field, rule=rule)
+        raise RulesError(f"must be an element name or None (colorless), not {type(value).__name__}", field=field,
+                         rule=rule)
+    if len(value) > 40:
+        raise RulesError(f"unknown element of {len(value)} characters; choose one of {', '.join(ELEMENTS)}",
+                         field=field, rule=rule)
     v = value.strip().lower()
     if v in ("", "colorless", "colourless", "none"):
         return None

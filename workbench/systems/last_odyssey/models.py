@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str
+from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
 from .elements import check_element
 
 __all__ = ["Shell", "Attack", "Creature", "Options", "Situation", "KINDS", "ABILITY_TYPES", "ROWS",
@@ -27,15 +28,27 @@ ROUNDINGS = ("nearest_half_up", "floor")
 TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase")
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
+# Sizes the rules never need (docs/limits.md; the largest published in brackets).
+MAX_STAT = 999          #: |accuracy, attack, defense, evasion, resistance| [24]
+MAX_MULTIPLIER = 100.0  #: an ability's own damage multiplier [4]
+MAX_TARGETS = 100       #: characters one ability targets ['all' for Multi abilities]
+MAX_AP = 10             #: action points of one ability [3; a turn has 2 or 3]
+MAX_MP = 1000           #: MP cost [40]
+MAX_SHELL = 1000        #: Shell points [75]
+MAX_ABILITIES = 20      #: abilities of one creature [4]
+
 
 def _names(field: str, value: Any, rule: str, canon=None) -> tuple:
     if value is None:
         return ()
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise RulesError(f"must be a list, not {value!r}", field=field, rule=rule)
+        raise RulesError(f"must be a list, not {show(value)}", field=field, rule=rule)
+    if len(value) > MAX_LIST:
+        raise RulesError(f"may hold at most {MAX_LIST} entries, not {len(value)}", field=field, rule=LIMITS)
     out = []
     for i, v in enumerate(value):
-        out.append(canon(f"{field}[{i}]", v) if canon else check_str(f"{field}[{i}]", v, rule=rule))
+        out.append(canon(f"{field}[{i}]", v) if canon else check_str(f"{field}[{i}]", v, rule=rule,
+                                                                      max_length=MAX_TEXT))
     return tuple(out)
 
 
@@ -55,7 +68,7 @@ class Shell(Model):
 
     def validate(self) -> None:
         rule = f"{CLAR}: Shell is a pool of points"
-        object.__setattr__(self, "points", check_int("shell.points", self.points, minimum=0, rule=rule))
+        object.__setattr__(self, "points", check_int("shell.points", self.points, minimum=0, limit=MAX_SHELL, rule=rule))
         object.__setattr__(self, "element", check_element("shell.element", self.element))
 
     @property
@@ -107,13 +120,14 @@ class Attack(Model):
         set_("element", check_element("element", self.element))
         if isinstance(self.targets, str):
             if self.targets.strip().lower() != "all":
-                raise RulesError(f"must be a whole number >= 1 or 'all', not {self.targets!r}",
+                raise RulesError(f"must be a whole number >= 1 or 'all', not {show(self.targets)}",
                                  field="targets", rule=f"{TEXT}: Multi Attacks")
             set_("targets", "all")
         else:
-            set_("targets", check_int("targets", self.targets, minimum=1, rule=f"{TEXT}: Multi Attacks"))
+            set_("targets", check_int("targets", self.targets, minimum=1, limit=MAX_TARGETS,
+                                      rule=f"{TEXT}: Multi Attacks"))
         if self.status is not None:
-            set_("status", check_str("status", self.status, rule=f"{TEXT}: Sleights"))
+            set_("status", check_str("status", self.status, rule=f"{TEXT}: Sleights", max_length=MAX_TEXT))
         if self.kind == "sleight" and self.status is None:
             raise RulesError("a sleight must name the status it inflicts", field="status",
                              rule=f"{TEXT}: Sleights (they gain the status the ability inflicts)")
@@ -121,12 +135,12 @@ class Attack(Model):
         if self.nonlethal and self.kind == "sleight":
             raise RulesError("a sleight deals no damage, so it cannot be a nonlethal attack", field="nonlethal",
                              rule=f"{TEXT}: Nonlethal Attacks (the damage of the attack)")
-        set_("multiplier", check_number("multiplier", self.multiplier, minimum=0.0,
+        set_("multiplier", check_number("multiplier", self.multiplier, minimum=0.0, limit=MAX_MULTIPLIER,
                                         rule=f"{TEXT}: base damage multiplied by any relevant modifiers"))
         set_("ability_type", check_choice("ability_type", self.ability_type, ABILITY_TYPES,
                                           rule=f"{TEXT}: Ability Types"))
-        set_("ap_cost", check_int("ap_cost", self.ap_cost, minimum=0, rule=f"{CLAR}: action points"))
-        set_("mp_cost", check_int("mp_cost", self.mp_cost, minimum=0, rule=f"{CLAR}: action points"))
+        set_("ap_cost", check_int("ap_cost", self.ap_cost, minimum=0, limit=MAX_AP, rule=f"{CLAR}: action points"))
+        set_("mp_cost", check_int("mp_cost", self.mp_cost, minimum=0, limit=MAX_MP, rule=f"{CLAR}: action points"))
         set_("tags", _names("tags", self.tags, TEXT))
         data = "shared/data/last_odyssey_creatures.toml"
         set_("anima_cost", check_int("anima_cost", self.anima_cost, minimum=0, rule=f"{data}: anima_cost"))
@@ -190,7 +204,7 @@ class Creature(Model):
     def validate(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         set_("name", check_str("name", self.name))
-        set_("hp", check_int("hp", self.hp, minimum=1, rule=f"{TEXT}: damage reduces the target's total HP"))
+        set_("hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{TEXT}: damage reduces the target's total HP"))
         if self.creature_type is not None:
             set_("creature_type", check_str("creature_type", self.creature_type))
         set_("phase_abilities", check_models("phase_abilities", self.phase_abilities, Attack))
@@ -200,7 +214,7 @@ class Creature(Model):
                                  rule=f"{CLAR}: action points per turn")
         set_("tier", check_int("tier", self.tier, minimum=1, maximum=10, rule=f"{CLAR}: tiers 1-10"))
         for f in _STATS:
-            set_(f, check_int(f, getattr(self, f), rule=f"{TEXT}: Strikes, Spells, Sleights"))
+            set_(f, check_int(f, getattr(self, f), limit=MAX_STAT, rule=f"{TEXT}: Strikes, Spells, Sleights"))
         set_("element", check_element("element", self.element))
         shell = self.shell
         if shell is not None and not isinstance(shell, Shell):
@@ -214,18 +228,18 @@ class Creature(Model):
                 shell = Shell(points=shell, element=self.element)
             else:
                 raise RulesError(f"must be None, a Shell, a table {{points, element}} or a number of points, "
-                                 f"not {shell!r}", field="shell", rule=f"{CLAR}: Shell")
+                                 f"not {show(shell)}", field="shell", rule=f"{CLAR}: Shell")
         set_("shell", shell)
-        set_("abilities", check_models("abilities", self.abilities, Attack))
+        set_("abilities", check_models("abilities", self.abilities, Attack, max_items=MAX_ABILITIES))
         set_("immune_elements", _names("immune_elements", self.immune_elements, CLAR, check_element))
         if None in self.immune_elements:
             raise RulesError("colorless is not an element one can be immune to", field="immune_elements")
         set_("immune_statuses", _names("immune_statuses", self.immune_statuses, TEXT))
-        set_("shell_max", check_int("shell_max", self.shell_max, minimum=0, optional=True))
+        set_("shell_max", check_int("shell_max", self.shell_max, minimum=0, optional=True, limit=MAX_SHELL))
         if self.record_type is not None:
-            set_("record_type", check_str("record_type", self.record_type))
+            set_("record_type", check_str("record_type", self.record_type, max_length=MAX_TEXT))
         if self.source is not None:
-            set_("source", check_str("source", self.source))
+            set_("source", check_str("source", self.source, max_length=MAX_TEXT))
 
     @property
     def shell_points(self) -> int:
@@ -300,6 +314,6 @@ class Situation(Model):
                            check_bool("target_front_row_standing", self.target_front_row_standing, rule=rule))
         object.__setattr__(self, "lean_in", check_bool("lean_in", self.lean_in, rule=f"{TEXT}: Leaning In"))
         object.__setattr__(self, "target_shell_points", check_int(
-            "target_shell_points", self.target_shell_points, minimum=0, optional=True, rule=f"{CLAR}: Shell"))
+            "target_shell_points", self.target_shell_points, minimum=0, optional=True, limit=MAX_SHELL, rule=f"{CLAR}: Shell"))
         object.__setattr__(self, "target_hp", check_int(
-            "target_hp", self.target_hp, minimum=1, optional=True, rule=f"{TEXT}: damage reduces the target's total HP"))
+            "target_hp", self.target_hp, minimum=1, optional=True, limit=MAX_HP, rule=f"{TEXT}: damage reduces the target's total HP"))

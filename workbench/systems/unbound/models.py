@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_str
+from ...limits import MAX_HP
+from ..base import Model, check_bool, check_choice, check_int, check_models, check_str, show
 from .notation import parse_crit, parse_damage
 
 __all__ = ["Creature", "Attack", "Options", "Situation", "Action", "RANKS", "ITERATIVES", "KINDS",
@@ -21,6 +22,12 @@ RANKS = ("untrained", "professional", "grandmaster")
 #: CLARIFICATIONS.md, Unbound: "1 attack below professional, 2 at professional, 3 at grandmaster or above"
 ITERATIVES = {"untrained": 1, "professional": 2, "grandmaster": 3}
 HIGH_GROUND = ("none", "above", "below")
+
+# Sizes the rules never need (docs/limits.md; the largest published in brackets).
+MAX_WEAPONS = 20          #: weapons of one creature [catalog 4]
+MAX_RANGE_INCREMENT = 10_000  #: feet [catalog 120]
+MAX_INCREMENTS = 100      #: Attack.max_increments [the text's 10]
+MAX_DISTANCE = MAX_RANGE_INCREMENT * MAX_INCREMENTS  #: Situation.distance, feet
 #: action kind -> (label, basic actions it costs)
 ACTION_KINDS = {
     "push": ("Push the Attack", 1),
@@ -109,9 +116,9 @@ class Attack(Model):
         if self.adds_strength is not None:
             object.__setattr__(self, "adds_strength", check_bool("adds_strength", self.adds_strength))
         object.__setattr__(self, "range_increment", check_int(
-            "range_increment", self.range_increment, minimum=1, optional=True, rule=f"{RULES}: Range Increments"))
+            "range_increment", self.range_increment, minimum=1, optional=True, limit=MAX_RANGE_INCREMENT, rule=f"{RULES}: Range Increments"))
         object.__setattr__(self, "max_increments", check_int(
-            "max_increments", self.max_increments, minimum=1, optional=True, rule=f"{RULES}: Range Increments"))
+            "max_increments", self.max_increments, minimum=1, optional=True, limit=MAX_INCREMENTS, rule=f"{RULES}: Range Increments"))
         object.__setattr__(self, "attack_bonus", check_int(
             "attack_bonus", self.attack_bonus, minimum=-20, maximum=60, optional=True, rule=f"{RULES}: Attack Bonuses"))
         if self.kind in ("ranged", "thrown") and self.range_increment is None:
@@ -185,7 +192,7 @@ class Creature(Model):
     def validate(self) -> None:
         """Check the fields (HP >= 1, AC and touch AC >= 0, modifiers -20..50, a known rank)."""
         object.__setattr__(self, "name", check_str("name", self.name))
-        object.__setattr__(self, "hp", check_int("hp", self.hp, minimum=1, rule=RULES))
+        object.__setattr__(self, "hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=RULES))
         object.__setattr__(self, "ac", check_int("ac", self.ac, minimum=0, maximum=100, rule=f"{RULES}: Making an Attack"))
         object.__setattr__(self, "touch_ac", check_int("touch_ac", self.touch_ac, minimum=0, maximum=100,
                                                        rule=f"{RULES}: Making an Attack"))
@@ -194,7 +201,7 @@ class Creature(Model):
         if self.thaumaturgy_mod is not None:
             object.__setattr__(self, "thaumaturgy_mod", _mod("thaumaturgy_mod", self.thaumaturgy_mod))
         object.__setattr__(self, "rank", check_choice("rank", self.rank, RANKS, rule=f"{RULES}: Multiple Attacks"))
-        object.__setattr__(self, "weapons", check_models("weapons", self.weapons, Attack))
+        object.__setattr__(self, "weapons", check_models("weapons", self.weapons, Attack, max_items=MAX_WEAPONS))
         object.__setattr__(self, "precise_shot", check_bool("precise_shot", self.precise_shot))
         ranks = self.group_ranks if self.group_ranks is not None else {}
         if not isinstance(ranks, dict):
@@ -301,7 +308,7 @@ class Situation(Model):
         object.__setattr__(self, "high_ground", check_choice("high_ground", self.high_ground, HIGH_GROUND,
                                                              rule=f"{RULES}: High Ground"))
         object.__setattr__(self, "distance", check_int("distance", self.distance, minimum=0, optional=True,
-                                                       rule=f"{RULES}: Range Increments"))
+                                                       limit=MAX_DISTANCE, rule=f"{RULES}: Range Increments"))
         object.__setattr__(self, "bonus", check_int("bonus", self.bonus, minimum=-50, maximum=50))
 
 
@@ -336,7 +343,9 @@ class Action(Model):
             if isinstance(v, dict):
                 object.__setattr__(self, f, Attack.from_dict(v))
             elif v is not None and not isinstance(v, (Attack, str)):
-                raise RulesError(f"must be an unbound Attack or a weapon name, not {v!r}", field=f)
+                raise RulesError(f"must be an unbound Attack or a weapon name, not {show(v)}", field=f)
+            if isinstance(v, str):
+                object.__setattr__(self, f, check_str(f, v))
         if self.action != "multi" and self.weapon is None:
             raise RulesError(f"{self.label_kind} needs a weapon", field="weapon", rule=f"{RULES}: Attack Actions")
         if self.secondary is not None and (self.action != "multi" or self.weapon is None):

@@ -12,6 +12,8 @@ from functools import lru_cache
 
 from ...dist import Dist
 from ...errors import RulesError
+from ...limits import LIMITS
+from ..base import show
 
 __all__ = ["DamageSpec", "CritSpec", "parse_damage", "parse_crit", "damage_dist", "MAX_DICE", "MAX_SIDES"]
 
@@ -19,7 +21,13 @@ RULE_DAMAGE = "unbound-d20-attacking.txt: weapon profiles (e.g. 'Kite - 2d8 (B) 
 RULE_CRIT = "CLARIFICATIONS.md, Unbound: '20x2' is threat range and multiplier"
 MAX_DICE = 100
 MAX_SIDES = 1000
-
+#: bounds of a whole notation (docs/limits.md; the largest published weapon is '2d6+3', the longest
+#: '1d4+1d6'): characters, terms, the static bonus and the span of one roll (max - min of the dice)
+MAX_NOTATION = 100
+MAX_TERMS = 10
+MAX_STATIC = 1000
+MAX_SPAN = 10_000
+_DIGITS = 7  # no number of a notation within these bounds has more digits
 _TERM = re.compile(r"([+-]?)(\d*)[dD](\d+)|([+-]?)(\d+)")
 _CRIT = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+))?\s*[xX×]\s*(\d+)")
 
@@ -60,7 +68,13 @@ def parse_damage(text: object, field: str = "damage") -> DamageSpec:
     more than MAX_DICE dice of one kind or dice over MAX_SIDES sides, no dice at all).
     """
     if not isinstance(text, str) or not text.strip():
-        raise RulesError(f"must be dice notation such as '2d6+3', not {text!r}", field=field, rule=RULE_DAMAGE)
+        raise RulesError(f"must be dice notation such as '2d6+3', not {show(text)}", field=field, rule=RULE_DAMAGE)
+    if len(text) > MAX_NOTATION:
+        raise RulesError(f"must be at most {MAX_NOTATION} characters of dice notation, not {len(text)}",
+                         field=field, rule=f"{RULE_DAMAGE}; {LIMITS}")
+    if re.search(rf"\d{{{_DIGITS + 1}}}", text):
+        raise RulesError(f"{show(text)} holds a number of more than {_DIGITS} digits; no weapon needs it",
+                         field=field, rule=f"{RULE_DAMAGE}; {LIMITS}")
     s = re.sub(r"\s*([+-])\s*", r"\1", text.strip())
     pos, dice, static = 0, [], 0
     for m in _TERM.finditer(s):
@@ -77,18 +91,31 @@ def parse_damage(text: object, field: str = "damage") -> DamageSpec:
         else:
             static += int(m.group(5)) * (-1 if m.group(4) == "-" else 1)
         pos = m.end()
+        if len(dice) > MAX_TERMS:
+            raise RulesError(f"{text!r} has more than {MAX_TERMS} kinds of dice", field=field,
+                             rule=f"{RULE_DAMAGE}; {LIMITS}")
     if pos != len(s):
         raise RulesError(f"cannot read {text!r} as dice notation (e.g. '1d8', '2d6+3', '1d4+1d6', '2d6-1')",
                          field=field, rule=RULE_DAMAGE)
     if not dice:
         raise RulesError(f"{text!r} has no dice; write e.g. '1d4+2'", field=field, rule=RULE_DAMAGE)
+    if abs(static) > MAX_STATIC:
+        raise RulesError(f"the static bonus of {text!r} must be within -{MAX_STATIC}..{MAX_STATIC}", field=field,
+                         rule=f"{RULE_DAMAGE}; {LIMITS}")
+    span = sum(n * (k - 1) for n, k, _ in dice)
+    if span > MAX_SPAN:
+        raise RulesError(f"the dice of {text!r} span {span} values; at most {MAX_SPAN}", field=field,
+                         rule=f"{RULE_DAMAGE}; {LIMITS}")
     return DamageSpec(tuple(dice), static)
 
 
 def parse_crit(text: object, field: str = "crit") -> CritSpec:
     """Return the CritSpec of "20x2", "19-20x2", "18-20x3": threat range (ending at 20) and multiplier >= 2."""
     if not isinstance(text, str):
-        raise RulesError(f"must be a critical profile such as '19-20x2', not {text!r}", field=field, rule=RULE_CRIT)
+        raise RulesError(f"must be a critical profile such as '19-20x2', not {show(text)}", field=field, rule=RULE_CRIT)
+    if len(text) > 20 or re.search(r"\d{4}", text):
+        raise RulesError(f"cannot read {show(text)} as a critical profile (e.g. '20x2', '19-20x2', '18-20x3')",
+                         field=field, rule=RULE_CRIT)
     m = _CRIT.fullmatch(text.strip())
     if not m:
         raise RulesError(f"cannot read {text!r} as a critical profile (e.g. '20x2', '19-20x2', '18-20x3')",

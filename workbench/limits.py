@@ -1,0 +1,38 @@
+"""Bounds on sizes the rules never need, so that no input makes the workbench work without end.
+
+Each bound sits well above the largest value of the rules texts (/work/shared/rules) and of the
+published stat lines (/work/shared/data and workbench/catalog); a value past it raises
+RulesError naming the field and citing ``LIMITS`` (the table is in docs/limits.md, which
+tests/test_hostile_input.py checks against these numbers).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LIMITS", "MAX_NAME", "MAX_TEXT", "MAX_LIST", "MAX_HP", "MAX_OUTCOME", "MAX_SUPPORT",
+    "MAX_POOL_DICE", "MAX_KEEP_DICE", "MAX_MIXTURE", "MAX_FILE_BYTES", "MAX_SHARE_CODE",
+    "MAX_DOCUMENT_BYTES", "MAX_NESTING", "MAX_ITEMS",
+]
+
+#: the rule cited by every RulesError for a value past one of these bounds
+LIMITS = "docs/limits.md: sizes the rules never need"
+
+# ------------------------------------------------------------------ every system
+MAX_NAME = 200          #: characters of a name (longest published: 46)
+MAX_TEXT = 500          #: characters of other text: statuses, tags, sources (longest published source: ~80)
+MAX_LIST = 50           #: entries of a list of names (tags, immunities, damage types)
+MAX_HP = 1000           #: hit points (largest published: 155 Last Odyssey health, 150 Unbound)
+
+# ------------------------------------------------------------------ distributions (workbench.dist)
+MAX_OUTCOME = 10**12    #: |outcome| of a Dist (far inside int64, so sums and products never wrap)
+MAX_SUPPORT = 10**7     #: outcomes of one Dist's range (80 MB of float64)
+MAX_POOL_DICE = 1000    #: dice of Dist.pool / trials of Dist.binomial (float binomial coefficients stay finite)
+MAX_KEEP_DICE = 50      #: dice of Dist.highest / lowest keeping 2 or more (an n^2 walk per face)
+MAX_MIXTURE = 10_000    #: components of Dist.mixture
+
+# ------------------------------------------------------------------ files and share codes (workbench.io)
+MAX_FILE_BYTES = 1 << 20        #: 1 MiB: a file of every catalog creature is under 100 KB
+MAX_SHARE_CODE = 64 * 1024      #: characters of a share code
+MAX_DOCUMENT_BYTES = 1 << 20    #: 1 MiB of JSON inflated from a share code
+MAX_NESTING = 32                #: nesting of tables and lists in a file or code (a model needs 4)
+MAX_ITEMS = 1000                #: models in one file or code
