@@ -55,31 +55,35 @@ def reference_turn() -> np.ndarray:
 
 
 def compare_grid():
-    """Return (turns, turn_index, hp) of the 50 x 500 compare run (captured from compare itself)."""
+    """Return (turns, turn_index, hp) of the 50 x 500 compare run, captured from compare itself: the
+    turns' total damage against each target's total HP (the HP-only grid of DESIGN.md's target)."""
     import bench_compare as bc
 
-    import workbench.comparison as cmp
-    from workbench.exploration import annulus_builds
+    import workbench.chains as chains
+    from workbench.systems.annulus.builds import annulus_builds
 
-    saved = {}
-    name = "rounds_batch" if hasattr(cmp, "rounds_batch") else "kill_chains"
-    original = getattr(cmp, name)
+    saved: dict = {}
+    original = chains.kill_stats
 
-    def capture(turns, *args, **kwargs):  # rounds_batch(T, turn_index, hp) / kill_chains(T, hp, turn_index)
-        ti, hp = (args[0], args[1]) if name == "rounds_batch" else (args[1], args[0])
-        saved.update(turns=np.asarray(turns), ti=np.asarray(ti), hp=np.asarray(hp))
-        return original(turns, *args, **kwargs)
+    def capture(pmf, turn_index, pools, **kwargs):
+        if "turns" not in saved:  # the per-attack rows (the first call)
+            saved.update(turns=chains.totals(np.asarray(pmf)), ti=np.asarray(turn_index),
+                         hp=np.asarray(pools).reshape(len(turn_index), -1).sum(axis=1))
+        return original(pmf, turn_index, pools, **kwargs)
 
-    setattr(cmp, name, capture)
+    chains.kill_stats = capture
     try:
         targets = bc.creatures(500)
         builds, _ = annulus_builds(4, targets)
         rng = np.random.default_rng(2)
         attacks = [builds["build"][int(i)] for i in rng.choice(builds.height, 50, replace=False)]
+        import workbench.comparison as cmp
+
         cmp.compare(attacks, targets, chain=True, progress=False)
     finally:
-        setattr(cmp, name, original)
-    return saved["turns"], saved["ti"], saved["hp"]
+        chains.kill_stats = original
+    keep = saved["ti"] >= 0
+    return saved["turns"], saved["ti"][keep], saved["hp"][keep]
 
 
 # ------------------------------------------------------------------ the compiled kernel
