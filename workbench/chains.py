@@ -762,18 +762,28 @@ def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, ma
            "q10": np.full(n, np.nan), "q50": np.full(n, np.nan), "q90": np.full(n, np.nan)}
     by = np.zeros((n, max_rounds))
     rows = np.flatnonzero(~none)
-    if rows.size and pools.shape[1] == 1:
-        c = kill_chains(T, pools[rows, 0], turn_index[rows], max_rounds=max_rounds)
+    if pools.shape[1] == 2 and rows.size:
+        if pmf.ndim != 3:
+            raise RulesError("a turn against two pools has two damage axes", field="pools")
+        # a turn that never sends damage to the second pool directly spills through the pools in
+        # order: against (E, V) it is the one-pool chain against E + V, exactly
+        spill = pmf[:, :, 1:].reshape(pmf.shape[0], -1).sum(axis=1) == 0
+        one = rows[spill[turn_index[rows]]]
+        two = rows[~spill[turn_index[rows]]]
+    else:
+        one, two = rows, rows[:0]
+    if one.size:
+        c = kill_chains(T, pools[one].sum(axis=1), turn_index[one], max_rounds=max_rounds)
         k = np.cumsum(c.killed, axis=1)
-        by[rows, : k.shape[1]] = k
+        by[one, : k.shape[1]] = k
         if k.shape[1] < max_rounds:  # rows that converged keep their last kill chance
-            by[rows, k.shape[1]:] = k[:, -1:] if k.shape[1] else 0.0
-        out["mean_rounds"][rows] = c.mean
-    elif rows.size:
-        if pools.shape[1] != 2 or pmf.ndim != 3:
+            by[one, k.shape[1]:] = k[:, -1:] if k.shape[1] else 0.0
+        out["mean_rounds"][one] = c.mean
+    if two.size:
+        if pools.shape[1] != 2:
             raise RulesError("the chain runs on one pool (HP) or two (Endurance, Vitality)", field="pools")
         p_pos = 1.0 - pmf[:, 0, 0]
-        dmg = rows[p_pos[turn_index[rows]] > 0]
+        dmg = two[p_pos[turn_index[two]] > 0]
         if dmg.size:
             used, local = np.unique(turn_index[dmg], return_inverse=True)
             Y = pmf[used] / p_pos[used, None, None]

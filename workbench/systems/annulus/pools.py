@@ -14,19 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["plan_joints", "convolve2"]
-
-
-def convolve2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Return the full 2-D convolution of two small joint pmfs (a shifted add per non-zero of ``b``)."""
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for i, j in zip(*np.nonzero(b)):
-        out[i : i + a.shape[0], j : j + a.shape[1]] += a * b[i, j]
-    return out
-
-
-def _pad_to(x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    return np.pad(x, ((0, shape[0] - x.shape[0]), (0, shape[1] - x.shape[1])))
+__all__ = ["plan_joints"]
 
 
 def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], options: Any) -> list[np.ndarray]:
@@ -35,7 +23,8 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
 
     Every distinct use is resolved in ONE ``outcome_tables`` call, twice: with the round's Reroll
     still available (split by whether this use spent it) and once it is spent. A plan's state is
-    (Reroll unused, used); each use convolves both parts with that use's joint.
+    (Reroll unused, used); each use convolves both parts with that use's joint, for every plan of
+    the same length at once.
     """
     index: dict[tuple, int] = {}
     uses: list[tuple[Any, Any, Any, Any]] = []
@@ -60,20 +49,44 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
     rer = t["rerolled"].to_numpy().astype(np.int64)
     grid = np.zeros((2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1))
     np.add.at(grid, (m, rer, reg, vit), t["probability"].to_numpy())
-    out = []
-    for attacker, target, sit, sets in plans:
-        one, zero = np.ones((1, 1)), np.zeros((1, 1))
-        state = [one, zero] if sit.reroll_available else [zero, one]  # Reroll unused / used
-        for a in sets:
-            u = index[(id(a), id(attacker), id(target), id(sit))]
-            fresh, used = grid[u], grid[k + u].sum(axis=0)
-            parts = [convolve2(state[0], fresh[0]), convolve2(state[0], fresh[1]), convolve2(state[1], used)]
-            shape = (max(p.shape[0] for p in parts), max(p.shape[1] for p in parts))
-            parts = [_pad_to(p, shape) for p in parts]
-            state = [parts[0], parts[1] + parts[2]]
-        shape = (max(state[0].shape[0], state[1].shape[0]), max(state[0].shape[1], state[1].shape[1]))
-        total = np.clip(_pad_to(state[0], shape) + _pad_to(state[1], shape), 0.0, None)
-        r, v = np.nonzero(total)  # drop the zero padding of the shared grid
-        total = total[: r.max() + 1, : v.max() + 1]
-        out.append(total / total.sum())
+    out: list[np.ndarray] = [np.ones((1, 1))] * len(plans)
+    # per use: its largest regular and vital damage (with the Reroll free or spent), to cut the grid
+    reach = np.argwhere(grid.any(axis=1))  # (use, regular, vital) cells holding mass
+    reg_top = np.zeros(2 * k, dtype=np.int64)
+    vit_top = np.zeros(2 * k, dtype=np.int64)
+    np.maximum.at(reg_top, reach[:, 0], reach[:, 1])
+    np.maximum.at(vit_top, reach[:, 0], reach[:, 2])
+    uses_of = [[index[(id(a), id(att), id(tgt), id(sit))] for a in sets] for att, tgt, sit, sets in plans]
+    by_len: dict[tuple[int, bool], list[int]] = {}
+    for j, us in enumerate(uses_of):
+        if us:  # plans with as many uses, and with or without Vital damage, are composed together
+            vital = bool(vit_top[us].any() or vit_top[[k + u for u in us]].any())
+            by_len.setdefault((len(us), vital), []).append(j)
+    for (k_sets, _), js in by_len.items():
+        free_of = np.array([plans[j][2].reroll_available for j in js])
+        s0 = np.zeros((len(js), 1, 1))
+        s1 = np.zeros((len(js), 1, 1))
+        s0[free_of, 0, 0] = 1.0  # Reroll unused
+        s1[~free_of, 0, 0] = 1.0  # Reroll already spent this round
+        for step in range(k_sets):
+            u = np.array([uses_of[j][step] for j in js])
+            r_cut = int(max(reg_top[u].max(), reg_top[k + u].max())) + 1
+            v_cut = int(max(vit_top[u].max(), vit_top[k + u].max())) + 1
+            fresh, used = grid[u, :, :r_cut, :v_cut], grid[k + u, :, :r_cut, :v_cut].sum(axis=1)
+            s0, s1 = _batch_convolve2(s0, fresh[:, 0]), _batch_convolve2(s0, fresh[:, 1]) + _batch_convolve2(s1, used)
+        total = np.clip(s0 + s1, 0.0, None)
+        for row, j in zip(total, js):
+            r, v = np.nonzero(row)  # drop the zero padding of the shared grid
+            t = row[: r.max() + 1, : v.max() + 1]
+            out[j] = t / t.sum()
+    return out
+
+
+def _batch_convolve2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return the 2-D convolution of each plan's joint ``a[p]`` with ``b[p]`` (a shifted add per
+    offset at which some ``b[p]`` is non-zero)."""
+    P, R, V = a.shape
+    out = np.zeros((P, R + b.shape[1] - 1, V + b.shape[2] - 1))
+    for i, j in np.argwhere(b.any(axis=0)):
+        out[:, i : i + R, j : j + V] += a * b[:, i, j, None, None]
     return out
