@@ -170,10 +170,11 @@ class DuelResult:
         how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f})"
         mean_rounds = float((self.rounds["round"] * (self.rounds["p_a_wins"] + self.rounds["p_b_wins"])).sum())
         decided = self.p_a_wins + self.p_b_wins
+        last = (f"decided fights last {mean_rounds / decided:.2f} rounds on average" if decided > 0
+                else f"no fight is decided within {self.max_rounds} rounds")
         return (f"{self.a} vs {self.b} ({how}, {self.first} acts first, {self.max_rounds} rounds at most): "
                 f"{self.a} wins {self.p_a_wins:.2%}, {self.b} wins {self.p_b_wins:.2%}, "
-                f"neither {self.p_draw:.2%}; decided fights last {mean_rounds / decided if decided else float('nan'):.2f} "
-                f"rounds on average")
+                f"neither {self.p_draw:.2%}; {last}")
 
     def __repr__(self) -> str:
         return f"DuelResult({self.summary()})"

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import RulesError
 from .engine import Bank, Fights, Side, run_fights
 
-__all__ = ["state_effects", "simulate_duel", "simulate_rounds_to_kill", "make_side", "Bank", "Side",
+__all__ = ["can_damage", "state_effects", "simulate_duel", "simulate_rounds_to_kill", "make_side", "Bank", "Side",
            "Fights", "run_fights"]
 
 
@@ -46,6 +46,23 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
     from ..systems import system_of
 
     return set(system_of(attacker).state_effects(attacker, target, options, situation, plan))
+
+
+def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
+    """Return False only when no attack of ``me`` can ever deal damage to ``foe`` here: every one
+    the rules allow has no outcome with damage above 0. An attack the rules refuse now counts as
+    able (the fight's state may allow it later: a Swansong at low Vitality)."""
+    from ..systems import system_of
+
+    sys = system_of(me)
+    attacks = sys.attacks_of(me)
+    if not attacks:
+        return False
+    n = len(attacks)
+    refused = sys.usability(attacks, [me] * n, [foe] * n, options, situation)
+    if any(r is not None for r in refused):
+        return True
+    return int(sys.outcome_tables(attacks, [me] * n, [foe] * n, options, situation)["damage"].max()) > 0
 
 
 def __getattr__(name: str) -> Any:
@@ -96,6 +113,15 @@ def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *,
     the same turn count as neither side winning."""
     from ..combat import DuelResult
 
+    if not can_damage(a, b, options, situation) and not can_damage(b, a, options, situation):
+        import polars as pl
+
+        # neither side can ever hurt the other: nobody wins, exactly, and nothing needs playing
+        rounds = pl.DataFrame({"round": np.arange(1, max_rounds + 1), "p_a_wins": np.zeros(max_rounds),
+                               "p_b_wins": np.zeros(max_rounds)})
+        hp_left = pl.DataFrame({"side": [], "hp_left": [], "probability": []},
+                               schema={"side": pl.String, "hp_left": pl.Int64, "probability": pl.Float64})
+        return DuelResult(a.name, b.name, 0.0, 0.0, 1.0, rounds, hp_left, first, max_rounds)
     side_a = make_side(a, b, options, situation, plan_a, tactics_a)
     side_b = make_side(b, a, options, situation, plan_b, tactics_b)
     sim = run_fights(side_a, side_b, fights, first=first, max_rounds=max_rounds, seed=seed, progress=progress)
@@ -115,6 +141,9 @@ def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, sit
     conditions' damage; it does not attack); the attacker never falls (its self-damage counts for
     Swansong but does not stop it).
     """
+    if not can_damage(attacker, target, options, situation):
+        raise RulesError(f"{attacker.name} can never deal damage to {target.name} here, so it is never killed",
+                         field="turn")
     side_a = make_side(attacker, target, options, situation, plan)
     side_a.immortal = True
     side_b = make_side(target, attacker, options, situation, None, tactics)
