@@ -1,4 +1,4 @@
-"""compare's one path: matchups with equal ``outcome_key`` are resolved once, so the key must
+"""compare's one path: matchups with equal ``outcome_keys`` are resolved once, so the key must
 never merge matchups whose outcome tables differ; the kill statistics of every row (chains.kill_stats)
 against one-at-a-time oracles; explore's candidate filter and chunking.
 
@@ -101,7 +101,8 @@ def test_equal_outcome_keys_mean_equal_outcome_tables(attack, attacker, t1, t2, 
         attack = A.Attack("Plain", attack.defense, {u: r for u, r in attack.upgrades.items()
                                                      if u not in ("Gaze", "Swansong")})
     twin = t2.replace(size=t1.size, awareness=t1.awareness, **{attack.defense: getattr(t1, attack.defense)})
-    assert A.outcome_key(attack, attacker, t1) == A.outcome_key(attack, attacker, twin)
+    ids = A.outcome_keys([(attacker, attack)], [t1, twin])
+    assert ids[0, 0] == ids[0, 1]
     sit = A.Situation()
     a = A.outcome_tables([attack], [attacker], [t1], opt, sit).drop("matchup")
     b = A.outcome_tables([attack], [attacker], [twin], opt, sit).drop("matchup")

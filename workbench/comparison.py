@@ -296,27 +296,20 @@ def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situ
 def matchup_tables(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any], options, situation) -> dict:
     """Return the per-use pmfs and per-turn tables of every (creature, attack) pair × target.
 
-    Matchups with equal :meth:`RuleSystem.outcome_key` are resolved once. Returns ``per_use``
+    Matchups with equal :meth:`RuleSystem.outcome_keys` are resolved once. Returns ``per_use``
     (distinct per-use pmfs), ``use_inv`` (row = pair-major grid → its per-use pmf, -1 if unusable),
     ``turns`` (a :class:`TurnTable` of the distinct turns that use the attack ``uses_per_turn``
     times), ``turn_inv`` (row → its turn, -1 if none), ``k`` (uses per turn, per row) and ``row_ok``.
     """
     nT = len(targets)
-    keys: dict[Any, int] = {}
-    reps: list[tuple[Any, Any, Any]] = []
-    use_inv = np.empty(len(pairs) * nT, dtype=np.int64)
-    for p, (c, x) in enumerate(pairs):
-        for ti, t in enumerate(targets):
-            key = sys.outcome_key(x, c, t)
-            if key not in keys:
-                keys[key] = len(reps)
-                reps.append((x, c, t))
-            use_inv[p * nT + ti] = keys[key]
+    ids = np.asarray(sys.outcome_keys(pairs, targets), dtype=np.int64).reshape(len(pairs), nT)
+    _, first, use_inv = np.unique(ids.ravel(), return_index=True, return_inverse=True)
+    use_inv = use_inv.ravel()
+    p_of, t_of = np.divmod(first, nT)
+    reps = [(pairs[p][1], pairs[p][0], targets[t]) for p, t in zip(p_of, t_of)]
     per_use, ok = _use_tables(sys, reps, options, situation) if reps else (np.ones((0, 1)), np.zeros(0, bool))
     k_pair = np.array([sys.uses_per_turn(c, x, options) for c, x in pairs], dtype=np.int64)
-    k_rep = np.zeros(len(reps), dtype=np.int64)
-    for p in range(len(pairs)):
-        k_rep[use_inv[p * nT : (p + 1) * nT]] = k_pair[p]
+    k_rep = k_pair[p_of] if len(reps) else np.zeros(0, dtype=np.int64)
     want = np.flatnonzero(ok & (k_rep > 0))
     turns = sys.turn_tables([(reps[i][1], reps[i][2]) for i in want], options, situation,
                             plans=[[reps[i][0]] * int(k_rep[i]) for i in want])

@@ -350,6 +350,12 @@ def _value_key(obj: Any) -> Any:
         return ("id", id(obj))
 
 
+def _factorize(keys: Sequence[Any]) -> np.ndarray:
+    """Return an int id per key, equal ids for equal keys (first-seen order)."""
+    seen: dict[Any, int] = {}
+    return np.array([seen.setdefault(k, len(seen)) for k in keys], dtype=np.int64)
+
+
 def pmf_rows(table, n: int) -> np.ndarray:
     """Return P(matchup, damage) of an outcome table with a ``matchup`` column as a dense (n, D)
     array, damage from 0 (scatter-add over the rows; RulesError for negative damage)."""
@@ -456,10 +462,13 @@ class RuleSystem(ABC):
                 return a
         raise RulesError(f"{creature.name} has no {self.attack_noun} called {name!r}", field="attacks")
 
-    def outcome_key(self, attack: Any, attacker: Any, target: Any) -> Any:
-        """Return a key equal for matchups whose outcome tables are equal (the comparison engine
-        resolves each key once). Default: the three models themselves (by value, else identity)."""
-        return (_value_key(attack), _value_key(attacker), _value_key(target))
+    def outcome_keys(self, pairs: Sequence[tuple[Any, Any]], targets: Sequence[Any]) -> np.ndarray:
+        """Return a (pairs x targets) int array of matchup ids, equal for matchups whose outcome
+        tables are equal (the comparison engine resolves each id once); ``pairs`` are (attacker,
+        attack). Default: equal models (by value, else identity) give equal ids."""
+        pid = _factorize([(_value_key(c), _value_key(x)) for c, x in pairs])
+        tid = _factorize([_value_key(t) for t in targets])
+        return pid[:, None] * (int(tid.max(initial=0)) + 1) + tid[None, :]
 
     def neutral_attacker(self, attack: Any) -> Any:
         """Return the creature that uses a bare ``attack`` (in ``compare``): the system's neutral stat

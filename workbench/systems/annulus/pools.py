@@ -47,8 +47,9 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
     vit = t["vitality_damage"].to_numpy().astype(np.int64)
     reg = t["damage"].to_numpy().astype(np.int64) - vit
     rer = t["rerolled"].to_numpy().astype(np.int64)
-    grid = np.zeros((2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1))
-    np.add.at(grid, (m, rer, reg, vit), t["probability"].to_numpy())
+    shape = (2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1)
+    grid = np.bincount(np.ravel_multi_index((m, rer, reg, vit), shape), weights=t["probability"].to_numpy(),
+                       minlength=int(np.prod(shape))).reshape(shape)
     out: list[np.ndarray] = [np.ones((1, 1))] * len(plans)
     # per use: its largest regular and vital damage (with the Reroll free or spent), to cut the grid
     reach = np.argwhere(grid.any(axis=1))  # (use, regular, vital) cells holding mass
@@ -75,10 +76,10 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
             fresh, used = grid[u, :, :r_cut, :v_cut], grid[k + u, :, :r_cut, :v_cut].sum(axis=1)
             s0, s1 = _batch_convolve2(s0, fresh[:, 0]), _batch_convolve2(s0, fresh[:, 1]) + _batch_convolve2(s1, used)
         total = np.clip(s0 + s1, 0.0, None)
-        for row, j in zip(total, js):
-            r, v = np.nonzero(row)  # drop the zero padding of the shared grid
-            t = row[: r.max() + 1, : v.max() + 1]
-            out[j] = t / t.sum()
+        total /= total.sum(axis=(1, 2), keepdims=True)
+        out_rows = list(total)  # views of one block: the turn table pads to one shape anyway
+        for j, row in zip(js, out_rows):
+            out[j] = row
     return out
 
 

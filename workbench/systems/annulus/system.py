@@ -110,13 +110,20 @@ class AnnulusSystem(RuleSystem):
         """Return the creature's attack sets."""
         return list(creature.attack_sets)
 
-    def outcome_key(self, attack: Attack, attacker: Creature, target: Creature):
-        """Return what one use's outcome reads (CLARIFICATIONS, Annulus, order of resolution): the
-        set's upgrades and counter type, the attacker's size, level and Vitality, the target's size, its
-        value of the set's defense seed and its awareness (not the names, nor the other defenses)."""
-        ups = tuple(sorted(attack.upgrades.items())) if isinstance(attack.upgrades, dict) else attack.upgrades
-        return (ups, attack.counter_type, attacker.size, attacker.level, attacker.vitality, target.size,
-                getattr(target, attack.defense), target.awareness)
+    def outcome_keys(self, pairs, targets) -> np.ndarray:
+        """Return matchup ids from what one use reads (CLARIFICATIONS, Annulus, order of resolution):
+        the set's upgrades and counter type, the attacker's size, level and Vitality, the target's
+        size, its value of the set's defense seed and its awareness (not the names, nor the other
+        defenses): a pair id per set and attacker, a target profile per seed, one array lookup."""
+        from ..base import _factorize
+
+        seeds = ("agility", "toughness", "insight")
+        pid = _factorize([(tuple(sorted(x.upgrades.items())), x.counter_type, c.size, c.level, c.vitality)
+                          for c, x in pairs])
+        seed = np.array([seeds.index(x.defense) for _, x in pairs], dtype=np.int64)
+        prof = _factorize([(t.size, getattr(t, d), t.awareness) for t in targets for d in seeds])
+        prof = prof.reshape(len(targets), 3)
+        return pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
 
     def neutral_attacker(self, attack: Attack) -> Creature:
         """Return size 5, level 1, every defense 0, holding only ``attack`` (named after it)."""
