@@ -320,10 +320,10 @@ class RuleSystem(ABC):
     name: str = ""
     title: str = ""
     rules_file: str = ""
-    Creature: type = Model
-    Attack: type = Model
-    Options: type = Model
-    Situation: type = Model
+    Creature: ClassVar[type[Model]] = Model
+    Attack: ClassVar[type[Model]] = Model
+    Options: ClassVar[type[Model]] = Model
+    Situation: ClassVar[type[Model]] = Model
 
     # -- required
     @abstractmethod
