@@ -97,6 +97,7 @@ class AnnulusSystem(RuleSystem):
     def hit_pools(self, creature: m.Creature) -> tuple[int, int]:
         """Return (Endurance, Vitality): annulus-attacks.txt, "Endurance is removed first, then
         Vitality ... If you remove the last Vitality from a creature, that creature dies"."""
+        assert creature.vitality is not None  # validate() fills in the default Vitality
         return (int(creature.endurance), int(creature.vitality))
 
     def attacks_of(self, creature: m.Creature) -> list[m.Attack]:
@@ -173,8 +174,8 @@ class AnnulusSystem(RuleSystem):
         budget = self.actions_per_turn(attacker, options)
         plans: list[list[Attack]] = []
         for size in range(budget, 0, -1):
-            for combo in combinations_with_replacement(paid, size):
-                combo = list(combo)
+            for picked in combinations_with_replacement(paid, size):
+                combo = list(picked)
                 try:
                     self._check_plan(free + combo, options)
                 except RulesError:

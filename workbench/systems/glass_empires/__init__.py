@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -56,6 +56,7 @@ class GlassEmpires(RuleSystem):
         for t, s in zip(targets, situations):
             if not isinstance(t, Creature):
                 raise RulesError(f"expected a Glass Empires Creature, not {type(t).__name__}", field="target")
+            assert t.hp is not None  # validate() fills in HP = 4 x Power
             full = armor_points(t, options)
             if s.target_ap is not None and s.target_ap > full:
                 raise RulesError(f"{s.target_ap} exceeds {t.name}'s {full} armor points", field="target_ap",
@@ -121,7 +122,7 @@ class GlassEmpires(RuleSystem):
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return Power 1, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, power=1, weapons=[attack])
+        return Creature(attack.name, power=1, weapons=(attack,))
 
     def uses_per_turn(self, attacker: Any, attack: Any, options: Any = None) -> int:
         """Return the Attacks one turn allows (:meth:`attacks_per_turn`)."""
@@ -196,7 +197,7 @@ class GlassEmpires(RuleSystem):
             rows = pmf_rows(resolve(segs, ap0, hp, options), len(js))
             for j, r in zip(js, rows):
                 out[j] = r
-        return out
+        return cast(list[np.ndarray], out)  # every plan got its pmf: np.ones(1) or its row
 
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:

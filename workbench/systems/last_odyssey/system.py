@@ -63,7 +63,7 @@ class LastOdyssey(RuleSystem):
             raise RulesError(f"expected a Last Odyssey Attack, not {type(attack).__name__}", field="attack")
         if not targets:
             raise RulesError("need at least one target", field="targets")
-        if attack.targets != "all" and len(targets) > attack.targets:
+        if isinstance(attack.targets, int) and len(targets) > attack.targets:  # an int, or "all" (validate)
             raise RulesError(f"{attack.name} may target {attack.targets} character(s), not {len(targets)}",
                              field="targets", rule="last-odyssey-attacks.txt: Multi Attacks")
         grid = resolve_grid([attack] * len(targets), [attacker] * len(targets), targets, self.options_of(options),
@@ -97,7 +97,7 @@ class LastOdyssey(RuleSystem):
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return tier 1, every stat 0, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, hp=1, abilities=[attack])
+        return Creature(attack.name, hp=1, abilities=(attack,))
 
     def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's abilities, or RulesError if their action points exceed the attacker's

@@ -169,7 +169,7 @@ class UnboundSystem(RuleSystem):
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return every modifier 0, untrained, AC 10, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, hp=1, ac=10, touch_ac=10, weapons=[attack])
+        return Creature(attack.name, hp=1, ac=10, touch_ac=10, weapons=(attack,))
 
     def uses_per_turn(self, attacker: m.Creature, attack: m.Attack, options: m.Options | None = None) -> int:
         """Return the most Push the Attack actions (2, else 1) with ``attack`` that a turn allows
