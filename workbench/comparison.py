@@ -200,6 +200,7 @@ def _as_list(items: Any, role: str) -> list[Any]:
 
 def _attackers(items: Any, system: Any, best_plan: bool | None) -> list[_Attacker]:
     out: list[_Attacker] = []
+    sys: RuleSystem | None  # None: the item is no model of a rule system (refused below)
     for item in _as_list(items, "attackers"):
         if _is_frame(item):
             for c in frame_creatures(item, system, "attackers"):
@@ -287,6 +288,7 @@ def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situ
     ok = np.ones(n, dtype=bool)
     why: dict[str, str] = {}
     first: dict[tuple[int, int], list[int]] = {}
+    i: int | np.intp  # a matchup index: from enumerate, then from np.flatnonzero
     for i, (x, c, _) in enumerate(reps):
         first.setdefault((id(x), id(c)), []).append(i)
     for idx in first.values():
@@ -386,6 +388,7 @@ def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any
     if who:
         index: dict[Any, int] = {}
         distinct: list[tuple[Any, Any]] = []
+        ids: list[int] | np.ndarray  # the distinct pair of each row: collected, then an array
         ids = []
         for a in who:
             for t in targets:
@@ -450,6 +453,7 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
         system = _system(system).name
     att = _attackers(attackers, system, best_plan)
     tgt = _targets(targets, system)
+    a: _Attacker | list[_Attacker]  # one attacker, then a system's group of them
     by_sys: dict[str, tuple[list, list]] = {}
     for a in att:
         by_sys.setdefault(a.sys.name, ([], []))[0].append(a)
