@@ -52,7 +52,7 @@ class AnnulusAttackBuilder(Panel):
         self.upgrade_info = {r["name"]: r for r in table.iter_rows(named=True)}
         self.entries = self._entries(attacker)
         if value is None:
-            value = next(iter(self.entries.values()), None) or self.system.Attack("Attack")
+            value = next(iter(self.entries.values()), None) or annulus.Attack("Attack")
         style, wide = {"description_width": "9em"}, W.Layout(width="22em")
         c: dict[str, W.Widget] = {}
         c["picker"] = W.Dropdown(options=[self.CUSTOM, *self.entries], description="attack set", style=style,
@@ -165,9 +165,10 @@ class AnnulusAttackBuilder(Panel):
     def rebuild(self) -> Any:
         """Build the Attack from the controls; show a RulesError beside its field or store ``value``."""
         c = self.controls
+        annulus: Any = self.system  # the Annulus system: its Attack takes the set's fields
         try:
-            attack = self.system.Attack(c["name"].value, defense=c["defense"].value, upgrades=self.read_upgrades(),
-                                        counter_type=c["counter_type"].value or None)
+            attack = annulus.Attack(c["name"].value, defense=c["defense"].value, upgrades=self.read_upgrades(),
+                                    counter_type=c["counter_type"].value or None)
         except RulesError as err:
             self.show_error(err)
             self._show_about(self.read_upgrades())

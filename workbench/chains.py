@@ -676,7 +676,7 @@ def _pool_chain(joint, E, V, p, rec: _Recorder, max_rounds, wts, wsel) -> float:
         A[:, :nv] = alive
         Jf = np.zeros((jr, L))
         Jf[:, :jv] = j
-        f = np.convolve(A.ravel(), Jf.ravel())
+        f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())
         out_r, out_v = min(nr + jr - 1, H), min(L, V)
         f = np.concatenate((f, np.zeros(1)))[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)
         alive = f[:out_r, :out_v] * region[:out_r, :out_v]

@@ -283,7 +283,7 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
         pl.DataFrame({"side": name_a, "hp_left": hp_a_ - np.arange(hp_a_), "probability": left_a}),
         pl.DataFrame({"side": name_b, "hp_left": hp_b_ - np.arange(hp_b_), "probability": left_b}),
     ]).filter(pl.col("probability") > 0)
-    p_a, p_b = float(win_a.sum()), float(win_b.sum())
+    p_a, p_b = float(np.sum(win_a)), float(np.sum(win_b))  # np.sum: win_a is typed array | float (sum() starts at 0)
     return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
 
 

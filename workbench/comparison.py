@@ -200,6 +200,7 @@ def _as_list(items: Any, role: str) -> list[Any]:
 
 def _attackers(items: Any, system: Any, best_plan: bool | None) -> list[_Attacker]:
     out: list[_Attacker] = []
+    sys: RuleSystem | None  # None: the item is no model of a rule system (refused below)
     for item in _as_list(items, "attackers"):
         if _is_frame(item):
             for c in frame_creatures(item, system, "attackers"):
@@ -357,6 +358,7 @@ def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any
     if who:
         index: dict[Any, int] = {}
         distinct: list[tuple[Any, Any]] = []
+        ids: list[int] | np.ndarray  # the distinct pair of each row: collected, then an array
         ids = []
         for a in who:
             for t in targets:
@@ -421,6 +423,7 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
         system = _system(system).name
     att = _attackers(attackers, system, best_plan)
     tgt = _targets(targets, system)
+    a: _Attacker | list[_Attacker]  # one attacker, then a system's group of them
     by_sys: dict[str, tuple[list, list]] = {}
     for a in att:
         by_sys.setdefault(a.sys.name, ([], []))[0].append(a)

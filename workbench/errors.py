@@ -14,10 +14,12 @@ class RulesError(ValueError):
     ``field`` names the offending field (``"upgrades"``, ``"hp"``, ...) and ``rule`` cites the
     rule that forbids it (``"annulus-attacks.txt: at most one alteration per set"``). Panels
     show ``str(error)`` beside the control named by ``field``. ``path`` is the file an error
-    of :func:`workbench.io.load` came from (None otherwise).
+    of :func:`workbench.io.load` came from (None otherwise). ``no_plan`` is True on the reason
+    of a turn table's pair that has nothing usable (an empty plan list, not a refusal of the input).
     """
 
     path: str | None = None
+    no_plan: bool = False
 
     def __init__(self, message: str, *, field: str | None = None, rule: str | None = None):
         self.message = message

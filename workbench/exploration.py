@@ -28,7 +28,7 @@ __all__ = ["explore"]
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
 
 
-def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]], options, situation):
+def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | None, options, situation):
     """Yield (values, creature, attack, options, situation) for every combination of ``vary``."""
     if not isinstance(vary, dict) or not vary:
         raise RulesError("give vary={field: [values, ...]}", field="vary")
@@ -204,7 +204,7 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
                 frame = pl.DataFrame({"build_id": ids_a[rows // len(tgt)], "target_id": rows % len(tgt),
                                       **{c: stat(c, rows) for c in _STATS}})
                 best = _top(frame if best is None else pl.concat([best, frame]), by, top_k)
-                if budget is not None:
+                if cost is not None:  # a budget search
                     f2 = frame.with_columns(pl.Series("cost", cost[rows // len(tgt)]))
                     front = _front_candidates(f2 if front is None else pl.concat([front, f2]), by)
                 if bar is not None:

@@ -46,8 +46,8 @@ class TurnTable:
 
     def raise_for(self, i: int) -> None:
         """Raise the RulesError that left pair ``i`` without a plan, if any."""
-        if self.errors[i] is not None:
-            raise self.errors[i]
+        if (err := self.errors[i]) is not None:
+            raise err
 
     @classmethod
     def build(cls, pair: np.ndarray, label: list[str], pmfs: Sequence[np.ndarray], channels: int, n_pairs: int,
@@ -61,7 +61,8 @@ class TurnTable:
             shape = [max(a, b) for a, b in zip(shape, p.shape)]
         out = np.zeros((len(pmfs), *shape))
         for j, p in enumerate(pmfs):
-            out[(j, *(slice(0, s) for s in p.shape))] = p
+            corner: tuple[int | slice, ...] = (j, *(slice(0, s) for s in p.shape))
+            out[corner] = p
         return cls(pair, list(label), out, n_pairs, list(errors))
 
     @property

@@ -87,6 +87,7 @@ def __getattr__(name: str) -> Any:
 def _summary_frames(sim: Fights, a: Side, b: Side, max_rounds: int):
     import polars as pl
 
+    assert sim.winner is not None and sim.end_round is not None  # run_fights filled in the results
     n = sim.winner.size
     rounds = np.arange(1, max_rounds + 1)
     won_a = np.bincount(sim.end_round[sim.winner == 1], minlength=max_rounds + 1)[1:] / n
@@ -149,6 +150,7 @@ def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, sit
     side_b = make_side(target, attacker, options, situation, None, tactics)
     sim = run_fights(side_a, side_b, fights, first="a", max_rounds=max_rounds, seed=seed, passive_b=True,
                      progress=progress)
+    assert sim.end_round is not None  # run_fights filled in the results
     killed = sim.end_round[sim.winner == 1]
     if killed.size == 0:
         raise RulesError(f"no simulated fight killed {target.name} within {max_rounds} rounds", field="turn")

@@ -13,6 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -23,8 +24,11 @@ __all__ = ["Bank", "Side", "Fights", "run_fights"]
 #: runs expected to take longer than this many seconds show a tqdm progress bar
 PROGRESS_AFTER = 1.0
 
+#: the key of a state class (each Side chooses its own: an int bit set, a tuple, ...)
+K = TypeVar("K", bound=Hashable)
 
-class Bank:
+
+class Bank(Generic[K]):
     """Outcome rows per state class, built lazily and sampled by inverse CDF.
 
     ``build(keys)`` returns, for each new key, a dict of equal-length numpy arrays with a
@@ -33,18 +37,18 @@ class Bank:
     serves every fight at once.
     """
 
-    def __init__(self, build: Callable[[list[Hashable]], list[dict[str, np.ndarray]]]):
+    def __init__(self, build: Callable[[list[K]], list[dict[str, np.ndarray]]]):
         self._build = build
-        self._index: dict[Hashable, int] = {}
+        self._index: dict[K, int] = {}
         self._tables: list[dict[str, np.ndarray]] = []
         self._stale = True
 
-    def table(self, key: Hashable) -> dict[str, np.ndarray]:
+    def table(self, key: K) -> dict[str, np.ndarray]:
         """Return the outcome table of one state class (building it if needed)."""
         self._ensure([key])
         return self._tables[self._index[key]]
 
-    def _ensure(self, keys: Iterable[Hashable]) -> None:
+    def _ensure(self, keys: Iterable[K]) -> None:
         new = [k for k in dict.fromkeys(keys) if k not in self._index]
         if not new:
             return

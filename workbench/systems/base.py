@@ -381,10 +381,10 @@ class RuleSystem(ABC):
     name: str = ""
     title: str = ""
     rules_file: str = ""
-    Creature: type = Model
-    Attack: type = Model
-    Options: type = Model
-    Situation: type = Model
+    Creature: ClassVar[type[Model]] = Model
+    Attack: ClassVar[type[Model]] = Model
+    Options: ClassVar[type[Model]] = Model
+    Situation: ClassVar[type[Model]] = Model
 
     # -- required
     @abstractmethod
@@ -565,9 +565,9 @@ class RuleSystem(ABC):
                     reason[i], legal = exc, []
                     continue
                 if not legal:  # nothing usable here: not a refusal of the input (turn_plans is empty)
-                    reason[i] = RulesError(f"{attacker.name} has no {self.attack_noun} it can use against "
-                                           f"{target.name}", field="attacks")
-                    reason[i].no_plan = True  # type: ignore[attr-defined]
+                    reason[i] = empty = RulesError(f"{attacker.name} has no {self.attack_noun} it can use against "
+                                                   f"{target.name}", field="attacks")
+                    empty.no_plan = True
             else:
                 try:
                     items = self.plan_items(attacker, list(plans[i]), options)

@@ -41,6 +41,9 @@ INERT, EFFECTIVE = _upgrade_classes()
 _ALTERATIONS = ("Charged", "Flurry", "Gaze", "Swansong", "Telegraphed")
 _AREAS = ("Arc", "Burst", "Line")
 _STACKABLE = ("Reckless", "Giant", "Precise", "Range", "Assassin")
+#: by alteration (None: the set has none): the actions one use costs (else 1), and how its dice roll (else "none")
+_COST: dict[str | None, int] = {"Charged": 2, "Flurry": 2, "Gaze": 0, "Swansong": 0}
+_DICE: dict[str | None, str] = {"Charged": "twice", "Telegraphed": "twice", "Flurry": "flurry"}
 
 
 def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
@@ -123,9 +126,9 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
         if not ok:
             unusable += 3 * sets
             continue
-        cost = {"Charged": 2, "Flurry": 2, "Gaze": 0, "Swansong": 0}.get(alt, 1)
+        cost = _COST.get(alt, 1)
         k = 1 if cost == 0 or area or alt == "Telegraphed" else options.actions // cost
-        dice = {"Charged": "twice", "Telegraphed": "twice", "Flurry": "flurry"}.get(alt, "none")
+        dice = _DICE.get(alt, "none")
         key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E, "Vital" in E,
                min(E.get("Giant", 0), need_giant), min(E.get("Precise", 0), need_precise),
                bully and "Bully" in E, E.get("Assassin", 0) if assassin else 0,

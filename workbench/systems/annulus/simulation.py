@@ -10,7 +10,7 @@ Swansong usable; Blood Price). The modelling of each effect, with its rule, is i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -237,7 +237,8 @@ class AnnulusSide(Side):
                 foe.strike(self, _Use(sel, np.full(sel.size, c), own_turn=False, counter=False), sim)
 
     # ------------------------------------------------------------------ a turn
-    def turn(self, idx: np.ndarray, foe: AnnulusSide, sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        foe = cast(AnnulusSide, foe)  # both sides of a fight are built by this rule system
         rng = sim.rng
         self.reroll_used[idx] = False
         self.counter_used[idx] = False

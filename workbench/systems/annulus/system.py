@@ -12,6 +12,7 @@ import polars as pl
 
 from ...errors import RulesError
 from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
+from . import models as m
 from . import resolve
 from .models import Attack, Creature, Options, Situation
 from .tactics import Tactics
@@ -28,6 +29,8 @@ class AnnulusSystem(RuleSystem):
     name = "annulus"
     title = "Annulus"
     rules_file = RULES
+    # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these
+    # attributes, so method annotations name the classes through the models module: m.Creature, ...
     Creature = Creature
     Attack = Attack
     Options = Options
@@ -56,7 +59,7 @@ class AnnulusSystem(RuleSystem):
             resolve.strike_parameters(list(attacks), list(attackers), list(targets), options, sits, refusals=out)
         return out
 
-    def area_outcome_tables(self, attack: Attack, attacker: Creature, targets: Sequence[Creature],
+    def area_outcome_tables(self, attack: m.Attack, attacker: m.Creature, targets: Sequence[m.Creature],
                             options=None, situation=None) -> pl.DataFrame:
         """Return the outcome table against each creature in an area: one independent roll per
         target (CLARIFICATIONS: steps 2-5 once per creature in the area); ``matchup`` = target index."""
@@ -66,7 +69,7 @@ class AnnulusSystem(RuleSystem):
         targets = list(targets)
         return self.outcome_tables([attack] * len(targets), [attacker] * len(targets), targets, options, situation)
 
-    def recharge_probability(self, attack: Attack, options=None) -> float:
+    def recharge_probability(self, attack: m.Attack, options=None) -> float:
         """Return the chance an uncharged area set recharges at the start of a turn: a d6 showing 5
         or 6, 1/3 (annulus-attacks.txt: "If the result is a 5 or a 6, the set is recharged"); 1.0 for
         a set without an area upgrade (it never needs recharging)."""
@@ -77,7 +80,7 @@ class AnnulusSystem(RuleSystem):
         threshold, trigger_probability, effect, kind, description)."""
         return upgrade_frame()
 
-    def experience(self, attack: Attack, options=None) -> int:
+    def experience(self, attack: m.Attack, options=None) -> int:
         """Return the Experience cost of a set: the seed plus each upgrade rank, each
         ``experience_per_rank`` (CLARIFICATIONS: each upgrade, and the seed, costs 1)."""
         options = options or Options()
@@ -88,7 +91,7 @@ class AnnulusSystem(RuleSystem):
         """Return 2 (CLARIFICATIONS: 2 actions per turn; option ``actions``)."""
         return (options or Options()).actions
 
-    def attack_cost(self, attack: Attack, options=None) -> int:
+    def attack_cost(self, attack: m.Attack, options=None) -> int:
         """Return the actions one use costs: 2 for Charged and Flurry, 0 for Gaze and Swansong
         (free at the start of the turn), else 1 (Telegraphed: 1 to announce)."""
         alt = attack.alteration
@@ -101,12 +104,13 @@ class AnnulusSystem(RuleSystem):
     pools = ("endurance", "vitality")
     attack_noun = "attack set"
 
-    def hit_pools(self, creature: Creature) -> tuple[int, int]:
+    def hit_pools(self, creature: m.Creature) -> tuple[int, int]:
         """Return (Endurance, Vitality): annulus-attacks.txt, "Endurance is removed first, then
         Vitality ... If you remove the last Vitality from a creature, that creature dies"."""
+        assert creature.vitality is not None  # validate() fills in the default Vitality
         return (int(creature.endurance), int(creature.vitality))
 
-    def attacks_of(self, creature: Creature) -> list[Attack]:
+    def attacks_of(self, creature: m.Creature) -> list[m.Attack]:
         """Return the creature's attack sets."""
         return list(creature.attack_sets)
 
@@ -125,11 +129,11 @@ class AnnulusSystem(RuleSystem):
         prof = prof.reshape(len(targets), 3)
         return pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
 
-    def neutral_attacker(self, attack: Attack) -> Creature:
+    def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return size 5, level 1, every defense 0, holding only ``attack`` (named after it)."""
         return Creature(attack.name, level=1, endurance=1, agility=0, toughness=0, insight=0, attack_sets=[attack])
 
-    def uses_per_turn(self, attacker: Creature, attack: Attack, options=None) -> int:
+    def uses_per_turn(self, attacker: m.Creature, attack: m.Attack, options=None) -> int:
         """Return 1 for a free (Gaze, Swansong), Telegraphed or area set (once per round: "you may
         only telegraph a single attack per round"; an area set must recharge), else actions // cost."""
         cost = self.attack_cost(attack, options)
@@ -137,7 +141,7 @@ class AnnulusSystem(RuleSystem):
             return 1
         return self.actions_per_turn(attacker, options) // cost
 
-    def _check_plan(self, attacks: list[Attack], options: Options) -> None:
+    def _check_plan(self, attacks: list[m.Attack], options: m.Options) -> None:
         actions = sum(self.attack_cost(a, options) for a in attacks)
         if actions > self.actions_per_turn(None, options):
             raise RulesError(f"the plan needs {actions} actions, more than the {options.actions} of a turn",
@@ -153,14 +157,14 @@ class AnnulusSystem(RuleSystem):
             raise RulesError("you may only telegraph a single attack per round", field="attacks",
                              rule=f"{RULES}: Telegraphed")
 
-    def plan_items(self, attacker: Creature, plan, options) -> list[Attack]:
+    def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's sets, or RulesError if the turn's actions or the once-per-round rules
         refuse it (2 actions a turn; Gaze, Swansong, Telegraphed and area sets at most once)."""
         items = [self.attack_named(attacker, a) for a in plan]
         self._check_plan(items, options)
         return items
 
-    def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
+    def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
         """Return every legal way to spend one turn: every multiset of usable sets within the actions
         of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
         most once), each preceded by every usable free Gaze or Swansong set. Sets that cannot be used
@@ -176,15 +180,15 @@ class AnnulusSystem(RuleSystem):
 
         return plan_joints(self, plans, options)
 
-    def _legal_plans(self, attacker: Creature, usable: list[Attack], options: Options) -> list[list[Attack]]:
+    def _legal_plans(self, attacker: m.Creature, usable: list[m.Attack], options: m.Options) -> list[list[m.Attack]]:
         """Return the plans of :meth:`legal_plans` built from the ``usable`` sets, in its order."""
         free = [a for a in usable if self.attack_cost(a, options) == 0]
         paid = [a for a in usable if self.attack_cost(a, options) > 0]
         budget = self.actions_per_turn(attacker, options)
         plans: list[list[Attack]] = []
         for size in range(budget, 0, -1):
-            for combo in combinations_with_replacement(paid, size):
-                combo = list(combo)
+            for picked in combinations_with_replacement(paid, size):
+                combo = list(picked)
                 try:
                     self._check_plan(free + combo, options)
                 except RulesError:

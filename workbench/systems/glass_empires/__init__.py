@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -18,6 +18,7 @@ import polars as pl
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem, pmf_rows
 from . import catalog as _catalog
+from . import models as m
 from .melee import into_melee_outcomes, into_melee_victims
 from .models import Attack, Creature, Options, Situation
 from .resolve import BANDS, armor_points, band_probabilities, resolve, segment, strike_modifier
@@ -34,6 +35,8 @@ class GlassEmpires(RuleSystem):
     name = "glass_empires"
     title = "Glass Empires"
     rules_file = RULES
+    # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these
+    # attributes, so method annotations name the classes through the models module: m.Creature, ...
     Creature = Creature
     Attack = Attack
     Options = Options
@@ -44,15 +47,16 @@ class GlassEmpires(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ inputs
-    def armor_points(self, creature: Creature, options: Any = None) -> int:
+    def armor_points(self, creature: m.Creature, options: Any = None) -> int:
         """Return the full armor points of ``creature`` under the options' formula (default Armor x Power)."""
         return armor_points(creature, self.options_of(options))
 
-    def _target_state(self, targets: Sequence[Creature], situations: Sequence[Situation], options: Options):
+    def _target_state(self, targets: Sequence[m.Creature], situations: Sequence[m.Situation], options: m.Options):
         ap0, hp = [], []
         for t, s in zip(targets, situations):
             if not isinstance(t, Creature):
                 raise RulesError(f"expected a Glass Empires Creature, not {type(t).__name__}", field="target")
+            assert t.hp is not None  # validate() fills in HP = 4 x Power
             full = armor_points(t, options)
             if s.target_ap is not None and s.target_ap > full:
                 raise RulesError(f"{s.target_ap} exceeds {t.name}'s {full} armor points", field="target_ap",
@@ -82,15 +86,15 @@ class GlassEmpires(RuleSystem):
         """Return the Strike Save bands and their probabilities for one modifier (a polars frame)."""
         return pl.DataFrame({"band": list(BANDS), "probability": band_probabilities([modifier])[0]})
 
-    def strike_modifier(self, attack: Attack, attacker: Creature, situation: Any = None) -> int:
+    def strike_modifier(self, attack: m.Attack, attacker: m.Creature, situation: Any = None) -> int:
         """Return the Strike Save modifier (range, cover, environment, Conditions), or raise if out of reach."""
         return strike_modifier(attack, attacker, self.situations_of(situation, 1)[0])
 
-    def into_melee_victims(self, intended: Creature, nearby: Sequence[Creature]) -> pl.DataFrame:
+    def into_melee_victims(self, intended: m.Creature, nearby: Sequence[m.Creature]) -> pl.DataFrame:
         """Return the victim distribution of a shot into melee (see melee.into_melee_victims)."""
         return into_melee_victims(intended, nearby)
 
-    def into_melee_outcomes(self, attack: Attack, attacker: Creature, intended: Creature, nearby: Sequence[Creature],
+    def into_melee_outcomes(self, attack: m.Attack, attacker: m.Creature, intended: m.Creature, nearby: Sequence[m.Creature],
                             options: Any = None, situation: Any = None) -> pl.DataFrame:
         """Return the joint victim x outcome table of a ranged Attack into melee."""
         return into_melee_outcomes(self, attack, attacker, intended, nearby, options, situation)
@@ -130,15 +134,15 @@ class GlassEmpires(RuleSystem):
                 out.append(exc)
         return out
 
-    def neutral_attacker(self, attack: Attack) -> Creature:
+    def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return Power 1, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, power=1, weapons=[attack])
+        return Creature(attack.name, power=1, weapons=(attack,))
 
     def uses_per_turn(self, attacker: Any, attack: Any, options: Any = None) -> int:
         """Return the Attacks one turn allows (:meth:`attacks_per_turn`)."""
         return self.attacks_per_turn(attacker, options)
 
-    def plan_items(self, attacker: Creature, plan, options) -> list[Attack]:
+    def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's weapons, or RulesError past the Attacks a turn allows (CLARIFICATIONS.md:
         2 instant actions per turn, at most one of them a Save action)."""
         weapons = [self.attack_named(attacker, a) for a in plan]
@@ -148,7 +152,7 @@ class GlassEmpires(RuleSystem):
                              " (option attack_is_save_action)", field="attacks", rule=_ECONOMY)
         return weapons
 
-    def plan_table(self, attacker: Creature, target: Creature, attacks: Sequence[Any], options: Any = None,
+    def plan_table(self, attacker: m.Creature, target: m.Creature, attacks: Sequence[Any], options: Any = None,
                    situation: Any = None) -> pl.DataFrame:
         """Return the joint outcome table of one turn's Attacks in order (armor points carry over):
         the full columns (ap_damage, crit, jam, ...) of the resolution :meth:`plan_tables` sums."""
@@ -160,7 +164,7 @@ class GlassEmpires(RuleSystem):
         segs = [segment([w], [attacker], [target], options, sits, bit=1 << names.index(w.name)) for w in weapons]
         return resolve(segs, ap0, hp, options)
 
-    def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
+    def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
         """Return one Attack per weapon (two, ordered, if the options allow two), leaving out plans
         with a weapon that cannot reach the target (glass-empires-attack.txt: range); "No attack"
         for a creature without weapons."""
@@ -207,7 +211,7 @@ class GlassEmpires(RuleSystem):
             rows = pmf_rows(resolve(segs, ap0, hp, options), len(js))
             for j, r in zip(js, rows):
                 out[j] = r
-        return out
+        return cast(list[np.ndarray], out)  # every plan got its pmf: np.ones(1) or its row
 
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:

@@ -47,6 +47,7 @@ def _attack_from_shared(a: dict[str, Any], c: dict[str, Any]) -> tuple[dict[str,
         mult = c.get("damage_multiplier")
         if mult is None and c.get("br") is not None:
             mult = c["br"] / (c["power"] * (1 + c.get("armor", 0) / 4) * (c.get("combat_features", 0) + 1))
+        assert mult is not None  # the published creatures whose attacks state no damage all state a BR
         per_strike = 4 * mult / strikes
         if abs(per_strike - round(per_strike)) > 1e-9:
             return None, f"{a['name']}: damage not stated and the BR implies {per_strike:g} per Strike"

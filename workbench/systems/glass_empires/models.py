@@ -36,7 +36,7 @@ class FrozenMap(dict):
     def _readonly(self, *args, **kwargs):
         raise RulesError("a creature's traits cannot be changed in place; use creature.replace(...)")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
     def __repr__(self) -> str:
         return repr(dict(self))

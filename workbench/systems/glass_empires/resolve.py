@@ -229,11 +229,16 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
     order = options.damage_order
     rounding = options.multiplier_rounding
     z = np.zeros(n, dtype=np.int64)
-    shield0 = segments[0].shield_up.astype(np.int64) if segments else z
+    shield0 = z
+    if segments:
+        assert segments[0].shield_up is not None  # Segment.__post_init__ fills in the optional arrays
+        shield0 = segments[0].shield_up.astype(np.int64)
     st = {"m": np.arange(n), "damage": z, "ap_damage": z, "crit": z, "fumble": z, "jam": z,
           "strikes_passed": z, "shield": shield0, "p": np.ones(n)}
     bands = np.arange(5)
     for seg in segments:
+        assert seg.mult is not None and seg.reduction is not None  # filled by Segment.__post_init__
+        assert seg.cap is not None and seg.shield is not None
         pb = band_probabilities(seg.modifier)                     # (n, 5)
         base = seg.damage[:, None]
         res, mult = seg.res[:, None], seg.mult[:, None]

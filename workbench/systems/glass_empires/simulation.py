@@ -9,7 +9,7 @@ weapon jams") costs the next Attack of the turn. ``GlassEmpires.simulation_side`
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -62,13 +62,15 @@ class GlassEmpiresSide(Side):
             if self.plan is None or is_sequence_plan(self.plan):
                 score = {k: (float((t["damage"] * t["probability"]).sum()), float((t["ap_damage"] * t["probability"]).sum()))
                          for k, t in tables.items()}
-                label = max(score, key=score.get)
+                label = max(score, key=score.__getitem__)
             else:
                 dists = {k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy()) for k, t in tables.items()}
-                label = choose_label(dists, self.plan)
-                if isinstance(label, Dist):
-                    out.append(dist_table(label, ap_damage=0, jam=False))
+                chosen = choose_label(dists, self.plan)
+                if isinstance(chosen, Dist):
+                    out.append(dist_table(chosen, ap_damage=0, jam=False))
                     continue
+                assert chosen is not None  # None only when there is no plan, and tables is not empty
+                label = chosen
             out.append(grouped_table(tables[label], ["damage", "ap_damage", "jam"]))
         return out
 
@@ -78,7 +80,8 @@ class GlassEmpiresSide(Side):
         self.ap = np.full(n, self.sys.armor_points(self.me, self.options), dtype=np.int64)
         self.jammed = np.zeros(n, dtype=bool)
 
-    def turn(self, idx: np.ndarray, foe: GlassEmpiresSide, sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        foe = cast(GlassEmpiresSide, foe)  # both sides of a fight are built by this rule system
         row = self.bank.draw(foe.ap[idx] * 2 + self.jammed[idx], sim.rng)
         foe.hp[idx] -= row["damage"]
         foe.ap[idx] = np.maximum(0, foe.ap[idx] - row["ap_damage"])

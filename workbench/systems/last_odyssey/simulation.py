@@ -8,7 +8,7 @@ a turn is drawn as the Shell stands. ``LastOdyssey.simulation_side`` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -78,7 +78,8 @@ class LastOdysseySide(Side):
         self.hp[idx] -= damage - absorbed
         self.mark_dead(idx, self.hp[idx] <= 0, sim)
 
-    def turn(self, idx: np.ndarray, foe: LastOdysseySide, sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        foe = cast(LastOdysseySide, foe)  # both sides of a fight are built by this rule system
         on = foe.shell[idx] > 0
         for state in (True, False):
             sel = idx[on == state]
@@ -86,7 +87,7 @@ class LastOdysseySide(Side):
             if plan is None:
                 continue
             if isinstance(plan, Dist):
-                foe._hurt(sel, Bank(lambda ks, d=plan: [dist_table(d)]).draw(np.zeros(sel.size), sim.rng)["damage"], sim)
+                foe._hurt(sel, _dist_bank(plan).draw(np.zeros(sel.size), sim.rng)["damage"], sim)
                 continue
             for a in plan:  # the abilities of the turn, in order: the Shell may break between them
                 sel = sel[foe.alive()[sel]]
@@ -97,6 +98,11 @@ class LastOdysseySide(Side):
 
     def hp_left(self) -> np.ndarray:
         return self.hp
+
+
+def _dist_bank(d: Dist) -> Bank[float]:
+    """Return the Bank whose one state class is the outcome table of the damage Dist ``d``."""
+    return Bank(lambda keys: [dist_table(d)])
 
 
 def state_effects(sys: Any, attacker: Any, target: Any) -> set[str]:

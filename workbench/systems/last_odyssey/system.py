@@ -11,6 +11,7 @@ import polars as pl
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem
 from . import catalog as _catalog
+from . import models as m
 from .models import Attack, Creature, Options, Situation
 from .resolve import multi_target_frame, outcome_frame, resolve_grid
 
@@ -25,6 +26,8 @@ class LastOdyssey(RuleSystem):
     name = "last_odyssey"
     title = "Last Odyssey"
     rules_file = "last-odyssey-attacks.txt"
+    # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these
+    # attributes, so method annotations name the classes through the models module: m.Creature, ...
     Creature = Creature
     Attack = Attack
     Options = Options
@@ -35,8 +38,8 @@ class LastOdyssey(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ resolution
-    def outcome_tables(self, attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                       options: Options | None = None, situation: Any = None) -> pl.DataFrame:
+    def outcome_tables(self, attacks: Sequence[m.Attack], attackers: Sequence[m.Creature], targets: Sequence[m.Creature],
+                       options: m.Options | None = None, situation: Any = None) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups (row i = matchup i).
 
         Columns: matchup, probability, damage, hit, status (the ability's status inflicted),
@@ -46,8 +49,8 @@ class LastOdyssey(RuleSystem):
         grid = resolve_grid(list(attacks), list(attackers), list(targets), self.options_of(options), situation)
         return outcome_frame(grid)
 
-    def multi_target_outcomes(self, attack: Attack, attacker: Creature, targets: Sequence[Creature],
-                              options: Options | None = None, situation: Any = None,
+    def multi_target_outcomes(self, attack: m.Attack, attacker: m.Creature, targets: Sequence[m.Creature],
+                              options: m.Options | None = None, situation: Any = None,
                               by_die: bool = False) -> pl.DataFrame:
         """Return the exact joint outcome of one multi-target use of ``attack`` against ``targets``.
 
@@ -60,7 +63,7 @@ class LastOdyssey(RuleSystem):
             raise RulesError(f"expected a Last Odyssey Attack, not {type(attack).__name__}", field="attack")
         if not targets:
             raise RulesError("need at least one target", field="targets")
-        if attack.targets != "all" and len(targets) > attack.targets:
+        if isinstance(attack.targets, int) and len(targets) > attack.targets:  # an int, or "all" (validate)
             raise RulesError(f"{attack.name} may target {attack.targets} character(s), not {len(targets)}",
                              field="targets", rule="last-odyssey-attacks.txt: Multi Attacks")
         grid = resolve_grid([attack] * len(targets), [attacker] * len(targets), targets, self.options_of(options),
@@ -68,27 +71,27 @@ class LastOdyssey(RuleSystem):
         return multi_target_frame(grid, by_die=by_die)
 
     # ------------------------------------------------------------------ combat hooks
-    def actions_per_turn(self, creature: Creature, options: Any = None) -> int:
+    def actions_per_turn(self, creature: m.Creature, options: Any = None) -> int:
         """Return action points per turn: 2 at tiers 1-5, 3 at tiers 6-10 (CLARIFICATIONS.md)."""
         return creature.action_points
 
-    def attack_cost(self, attack: Attack, options: Any = None) -> int:
+    def attack_cost(self, attack: m.Attack, options: Any = None) -> int:
         """Return the action points one use of ``attack`` costs (its ``ap_cost``)."""
         return attack.ap_cost
 
-    def hit_points(self, creature: Creature) -> int:
+    def hit_points(self, creature: m.Creature) -> int:
         """Return the creature's HP (its Shell is separate: :meth:`shell_points`)."""
         return creature.hp
 
-    def shell_points(self, creature: Creature) -> int:
+    def shell_points(self, creature: m.Creature) -> int:
         """Return the Shell points that take damage before HP (CLARIFICATIONS.md: Shell)."""
         return creature.shell_points
 
-    def health(self, creature: Creature) -> int:
+    def health(self, creature: m.Creature) -> int:
         """Return HP plus Shell points: the total damage that downs the creature."""
         return creature.hp + creature.shell_points
 
-    def attacks_of(self, creature: Creature) -> list[Attack]:
+    def attacks_of(self, creature: m.Creature) -> list[m.Attack]:
         """Return the creature's attack abilities (strikes, spells and sleights)."""
         return list(creature.abilities)
 
@@ -106,11 +109,11 @@ class LastOdyssey(RuleSystem):
                 out.append(exc)
         return out
 
-    def neutral_attacker(self, attack: Attack) -> Creature:
+    def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return tier 1, every stat 0, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, hp=1, abilities=[attack])
+        return Creature(attack.name, hp=1, abilities=(attack,))
 
-    def plan_items(self, attacker: Creature, plan, options) -> list[Attack]:
+    def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's abilities, or RulesError if their action points exceed the attacker's
         (CLARIFICATIONS.md: 2 action points at tiers 1-5, 3 at tiers 6-10)."""
         items = [self.attack_named(attacker, a) for a in plan]
@@ -121,7 +124,7 @@ class LastOdyssey(RuleSystem):
                              field="attacks", rule=f"{CLAR}: action points per turn")
         return items
 
-    def legal_plans(self, attacker: Creature, target: Creature, options, situation) -> list[tuple[str, list]]:
+    def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
         """Return each full turn of damaging abilities: a multiset of the attacker's strikes and
         spells whose action points fit the turn and to which no further ability fits. Abilities
         illegal in ``situation`` (melee from the back row or into a guarded back row) are left out.

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import cast, overload
 
 from ...errors import RulesError
 from .models import RULES, Action, Attack, Creature, Options, Situation
@@ -49,6 +49,10 @@ class Slot:
     action: int
 
 
+@overload
+def resolve_weapon(attacker: Creature, weapon: Attack | str, field: str = "weapon") -> Attack: ...
+@overload
+def resolve_weapon(attacker: Creature, weapon: Attack | str | None, field: str = "weapon") -> Attack | None: ...
 def resolve_weapon(attacker: Creature, weapon: Attack | str | None, field: str = "weapon") -> Attack | None:
     """Return ``weapon`` as an Attack (a name is looked up in the attacker's weapons)."""
     if weapon is None or isinstance(weapon, Attack):
@@ -97,7 +101,7 @@ def action_label(action: Action, attacker: Creature) -> str:
     return f"{'Wild ' if action.wild else ''}{action.label_kind} ({' + '.join(names)})"
 
 
-def as_actions(items: Sequence[Action | Attack | str]) -> list[Action]:
+def as_actions(items: Action | Attack | str | Sequence[Action | Attack | str]) -> list[Action]:
     """Return a list of Actions: a bare attack (object or name) is one Push the Attack."""
     if isinstance(items, (Action, Attack, str)):
         items = [items]
@@ -135,7 +139,7 @@ def _check_turn(actions: list[Action], options: Options, situation: Situation) -
                          rule=f"{RULES}: Snipe")
 
 
-def expand_turn(actions: Sequence[Action | Attack | str], attacker: Creature, options: Options,
+def expand_turn(actions: Action | Attack | str | Sequence[Action | Attack | str], attacker: Creature, options: Options,
                 situation: Situation, earlier: int = 0) -> list[Slot]:
     """Return the attack rolls of a turn's actions, in order, with their penalties and Wild Attack AC drops.
 

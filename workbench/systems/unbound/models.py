@@ -52,7 +52,7 @@ class RankMap(dict):
         raise RulesError("a creature's group ranks cannot be changed in place; use creature.replace(group_ranks=...)",
                          field="group_ranks")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
     def __repr__(self) -> str:
         return repr(dict(self))

@@ -7,7 +7,7 @@ penalty until its next turn" -- the foe's attacks meanwhile hit more easily.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -58,7 +58,8 @@ class UnboundSide(Side):
         self.hp = np.full(n, self.sys.hit_points(self.me), dtype=np.int64)
         self.penalty = np.zeros(n, dtype=np.int64)
 
-    def turn(self, idx: np.ndarray, foe: UnboundSide, sim: Fights) -> None:
+    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        foe = cast(UnboundSide, foe)  # both sides of a fight are built by this rule system
         self.penalty[idx] = 0  # "until its next turn"
         row = self.bank.draw(foe.penalty[idx], sim.rng)
         foe.hp[idx] -= row["damage"]

@@ -10,6 +10,7 @@ import polars as pl
 
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem, pmf_rows
+from . import models as m
 from .actions import BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn, self_ac_penalty
 from .catalog import load_catalog
 from .models import RULES, Action, Attack, Creature, Options, Situation
@@ -47,6 +48,8 @@ class UnboundSystem(RuleSystem):
     name = "unbound"
     title = "Unbound (d20)"
     rules_file = RULES
+    # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these
+    # attributes, so method annotations name the classes through the models module: m.Creature, ...
     Creature = Creature
     Attack = Attack
     Options = Options
@@ -58,8 +61,8 @@ class UnboundSystem(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ one attack
-    def outcome_tables(self, attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                       options: Options | None = None, situation: Situation | Sequence[Situation] | None = None
+    def outcome_tables(self, attacks: Sequence[m.Attack], attackers: Sequence[m.Creature], targets: Sequence[m.Creature],
+                       options: m.Options | None = None, situation: m.Situation | Sequence[m.Situation] | None = None
                        ) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups: matchup, probability, damage, hit, threat, crit.
 
@@ -75,9 +78,9 @@ class UnboundSystem(RuleSystem):
         return attack_rows(attacks, attackers, targets, options, sits)
 
     # ------------------------------------------------------------------ actions
-    def action_tables(self, actions: Sequence[Action | Attack | str | Sequence], attackers: Sequence[Creature],
-                      targets: Sequence[Creature], options: Options | None = None,
-                      situation: Situation | Sequence[Situation] | None = None) -> pl.DataFrame:
+    def action_tables(self, actions: Sequence[m.Action | m.Attack | str | Sequence], attackers: Sequence[m.Creature],
+                      targets: Sequence[m.Creature], options: m.Options | None = None,
+                      situation: m.Situation | Sequence[m.Situation] | None = None) -> pl.DataFrame:
         """Return the joint outcome of each matchup's action (or list of actions = one turn).
 
         Columns: matchup, probability, damage (summed over the action's attack rolls), attacks,
@@ -140,35 +143,35 @@ class UnboundSystem(RuleSystem):
         return frame.with_columns(pl.Series("attacks", n_rolls[m]), pl.Series("self_ac_penalty", self_ac[m])).select(
             "matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty")
 
-    def action_outcomes(self, action: Action | Attack | str | Sequence, attacker: Creature, target: Creature,
-                        options: Options | None = None, situation: Situation | None = None) -> pl.DataFrame:
+    def action_outcomes(self, action: m.Action | m.Attack | str | Sequence, attacker: m.Creature, target: m.Creature,
+                        options: m.Options | None = None, situation: m.Situation | None = None) -> pl.DataFrame:
         """Return the joint outcome table of one action (or one turn's list of actions): the 1 x 1 case."""
         return self.action_tables([action], [attacker], [target], options, situation).drop("matchup")
 
-    def slots(self, actions, attacker: Creature, options: Options | None = None,
-              situation: Situation | None = None) -> list[Slot]:
+    def slots(self, actions, attacker: m.Creature, options: m.Options | None = None,
+              situation: m.Situation | None = None) -> list[Slot]:
         """Return the attack rolls (attack, to-hit modifier, Wild Attack AC drop) the actions of one turn make."""
         options, situation = self.defaults(options, situation)
         return expand_turn(actions, attacker, options, situation)
 
     # ------------------------------------------------------------------ combat hooks
-    def actions_per_turn(self, creature: Creature, options: Options | None = None) -> int:
+    def actions_per_turn(self, creature: m.Creature, options: m.Options | None = None) -> int:
         """Return 2: "Two basic actions per turn" (CLARIFICATIONS.md, Unbound)."""
         return BASIC_ACTIONS
 
-    def attack_cost(self, attack: Attack | Action, options: Options | None = None) -> int:
+    def attack_cost(self, attack: m.Attack | m.Action, options: m.Options | None = None) -> int:
         """Return the basic actions one use costs: 1 (Push the Attack / spell attack), an Action its own cost."""
         return attack.cost if isinstance(attack, Action) else 1
 
-    def attacks_of(self, creature: Creature) -> list[Attack]:
+    def attacks_of(self, creature: m.Creature) -> list[m.Attack]:
         """Return the creature's weapons, natural weapons, spells and shields."""
         return list(creature.weapons)
 
-    def neutral_attacker(self, attack: Attack) -> Creature:
+    def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return every modifier 0, untrained, AC 10, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, hp=1, ac=10, touch_ac=10, weapons=[attack])
+        return Creature(attack.name, hp=1, ac=10, touch_ac=10, weapons=(attack,))
 
-    def uses_per_turn(self, attacker: Creature, attack: Attack, options: Options | None = None) -> int:
+    def uses_per_turn(self, attacker: m.Creature, attack: m.Attack, options: m.Options | None = None) -> int:
         """Return the most Push the Attack actions (2, else 1) with ``attack`` that a turn allows
         (CLARIFICATIONS.md, Unbound: two basic actions per turn; a spell is cast ``casts_per_turn``
         times); 0 if the text allows none."""
@@ -181,8 +184,8 @@ class UnboundSystem(RuleSystem):
             return n
         return 0
 
-    def turn_actions(self, attacker: Creature, options: Options | None = None,
-                     situation: Situation | None = None) -> dict[str, list[Action]]:
+    def turn_actions(self, attacker: m.Creature, options: m.Options | None = None,
+                     situation: m.Situation | None = None) -> dict[str, list[m.Action]]:
         """Return every legal way to spend one turn attacking, as {label: [Action, ...]}.
 
         Two one-action attack actions in either order (All Out Attack at most once), the Multi
@@ -205,7 +208,7 @@ class UnboundSystem(RuleSystem):
                     one.append(Action("all_out", w, o))
         plans: dict[str, list[Action]] = {}
 
-        def put(acts: list[Action]) -> None:
+        def put(acts: list[m.Action]) -> None:
             plans.setdefault(" + ".join(action_label(a, attacker) for a in acts), acts)
 
         for a in one:
@@ -228,16 +231,16 @@ class UnboundSystem(RuleSystem):
             put([Action("cast", s)] * max(1, options.casts_per_turn) if options.casts_per_turn else [])
         return {k: v for k, v in plans.items() if v}
 
-    def legal_plans(self, attacker: Creature, target: Creature, options: Options, situation: Situation):
+    def legal_plans(self, attacker: m.Creature, target: m.Creature, options: m.Options, situation: m.Situation):
         """Return every legal turn of :meth:`turn_actions` as (label, actions)."""
         return list(self.turn_actions(attacker, options, situation).items())
 
-    def plan_items(self, attacker: Creature, plan, options) -> list[Action]:
+    def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Action]:
         """Return the plan as Actions (a bare attack or weapon name is one Push the Attack); the
         turn's legality is checked with its situation when it is resolved (``expand_turn``)."""
         return as_actions(list(plan))
 
-    def plan_label(self, attacker: Creature, items) -> str:
+    def plan_label(self, attacker: m.Creature, items) -> str:
         """Return the plan's label as :meth:`turn_actions` writes it."""
         return " + ".join(action_label(a, attacker) for a in items)
 
