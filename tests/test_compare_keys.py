@@ -1,5 +1,5 @@
-"""compare's one path: matchups with equal ``outcome_keys`` are resolved once, so the key must
-never merge matchups whose outcome tables differ; the kill statistics of every row (chains.kill_stats)
+"""compare's one path: matchups with equal ``damage_keys`` are resolved once, so the key must
+never merge matchups whose damage differs; the kill statistics of every row (chains.kill_stats)
 against one-at-a-time oracles; explore's candidate filter and chunking.
 
 Annulus (annulus-attacks.txt; CLARIFICATIONS.md, Annulus, order of resolution): the key holds what
@@ -92,26 +92,45 @@ def _damage_grid(table: pl.DataFrame, n: int) -> np.ndarray:
     return g
 
 
-@settings(max_examples=80, deadline=None)
-@given(attack_sets(), creatures(), creatures(), creatures(), options)
-def test_equal_outcome_keys_mean_equal_outcome_tables(attack, attacker, t1, t2, opt):
-    """Two targets with the same key against the same set: identical joint outcome tables (every
-    column), so resolving the key once is exact. The second target copies what the key reads."""
-    if attack.alteration in ("Gaze", "Swansong"):
-        attack = A.Attack("Plain", attack.defense, {u: r for u, r in attack.upgrades.items()
-                                                     if u not in ("Gaze", "Swansong")})
-    twin = t2.replace(size=t1.size, awareness=t1.awareness, **{attack.defense: getattr(t1, attack.defense)})
-    ids = A.outcome_keys([(attacker, attack)], [t1, twin])
-    assert ids[0, 0] == ids[0, 1]
+def _joint(table: pl.DataFrame) -> dict:
+    """P(regular, vital) of one use: the damage over (Endurance, Vitality)."""
+    g = table.group_by((pl.col("damage") - pl.col("vitality_damage")).alias("r"), "vitality_damage").agg(
+        pl.col("probability").sum())
+    return {(r, v): p for r, v, p in g.iter_rows()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(attack_sets(), min_size=1, max_size=4), st.lists(creatures(), min_size=1, max_size=3),
+       st.lists(creatures(), min_size=2, max_size=5), options)
+def test_equal_damage_keys_mean_equal_damage(attacks, attackers, targets, opt):
+    """Every two matchups of a grid with equal ``damage_keys`` have the same per-use damage over
+    (Endurance, Vitality) to 1e-12 and the same turn of ``uses_per_turn`` uses: resolving one for
+    all is exact (annulus-attacks.txt; CLARIFICATIONS, Annulus, order of resolution)."""
+    pairs = [(c, x) for c in attackers for x in attacks]
+    ids = A.damage_keys(pairs, targets, opt)
     sit = A.Situation()
-    a = A.outcome_tables([attack], [attacker], [t1], opt, sit).drop("matchup")
-    b = A.outcome_tables([attack], [attacker], [twin], opt, sit).drop("matchup")
-    assert a.columns == b.columns and a.height == b.height
-    for c in a.columns:
-        if a[c].dtype == pl.Float64:
-            assert np.abs(a[c].to_numpy() - b[c].to_numpy()).max(initial=0) < TOL
-        else:
-            assert a[c].to_list() == b[c].to_list(), c
+    seen: dict[int, tuple] = {}
+    for p, (c, x) in enumerate(pairs):
+        for t_i, t in enumerate(targets):
+            why = A.usability([x], [c], [t], opt, sit)[0]
+            if why is not None:
+                use = turn = None
+            else:
+                use = _joint(A.outcome_tables([x], [c], [t], opt, sit))
+                k = A.uses_per_turn(c, x, opt)
+                turn = A.turn_tables([(c.replace(attack_sets=[x]), t)], opt, sit, plans=[[x] * k]).pmf[0]
+            key = int(ids[p, t_i])
+            if key not in seen:
+                seen[key] = (use, turn)
+                continue
+            use0, turn0 = seen[key]
+            assert (use is None) == (use0 is None)
+            if use is None:
+                continue
+            assert set(use) == set(use0) and max(abs(use[c_] - use0[c_]) for c_ in use) < TOL
+            w = tuple(max(a, b) for a, b in zip(turn.shape, turn0.shape))
+            pad = lambda a: np.pad(a, [(0, w[0] - a.shape[0]), (0, w[1] - a.shape[1])])  # noqa: E731
+            assert np.abs(pad(turn) - pad(turn0)).max() < TOL
 
 
 @pytest.mark.parametrize("system", wb.systems())

@@ -297,13 +297,13 @@ def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situ
 def matchup_tables(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any], options, situation) -> dict:
     """Return the per-use pmfs and per-turn tables of every (creature, attack) pair × target.
 
-    Matchups with equal :meth:`RuleSystem.outcome_keys` are resolved once. Returns ``per_use``
+    Matchups with equal :meth:`RuleSystem.damage_keys` are resolved once. Returns ``per_use``
     (distinct per-use pmfs), ``use_inv`` (row = pair-major grid → its per-use pmf, -1 if unusable),
     ``turns`` (a :class:`TurnTable` of the distinct turns that use the attack ``uses_per_turn``
     times), ``turn_inv`` (row → its turn, -1 if none), ``k`` (uses per turn, per row) and ``row_ok``.
     """
     nT = len(targets)
-    ids = np.asarray(sys.outcome_keys(pairs, targets), dtype=np.int64).reshape(len(pairs), nT)
+    ids = np.asarray(sys.damage_keys(pairs, targets, options, situation), dtype=np.int64).reshape(len(pairs), nT)
     _, first, use_inv = np.unique(ids.ravel(), return_index=True, return_inverse=True)
     use_inv = use_inv.ravel()
     p_of, t_of = np.divmod(first, nT)

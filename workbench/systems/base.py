@@ -462,10 +462,12 @@ class RuleSystem(ABC):
                 return a
         raise RulesError(f"{creature.name} has no {self.attack_noun} called {name!r}", field="attacks")
 
-    def outcome_keys(self, pairs: Sequence[tuple[Any, Any]], targets: Sequence[Any]) -> np.ndarray:
-        """Return a (pairs x targets) int array of matchup ids, equal for matchups whose outcome
-        tables are equal (the comparison engine resolves each id once); ``pairs`` are (attacker,
-        attack). Default: equal models (by value, else identity) give equal ids."""
+    def damage_keys(self, pairs: Sequence[tuple[Any, Any]], targets: Sequence[Any], options: Any = None,
+                    situation: Any = None) -> np.ndarray:
+        """Return a (pairs x targets) int array of matchup ids, equal for matchups whose damage over
+        the pools is equal, per use and per turn of ``uses_per_turn`` uses, and whose usability is
+        the same (the comparison engine resolves each id once); ``pairs`` are (attacker, attack).
+        Default: equal models (by value, else identity) give equal ids."""
         pid = _factorize([(_value_key(c), _value_key(x)) for c, x in pairs])
         tid = _factorize([_value_key(t) for t in targets])
         return pid[:, None] * (int(tid.max(initial=0)) + 1) + tid[None, :]

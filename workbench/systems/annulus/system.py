@@ -114,20 +114,38 @@ class AnnulusSystem(RuleSystem):
         """Return the creature's attack sets."""
         return list(creature.attack_sets)
 
-    def outcome_keys(self, pairs, targets) -> np.ndarray:
-        """Return matchup ids from what one use reads (CLARIFICATIONS, Annulus, order of resolution):
-        the set's upgrades and counter type, the attacker's size, level and Vitality, the target's
-        size, its value of the set's defense seed and its awareness (not the names, nor the other
-        defenses): a pair id per set and attacker, a target profile per seed, one array lookup."""
+    def damage_keys(self, pairs, targets, options=None, situation=None) -> np.ndarray:
+        """Return matchup ids equal when the damage is: one use's damage over (Endurance, Vitality)
+        depends only on the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution
+        (the pool and the pool of a reroll, Reroll, automatic successes, the defense, the Bully /
+        assassination bonus, the Trigger Die rolled twice, Critical, Flurry, Vital) and the turn on the
+        uses a turn allows. Each distinct (set, attacker, target profile) is resolved once by
+        ``strike_parameters``; a refused matchup keeps an id of its own."""
         from ..base import _factorize
 
+        options = self.options_of(options)
+        sit = self.situations_of(situation, 1)[0]
         seeds = ("agility", "toughness", "insight")
         pid = _factorize([(tuple(sorted(x.upgrades.items())), x.counter_type, c.size, c.level, c.vitality)
                           for c, x in pairs])
         seed = np.array([seeds.index(x.defense) for _, x in pairs], dtype=np.int64)
         prof = _factorize([(t.size, getattr(t, d), t.awareness) for t in targets for d in seeds])
         prof = prof.reshape(len(targets), 3)
-        return pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
+        base = pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
+        if base.size == 0:
+            return base
+        _, first, inv = np.unique(base.ravel(), return_index=True, return_inverse=True)
+        p_of, t_of = np.divmod(first, len(targets))
+        refused: list = [None] * first.size
+        P = resolve.strike_parameters([pairs[p][1] for p in p_of], [pairs[p][0] for p in p_of],
+                                      [targets[t] for t in t_of], options, sit, refusals=refused)
+        k = np.array([self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in p_of], dtype=np.int64)
+        cols = [np.asarray(P[c]).astype(np.int64) for c in ("pool", "pool_reroll", "reroll", "auto", "defense",
+                                                               "bonus", "twice", "crit", "flurry", "vital")]
+        no = np.array([r is not None for r in refused], dtype=bool)  # a refused matchup merges with none
+        K = np.stack(cols + [k, np.where(no, np.arange(first.size), -1)], axis=1)
+        _, key = np.unique(K, axis=0, return_inverse=True)
+        return key.ravel()[inv.ravel()].reshape(base.shape)
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return size 5, level 1, every defense 0, holding only ``attack`` (named after it)."""
