@@ -144,7 +144,13 @@ class AnnulusSystem(RuleSystem):
                                                                "bonus", "twice", "crit", "flurry", "vital")]
         no = np.array([r is not None for r in refused], dtype=bool)  # a refused matchup merges with none
         K = np.stack(cols + [k, np.where(no, np.arange(first.size), -1)], axis=1)
-        _, key = np.unique(K, axis=0, return_inverse=True)
+        K = K - K.min(axis=0)
+        span = K.max(axis=0) + 1
+        if np.prod(span.astype(np.float64)) < 2.0**62:  # one integer per row (mixed radix): a 1-D unique
+            code = K @ np.concatenate(([1], np.cumprod(span[:-1]))).astype(np.int64)
+            _, key = np.unique(code, return_inverse=True)
+        else:
+            _, key = np.unique(K, axis=0, return_inverse=True)
         return key.ravel()[inv.ravel()].reshape(base.shape)
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
