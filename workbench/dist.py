@@ -152,8 +152,9 @@ class Dist:
         """Return one die with faces ``1..sides``."""
         if isinstance(sides, (bool, np.bool_)) or not isinstance(sides, (int, np.integer)) or sides < 1:
             raise RulesError(f"a die needs a positive whole number of sides, not {show(sides)}", field="sides")
-        _width("sides", int(sides))
-        return cls.uniform(1, int(sides))
+        sides = int(sides)
+        _width("sides", sides)
+        return cls(np.full(sides, 1.0 / sides), 1, _trusted=True)
 
     @classmethod
     def dice(cls, n: int, sides: int) -> Dist:
@@ -161,7 +162,7 @@ class Dist:
         n = _whole("n", n, 0)
         d = cls.die(sides)
         _width("n", n * (d.pmf.size - 1) + 1)
-        return n @ d
+        return d._power(n)
 
     @classmethod
     def bernoulli(cls, p: float) -> Dist:
@@ -277,9 +278,9 @@ class Dist:
             raise RulesError("a mixture needs at least one distribution", field="dists")
         if len(dists) > MAX_MIXTURE:
             raise RulesError(f"a mixture may have at most {MAX_MIXTURE} components", field="dists", rule=LIMITS)
-        for i, d in enumerate(dists):
-            if not isinstance(d, Dist):
-                raise RulesError(f"must be a Dist, not {show(d)}", field=f"dists[{i}]")
+        if not all(isinstance(d, Dist) for d in dists):
+            i = next(i for i, d in enumerate(dists) if not isinstance(d, Dist))
+            raise RulesError(f"must be a Dist, not {show(dists[i])}", field=f"dists[{i}]")
         if weights is None:
             w = np.ones(len(dists))
         else:
@@ -287,16 +288,17 @@ class Dist:
                 w = np.asarray(weights, dtype=np.float64)
             except (TypeError, ValueError, OverflowError):
                 raise RulesError(f"must be numbers, not {show(weights)}", field="weights") from None
-        if w.shape != (len(dists),) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0 \
-                or not np.isfinite(w.sum()):
+        total = w.sum() if w.shape == (len(dists),) else 0.0
+        # (w >= 0).all() refuses NaN too; an infinite weight makes the total infinite
+        if not (0.0 < total < np.inf) or not (w >= 0).all():
             raise RulesError("mixture weights must be finite and non-negative, one per distribution, not all 0",
                              field="weights")
-        w = w / w.sum()
+        w = w / total
         lo = min(d.offset for d in dists)
         hi = max(d.offset + d.pmf.size for d in dists)
         _width("dists", hi - lo)
         out = np.zeros(hi - lo)
-        for d, wi in zip(dists, w):
+        for d, wi in zip(dists, w.tolist()):
             if wi:
                 out[d.offset - lo : d.offset - lo + d.pmf.size] += wi * d.pmf
         return cls(out / out.sum(), lo, _trusted=True)
@@ -425,6 +427,10 @@ class Dist:
         _width("n", n * (self.pmf.size - 1) + 1)
         if max(abs(self.offset), abs(self.max())) * n > MAX_OUTCOME:
             raise RulesError(f"the sum of {n} copies leaves the bounded outcome range", field="n", rule=LIMITS)
+        return self._power(n)
+
+    def _power(self, n: int) -> Dist:
+        """Return the sum of ``n >= 0`` copies, ``n`` already checked (repeated squaring)."""
         if n == 0:
             return Dist.constant(0)
         result: Dist | None = None
