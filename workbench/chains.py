@@ -311,17 +311,12 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
                     blk = tb[i : i + step]
                     _dense_chains(X, blk, H, np.concatenate([pairs_of[int(k)] for k in blk]), pt, ph, rec,
                                   max_rounds, wts)
-        wide = damaging[h_turn[damaging] > DENSE_HP]
-        if wide.size >= 2:
-            wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
-            for i in range(0, wide.size, _WINDOW_GROUP):
-                grp = wide[i : i + _WINDOW_GROUP]
-                _window_chains(X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec,
-                               max_rounds, wts)
-        else:
-            alone += list(wide)
-        for k in alone:  # few turns: one np.convolve per round beats the batched bookkeeping
-            _window_chain(X[k], int(h_turn[k]), pairs_of[int(k)], ph, rec, max_rounds, wts)
+        wide = np.concatenate([damaging[h_turn[damaging] > DENSE_HP], np.asarray(alone, dtype=np.int64)])
+        wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
+        for i in range(0, wide.size, _WINDOW_GROUP):
+            grp = wide[i : i + _WINDOW_GROUP]
+            _window_chains(X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec,
+                           max_rounds, wts)
         # E[T] = sum_t t P(T = t) + E[T; T > R]; with alive_R < CHAIN_TAIL the second term is
         # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
         # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
@@ -545,86 +540,6 @@ def _window_chains(X, tb, h_turn, pairs, pt, ph, rec: _Recorder, max_rounds: int
         lo[rows] += kl
     rec.finish(pairs[act], max_rounds, prev[act])
     rec.dropped[pairs[act]] = dropped[act]
-
-
-def _window_chain(x, H, pairs, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
-    """Run one turn's chain (largest HP ``H``) on the window where its alive mass is non-zero.
-
-    The same chain as :func:`_window_chains` for one turn: ``a[c]`` = P(S_t = lo + c, alive); each
-    round one np.convolve, the cut at H, P(S_t < hp) for each HP, and (windows wider than
-    ``_TRIM_MIN``, every ``_TRIM_EVERY`` rounds) the trim of both ends.
-    """
-    x = _support(x, H)
-    eps = TRIM_BUDGET / (2 * max_rounds)
-    order = np.argsort(ph[pairs], kind="stable")
-    pairs = pairs[order]  # by HP: the smallest leaves first
-    h_act = ph[pairs].copy()
-    single = pairs.size == 1
-    a = np.ones(1)
-    lo = 0
-    prev = np.ones(pairs.size)
-    dropped = np.zeros(pairs.size)
-    first = 0  # pairs[first:] are still in the chain
-    surv_rows = []
-    if wts is not None:
-        wr, wp = wts.rows_of(pairs)
-        whp = wts.size[wr]
-    t = 0
-    for t in range(1, max_rounds + 1):
-        a = np.convolve(a, x)
-        if lo + a.size > H:
-            a = a[: H - lo]
-        if single:
-            surv = np.array([a[: h_act[0] - lo].sum()])
-        else:
-            c = np.cumsum(a)
-            surv = c[np.minimum(h_act - 1 - lo, a.size - 1)]
-        surv_rows.append((first, prev[first:] - surv))
-        prev[first:] = surv
-        if wts is not None and t < wts.W.shape[1]:
-            for r, p, hr in zip(wr, wp, whp):  # rows of one turn: few (a duel has one)
-                end = min(a.size, hr - lo)
-                if p >= first and end > 0 and wts.W[r, t] != 0:
-                    wts.out[r, lo : lo + end] += wts.W[r, t] * a[:end]
-        if surv[0] < CHAIN_TAIL:
-            done = np.flatnonzero(surv < CHAIN_TAIL)
-            fin = pairs[first + done]
-            rec.finish(fin, t, surv[done])
-            rec.dropped[fin] = dropped[first + done]
-            left = np.flatnonzero(surv >= CHAIN_TAIL)
-            if left.size == 0:
-                break
-            if left[0] != done.size:  # surv is non-decreasing in hp: the first ones leave
-                raise AssertionError("kill chance not monotone in HP")
-            first += done.size
-            h_act = h_act[done.size :]
-        if a.size < _TRIM_MIN or t % _TRIM_EVERY:
-            continue
-        c = np.cumsum(a)
-        kl = int(np.searchsorted(c, eps))
-        rc = np.cumsum(a[::-1])  # mass from the top end (c[-1] - eps would round to c[-1])
-        jr = a.size - int(np.searchsorted(rc, eps))  # entries jr.. hold < eps
-        if kl or jr < a.size:
-            cut = np.zeros(h_act.size)
-            if kl:
-                cut += c[kl - 1]  # below every pair still in the chain
-            if jr < a.size:
-                tail = np.cumsum(a[jr:])
-                below = h_act - 1 - lo - jr  # index of the last tail entry below hp
-                inside = below >= 0
-                cut[inside] += tail[np.minimum(below[inside], tail.size - 1)]
-            prev[first:] -= cut
-            dropped[first:] += cut
-            a = a[kl:jr]
-            lo += kl
-    else:
-        rec.finish(pairs[first:], max_rounds, prev[first:])
-        rec.dropped[pairs[first:]] = dropped[first:]
-    if single:
-        rec.put_column(pairs[0], np.concatenate([v for _, v in surv_rows]))
-        return
-    for i, (f, vals) in enumerate(surv_rows, start=1):
-        rec.put(i, pairs[f:], vals)
 
 
 def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: int, W: np.ndarray | None) -> Chains:
