@@ -30,15 +30,8 @@ __all__ = ["CHAIN_TAIL", "Chains", "kill_chains", "kill_stats", "totals", "by_ro
 CHAIN_TAIL = 1e-16
 #: total probability mass a row may lose to window trimming over ``max_rounds`` rounds (both edges)
 TRIM_BUDGET = 1e-18
-#: a turn's chain up to this HP runs on its full H x H transition matrix (batched matrix product);
-#: above it on the windowed convolution
-DENSE_HP = 256
-#: at most this many transition-matrix entries per block of turns (bounded memory)
-_DENSE_BLOCK = 1 << 22
 #: the windows are trimmed every this many rounds
 _TRIM_EVERY = 4
-#: fewer dense turns than this run one by one on windows (np.convolve per round)
-_DENSE_MIN_TURNS = 4
 #: chains of at most this many rounds take their mean from the chain (longer: the renewal measure)
 _CHAIN_MEAN_ROUNDS = 64
 #: windows narrower than this are not trimmed (nothing to gain)
@@ -181,8 +174,8 @@ def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds:
     channels=1 speed: each turn's alive mass is convolved with the turn's damage only on the
     window where it is non-zero (from [0, 0], growing by the turn's support each round, cut at
     HP); leading and trailing runs of the window holding less than TRIM_BUDGET / (2 max_rounds)
-    each round are dropped, and that mass is reported in ``dropped``. Chains up to ``DENSE_HP``
-    run as one batched matrix product per round instead (no trimming: ``dropped`` is 0).
+    each round are dropped, and that mass is reported in ``dropped``. Turns of similar spread run
+    together, one ``np.convolve`` per row per round with the bookkeeping batched.
     """
     if not isinstance(max_rounds, (int, np.integer)) or isinstance(max_rounds, bool) or max_rounds < 1:
         raise RulesError(f"must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
@@ -240,12 +233,6 @@ class _Recorder:
         if t > self.R:
             self.R = t
 
-    def put_column(self, pair: int, values: np.ndarray) -> None:
-        """Store P(T = t), t = 1..len(values), of one pair."""
-        if values.size:
-            self.put(values.size, np.array([pair]), values[-1:])
-        self.killed[: values.size, pair] = np.maximum(values, 0.0)
-
     def finish(self, pairs: np.ndarray, t: int, alive: np.ndarray) -> None:
         """Pairs leaving the chain after round ``t`` with ``alive`` mass left."""
         self.rounds[pairs] = t
@@ -299,19 +286,7 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
     if damaging.size:
         span = np.arange(pt.size)
         pairs_of = {int(k): span[a:b] for k, a, b in zip(damaging, starts[keep], ends[keep])}
-        dense = damaging[h_turn[damaging] <= DENSE_HP]
-        alone = [] if dense.size >= _DENSE_MIN_TURNS else list(dense)
-        if dense.size >= _DENSE_MIN_TURNS:
-            buckets = np.ceil(np.log2(np.maximum(h_turn[dense], 2))).astype(np.int64)
-            for b in np.unique(buckets):  # a loop over HP scales (powers of 2), not rows
-                tb = dense[buckets == b]
-                H = int(h_turn[tb].max())
-                step = max(1, _DENSE_BLOCK // (H * H))
-                for i in range(0, tb.size, step):  # blocks of turns: bounded memory
-                    blk = tb[i : i + step]
-                    _dense_chains(X, blk, H, np.concatenate([pairs_of[int(k)] for k in blk]), pt, ph, rec,
-                                  max_rounds, wts)
-        wide = np.concatenate([damaging[h_turn[damaging] > DENSE_HP], np.asarray(alone, dtype=np.int64)])
+        wide = damaging
         wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
         for i in range(0, wide.size, _WINDOW_GROUP):
             grp = wide[i : i + _WINDOW_GROUP]
@@ -392,56 +367,6 @@ def _renewal_means(X, turns, h_turn, p_pos, ph, pairs_of, mean) -> None:
                 filled += m
         pairs = pairs_of[int(k)]
         mean[pairs] = np.cumsum(u, dtype=np.longdouble)[ph[pairs] - 1].astype(np.float64) / p_pos[k]
-
-
-def _dense_chains(X, tb, H, pairs, pt, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
-    """Run the turns ``tb`` (largest HP <= H) on their H x H transitions, ``alive @ Tm`` per round."""
-    k = tb.size
-    local = np.full(X.shape[0], -1)
-    local[tb] = np.arange(k)
-    prow, pcol = local[pt[pairs]], ph[pairs] - 1  # pair -> (turn row, hp - 1)
-    xs = np.zeros((k, H))
-    w = min(X.shape[1], H)
-    xs[:, :w] = X[tb, :w]
-    j = np.arange(H)
-    lag = j[None, :] - j[:, None]
-    Tm = np.zeros((k, H, H))
-    Tm[:, lag >= 0] = xs[:, lag[lag >= 0]]  # Tm[i, a, b] = P(turn i deals b - a)
-    alive = np.zeros((k, H))
-    alive[:, 0] = 1.0
-    rows = np.arange(k)  # turn rows still in the chain (``alive`` and ``Tm`` follow them)
-    pos = np.arange(k)  # turn row -> its row in ``alive``
-    prev = np.ones(pairs.size)
-    act = np.arange(pairs.size)  # pairs still in the chain
-    if wts is not None:
-        wr, wp = wts.rows_of(pairs)
-        wlive = np.ones(pairs.size, dtype=bool)
-        wmask = np.arange(H)[None, :] < wts.size[wr][:, None]  # damage < hp: alive for that row
-    for t in range(1, max_rounds + 1):
-        alive = np.matmul(alive[:, None, :], Tm)[:, 0, :]
-        c = np.cumsum(alive, axis=1)
-        surv = c[pos[prow[act]], pcol[act]]
-        rec.put(t, pairs[act], prev[act] - surv)
-        prev[act] = surv
-        if wts is not None and t < wts.W.shape[1]:
-            sel = wlive[wp] & (wts.W[wr, t] != 0)
-            r, p = wr[sel], wp[sel]
-            wts.out[r, :H] += wts.W[r, t, None] * alive[pos[prow[p]]] * wmask[sel]
-        done = surv < CHAIN_TAIL
-        if done.any():
-            rec.finish(pairs[act[done]], t, surv[done])
-            if wts is not None:
-                wlive[act[done]] = False
-            act = act[~done]
-            if act.size == 0:
-                return
-            need = np.zeros(k, dtype=bool)
-            need[prow[act]] = True
-            keep = need[rows]
-            if keep.sum() * 2 <= keep.size:  # compact when half the turns left
-                rows, alive, Tm = rows[keep], alive[keep], Tm[keep]
-                pos[rows] = np.arange(rows.size)
-    rec.finish(pairs[act], max_rounds, prev[act])
 
 
 def _window_chains(X, tb, h_turn, pairs, pt, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:

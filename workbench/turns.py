@@ -90,10 +90,6 @@ class TurnTable:
         top = int(nz[-1]) if nz.size else 0
         return Dist(p[: top + 1] / p[: top + 1].sum(), 0, _trusted=True)
 
-    def plans_of(self, i: int) -> np.ndarray:
-        """Return the row indices of pair ``i``'s plans, in the system's order."""
-        return np.flatnonzero(self.pair == i)
-
     def take(self, rows: np.ndarray) -> TurnTable:
         """Return the table of the given plan rows, in that order (pairs renumbered 0..len(rows)-1)."""
         rows = np.asarray(rows, dtype=np.int64)
