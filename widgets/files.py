@@ -19,7 +19,7 @@ import html
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as W
 
@@ -36,7 +36,7 @@ FOLDER_ENV = "WORKBENCH_FILES"
 #: the folder's name in the current working directory when the variable is not set
 DEFAULT_FOLDER = "workbench-files"
 _RULE = "docs/panels.md: a panel saves and loads only inside its files folder"
-_PACKAGES = tuple(Path(m.__file__).resolve().parent for m in
+_PACKAGES = tuple(Path(cast(str, m.__file__)).resolve().parent for m in  # packages: __file__ is set
                   (__import__("workbench"), __import__("widgets")))
 
 

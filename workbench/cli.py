@@ -14,7 +14,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import RulesError
 
@@ -427,7 +427,7 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr (the error, then the usage
     folded onto the same line) and exit code 2, like every other bad input."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         usage = " ".join(self.format_usage().split())
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())}; {usage}\n")
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import islice
 from math import comb
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -39,7 +39,7 @@ def _whole(field: str, value: Any, minimum: int = -MAX_OUTCOME, maximum: int = M
     if isinstance(value, (bool, np.bool_)):
         raise RulesError(f"must be a whole number, not {value!r}", field=field)
     if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer() \
-            and abs(value) <= MAX_OUTCOME:
+            and value.__abs__() <= MAX_OUTCOME:  # abs(value); mypy types abs() of a union as object
         value = int(value)
     if not isinstance(value, (int, np.integer)):
         raise RulesError(f"must be a whole number, not {show(value)}", field=field)
@@ -55,7 +55,7 @@ def _probability(field: str, p: Any) -> float | Fraction:
     if isinstance(p, Fraction):
         ok = 0 <= p <= 1
     elif isinstance(p, (int, float, np.integer, np.floating)) and not isinstance(p, (bool, np.bool_)):
-        p = float(p) if abs(p) <= 2 else 2.0
+        p = float(p) if p.__abs__() <= 2 else 2.0  # abs(p), typed per member (see _whole)
         ok = 0.0 <= p <= 1.0  # False for NaN
     else:
         raise RulesError(f"a probability must be a number, not {show(p)}", field=field)
@@ -114,7 +114,7 @@ class Dist:
             p = p / total
             offset = _whole("offset", offset)
         else:
-            p = pmf
+            p = cast(np.ndarray, pmf)  # trusted: the constructors pass a float64 array
         lo = 0
         if p[0] == 0.0 or p[-1] == 0.0:  # trim zero tails so that min() and max() are outcomes
             nz = np.flatnonzero(p)
@@ -225,12 +225,12 @@ class Dist:
             return cls.constant(0)
         if keep == 1:
             # P(max <= x) = F(x)^n: one vectorised expression.
-            c = np.cumsum(d.pmf if highest else d.pmf[::-1])
-            c[-1] = 1.0
-            c **= n
-            c[1:] -= c[:-1].copy()
-            np.maximum(c, 0.0, out=c)  # round-off of a difference of near-equal powers
-            return cls(c if highest else c[::-1].copy(), d.offset, _trusted=True)
+            cdf = np.cumsum(d.pmf if highest else d.pmf[::-1])
+            cdf[-1] = 1.0
+            cdf **= n
+            cdf[1:] -= cdf[:-1].copy()
+            np.maximum(cdf, 0.0, out=cdf)  # round-off of a difference of near-equal powers
+            return cls(cdf if highest else cdf[::-1].copy(), d.offset, _trusted=True)
         if n > MAX_KEEP_DICE or d.pmf.size * n * n > _MAX_KEEP_WORK:
             raise RulesError(f"keeping {keep} of {n} dice of {d.pmf.size} faces is past the bound "
                              f"(at most {MAX_KEEP_DICE} dice, faces x dice^2 <= {_MAX_KEEP_WORK})", field="n",
@@ -366,7 +366,7 @@ class Dist:
         if rounding not in ROUNDING_MODES:
             raise RulesError(f"unknown rounding mode {rounding!r}; use one of {ROUNDING_MODES}", field="rounding")
         if isinstance(factor, (bool, np.bool_)) or not isinstance(factor, (int, float, Fraction, np.integer, np.floating)) \
-                or not np.isfinite(float(factor)) or abs(factor) > 10**6:
+                or not np.isfinite(float(factor)) or factor.__abs__() > 10**6:  # abs(factor), see _whole
             raise RulesError(f"the factor must be a finite number within -1e6..1e6, not {show(factor)}", field="factor")
         f = Fraction(factor).limit_denominator(10**9)
         num, den = f.numerator, f.denominator

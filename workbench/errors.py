@@ -16,10 +16,12 @@ class RulesError(ValueError):
     show ``str(error)`` beside the control named by ``field``. ``path`` is the file an error
     of :func:`workbench.io.load` came from (None otherwise). ``no_plan`` is True on the reason
     of a turn table's pair that has nothing usable (an empty plan list, not a refusal of the input).
+    ``unforeseen`` is True on a model's error that no check foresaw (a check is missing).
     """
 
     path: str | None = None
     no_plan: bool = False
+    unforeseen: bool = False
 
     def __init__(self, message: str, *, field: str | None = None, rule: str | None = None):
         self.message = message

@@ -316,7 +316,7 @@ def _clean_stale(folder: Path, name: str) -> None:
     now = time.time()
     for e in entries:
         m = _TMP.match(e.name)
-        stale = bool(m) and m.group("name") == name and not _alive(int(m.group("pid")))
+        stale = m is not None and m.group("name") == name and not _alive(int(m.group("pid")))
         if not m:
             m = _OLD_TMP.match(e.name)
             if m and m.group("name") == name:

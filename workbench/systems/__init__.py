@@ -84,9 +84,10 @@ def register_system(system: RuleSystem | str, *, replace: bool = False) -> RuleS
             module = import_module(system)
         except ImportError as exc:
             raise RulesError(f"cannot import {system!r}: {exc}", field="system", rule=_RULE) from None
-        system = getattr(module, "SYSTEM", None)
-        if system is None:
+        found = getattr(module, "SYSTEM", None)
+        if found is None:
             raise RulesError(f"module {module.__name__} has no SYSTEM", field="system", rule=_RULE)
+        system = found
         path = module.__name__
     else:
         path = type(system).__module__

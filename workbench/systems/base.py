@@ -51,6 +51,12 @@ def _bounds(value: Any, field: str, minimum: Any, maximum: Any, limit: Any, rule
                          rule=f"{rule}; {LIMITS}" if rule else LIMITS)
 
 
+@overload
+def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
+              rule: str | None = None, optional: Literal[False] = False, limit: int | None = None) -> int: ...
+@overload
+def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
+              rule: str | None = None, optional: bool = False, limit: int | None = None) -> int | None: ...
 def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
               rule: str | None = None, optional: bool = False, limit: int | None = None) -> int | None:
     """Return ``value`` as an int, or raise RulesError naming ``field``.
@@ -75,10 +81,10 @@ def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: in
 
 @overload
 def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
-                 rule: str | None = None, optional: Literal[False] = False) -> float: ...
+                 rule: str | None = None, optional: Literal[False] = False, limit: float | None = None) -> float: ...
 @overload
 def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
-                 rule: str | None = None, optional: bool = False) -> float | None: ...
+                 rule: str | None = None, optional: bool = False, limit: float | None = None) -> float | None: ...
 def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
                  rule: str | None = None, optional: bool = False, limit: float | None = None) -> float | None:
     """Return ``value`` as a finite float, or raise RulesError naming ``field``.

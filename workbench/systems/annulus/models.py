@@ -273,11 +273,12 @@ class Creature(Model):
         object.__setattr__(self, "endurance", check_int("endurance", self.endurance, minimum=0, limit=MAX_HP,
                                                         rule=f"{CLAR}: Endurance is a creature stat"))
         vit = self.level if self.vitality is None else self.vitality
-        object.__setattr__(self, "vitality", check_int("vitality", vit, minimum=1, limit=MAX_HP,
-                                                       rule=f"{RULES}: If you remove the last Vitality ... dies"))
-        if self.endurance + self.vitality > MAX_HP:
+        vitality = check_int("vitality", vit, minimum=1, limit=MAX_HP,
+                             rule=f"{RULES}: If you remove the last Vitality ... dies")
+        object.__setattr__(self, "vitality", vitality)
+        if self.endurance + vitality > MAX_HP:
             raise RulesError(f"Endurance + Vitality must be at most {MAX_HP} (no rule needs more), not "
-                             f"{self.endurance + self.vitality}", field="endurance",
+                             f"{self.endurance + vitality}", field="endurance",
                              rule=f"{RULES}: Endurance is removed first, then Vitality; {LIMITS}")
         for d in DEFENSES:
             object.__setattr__(self, d, check_int(d, getattr(self, d), minimum=0, limit=MAX_DEFENSE,

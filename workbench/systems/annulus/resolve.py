@@ -123,7 +123,7 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     # ---- step 1: usable?
     def refuse(bad: np.ndarray, message: str, field: str, rule: str) -> None:
         if refusals is not None:  # usability as data: every refused matchup keeps its first refusal
-            for i in np.flatnonzero(bad):
+            for i in np.flatnonzero(bad).tolist():
                 if refusals[i] is None:
                     refusals[i] = RulesError(f"attack set {attacks[i].name!r} {message}", field=field, rule=rule)
             return
