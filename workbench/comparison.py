@@ -498,7 +498,8 @@ def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] 
     """Return ``frame`` with a ``rank`` column (1 = best by ``by`` within each ``per`` group), sorted.
 
     ``ascending`` defaults to True for rounds (fewer is better) and False for everything else
-    (more damage, higher chances are better). ``per=None`` ranks the whole frame.
+    (more damage, higher chances are better). ``per=None`` ranks the whole frame. Values equal to
+    12 significant digits tie.
     """
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame from compare(), not {type(frame).__name__}", field="frame")
@@ -509,7 +510,10 @@ def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] 
         if g not in frame.columns:
             raise RulesError(f"no column {g!r} to rank within", field="per")
     asc = (by in _LOWER_IS_BETTER) if ascending is None else bool(ascending)
-    expr = pl.col(by).rank("min", descending=not asc)
+    # values equal to 12 significant digits tie (two exact computations of one number differ in the
+    # last bits; a rank must not depend on that)
+    value = pl.col(by).round_sig_figs(12) if frame.schema[by].is_float() else pl.col(by)
+    expr = value.rank("min", descending=not asc)
     expr = expr.over(groups) if groups else expr
     return frame.with_columns(expr.cast(pl.Int64).alias("rank")).sort(
         groups + ["rank"], nulls_last=True, maintain_order=True)
