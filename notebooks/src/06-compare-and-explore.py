@@ -139,7 +139,7 @@ with tempfile.TemporaryDirectory() as tmp:
 print(f"Parquet reads back identical: {from_parquet.equals(chained)}")
 print(f"CSV reads back identical (apart from the list column): "
       f"{from_csv.drop('p_killed_by').equals(chained.drop('p_killed_by'))}")
-print(f"p_killed_by in CSV, first 3 rounds: {';'.join(from_csv['p_killed_by'][0].split(';')[:3])}")
+print(f"p_killed_by in CSV, first 3 rounds: {'; '.join(f'{float(x):.6f}' for x in from_csv['p_killed_by'][0].split(';')[:3])}")
 frame = chained.to_pandas()
 print(type(frame).__name__, frame.shape)
 
