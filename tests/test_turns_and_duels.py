@@ -98,3 +98,51 @@ def test_rounds_to_kill_for_creatures_uses_the_targets_hit_points():
     turn = wb.turn_damage(a, b)
     direct = wb.rounds_to_kill(turn, hp=b.hp)
     assert np.allclose(frame["p_killed_by"].to_numpy(), direct["p_killed_by"].to_numpy(), atol=1e-15)
+
+
+def test_plan_objectives_hand_worked():
+    """The one plan chooser, by a named objective. Plan A always deals 2; plan B deals 0 or 5 (1/2
+    each), mean 2.5. Against 2 HP: the highest mean damage is B; the fewest expected rounds is A
+    (A kills in round 1 surely, E[T] = 1; B kills each round with probability 1/2, E[T] = 2); the
+    highest P(kill within 1) is A (1 against 1/2) and within 2 also A (1 against 3/4)."""
+    import numpy as np
+
+    from workbench.turns import TurnTable, best_plans, objective_score
+
+    t = TurnTable.build(np.array([0, 0]), ["A", "B"], [np.array([0, 0, 1.0]), np.array([0.5, 0, 0, 0, 0, 0.5])],
+                        1, 1, [None])
+    pools = np.array([[2]])
+    assert [t.label[best_plans(t, o, pools)[0]] for o in ("damage", "rounds", "kill_within_1", "kill_within_2")] \
+        == ["B", "A", "A", "A"]
+    assert np.allclose(objective_score("rounds", t, pools), [-1.0, -2.0], atol=1e-12)
+    assert np.allclose(objective_score("kill_within_2", t, pools), [1.0, 0.75], atol=1e-12)
+    with pytest.raises(wb.RulesError) as err:
+        best_plans(t, "kill_within_0", pools)
+    assert err.value.field == "objective"
+
+
+def test_fewest_rounds_objective_is_the_best_plan_by_its_own_chain():
+    """For every Unbound catalog pair, turn_damage(objective="rounds") picks the plan whose exact
+    mean rounds to kill (rounds_to_kill with that plan) is the smallest; where that differs from the
+    highest-mean plan, it is strictly fewer rounds."""
+    U = wb.system("unbound")
+    cs = list(U.catalog().creatures.values())
+    duelist, guard = U.catalog().creature("Veteran duelist"), U.catalog().creature("Town guard")
+    differ = 0
+    for a, t in [(duelist, guard)] + [(a, t) for a in cs[:5] for t in cs[:5]]:
+        if True:
+            plans = wb.turn_plans(a, t)
+            def mean_rounds(label):
+                f = wb.rounds_to_kill(a, t, plan=label, simulate=False)
+                return float((f["round"] * f["p_killed_at"]).sum())
+            rounds = {k: mean_rounds(k) for k, d in plans.items() if d.max() > 0}
+            if not rounds:
+                continue
+            got = wb.turn_damage(a, t, objective="rounds")
+            best = min(rounds.values())
+            chosen = [k for k in rounds if abs(rounds[k] - best) < 1e-9]
+            assert any(abs(got.mean() - plans[k].mean()) < 1e-12 for k in chosen)
+            by_mean = wb.turn_damage(a, t)
+            if abs(by_mean.mean() - got.mean()) > 1e-12:
+                differ += 1
+    assert differ >= 1  # the Veteran duelist against the Town guard: a steadier plan kills sooner

@@ -18,7 +18,8 @@ import numpy as np
 from .dist import Dist
 from .errors import RulesError
 
-__all__ = ["TurnTable", "turn_plans", "turn_damage", "best_plan", "best_plans", "turn_table"]
+__all__ = ["TurnTable", "turn_plans", "turn_damage", "best_plan", "best_plans", "turn_table", "OBJECTIVES",
+           "objective_score"]
 
 Plan = str | Sequence[Any] | Callable[[dict[str, Dist]], "str | Dist"] | None
 
@@ -106,14 +107,54 @@ def _same_system(attacker: Any, target: Any):
     return sys
 
 
-def best_plans(table: TurnTable) -> np.ndarray:
-    """Return, per pair, the row of its plan with the highest expected damage (ties: the first
-    listed; -1 for a pair with no plan). The one plan chooser of the engine."""
-    means = table.means()
+#: the named objectives a best plan is chosen by (``"kill_within_K"`` for any whole K >= 1)
+OBJECTIVES = ("damage", "rounds", "kill_within_K")
+
+
+def objective_score(objective: Any, table: TurnTable, pools: np.ndarray | None) -> np.ndarray:
+    """Return, per plan row, the score to maximise under ``objective``:
+
+    - ``"damage"``: the mean damage of the turn (highest mean damage);
+    - ``"rounds"``: minus the exact mean rounds to kill the pair's target (fewest expected rounds);
+    - ``"kill_within_K"``: P(the target is killed within K rounds).
+
+    ``pools`` (n_pairs x the system's pools) is each pair's target; the kill objectives read the
+    same chain as :func:`workbench.rounds_to_kill` (:func:`workbench.chains.kill_stats`).
+    """
+    if objective == "damage":
+        return table.means()
+    k = None
+    if isinstance(objective, str) and objective.startswith("kill_within_"):
+        tail = objective[len("kill_within_"):]
+        k = int(tail) if tail.isdigit() and 1 <= int(tail) <= 1000 else None
+        if k is None:
+            raise RulesError(f"kill_within_K takes a whole K from 1 to 1000, not {objective!r}", field="objective")
+    elif objective != "rounds":
+        raise RulesError(f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), "
+                         f"not {objective!r}", field="objective")
+    if pools is None:
+        raise RulesError("the kill objectives need the target's pools", field="objective")
+    from .chains import kill_stats
+
+    rows = np.arange(table.pair.size)
+    st = kill_stats(table.pmf, rows, np.asarray(pools)[table.pair], max_rounds=k or 1, chain=k is not None)
+    return -st["mean_rounds"] if k is None else st["p_killed_by"][:, k - 1]
+
+
+def best_plans(table: TurnTable, objective: Any = "damage", pools: np.ndarray | None = None) -> np.ndarray:
+    """Return, per pair, the row of its best plan under ``objective`` (:func:`objective_score`;
+    default: the highest expected damage), ties to the first listed; -1 for a pair with no plan.
+    The one plan chooser of the engine."""
+    score = objective_score(objective, table, pools) if table.pair.size else np.zeros(0)
     best = np.full(table.n_pairs, -1, dtype=np.int64)
-    if means.size:
-        # lexsort: by pair, then mean descending, then row order (first listed wins a tie)
-        order = np.lexsort((np.arange(means.size), -means, table.pair))
+    if score.size:
+        # values equal to 12 significant digits tie (two exact computations of one number differ in
+        # the last bits), and then the first listed plan wins
+        finite = np.isfinite(score)
+        top = float(np.abs(score[finite]).max()) if finite.any() else 0.0
+        digits = 12 - int(np.floor(np.log10(top))) if top > 0 else 12
+        key = np.where(finite, np.round(np.where(finite, score, 0.0), digits), score)
+        order = np.lexsort((np.arange(score.size), -key, table.pair))
         first = np.ones(order.size, dtype=bool)
         first[1:] = table.pair[order][1:] != table.pair[order][:-1]
         best[table.pair[order][first]] = order[first]
@@ -134,13 +175,14 @@ def best_plan(plans: dict[str, Dist]) -> str:
 
 
 def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any = None,
-               plan: Plan = None) -> tuple[TurnTable, str | Dist]:
+               plan: Plan = None, objective: Any = "damage") -> tuple[TurnTable, str | Dist]:
     """Return the one-row TurnTable of the turn ``plan`` picks for ``attacker`` against ``target``,
     and its label (or, when a plan function returns a Dist, that Dist and an empty table).
 
-    ``plan``: None (highest expected damage among the legal plans), a plan label, a list of attacks
-    (objects or names) used in order, or a function taking the plans dict and returning a label or
-    a Dist.
+    ``plan``: None (the best legal plan under ``objective``: "damage", the highest expected damage,
+    by default; "rounds", the fewest expected rounds; "kill_within_K", the highest P(kill within K
+    rounds)), a plan label, a list of attacks (objects or names) used in order, or a function
+    taking the plans dict and returning a label or a Dist.
     """
     sys = _same_system(attacker, target)
     if plan is not None and not isinstance(plan, str) and not callable(plan):
@@ -150,7 +192,7 @@ def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any =
     table = sys.turn_tables([(attacker, target)], options, situation)
     table.raise_for(0)
     if plan is None:
-        j = int(best_plans(table)[0])
+        j = int(best_plans(table, objective, np.array([sys.hit_pools(target)]))[0])
     elif isinstance(plan, str):
         if plan not in table.label:
             raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(table.label)}", field="plan")
@@ -166,8 +208,9 @@ def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any =
     return table.take(np.array([j])), table.label[j]
 
 
-def turn_damage(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None) -> Dist:
+def turn_damage(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None,
+                objective: Any = "damage") -> Dist:
     """Return the total damage Dist of one full turn of ``attacker`` against ``target`` (see
-    :func:`turn_table` for ``plan``)."""
-    table, label = turn_table(attacker, target, options, situation, plan)
+    :func:`turn_table` for ``plan`` and ``objective``)."""
+    table, label = turn_table(attacker, target, options, situation, plan, objective)
     return label if isinstance(label, Dist) else table.dist(0)
