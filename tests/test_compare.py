@@ -128,3 +128,20 @@ def test_annulus_catalog_rows_are_the_two_pool_fight():
         hp_only = wb.turn_damage(a, t).sf(row["target_hp"])
         differ += abs(hp_only - row["p_kill_one_turn"]) > 1e-6
     assert differ > 0
+
+
+def test_best_plan_rows_follow_the_objective():
+    """compare(objective="rounds") labels the plan with the fewest expected rounds, as
+    turn_damage(objective="rounds") and rounds_to_kill(objective="rounds") do (the Veteran duelist
+    against the Town guard: a steadier plan than the highest-mean one)."""
+    U = wb.system("unbound")
+    a, t = U.catalog().creature("Veteran duelist"), U.catalog().creature("Town guard")
+    by_mean = compare([a], [t], progress=False).filter(pl.col("attack") == BEST_PLAN).row(0, named=True)
+    by_rounds = compare([a], [t], progress=False, objective="rounds").filter(pl.col("attack") == BEST_PLAN).row(
+        0, named=True)
+    assert by_mean["plan"] != by_rounds["plan"] and by_rounds["mean_rounds"] < by_mean["mean_rounds"]
+    fight = wb.rounds_to_kill(a, t, objective="rounds", simulate=False)
+    assert abs(float((fight["round"] * fight["p_killed_at"]).sum()) - by_rounds["mean_rounds"]) < 1e-9
+    assert abs(wb.turn_damage(a, t, objective="rounds").mean() - by_rounds["mean_turn_damage"]) < 1e-12
+    d = wb.duel(a, t, objective="rounds", simulate=False)
+    assert d.exact

@@ -50,7 +50,8 @@ def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarr
     return float(out[0]) if np.ndim(hp) == 0 else out
 
 
-def _turn_of(attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> tuple[np.ndarray, tuple]:
+def _turn_of(attacker: Any, target: Any, options: Any, situation: Any, plan: Any,
+             objective: Any = "damage") -> tuple[np.ndarray, tuple]:
     """Return the joint pmf of the turn ``plan`` picks (one damage axis per pool of the target's
     system) and the target's pools; a plan function's own Dist of total damage runs on the summed
     pools as HP."""
@@ -58,7 +59,7 @@ def _turn_of(attacker: Any, target: Any, options: Any, situation: Any, plan: Any
     from .turns import turn_table
 
     sys = system_of(target)
-    table, label = turn_table(attacker, target, options, situation, plan)
+    table, label = turn_table(attacker, target, options, situation, plan, objective)
     pools = sys.hit_pools(target)
     if isinstance(label, Dist):
         return _turn_pmf_from_zero(label), (sum(pools),)
@@ -96,7 +97,8 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
     exact chain (ignoring state). Columns: ``round``, ``p_killed_at`` (P(T = round)),
     ``p_killed_by`` (P(T <= round)), ``exact``, ``fights`` (null when exact) and
     ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact rows stop when the remaining
-    survival probability is below 1e-16 (or at ``max_rounds``).
+    survival probability is below 1e-16 (or at ``max_rounds``). ``objective`` picks the plan when
+    ``plan`` is None ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`).
     """
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
@@ -108,6 +110,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
         from .simulate import simulate_rounds_to_kill, state_effects
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
+        objective = kwargs.pop("objective", "damage")
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
         use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
@@ -118,7 +121,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
             by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
                                          seed=seed, max_rounds=max_rounds, progress=progress)
             return _frame(by, False, fights)
-        pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan)
+        pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan, objective)
         if hp is not None and hp != sum(pools):  # another HP: the turn's total damage against that HP
             pmf, pools = (pmf if pmf.ndim == 1 else _total(pmf)), (int(_check_hp(hp)[0]),)
     if pmf.sum() - pmf.flat[0] <= 0:
@@ -229,7 +232,8 @@ def duel_chains(turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b:
 def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
          max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, simulate: bool | None = None,
          fights: int = 100_000, seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
-         progress: bool | None = None, hp_a: int | None = None, hp_b: int | None = None) -> DuelResult:
+         progress: bool | None = None, hp_a: int | None = None, hp_b: int | None = None,
+         objective: Any = "damage") -> DuelResult:
     """Return the DuelResult of ``a`` and ``b`` attacking each other until one falls.
 
     ``a`` and ``b`` are creatures of one system, or two per-turn damage Dists with ``hp_a`` and
@@ -239,7 +243,9 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
     P(T_A = t) P(T_B >= t) when a acts first (:func:`duel_chains`; Annulus: over Endurance and
     Vitality). With a stateful effect (docs/combat.md) a seeded simulation of ``fights`` fights is
     used instead; ``simulate`` True / False forces one way. ``tactics_a`` / ``tactics_b`` (the
-    system's ``tactics_class``) set its tactics in the simulation.
+    system's ``tactics_class``) set its tactics in the simulation. ``objective`` picks each side's
+    plan when its ``plan_*`` is None (:func:`workbench.turns.turn_table`: "damage", "rounds",
+    "kill_within_K").
     """
     import polars as pl
 
@@ -271,8 +277,8 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
             return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
                                  plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
                                  progress=progress)
-        ta, pb = _side_turn(a, b, options, situation, plan_a)
-        tb, pa = _side_turn(b, a, options, situation, plan_b)
+        ta, pb = _side_turn(a, b, options, situation, plan_a, objective)
+        tb, pa = _side_turn(b, a, options, situation, plan_b, objective)
         name_a, name_b = a.name, b.name
     orders = ["a", "b"] if first == "random" else [first]
     parts = [duel_chains(ta, tb, pa, pb, o, max_rounds) for o in orders]
@@ -287,13 +293,14 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
     return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
 
 
-def _side_turn(me: Any, foe: Any, options: Any, situation: Any, plan: Any) -> tuple[np.ndarray, tuple]:
+def _side_turn(me: Any, foe: Any, options: Any, situation: Any, plan: Any,
+               objective: Any = "damage") -> tuple[np.ndarray, tuple]:
     """Return ``me``'s turn against ``foe`` and ``foe``'s pools; a side with no usable plan (no
     weapon, nothing in reach) deals nothing each turn."""
     from .systems import system_of
 
     try:
-        return _turn_of(me, foe, options, situation, plan)
+        return _turn_of(me, foe, options, situation, plan, objective)
     except RulesError as exc:
         if plan is not None or exc.field != "attacks":
             raise

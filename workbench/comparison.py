@@ -331,7 +331,8 @@ def _use_stats(per_use: np.ndarray) -> dict[str, np.ndarray]:
     return {"mean_damage": m, "sd_damage": sd, "p_any_damage": 1.0 - per_use[:, 0]}
 
 
-def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation) -> dict:
+def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation,
+                  objective: Any = "damage") -> dict:
     """Return one system's rows: text and per-use columns, each row's turn pmf (a TurnTable row) and
     the target's pools; per-attack rows first, then the best-plan rows."""
     from .turns import best_plans
@@ -368,7 +369,7 @@ def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any
                     distinct.append((a.creature, t))
                 ids.append(index[key])
         table = sys.turn_tables(distinct, options, situation)
-        best = best_plans(table)
+        best = best_plans(table, objective, np.array([sys.hit_pools(t) for _, t in distinct], dtype=np.int64))
         ids = np.array(ids, dtype=np.int64)
         nb = ids.size
         cols["attacker"] += [a.label for a in who for _ in targets]
@@ -394,7 +395,7 @@ def _key(obj: Any) -> Any:
 
 def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any = None, system: Any = None,
             max_rounds: int = 100, progress: Any = None, best_plan: bool | None = None,
-            chain: bool = False) -> pl.DataFrame:
+            chain: bool = False, objective: Any = "damage") -> pl.DataFrame:
     """Return one row per (attacker, attack, target) with damage, kill and rounds-to-kill statistics.
 
     ``attackers``: creatures (each of their attacks is a row), bare attacks (used by
@@ -411,8 +412,9 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     ``hp_share_per_turn`` (mean turn damage / target HP). The kill statistics come from the same
     chain as :func:`workbench.rounds_to_kill` over the target's pools (Annulus: Endurance, then
     Vitality, Vital damage straight to Vitality). Attackers given as creatures also get one row per
-    target with ``attack = "best plan"`` (the legal turn with the highest mean, labelled in
-    ``plan``); ``best_plan`` True/False forces these rows on or off. ``chain=True`` adds
+    target with ``attack = "best plan"`` (the legal turn that is best by ``objective``: "damage",
+    the highest mean, by default; "rounds", the fewest expected rounds; "kill_within_K"; labelled
+    in ``plan``); ``best_plan`` True/False forces these rows on or off. ``chain=True`` adds
     ``p_killed_by``, the kill chance by each round 1..max_rounds (a list column).
     """
     from .chains import kill_stats
@@ -439,7 +441,7 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
         for name, a, t in groups:
             sys = _system(name)
             opt, sit = _for_system(options, sys, "options"), _for_system(situation, sys, "situation")
-            block = _system_block(sys, a, t, opt, sit)
+            block = _system_block(sys, a, t, opt, sit, objective)
             cols = block["cols"]
             parts = []
             for table, idx, pools in zip(block["tables"], block["turn_idx"],
