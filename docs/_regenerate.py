@@ -104,6 +104,11 @@ class Page:
             try:
                 got = self._exec(part.source, "single", where)
             except Exception as exc:  # noqa: BLE001 - an example may show an exception, as in doctest
+                from workbench.errors import RulesError
+
+                if not isinstance(exc, RulesError):  # a page shows RulesErrors, never a broken example
+                    raise DocError(f"{where}: `{part.source.strip()}` raised "
+                                   f"{''.join(traceback.format_exception_only(type(exc), exc)).strip()}") from exc
                 got = "Traceback (most recent call last):\n    ...\n" + "".join(
                     traceback.format_exception_only(type(exc), exc))
             want = part.want if CHECKER.check_output(part.want, got, FLAGS) else got
