@@ -712,3 +712,17 @@ def test_usability_is_data_per_matchup():
         with pytest.raises(RulesError) as err:
             A.outcome_tables([[gaze, far][i]], [me], [me], None, [sits[i]])
         assert err.value.field == why[i].field and err.value.rule == why[i].rule
+
+
+def test_an_area_set_alone_is_a_full_turn():
+    """annulus-attacks.txt: an area set must recharge before it is used again, so a creature whose
+    only one-action set is an area set spends its turn on one use of it (before: no plan at all),
+    and next to a Charged set (two actions) the area set alone is a legal turn too (before: left
+    out). The turn of the area set alone is exactly one use of it."""
+    me = A.Creature("me", level=1, endurance=1, agility=0, toughness=0, insight=0,
+                    attack_sets=[A.Attack("Sweep", "agility", {"Arc": 1})])
+    foe = A.Creature("foe", level=1, endurance=1, agility=0, toughness=0, insight=0)
+    assert list(A.turn_plans(me, foe)) == ["Sweep"]
+    assert wb.turn_damage(me, foe) == wb.damage(me.attack_sets[0], me, foe)
+    both = me.replace(attack_sets=[me.attack_sets[0], A.Attack("Heave", "agility", {"Charged": 1})])
+    assert set(A.turn_plans(both, foe)) == {"Sweep", "Heave"}

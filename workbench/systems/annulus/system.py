@@ -191,8 +191,10 @@ class AnnulusSystem(RuleSystem):
     def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
         """Return every legal way to spend one turn: every multiset of usable sets within the actions
         of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
-        most once), each preceded by every usable free Gaze or Swansong set. Sets that cannot be used
-        in the situation (CLARIFICATIONS, order of resolution, step 1) are left out."""
+        most once) to which no further set fits (an area set alone is a full turn when the only other
+        one-action set is itself: it must recharge), each preceded by every usable free Gaze or
+        Swansong set. Sets that cannot be used in the situation (CLARIFICATIONS, order of
+        resolution, step 1) are left out."""
         sets = list(attacker.attack_sets)
         refused = self.usability(sets, [attacker] * len(sets), [target] * len(sets), options, situation)
         usable = [a for a, why in zip(sets, refused) if why is None]
@@ -203,6 +205,19 @@ class AnnulusSystem(RuleSystem):
         from .pools import plan_joints
 
         return plan_joints(self, plans, options)
+
+    def _room_for_more(self, plan: list[m.Attack], paid: list[m.Attack], budget: int, options: m.Options) -> bool:
+        """Return whether some paid set could still be added to ``plan`` within the turn's actions and
+        the once-per-round rules (an area set that must recharge, a second Telegraphed attack)."""
+        left = budget - sum(self.attack_cost(a, options) for a in plan)
+        for extra in paid:
+            if self.attack_cost(extra, options) <= left:
+                try:
+                    self._check_plan(plan + [extra], options)
+                except RulesError:
+                    continue
+                return True
+        return False
 
     def _legal_plans(self, attacker: m.Creature, usable: list[m.Attack], options: m.Options) -> list[list[m.Attack]]:
         """Return the plans of :meth:`legal_plans` built from the ``usable`` sets, in its order."""
@@ -217,9 +232,8 @@ class AnnulusSystem(RuleSystem):
                     self._check_plan(free + combo, options)
                 except RulesError:
                     continue
-                if sum(self.attack_cost(a, options) for a in combo) + 1 <= budget and \
-                        any(self.attack_cost(a, options) == 1 for a in paid):
-                    continue  # an action left over for a 1-action set: not a full turn
+                if self._room_for_more(free + combo, paid, budget, options):
+                    continue  # another set still fits this turn: not a full turn
                 plans.append(free + combo)
         if not plans and free:
             plans.append(free)
