@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 
 import numpy as np
@@ -192,9 +192,9 @@ class AnnulusSystem(RuleSystem):
         """Return every legal way to spend one turn: every multiset of usable sets within the actions
         of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
         most once) to which no further set fits (an area set alone is a full turn when the only other
-        one-action set is itself: it must recharge), each preceded by every usable free Gaze or
-        Swansong set. Sets that cannot be used in the situation (CLARIFICATIONS, order of
-        resolution, step 1) are left out."""
+        one-action set is itself: it must recharge), each preceded by every subset of the usable free
+        Gaze and Swansong sets (a free set may be declined). Sets that cannot be used in the
+        situation (CLARIFICATIONS, order of resolution, step 1) are left out."""
         sets = list(attacker.attack_sets)
         refused = self.usability(sets, [attacker] * len(sets), [target] * len(sets), options, situation)
         usable = [a for a, why in zip(sets, refused) if why is None]
@@ -224,6 +224,9 @@ class AnnulusSystem(RuleSystem):
         free = [a for a in usable if self.attack_cost(a, options) == 0]
         paid = [a for a in usable if self.attack_cost(a, options) > 0]
         budget = self.actions_per_turn(attacker, options)
+        # a free Gaze or Swansong set may be declined: every subset, all of them first (a tie in the
+        # plan chooser goes to the turn that uses them)
+        declined = [f for r in range(len(free), -1, -1) for f in combinations(free, r)]
         plans: list[list[Attack]] = []
         for size in range(budget, 0, -1):
             for picked in combinations_with_replacement(paid, size):
@@ -234,9 +237,9 @@ class AnnulusSystem(RuleSystem):
                     continue
                 if self._room_for_more(free + combo, paid, budget, options):
                     continue  # another set still fits this turn: not a full turn
-                plans.append(free + combo)
+                plans.extend(list(f) + combo for f in declined)
         if not plans and free:
-            plans.append(free)
+            plans.extend(list(f) for f in declined if f)
         return plans
 
     # ------------------------------------------------------------------ catalog
