@@ -145,3 +145,17 @@ def test_best_plan_rows_follow_the_objective():
     assert abs(wb.turn_damage(a, t, objective="rounds").mean() - by_rounds["mean_turn_damage"]) < 1e-12
     d = wb.duel(a, t, objective="rounds", simulate=False)
     assert d.exact
+
+
+def test_unresolved_mass_is_what_the_round_limit_leaves():
+    """p_unresolved = P(T > max_rounds) of the same chain: 1 - rounds_to_kill's P(T <= max_rounds)."""
+    cs = list(wb.system("annulus").catalog().creatures.values())[:4]
+    f = compare(cs, cs, max_rounds=3, progress=False, best_plan=False)
+    for row in f.iter_rows(named=True):
+        a, t = next(c for c in cs if c.name == row["attacker"]), next(c for c in cs if c.name == row["target"])
+        attack = next(x for x in a.attack_sets if x.name == row["attack"])
+        if row["mean_turn_damage"] == 0:
+            assert row["p_unresolved"] == 1.0
+            continue
+        by = wb.rounds_to_kill(a, t, plan=[attack] * row["uses_per_turn"], simulate=False)["p_killed_by"].to_numpy()
+        assert abs(row["p_unresolved"] - (1 - by[min(2, by.size - 1)])) < 1e-12

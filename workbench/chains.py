@@ -578,8 +578,8 @@ def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, ma
                chain: bool = False) -> dict[str, np.ndarray]:
     """Return per row: ``mean_turn_damage``, ``sd_turn_damage``, ``p_kill_one_turn``, ``mean_rounds``
     (exact; inf when the turn never damages), ``q10``/``q50``/``q90`` (first round whose kill chance
-    reaches q within QUANTILE_TOLERANCE; NaN past ``max_rounds``) and, with ``chain``,
-    ``p_killed_by`` (rows x max_rounds).
+    reaches q within QUANTILE_TOLERANCE; NaN past ``max_rounds``), ``p_unresolved`` (P(still alive
+    after ``max_rounds``)) and, with ``chain``, ``p_killed_by`` (rows x max_rounds).
 
     Row i uses turn ``pmf[turn_index[i]]`` (-1: no usable turn, never kills) against ``pools[i]``
     (one column per pool). Everything comes from :func:`kill_chains`. Against two pools the chain
@@ -635,6 +635,7 @@ def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, ma
             out["mean_rounds"][dmg] = c.mean / pp
             by[dmg] = by_round_from_steps(steps, pp, max_rounds)
     out["p_kill_one_turn"] = by[:, 0].copy() if max_rounds else np.zeros(n)
+    out["p_unresolved"] = np.clip(1.0 - by[:, -1], 0.0, 1.0) if max_rounds else np.ones(n)
     for q, name in zip(_QUANTILES, ("q10", "q50", "q90")):
         hit = by >= q - QUANTILE_TOLERANCE
         out[name] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1.0, np.nan)

@@ -32,8 +32,7 @@ __all__ = ["compare", "rank", "pivot", "export", "neutral_attacker", "COLUMNS", 
 BEST_PLAN = "best plan"
 COLUMNS = ["system", "attacker", "attack", "target", "target_hp", "uses_per_turn", "plan", "mean_damage",
            "sd_damage", "p_any_damage", "mean_turn_damage", "sd_turn_damage", "p_kill_one_turn", "mean_rounds",
-           "rounds_q10", "rounds_q50", "rounds_q90", "hp_share_per_turn"]
-_QUANTILES = (0.1, 0.5, 0.9)
+           "rounds_q10", "rounds_q50", "rounds_q90", "p_unresolved", "hp_share_per_turn"]
 
 
 # =========================================================================== inputs
@@ -462,6 +461,7 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
                 "mean_turn_damage": st["mean_turn_damage"], "sd_turn_damage": st["sd_turn_damage"],
                 "p_kill_one_turn": st["p_kill_one_turn"], "mean_rounds": st["mean_rounds"],
                 "rounds_q10": st["q10"], "rounds_q50": st["q50"], "rounds_q90": st["q90"],
+                "p_unresolved": st["p_unresolved"],
                 "hp_share_per_turn": st["mean_turn_damage"] / hp,
             }).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
             if chain:
