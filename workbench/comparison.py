@@ -12,6 +12,7 @@ chain as :func:`workbench.rounds_to_kill`.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -422,8 +423,12 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     """
     from .chains import kill_stats
 
-    if not isinstance(max_rounds, (int, np.integer)) or isinstance(max_rounds, bool) or max_rounds < 1:
-        raise RulesError(f"must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
+    from .arguments import check_flag, check_rounds
+
+    max_rounds = check_rounds(max_rounds)
+    best_plan = check_flag("best_plan", best_plan)
+    chain = bool(check_flag("chain", chain, allow_none=False))
+    check_flag("progress", progress)
     if system is not None:
         system = _system(system).name
     att = _attackers(attackers, system, best_plan)
@@ -506,11 +511,14 @@ def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] 
     """
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame from compare(), not {type(frame).__name__}", field="frame")
-    if by not in frame.columns:
+    if not isinstance(by, str) or by not in frame.columns:
         raise RulesError(f"no column {by!r}; choose one of {', '.join(frame.columns)}", field="by")
+    if per is not None and not isinstance(per, (str, list, tuple)):
+        raise RulesError(f"per must be a column name, a list of them or None, not {type(per).__name__}",
+                         field="per")
     groups = [] if per is None else [per] if isinstance(per, str) else list(per)
     for g in groups:
-        if g not in frame.columns:
+        if not isinstance(g, str) or g not in frame.columns:
             raise RulesError(f"no column {g!r} to rank within", field="per")
     asc = (by in _LOWER_IS_BETTER) if ascending is None else bool(ascending)
     expr = pl.col(by).rank("min", descending=not asc)
@@ -524,8 +532,10 @@ def pivot(frame: pl.DataFrame, value: str = "mean_rounds", index: Sequence[str] 
     """Return a builds × creatures matrix: one row per build (``index``), one column per target."""
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame from compare(), not {type(frame).__name__}", field="frame")
+    if isinstance(index, str) or not isinstance(index, (list, tuple)):
+        raise RulesError(f"index must be a list of column names, not {type(index).__name__}", field="index")
     for c in (value, columns, *index):
-        if c not in frame.columns:
+        if not isinstance(c, str) or c not in frame.columns:
             raise RulesError(f"no column {c!r}", field="value" if c == value else "index")
     return frame.pivot(on=columns, index=list(index), values=value, aggregate_function="first",
                        maintain_order=True)
@@ -539,6 +549,8 @@ def export(frame: pl.DataFrame, path: str | Path) -> Path:
     """
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame, not {type(frame).__name__}", field="frame")
+    if not isinstance(path, (str, os.PathLike)):
+        raise RulesError(f"give a file path (text or Path), not {type(path).__name__}", field="path")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".csv":

@@ -674,6 +674,12 @@ class RuleSystem(ABC):
         simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
+    def build_space_size(self, budget: Any, options: Any = None) -> int | None:
+        """Return how many candidates ``build_space(budget, ...)`` walks (counted without walking
+        them), for ``explore``'s estimate before it starts; None when the system cannot tell (the
+        default: its build space, if any, is then timed as it runs)."""
+        return None
+
     def build_space(self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None,
                     situation: Any = None) -> Any:
         """Return the :class:`~workbench.systems.builds.BuildSpace` of every legal attack within

@@ -221,6 +221,12 @@ class AnnulusSystem(RuleSystem):
 
         return build_space(budget, targets, attacker, options, situation)
 
+    def build_space_size(self, budget, options=None):
+        """Return how many upgrade combinations ``build_space`` walks for ``budget`` (annulus/builds.py)."""
+        from .builds import build_space_size
+
+        return build_space_size(budget, options)
+
 
 def load_catalog(folder: Path) -> Catalog:
     """Return the Catalog read from ``attacks.toml`` and ``creatures.toml`` in ``folder``; a malformed
