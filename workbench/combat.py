@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .arguments import check_first, check_flag, check_fights, check_hp, check_plan, check_rounds, check_seed
+from .arguments import check_confirm, check_fights, check_first, check_flag, check_hp, check_plan, check_rounds, check_seed
 from .chains import CHAIN_TAIL, kill_chains
 from .dist import Dist
 from .errors import RulesError
@@ -116,6 +116,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
     after 8 s stops with a RulesError (field ``budget``) unless ``confirm=True``.
     """
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
+    confirm = check_confirm(confirm)
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
             raise RulesError("give the target's hp (rounds_to_kill(turn, hp=150))", field="hp")
@@ -136,7 +137,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
                                  field="hp")
             by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
                                          seed=seed, max_rounds=max_rounds, progress=progress,
-                                         confirm=check_flag("confirm", confirm, allow_none=False))
+                                         confirm=confirm)
             return _frame(by, False, fights)
         pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan)
         if hp is not None and int(_check_hp(hp)[0]) != sum(pools):  # another HP: the turn's total damage against that HP
@@ -269,6 +270,7 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
     first = check_first(first)
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
     plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
+    confirm = check_confirm(confirm)
     if isinstance(a, Dist) or isinstance(b, Dist):
         if not (isinstance(a, Dist) and isinstance(b, Dist)):
             raise RulesError("give two creatures, or two per-turn damage Dists with hp_a= and hp_b=", field="b")
@@ -292,7 +294,7 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
         if use_sim:
             return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
                                  plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
-                                 progress=progress, confirm=check_flag("confirm", confirm, allow_none=False))
+                                 progress=progress, confirm=confirm)
         ta, pb = _side_turn(a, b, options, situation, plan_a)
         tb, pa = _side_turn(b, a, options, situation, plan_b)
         name_a, name_b = a.name, b.name

@@ -400,7 +400,7 @@ def _key(obj: Any) -> Any:
 
 def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any = None, system: Any = None,
             max_rounds: int = 100, progress: Any = None, best_plan: bool | None = None,
-            chain: bool = False) -> pl.DataFrame:
+            chain: bool = False, confirm: bool = False) -> pl.DataFrame:
     """Return one row per (attacker, attack, target) with damage, kill and rounds-to-kill statistics.
 
     ``attackers``: creatures (each of their attacks is a row), bare attacks (used by
@@ -420,10 +420,14 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     target with ``attack = "best plan"`` (the legal turn with the highest mean, labelled in
     ``plan``); ``best_plan`` True/False forces these rows on or off. ``chain=True`` adds
     ``p_killed_by``, the kill chance by each round 1..max_rounds (a list column).
-    """
-    from .chains import kill_stats
 
-    from .arguments import check_flag, check_rounds
+    Bounded work (docs/limits.md, Bounded work): a grid estimated past 10 s (its distinct matchups
+    times a measured rate per system, :func:`estimate_compare`), past 1,000,000 rows, or with a
+    ``chain`` column past 50,000,000 numbers is refused (RulesError, field ``budget``, with the
+    counts and the estimate) unless ``confirm=True``.
+    """
+    from .arguments import check_confirm, check_flag, check_rounds
+    from .chains import kill_stats
 
     max_rounds = check_rounds(max_rounds)
     best_plan = check_flag("best_plan", best_plan)
@@ -442,6 +446,8 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     if not groups:
         raise RulesError("no attacker shares a rule system with any target (matchups stay within a system)",
                          field="targets")
+    if not check_confirm(confirm):
+        _check_size(groups, max_rounds, chain)
     bar = _progress(progress, len(groups), "compare")
     frames = []
     try:
@@ -480,6 +486,51 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
         if bar is not None:
             bar.close()
     return pl.concat(frames)
+
+
+#: measured seconds per row repeating a matchup already resolved (the CI machine, 2 shared cores);
+#: a distinct matchup costs its system's ``RuleSystem.compare_seconds_per_row``
+COMPARE_RATE_REPEAT = 2.0e-5
+
+
+def _content(model: Any) -> str:
+    """Return a model's fields but its name, as text: matchups of equal content cost one."""
+    return repr([getattr(model, f.name) for f in dataclasses.fields(model) if f.name != "name"])
+
+
+def estimate_compare(groups: list[tuple[str, list[_Attacker], list[Any]]]) -> tuple[int, int, float]:
+    """Return (rows, distinct matchups, estimated seconds) of compare's grid before any of it runs:
+    rows are every attacker's attacks (and best-plan row) x the targets of its system; matchups of
+    equal content (names aside) are counted once."""
+    rows = distinct = 0
+    seconds = 0.0
+    for name, att, tgt in groups:
+        n_rows = sum(len(a.attacks) + a.plans for a in att) * len(tgt)
+        uses = {(_content(a.creature), _content(x)) for a in att for x in a.attacks}
+        plans = {_content(a.creature) for a in att if a.plans}
+        n_distinct = (len(uses) + len(plans)) * len({_content(t) for t in tgt})
+        rows += n_rows
+        distinct += n_distinct
+        seconds += n_distinct * _system(name).compare_seconds_per_row + n_rows * COMPARE_RATE_REPEAT
+    return rows, distinct, seconds
+
+
+def _check_size(groups: list, max_rounds: int, chain: bool) -> None:
+    """Refuse (RulesError, field ``budget``) a grid estimated past MAX_SECONDS, past
+    MAX_COMPARE_ROWS rows, or whose ``chain`` column passes MAX_CHAIN_CELLS (docs/limits.md)."""
+    from .arguments import refuse_long_work
+    from .limits import MAX_CHAIN_CELLS, MAX_COMPARE_ROWS, MAX_SECONDS
+
+    rows, distinct, seconds = estimate_compare(groups)
+    detail = f"{rows:,} rows ({distinct:,} distinct matchups)"
+    how = "compare fewer attackers or targets, or confirm=True to run it"
+    if rows > MAX_COMPARE_ROWS:
+        refuse_long_work("compare", seconds, f"{detail}, over the {MAX_COMPARE_ROWS:,} rows of one frame", how)
+    if chain and rows * max_rounds > MAX_CHAIN_CELLS:
+        refuse_long_work("compare", seconds, f"{detail} x {max_rounds:,} rounds of p_killed_by is "
+                         f"{rows * max_rounds:,} numbers, over {MAX_CHAIN_CELLS:,}", how + " (or a smaller max_rounds)")
+    if seconds > MAX_SECONDS:
+        refuse_long_work("compare", seconds, detail, how)
 
 
 def _for_system(value: Any, sys: RuleSystem, what: str) -> Any:

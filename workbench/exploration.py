@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .comparison import _progress, _targets, matchup_tables
 from .arguments import check_confirm, check_flag, refuse_long_work
+from .comparison import _progress, _targets, matchup_tables
 from .errors import RulesError, show
 from .limits import LIMITS, MAX_SECONDS, MAX_VARY
 from .systems import system as _system
@@ -100,22 +100,23 @@ def _vary_values(vary: dict) -> list[list[Any]]:
 #: estimate against the clock): seconds per upgrade combination the build space walks, and per
 #: (build, target) row explore evaluates
 RATE_COMBINATION = 1.0e-5
-RATE_ROW = 5.0e-5
+RATE_ROW = 7.0e-5
 
 
-def _say(progress: Any, seconds: float, text: str) -> None:
+def _say(say: Any, seconds: float, text: str) -> None:
     """Write ``text`` (what explore will do and roughly how long) to stderr before it starts: when
-    ``progress`` is True, or None and the work is estimated at a second or more."""
-    if progress is True or (progress is None and seconds >= 1.0):
+    ``say`` is True, or None and the work is estimated at a second or more."""
+    if say is True or (say is None and seconds >= 1.0):
         print(text, file=_sys.stderr, flush=True)
 
 
-def _check_work(seconds: float, detail: str, confirm: bool, progress: Any, how: str) -> None:
+def _check_work(seconds: float, detail: str, confirm: bool, say: Any, how: str) -> None:
     """Say what explore will do; refuse (RulesError, field ``budget``) past MAX_SECONDS unless
     ``confirm``."""
-    if seconds > MAX_SECONDS and not confirm:
+    refused = seconds > MAX_SECONDS and not confirm
+    _say(say, seconds, f"explore: {detail}, {_duration(seconds)}" + ("; refused without confirm" if refused else ""))
+    if refused:
         refuse_long_work("explore", seconds, detail, how)
-    _say(progress, seconds, f"explore: {detail}, {_duration(seconds)}")
 
 
 def _duration(seconds: float) -> str:
@@ -130,11 +131,12 @@ def _duration(seconds: float) -> str:
 
 def estimate(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
              options: Any = None, base: Any = None) -> dict[str, Any]:
-    """Return what ``explore`` with these arguments would evaluate, before any of it runs:
+    """Return what ``explore`` with these arguments would do, before any of it runs:
     ``combinations`` (upgrade combinations the build space walks; None when the system cannot
-    count them, or with ``vary``), ``builds`` (an upper bound with a budget: three seeds per
-    combination; the exact count of combinations with ``vary``), ``targets``, ``rows`` (builds x
-    targets) and ``seconds`` (rough: the measured rates RATE_COMBINATION and RATE_ROW)."""
+    count them, or with ``vary``), ``builds`` (with a budget an upper bound, three seeds per
+    combination: the distinct builds are known after the walk; with ``vary`` the exact count of
+    combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
+    ``seconds`` (rough: the walk at RATE_COMBINATION, or with ``vary`` the rows at RATE_ROW)."""
     tgt = _targets(targets, None if system is None else _system(system).name)
     sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
     if budget is not None:
@@ -147,9 +149,7 @@ def estimate(system: Any = None, *, targets: Any, budget: int | None = None, var
         n = None
         builds = math.prod(len(v) for v in _vary_values(vary))
         seconds = builds * len(tgt) * RATE_ROW
-    rows = None if builds is None else builds * len(tgt)
-    if budget is not None and rows is not None:
-        seconds += rows * RATE_ROW / 20  # distinct builds are ~1/20 of 3 x combinations at budgets 5..8
+    rows = None if builds is None or budget is not None else builds * len(tgt)
     return {"combinations": n, "builds": builds, "targets": len(tgt), "rows": rows, "seconds": seconds}
 
 
@@ -209,7 +209,7 @@ def _candidates(value: np.ndarray, ok: np.ndarray, n_pairs: int, k: int, cost: n
 def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
             top_k: int = 10, chunk_size: int = 2000, progress: Any = None, options: Any = None,
             situation: Any = None, base: Any = None, attack: Any = None,
-            by: str = "mean_turn_damage", confirm: bool = False) -> pl.DataFrame:
+            by: str = "mean_turn_damage", confirm: bool = False, say: bool | None = None) -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
     better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
     budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
@@ -228,13 +228,17 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
     legal_sets.
 
     Bounded work (docs/limits.md, Bounded work): before it starts, explore says on stderr how many
-    upgrade combinations it walks, how many builds and rows it evaluates and roughly how long
-    (:func:`estimate`; shown when ``progress`` is True, or None and the estimate is a second or
-    more), and refuses work estimated past 10 s (RulesError, field ``budget``, with the counts and
-    the estimate) unless ``confirm=True`` (the CLI: ``workbench explore --yes``).
+    upgrade combinations it walks, then how many builds and rows it evaluates, each with roughly
+    how long (:func:`estimate`; ``say`` True always, False never, None (the default) when the
+    estimate is a second or more and ``progress`` is not False), and refuses work estimated past
+    10 s (RulesError, field ``budget``, with the counts and the estimate) unless ``confirm=True``
+    (the CLI: ``workbench explore --yes``).
     """
     confirm = check_confirm(confirm)
     check_flag("progress", progress)
+    say = check_flag("say", say)
+    if say is None and progress is False:
+        say = False
     tgt = None
     if system is None:
         if base is not None:
@@ -264,13 +268,13 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
         if n is not None:
             more = "at least " if n >= 10**10 else ""
             _check_work(n * RATE_COMBINATION, f"budget {budget} walks {more}{n:,} upgrade combinations of the "
-                        f"{sys.name} build space", confirm, progress, "give a smaller budget, or confirm=True "
+                        f"{sys.name} build space", confirm, say, "give a smaller budget, or confirm=True "
                         "(workbench explore --yes) to run it")
         space = sys.build_space(budget, tgt, base, options, situation)
         info, counts = space.builds.drop("build"), space.counts
         rows = space.builds.height * len(tgt)
         _check_work(rows * RATE_ROW, f"evaluating {space.builds.height:,} distinct builds x {len(tgt)} targets = "
-                    f"{rows:,} rows", confirm, progress, "give a smaller budget or fewer targets, or "
+                    f"{rows:,} rows", confirm, say, "give a smaller budget or fewer targets, or "
                     "confirm=True (workbench explore --yes) to run it")
         items = [(space.attacker, b, options, situation) for b in space.builds["build"].to_list()]
         same = space.family.tolist()
@@ -279,7 +283,7 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
             raise RulesError("give base= (the creature whose fields vary)", field="base")
         est = estimate(sys, targets=tgt, vary=vary, base=base)
         _check_work(est["seconds"], f"evaluating {est['builds']:,} combinations x {len(tgt)} targets = "
-                    f"{est['rows']:,} rows", confirm, progress, "vary fewer values, or confirm=True to run it")
+                    f"{est['rows']:,} rows", confirm, say, "vary fewer values, or confirm=True to run it")
         combos = list(_vary_items(sys, base, attack, vary, options, situation))
         info = pl.DataFrame([{k: (v.name if hasattr(v, "name") and not isinstance(v, str) else v)
                               for k, v in c[0].items()} for c in combos], infer_schema_length=None)

@@ -373,6 +373,10 @@ class RuleSystem(ABC):
     """
 
     name: str = ""
+    #: seconds per row of a compare grid of distinct matchups, for compare's estimate before it
+    #: starts (docs/limits.md, Bounded work); measured per system on the CI machine, this default
+    #: is the slowest measured (Unbound)
+    compare_seconds_per_row: float = 8.6e-4
     title: str = ""
     rules_file: str = ""
     Creature: type = Model

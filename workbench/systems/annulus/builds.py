@@ -9,6 +9,7 @@ that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from math import comb
 from typing import Any
@@ -71,9 +72,8 @@ def count_multisets(items: Sequence[str], size_max: int) -> int:
     ranks, without walking them: a count over (ranks left, alteration used, area used, Range used)
     under the same exclusivity rules (annulus-attacks.txt: at most one alteration, at most one area,
     no Range with an area)."""
-    from functools import lru_cache
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def count(i: int, left: int, alt: bool, area: bool, rng: bool) -> int:
         if i == len(items):
             return 1

@@ -26,6 +26,7 @@ class AnnulusSystem(RuleSystem):
     """Annulus: d6 success pools against a defense, upgrades and a d12 Trigger Die."""
 
     name = "annulus"
+    compare_seconds_per_row = 2.6e-4  # measured (docs/limits.md, Bounded work)
     title = "Annulus"
     rules_file = RULES
     Creature = Creature

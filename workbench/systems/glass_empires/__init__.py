@@ -32,6 +32,7 @@ class GlassEmpires(RuleSystem):
     """The Glass Empires rule system (see docs/systems/glass_empires.md)."""
 
     name = "glass_empires"
+    compare_seconds_per_row = 3.2e-4  # measured (docs/limits.md, Bounded work)
     title = "Glass Empires"
     rules_file = RULES
     Creature = Creature
