@@ -14,7 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from .arguments import check_confirm, check_fights, check_first, check_flag, check_hp, check_plan, check_rounds, check_seed
+from .arguments import (
+    check_confirm,
+    check_fights,
+    check_first,
+    check_flag,
+    check_hp,
+    check_plan,
+    check_rounds,
+    check_seed,
+)
 from .chains import CHAIN_TAIL, kill_chains
 from .dist import Dist
 from .errors import RulesError
