@@ -7,8 +7,8 @@ models that construct) meet odd arguments (``max_rounds``, ``fights``, ``seed``,
 RulesError or return a valid result (probabilities finite, in [0, 1], summing to 1 within 1e-9;
 frames with the documented columns), within ``PER_CALL`` seconds: a hang guard, not a speed claim.
 
-``EXAMPLES`` examples per (entry point, system): 60 under the default and "ci" profiles (the whole
-file runs in about 2 minutes on the CI machine), 1,000 under ``HYPOTHESIS_PROFILE=long``, or
+``EXAMPLES`` examples per (entry point, system): 250 under the default and "ci" profiles (the whole
+file runs in about 90 s on the CI machine), 2,000 under ``HYPOTHESIS_PROFILE=long``, or
 ``ENTRY_EXAMPLES=N`` for any other count (docs/limits.md, Running the property suite). Below the
 properties, one regression test per finding.
 """
@@ -351,7 +351,7 @@ def test_compare_rank_pivot_export(system, tmp_path_factory):
             assert r.height == f.height and (ranks.len() == 0 or ranks.min() >= 1)
         p = outcome(lambda: wb.pivot(f, value=by if isinstance(by, str) else "mean_rounds"))
         if not isinstance(p, RulesError):
-            assert p.height >= 1
+            assert (p.height >= 1) == (f.height >= 1)  # an empty grid (nothing usable) pivots to nothing
         e = outcome(lambda: wb.export(f, folder / path if isinstance(path, str) else path))
         if not isinstance(e, RulesError):
             assert e.exists()
