@@ -20,7 +20,7 @@ import traitlets as T
 from workbench.errors import RulesError
 
 from .attack import BUILDERS
-from .base import Panel, _children
+from .base import Panel, _children, guarded
 
 __all__ = ["AnnulusAttackBuilder"]
 
@@ -112,6 +112,7 @@ class AnnulusAttackBuilder(Panel):
         return next((n for n, e in self.entries.items() if e == model), self.CUSTOM)
 
     @T.observe("attacker")
+    @guarded
     def _on_attacker(self, change: dict) -> None:
         old_own = self.system.attacks_of(change["old"]) if change["old"] is not None else []
         new_own = self.system.attacks_of(change["new"]) if change["new"] is not None else []
@@ -158,6 +159,7 @@ class AnnulusAttackBuilder(Panel):
                 ups[n] = int(r)
         return ups
 
+    @guarded
     def _on_control(self, change: dict) -> None:
         if not self._syncing:
             self.rebuild()
@@ -183,6 +185,7 @@ class AnnulusAttackBuilder(Panel):
         self._show_cost(attack)
         return attack
 
+    @guarded
     def _on_pick(self, change: dict) -> None:
         if change["new"] != self.CUSTOM:
             self.value = self.entries[change["new"]]

@@ -19,7 +19,7 @@ import traitlets as T
 from workbench.errors import RulesError
 
 from .attack import attack_builder
-from .base import Panel, _children
+from .base import Panel, _children, guarded
 from .compare import ComparePanel
 from .damage import DamagePanel
 from .duel import DuelPanel
@@ -64,7 +64,7 @@ class Workbench(Panel):
         self.build_seconds: dict[str, float] = {}
         self.system_name = system
         self._build(system)
-        self.system_select.observe(lambda ch: setattr(self, "system_name", ch["new"]), names="value")
+        self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
         self.children = _children(header, self.error_box, self.tabs,
                                   W.HTML("<b>Save, load, share</b>"), self.files)
@@ -78,6 +78,7 @@ class Workbench(Panel):
         return wb.system(self.system_name)
 
     @T.observe("system_name")
+    @guarded
     def _on_system(self, change: dict) -> None:
         if getattr(self, "panels", None) is None or change["new"] == change["old"]:
             return
@@ -118,6 +119,7 @@ class Workbench(Panel):
         """The Damage tab's panel (always built)."""
         return self.panels["Damage"]
 
+    @guarded
     def _on_tab(self, change: dict) -> None:
         if change["new"] is not None:
             self.build_tab(TABS[change["new"]])
@@ -165,7 +167,7 @@ class Workbench(Panel):
                 summary.value = (f"<b>{d.title_text()}</b>: mean damage "
                                  f"<span class='wb-build-mean'>{d.value.mean():.3f}</span>, "
                                  f"P(any damage) {d.value.sf(1):.1%} (the Damage tab shows the chart)")
-        d.observe(show, names="value")
+        d.observe(d.guard(show), names="value")
         show()
         box = Panel()
         box._adopt(builder)
@@ -175,6 +177,7 @@ class Workbench(Panel):
         return box
 
     # -- value and models
+    @guarded
     def _on_models(self, change: dict | None = None) -> None:
         d = self.damage
         self.value = {"system": self.system_name, "attacker": d.attacker, "target": d.target, "attack": d.attack,

@@ -11,6 +11,7 @@ from typing import Any
 
 import traitlets as T
 
+from .base import guarded
 from .forms import CatalogEditor
 
 __all__ = ["AttackSetBuilder", "BUILDERS", "attack_builder"]
@@ -46,6 +47,7 @@ class AttackSetBuilder(CatalogEditor):
         return entries
 
     @T.observe("attacker")
+    @guarded
     def _on_attacker(self, change: dict) -> None:
         """Offer the new attacker's attacks; if the attack shown was the old attacker's own, switch
         to the new attacker's first attack."""

@@ -7,10 +7,13 @@ A panel shows a :class:`~workbench.errors.RulesError` beside the control named b
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import html
 import logging
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import altair as alt
@@ -24,7 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Panel", "enable_offline", "error_html", "prevalidated"]
+__all__ = ["Panel", "Background", "guarded", "enable_offline", "error_html", "prevalidated", "INLINE_SECONDS"]
 
 _offline = False
 
@@ -69,6 +72,120 @@ def error_html(message: str) -> str:
     return f'<span class="wb-error" style="color:#b42318">&#9888; {html.escape(message)}</span>'
 
 
+def guarded(method: Callable) -> Callable:
+    """Decorate a panel's event handler so that no exception escapes into the widget's event loop: a
+    RulesError is shown beside the control its field names, any other exception on the panel's
+    "Unexpected error" line (:meth:`Panel.show_unexpected`); the last valid result stays."""
+    @functools.wraps(method)
+    def handler(self: Panel, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except RulesError as err:
+            self.show_error(err)
+        except Exception as exc:  # noqa: BLE001 - a bug must not escape into the event loop
+            self.show_unexpected(exc)
+        return None
+
+    return handler
+
+
+#: a panel's background work that finishes within this many seconds is applied at once, as if it
+#: had run inline; longer work shows "working..." with a Cancel button and is applied when done
+INLINE_SECONDS = 1.0
+_EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-panel")
+
+
+class Background:
+    """Runs a panel's long work (a simulated duel, a big compare) in a worker thread, off the
+    kernel's message loop, so that the app stays responsive and the last valid result stays on
+    screen.
+
+    :meth:`run` submits ``work`` and waits at most ``inline`` seconds: work done by then is applied
+    at once (the panel behaves as if it ran inline); otherwise the panel shows ``busy`` ("working...")
+    and the ``cancel_button``, and ``apply`` runs when the work is done. A newer request supersedes
+    an older one (the older result is dropped; one not yet started never runs); Cancel drops the
+    running one and keeps the last result. Errors of the work or of ``apply`` go to the panel's
+    error display (RulesError beside its field, anything else as "Unexpected error").
+    """
+
+    def __init__(self, panel: Panel, inline: float | None = None) -> None:
+        self.panel = panel
+        self.inline = INLINE_SECONDS if inline is None else inline
+        self.generation = 0
+        self.future: concurrent.futures.Future | None = None
+        self._lock = threading.RLock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self.busy = W.HTML("")
+        self.busy.add_class("wb-busy")
+        self.cancel_button = W.Button(description="Cancel", icon="stop", tooltip="stop waiting; keep the last result",
+                                      layout=W.Layout(display="none"))
+        self.cancel_button.add_class("wb-cancel")
+        self.cancel_button.on_click(lambda _: self.cancel())
+        self.box = W.HBox([self.busy, self.cancel_button])
+
+    @property
+    def working(self) -> bool:
+        """Return True while a request's result is still awaited."""
+        return not self._idle.is_set()
+
+    def run(self, work: Callable[[], Any], apply: Callable[[Any], Any], label: str = "working...") -> Any:
+        """Run ``work()`` off the message loop and ``apply(result)`` when it is done; return what
+        ``apply`` returned when the work finished within ``inline`` seconds, else None."""
+        with self._lock:
+            self.generation += 1
+            gen = self.generation
+            if self.future is not None:
+                self.future.cancel()  # not started yet: it never runs
+            self._idle.clear()
+            future = _EXECUTOR.submit(work)
+            self.future = future
+        try:
+            concurrent.futures.wait([future], timeout=self.inline)
+        except Exception:  # noqa: BLE001 - waiting itself cannot fail the panel
+            pass
+        if future.done():
+            return self._finish(future, gen, apply)
+        self.busy.value = f'<i class="wb-working" style="color:#9a6700">&#8987; {html.escape(label)}</i>'
+        self.cancel_button.layout.display = None
+        future.add_done_callback(lambda f: self._finish(f, gen, apply))
+        return None
+
+    def _finish(self, future: concurrent.futures.Future, gen: int, apply: Callable[[Any], Any]) -> Any:
+        with self._lock:
+            if gen != self.generation or future.cancelled():
+                return None  # superseded or cancelled: the newer request (or the last result) stands
+            self.busy.value = ""
+            self.cancel_button.layout.display = "none"
+            try:
+                exc = future.exception()
+                if exc is not None:
+                    raise exc
+                return apply(future.result())
+            except RulesError as err:
+                self.panel.show_error(err)
+            except Exception as exc:  # noqa: BLE001 - a bug must not escape the worker silently
+                self.panel.show_unexpected(exc)
+            finally:
+                self._idle.set()
+            return None
+
+    def cancel(self) -> None:
+        """Drop the request running now (its result will not be applied); keep the last result."""
+        with self._lock:
+            if self.future is None or self._idle.is_set():
+                return
+            self.generation += 1
+            self.future.cancel()
+            self.busy.value = '<i class="wb-cancelled">cancelled: the last result is kept</i>'
+            self.cancel_button.layout.display = "none"
+            self._idle.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until no request is awaited (for scripts and tests); return False on a timeout."""
+        return self._idle.wait(timeout)
+
+
 class Panel(W.VBox):
     """Base of every workbench panel.
 
@@ -86,6 +203,20 @@ class Panel(W.VBox):
         self._slots: dict[str, W.HTML] = {}
         self._subpanels: list[Panel] = []
         self.chart: alt.JupyterChart | None = None
+
+    def guard(self, handler: Callable) -> Callable:
+        """Return ``handler`` wrapped like a :func:`guarded` method (for lambdas and callbacks)."""
+        @functools.wraps(handler)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(*args, **kwargs)
+            except RulesError as err:
+                self.show_error(err)
+            except Exception as exc:  # noqa: BLE001 - a bug must not escape into the event loop
+                self.show_unexpected(exc)
+            return None
+
+        return wrapped
 
     # -- composition
     def _adopt(self, panel: Panel) -> Panel:

@@ -24,7 +24,7 @@ import traitlets as T
 from workbench import charts
 from workbench.errors import RulesError
 
-from .base import Panel, _children
+from .base import Background, Panel, _children, guarded
 from .damage import DamagePanel
 
 __all__ = ["ComparePanel", "compare_grid", "METRICS"]
@@ -137,14 +137,16 @@ class ComparePanel(Panel):
             for label, chosen in (("attackers", self.attackers), ("targets", self.targets)))
         self.attacker_picker.add_class("wb-compare-attackers")
         self.target_picker.add_class("wb-compare-targets")
-        self.attacker_picker.observe(lambda ch: self._pick("attackers", ch["new"]), "value")
-        self.target_picker.observe(lambda ch: self._pick("targets", ch["new"]), "value")
+        self.attacker_picker.observe(self.guard(lambda ch: self._pick("attackers", ch["new"])), "value")
+        self.target_picker.observe(self.guard(lambda ch: self._pick("targets", ch["new"])), "value")
         self.detail: DamagePanel | None = None
         self.detail_stats = W.HTML()
         self.detail_stats.add_class("wb-compare-detail-stats")
         self.redraw_seconds = float("nan")
+        self.background = Background(self)
         self._ready = True
         self.refresh()
+        self.background.wait()  # the first grid: a panel is built with a result
         if self.value is None:
             raise RulesError(self.error or "nothing to compare", field="attackers")
         assert self.chart is not None and self.detail is not None  # refresh() drew both
@@ -153,7 +155,7 @@ class ComparePanel(Panel):
         self.children = _children(
             W.HBox([self.attacker_picker, self._error_slot("attackers"), self.target_picker,
                     self._error_slot("targets")]),
-            self.metric_picker, self.error_box, self.chart, self.detail_stats, self.detail)
+            self.metric_picker, self.background.box, self.error_box, self.chart, self.detail_stats, self.detail)
 
     def _pick(self, role: str, names: Sequence[str]) -> None:
         """Compare the creatures picked by name; an empty pick is explained and the grid kept."""
@@ -163,11 +165,13 @@ class ComparePanel(Panel):
         setattr(self, role, [self._known[n] for n in names])
 
     @T.observe("attackers", "targets", "options", "situation")
+    @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
             self.refresh()
 
     @T.observe("metric")
+    @guarded
     def _on_metric(self, change: dict) -> None:
         if not self._ready or self.value is None:
             return
@@ -180,20 +184,22 @@ class ComparePanel(Panel):
         self.redraw_seconds = time.perf_counter() - start
 
     def refresh(self) -> pl.DataFrame | None:
-        """Recompute the grid and redraw; on a RulesError show it and keep the last grid and chart."""
+        """Recompute the grid and redraw; on a RulesError show it and keep the last grid and chart.
+
+        The grid is computed off the kernel's message loop (:class:`~widgets.base.Background`): a
+        grid done within a second is drawn at once and returned; a longer one shows "comparing..."
+        with a Cancel button, keeps the last grid on screen and is drawn when done (None is returned;
+        ``panel.background.wait()`` blocks until then). A newer edit supersedes an older grid."""
         start = time.perf_counter()
         if self.metric not in METRICS:
             self.show_error(RulesError(f"must be one of {', '.join(METRICS)}", field="metric"))
             return None
-        try:
-            frame, cells = compare_grid(self.system, self.attackers, self.targets, self.options, self.situation,
-                                        self.max_rounds)
-        except RulesError as err:
-            self.show_error(err)
-            return None
-        except Exception as exc:  # noqa: BLE001 - a bug must not freeze the panel
-            self.show_unexpected(exc)
-            return None
+        args = (self.system, list(self.attackers), list(self.targets), self.options, self.situation,
+                self.max_rounds)
+        return self.background.run(lambda: compare_grid(*args), lambda got: self._apply(got, start), "comparing...")
+
+    def _apply(self, got: tuple[pl.DataFrame, dict], start: float) -> pl.DataFrame:
+        frame, cells = got
         self._cells = cells
         if self._row_of(self.selected, frame) is None:
             first = frame.filter(pl.col("illegal").is_null()).row(0, named=True)
@@ -251,6 +257,7 @@ class ComparePanel(Panel):
             return None
         return build, target
 
+    @guarded
     def _on_click(self, change: dict) -> None:
         """Read the Vega point signal the browser sends ({"vlPoint": {"or": [{build, target}]}}).
 
@@ -267,6 +274,7 @@ class ComparePanel(Panel):
                 return
 
     @T.observe("selected")
+    @guarded
     def _on_selected(self, change: dict) -> None:
         if self._ready and self.value is not None and self._row_of(change["new"], self.value) is not None:
             self._draw(self.value)

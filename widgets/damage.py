@@ -18,7 +18,7 @@ from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
-from .base import Panel, _children
+from .base import Panel, _children, guarded
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
@@ -115,6 +115,7 @@ class DamagePanel(Panel):
         return attacker, target, attack
 
     @T.observe("attacker", "target", "attack", "options", "situation", "view")
+    @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
             self.refresh()

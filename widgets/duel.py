@@ -19,7 +19,7 @@ import traitlets as T
 from workbench import charts
 from workbench.errors import RulesError
 
-from .base import Panel, _children
+from .base import Background, Panel, _children, guarded
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
@@ -129,7 +129,7 @@ class DuelPanel(Panel):
                                     value=first, description="initiative", style=style, layout=layout),
                 "max_rounds": W.IntText(value=max_rounds, description="max rounds", style=style, layout=layout),
             }
-            self.controls["first"].observe(lambda ch: setattr(self, "first", ch["new"]), names="value")
+            self.controls["first"].observe(self.guard(lambda ch: setattr(self, "first", ch["new"])), names="value")
             self.controls["max_rounds"].observe(self._on_max_rounds, names="value")
         self.tabs = tabs
         self.auto = auto
@@ -141,9 +141,11 @@ class DuelPanel(Panel):
         self.run_button = W.Button(description="Run duel", icon="play", button_style="primary",
                                    tooltip="compute the duel with the current inputs")
         self.run_button.add_class("wb-duel-run")
-        self.run_button.on_click(lambda _: self.refresh())
+        self.run_button.on_click(self.guard(lambda _: self.refresh()))
+        self.background = Background(self)
         self._ready = True
         self.refresh()
+        self.background.wait()  # the first duel: a panel is built with a result
         if self.value is None:
             raise RulesError(self.error or "these creatures cannot duel", field="a")
         assert self.chart is not None  # a result was drawn
@@ -151,8 +153,10 @@ class DuelPanel(Panel):
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
         result = W.VBox([self.badge, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))])
         result.add_class("wb-duel-result")
-        self.children = _children(self.tabs, rows, W.HBox([self.run_button, self.stale]), self.error_box, result)
+        self.children = _children(self.tabs, rows, W.HBox([self.run_button, self.stale, self.background.box]),
+                                  self.error_box, result)
 
+    @guarded
     def _on_max_rounds(self, change: dict) -> None:
         if change["new"] < 1:
             self.show_error(RulesError(f"must be a whole number >= 1, not {change['new']}", field="max_rounds"))
@@ -162,6 +166,7 @@ class DuelPanel(Panel):
         self.max_rounds = change["new"]
 
     @T.observe("a", "b", "options", "situation", "first", "max_rounds")
+    @guarded
     def _on_input(self, change: dict) -> None:
         if not self._ready:
             return
@@ -171,18 +176,21 @@ class DuelPanel(Panel):
             self.stale.value = '<i class="wb-duel-stale" style="color:#9a6700">inputs changed: press Run duel</i>'
 
     def refresh(self) -> Any:
-        """Recompute the duel and redraw; on a RulesError show it and keep the last result and chart."""
+        """Recompute the duel and redraw; on a RulesError show it and keep the last result and chart.
+
+        The duel runs off the kernel's message loop (:class:`~widgets.base.Background`): one done
+        within a second is drawn at once and returned; a longer one (a simulated duel) shows
+        "fighting..." with a Cancel button, keeps the last result on screen and is drawn when done
+        (None is returned; ``panel.background.wait()`` blocks until then). A newer edit supersedes
+        an older duel."""
         from workbench.combat import duel
 
-        try:
-            result = duel(self.a, self.b, self.options, self.situation, first=self.first,
-                          max_rounds=int(self.max_rounds), fights=self.fights, progress=False)
-        except RulesError as err:
-            self.show_error(err)
-            return None
-        except Exception as exc:  # noqa: BLE001 - a bug must not freeze the panel
-            self.show_unexpected(exc)
-            return None
+        a, b, o, s, first, rounds, fights = (self.a, self.b, self.options, self.situation, self.first,
+                                             self.max_rounds, self.fights)
+        return self.background.run(lambda: duel(a, b, o, s, first=first, max_rounds=rounds, fights=fights,
+                                                progress=False), self._apply, "fighting...")
+
+    def _apply(self, result: Any) -> Any:
         self.set_chart(duel_figure(result))
         self.stats.value = duel_html(result)
         self.badge.value = duel_badge(result)

@@ -110,10 +110,10 @@ class FilePanel(Panel):
                        (self.get_code_button, "wb-get-code"), (self.apply_code_button, "wb-apply-code"),
                        (self.status, "wb-io-status")):
             w.add_class(cls)
-        self.save_button.on_click(lambda _: self.save())
-        self.load_button.on_click(lambda _: self.load())
-        self.get_code_button.on_click(lambda _: self.get_code())
-        self.apply_code_button.on_click(lambda _: self.apply_code())
+        self.save_button.on_click(self.guard(lambda _: self.save()))
+        self.load_button.on_click(self.guard(lambda _: self.load()))
+        self.get_code_button.on_click(self.guard(lambda _: self.get_code()))
+        self.apply_code_button.on_click(self.guard(lambda _: self.apply_code()))
         self.children = _children(
             self.what,
             W.HBox([self.path, self.save_button, self.load_button, self._error_slot("path")]),

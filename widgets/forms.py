@@ -28,7 +28,7 @@ import traitlets as T
 
 from workbench.errors import RulesError
 
-from .base import Panel, _children
+from .base import Panel, _children, guarded
 
 __all__ = ["ModelForm", "CatalogEditor", "field_choices", "probe_choices", "control_for"]
 
@@ -260,6 +260,7 @@ class ModelForm(Panel):
         self.title = W.HTML(f"<b>{title}</b>") if title else None
         self.children = _children(self.title, rows, self.error_box)
 
+    @guarded
     def _on_control(self, change: dict) -> None:
         if self._syncing:
             return
@@ -355,10 +356,12 @@ class CatalogEditor(Panel):
                 return name
         return self.CUSTOM
 
+    @guarded
     def _on_pick(self, change: dict) -> None:
         if change["new"] != self.CUSTOM:
             self.form.value = self.entries[change["new"]]
 
+    @guarded
     def _on_form(self, change: dict) -> None:
         name = self._name_of(change["new"])
         if name != self.picker.value:

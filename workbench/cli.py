@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .errors import RulesError
+from .limits import MAX_SECONDS
 
 __all__ = ["main", "build_parser"]
 
@@ -355,7 +356,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
-                    max_rounds=args.max_rounds, progress=_progress())
+                    max_rounds=args.max_rounds, progress=_progress(), confirm=args.yes)
     if args.rank:
         from .comparison import rank
 
@@ -381,7 +382,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     kwargs: dict[str, Any] = {"targets": targets, "budget": args.budget, "top_k": args.top_k,
-                              "options": options, "situation": situation, "progress": _progress()}
+                              "options": options, "situation": situation, "progress": _progress(),
+                              "confirm": args.yes, "say": True}  # the estimate first, on stderr
     frame = explore(sys_.name, **kwargs)
     _print_frame(frame, rows=max(args.top_k * max(len(targets), 1), 10))
     _write_frame(frame, args.out)
@@ -490,6 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rows", type=int, default=40, metavar="N", help="rows to print (default 40)")
     s.add_argument("--all-columns", action="store_true", help="print every column (--out always writes all)")
     s.add_argument("--chart-value", metavar="COLUMN", help="heatmap colour column (default hp_share_per_turn)")
+    s.add_argument("--yes", action="store_true", help=f"run a grid estimated past {MAX_SECONDS:g} s (else refused)")
     common(s)
     s.set_defaults(func=cmd_compare)
 
@@ -499,6 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
     s.add_argument("--budget", type=int, metavar="N", help="build budget (e.g. Annulus Experience)")
     s.add_argument("--top-k", type=int, default=10, metavar="K", help="builds to keep (default 10)")
+    s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
     common(s)
     s.set_defaults(func=cmd_explore)
 

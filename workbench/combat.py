@@ -14,9 +14,20 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import (
+    check_confirm,
+    check_fights,
+    check_first,
+    check_flag,
+    check_hp,
+    check_plan,
+    check_rounds,
+    check_seed,
+)
 from .chains import CHAIN_TAIL, kill_chains
 from .dist import Dist
 from .errors import RulesError
+from .limits import MAX_HP
 
 __all__ = ["rounds_to_kill", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
@@ -26,14 +37,27 @@ def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
         raise RulesError(f"expected a Dist of damage per turn, not {type(turn).__name__}", field="turn")
     if turn.min() < 0:
         raise RulesError("damage per turn cannot be negative (healing is not an HP-only chain)", field="turn")
+    if turn.max() > MAX_HP:  # every target has at most MAX_HP: damage past it kills as surely (exact)
+        x = np.zeros(MAX_HP + 1)
+        lo = turn.min()
+        keep = turn.pmf[: max(0, MAX_HP - lo)]
+        x[lo : lo + keep.size] = keep
+        x[MAX_HP] = turn.pmf[keep.size:].sum()
+        return x
     return np.concatenate((np.zeros(turn.offset), turn.pmf))
 
 
-def _check_hp(hp: Any) -> np.ndarray:
-    h = np.atleast_1d(np.asarray(hp))
-    if h.size == 0 or not np.issubdtype(h.dtype, np.integer) or np.any(h < 1):
-        raise RulesError(f"HP must be whole numbers >= 1, not {hp!r}", field="hp")
-    return h.astype(np.int64)
+def _check_hp(hp: Any, name: str = "hp") -> np.ndarray:
+    return check_hp(hp, name)  # whole numbers 1..MAX_HP (docs/limits.md)
+
+
+def _check_run(max_rounds: Any, fights: Any, seed: Any, simulate: Any, progress: Any) -> int:
+    """Check the arguments every fight takes (docs/limits.md); return max_rounds as an int."""
+    check_fights(fights)
+    check_seed(seed)
+    check_flag("simulate", simulate)
+    check_flag("progress", progress)
+    return check_rounds(max_rounds)
 
 
 def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarray:
@@ -86,7 +110,7 @@ def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
 
 def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None = None,
                    max_rounds: int = 10_000, simulate: bool | None = None, fights: int = 100_000, seed: int = 0,
-                   progress: bool | None = None, **kwargs: Any):
+                   progress: bool | None = None, confirm: bool = False, **kwargs: Any):
     """Return the distribution of the number of rounds to kill, as a polars frame.
 
     ``rounds_to_kill(turn_dist, hp=150)`` runs the exact chain on any per-turn damage Dist.
@@ -97,9 +121,13 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
     exact chain (ignoring state). Columns: ``round``, ``p_killed_at`` (P(T = round)),
     ``p_killed_by`` (P(T <= round)), ``exact``, ``fights`` (null when exact) and
     ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact rows stop when the remaining
-    survival probability is below 1e-16 (or at ``max_rounds``). ``objective`` picks the plan when
-    ``plan`` is None ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`).
+    survival probability is below 1e-16 (or at ``max_rounds``). Bounds (docs/limits.md): ``hp`` up
+    to 1000, ``max_rounds`` up to 10,000, ``fights`` up to 10,000,000; a simulation still running
+    after 8 s stops with a RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks the plan when ``plan`` is None
+    ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`).
     """
+    max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
+    confirm = check_confirm(confirm)
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
             raise RulesError("give the target's hp (rounds_to_kill(turn, hp=150))", field="hp")
@@ -111,6 +139,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
         objective = kwargs.pop("objective", "damage")
+        plan = check_plan(plan)
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
         use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
@@ -119,10 +148,11 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
                 raise RulesError("hp= applies to the exact chain only; the simulation uses the target's own pools",
                                  field="hp")
             by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
-                                         seed=seed, max_rounds=max_rounds, progress=progress)
+                                         seed=seed, max_rounds=max_rounds, progress=progress,
+                                         confirm=confirm)
             return _frame(by, False, fights)
         pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan, objective)
-        if hp is not None and hp != sum(pools):  # another HP: the turn's total damage against that HP
+        if hp is not None and int(_check_hp(hp)[0]) != sum(pools):  # another HP: the turn's total damage against that HP
             pmf, pools = (pmf if pmf.ndim == 1 else _total(pmf)), (int(_check_hp(hp)[0]),)
     if pmf.sum() - pmf.flat[0] <= 0:
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
@@ -233,7 +263,7 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
          max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, simulate: bool | None = None,
          fights: int = 100_000, seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
          progress: bool | None = None, hp_a: int | None = None, hp_b: int | None = None,
-         objective: Any = "damage") -> DuelResult:
+         objective: Any = "damage", confirm: bool = False) -> DuelResult:
     """Return the DuelResult of ``a`` and ``b`` attacking each other until one falls.
 
     ``a`` and ``b`` are creatures of one system, or two per-turn damage Dists with ``hp_a`` and
@@ -243,23 +273,24 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
     P(T_A = t) P(T_B >= t) when a acts first (:func:`duel_chains`; Annulus: over Endurance and
     Vitality). With a stateful effect (docs/combat.md) a seeded simulation of ``fights`` fights is
     used instead; ``simulate`` True / False forces one way. ``tactics_a`` / ``tactics_b`` (the
-    system's ``tactics_class``) set its tactics in the simulation. ``objective`` picks each side's
-    plan when its ``plan_*`` is None (:func:`workbench.turns.turn_table`: "damage", "rounds",
-    "kill_within_K").
+    system's ``tactics_class``) set its tactics in the simulation. Bounds as for
+    :func:`rounds_to_kill` (docs/limits.md): a simulation still running after 8 s stops with a
+    RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks each side's plan when its
+    ``plan_*`` is None (:func:`workbench.turns.turn_table`: "damage", "rounds", "kill_within_K").
     """
     import polars as pl
 
-    if first not in ("a", "b", "random"):
-        raise RulesError(f"first must be 'a', 'b' or 'random', not {first!r}", field="first")
-    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-        raise RulesError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
+    first = check_first(first)
+    max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
+    plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
+    confirm = check_confirm(confirm)
     if isinstance(a, Dist) or isinstance(b, Dist):
         if not (isinstance(a, Dist) and isinstance(b, Dist)):
             raise RulesError("give two creatures, or two per-turn damage Dists with hp_a= and hp_b=", field="b")
         if hp_a is None or hp_b is None:
             raise RulesError("a duel of two Dists needs hp_a= and hp_b=", field="hp_a" if hp_a is None else "hp_b")
         ta, tb = _turn_pmf_from_zero(a), _turn_pmf_from_zero(b)
-        pa, pb = (int(_check_hp(hp_a)[0]),), (int(_check_hp(hp_b)[0]),)
+        pa, pb = (int(_check_hp(hp_a, "hp_a")[0]),), (int(_check_hp(hp_b, "hp_b")[0]),)
         name_a, name_b = "a", "b"
     else:
         from .simulate import simulate_duel, state_effects
@@ -276,7 +307,7 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
         if use_sim:
             return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
                                  plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
-                                 progress=progress)
+                                 progress=progress, confirm=confirm)
         ta, pb = _side_turn(a, b, options, situation, plan_a, objective)
         tb, pa = _side_turn(b, a, options, situation, plan_b, objective)
         name_a, name_b = a.name, b.name

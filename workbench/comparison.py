@@ -12,6 +12,7 @@ chain as :func:`workbench.rounds_to_kill`.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -394,7 +395,7 @@ def _key(obj: Any) -> Any:
 
 def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any = None, system: Any = None,
             max_rounds: int = 100, progress: Any = None, best_plan: bool | None = None,
-            chain: bool = False, objective: Any = "damage") -> pl.DataFrame:
+            chain: bool = False, objective: Any = "damage", confirm: bool = False) -> pl.DataFrame:
     """Return one row per (attacker, attack, target) with damage, kill and rounds-to-kill statistics.
 
     ``attackers``: creatures (each of their attacks is a row), bare attacks (used by
@@ -415,11 +416,19 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     the highest mean, by default; "rounds", the fewest expected rounds; "kill_within_K"; labelled
     in ``plan``); ``best_plan`` True/False forces these rows on or off. ``chain=True`` adds
     ``p_killed_by``, the kill chance by each round 1..max_rounds (a list column).
+
+    Bounded work (docs/limits.md, Bounded work): a grid estimated past 10 s (its distinct matchups
+    times a measured rate per system, :func:`estimate_compare`), past 1,000,000 rows, or with a
+    ``chain`` column past 50,000,000 numbers is refused (RulesError, field ``budget``, with the
+    counts and the estimate) unless ``confirm=True``.
     """
+    from .arguments import check_confirm, check_flag, check_rounds
     from .chains import kill_stats
 
-    if not isinstance(max_rounds, (int, np.integer)) or isinstance(max_rounds, bool) or max_rounds < 1:
-        raise RulesError(f"must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
+    max_rounds = check_rounds(max_rounds)
+    best_plan = check_flag("best_plan", best_plan)
+    chain = bool(check_flag("chain", chain, allow_none=False))
+    check_flag("progress", progress)
     if system is not None:
         system = _system(system).name
     att = _attackers(attackers, system, best_plan)
@@ -434,6 +443,8 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     if not groups:
         raise RulesError("no attacker shares a rule system with any target (matchups stay within a system)",
                          field="targets")
+    if not check_confirm(confirm):
+        _check_size(groups, max_rounds, chain)
     bar = _progress(progress, len(groups), "compare")
     frames = []
     try:
@@ -475,6 +486,51 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     return pl.concat(frames)
 
 
+#: measured seconds per row repeating a matchup already resolved (the CI machine, 2 shared cores);
+#: a distinct matchup costs its system's ``RuleSystem.compare_seconds_per_row``
+COMPARE_RATE_REPEAT = 2.0e-5
+
+
+def _content(model: Any) -> str:
+    """Return a model's fields but its name, as text: matchups of equal content cost one."""
+    return repr([getattr(model, f.name) for f in dataclasses.fields(model) if f.name != "name"])
+
+
+def estimate_compare(groups: list[tuple[str, list[_Attacker], list[Any]]]) -> tuple[int, int, float]:
+    """Return (rows, distinct matchups, estimated seconds) of compare's grid before any of it runs:
+    rows are every attacker's attacks (and best-plan row) x the targets of its system; matchups of
+    equal content (names aside) are counted once."""
+    rows = distinct = 0
+    seconds = 0.0
+    for name, att, tgt in groups:
+        n_rows = sum(len(a.attacks) + a.plans for a in att) * len(tgt)
+        uses = {(_content(a.creature), _content(x)) for a in att for x in a.attacks}
+        plans = {_content(a.creature) for a in att if a.plans}
+        n_distinct = (len(uses) + len(plans)) * len({_content(t) for t in tgt})
+        rows += n_rows
+        distinct += n_distinct
+        seconds += n_distinct * _system(name).compare_seconds_per_row + n_rows * COMPARE_RATE_REPEAT
+    return rows, distinct, seconds
+
+
+def _check_size(groups: list, max_rounds: int, chain: bool) -> None:
+    """Refuse (RulesError, field ``budget``) a grid estimated past MAX_SECONDS, past
+    MAX_COMPARE_ROWS rows, or whose ``chain`` column passes MAX_CHAIN_CELLS (docs/limits.md)."""
+    from .arguments import refuse_long_work
+    from .limits import MAX_CHAIN_CELLS, MAX_COMPARE_ROWS, MAX_SECONDS
+
+    rows, distinct, seconds = estimate_compare(groups)
+    detail = f"{rows:,} rows ({distinct:,} distinct matchups)"
+    how = "compare fewer attackers or targets, or confirm=True to run it"
+    if rows > MAX_COMPARE_ROWS:
+        refuse_long_work("compare", seconds, f"{detail}, over the {MAX_COMPARE_ROWS:,} rows of one frame", how)
+    if chain and rows * max_rounds > MAX_CHAIN_CELLS:
+        refuse_long_work("compare", seconds, f"{detail} x {max_rounds:,} rounds of p_killed_by is "
+                         f"{rows * max_rounds:,} numbers, over {MAX_CHAIN_CELLS:,}", how + " (or a smaller max_rounds)")
+    if seconds > MAX_SECONDS:
+        refuse_long_work("compare", seconds, detail, how)
+
+
 def _for_system(value: Any, sys: RuleSystem, what: str) -> Any:
     """Return the options/situation meant for ``sys``: one model of that system, or a dict by system."""
     if value is None:
@@ -505,11 +561,14 @@ def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] 
     """
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame from compare(), not {type(frame).__name__}", field="frame")
-    if by not in frame.columns:
+    if not isinstance(by, str) or by not in frame.columns:
         raise RulesError(f"no column {by!r}; choose one of {', '.join(frame.columns)}", field="by")
+    if per is not None and not isinstance(per, (str, list, tuple)):
+        raise RulesError(f"per must be a column name, a list of them or None, not {type(per).__name__}",
+                         field="per")
     groups = [] if per is None else [per] if isinstance(per, str) else list(per)
     for g in groups:
-        if g not in frame.columns:
+        if not isinstance(g, str) or g not in frame.columns:
             raise RulesError(f"no column {g!r} to rank within", field="per")
     asc = (by in _LOWER_IS_BETTER) if ascending is None else bool(ascending)
     # values equal to 12 significant digits tie (two exact computations of one number differ in the
@@ -526,8 +585,10 @@ def pivot(frame: pl.DataFrame, value: str = "mean_rounds", index: Sequence[str] 
     """Return a builds × creatures matrix: one row per build (``index``), one column per target."""
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame from compare(), not {type(frame).__name__}", field="frame")
+    if isinstance(index, str) or not isinstance(index, (list, tuple)):
+        raise RulesError(f"index must be a list of column names, not {type(index).__name__}", field="index")
     for c in (value, columns, *index):
-        if c not in frame.columns:
+        if not isinstance(c, str) or c not in frame.columns:
             raise RulesError(f"no column {c!r}", field="value" if c == value else "index")
     return frame.pivot(on=columns, index=list(index), values=value, aggregate_function="first",
                        maintain_order=True)
@@ -541,6 +602,8 @@ def export(frame: pl.DataFrame, path: str | Path) -> Path:
     """
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame, not {type(frame).__name__}", field="frame")
+    if not isinstance(path, (str, os.PathLike)):
+        raise RulesError(f"give a file path (text or Path), not {type(path).__name__}", field="path")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".csv":

@@ -12,18 +12,22 @@ vary={...})`` does the same for every combination of fields marked variable on a
 from __future__ import annotations
 
 import itertools
+import math
+import sys as _sys
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from .arguments import check_confirm, check_flag, refuse_long_work
 from .comparison import _progress, _targets, matchup_tables
-from .errors import RulesError
+from .errors import RulesError, show
+from .limits import LIMITS, MAX_SECONDS, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
 
-__all__ = ["explore"]
+__all__ = ["explore", "estimate"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
 
@@ -42,7 +46,7 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | No
         if not ok:
             raise RulesError(f"cannot vary {key!r}: use a {sys.name} creature field, 'attack', 'attack.<field>', "
                              f"'situation.<field>' or 'options.<field>'", field="vary")
-    values = [list(vary[k]) for k in keys]
+    values = _vary_values(vary)
     for combo in itertools.product(*values):
         c_ch, a_ch, o_ch, s_ch, atk = {}, {}, {}, {}, attack
         for key, v in zip(keys, combo):
@@ -68,6 +72,85 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | No
         opt = (options or sys.Options()).replace(**o_ch) if o_ch else options
         sit = (situation or sys.Situation()).replace(**s_ch) if s_ch else situation
         yield dict(zip(keys, combo)), creature, atk, opt, sit
+
+
+def _vary_values(vary: dict) -> list[list[Any]]:
+    """Return the listed values of every varied field (each a list of at most MAX_VARY values)."""
+    out = []
+    for key, v in vary.items():
+        if isinstance(v, (str, bytes)) or not isinstance(v, Iterable) or isinstance(v, dict):
+            raise RulesError(f"vary[{key!r}] must be a list of values, not {show(v)}", field="vary")
+        try:
+            n = len(v)  # type: ignore[arg-type]
+        except TypeError:
+            n = None
+        if n is not None and n > MAX_VARY:
+            raise RulesError(f"vary[{key!r}] lists {n:,} values; at most {MAX_VARY:,}", field="vary",
+                             rule=LIMITS)
+        items = list(itertools.islice(v, MAX_VARY + 1))
+        if len(items) > MAX_VARY:
+            raise RulesError(f"vary[{key!r}] lists more than {MAX_VARY:,} values", field="vary", rule=LIMITS)
+        if not items:
+            raise RulesError(f"vary[{key!r}] lists no value", field="vary")
+        out.append(items)
+    return out
+
+
+#: measured on the CI machine (2 shared cores, tests/test_entry_points_hostile.py checks the
+#: estimate against the clock): seconds per upgrade combination the build space walks, and per
+#: (build, target) row explore evaluates
+RATE_COMBINATION = 1.0e-5
+RATE_ROW = 7.0e-5
+
+
+def _say(say: Any, seconds: float, text: str) -> None:
+    """Write ``text`` (what explore will do and roughly how long) to stderr before it starts: when
+    ``say`` is True, or None and the work is estimated at a second or more."""
+    if say is True or (say is None and seconds >= 1.0):
+        print(text, file=_sys.stderr, flush=True)
+
+
+def _check_work(seconds: float, detail: str, confirm: bool, say: Any, how: str) -> None:
+    """Say what explore will do; refuse (RulesError, field ``budget``) past MAX_SECONDS unless
+    ``confirm``."""
+    refused = seconds > MAX_SECONDS and not confirm
+    _say(say, seconds, f"explore: {detail}, {_duration(seconds)}" + ("; refused without confirm" if refused else ""))
+    if refused:
+        refuse_long_work("explore", seconds, detail, how)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"
+    if seconds < 120:
+        return f"about {seconds:.0f} s"
+    if seconds < 7200:
+        return f"about {seconds / 60:.0f} min"
+    return f"about {seconds / 3600:,.0f} h"
+
+
+def estimate(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
+             options: Any = None, base: Any = None) -> dict[str, Any]:
+    """Return what ``explore`` with these arguments would do, before any of it runs:
+    ``combinations`` (upgrade combinations the build space walks; None when the system cannot
+    count them, or with ``vary``), ``builds`` (with a budget an upper bound, three seeds per
+    combination: the distinct builds are known after the walk; with ``vary`` the exact count of
+    combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
+    ``seconds`` (rough: the walk at RATE_COMBINATION, or with ``vary`` the rows at RATE_ROW)."""
+    tgt = _targets(targets, None if system is None else _system(system).name)
+    sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
+    if budget is not None:
+        n = sys_.build_space_size(budget, options)
+        builds = None if n is None else 3 * n
+        seconds = 0.0 if n is None else n * RATE_COMBINATION
+    else:
+        if not isinstance(vary, dict) or not vary:
+            raise RulesError("give vary={field: [values, ...]}", field="vary")
+        n = None
+        builds = math.prod(len(v) for v in _vary_values(vary))
+        seconds = builds * len(tgt) * RATE_ROW
+    rows = None if builds is None or budget is not None else builds * len(tgt)
+    return {"combinations": n, "builds": builds, "targets": len(tgt), "rows": rows, "seconds": seconds}
 
 
 def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.ndarray]:
@@ -126,7 +209,7 @@ def _candidates(value: np.ndarray, ok: np.ndarray, n_pairs: int, k: int, cost: n
 def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
             top_k: int = 10, chunk_size: int = 2000, progress: Any = None, options: Any = None,
             situation: Any = None, base: Any = None, attack: Any = None,
-            by: str = "mean_turn_damage") -> pl.DataFrame:
+            by: str = "mean_turn_damage", confirm: bool = False, say: bool | None = None) -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
     better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
     budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
@@ -143,7 +226,19 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
     sets) or the varied fields (vary), target, target_hp, mean_damage, p_any_damage,
     mean_turn_damage, p_kill_one_turn, rank (1 = best per target), pareto, and with a budget
     legal_sets.
+
+    Bounded work (docs/limits.md, Bounded work): before it starts, explore says on stderr how many
+    upgrade combinations it walks, then how many builds and rows it evaluates, each with roughly
+    how long (:func:`estimate`; ``say`` True always, False never, None (the default) when the
+    estimate is a second or more and ``progress`` is not False), and refuses work estimated past
+    10 s (RulesError, field ``budget``, with the counts and the estimate) unless ``confirm=True``
+    (the CLI: ``workbench explore --yes``).
     """
+    confirm = check_confirm(confirm)
+    check_flag("progress", progress)
+    say = check_flag("say", say)
+    if say is None and progress is False:
+        say = False
     tgt = None
     if system is None:
         if base is not None:
@@ -157,7 +252,7 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
     tgt = _targets(targets, sys.name) if tgt is None else tgt
     if any(_system(type(t).system).name != sys.name for t in tgt):
         raise RulesError(f"every target must be a {sys.name} creature", field="targets")
-    if by not in ("mean_turn_damage", "mean_damage", "p_any_damage", "p_kill_one_turn"):
+    if not isinstance(by, str) or by not in _STATS:
         raise RulesError(f"rank by mean_turn_damage, mean_damage, p_any_damage or p_kill_one_turn, not {by!r}",
                          field="by")
     if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
@@ -169,13 +264,26 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
         raise RulesError("give either budget= (every legal attack within a budget) or vary= (fields of a base "
                          "creature)", field="budget")
     if budget is not None:
+        n = sys.build_space_size(budget, options)
+        if n is not None:
+            more = "at least " if n >= 10**10 else ""
+            _check_work(n * RATE_COMBINATION, f"budget {budget} walks {more}{n:,} upgrade combinations of the "
+                        f"{sys.name} build space", confirm, say, "give a smaller budget, or confirm=True "
+                        "(workbench explore --yes) to run it")
         space = sys.build_space(budget, tgt, base, options, situation)
         info, counts = space.builds.drop("build"), space.counts
+        rows = space.builds.height * len(tgt)
+        _check_work(rows * RATE_ROW, f"evaluating {space.builds.height:,} distinct builds x {len(tgt)} targets = "
+                    f"{rows:,} rows", confirm, say, "give a smaller budget or fewer targets, or "
+                    "confirm=True (workbench explore --yes) to run it")
         items = [(space.attacker, b, options, situation) for b in space.builds["build"].to_list()]
         same = space.family.tolist()
     else:
         if base is None:
             raise RulesError("give base= (the creature whose fields vary)", field="base")
+        est = estimate(sys, targets=tgt, vary=vary, base=base)
+        _check_work(est["seconds"], f"evaluating {est['builds']:,} combinations x {len(tgt)} targets = "
+                    f"{est['rows']:,} rows", confirm, say, "vary fewer values, or confirm=True to run it")
         combos = list(_vary_items(sys, base, attack, vary, options, situation))
         info = pl.DataFrame([{k: (v.name if hasattr(v, "name") and not isinstance(v, str) else v)
                               for k, v in c[0].items()} for c in combos], infer_schema_length=None)

@@ -11,7 +11,8 @@ from __future__ import annotations
 __all__ = [
     "LIMITS", "MAX_NAME", "MAX_TEXT", "MAX_LIST", "MAX_HP", "MAX_OUTCOME", "MAX_SUPPORT",
     "MAX_POOL_DICE", "MAX_KEEP_DICE", "MAX_MIXTURE", "MAX_FILE_BYTES", "MAX_SHARE_CODE",
-    "MAX_DOCUMENT_BYTES", "MAX_NESTING", "MAX_ITEMS",
+    "MAX_DOCUMENT_BYTES", "MAX_NESTING", "MAX_ITEMS", "MAX_ROUNDS", "MAX_FIGHTS", "MAX_PLAN", "MAX_SEED",
+    "MAX_SECONDS", "MAX_COMPARE_ROWS", "MAX_CHAIN_CELLS", "MAX_VARY", "BUDGET",
 ]
 
 #: the rule cited by every RulesError for a value past one of these bounds
@@ -36,3 +37,21 @@ MAX_SHARE_CODE = 64 * 1024      #: characters of a share code
 MAX_DOCUMENT_BYTES = 1 << 20    #: 1 MiB of JSON inflated from a share code
 MAX_NESTING = 32                #: nesting of tables and lists in a file or code (a model needs 4)
 MAX_ITEMS = 1000                #: models in one file or code
+
+# ------------------------------------------------------------------ fights (workbench.combat, workbench.simulate)
+MAX_ROUNDS = 10_000     #: max_rounds of rounds_to_kill, duel and compare (rounds_to_kill's default)
+MAX_FIGHTS = 10_000_000  #: simulated fights of one duel or rounds_to_kill (about 1.5 GB of state at the bound)
+MAX_PLAN = 50           #: attacks listed in one plan
+MAX_SEED = 2**128       #: seeds are whole numbers 0 <= seed < 2**128 (numpy's SeedSequence takes any)
+
+# ------------------------------------------------------------------ bounded work (docs/limits.md, Bounded work)
+#: the rule cited by a refusal of long work
+BUDGET = "docs/limits.md: bounded work"
+#: a call estimated to take longer than this many seconds says so and asks (confirm=True / --yes)
+MAX_SECONDS = 10.0
+#: rows of one compare frame past which compare asks (confirm=True), whatever the estimate
+MAX_COMPARE_ROWS = 1_000_000
+#: rows x max_rounds of compare(chain=True)'s list column past which compare asks (400 MB of float64)
+MAX_CHAIN_CELLS = 50_000_000
+#: values of one varied field of explore(vary=...), and combinations of all of them
+MAX_VARY = 100_000

@@ -184,9 +184,12 @@ def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any =
     rounds)), a plan label, a list of attacks (objects or names) used in order, or a function
     taking the plans dict and returning a label or a Dist.
     """
+    from .arguments import check_plan
+
     sys = _same_system(attacker, target)
+    plan = check_plan(plan)
     if plan is not None and not isinstance(plan, str) and not callable(plan):
-        table = sys.turn_tables([(attacker, target)], options, situation, plans=[list(plan)])
+        table = sys.turn_tables([(attacker, target)], options, situation, plans=[plan])
         table.raise_for(0)
         return table, table.label[0]
     table = sys.turn_tables([(attacker, target)], options, situation)
@@ -198,12 +201,11 @@ def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any =
             raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(table.label)}", field="plan")
         j = table.label.index(plan)
     else:
-        chosen = plan({table.label[k]: table.dist(k) for k in range(len(table.label))})
+        from .arguments import call_plan
+
+        chosen = call_plan(plan, {table.label[k]: table.dist(k) for k in range(len(table.label))})
         if isinstance(chosen, Dist):
             return table.take(np.zeros(0, dtype=np.int64)), chosen
-        if chosen not in table.label:
-            raise RulesError(f"the plan function chose {chosen!r}, which is not one of {', '.join(table.label)}",
-                             field="plan")
         j = table.label.index(chosen)
     return table.take(np.array([j])), table.label[j]
 

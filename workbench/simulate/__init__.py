@@ -108,7 +108,7 @@ def _summary_frames(sim: Fights, a: Side, b: Side, max_rounds: int):
 def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
                   max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, fights: int = 100_000,
                   seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
-                  progress: bool | None = None):
+                  progress: bool | None = None, confirm: bool = False):
     """Return the DuelResult of ``fights`` seeded simulated fights (``exact`` False, with the standard
     error of ``p_a_wins``). Fights still going after ``max_rounds`` and fights where both fall in
     the same turn count as neither side winning."""
@@ -125,7 +125,8 @@ def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *,
         return DuelResult(a.name, b.name, 0.0, 0.0, 1.0, rounds, hp_left, first, max_rounds)
     side_a = make_side(a, b, options, situation, plan_a, tactics_a)
     side_b = make_side(b, a, options, situation, plan_b, tactics_b)
-    sim = run_fights(side_a, side_b, fights, first=first, max_rounds=max_rounds, seed=seed, progress=progress)
+    sim = run_fights(side_a, side_b, fights, first=first, max_rounds=max_rounds, seed=seed, progress=progress,
+                     confirm=confirm)
     rounds, hp_left = _summary_frames(sim, side_a, side_b, max_rounds)
     pa, pb = float(np.mean(sim.winner == 1)), float(np.mean(sim.winner == 2))
     se = float(np.sqrt(pa * (1 - pa) / fights))
@@ -135,7 +136,7 @@ def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *,
 
 def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, situation: Any = None, *,
                             plan: Any = None, fights: int = 100_000, seed: int = 0, max_rounds: int = 10_000,
-                            progress: bool | None = None, tactics: Any = None) -> np.ndarray:
+                            progress: bool | None = None, tactics: Any = None, confirm: bool = False) -> np.ndarray:
     """Return P(target killed by round t), t = 1.. (the last round any fight ended), by simulation.
 
     The attacker takes its turn, then the target takes a passive turn (recovery checks, its
@@ -149,7 +150,7 @@ def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, sit
     side_a.immortal = True
     side_b = make_side(target, attacker, options, situation, None, tactics)
     sim = run_fights(side_a, side_b, fights, first="a", max_rounds=max_rounds, seed=seed, passive_b=True,
-                     progress=progress)
+                     progress=progress, confirm=confirm)
     assert sim.end_round is not None  # run_fights filled in the results
     killed = sim.end_round[sim.winner == 1]
     if killed.size == 0:

@@ -23,6 +23,9 @@ __all__ = ["Bank", "Side", "Fights", "run_fights"]
 
 #: runs expected to take longer than this many seconds show a tqdm progress bar
 PROGRESS_AFTER = 1.0
+#: a simulation still running after this many seconds stops and asks (confirm=True); with the time
+#: to build the tables before the loop, a call stays under limits.MAX_SECONDS (docs/limits.md)
+SIMULATION_SECONDS = 8.0
 
 #: the key of a state class (each Side chooses its own: an int bit set, a tuple, ...)
 K = TypeVar("K", bound=Hashable)
@@ -146,13 +149,15 @@ class Fights:
 
 
 def run_fights(a: Side, b: Side, n: int, *, first: str, max_rounds: int, seed: int,
-               passive_b: bool = False, progress: bool | None = None) -> Fights:
+               passive_b: bool = False, progress: bool | None = None, confirm: bool = False) -> Fights:
     """Play ``n`` fights of ``a`` against ``b`` for at most ``max_rounds`` rounds; return the Fights.
 
     Each round both sides take a turn, ``first`` ("a", "b" or "random": a fair coin per fight)
     acting first. A fight ends when a side falls; ``winner`` is 1 (a left standing), 2 (b) or 3
     (both fell in the same turn: a draw), 0 while undecided. With ``passive_b`` the second side takes passive
-    turns (it does not attack): the rounds-to-kill setting.
+    turns (it does not attack): the rounds-to-kill setting. Bounded work (docs/limits.md): unless
+    ``confirm``, fights still running after ``SIMULATION_SECONDS`` stop with a RulesError (field
+    ``budget``) saying how far they got and how long the rest could take.
     """
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise RulesError(f"fights must be a whole number >= 1, not {n!r}", field="fights")
@@ -186,6 +191,15 @@ def run_fights(a: Side, b: Side, n: int, *, first: str, max_rounds: int, seed: i
                     running[d] = False
         if not running.any():
             break
+        spent = time.perf_counter() - started
+        if not confirm and spent > SIMULATION_SECONDS and r < max_rounds:
+            from ..arguments import refuse_long_work
+
+            left = int(running.sum())
+            refuse_long_work("simulation", spent / r * max_rounds,
+                             f"{left:,} of {n:,} fights still undecided after {r:,} of {max_rounds:,} rounds "
+                             f"({spent:.0f} s so far)",
+                             "give fewer fights= or a smaller max_rounds=, or confirm=True to run it all")
         if progress is not False and bar is None and (progress or time.perf_counter() - started > PROGRESS_AFTER):
             from tqdm.auto import tqdm
 

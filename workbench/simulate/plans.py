@@ -28,10 +28,9 @@ def choose_label(plans: dict[str, Dist], plan: Any) -> str | Dist | None:
         if plan not in plans:
             raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(plans)}", field="plan")
         return plan
-    chosen = plan(plans)
-    if isinstance(chosen, Dist) or chosen in plans:
-        return chosen
-    raise RulesError(f"the plan function chose {chosen!r}, which is not one of {', '.join(plans)}", field="plan")
+    from ..arguments import call_plan
+
+    return call_plan(plan, plans)
 
 
 def dist_table(d: Dist, **extra: Any) -> dict[str, Any]:

@@ -385,6 +385,10 @@ class RuleSystem(ABC):
     """
 
     name: str = ""
+    #: seconds per row of a compare grid of distinct matchups, for compare's estimate before it
+    #: starts (docs/limits.md, Bounded work); measured per system on the CI machine, this default
+    #: is the slowest measured (Unbound)
+    compare_seconds_per_row: float = 8.6e-4
     title: str = ""
     rules_file: str = ""
     Creature: ClassVar[type[Model]] = Model
@@ -690,6 +694,12 @@ class RuleSystem(ABC):
         turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
         simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
+
+    def build_space_size(self, budget: Any, options: Any = None) -> int | None:
+        """Return how many candidates ``build_space(budget, ...)`` walks (counted without walking
+        them), for ``explore``'s estimate before it starts; None when the system cannot tell (the
+        default: its build space, if any, is then timed as it runs)."""
+        return None
 
     def build_space(self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None,
                     situation: Any = None) -> Any:

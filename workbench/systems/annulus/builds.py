@@ -9,6 +9,7 @@ that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from math import comb
 from typing import Any
@@ -19,9 +20,11 @@ import polars as pl
 from ...errors import RulesError
 from ..builds import BuildSpace
 
-__all__ = ["annulus_builds", "build_space", "INERT", "EFFECTIVE"]
+__all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "INERT", "EFFECTIVE"]
 
 RULES = "annulus-attacks.txt"
+#: build_space_size counts at most this many ranks (40 ranks: over 10**11 combinations)
+COUNT_RANKS = 40
 
 
 def _upgrade_classes() -> tuple[list[str], list[str]]:
@@ -67,6 +70,47 @@ def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
     yield from rec(0, size_max, {}, False, False)
 
 
+def count_multisets(items: Sequence[str], size_max: int) -> int:
+    """Return how many {upgrade: rank} :func:`_multisets` yields over ``items`` within ``size_max``
+    ranks, without walking them: a count over (ranks left, alteration used, area used, Range used)
+    under the same exclusivity rules (annulus-attacks.txt: at most one alteration, at most one area,
+    no Range with an area)."""
+
+    @functools.cache
+    def count(i: int, left: int, alt: bool, area: bool, rng: bool) -> int:
+        if i == len(items):
+            return 1
+        name = items[i]
+        total = count(i + 1, left, alt, area, rng)
+        if (name in _ALTERATIONS and alt) or (name in _AREAS and (area or rng)) or (name == "Range" and area):
+            return total
+        top = left if name in _STACKABLE else min(1, left)
+        for r in range(1, top + 1):
+            total += count(i + 1, left - r, alt or name in _ALTERATIONS, area or name in _AREAS,
+                           rng or name == "Range")
+        return total
+
+    return count(0, max(0, int(size_max)), False, False, False)
+
+
+def build_space_size(budget: Any, options: Any = None) -> int:
+    """Return how many upgrade combinations :func:`annulus_builds` walks for ``budget`` Experience
+    (the loop of the build space; its distinct builds are at most three times as many), counted
+    without enumerating them, for ``explore``'s estimate before it starts. Past ``COUNT_RANKS``
+    ranks the count of ``COUNT_RANKS`` ranks is returned: a lower bound, and already billions."""
+    from . import SYSTEM as A
+
+    options, _ = A.defaults(options, None)
+    epr = options.experience_per_rank
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < max(epr, 1):
+        return 0
+    if epr == 0:
+        raise RulesError("with experience_per_rank 0 every upgrade is free: the build space has no bound; "
+                         "give options with experience_per_rank >= 1", field="budget",
+                         rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
+    return count_multisets(EFFECTIVE, min(int(budget) // epr - 1, COUNT_RANKS))
+
+
 def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
     """Return how many ways ``left`` or fewer ranks can be spent on inert upgrades: ``n_free``
     non-stackable ones, plus Counter with one of 3 types when the set has no other alteration."""
@@ -92,6 +136,8 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
         raise RulesError(f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}", field="budget",
                          rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
+    if epr == 0:  # every upgrade free: no budget bounds the sets (a ZeroDivisionError before)
+        build_space_size(budget, options)
     ranks = int(budget) // epr - 1
     # what the targets and situation make relevant (annulus resolve steps 1-4)
     free = options.size_free_steps

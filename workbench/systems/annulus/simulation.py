@@ -140,6 +140,8 @@ class AnnulusSide(Side):
         if is_sequence_plan(self.plan):
             budget = actions
             for a in [self.sys.attack_named(self.me, x) for x in list(self.plan)]:
+                if a not in self.sets:  # a ValueError of list.index before
+                    raise RulesError(f"{a.name} is not one of {self.me.name}'s attack sets", field="plan")
                 i = self.sets.index(a)
                 if avail >> i & 1 and self.cost[i] <= budget:
                     plan.append(i)

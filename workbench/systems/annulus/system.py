@@ -27,6 +27,7 @@ class AnnulusSystem(RuleSystem):
     """Annulus: d6 success pools against a defense, upgrades and a d12 Trigger Die."""
 
     name = "annulus"
+    compare_seconds_per_row = 2.6e-4  # measured (docs/limits.md, Bounded work)
     title = "Annulus"
     rules_file = RULES
     # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these
@@ -272,6 +273,12 @@ class AnnulusSystem(RuleSystem):
         from .builds import build_space
 
         return build_space(budget, targets, attacker, options, situation)
+
+    def build_space_size(self, budget, options=None):
+        """Return how many upgrade combinations ``build_space`` walks for ``budget`` (annulus/builds.py)."""
+        from .builds import build_space_size
+
+        return build_space_size(budget, options)
 
 
 def load_catalog(folder: Path) -> Catalog:

@@ -33,6 +33,7 @@ class GlassEmpires(RuleSystem):
     """The Glass Empires rule system (see docs/systems/glass_empires.md)."""
 
     name = "glass_empires"
+    compare_seconds_per_row = 3.2e-4  # measured (docs/limits.md, Bounded work)
     title = "Glass Empires"
     rules_file = RULES
     # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these

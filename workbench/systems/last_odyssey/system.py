@@ -24,6 +24,7 @@ class LastOdyssey(RuleSystem):
     """Last Odyssey: one d10 hit die decides the hit and adds to the damage (last-odyssey-attacks.txt)."""
 
     name = "last_odyssey"
+    compare_seconds_per_row = 3.9e-4  # measured (docs/limits.md, Bounded work)
     title = "Last Odyssey"
     rules_file = "last-odyssey-attacks.txt"
     # the model classes (public: wb.system(...).Creature, ...); in this class body the bare names are these

@@ -1,0 +1,119 @@
+"""Checks of the entry points' own arguments (``max_rounds``, ``fights``, ``seed``, ``first``,
+``simulate``, ``progress``, ``hp``, ``plan``, ``confirm``): each returns the value in its plain
+Python form or raises RulesError naming the argument and the bound (docs/limits.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import limits
+from .errors import RulesError, show
+
+__all__ = ["whole", "check_rounds", "check_fights", "check_seed", "check_first", "check_flag", "check_hp",
+           "check_plan", "call_plan", "check_confirm", "refuse_long_work"]
+
+
+def whole(name: str, value: Any, *, minimum: int, limit: int, why: str) -> int:
+    """Return ``value`` as an int when it is a whole number in ``minimum..limit`` (ints, numpy ints
+    and whole floats; not bools); else raise RulesError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise RulesError(f"must be a whole number, not {show(value)}", field=name)
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value) or value != int(value):
+            raise RulesError(f"must be a whole number, not {show(value)}", field=name)
+    v = int(value)
+    if v < minimum:
+        raise RulesError(f"must be a whole number >= {minimum}, not {show(v)}", field=name)
+    if v > limit:
+        raise RulesError(f"must be at most {limit:,} ({why}), not {show(v)}", field=name, rule=limits.LIMITS)
+    return v
+
+
+def check_rounds(value: Any, name: str = "max_rounds") -> int:
+    """Return ``max_rounds`` (1..limits.MAX_ROUNDS)."""
+    return whole(name, value, minimum=1, limit=limits.MAX_ROUNDS, why="no fight of the rules lasts that long")
+
+
+def check_fights(value: Any) -> int:
+    """Return ``fights`` (1..limits.MAX_FIGHTS simulated fights)."""
+    return whole("fights", value, minimum=1, limit=limits.MAX_FIGHTS,
+                 why="the standard error is already below 0.0002 there")
+
+
+def check_seed(value: Any) -> int:
+    """Return ``seed`` (a whole number 0 <= seed < limits.MAX_SEED)."""
+    return whole("seed", value, minimum=0, limit=limits.MAX_SEED - 1, why="seeds are 128-bit")
+
+
+def check_first(value: Any) -> str:
+    """Return ``first``: "a", "b" or "random"."""
+    if not isinstance(value, str) or value not in ("a", "b", "random"):
+        raise RulesError(f"first must be 'a', 'b' or 'random', not {show(value)}", field="first")
+    return value
+
+
+def check_flag(name: str, value: Any, allow_none: bool = True) -> bool | None:
+    """Return ``value`` when it is True, False (or None when allowed)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise RulesError(f"must be True, False{' or None' if allow_none else ''}, not {show(value)}", field=name)
+
+
+def check_hp(value: Any, name: str = "hp") -> np.ndarray:
+    """Return ``hp`` (one whole number or a list of them, each 1..limits.MAX_HP) as an int64 array."""
+    items = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    if not items or len(items) > limits.MAX_ITEMS:
+        raise RulesError(f"HP must be whole numbers >= 1 (1 to {limits.MAX_ITEMS} of them), not {show(value)}",
+                         field=name)
+    return np.array([whole(name, h, minimum=1, limit=limits.MAX_HP, why="the chains grow with HP")
+                     for h in items], dtype=np.int64)
+
+
+def check_plan(plan: Any) -> Any:
+    """Return ``plan`` when it has a plan's form: None, a label, a function, or a list of at most
+    limits.MAX_PLAN attacks or names (a tuple or any other sequence becomes a list)."""
+    if plan is None or isinstance(plan, str) or callable(plan):
+        return plan
+    if isinstance(plan, (list, tuple)):
+        if not plan or len(plan) > limits.MAX_PLAN:
+            raise RulesError(f"a plan lists 1 to {limits.MAX_PLAN} attacks, not {len(plan)}", field="plan",
+                             rule=limits.LIMITS)
+        return list(plan)
+    raise RulesError(f"give a plan label, a list of attacks or names, or a function, not {show(plan)}",
+                     field="plan")
+
+
+def call_plan(plan: Any, plans: dict[str, Any]) -> Any:
+    """Return what the plan function ``plan`` chooses among ``plans`` (label -> damage Dist): one of
+    the labels or a Dist. Anything else, or an exception inside the caller's function, is a
+    RulesError naming ``plan``."""
+    from .dist import Dist
+
+    try:
+        chosen = plan(plans)
+    except RulesError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the caller's own function failed: bad input, said so
+        raise RulesError(f"the plan function raised {type(exc).__name__}: {show(str(exc), 120)}",
+                         field="plan") from None
+    if isinstance(chosen, Dist) or (isinstance(chosen, str) and chosen in plans):
+        return chosen
+    raise RulesError(f"the plan function chose {show(chosen)}, which is not one of {', '.join(plans)}",
+                     field="plan")
+
+
+def check_confirm(value: Any) -> bool:
+    """Return ``confirm`` (True or False)."""
+    return bool(check_flag("confirm", value, allow_none=False))
+
+
+def refuse_long_work(what: str, seconds: float, detail: str, how: str) -> None:
+    """Raise the RulesError (field ``budget``) of work estimated past limits.MAX_SECONDS, saying how
+    much (``detail``), how long and ``how`` to go ahead anyway."""
+    raise RulesError(f"{what}: {detail}, estimated {seconds:,.0f} s, over the {limits.MAX_SECONDS:g} s that "
+                     f"runs without asking; {how}", field="budget", rule=limits.BUDGET)
