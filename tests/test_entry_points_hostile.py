@@ -444,7 +444,7 @@ def test_duel_arguments_of_wrong_types_and_sizes(kw, words):
 
 
 def test_rounds_to_kill_hp_bounds_and_huge_damage():
-    refused(lambda: wb.rounds_to_kill(Dist.die(6), hp=2**62), "hp", "at most 1,000")
+    refused(lambda: wb.rounds_to_kill(Dist.die(6), hp=2**62), "hp", "at most 100,000")
     refused(lambda: wb.rounds_to_kill(Dist.die(6), hp=1.5), "hp")
     refused(lambda: wb.mean_rounds_to_kill(Dist.die(6), [3, "4"]), "hp")
     refused(lambda: wb.duel(Dist.die(6), Dist.die(6), hp_a=10**6, hp_b=3), "hp_a")

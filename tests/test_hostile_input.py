@@ -549,7 +549,7 @@ def test_limits_table_in_the_docs_matches_the_code():
     from workbench.systems.unbound import notation as un
 
     expected = {
-        "MAX_HP": limits.MAX_HP, "MAX_NAME": limits.MAX_NAME, "MAX_SUPPORT": limits.MAX_SUPPORT,
+        "MAX_HP": limits.MAX_HP, "MAX_CHAIN_HP": limits.MAX_CHAIN_HP, "MAX_NAME": limits.MAX_NAME, "MAX_SUPPORT": limits.MAX_SUPPORT,
         "MAX_POOL_DICE": limits.MAX_POOL_DICE, "MAX_KEEP_DICE": limits.MAX_KEEP_DICE,
         "MAX_FILE_BYTES": limits.MAX_FILE_BYTES, "MAX_SHARE_CODE": limits.MAX_SHARE_CODE,
         "MAX_DOCUMENT_BYTES": limits.MAX_DOCUMENT_BYTES, "MAX_NESTING": limits.MAX_NESTING,

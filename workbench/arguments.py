@@ -64,13 +64,15 @@ def check_flag(name: str, value: Any, allow_none: bool = True) -> bool | None:
     raise RulesError(f"must be True, False{' or None' if allow_none else ''}, not {show(value)}", field=name)
 
 
-def check_hp(value: Any, name: str = "hp") -> np.ndarray:
-    """Return ``hp`` (one whole number or a list of them, each 1..limits.MAX_HP) as an int64 array."""
+def check_hp(value: Any, name: str = "hp", limit: int | None = None) -> np.ndarray:
+    """Return ``hp`` (one whole number or a list of them, each 1..``limit``, default limits.MAX_HP)
+    as an int64 array."""
     items = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
     if not items or len(items) > limits.MAX_ITEMS:
         raise RulesError(f"HP must be whole numbers >= 1 (1 to {limits.MAX_ITEMS} of them), not {show(value)}",
                          field=name)
-    return np.array([whole(name, h, minimum=1, limit=limits.MAX_HP, why="the chains grow with HP")
+    top = limits.MAX_HP if limit is None else limit
+    return np.array([whole(name, h, minimum=1, limit=top, why="the chains grow with HP")
                      for h in items], dtype=np.int64)
 
 

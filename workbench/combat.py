@@ -27,7 +27,7 @@ from .arguments import (
 from .chains import CHAIN_TAIL, kill_chains
 from .dist import Dist
 from .errors import RulesError
-from .limits import MAX_HP
+from .limits import MAX_CHAIN_HP
 
 __all__ = ["rounds_to_kill", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
@@ -37,18 +37,20 @@ def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
         raise RulesError(f"expected a Dist of damage per turn, not {type(turn).__name__}", field="turn")
     if turn.min() < 0:
         raise RulesError("damage per turn cannot be negative (healing is not an HP-only chain)", field="turn")
-    if turn.max() > MAX_HP:  # every target has at most MAX_HP: damage past it kills as surely (exact)
-        x = np.zeros(MAX_HP + 1)
+    if turn.max() > MAX_CHAIN_HP:  # no chain runs past MAX_CHAIN_HP: damage past it kills as surely (exact)
+        x = np.zeros(MAX_CHAIN_HP + 1)
         lo = turn.min()
-        keep = turn.pmf[: max(0, MAX_HP - lo)]
+        keep = turn.pmf[: max(0, MAX_CHAIN_HP - lo)]
         x[lo : lo + keep.size] = keep
-        x[MAX_HP] = turn.pmf[keep.size:].sum()
+        x[MAX_CHAIN_HP] = turn.pmf[keep.size:].sum()
         return x
     return np.concatenate((np.zeros(turn.offset), turn.pmf))
 
 
 def _check_hp(hp: Any, name: str = "hp") -> np.ndarray:
-    return check_hp(hp, name)  # whole numbers 1..MAX_HP (docs/limits.md)
+    """Return the HP a chain of a per-turn Dist runs on: whole numbers 1..MAX_CHAIN_HP (docs/limits.md;
+    a creature's own HP is bounded by MAX_HP at construction)."""
+    return check_hp(hp, name, MAX_CHAIN_HP)
 
 
 def _check_run(max_rounds: Any, fights: Any, seed: Any, simulate: Any, progress: Any) -> int:
@@ -122,7 +124,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
     ``p_killed_by`` (P(T <= round)), ``exact``, ``fights`` (null when exact) and
     ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact rows stop when the remaining
     survival probability is below 1e-16 (or at ``max_rounds``). Bounds (docs/limits.md): ``hp`` up
-    to 1000, ``max_rounds`` up to 10,000, ``fights`` up to 10,000,000; a simulation still running
+    to 100,000 (a creature's own HP up to 1000), ``max_rounds`` up to 10,000, ``fights`` up to 10,000,000; a simulation still running
     after 8 s stops with a RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks the plan when ``plan`` is None
     ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`).
     """

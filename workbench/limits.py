@@ -9,7 +9,7 @@ tests/test_hostile_input.py checks against these numbers).
 from __future__ import annotations
 
 __all__ = [
-    "LIMITS", "MAX_NAME", "MAX_TEXT", "MAX_LIST", "MAX_HP", "MAX_OUTCOME", "MAX_SUPPORT",
+    "LIMITS", "MAX_NAME", "MAX_TEXT", "MAX_LIST", "MAX_HP", "MAX_CHAIN_HP", "MAX_OUTCOME", "MAX_SUPPORT",
     "MAX_POOL_DICE", "MAX_KEEP_DICE", "MAX_MIXTURE", "MAX_FILE_BYTES", "MAX_SHARE_CODE",
     "MAX_DOCUMENT_BYTES", "MAX_NESTING", "MAX_ITEMS", "MAX_ROUNDS", "MAX_FIGHTS", "MAX_PLAN", "MAX_SEED",
     "MAX_SECONDS", "MAX_COMPARE_ROWS", "MAX_CHAIN_CELLS", "MAX_VARY", "BUDGET",
@@ -23,6 +23,8 @@ MAX_NAME = 200          #: characters of a name (longest published: 46)
 MAX_TEXT = 500          #: characters of other text: statuses, tags, sources (longest published source: ~80)
 MAX_LIST = 50           #: entries of a list of names (tags, immunities, damage types)
 MAX_HP = 1000           #: hit points (largest published: 155 Last Odyssey health, 150 Unbound)
+MAX_CHAIN_HP = 100_000  #: HP of the chain of a custom per-turn Dist (rounds_to_kill(turn, hp=), duels of Dists):
+                        #: 100,000 HP runs in under 1.5 s (benchmarks/README.md)
 
 # ------------------------------------------------------------------ distributions (workbench.dist)
 MAX_OUTCOME = 10**12    #: |outcome| of a Dist (far inside int64, so sums and products never wrap)
