@@ -143,3 +143,21 @@ def test_fewest_rounds_objective_is_the_best_plan_by_its_own_chain():
         assert any(abs(got.mean() - plans[k].mean()) < 1e-12 for k in rounds if abs(rounds[k] - best) < 1e-9)
         differ += abs(wb.turn_damage(a, t).mean() - got.mean()) > 1e-12
     assert differ >= 1  # a steadier plan kills sooner than the highest-mean one
+
+
+def test_a_simulated_fight_refuses_another_objective():
+    """The simulation's sides choose plans by the highest mean damage: asking a simulated fight for
+    objective="rounds" is a RulesError naming objective, never a silently different plan; an unknown
+    objective is refused everywhere."""
+    A = wb.system("annulus")
+    ogre, drake = A.catalog().creature("Ogre"), A.catalog().creature("Drake")
+    with pytest.raises(wb.RulesError) as err:
+        wb.duel(ogre, drake, objective="rounds", fights=1000)
+    assert err.value.field == "objective" and "simulated" in str(err.value)
+    assert wb.duel(ogre, drake, objective="rounds", simulate=False).exact
+    for call in (lambda: wb.compare([ogre], [drake], objective="fastest"),
+                 lambda: wb.turn_damage(ogre, drake, objective="kill_within_0"),
+                 lambda: wb.rounds_to_kill(ogre, drake, objective=3)):
+        with pytest.raises(wb.RulesError) as err:
+            call()
+        assert err.value.field == "objective"

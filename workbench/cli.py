@@ -289,7 +289,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
     sys_ = system(args.system)
     a, b = _creature(sys_, args.a), _creature(sys_, args.b)
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds, progress=_progress())
+    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds, progress=_progress(),
+                  objective=args.objective)
     print(result.summary())
     rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
     _print_frame(rounds, rows=30)
@@ -356,7 +357,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
-                    max_rounds=args.max_rounds, progress=_progress(), confirm=args.yes)
+                    max_rounds=args.max_rounds, progress=_progress(), confirm=args.yes, objective=args.objective)
     if args.rank:
         from .comparison import rank
 
@@ -476,6 +477,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("b", metavar="B")
     s.add_argument("--first", choices=("a", "b", "random"), default="a", help="who acts first (default a)")
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds before a draw (default 100)")
+    s.add_argument("--objective", default="damage", metavar="OBJ",
+                   help="how each side picks its plan: damage (default), rounds, kill_within_K")
     common(s)
     s.set_defaults(func=cmd_duel)
 
@@ -485,6 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-a", "--attackers", nargs="+", required=True, metavar="ATTACKER")
     s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds-to-kill horizon (default 100)")
+    s.add_argument("--objective", default="damage", metavar="OBJ",
+                   help="how the best-plan rows are chosen: damage (default), rounds, kill_within_K")
     s.add_argument("--sort", metavar="COLUMN", help="sort by this column (descending)")
     s.add_argument("--ascending", action="store_true", help="sort ascending")
     s.add_argument("--top", type=int, metavar="N", help="print only the first N rows")

@@ -145,6 +145,7 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
         use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
+        _check_objective(objective, use_sim)
         if use_sim:
             if hp is not None:
                 raise RulesError("hp= applies to the exact chain only; the simulation uses the target's own pools",
@@ -167,6 +168,18 @@ def _total(joint: np.ndarray) -> np.ndarray:
     from .chains import totals
 
     return totals(joint[None, ...])[0]
+
+
+def _check_objective(objective: Any, simulated: bool) -> None:
+    """Refuse an unknown objective, and any but "damage" in a simulated fight: the simulation's
+    sides choose their plans by the highest mean damage (a RulesError, not a silent other plan)."""
+    from .turns import check_objective
+
+    check_objective(objective)
+    if simulated and objective != "damage":
+        raise RulesError(f"objective={objective!r} chooses plans by the exact chain; this fight carries state and "
+                         "is simulated, whose sides choose by the highest mean damage (pass simulate=False to "
+                         "ignore the state, or objective='damage')", field="objective")
 
 
 def _choose(simulate: bool | None, effects: Any) -> bool:
@@ -306,6 +319,7 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
                              field="b")
         use_sim = _choose(simulate, lambda: state_effects(a, b, options, situation, plan_a)
                           | state_effects(b, a, options, situation, plan_b))
+        _check_objective(objective, use_sim)
         if use_sim:
             return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
                                  plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,

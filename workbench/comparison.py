@@ -424,8 +424,10 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
     """
     from .arguments import check_confirm, check_flag, check_rounds
     from .chains import kill_stats
+    from .turns import check_objective
 
     max_rounds = check_rounds(max_rounds)
+    check_objective(objective)
     best_plan = check_flag("best_plan", best_plan)
     chain = bool(check_flag("chain", chain, allow_none=False))
     check_flag("progress", progress)

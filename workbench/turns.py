@@ -111,6 +111,20 @@ def _same_system(attacker: Any, target: Any):
 OBJECTIVES = ("damage", "rounds", "kill_within_K")
 
 
+def check_objective(objective: Any) -> int | None:
+    """Return K of ``"kill_within_K"`` (None for "damage" and "rounds"), or raise RulesError
+    naming ``objective`` for anything else."""
+    if isinstance(objective, str) and objective in ("damage", "rounds"):
+        return None
+    if isinstance(objective, str) and objective.startswith("kill_within_"):
+        tail = objective[len("kill_within_"):]
+        if tail.isdigit() and 1 <= int(tail) <= 1000:
+            return int(tail)
+        raise RulesError(f"kill_within_K takes a whole K from 1 to 1000, not {objective!r}", field="objective")
+    raise RulesError(f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), "
+                     f"not {objective!r}", field="objective")
+
+
 def objective_score(objective: Any, table: TurnTable, pools: np.ndarray | None) -> np.ndarray:
     """Return, per plan row, the score to maximise under ``objective``:
 
@@ -121,17 +135,9 @@ def objective_score(objective: Any, table: TurnTable, pools: np.ndarray | None) 
     ``pools`` (n_pairs x the system's pools) is each pair's target; the kill objectives read the
     same chain as :func:`workbench.rounds_to_kill` (:func:`workbench.chains.kill_stats`).
     """
+    k = check_objective(objective)
     if objective == "damage":
         return table.means()
-    k = None
-    if isinstance(objective, str) and objective.startswith("kill_within_"):
-        tail = objective[len("kill_within_"):]
-        k = int(tail) if tail.isdigit() and 1 <= int(tail) <= 1000 else None
-        if k is None:
-            raise RulesError(f"kill_within_K takes a whole K from 1 to 1000, not {objective!r}", field="objective")
-    elif objective != "rounds":
-        raise RulesError(f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), "
-                         f"not {objective!r}", field="objective")
     if pools is None:
         raise RulesError("the kill objectives need the target's pools", field="objective")
     from .chains import kill_stats
