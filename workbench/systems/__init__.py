@@ -111,7 +111,7 @@ def unregister_system(name: str) -> None:
     _LOADED.pop(key, None)
 
 
-def system(name: "str | RuleSystem") -> RuleSystem:
+def system(name: str | RuleSystem) -> RuleSystem:
     """Return the rule system called ``name`` (``"annulus"``, ``"unbound"``, ...)."""
     if isinstance(name, RuleSystem):
         return name
