@@ -1,8 +1,8 @@
 """Rules Workbench: exact attack maths for tabletop rule systems.
 
 >>> import workbench as wb
->>> wb.systems()
-['annulus', 'unbound', 'last_odyssey', 'glass_empires']
+>>> len(wb.systems())   # the four bundled rule systems, and any registered (wb.register_system)
+4
 
 The engine never imports ipywidgets; polars and altair load on first use.
 """

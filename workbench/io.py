@@ -4,7 +4,7 @@ A file holds one model (a creature, attack, options or situation of any rule sys
 of them, with the ``system``, the ``model_kind`` and the ``format_version``::
 
     format_version = 1
-    system = "annulus"
+    system = "..."            # the model's rule system: one of wb.systems()
     model_kind = "creature"
     name = "Hill Giant"
     level = 4

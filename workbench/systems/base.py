@@ -362,6 +362,19 @@ def _factorize(keys: Sequence[Any]) -> np.ndarray:
     return np.array([seen.setdefault(k, len(seen)) for k in keys], dtype=np.int64)
 
 
+def summed_uses(uses: np.ndarray, counts: Sequence[int]) -> list[np.ndarray]:
+    """Return the pmf of each plan's total damage: the next ``counts[j]`` rows of ``uses`` (damage
+    pmfs from 0, in plan order) convolved, as independent uses sum."""
+    out, k = [], 0
+    for n in counts:
+        total = np.ones(1)
+        for row in uses[k : k + n]:
+            total = np.convolve(total, row)
+        out.append(total)
+        k += n
+    return out
+
+
 def pmf_rows(table, n: int) -> np.ndarray:
     """Return P(matchup, damage) of an outcome table with a ``matchup`` column as a dense (n, D)
     array, damage from 0 (scatter-add over the rows; RulesError for negative damage)."""
@@ -543,15 +556,7 @@ class RuleSystem(ABC):
             return [np.ones(1) for _ in plans]
         table = self.outcome_tables([f[0] for f in flat], [f[1] for f in flat], [f[2] for f in flat], options,
                                     [f[3] for f in flat])
-        uses = pmf_rows(table, len(flat))
-        out, k = [], 0
-        for *_, items in plans:
-            total = np.ones(1)
-            for row in uses[k:k + len(items)]:
-                total = np.convolve(total, row)
-            out.append(total)
-            k += len(items)
-        return out
+        return summed_uses(pmf_rows(table, len(flat)), [len(items) for *_, items in plans])
 
     # -- the turn stage: generic, through the hooks above
     def turn_tables(self, pairs: Sequence[tuple[Any, Any]], options: Any = None, situation: Any = None,

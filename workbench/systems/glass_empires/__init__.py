@@ -172,16 +172,9 @@ class GlassEmpires(RuleSystem):
         weapons = self.attacks_of(attacker)
         if not weapons:  # a creature without weapons (True Immortal, Kain) spends its turn otherwise
             return [("No attack", [])]
-        ok = []
-        for w in weapons:
-            try:
-                strike_modifier(w, attacker, situation)
-                ok.append(True)
-            except RulesError as exc:
-                if exc.field != "distance":
-                    raise
-                ok.append(False)
-        if weapons and not any(ok):
+        n = len(weapons)
+        ok = [why is None for why in self.usability(weapons, [attacker] * n, [target] * n, options, [situation] * n)]
+        if not any(ok):
             raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
         return [(" + ".join(weapons[i].name for i in combo), [weapons[i] for i in combo])
                 for k in range(1, self.attacks_per_turn(attacker, options) + 1)

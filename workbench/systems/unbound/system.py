@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, pmf_rows
+from ..base import Catalog, RuleSystem, pmf_rows, summed_uses
 from . import models as m
 from .actions import BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn, self_ac_penalty
 from .catalog import load_catalog
@@ -255,15 +255,7 @@ class UnboundSystem(RuleSystem):
         table = attack_rows([f[0].attack for f in flat], [f[1] for f in flat], [f[2] for f in flat], options,
                             [f[3] for f in flat], np.array([f[0].modifier for f in flat]),
                             np.array([f[0].ac_drop for f in flat]))
-        rows = pmf_rows(table, len(flat))
-        out, k = [], 0
-        for sl in slot_lists:
-            total = np.ones(1)
-            for r in rows[k : k + len(sl)]:
-                total = np.convolve(total, r)
-            out.append(total)
-            k += len(sl)
-        return out
+        return summed_uses(pmf_rows(table, len(flat)), [len(sl) for sl in slot_lists])
 
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:
