@@ -1,8 +1,8 @@
-"""Lint and types: ``ruff check`` and ``mypy`` on workbench/ and widgets/, with their configuration in
+"""Lint, format and types: ``ruff check``, ``ruff format --check`` and ``mypy`` on workbench/ and widgets/, with their configuration in
 pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``), must report nothing.
 
 Both tools are pinned in the ``test`` extra (their findings change between versions). Run them by
-hand from the repository root: ``.venv/bin/ruff check`` and ``.venv/bin/mypy``.
+hand from the repository root: ``.venv/bin/ruff check``, ``.venv/bin/ruff format`` and ``.venv/bin/mypy``.
 
 Nothing is excluded: :func:`test_nothing_is_excluded` checks that.
 """
@@ -27,6 +27,11 @@ def run_tool(*args: str) -> subprocess.CompletedProcess[str]:
 def test_ruff_check_is_clean() -> None:
     proc = run_tool("ruff", "check", "--no-fix", "--output-format", "concise")
     assert proc.returncode == 0, f"ruff check found:\n{proc.stdout}{proc.stderr}"
+
+
+def test_ruff_format_is_clean() -> None:
+    proc = run_tool("ruff", "format", "--check")
+    assert proc.returncode == 0, f"ruff format would reformat:\n{proc.stdout}{proc.stderr}"
 
 
 @pytest.mark.timeout(600)

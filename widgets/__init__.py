@@ -17,7 +17,19 @@ from .forms import CatalogEditor, ModelForm
 from .situation import OptionsPanel, SituationPanel
 
 __all__ = [
-    "Panel", "enable_offline", "ModelForm", "CatalogEditor", "CreatureEditor", "AttackSetBuilder",
-    "attack_builder", "AnnulusAttackBuilder", "SituationPanel", "OptionsPanel", "DamagePanel", "DuelPanel",
-    "ComparePanel", "FilePanel", "Workbench",
+    "Panel",
+    "enable_offline",
+    "ModelForm",
+    "CatalogEditor",
+    "CreatureEditor",
+    "AttackSetBuilder",
+    "attack_builder",
+    "AnnulusAttackBuilder",
+    "SituationPanel",
+    "OptionsPanel",
+    "DamagePanel",
+    "DuelPanel",
+    "ComparePanel",
+    "FilePanel",
+    "Workbench",
 ]

@@ -40,8 +40,16 @@ class AnnulusAttackBuilder(Panel):
     attacker = T.Any(allow_none=True, help="the creature whose attack sets are offered first")
     CUSTOM = "(custom)"
 
-    def __init__(self, system: Any = "annulus", value: Any = None, *, attacker: Any = None,
-                 title: str | None = None, options: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        system: Any = "annulus",
+        value: Any = None,
+        *,
+        attacker: Any = None,
+        title: str | None = None,
+        options: Any = None,
+        **kwargs: Any,
+    ) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
@@ -55,36 +63,59 @@ class AnnulusAttackBuilder(Panel):
             value = next(iter(self.entries.values()), None) or annulus.Attack("Attack")
         style, wide = {"description_width": "9em"}, W.Layout(width="22em")
         c: dict[str, W.Widget] = {}
-        c["picker"] = W.Dropdown(options=[self.CUSTOM, *self.entries], description="attack set", style=style,
-                                 layout=wide)
+        c["picker"] = W.Dropdown(
+            options=[self.CUSTOM, *self.entries], description="attack set", style=style, layout=wide
+        )
         c["name"] = W.Text(description="name", style=style, layout=wide)
-        c["defense"] = W.ToggleButtons(options=[(s.capitalize(), s) for s in _SEEDS], description="seed (Damage)",
-                                       style={"description_width": "9em", "button_width": "6.5em"})
+        c["defense"] = W.ToggleButtons(
+            options=[(s.capitalize(), s) for s in _SEEDS],
+            description="seed (Damage)",
+            style={"description_width": "9em", "button_width": "6.5em"},
+        )
         # "" stands for no counter type: a Dropdown whose value is None shows blank in the browser.
-        c["counter_type"] = W.Dropdown(options=[("(none)", ""), *[(s.capitalize(), s) for s in _SEEDS]],
-                                       description="counter type", style=style, layout=wide)
+        c["counter_type"] = W.Dropdown(
+            options=[("(none)", ""), *[(s.capitalize(), s) for s in _SEEDS]],
+            description="counter type",
+            style=style,
+            layout=wide,
+        )
         boxes = []
         self._stackable = [n for n, r in self.upgrade_info.items() if r["stackable"]]
         for cat in _CATEGORIES:
             names = [n for n, r in self.upgrade_info.items() if r["category"] == cat and not r["stackable"]]
-            c[cat] = W.SelectMultiple(options=names, rows=min(10, len(names)), description=cat,
-                                      style={"description_width": "5.5em"}, layout=W.Layout(width="15em"))
+            c[cat] = W.SelectMultiple(
+                options=names,
+                rows=min(10, len(names)),
+                description=cat,
+                style={"description_width": "5.5em"},
+                layout=W.Layout(width="15em"),
+            )
             c[cat].add_class(f"wb-upgrades-{cat}")
             boxes.append(c[cat])
         ranks = []
         for n in self._stackable:
-            c[f"rank:{n}"] = W.BoundedIntText(value=0, min=0, max=99, description=n,
-                                              style={"description_width": "5.5em"}, layout=W.Layout(width="10em"))
+            c[f"rank:{n}"] = W.BoundedIntText(
+                value=0,
+                min=0,
+                max=99,
+                description=n,
+                style={"description_width": "5.5em"},
+                layout=W.Layout(width="10em"),
+            )
             ranks.append(c[f"rank:{n}"])
         self.controls = c
         for k, w in c.items():
             if k != "picker":
                 w.observe(self._on_control, names="value")
         c["picker"].observe(self._on_pick, names="value")
-        self.upgrades_box = W.VBox([W.HBox(boxes, layout=W.Layout(flex_flow="row wrap")),
-                                    W.HTML("<i>ranks of stackable upgrades (0 = none)</i>"),
-                                    W.HBox(ranks, layout=W.Layout(flex_flow="row wrap")),
-                                    self._error_slot("upgrades")])
+        self.upgrades_box = W.VBox(
+            [
+                W.HBox(boxes, layout=W.Layout(flex_flow="row wrap")),
+                W.HTML("<i>ranks of stackable upgrades (0 = none)</i>"),
+                W.HBox(ranks, layout=W.Layout(flex_flow="row wrap")),
+                self._error_slot("upgrades"),
+            ]
+        )
         self.upgrades_box.add_class("wb-upgrades")
         self.experience = W.HTML()
         self.experience.add_class("wb-experience")
@@ -95,10 +126,16 @@ class AnnulusAttackBuilder(Panel):
         self.attacker = attacker
         self.title = W.HTML(f"<b>{html.escape(title)}</b>") if title else None
         self.children = _children(
-            self.title, c["picker"], W.HBox([c["name"], self._error_slot("name")]),
+            self.title,
+            c["picker"],
+            W.HBox([c["name"], self._error_slot("name")]),
             W.HBox([c["defense"], self._error_slot("defense")]),
             W.HBox([c["counter_type"], self._error_slot("counter_type")]),
-            self.upgrades_box, self.experience, self.about, self.error_box)
+            self.upgrades_box,
+            self.experience,
+            self.about,
+            self.error_box,
+        )
 
     # -- entries
     def _entries(self, attacker: Any) -> dict[str, Any]:
@@ -169,8 +206,12 @@ class AnnulusAttackBuilder(Panel):
         c = self.controls
         annulus: Any = self.system  # the Annulus system: its Attack takes the set's fields
         try:
-            attack = annulus.Attack(c["name"].value, defense=c["defense"].value, upgrades=self.read_upgrades(),
-                                    counter_type=c["counter_type"].value or None)
+            attack = annulus.Attack(
+                c["name"].value,
+                defense=c["defense"].value,
+                upgrades=self.read_upgrades(),
+                counter_type=c["counter_type"].value or None,
+            )
         except RulesError as err:
             self.show_error(err)
             self._show_about(self.read_upgrades())
@@ -199,8 +240,10 @@ class AnnulusAttackBuilder(Panel):
     def _show_cost(self, attack: Any) -> None:
         annulus: Any = self.system  # the Annulus system
         xp = annulus.experience(attack, self.options)
-        self.experience.value = (f'<span class="wb-xp">Experience: <b>{xp}</b></span> '
-                                 f'<span style="color:#555">(seed 1 + one per upgrade rank)</span>')
+        self.experience.value = (
+            f'<span class="wb-xp">Experience: <b>{xp}</b></span> '
+            f'<span style="color:#555">(seed 1 + one per upgrade rank)</span>'
+        )
         self._show_about(attack.upgrades)
 
     def _show_about(self, upgrades: dict[str, int]) -> None:
@@ -209,8 +252,10 @@ class AnnulusAttackBuilder(Panel):
             info = self.upgrade_info.get(n)
             if info:
                 rank = f" {r}" if info["stackable"] else ""
-                lines.append(f"<li><b>{html.escape(n)}{rank}</b> ({info['category']}): "
-                             f"{html.escape(str(info['description'] or ''))}</li>")
+                lines.append(
+                    f"<li><b>{html.escape(n)}{rank}</b> ({info['category']}): "
+                    f"{html.escape(str(info['description'] or ''))}</li>"
+                )
         self.about.value = f'<ul style="margin:0;font-size:90%">{"".join(lines)}</ul>' if lines else ""
 
 

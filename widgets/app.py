@@ -47,27 +47,32 @@ class Workbench(Panel):
         if system not in names:
             raise RulesError(f"must be one of {', '.join(names)}; not {system!r}", field="system")
         self.duel_auto = duel_auto
-        self.system_select = W.Dropdown(options=[(wb.system(n).title, n) for n in names], value=system,
-                                        description="rule system", style={"description_width": "7em"},
-                                        layout=W.Layout(width="22em"))
+        self.system_select = W.Dropdown(
+            options=[(wb.system(n).title, n) for n in names],
+            value=system,
+            description="rule system",
+            style={"description_width": "7em"},
+            layout=W.Layout(width="22em"),
+        )
         self.system_select.add_class("wb-system-select")
         self.tabs = W.Tab()
         self.tabs.add_class("wb-tabs")
         self.tabs.observe(self._on_tab, names="selected_index")
-        self.files = FilePanel({
-            "whole setup (attacker, target, attack, options, situation)": (self._setup_models, self.apply_models),
-            "attacker": (lambda: self.damage.attacker, lambda m: self._apply_one(m, "attacker")),
-            "target": (lambda: self.damage.target, lambda m: self._apply_one(m, "target")),
-            "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
-        })
+        self.files = FilePanel(
+            {
+                "whole setup (attacker, target, attack, options, situation)": (self._setup_models, self.apply_models),
+                "attacker": (lambda: self.damage.attacker, lambda m: self._apply_one(m, "attacker")),
+                "target": (lambda: self.damage.target, lambda m: self._apply_one(m, "target")),
+                "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
+            }
+        )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
         self.system_name = system
         self._build(system)
         self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
-        self.children = _children(header, self.error_box, self.tabs,
-                                  W.HTML("<b>Save, load, share</b>"), self.files)
+        self.children = _children(header, self.error_box, self.tabs, W.HTML("<b>Save, load, share</b>"), self.files)
         self.add_class("wb-app")
 
     # -- building
@@ -128,8 +133,11 @@ class Workbench(Panel):
         """Return the panel of ``tab``, building it now if it was not yet (what selecting the tab does)."""
         if tab in self.panels:
             return self.panels[tab]
-        builders: dict[str, Callable[[], Panel]] = {"Duel": self._make_duel, "Compare": self._make_compare,
-                                                    "Build": self._make_build}
+        builders: dict[str, Callable[[], Panel]] = {
+            "Duel": self._make_duel,
+            "Compare": self._make_compare,
+            "Build": self._make_build,
+        }
         try:
             panel = builders[tab]()
         except RulesError as err:
@@ -142,8 +150,9 @@ class Workbench(Panel):
 
     def _make_duel(self) -> Panel:
         d = self.damage
-        duel = DuelPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation,
-                         auto=self.duel_auto)
+        duel = DuelPanel(
+            self.system, d.attacker, d.target, options=d.options, situation=d.situation, auto=self.duel_auto
+        )
         duel.add_class("wb-duel")
         return duel
 
@@ -164,9 +173,12 @@ class Workbench(Panel):
 
         def show(_: Any = None) -> None:
             if d.value is not None:
-                summary.value = (f"<b>{d.title_text()}</b>: mean damage "
-                                 f"<span class='wb-build-mean'>{d.value.mean():.3f}</span>, "
-                                 f"P(any damage) {d.value.sf(1):.1%} (the Damage tab shows the chart)")
+                summary.value = (
+                    f"<b>{d.title_text()}</b>: mean damage "
+                    f"<span class='wb-build-mean'>{d.value.mean():.3f}</span>, "
+                    f"P(any damage) {d.value.sf(1):.1%} (the Damage tab shows the chart)"
+                )
+
         d.observe(d.guard(show), names="value")
         show()
         box = Panel()
@@ -180,8 +192,14 @@ class Workbench(Panel):
     @guarded
     def _on_models(self, change: dict | None = None) -> None:
         d = self.damage
-        self.value = {"system": self.system_name, "attacker": d.attacker, "target": d.target, "attack": d.attack,
-                      "options": d.options, "situation": d.situation}
+        self.value = {
+            "system": self.system_name,
+            "attacker": d.attacker,
+            "target": d.target,
+            "attack": d.attack,
+            "options": d.options,
+            "situation": d.situation,
+        }
 
     def _setup_models(self) -> list[Any]:
         d = self.damage
@@ -224,8 +242,9 @@ class Workbench(Panel):
         kind = getattr(type(model), "model_kind", type(model).__name__)
         want = "attack" if slot == "attack" else "creature"
         if kind != want:
-            raise RulesError(f"this holds a {kind}, not a{'n' if want == 'attack' else ''} {want} for the {slot}",
-                             field="path")
+            raise RulesError(
+                f"this holds a {kind}, not a{'n' if want == 'attack' else ''} {want} for the {slot}", field="path"
+            )
         self._switch_to(model)
         self._update({slot: model})
 

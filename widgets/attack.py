@@ -30,8 +30,9 @@ class AttackSetBuilder(CatalogEditor):
 
     attacker = T.Any(allow_none=True, help="the creature whose attacks are offered first")
 
-    def __init__(self, system: Any, value: Any = None, *, attacker: Any = None, title: str | None = None,
-                 **form_kwargs: Any) -> None:
+    def __init__(
+        self, system: Any, value: Any = None, *, attacker: Any = None, title: str | None = None, **form_kwargs: Any
+    ) -> None:
         from workbench.systems import system as lookup
 
         self.system = lookup(system)

@@ -54,11 +54,11 @@ def prevalidated(chart: AnyChart) -> AnyChart:
         return chart
     cls = _PREVALIDATED.get(base)
     if cls is None:
+
         def to_dict(self, validate: bool = False, **kwargs: Any) -> dict:
             return base.to_dict(self, validate=validate, **kwargs)
 
-        cls = type(base.__name__, (base,), {"to_dict": to_dict, "__doc__": base.__doc__,
-                                             "__module__": __name__})
+        cls = type(base.__name__, (base,), {"to_dict": to_dict, "__doc__": base.__doc__, "__module__": __name__})
         _PREVALIDATED[base] = cls
     copy = chart.copy(deep=False)
     object.__setattr__(copy, "__class__", cls)  # SchemaBase.__setattr__ would store it as a property
@@ -76,6 +76,7 @@ def guarded(method: Callable) -> Callable:
     """Decorate a panel's event handler so that no exception escapes into the widget's event loop: a
     RulesError is shown beside the control its field names, any other exception on the panel's
     "Unexpected error" line (:meth:`Panel.show_unexpected`); the last valid result stays."""
+
     @functools.wraps(method)
     def handler(self: Panel, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -118,8 +119,12 @@ class Background:
         self._idle.set()
         self.busy = W.HTML("")
         self.busy.add_class("wb-busy")
-        self.cancel_button = W.Button(description="Cancel", icon="stop", tooltip="stop waiting; keep the last result",
-                                      layout=W.Layout(display="none"))
+        self.cancel_button = W.Button(
+            description="Cancel",
+            icon="stop",
+            tooltip="stop waiting; keep the last result",
+            layout=W.Layout(display="none"),
+        )
         self.cancel_button.add_class("wb-cancel")
         self.cancel_button.on_click(lambda _: self.cancel())
         self.box = W.HBox([self.busy, self.cancel_button])
@@ -206,6 +211,7 @@ class Panel(W.VBox):
 
     def guard(self, handler: Callable) -> Callable:
         """Return ``handler`` wrapped like a :func:`guarded` method (for lambdas and callbacks)."""
+
         @functools.wraps(handler)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             try:
@@ -261,8 +267,10 @@ class Panel(W.VBox):
         into the browser console and leave the panel looking frozen.
         """
         log.exception("unexpected error in %s", type(self).__name__, exc_info=exc)
-        self.show_error(f"Unexpected error ({type(exc).__name__}: {exc}). The last valid result is kept; "
-                        "please report this with the inputs that caused it.")
+        self.show_error(
+            f"Unexpected error ({type(exc).__name__}: {exc}). The last valid result is kept; "
+            "please report this with the inputs that caused it."
+        )
 
     def show_error(self, err: RulesError | str) -> None:
         """Show ``err`` beside the control named by its field (else in the panel's error line)."""

@@ -56,8 +56,14 @@ def _reason(messages: Sequence[str], label: str) -> str | None:
     return None
 
 
-def compare_grid(system: Any, attackers: Sequence[Any], targets: Sequence[Any], options: Any = None,
-                 situation: Any = None, max_rounds: int = 100) -> tuple[pl.DataFrame, dict[tuple[str, str], tuple]]:
+def compare_grid(
+    system: Any,
+    attackers: Sequence[Any],
+    targets: Sequence[Any],
+    options: Any = None,
+    situation: Any = None,
+    max_rounds: int = 100,
+) -> tuple[pl.DataFrame, dict[tuple[str, str], tuple]]:
     """Return the grid frame and ``{(build, target): (attack, attacker, target)}``.
 
     One :func:`workbench.compare` call (``best_plan=False``: one row per attack and target) gives
@@ -76,18 +82,30 @@ def compare_grid(system: Any, attackers: Sequence[Any], targets: Sequence[Any], 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            frame = wb.compare(list(attackers), list(targets), options=options, situation=situation,
-                               max_rounds=max_rounds, best_plan=False)
+            frame = wb.compare(
+                list(attackers),
+                list(targets),
+                options=options,
+                situation=situation,
+                max_rounds=max_rounds,
+                best_plan=False,
+            )
         except RulesError as err:
             raise RulesError(f"every matchup is illegal: {err.message}", field=err.field, rule=err.rule) from None
     messages = [str(w.message) for w in caught if "not usable" in str(w.message)]
     frame = frame.with_columns(pl.concat_str("attacker", pl.lit(": "), "attack").alias("build"))
     full = pl.DataFrame({"build": [k[0] for k in cells], "target": [k[1] for k in cells]})
-    out = full.join(frame.unique(["build", "target"], keep="first", maintain_order=True), on=["build", "target"],
-                    how="left", maintain_order="left")
+    out = full.join(
+        frame.unique(["build", "target"], keep="first", maintain_order=True),
+        on=["build", "target"],
+        how="left",
+        maintain_order="left",
+    )
     missing = out["mean_turn_damage"].is_null().to_list()
-    illegal = [(_reason(messages, f"{b}") or _reason(messages, f"{b} vs {t}") or "not usable here") if miss else None
-               for b, t, miss in zip(out["build"], out["target"], missing)]
+    illegal = [
+        (_reason(messages, f"{b}") or _reason(messages, f"{b} vs {t}") or "not usable here") if miss else None
+        for b, t, miss in zip(out["build"], out["target"], missing)
+    ]
     if all(missing):
         raise RulesError(f"every matchup is illegal, e.g. {illegal[0]}", field="attackers")
     return out.with_columns(pl.Series("illegal", illegal, dtype=pl.String)), cells
@@ -109,9 +127,18 @@ class ComparePanel(Panel):
     metric = T.Unicode("mean damage per use")
     selected = T.Tuple(allow_none=True, default_value=None)
 
-    def __init__(self, system: Any, attackers: Sequence[Any] | None = None, targets: Sequence[Any] | None = None,
-                 *, options: Any = None, situation: Any = None, metric: str = "mean damage per use",
-                 max_rounds: int = 100, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        system: Any,
+        attackers: Sequence[Any] | None = None,
+        targets: Sequence[Any] | None = None,
+        *,
+        options: Any = None,
+        situation: Any = None,
+        metric: str = "mean damage per use",
+        max_rounds: int = 100,
+        **kwargs: Any,
+    ) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
@@ -125,16 +152,28 @@ class ComparePanel(Panel):
         self.metric = metric
         self.max_rounds = max_rounds
         self._cells: dict[tuple[str, str], tuple] = {}
-        self.metric_picker = W.Dropdown(options=list(METRICS), value=metric, description="colour by",
-                                        style={"description_width": "9em"}, layout=W.Layout(width="24em"))
+        self.metric_picker = W.Dropdown(
+            options=list(METRICS),
+            value=metric,
+            description="colour by",
+            style={"description_width": "9em"},
+            layout=W.Layout(width="24em"),
+        )
         self.metric_picker.add_class("wb-compare-metric")
         T.link((self.metric_picker, "value"), (self, "metric"))
         # Which creatures to compare: the catalog plus any creature passed in, picked by name.
         self._known = {c.name: c for c in [*creatures, *self.attackers, *self.targets]}
         self.attacker_picker, self.target_picker = (
-            W.SelectMultiple(options=list(self._known), value=[c.name for c in chosen], rows=6,
-                             description=label, style={"description_width": "6em"}, layout=W.Layout(width="22em"))
-            for label, chosen in (("attackers", self.attackers), ("targets", self.targets)))
+            W.SelectMultiple(
+                options=list(self._known),
+                value=[c.name for c in chosen],
+                rows=6,
+                description=label,
+                style={"description_width": "6em"},
+                layout=W.Layout(width="22em"),
+            )
+            for label, chosen in (("attackers", self.attackers), ("targets", self.targets))
+        )
         self.attacker_picker.add_class("wb-compare-attackers")
         self.target_picker.add_class("wb-compare-targets")
         self.attacker_picker.observe(self.guard(lambda ch: self._pick("attackers", ch["new"])), "value")
@@ -153,9 +192,16 @@ class ComparePanel(Panel):
         self.chart.add_class("wb-compare-chart")
         self.detail.add_class("wb-compare-detail")
         self.children = _children(
-            W.HBox([self.attacker_picker, self._error_slot("attackers"), self.target_picker,
-                    self._error_slot("targets")]),
-            self.metric_picker, self.background.box, self.error_box, self.chart, self.detail_stats, self.detail)
+            W.HBox(
+                [self.attacker_picker, self._error_slot("attackers"), self.target_picker, self._error_slot("targets")]
+            ),
+            self.metric_picker,
+            self.background.box,
+            self.error_box,
+            self.chart,
+            self.detail_stats,
+            self.detail,
+        )
 
     def _pick(self, role: str, names: Sequence[str]) -> None:
         """Compare the creatures picked by name; an empty pick is explained and the grid kept."""
@@ -194,8 +240,7 @@ class ComparePanel(Panel):
         if self.metric not in METRICS:
             self.show_error(RulesError(f"must be one of {', '.join(METRICS)}", field="metric"))
             return None
-        args = (self.system, list(self.attackers), list(self.targets), self.options, self.situation,
-                self.max_rounds)
+        args = (self.system, list(self.attackers), list(self.targets), self.options, self.situation, self.max_rounds)
         return self.background.run(lambda: compare_grid(*args), lambda got: self._apply(got, start), "comparing...")
 
     def _apply(self, got: tuple[pl.DataFrame, dict], start: float) -> pl.DataFrame:
@@ -220,11 +265,20 @@ class ComparePanel(Panel):
         note = f"; {n_bad} illegal matchup{'s' if n_bad != 1 else ''} shown grey" if n_bad else ""
         if n_inf:
             note += "; ∞ = never kills (the turn cannot damage)"
-        chart = charts.heatmap(frame, x="target", y="build", value=column, value_title=self.metric,
-                               title=f"{self.metric} by attack and target",
-                               subtitle="click a cell to see its distribution" + note,
-                               fmt=fmt, reverse=lower_better, select="cell", extra=("illegal",) if n_bad else (),
-                               selected=None if self.selected is None else (self.selected[1], self.selected[0]))
+        chart = charts.heatmap(
+            frame,
+            x="target",
+            y="build",
+            value=column,
+            value_title=self.metric,
+            title=f"{self.metric} by attack and target",
+            subtitle="click a cell to see its distribution" + note,
+            fmt=fmt,
+            reverse=lower_better,
+            select="cell",
+            extra=("illegal",) if n_bad else (),
+            selected=None if self.selected is None else (self.selected[1], self.selected[0]),
+        )
         self.set_chart(chart)
         if not getattr(self, "_watching", False):
             assert self.chart is not None  # set_chart() made it
@@ -286,11 +340,21 @@ class ComparePanel(Panel):
             return
         attack, attacker, target = self._cells[self.selected]
         if self.detail is None:
-            self.detail = self._adopt(DamagePanel(self.system, attacker, target, attack, options=self.options,
-                                                  situation=self.situation, controls=False))
+            self.detail = self._adopt(
+                DamagePanel(
+                    self.system,
+                    attacker,
+                    target,
+                    attack,
+                    options=self.options,
+                    situation=self.situation,
+                    controls=False,
+                )
+            )
         else:
-            self.detail.update(attacker=attacker, target=target, attack=attack, options=self.options,
-                               situation=self.situation)
+            self.detail.update(
+                attacker=attacker, target=target, attack=attack, options=self.options, situation=self.situation
+            )
         r = frame.row(row, named=True)
         q = " / ".join("–" if r[f"rounds_q{p}"] is None else str(r[f"rounds_q{p}"]) for p in (10, 50, 90))
         mean_rounds = "never" if r["mean_rounds"] == float("inf") else f"{r['mean_rounds']:.2f}"
@@ -299,4 +363,5 @@ class ComparePanel(Panel):
             f"({r['target_hp']} HP): {r['uses_per_turn'] if r['uses_per_turn'] is not None else '?'} use(s) a turn, "
             f"mean <span class='wb-turn-mean'>{r['mean_turn_damage']:.2f}</span> damage a turn, "
             f"P(kill in one turn) {r['p_kill_one_turn']:.1%}, mean rounds to kill "
-            f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q})")
+            f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q})"
+        )

@@ -17,5 +17,6 @@ class CreatureEditor(CatalogEditor):
         from workbench.systems import system as lookup
 
         self.system = lookup(system)
-        super().__init__(self.system.Creature, self.system.catalog().creatures, value, system=self.system,
-                         title=title, **form_kwargs)
+        super().__init__(
+            self.system.Creature, self.system.catalog().creatures, value, system=self.system, title=title, **form_kwargs
+        )

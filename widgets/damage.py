@@ -34,8 +34,11 @@ def stats_html(dist: Dist) -> str:
         ("median", "median", f"{dist.quantile(0.5)}"),
         ("range", "range", f"{dist.min()}–{dist.max()}"),
     ]
-    cells = "".join(f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
-                    f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>' for key, label, v in rows)
+    cells = "".join(
+        f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
+        f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>'
+        for key, label, v in rows
+    )
     return f'<table class="wb-stats">{cells}</table>'
 
 
@@ -56,9 +59,19 @@ class DamagePanel(Panel):
     situation = T.Any(allow_none=True)
     view = T.Unicode("distribution", help='"distribution" (PMF bars) or "at least" (P(damage >= x))')
 
-    def __init__(self, system: Any, attacker: Any = None, target: Any = None, attack: Any = None, *,
-                 options: Any = None, situation: Any = None, controls: bool = True, title: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        system: Any,
+        attacker: Any = None,
+        target: Any = None,
+        attack: Any = None,
+        *,
+        options: Any = None,
+        situation: Any = None,
+        controls: bool = True,
+        title: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
@@ -87,8 +100,9 @@ class DamagePanel(Panel):
             for i, name in enumerate(self.editors):
                 tabs.set_title(i, name)
         self.tabs = tabs
-        self.view_toggle = W.ToggleButtons(options=["distribution", "at least"], value=self.view,
-                                           style={"button_width": "8em"})
+        self.view_toggle = W.ToggleButtons(
+            options=["distribution", "at least"], value=self.view, style={"button_width": "8em"}
+        )
         T.link((self.view_toggle, "value"), (self, "view"))
         self.stats = W.HTML()
         self.redraw_seconds = float("nan")
@@ -96,8 +110,12 @@ class DamagePanel(Panel):
         self.refresh()
         if self.value is None:
             raise RulesError(self.error or "these inputs give no damage distribution", field="attack")
-        self.children = _children(self.tabs, self.error_box, self.view_toggle,
-                                  W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")))
+        self.children = _children(
+            self.tabs,
+            self.error_box,
+            self.view_toggle,
+            W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")),
+        )
 
     def _defaults(self, attacker: Any, target: Any, attack: Any) -> tuple[Any, Any, Any]:
         creatures = list(self.system.catalog().creatures.values())
@@ -109,8 +127,7 @@ class DamagePanel(Panel):
             own = self.system.attacks_of(attacker)
             pool = own or list(self.system.catalog().attacks.values())
             if not pool:
-                raise RulesError(f"{getattr(attacker, 'name', 'the attacker')} has no attack to show",
-                                 field="attack")
+                raise RulesError(f"{getattr(attacker, 'name', 'the attacker')} has no attack to show", field="attack")
             attack = pool[0]
         return attacker, target, attack
 

@@ -29,8 +29,7 @@ __all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge"]
 def duel_figure(result: Any) -> charts.AnyChart:
     """Return the win/draw bar above the "won by round t" curves of a DuelResult (one themed chart)."""
     a, b = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)", f"{result.b} (B)")
-    bar = charts.duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a, b),
-                            title=f"{a} vs {b}", themed=False)
+    bar = charts.duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a, b), title=f"{a} vs {b}", themed=False)
     r = result.rounds
     won_a = np.cumsum(r["p_a_wins"].to_numpy())
     won_b = np.cumsum(r["p_b_wins"].to_numpy())
@@ -38,11 +37,19 @@ def duel_figure(result: Any) -> charts.AnyChart:
     late = np.flatnonzero(decided < decided[-1] - 1e-4)
     last = int(r["round"][int(late[-1]) + 1]) + 1 if late.size else 2
     rounds = r["round"].to_numpy()
-    frames = {f"{a} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_a}),
-              f"{b} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_b})}
-    curves = charts.rounds_chart(frames, title="Won by round", subtitle="chance each side has won by the end of each round",
-                                 max_round=min(last, int(rounds[-1])), y_title="P(won by round)",
-                                 legend_title="Side", themed=False)
+    frames = {
+        f"{a} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_a}),
+        f"{b} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_b}),
+    }
+    curves = charts.rounds_chart(
+        frames,
+        title="Won by round",
+        subtitle="chance each side has won by the end of each round",
+        max_round=min(last, int(rounds[-1])),
+        y_title="P(won by round)",
+        legend_title="Side",
+        themed=False,
+    )
     return charts.apply_theme(alt.vconcat(bar, curves, spacing=24))
 
 
@@ -51,16 +58,23 @@ def duel_html(result: Any) -> str:
     r = result.rounds
     decided = result.p_a_wins + result.p_b_wins
     mean = float((r["round"] * (r["p_a_wins"] + r["p_b_wins"])).sum()) / decided if decided else float("nan")
-    rows = [("a", f"P({result.a} wins)", f"{result.p_a_wins:.2%}"),
-            ("b", f"P({result.b} wins)", f"{result.p_b_wins:.2%}"),
-            ("draw", f"no winner in {result.max_rounds} rounds", f"{result.p_draw:.2%}"),
-            ("rounds", "mean rounds (decided)", f"{mean:.2f}"),
-            ("exact", "method", "exact" if result.exact else "simulated")]
+    rows = [
+        ("a", f"P({result.a} wins)", f"{result.p_a_wins:.2%}"),
+        ("b", f"P({result.b} wins)", f"{result.p_b_wins:.2%}"),
+        ("draw", f"no winner in {result.max_rounds} rounds", f"{result.p_draw:.2%}"),
+        ("rounds", "mean rounds (decided)", f"{mean:.2f}"),
+        ("exact", "method", "exact" if result.exact else "simulated"),
+    ]
     if not result.exact:
-        rows += [("fights", "fights simulated", f"{result.fights:,}"),
-                 ("se", "standard error", f"{result.standard_error:.4f}")]
-    cells = "".join(f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
-                    f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>' for key, label, v in rows)
+        rows += [
+            ("fights", "fights simulated", f"{result.fights:,}"),
+            ("se", "standard error", f"{result.standard_error:.4f}"),
+        ]
+    cells = "".join(
+        f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
+        f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>'
+        for key, label, v in rows
+    )
     return f'<table class="wb-stats">{cells}</table>'
 
 
@@ -72,9 +86,11 @@ def duel_badge(result: Any) -> str:
     else:
         text = f"simulated: {result.fights:,} fights, s.e. {result.standard_error:.4f}"
         colour, tip = "#9a6700", "seeded simulation (a stateful effect is in play); ± 2 s.e. covers ~95%"
-    return (f'<span class="wb-duel-badge" title="{html.escape(tip)}" style="display:inline-block;'
-            f'padding:2px 8px;border-radius:10px;color:white;background:{colour};font-size:90%">'
-            f"{html.escape(text)}</span>")
+    return (
+        f'<span class="wb-duel-badge" title="{html.escape(tip)}" style="display:inline-block;'
+        f'padding:2px 8px;border-radius:10px;color:white;background:{colour};font-size:90%">'
+        f"{html.escape(text)}</span>"
+    )
 
 
 class DuelPanel(Panel):
@@ -96,9 +112,21 @@ class DuelPanel(Panel):
     first = T.Unicode("a", help='who acts first each round: "a", "b" or "random"')
     max_rounds = T.Int(100)
 
-    def __init__(self, system: Any, a: Any = None, b: Any = None, *, options: Any = None, situation: Any = None,
-                 first: str = "a", max_rounds: int = 100, controls: bool = True, auto: bool = True,
-                 fights: int = 100_000, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        system: Any,
+        a: Any = None,
+        b: Any = None,
+        *,
+        options: Any = None,
+        situation: Any = None,
+        first: str = "a",
+        max_rounds: int = 100,
+        controls: bool = True,
+        auto: bool = True,
+        fights: int = 100_000,
+        **kwargs: Any,
+    ) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
@@ -114,9 +142,12 @@ class DuelPanel(Panel):
         self.controls: dict[str, W.Widget] = {}
         tabs = None
         if controls:
-            self.editors = {"a": CreatureEditor(self.system, self.a), "b": CreatureEditor(self.system, self.b),
-                            "situation": SituationPanel(self.system, self.situation),
-                            "options": OptionsPanel(self.system, self.options)}
+            self.editors = {
+                "a": CreatureEditor(self.system, self.a),
+                "b": CreatureEditor(self.system, self.b),
+                "situation": SituationPanel(self.system, self.situation),
+                "options": OptionsPanel(self.system, self.options),
+            }
             for name, editor in self.editors.items():
                 self._adopt(editor)
                 T.link((editor, "value"), (self, name))
@@ -125,8 +156,13 @@ class DuelPanel(Panel):
                 tabs.set_title(i, title)
             style, layout = {"description_width": "9em"}, W.Layout(width="22em")
             self.controls = {
-                "first": W.Dropdown(options=[("A acts first", "a"), ("B acts first", "b"), ("coin toss", "random")],
-                                    value=first, description="initiative", style=style, layout=layout),
+                "first": W.Dropdown(
+                    options=[("A acts first", "a"), ("B acts first", "b"), ("coin toss", "random")],
+                    value=first,
+                    description="initiative",
+                    style=style,
+                    layout=layout,
+                ),
                 "max_rounds": W.IntText(value=max_rounds, description="max rounds", style=style, layout=layout),
             }
             self.controls["first"].observe(self.guard(lambda ch: setattr(self, "first", ch["new"])), names="value")
@@ -138,8 +174,12 @@ class DuelPanel(Panel):
         self.stats.add_class("wb-duel-stats")
         self.badge = W.HTML()
         self.stale = W.HTML()
-        self.run_button = W.Button(description="Run duel", icon="play", button_style="primary",
-                                   tooltip="compute the duel with the current inputs")
+        self.run_button = W.Button(
+            description="Run duel",
+            icon="play",
+            button_style="primary",
+            tooltip="compute the duel with the current inputs",
+        )
         self.run_button.add_class("wb-duel-run")
         self.run_button.on_click(self.guard(lambda _: self.refresh()))
         self.background = Background(self)
@@ -153,8 +193,9 @@ class DuelPanel(Panel):
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
         result = W.VBox([self.badge, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))])
         result.add_class("wb-duel-result")
-        self.children = _children(self.tabs, rows, W.HBox([self.run_button, self.stale, self.background.box]),
-                                  self.error_box, result)
+        self.children = _children(
+            self.tabs, rows, W.HBox([self.run_button, self.stale, self.background.box]), self.error_box, result
+        )
 
     @guarded
     def _on_max_rounds(self, change: dict) -> None:
@@ -185,10 +226,20 @@ class DuelPanel(Panel):
         an older duel."""
         from workbench.combat import duel
 
-        a, b, o, s, first, rounds, fights = (self.a, self.b, self.options, self.situation, self.first,
-                                             self.max_rounds, self.fights)
-        return self.background.run(lambda: duel(a, b, o, s, first=first, max_rounds=rounds, fights=fights,
-                                                progress=False), self._apply, "fighting...")
+        a, b, o, s, first, rounds, fights = (
+            self.a,
+            self.b,
+            self.options,
+            self.situation,
+            self.first,
+            self.max_rounds,
+            self.fights,
+        )
+        return self.background.run(
+            lambda: duel(a, b, o, s, first=first, max_rounds=rounds, fights=fights, progress=False),
+            self._apply,
+            "fighting...",
+        )
 
     def _apply(self, result: Any) -> Any:
         self.set_chart(duel_figure(result))

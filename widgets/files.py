@@ -36,8 +36,10 @@ FOLDER_ENV = "WORKBENCH_FILES"
 #: the folder's name in the current working directory when the variable is not set
 DEFAULT_FOLDER = "workbench-files"
 _RULE = "docs/panels.md: a panel saves and loads only inside its files folder"
-_PACKAGES = tuple(Path(cast(str, m.__file__)).resolve().parent for m in  # packages: __file__ is set
-                  (__import__("workbench"), __import__("widgets")))
+_PACKAGES = tuple(
+    Path(cast(str, m.__file__)).resolve().parent
+    for m in (__import__("workbench"), __import__("widgets"))  # packages: __file__ is set
+)
 
 
 def files_folder(folder: str | os.PathLike | None = None) -> Path:
@@ -47,8 +49,11 @@ def files_folder(folder: str | os.PathLike | None = None) -> Path:
     root = Path(os.path.realpath(os.path.abspath(os.fspath(chosen))))
     for pkg in _PACKAGES:
         if root == pkg or pkg in root.parents or root in pkg.parents:
-            raise RulesError(f"the files folder {root} would hold or sit inside the package {pkg}; choose another",
-                             field="folder", rule=_RULE)
+            raise RulesError(
+                f"the files folder {root} would hold or sit inside the package {pkg}; choose another",
+                field="folder",
+                rule=_RULE,
+            )
     return root
 
 
@@ -70,14 +75,14 @@ def resolve_in_folder(text: str, folder: Path) -> Path:
     real = Path(os.path.realpath(candidate))
     inside = lambda p: p == folder or folder in p.parents  # noqa: E731
     if not inside(candidate) or not inside(real):
-        raise RulesError(f"{text}: outside the files folder {folder}; give a name inside it", field="path",
-                         rule=_RULE)
+        raise RulesError(f"{text}: outside the files folder {folder}; give a name inside it", field="path", rule=_RULE)
     if real == folder:
         raise RulesError(f"{text} is the files folder itself; give a file name", field="path", rule=_RULE)
     for pkg in _PACKAGES:
         if pkg in real.parents:
-            raise RulesError(f"{text}: the package's own files cannot be written or read here", field="path",
-                             rule=_RULE)
+            raise RulesError(
+                f"{text}: the package's own files cannot be written or read here", field="path", rule=_RULE
+            )
     return candidate
 
 
@@ -89,26 +94,44 @@ class FilePanel(Panel):
     box and nothing changes.
     """
 
-    def __init__(self, slots: Mapping[str, Slot], path: str = "workbench-setup.toml",
-                 folder: str | os.PathLike | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        slots: Mapping[str, Slot],
+        path: str = "workbench-setup.toml",
+        folder: str | os.PathLike | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.slots = dict(slots)
         self.folder = files_folder(folder)
         style, wide = {"description_width": "6em"}, W.Layout(width="30em")
-        self.what = W.Dropdown(options=list(self.slots), description="save what", style=style,
-                               layout=W.Layout(width="20em"))
-        self.path = W.Text(value=path, description="file", placeholder="setup.toml or setup.json", style=style,
-                           layout=wide, tooltip=f"a file in {self.folder}")
+        self.what = W.Dropdown(
+            options=list(self.slots), description="save what", style=style, layout=W.Layout(width="20em")
+        )
+        self.path = W.Text(
+            value=path,
+            description="file",
+            placeholder="setup.toml or setup.json",
+            style=style,
+            layout=wide,
+            tooltip=f"a file in {self.folder}",
+        )
         self.save_button = W.Button(description="Save", icon="save", tooltip="write the chosen models to the file")
         self.load_button = W.Button(description="Load", icon="folder-open", tooltip="read models from the file")
         self.code = W.Text(description="share code", placeholder="wb1:...", style=style, layout=wide)
         self.get_code_button = W.Button(description="Get code", icon="link", tooltip="a text code for these models")
         self.apply_code_button = W.Button(description="Apply code", icon="check", tooltip="recreate models from a code")
         self.status = W.HTML()
-        for w, cls in ((self.what, "wb-io-what"), (self.path, "wb-save-path"), (self.save_button, "wb-save"),
-                       (self.load_button, "wb-load"), (self.code, "wb-share-code"),
-                       (self.get_code_button, "wb-get-code"), (self.apply_code_button, "wb-apply-code"),
-                       (self.status, "wb-io-status")):
+        for w, cls in (
+            (self.what, "wb-io-what"),
+            (self.path, "wb-save-path"),
+            (self.save_button, "wb-save"),
+            (self.load_button, "wb-load"),
+            (self.code, "wb-share-code"),
+            (self.get_code_button, "wb-get-code"),
+            (self.apply_code_button, "wb-apply-code"),
+            (self.status, "wb-io-status"),
+        ):
             w.add_class(cls)
         self.save_button.on_click(self.guard(lambda _: self.save()))
         self.load_button.on_click(self.guard(lambda _: self.load()))
@@ -118,7 +141,9 @@ class FilePanel(Panel):
             self.what,
             W.HBox([self.path, self.save_button, self.load_button, self._error_slot("path")]),
             W.HBox([self.code, self.get_code_button, self.apply_code_button, self._error_slot("code")]),
-            self.status, self.error_box)
+            self.status,
+            self.error_box,
+        )
         self.add_class("wb-files")
 
     def _slot(self) -> Slot:
@@ -130,7 +155,7 @@ class FilePanel(Panel):
         except (RulesError, OSError) as err:
             message = str(err) if isinstance(err, RulesError) else f"{self.path.value}: {err.strerror or err}"
             self.clear_error()
-            self.error = message          # shown beside the path / code box whatever field it names
+            self.error = message  # shown beside the path / code box whatever field it names
             self._slots[field].value = error_html(message)
             self.status.value = ""
             return False
@@ -149,6 +174,7 @@ class FilePanel(Panel):
             where = wb.save(obj, target)
             self.value = obj
             return f"saved {self.what.value} to {where}"
+
         return self._run("path", act)
 
     def load(self) -> bool:
@@ -161,6 +187,7 @@ class FilePanel(Panel):
             self._slot()[1](obj)
             self.value = obj
             return f"loaded {self.what.value} from {target}"
+
         return self._run("path", act)
 
     def get_code(self) -> bool:
@@ -172,6 +199,7 @@ class FilePanel(Panel):
             self.code.value = wb.share_code(obj)
             self.value = obj
             return f"share code of {self.what.value}: copy it from the box"
+
         return self._run("code", act)
 
     def apply_code(self) -> bool:
@@ -183,4 +211,5 @@ class FilePanel(Panel):
             self._slot()[1](obj)
             self.value = obj
             return f"applied the share code to {self.what.value}"
+
         return self._run("code", act)

@@ -124,8 +124,10 @@ def _parse_number(field: str, kind: type, optional: bool) -> Callable[[str], Any
         try:
             return kind(s) if kind is float else int(s)
         except ValueError:
-            raise RulesError(f"must be a {'number' if kind is float else 'whole number'}, not {s!r}",
-                             field=field) from None
+            raise RulesError(
+                f"must be a {'number' if kind is float else 'whole number'}, not {s!r}", field=field
+            ) from None
+
     return read
 
 
@@ -144,6 +146,7 @@ def _parse_mapping(field: str) -> Callable[[str], dict[str, Any]]:
             except ValueError:
                 out[key] = val
         return out
+
     return read
 
 
@@ -151,8 +154,9 @@ def _plain(v: Any) -> bool:
     return isinstance(v, (int, float, str, bool)) or v is None
 
 
-def control_for(field: str, hint: Any, value: Any, choices: Sequence[Any] | None = None,
-                description: str | None = None) -> _Control | None:
+def control_for(
+    field: str, hint: Any, value: Any, choices: Sequence[Any] | None = None, description: str | None = None
+) -> _Control | None:
     """Return the control for one model field, or None when the field is not editable by a form."""
     label = description or field.replace("_", " ")
     style = {"description_width": "9em"}
@@ -171,8 +175,13 @@ def control_for(field: str, hint: Any, value: Any, choices: Sequence[Any] | None
     if base is bool and (optional or value is None):
         # three states: an unset optional flag (e.g. Unbound adds_strength=None: "melee adds
         # Strength" decides) must stay None when another field is edited, never become False
-        w = W.Dropdown(options=[(_UNSET_LABEL, None), ("yes", True), ("no", False)],
-                       value=None if value is None else bool(value), description=label, style=style, layout=layout)
+        w = W.Dropdown(
+            options=[(_UNSET_LABEL, None), ("yes", True), ("no", False)],
+            value=None if value is None else bool(value),
+            description=label,
+            style=style,
+            layout=layout,
+        )
         return _Control(w, lambda v: v, lambda v: None if v is None else bool(v))
     if base is bool:
         w = W.Checkbox(value=bool(value), description=label, indent=False, layout=layout)
@@ -182,8 +191,13 @@ def control_for(field: str, hint: Any, value: Any, choices: Sequence[Any] | None
         w = cls(value=value, description=label, style=style, layout=layout)
         return _Control(w, lambda v: v, lambda v: v)
     if base in (int, float):
-        w = W.Text(value="" if value is None else str(value), description=label, style=style, layout=layout,
-                   placeholder="blank for none" if optional else "")
+        w = W.Text(
+            value="" if value is None else str(value),
+            description=label,
+            style=style,
+            layout=layout,
+            placeholder="blank for none" if optional else "",
+        )
         return _Control(w, _parse_number(field, base, optional), lambda v: "" if v is None else str(v))
     if base is str or (base is Any and isinstance(value, str)):
         w = W.Text(value="" if value is None else value, description=label, style=style, layout=layout)
@@ -195,12 +209,18 @@ def control_for(field: str, hint: Any, value: Any, choices: Sequence[Any] | None
         if any(_is_model(a) for a in args) or not all(_plain(x) for x in (value or ())):
             return None
         item = args[0] if args and args[0] in (int, float) else str
-        w = W.Text(value=", ".join(map(str, value or ())), description=label, style=style, layout=layout,
-                   placeholder="comma-separated")
+        w = W.Text(
+            value=", ".join(map(str, value or ())),
+            description=label,
+            style=style,
+            layout=layout,
+            placeholder="comma-separated",
+        )
 
         def read_items(text: str) -> tuple:
             parts = [p.strip() for p in str(text).split(",") if p.strip()]
             return tuple(_parse_number(field, item, False)(p) if item is not str else p for p in parts)
+
         return _Control(w, read_items, lambda v: ", ".join(map(str, v or ())))
     if origin in (dict, typing.Mapping) or isinstance(value, Mapping):
         if not all(_plain(x) for x in (value or {}).values()):
@@ -219,25 +239,39 @@ class ModelForm(Panel):
     ``value`` stays as it was. Setting ``value`` from outside rewrites the controls.
     """
 
-    def __init__(self, model_cls: type, value: Any = None, *, system: Any = None,
-                 choices: Mapping[str, Sequence[Any]] | None = None, exclude: Sequence[str] = (),
-                 include: Sequence[str] | None = None, labels: Mapping[str, str] | None = None,
-                 title: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        model_cls: type,
+        value: Any = None,
+        *,
+        system: Any = None,
+        choices: Mapping[str, Sequence[Any]] | None = None,
+        exclude: Sequence[str] = (),
+        include: Sequence[str] | None = None,
+        labels: Mapping[str, str] | None = None,
+        title: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.model_cls = model_cls
         if value is None:
             try:
                 value = model_cls()
             except TypeError:
-                raise RulesError(f"{model_cls.__name__} has required fields: give a value to edit",
-                                 field="value") from None
+                raise RulesError(
+                    f"{model_cls.__name__} has required fields: give a value to edit", field="value"
+                ) from None
         if not isinstance(value, model_cls):
             raise RulesError(f"expected a {model_cls.__name__}, not {type(value).__name__}", field="value")
         all_choices = field_choices(model_cls, system)
         all_choices.update({k: list(v) for k, v in (choices or {}).items()})
         hints = _hints(model_cls)
-        text_fields = [f.name for f in dataclasses.fields(model_cls) if f.name not in all_choices
-                       and (isinstance(getattr(value, f.name), str) or _unwrap(hints.get(f.name))[0] is str)]
+        text_fields = [
+            f.name
+            for f in dataclasses.fields(model_cls)
+            if f.name not in all_choices
+            and (isinstance(getattr(value, f.name), str) or _unwrap(hints.get(f.name))[0] is str)
+        ]
         for name, found in probe_choices(value, text_fields).items():
             all_choices[name] = found
         labels = dict(labels or {})
@@ -247,8 +281,9 @@ class ModelForm(Panel):
         for f in dataclasses.fields(model_cls):
             if f.name in exclude or (include is not None and f.name not in include):
                 continue
-            ctl = control_for(f.name, hints.get(f.name, Any), getattr(value, f.name), all_choices.get(f.name),
-                              labels.get(f.name))
+            ctl = control_for(
+                f.name, hints.get(f.name, Any), getattr(value, f.name), all_choices.get(f.name), labels.get(f.name)
+            )
             if ctl is None:
                 continue
             self._controls[f.name] = ctl
@@ -317,16 +352,29 @@ class CatalogEditor(Panel):
 
     CUSTOM = "(custom)"
 
-    def __init__(self, model_cls: type, entries: Mapping[str, Any], value: Any = None, *, system: Any = None,
-                 title: str | None = None, pick_label: str = "catalog", **form_kwargs: Any) -> None:
+    def __init__(
+        self,
+        model_cls: type,
+        entries: Mapping[str, Any],
+        value: Any = None,
+        *,
+        system: Any = None,
+        title: str | None = None,
+        pick_label: str = "catalog",
+        **form_kwargs: Any,
+    ) -> None:
         super().__init__()
         self.entries = dict(entries)
         if value is None and self.entries:
             value = next(iter(self.entries.values()))
         self.form = self._adopt(ModelForm(model_cls, value, system=system, **form_kwargs))
-        self.picker = W.Dropdown(options=[self.CUSTOM, *self.entries], value=self._name_of(self.form.value),
-                                 description=pick_label, style={"description_width": "9em"},
-                                 layout=W.Layout(width="22em"))
+        self.picker = W.Dropdown(
+            options=[self.CUSTOM, *self.entries],
+            value=self._name_of(self.form.value),
+            description=pick_label,
+            style={"description_width": "9em"},
+            layout=W.Layout(width="22em"),
+        )
         self.picker.observe(self._on_pick, names="value")
         self.value = self.form.value
         T.link((self.form, "value"), (self, "value"))

@@ -20,17 +20,43 @@ from .turns import turn_damage, turn_plans
 __version__ = "0.1.0"
 
 __all__ = [
-    "Dist", "RulesError", "systems", "system", "system_of", "register_system", "unregister_system", "outcomes", "damage",
-    "rounds_to_kill", "mean_rounds_to_kill", "turn_damage", "turn_plans", "duel", "DuelResult",
-    "load", "save", "share_code", "from_share_code", "compare", "explore", "rank", "pivot", "export",
+    "Dist",
+    "RulesError",
+    "systems",
+    "system",
+    "system_of",
+    "register_system",
+    "unregister_system",
+    "outcomes",
+    "damage",
+    "rounds_to_kill",
+    "mean_rounds_to_kill",
+    "turn_damage",
+    "turn_plans",
+    "duel",
+    "DuelResult",
+    "load",
+    "save",
+    "share_code",
+    "from_share_code",
+    "compare",
+    "explore",
+    "rank",
+    "pivot",
+    "export",
     "__version__",
 ]
 
 # The comparison engine pulls in polars and every rule system: load it on first use so that
 # `import workbench` stays fast. (The modules are comparison.py / exploration.py, not compare.py /
 # explore.py, because importing a submodule would rebind `workbench.compare` to the module.)
-_LAZY = {"compare": "comparison", "rank": "comparison", "pivot": "comparison", "export": "comparison",
-         "explore": "exploration"}
+_LAZY = {
+    "compare": "comparison",
+    "rank": "comparison",
+    "pivot": "comparison",
+    "export": "comparison",
+    "explore": "exploration",
+}
 
 
 def __getattr__(name: str):

@@ -17,7 +17,9 @@ def _check_same_system(attack: Any, *others: Any):
         if obj is not None and getattr(type(obj), "system", None) != sys.name:
             raise RulesError(
                 f"is a {getattr(type(obj), 'system', type(obj).__name__) or type(obj).__name__} model, "
-                f"but the attack is {sys.name}", field=role)
+                f"but the attack is {sys.name}",
+                field=role,
+            )
     return sys
 
 

@@ -12,8 +12,19 @@ import numpy as np
 from . import limits
 from .errors import RulesError, show
 
-__all__ = ["whole", "check_rounds", "check_fights", "check_seed", "check_first", "check_flag", "check_hp",
-           "check_plan", "call_plan", "check_confirm", "refuse_long_work"]
+__all__ = [
+    "whole",
+    "check_rounds",
+    "check_fights",
+    "check_seed",
+    "check_first",
+    "check_flag",
+    "check_hp",
+    "check_plan",
+    "call_plan",
+    "check_confirm",
+    "refuse_long_work",
+]
 
 
 def whole(name: str, value: Any, *, minimum: int, limit: int, why: str) -> int:
@@ -39,8 +50,9 @@ def check_rounds(value: Any, name: str = "max_rounds") -> int:
 
 def check_fights(value: Any) -> int:
     """Return ``fights`` (1..limits.MAX_FIGHTS simulated fights)."""
-    return whole("fights", value, minimum=1, limit=limits.MAX_FIGHTS,
-                 why="the standard error is already below 0.0002 there")
+    return whole(
+        "fights", value, minimum=1, limit=limits.MAX_FIGHTS, why="the standard error is already below 0.0002 there"
+    )
 
 
 def check_seed(value: Any) -> int:
@@ -69,11 +81,13 @@ def check_hp(value: Any, name: str = "hp", limit: int | None = None) -> np.ndarr
     as an int64 array."""
     items = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
     if not items or len(items) > limits.MAX_ITEMS:
-        raise RulesError(f"HP must be whole numbers >= 1 (1 to {limits.MAX_ITEMS} of them), not {show(value)}",
-                         field=name)
+        raise RulesError(
+            f"HP must be whole numbers >= 1 (1 to {limits.MAX_ITEMS} of them), not {show(value)}", field=name
+        )
     top = limits.MAX_HP if limit is None else limit
-    return np.array([whole(name, h, minimum=1, limit=top, why="the chains grow with HP")
-                     for h in items], dtype=np.int64)
+    return np.array(
+        [whole(name, h, minimum=1, limit=top, why="the chains grow with HP") for h in items], dtype=np.int64
+    )
 
 
 def check_plan(plan: Any) -> Any:
@@ -83,11 +97,11 @@ def check_plan(plan: Any) -> Any:
         return plan
     if isinstance(plan, (list, tuple)):
         if not plan or len(plan) > limits.MAX_PLAN:
-            raise RulesError(f"a plan lists 1 to {limits.MAX_PLAN} attacks, not {len(plan)}", field="plan",
-                             rule=limits.LIMITS)
+            raise RulesError(
+                f"a plan lists 1 to {limits.MAX_PLAN} attacks, not {len(plan)}", field="plan", rule=limits.LIMITS
+            )
         return list(plan)
-    raise RulesError(f"give a plan label, a list of attacks or names, or a function, not {show(plan)}",
-                     field="plan")
+    raise RulesError(f"give a plan label, a list of attacks or names, or a function, not {show(plan)}", field="plan")
 
 
 def call_plan(plan: Any, plans: dict[str, Any]) -> Any:
@@ -101,12 +115,12 @@ def call_plan(plan: Any, plans: dict[str, Any]) -> Any:
     except RulesError:
         raise
     except Exception as exc:  # noqa: BLE001 - the caller's own function failed: bad input, said so
-        raise RulesError(f"the plan function raised {type(exc).__name__}: {show(str(exc), 120)}",
-                         field="plan") from None
+        raise RulesError(
+            f"the plan function raised {type(exc).__name__}: {show(str(exc), 120)}", field="plan"
+        ) from None
     if isinstance(chosen, Dist) or (isinstance(chosen, str) and chosen in plans):
         return chosen
-    raise RulesError(f"the plan function chose {show(chosen)}, which is not one of {', '.join(plans)}",
-                     field="plan")
+    raise RulesError(f"the plan function chose {show(chosen)}, which is not one of {', '.join(plans)}", field="plan")
 
 
 def check_confirm(value: Any) -> bool:
@@ -117,5 +131,9 @@ def check_confirm(value: Any) -> bool:
 def refuse_long_work(what: str, seconds: float, detail: str, how: str) -> None:
     """Raise the RulesError (field ``budget``) of work estimated past limits.MAX_SECONDS, saying how
     much (``detail``), how long and ``how`` to go ahead anyway."""
-    raise RulesError(f"{what}: {detail}, estimated {seconds:,.0f} s, over the {limits.MAX_SECONDS:g} s that "
-                     f"runs without asking; {how}", field="budget", rule=limits.BUDGET)
+    raise RulesError(
+        f"{what}: {detail}, estimated {seconds:,.0f} s, over the {limits.MAX_SECONDS:g} s that "
+        f"runs without asking; {how}",
+        field="budget",
+        rule=limits.BUDGET,
+    )

@@ -39,8 +39,10 @@ _TRIM_MIN = 512
 #: turns chained together on windows (sorted by their spread, so similar windows share a block)
 _WINDOW_GROUP = 64
 _RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
-_RULE_POOLS = ("DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
-               "first, then pool 2; the second channel's goes to pool 2 only); the creature dies when pool 2 is empty")
+_RULE_POOLS = (
+    "DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
+    "first, then pool 2; the second channel's goes to pool 2 only); the creature dies when pool 2 is empty"
+)
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,7 @@ def _turns_1d(turns) -> np.ndarray:
     else:
         rows = [np.asarray(p, dtype=np.float64) for p in turns]
         if not rows or any(p.ndim != 1 or p.size == 0 for p in rows):
-            raise RulesError("turns must be a (m, W) array or a list of 1-D damage pmfs from damage 0",
-                             field="turns")
+            raise RulesError("turns must be a (m, W) array or a list of 1-D damage pmfs from damage 0", field="turns")
         X = np.zeros((len(rows), max(p.size for p in rows)))
         for i, p in enumerate(rows):  # a copy per distinct turn, not per row
             X[i, : p.size] = p
@@ -91,8 +92,9 @@ def _turns_2d(turns) -> np.ndarray:
     else:
         rows = [np.asarray(p, dtype=np.float64) for p in turns]
         if not rows or any(p.ndim != 2 or p.size == 0 for p in rows):
-            raise RulesError("turns must be a (m, R, V) array or a list of 2-D (regular, vital) joint pmfs",
-                             field="turns")
+            raise RulesError(
+                "turns must be a (m, R, V) array or a list of 2-D (regular, vital) joint pmfs", field="turns"
+            )
         J = np.zeros((len(rows), max(p.shape[0] for p in rows), max(p.shape[1] for p in rows)))
         for i, p in enumerate(rows):
             J[i, : p.shape[0], : p.shape[1]] = p
@@ -104,8 +106,9 @@ def _turns_2d(turns) -> np.ndarray:
 
 def _check_probabilities(flat: np.ndarray) -> None:
     if not np.all(np.isfinite(flat)) or np.any(flat < 0):
-        raise RulesError("turn probabilities must be finite and non-negative (damage never heals in the chain)",
-                         field="turns")
+        raise RulesError(
+            "turn probabilities must be finite and non-negative (damage never heals in the chain)", field="turns"
+        )
     bad = np.flatnonzero(np.abs(flat.sum(axis=1) - 1.0) > 1e-9)
     if bad.size:
         raise RulesError(f"turn {int(bad[0])}'s probabilities sum to {flat[bad[0]].sum()!r}, not 1", field="turns")
@@ -140,8 +143,7 @@ def _dedupe(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- the kernel
-def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds: int = 10_000,
-                weights=None) -> Chains:
+def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds: int = 10_000, weights=None) -> Chains:
     """Return the exact kill chains (:class:`Chains`) of many (turn, pool) rows at once.
 
     ``channels=1`` (HP): ``turns`` is a (m, W) float64 array of per-turn damage pmfs from damage 0
@@ -205,8 +207,10 @@ def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds:
     if weights is not None:
         W = np.asarray(weights, dtype=np.float64)
         if W.ndim != 2 or W.shape[0] != n or W.shape[1] > max_rounds + 1 or not np.all(np.isfinite(W)):
-            raise RulesError(f"weights must be a finite (n={n}, R_w <= max_rounds + 1) array, one weight per "
-                             f"round t = 0..R_w-1", field="weights")
+            raise RulesError(
+                f"weights must be a finite (n={n}, R_w <= max_rounds + 1) array, one weight per round t = 0..R_w-1",
+                field="weights",
+            )
     if channels == 1:
         return _hp_chains(X, hp, ti, max_rounds, W)
     return _pool_chains(J, pools, ti, max_rounds, W)
@@ -290,20 +294,34 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
         for i in range(0, wide.size, _WINDOW_GROUP):
             grp = wide[i : i + _WINDOW_GROUP]
-            _window_chains(X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec,
-                           max_rounds, wts)
+            _window_chains(
+                X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec, max_rounds, wts
+            )
         # E[T] = sum_t t P(T = t) + E[T; T > R]; with alive_R < CHAIN_TAIL the second term is
         # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
         # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
         # (whose rounding grows with the rounds), take the renewal measure instead.
         pairs = np.concatenate([pairs_of[int(k)] for k in damaging])
         mean[pairs] = rec.means(pairs)
-        open_ = damaging[[bool((rec.alive[pairs_of[int(k)]] >= CHAIN_TAIL).any()
-                               or rec.rounds[pairs_of[int(k)]].max() > _CHAIN_MEAN_ROUNDS) for k in damaging]]
+        open_ = damaging[
+            [
+                bool(
+                    (rec.alive[pairs_of[int(k)]] >= CHAIN_TAIL).any()
+                    or rec.rounds[pairs_of[int(k)]].max() > _CHAIN_MEAN_ROUNDS
+                )
+                for k in damaging
+            ]
+        ]
         if open_.size:
             _renewal_means(X, open_, h_turn, p_pos, ph, pairs_of, mean)
-    return Chains(rec.killed_rows(inv), rec.alive[inv], rec.rounds[inv], mean[inv], rec.dropped[inv],
-                  None if wts is None else wts.out)
+    return Chains(
+        rec.killed_rows(inv),
+        rec.alive[inv],
+        rec.rounds[inv],
+        mean[inv],
+        rec.dropped[inv],
+        None if wts is None else wts.out,
+    )
 
 
 def _spread(X: np.ndarray) -> np.ndarray:
@@ -483,8 +501,14 @@ def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: i
         if wts is not None:
             wsel = np.flatnonzero(inv == p)
         mean[p] = _pool_chain(J[k], E, V, p, rec, max_rounds, wts, wsel)
-    return Chains(rec.killed_rows(inv), rec.alive[inv], rec.rounds[inv], mean[inv], rec.dropped[inv],
-                  None if wts is None else wts.out)
+    return Chains(
+        rec.killed_rows(inv),
+        rec.alive[inv],
+        rec.rounds[inv],
+        mean[inv],
+        rec.dropped[inv],
+        None if wts is None else wts.out,
+    )
 
 
 def _pool_chain(joint, E, V, p, rec: _Recorder, max_rounds, wts, wsel) -> float:
@@ -574,8 +598,9 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
     return np.clip(out, 0.0, 1.0)
 
 
-def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, max_rounds: int = 100,
-               chain: bool = False) -> dict[str, np.ndarray]:
+def kill_stats(
+    pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, max_rounds: int = 100, chain: bool = False
+) -> dict[str, np.ndarray]:
     """Return per row: ``mean_turn_damage``, ``sd_turn_damage``, ``p_kill_one_turn``, ``mean_rounds``
     (exact; inf when the turn never damages), ``q10``/``q50``/``q90`` (first round whose kill chance
     reaches q within QUANTILE_TOLERANCE; NaN past ``max_rounds``), ``p_unresolved`` (P(still alive
@@ -597,9 +622,15 @@ def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, ma
     tsd = np.sqrt(np.maximum(T @ (v * v) - tm * tm, 0.0))
     none = turn_index < 0
     safe = np.where(none, 0, turn_index)
-    out = {"mean_turn_damage": np.where(none, 0.0, tm[safe]), "sd_turn_damage": np.where(none, 0.0, tsd[safe]),
-           "p_kill_one_turn": np.zeros(n), "mean_rounds": np.full(n, np.inf),
-           "q10": np.full(n, np.nan), "q50": np.full(n, np.nan), "q90": np.full(n, np.nan)}
+    out = {
+        "mean_turn_damage": np.where(none, 0.0, tm[safe]),
+        "sd_turn_damage": np.where(none, 0.0, tsd[safe]),
+        "p_kill_one_turn": np.zeros(n),
+        "mean_rounds": np.full(n, np.inf),
+        "q10": np.full(n, np.nan),
+        "q50": np.full(n, np.nan),
+        "q90": np.full(n, np.nan),
+    }
     by = np.zeros((n, max_rounds))
     rows = np.flatnonzero(~none)
     if pools.shape[1] == 2 and rows.size:
@@ -617,7 +648,7 @@ def kill_stats(pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, ma
         k = np.cumsum(c.killed, axis=1)
         by[one, : k.shape[1]] = k
         if k.shape[1] < max_rounds:  # rows that converged keep their last kill chance
-            by[one, k.shape[1]:] = k[:, -1:] if k.shape[1] else 0.0
+            by[one, k.shape[1] :] = k[:, -1:] if k.shape[1] else 0.0
         out["mean_rounds"][one] = c.mean
     if two.size:
         if pools.shape[1] != 2:

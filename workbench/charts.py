@@ -23,18 +23,36 @@ from .dist import Dist
 from .errors import RulesError
 
 __all__ = [
-    "PALETTE", "MAX_ROWS", "TAIL", "theme_config", "apply_theme", "dist_frame", "damage_chart", "at_least_chart",
-    "rounds_chart", "heatmap", "duel_chart", "compare_bars", "save_png", "save_svg",
+    "PALETTE",
+    "MAX_ROWS",
+    "TAIL",
+    "theme_config",
+    "apply_theme",
+    "dist_frame",
+    "damage_chart",
+    "at_least_chart",
+    "rounds_chart",
+    "heatmap",
+    "duel_chart",
+    "compare_bars",
+    "save_png",
+    "save_svg",
 ]
 
 #: one colour per build/creature, in order (colour-blind-safe Tableau 10)
-PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-           "#ff9da7", "#9c755f", "#bab0ac"]
+PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
 ACCENT = "#e15759"
 #: Altair's row limit is 5,000; stay under it
 #: every chart these functions return (a type alias, for annotations)
-AnyChart = (alt.Chart | alt.LayerChart | alt.HConcatChart | alt.VConcatChart | alt.ConcatChart | alt.FacetChart
-            | alt.RepeatChart)
+AnyChart = (
+    alt.Chart
+    | alt.LayerChart
+    | alt.HConcatChart
+    | alt.VConcatChart
+    | alt.ConcatChart
+    | alt.FacetChart
+    | alt.RepeatChart
+)
 
 MAX_ROWS = 4_999
 #: outcomes in the far tails beyond this much probability are not drawn
@@ -49,8 +67,14 @@ def theme_config() -> dict[str, Any]:
         "background": "white",
         "range": {"category": list(PALETTE)},
         "title": {"fontSize": 15, "anchor": "start", "subtitleFontSize": 12, "subtitleColor": "#555"},
-        "axis": {"labelFontSize": 11, "titleFontSize": 12, "gridColor": "#e6e6e6", "domainColor": "#888",
-                 "tickColor": "#888", "titleFontWeight": "normal"},
+        "axis": {
+            "labelFontSize": 11,
+            "titleFontSize": 12,
+            "gridColor": "#e6e6e6",
+            "domainColor": "#888",
+            "tickColor": "#888",
+            "titleFontWeight": "normal",
+        },
         "legend": {"labelFontSize": 11, "titleFontSize": 12, "orient": "right"},
         "view": {"stroke": None},
     }
@@ -94,8 +118,9 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
     if isinstance(dist, pl.DataFrame):
         dist = _dist_of_frame(dist)
     if not isinstance(dist, Dist):
-        raise RulesError(f"expected a Dist or a frame with damage and probability, not {type(dist).__name__}",
-                         field="dist")
+        raise RulesError(
+            f"expected a Dist or a frame with damage and probability, not {type(dist).__name__}", field="dist"
+        )
     x: np.ndarray = dist.outcomes
     p: np.ndarray = dist.pmf
     cdf = np.cumsum(p)
@@ -103,7 +128,7 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
     keep = (cdf >= tail) & (sf >= tail)
     keep[np.argmax(p)] = True
     lo, hi = np.flatnonzero(keep)[[0, -1]]
-    x, p = x[lo:hi + 1], p[lo:hi + 1]
+    x, p = x[lo : hi + 1], p[lo : hi + 1]
     width = int(np.ceil(x.size / max_rows))
     if width > 1:
         idx = (x - x[0]) // width
@@ -112,19 +137,22 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
     hi_x = x + width - 1
     mass = np.concatenate(([0.0], np.cumsum(p)))
     below = dist.cdf(x[0] - 1)
-    return pl.DataFrame({
-        "damage": x.astype(np.int64),
-        "damage_hi": hi_x.astype(np.int64),
-        "probability": p,
-        "at_least": np.clip(1.0 - below - mass[:-1], 0.0, 1.0),
-        "at_most": np.clip(below + mass[1:], 0.0, 1.0),
-    })
+    return pl.DataFrame(
+        {
+            "damage": x.astype(np.int64),
+            "damage_hi": hi_x.astype(np.int64),
+            "probability": p,
+            "at_least": np.clip(1.0 - below - mass[:-1], 0.0, 1.0),
+            "at_most": np.clip(below + mass[1:], 0.0, 1.0),
+        }
+    )
 
 
 def _dist_of_frame(frame: pl.DataFrame) -> Dist:
     if not isinstance(frame, pl.DataFrame):
-        raise RulesError(f"expected a Dist or a frame with damage and probability, not {type(frame).__name__}",
-                         field="dist")
+        raise RulesError(
+            f"expected a Dist or a frame with damage and probability, not {type(frame).__name__}", field="dist"
+        )
     missing = {"damage", "probability"} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="dist")
@@ -141,9 +169,16 @@ def _named(dists: Any, default_name: str) -> dict[str, Dist | pl.DataFrame]:
 
 
 # --------------------------------------------------------------------------- damage
-def damage_chart(dist: Dist | pl.DataFrame, title: str = "Damage per attack", *, subtitle: str | None = None,
-                 mean: bool = True, color: str = PALETTE[0], x_title: str = "Damage",
-                 themed: bool = True) -> AnyChart:
+def damage_chart(
+    dist: Dist | pl.DataFrame,
+    title: str = "Damage per attack",
+    *,
+    subtitle: str | None = None,
+    mean: bool = True,
+    color: str = PALETTE[0],
+    x_title: str = "Damage",
+    themed: bool = True,
+) -> AnyChart:
     """Return PMF bars of a damage distribution, with a rule and label at its mean.
 
     Tooltips give P(exactly), P(at least) and P(at most) each damage. The subtitle defaults to
@@ -161,32 +196,48 @@ def damage_chart(dist: Dist | pl.DataFrame, title: str = "Damage per attack", *,
         alt.Tooltip("at_least:Q", title="P(at least)", format=".2%"),
         alt.Tooltip("at_most:Q", title="P(at most)", format=".2%"),
     ]
-    x_scale = alt.Scale(domain=[int(_number(frame["damage"].min())) - 0.5, int(_number(frame["damage_hi"].max())) + 0.5],
-                        nice=False, zero=False)
+    x_scale = alt.Scale(
+        domain=[int(_number(frame["damage"].min())) - 0.5, int(_number(frame["damage_hi"].max())) + 0.5],
+        nice=False,
+        zero=False,
+    )
     gap = 0.1 if frame.height <= 60 else 0.0
     frame = frame.with_columns(left=pl.col("damage") - 0.5 + gap, right=pl.col("damage_hi") + 0.5 - gap)
-    bars = alt.Chart(frame).mark_bar(color=color).encode(
-        x=alt.X("left:Q", title=x_title, scale=x_scale, axis=alt.Axis(tickMinStep=1, format="d")),
-        x2="right:Q",
-        y=alt.Y("probability:Q", title="Probability", axis=alt.Axis(format="%"), scale=alt.Scale(zero=True)),
-        y2=alt.datum(0),
-        tooltip=tooltip,
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color=color)
+        .encode(
+            x=alt.X("left:Q", title=x_title, scale=x_scale, axis=alt.Axis(tickMinStep=1, format="d")),
+            x2="right:Q",
+            y=alt.Y("probability:Q", title="Probability", axis=alt.Axis(format="%"), scale=alt.Scale(zero=True)),
+            y2=alt.datum(0),
+            tooltip=tooltip,
+        )
     )
     layers: list[alt.Chart] = [bars]
     if mean:
         m = pl.DataFrame({"mean": [d.mean()], "label": [f"mean {d.mean():.2f}"], "value": [d.mean()]})
-        base = alt.Chart(m).encode(x=alt.X("mean:Q"),
-                                   tooltip=[alt.Tooltip("value:Q", title="mean damage", format=".3f")])
-        layers += [base.mark_rule(color=ACCENT, strokeWidth=2, strokeDash=[5, 3]),
-                   base.mark_text(color=ACCENT, align="left", dx=4, dy=-4, baseline="bottom", fontSize=11)
-                   .encode(text="label:N", y=alt.value(0))]
+        base = alt.Chart(m).encode(
+            x=alt.X("mean:Q"), tooltip=[alt.Tooltip("value:Q", title="mean damage", format=".3f")]
+        )
+        layers += [
+            base.mark_rule(color=ACCENT, strokeWidth=2, strokeDash=[5, 3]),
+            base.mark_text(color=ACCENT, align="left", dx=4, dy=-4, baseline="bottom", fontSize=11).encode(
+                text="label:N", y=alt.value(0)
+            ),
+        ]
     chart = alt.layer(*layers).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
     return _finish(chart, themed)
 
 
-def at_least_chart(dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
-                   title: str = "Chance of at least X damage", *, subtitle: str | None = None,
-                   x_title: str = "Damage (at least)", themed: bool = True) -> AnyChart:
+def at_least_chart(
+    dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
+    title: str = "Chance of at least X damage",
+    *,
+    subtitle: str | None = None,
+    x_title: str = "Damage (at least)",
+    themed: bool = True,
+) -> AnyChart:
     """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid."""
     named = _named(dists, "damage")
     frames = []
@@ -198,23 +249,40 @@ def at_least_chart(dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
     many = len(named) > 1
-    chart = alt.Chart(frame).mark_line(interpolate="step-before", point=frame.height <= 120, strokeWidth=2).encode(
-        x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
-        y=alt.Y("at_least:Q", title="P(damage ≥ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        color=(alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
-               if many
-               else alt.value(PALETTE[0])),
-        tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("damage:Q", title="at least"),
-                 alt.Tooltip("at_least:Q", title="probability", format=".2%")],
-    ).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    chart = (
+        alt.Chart(frame)
+        .mark_line(interpolate="step-before", point=frame.height <= 120, strokeWidth=2)
+        .encode(
+            x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("at_least:Q", title="P(damage ≥ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            color=(
+                alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+                if many
+                else alt.value(PALETTE[0])
+            ),
+            tooltip=[
+                alt.Tooltip("build:N", title="build"),
+                alt.Tooltip("damage:Q", title="at least"),
+                alt.Tooltip("at_least:Q", title="probability", format=".2%"),
+            ],
+        )
+        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    )
     return _finish(chart, themed)
 
 
 # --------------------------------------------------------------------------- combat
-def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str = "Rounds to kill", *,
-                 subtitle: str | None = "chance the target is down by the end of each round",
-                 survival: bool = False, max_round: int | None = None, y_title: str | None = None,
-                 legend_title: str = "Build", themed: bool = True) -> AnyChart:
+def rounds_chart(
+    frames: pl.DataFrame | Mapping[str, pl.DataFrame],
+    title: str = "Rounds to kill",
+    *,
+    subtitle: str | None = "chance the target is down by the end of each round",
+    survival: bool = False,
+    max_round: int | None = None,
+    y_title: str | None = None,
+    legend_title: str = "Build",
+    themed: bool = True,
+) -> AnyChart:
     """Return rounds-to-kill curves (columns ``round``, ``p_killed_by``), several builds overlaid.
 
     ``survival=True`` plots the target's survival ``1 - p_killed_by`` instead. Rounds stop where
@@ -225,16 +293,20 @@ def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str =
     for name, f in named.items():
         if not isinstance(f, pl.DataFrame) or not {"round", "p_killed_by"} <= set(f.columns):
             raise RulesError(f"{name!r}: expected a frame with columns round and p_killed_by", field="frames")
-        parts.append(f.select(pl.col("round").cast(pl.Int64), pl.col("p_killed_by").cast(pl.Float64))
-                     .with_columns(build=pl.lit(str(name))))
+        parts.append(
+            f.select(pl.col("round").cast(pl.Int64), pl.col("p_killed_by").cast(pl.Float64)).with_columns(
+                build=pl.lit(str(name))
+            )
+        )
     frame = pl.concat(parts)
     if max_round is None:
         done = frame.filter(pl.col("p_killed_by") < 1 - 1e-4)
         max_round = int(_number(done["round"].max())) + 1 if done.height else int(_number(frame["round"].min()))
     frame = frame.filter(pl.col("round") <= max_round)
     # start every curve at round 0 with nothing killed, so the first step is visible
-    zero = pl.DataFrame({"round": [0] * len(named), "p_killed_by": [0.0] * len(named),
-                         "build": [str(n) for n in named]})
+    zero = pl.DataFrame(
+        {"round": [0] * len(named), "p_killed_by": [0.0] * len(named), "build": [str(n) for n in named]}
+    )
     frame = pl.concat([zero, frame]).sort("build", "round")
     frame = frame.with_columns(
         p_alive=1.0 - pl.col("p_killed_by"),
@@ -245,23 +317,44 @@ def rounds_chart(frames: pl.DataFrame | Mapping[str, pl.DataFrame], title: str =
     y_field, default_y = ("p_alive", "P(target still standing)") if survival else ("p_killed_by", "P(killed by round)")
     y_title = y_title or default_y
     many = len(named) > 1
-    chart = alt.Chart(frame).mark_line(interpolate="step-after", strokeWidth=2,
-                                       point=frame.height <= 150).encode(
-        x=alt.X("round:Q", title="Round", axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, max_round])),
-        y=alt.Y(f"{y_field}:Q", title=y_title, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        color=(alt.Color("build:N", title=legend_title, scale=alt.Scale(range=PALETTE),
-                         sort=list(map(str, named))) if many else alt.value(PALETTE[0])),
-        tooltip=[alt.Tooltip("build:N", title=legend_title.lower()), alt.Tooltip("round:Q", title="round"),
-                 alt.Tooltip("p_killed_at:Q", title="P(killed in this round)", format=".2%"),
-                 alt.Tooltip("p_killed_by:Q", title="P(killed by this round)", format=".2%")],
-    ).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    chart = (
+        alt.Chart(frame)
+        .mark_line(interpolate="step-after", strokeWidth=2, point=frame.height <= 150)
+        .encode(
+            x=alt.X(
+                "round:Q",
+                title="Round",
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max_round]),
+            ),
+            y=alt.Y(f"{y_field}:Q", title=y_title, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            color=(
+                alt.Color("build:N", title=legend_title, scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+                if many
+                else alt.value(PALETTE[0])
+            ),
+            tooltip=[
+                alt.Tooltip("build:N", title=legend_title.lower()),
+                alt.Tooltip("round:Q", title="round"),
+                alt.Tooltip("p_killed_at:Q", title="P(killed in this round)", format=".2%"),
+                alt.Tooltip("p_killed_by:Q", title="P(killed by this round)", format=".2%"),
+            ],
+        )
+        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    )
     return _finish(chart, themed)
 
 
-def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str] = ("A", "B"),
-               title: str = "Who wins the duel", *, subtitle: str | None = None,
-               themed: bool = True) -> AnyChart:
+def duel_chart(
+    p_a: float,
+    p_b: float,
+    p_draw: float = 0.0,
+    names: Sequence[str] = ("A", "B"),
+    title: str = "Who wins the duel",
+    *,
+    subtitle: str | None = None,
+    themed: bool = True,
+) -> AnyChart:
     """Return one stacked bar splitting 100 % into "A wins", "draw" and "B wins", labelled in %."""
     probs = np.array([p_a, p_draw, p_b], dtype=np.float64)
     if np.any(probs < -1e-12) or abs(probs.sum() - 1.0) > 1e-6:
@@ -271,17 +364,27 @@ def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str]
         a, b = f"{a} (A)", f"{b} (B)"
     labels = [f"{a} wins", "draw", f"{b} wins"]
     start = np.concatenate(([0.0], np.cumsum(probs)[:-1]))
-    frame = pl.DataFrame({"outcome": labels, "probability": probs.clip(0, 1), "start": start,
-                          "end": start + probs, "order": [0, 1, 2],
-                          "mid": start + probs / 2, "text": [f"{p:.1%}" if p >= 0.06 else "" for p in probs]})
+    frame = pl.DataFrame(
+        {
+            "outcome": labels,
+            "probability": probs.clip(0, 1),
+            "start": start,
+            "end": start + probs,
+            "order": [0, 1, 2],
+            "mid": start + probs / 2,
+            "text": [f"{p:.1%}" if p >= 0.06 else "" for p in probs],
+        }
+    )
     colors = alt.Scale(domain=labels, range=[PALETTE[0], "#bab0ac", PALETTE[1]])
     base = alt.Chart(frame)
     bar = base.mark_bar(height=46).encode(
         x=alt.X("start:Q", title="Probability", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
         x2="end:Q",
         color=alt.Color("outcome:N", title=None, scale=colors, sort=labels, legend=alt.Legend(orient="bottom")),
-        tooltip=[alt.Tooltip("outcome:N", title="outcome"),
-                 alt.Tooltip("probability:Q", title="probability", format=".2%")],
+        tooltip=[
+            alt.Tooltip("outcome:N", title="outcome"),
+            alt.Tooltip("probability:Q", title="probability", format=".2%"),
+        ],
     )
     text = base.mark_text(color="white", fontWeight="bold", fontSize=13).encode(x="mid:Q", text="text:N")
     if subtitle is None:
@@ -291,11 +394,23 @@ def duel_chart(p_a: float, p_b: float, p_draw: float = 0.0, names: Sequence[str]
 
 
 # --------------------------------------------------------------------------- comparison
-def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None = None, *,
-            subtitle: str | None = None, value_title: str | None = None, fmt: str = ".2f",
-            scheme: Any = "viridis", reverse: bool = False, select: str | None = None,
-            selected: tuple[Any, Any] | None = None, extra: Sequence[str] = (),
-            themed: bool = True) -> AnyChart:
+def heatmap(
+    frame: pl.DataFrame,
+    x: str,
+    y: str,
+    value: str,
+    title: str | None = None,
+    *,
+    subtitle: str | None = None,
+    value_title: str | None = None,
+    fmt: str = ".2f",
+    scheme: Any = "viridis",
+    reverse: bool = False,
+    select: str | None = None,
+    selected: tuple[Any, Any] | None = None,
+    extra: Sequence[str] = (),
+    themed: bool = True,
+) -> AnyChart:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
 
     One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
@@ -307,13 +422,15 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
     missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
-    data = frame.group_by(x, y, maintain_order=True).agg(pl.col(value).cast(pl.Float64).mean(),
-                                                         *[pl.col(c).first() for c in extra])
+    data = frame.group_by(x, y, maintain_order=True).agg(
+        pl.col(value).cast(pl.Float64).mean(), *[pl.col(c).first() for c in extra]
+    )
     # Vega-Lite cannot hold inf or NaN (vl-convert: 'Unrecognized signal name: "inf"'): such cells
     # become null (grey); an infinite one (e.g. mean rounds of a turn that never damages) reads "∞".
     infinite = data[value].is_infinite().fill_null(False)
-    data = data.with_columns(pl.when(pl.col(value).is_finite()).then(pl.col(value)).otherwise(None).alias(value),
-                             infinite.alias("_infinite"))
+    data = data.with_columns(
+        pl.when(pl.col(value).is_finite()).then(pl.col(value)).otherwise(None).alias(value), infinite.alias("_infinite")
+    )
     if data.height > MAX_ROWS:
         raise RulesError(f"{data.height} cells is more than a chart holds; filter the grid first", field="frame")
     nx, ny = data[x].n_unique(), data[y].n_unique()
@@ -325,8 +442,12 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
         x=alt.X(f"{x}:N", title=x.replace("_", " "), sort=None, axis=alt.Axis(labelAngle=-40, labelLimit=160)),
         y=alt.Y(f"{y}:N", title=y.replace("_", " "), sort=None, axis=alt.Axis(labelLimit=180)),
     )
-    tooltip = [alt.Tooltip(f"{x}:N"), alt.Tooltip(f"{y}:N"), alt.Tooltip(f"{value}:Q", title=value_title, format=fmt),
-               *[alt.Tooltip(f"{c}:N", title=c.replace("_", " ")) for c in extra]]
+    tooltip = [
+        alt.Tooltip(f"{x}:N"),
+        alt.Tooltip(f"{y}:N"),
+        alt.Tooltip(f"{value}:Q", title=value_title, format=fmt),
+        *[alt.Tooltip(f"{c}:N", title=c.replace("_", " ")) for c in extra],
+    ]
     valid = f"isValid(datum['{value}'])"
     blank = base.transform_filter(f"!{valid}")
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
@@ -335,39 +456,62 @@ def heatmap(frame: pl.DataFrame, x: str, y: str, value: str, title: str | None =
     )
     if selected is not None:
         mark = pl.DataFrame({x: [selected[0]], y: [selected[1]]}).cast({x: data.schema[x], y: data.schema[y]})
-        outline = alt.Chart(mark).mark_rect(fill=None, stroke="#111", strokeWidth=3).encode(
-            x=alt.X(f"{x}:N", sort=None), y=alt.Y(f"{y}:N", sort=None))
+        outline = (
+            alt.Chart(mark)
+            .mark_rect(fill=None, stroke="#111", strokeWidth=3)
+            .encode(x=alt.X(f"{x}:N", sort=None), y=alt.Y(f"{y}:N", sort=None))
+        )
     if select:
         rect = rect.add_params(alt.selection_point(name=select, fields=[x, y], on="click", clear="dblclick"))
     layers = [rect]
     if data[value].null_count():
         layers.append(blank.mark_rect(fill="#eeeeee", stroke="white", strokeWidth=1).encode(tooltip=tooltip))
-        layers.append(blank.mark_text(fontSize=10, color="#888").encode(
-            text=alt.condition("datum._infinite", alt.value("∞"), alt.value("–"))))
+        layers.append(
+            blank.mark_text(fontSize=10, color="#888").encode(
+                text=alt.condition("datum._infinite", alt.value("∞"), alt.value("–"))
+            )
+        )
     if nx * ny <= 400:
         # dark text on the light end of the scheme, light text on the dark end
         light_high = not reverse
         cond = f"datum['{value}'] {'>' if light_high else '<'} {mid}"
-        text = base.transform_filter(valid).mark_text(fontSize=10).encode(
-            text=alt.Text(f"{value}:Q", format=fmt),
-            color=alt.condition(cond, alt.value("black"), alt.value("white")),
-            tooltip=tooltip,
+        text = (
+            base.transform_filter(valid)
+            .mark_text(fontSize=10)
+            .encode(
+                text=alt.Text(f"{value}:Q", format=fmt),
+                color=alt.condition(cond, alt.value("black"), alt.value("white")),
+                tooltip=tooltip,
+            )
         )
         if select:
-            text = text.add_params(alt.selection_point(name=f"{select}_label", fields=[x, y], on="click",
-                                                       clear="dblclick"))
+            text = text.add_params(
+                alt.selection_point(name=f"{select}_label", fields=[x, y], on="click", clear="dblclick")
+            )
         layers.append(text)
     if selected is not None:
         layers.append(outline)
     chart = alt.layer(*layers).properties(
         title=_title(title or _cap(f"{value_title} by {x.replace('_', ' ')} and {y.replace('_', ' ')}"), subtitle),
-        width=cell * nx, height=max(18, min(36, 400 // max(ny, 1))) * ny)
+        width=cell * nx,
+        height=max(18, min(36, 400 // max(ny, 1))) * ny,
+    )
     return _finish(chart, themed)
 
 
-def compare_bars(frame: pl.DataFrame, category: str, value: str, group: str | None = None,
-                 title: str | None = None, *, subtitle: str | None = None, value_title: str | None = None,
-                 error: str | None = None, fmt: str = ".2f", themed: bool = True) -> AnyChart:
+def compare_bars(
+    frame: pl.DataFrame,
+    category: str,
+    value: str,
+    group: str | None = None,
+    title: str | None = None,
+    *,
+    subtitle: str | None = None,
+    value_title: str | None = None,
+    error: str | None = None,
+    fmt: str = ".2f",
+    themed: bool = True,
+) -> AnyChart:
     """Return bars of ``value`` per ``category``, grouped side by side by ``group`` (e.g. builds per creature).
 
     ``error`` names an optional column (e.g. the sd) drawn as ± whiskers.
@@ -382,12 +526,16 @@ def compare_bars(frame: pl.DataFrame, category: str, value: str, group: str | No
     value_title = value_title or value.replace("_", " ")
     if error:
         data = data.with_columns(lo=pl.col(value) - pl.col(error), hi=pl.col(value) + pl.col(error))
-    tooltip = [alt.Tooltip(f"{category}:N")] + ([alt.Tooltip(f"{group}:N")] if group else []) + [
-        alt.Tooltip(f"{value}:Q", title=value_title, format=fmt)] + (
-        [alt.Tooltip(f"{error}:Q", format=fmt)] if error else [])
+    tooltip = (
+        [alt.Tooltip(f"{category}:N")]
+        + ([alt.Tooltip(f"{group}:N")] if group else [])
+        + [alt.Tooltip(f"{value}:Q", title=value_title, format=fmt)]
+        + ([alt.Tooltip(f"{error}:Q", format=fmt)] if error else [])
+    )
     enc: dict[str, Any] = dict(
-        x=alt.X(f"{category}:N", title=category.replace("_", " "), sort=None,
-                axis=alt.Axis(labelAngle=-30, labelLimit=160)),
+        x=alt.X(
+            f"{category}:N", title=category.replace("_", " "), sort=None, axis=alt.Axis(labelAngle=-30, labelLimit=160)
+        ),
         y=alt.Y(f"{value}:Q", title=value_title),
         tooltip=tooltip,
     )
@@ -405,7 +553,9 @@ def compare_bars(frame: pl.DataFrame, category: str, value: str, group: str | No
     n_grp = data[group].n_unique() if group else 1
     chart = alt.layer(*layers).properties(
         title=_title(title or _cap(f"{value_title} by {category.replace('_', ' ')}"), subtitle),
-        width=max(WIDTH, min(900, n_cat * max(n_grp, 1) * 22)), height=HEIGHT)
+        width=max(WIDTH, min(900, n_cat * max(n_grp, 1) * 22)),
+        height=HEIGHT,
+    )
     return _finish(chart, themed)
 
 

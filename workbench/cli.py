@@ -49,8 +49,10 @@ def _single(obj: Any, text: str, what: str, sys: Any) -> Any:
         obj = obj[0]
     expected = getattr(sys, "Creature" if what == "creature" else "Attack")
     if not isinstance(obj, expected):
-        raise RulesError(f"{text} holds a {getattr(type(obj), 'system', '?')} {type(obj).__name__}, "
-                         f"not a {sys.name} {what}", field=what)
+        raise RulesError(
+            f"{text} holds a {getattr(type(obj), 'system', '?')} {type(obj).__name__}, not a {sys.name} {what}",
+            field=what,
+        )
     return obj
 
 
@@ -73,8 +75,10 @@ def _attack(sys: Any, attacker: Any, text: str) -> Any:
         return sys.catalog().attack(text)
     except RulesError:
         names = ", ".join(a.name for a in own) or "none"
-        raise RulesError(f"no attack called {text!r}: not one of {attacker.name}'s ({names}) "
-                         f"nor in the {sys.name} catalog", field="attack") from None
+        raise RulesError(
+            f"no attack called {text!r}: not one of {attacker.name}'s ({names}) nor in the {sys.name} catalog",
+            field="attack",
+        ) from None
 
 
 def _model(sys: Any, text: str | None, kind: str) -> Any:
@@ -147,8 +151,14 @@ def _check_suffix(path: str | None, allowed: tuple[str, ...], flag: str) -> None
 def _print_frame(frame: Any, rows: int = 40) -> None:
     import polars as pl
 
-    with pl.Config(tbl_rows=rows, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40,
-                   tbl_hide_dataframe_shape=False, float_precision=4):
+    with pl.Config(
+        tbl_rows=rows,
+        tbl_cols=-1,
+        tbl_width_chars=200,
+        fmt_str_lengths=40,
+        tbl_hide_dataframe_shape=False,
+        float_precision=4,
+    ):
         print(frame)
 
 
@@ -218,7 +228,6 @@ def _creature_row(sys: Any, creature: Any) -> dict[str, Any]:
     another one), other lists joined by ``"; "``, tables (a Last Odyssey Shell) as JSON."""
     import json
 
-
     key = sys.attacks_field
     row: dict[str, Any] = {}
     for name, value in creature.to_dict().items():
@@ -248,8 +257,11 @@ def _cell(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return "; ".join(str(v["name"]) if isinstance(v, dict) and "name" in v else _cell(v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_cell(v)}" if not isinstance(v, dict) else f"{k} ({_cell(v)})"
-                         for k, v in value.items() if v is not None)
+        return ", ".join(
+            f"{k} {_cell(v)}" if not isinstance(v, dict) else f"{k} ({_cell(v)})"
+            for k, v in value.items()
+            if v is not None
+        )
     return value
 
 
@@ -268,8 +280,7 @@ def cmd_damage(args: argparse.Namespace) -> int:
     dist = damage(attack, attacker, target, options, situation)
     print(f"{attacker.name} uses {attack.name} on {target.name} ({sys_.name})")
     print(f"mean {dist.mean():.4f}   sd {dist.std():.4f}   P(any damage) {dist.sf(1):.4%}")
-    frame = dist.to_polars().with_columns(
-        at_least=pl.col("probability").reverse().cum_sum().reverse())
+    frame = dist.to_polars().with_columns(at_least=pl.col("probability").reverse().cum_sum().reverse())
     _print_frame(frame, rows=60)
     _write_frame(frame, args.out)
     if args.chart:
@@ -289,8 +300,16 @@ def cmd_duel(args: argparse.Namespace) -> int:
     sys_ = system(args.system)
     a, b = _creature(sys_, args.a), _creature(sys_, args.b)
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    result = duel(a, b, options, situation, first=args.first, max_rounds=args.max_rounds, progress=_progress(),
-                  objective=args.objective)
+    result = duel(
+        a,
+        b,
+        options,
+        situation,
+        first=args.first,
+        max_rounds=args.max_rounds,
+        progress=_progress(),
+        objective=args.objective,
+    )
     print(result.summary())
     rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
     _print_frame(rounds, rows=30)
@@ -298,8 +317,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
     if args.chart:
         from .charts import duel_chart
 
-        _write_chart(duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a.name, b.name),
-                                f"{a.name} vs {b.name}"), args.chart)
+        _write_chart(
+            duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a.name, b.name), f"{a.name} vs {b.name}"),
+            args.chart,
+        )
     return 0
 
 
@@ -311,8 +332,9 @@ def _compare_chart(frame: Any, title: str, value: str | None = None):
     cols = frame.columns
     if value is not None and value not in cols:
         raise RulesError(f"no column {value!r}; columns: {', '.join(cols)}", field="--chart-value")
-    value = value or next((c for c in ("hp_share_per_turn", "mean_rounds", "mean_turn_damage", "mean_damage",
-                                       "score") if c in cols), None)
+    value = value or next(
+        (c for c in ("hp_share_per_turn", "mean_rounds", "mean_turn_damage", "mean_damage", "score") if c in cols), None
+    )
     x = next((c for c in ("target", "target_name") if c in cols), None)
     y = next((c for c in ("attacker", "attacker_name", "build") if c in cols), None)
     if value is None or y is None:
@@ -335,8 +357,20 @@ def _engine(name: str):
 
 
 #: the columns ``compare`` prints unless ``--all-columns`` (``--out`` always writes every column)
-SHORT_COLUMNS = ["attacker", "attack", "target", "target_hp", "plan", "mean_damage", "p_any_damage",
-                 "mean_turn_damage", "p_kill_one_turn", "mean_rounds", "rounds_q50", "hp_share_per_turn"]
+SHORT_COLUMNS = [
+    "attacker",
+    "attack",
+    "target",
+    "target_hp",
+    "plan",
+    "mean_damage",
+    "p_any_damage",
+    "mean_turn_damage",
+    "p_kill_one_turn",
+    "mean_rounds",
+    "rounds_q50",
+    "hp_share_per_turn",
+]
 
 
 def _shown(frame: Any, all_columns: bool) -> Any:
@@ -356,8 +390,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     attackers = _roster(sys_, args.attackers, "attackers")
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    frame = compare(attackers, targets, options=options, situation=situation, system=sys_.name,
-                    max_rounds=args.max_rounds, progress=_progress(), confirm=args.yes, objective=args.objective)
+    frame = compare(
+        attackers,
+        targets,
+        options=options,
+        situation=situation,
+        system=sys_.name,
+        max_rounds=args.max_rounds,
+        progress=_progress(),
+        confirm=args.yes,
+        objective=args.objective,
+    )
     if args.rank:
         from .comparison import rank
 
@@ -382,9 +425,16 @@ def cmd_explore(args: argparse.Namespace) -> int:
     sys_ = system(args.system)
     targets = _roster(sys_, args.targets, "targets")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    kwargs: dict[str, Any] = {"targets": targets, "budget": args.budget, "top_k": args.top_k,
-                              "options": options, "situation": situation, "progress": _progress(),
-                              "confirm": args.yes, "say": True}  # the estimate first, on stderr
+    kwargs: dict[str, Any] = {
+        "targets": targets,
+        "budget": args.budget,
+        "top_k": args.top_k,
+        "options": options,
+        "situation": situation,
+        "progress": _progress(),
+        "confirm": args.yes,
+        "say": True,
+    }  # the estimate first, on stderr
     frame = explore(sys_.name, **kwargs)
     _print_frame(frame, rows=max(args.top_k * max(len(targets), 1), 10))
     _write_frame(frame, args.out)
@@ -413,8 +463,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             try:
                 obj = catalog.attack(args.name)
             except RulesError:
-                raise RulesError(f"no creature or attack called {args.name!r} in the {sys_.name} catalog",
-                                 field="name") from None
+                raise RulesError(
+                    f"no creature or attack called {args.name!r} in the {sys_.name} catalog", field="name"
+                ) from None
     if args.code:
         print(share_code(obj))
     else:
@@ -437,8 +488,11 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``workbench`` command."""
-    p = _Parser(prog="workbench", description="Exact attack maths for tabletop rule systems.",
-                                epilog="Creatures and attacks: catalog names, TOML/JSON files or wb1: share codes.")
+    p = _Parser(
+        prog="workbench",
+        description="Exact attack maths for tabletop rule systems.",
+        epilog="Creatures and attacks: catalog names, TOML/JSON files or wb1: share codes.",
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser, out: bool = True, chart: bool = True, rules: bool = True) -> None:
@@ -453,16 +507,20 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("systems", help="list the rule systems", description="List the rule systems.")
     s.set_defaults(func=cmd_systems)
 
-    s = sub.add_parser("catalog", help="list a system's catalog", description="List a system's catalog creatures "
-                       "(or attacks).")
+    s = sub.add_parser(
+        "catalog", help="list a system's catalog", description="List a system's catalog creatures (or attacks)."
+    )
     s.add_argument("system", metavar="SYSTEM")
     s.add_argument("--attacks", action="store_true", help="list the attacks instead of the creatures")
     common(s, chart=False, rules=False)
     s.set_defaults(func=cmd_catalog)
 
-    s = sub.add_parser("damage", help="damage distribution of one attack",
-                       description="Exact damage distribution of one use of ATTACK by ATTACKER on TARGET: "
-                       "mean, sd, P(any damage) and the table.")
+    s = sub.add_parser(
+        "damage",
+        help="damage distribution of one attack",
+        description="Exact damage distribution of one use of ATTACK by ATTACKER on TARGET: "
+        "mean, sd, P(any damage) and the table.",
+    )
     s.add_argument("system", metavar="SYSTEM")
     s.add_argument("attacker", metavar="ATTACKER")
     s.add_argument("attack", metavar="ATTACK", help="one of the attacker's attacks, a catalog attack or a file")
@@ -470,26 +528,39 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     s.set_defaults(func=cmd_damage)
 
-    s = sub.add_parser("duel", help="who wins a duel", description="Exact duel: A and B attack each other "
-                       "each round until one falls.")
+    s = sub.add_parser(
+        "duel", help="who wins a duel", description="Exact duel: A and B attack each other each round until one falls."
+    )
     s.add_argument("system", metavar="SYSTEM")
     s.add_argument("a", metavar="A")
     s.add_argument("b", metavar="B")
     s.add_argument("--first", choices=("a", "b", "random"), default="a", help="who acts first (default a)")
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds before a draw (default 100)")
-    s.add_argument("--objective", default="damage", metavar="OBJ",
-                   help="how each side picks its plan: damage (default), rounds, kill_within_K")
+    s.add_argument(
+        "--objective",
+        default="damage",
+        metavar="OBJ",
+        help="how each side picks its plan: damage (default), rounds, kill_within_K",
+    )
     common(s)
     s.set_defaults(func=cmd_duel)
 
-    s = sub.add_parser("compare", help="attackers x targets grid", description="Compare every attack of the "
-                       "attackers against every target (catalog names, TOML/JSON files, CSV/Parquet frames).")
+    s = sub.add_parser(
+        "compare",
+        help="attackers x targets grid",
+        description="Compare every attack of the "
+        "attackers against every target (catalog names, TOML/JSON files, CSV/Parquet frames).",
+    )
     s.add_argument("system", metavar="SYSTEM")
     s.add_argument("-a", "--attackers", nargs="+", required=True, metavar="ATTACKER")
     s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds-to-kill horizon (default 100)")
-    s.add_argument("--objective", default="damage", metavar="OBJ",
-                   help="how the best-plan rows are chosen: damage (default), rounds, kill_within_K")
+    s.add_argument(
+        "--objective",
+        default="damage",
+        metavar="OBJ",
+        help="how the best-plan rows are chosen: damage (default), rounds, kill_within_K",
+    )
     s.add_argument("--sort", metavar="COLUMN", help="sort by this column (descending)")
     s.add_argument("--ascending", action="store_true", help="sort ascending")
     s.add_argument("--top", type=int, metavar="N", help="print only the first N rows")
@@ -501,8 +572,11 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     s.set_defaults(func=cmd_compare)
 
-    s = sub.add_parser("explore", help="best builds within a budget", description="Enumerate legal builds "
-                       "within a budget and rank them against the targets.")
+    s = sub.add_parser(
+        "explore",
+        help="best builds within a budget",
+        description="Enumerate legal builds within a budget and rank them against the targets.",
+    )
     s.add_argument("system", metavar="SYSTEM")
     s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
     s.add_argument("--budget", type=int, metavar="N", help="build budget (e.g. Annulus Experience)")
@@ -511,9 +585,12 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     s.set_defaults(func=cmd_explore)
 
-    s = sub.add_parser("show", help="print a model as TOML, save it, or make its share code",
-                       description="Print a catalog creature/attack, a file or a share code as TOML; "
-                       "--save writes it to a .toml/.json file, --code prints its share code.")
+    s = sub.add_parser(
+        "show",
+        help="print a model as TOML, save it, or make its share code",
+        description="Print a catalog creature/attack, a file or a share code as TOML; "
+        "--save writes it to a .toml/.json file, --code prints its share code.",
+    )
     s.add_argument("system_or_thing", metavar="SYSTEM|FILE|CODE")
     s.add_argument("name", metavar="NAME", nargs="?", help="catalog creature or attack (after SYSTEM)")
     s.add_argument("--save", metavar="FILE", help="write it to a .toml or .json file")
@@ -559,8 +636,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         text = " ".join(str(exc).split())
         text = text if len(text) <= 200 else text[:197] + "..."
-        print(f"workbench: internal error: {type(exc).__name__}: {text} (a bug in the workbench, not in your "
-              f"input; rerun with WB_DEBUG=1 for the traceback and report it)", file=sys.stderr)
+        print(
+            f"workbench: internal error: {type(exc).__name__}: {text} (a bug in the workbench, not in your "
+            f"input; rerun with WB_DEBUG=1 for the traceback and report it)",
+            file=sys.stderr,
+        )
         return EXIT_INTERNAL
 
 

@@ -42,7 +42,7 @@ def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
         lo = turn.min()
         keep = turn.pmf[: max(0, MAX_CHAIN_HP - lo)]
         x[lo : lo + keep.size] = keep
-        x[MAX_CHAIN_HP] = turn.pmf[keep.size:].sum()
+        x[MAX_CHAIN_HP] = turn.pmf[keep.size :].sum()
         return x
     return np.concatenate((np.zeros(turn.offset), turn.pmf))
 
@@ -76,8 +76,9 @@ def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarr
     return float(out[0]) if np.ndim(hp) == 0 else out
 
 
-def _turn_of(attacker: Any, target: Any, options: Any, situation: Any, plan: Any,
-             objective: Any = "damage") -> tuple[np.ndarray, tuple]:
+def _turn_of(
+    attacker: Any, target: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
+) -> tuple[np.ndarray, tuple]:
     """Return the joint pmf of the turn ``plan`` picks (one damage axis per pool of the target's
     system) and the target's pools; a plan function's own Dist of total damage runs on the summed
     pools as HP."""
@@ -96,8 +97,14 @@ def _chains(pmf: np.ndarray, pools: tuple, max_rounds: int, weights: np.ndarray 
     """Return :func:`kill_chains` of one turn against one target's pools (the 1 x 1 case)."""
     channels = len(pools)
     arr = np.array([pools], dtype=np.int64) if channels > 1 else np.array([pools[0]], dtype=np.int64)
-    return kill_chains(pmf[None, ...], arr, np.zeros(1, dtype=np.int64), channels=channels, max_rounds=max_rounds,
-                       weights=None if weights is None else weights[None, :])
+    return kill_chains(
+        pmf[None, ...],
+        arr,
+        np.zeros(1, dtype=np.int64),
+        channels=channels,
+        max_rounds=max_rounds,
+        weights=None if weights is None else weights[None, :],
+    )
 
 
 def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
@@ -105,14 +112,31 @@ def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
 
     at = np.diff(by, prepend=0.0)
     se = np.zeros(by.size) if exact else np.sqrt(np.clip(by * (1 - by), 0, None) / fights)
-    return pl.DataFrame({"round": np.arange(1, by.size + 1), "p_killed_at": at, "p_killed_by": by,
-                         "exact": np.full(by.size, exact), "fights": pl.Series([fights] * by.size, dtype=pl.Int64),
-                         "standard_error": se})
+    return pl.DataFrame(
+        {
+            "round": np.arange(1, by.size + 1),
+            "p_killed_at": at,
+            "p_killed_by": by,
+            "exact": np.full(by.size, exact),
+            "fights": pl.Series([fights] * by.size, dtype=pl.Int64),
+            "standard_error": se,
+        }
+    )
 
 
-def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None = None,
-                   max_rounds: int = 10_000, simulate: bool | None = None, fights: int = 100_000, seed: int = 0,
-                   progress: bool | None = None, confirm: bool = False, **kwargs: Any):
+def rounds_to_kill(
+    attacker_or_turn: Any,
+    target: Any = None,
+    *,
+    hp: int | None = None,
+    max_rounds: int = 10_000,
+    simulate: bool | None = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    progress: bool | None = None,
+    confirm: bool = False,
+    **kwargs: Any,
+):
     """Return the distribution of the number of rounds to kill, as a polars frame.
 
     ``rounds_to_kill(turn_dist, hp=150)`` runs the exact chain on any per-turn damage Dist.
@@ -148,14 +172,26 @@ def rounds_to_kill(attacker_or_turn: Any, target: Any = None, *, hp: int | None 
         _check_objective(objective, use_sim)
         if use_sim:
             if hp is not None:
-                raise RulesError("hp= applies to the exact chain only; the simulation uses the target's own pools",
-                                 field="hp")
-            by = simulate_rounds_to_kill(attacker_or_turn, target, options, situation, plan=plan, fights=fights,
-                                         seed=seed, max_rounds=max_rounds, progress=progress,
-                                         confirm=confirm)
+                raise RulesError(
+                    "hp= applies to the exact chain only; the simulation uses the target's own pools", field="hp"
+                )
+            by = simulate_rounds_to_kill(
+                attacker_or_turn,
+                target,
+                options,
+                situation,
+                plan=plan,
+                fights=fights,
+                seed=seed,
+                max_rounds=max_rounds,
+                progress=progress,
+                confirm=confirm,
+            )
             return _frame(by, False, fights)
         pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan, objective)
-        if hp is not None and int(_check_hp(hp)[0]) != sum(pools):  # another HP: the turn's total damage against that HP
+        if hp is not None and int(_check_hp(hp)[0]) != sum(
+            pools
+        ):  # another HP: the turn's total damage against that HP
             pmf, pools = (pmf if pmf.ndim == 1 else _total(pmf)), (int(_check_hp(hp)[0]),)
     if pmf.sum() - pmf.flat[0] <= 0:
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
@@ -177,9 +213,12 @@ def _check_objective(objective: Any, simulated: bool) -> None:
 
     check_objective(objective)
     if simulated and objective != "damage":
-        raise RulesError(f"objective={objective!r} chooses plans by the exact chain; this fight carries state and "
-                         "is simulated, whose sides choose by the highest mean damage (pass simulate=False to "
-                         "ignore the state, or objective='damage')", field="objective")
+        raise RulesError(
+            f"objective={objective!r} chooses plans by the exact chain; this fight carries state and "
+            "is simulated, whose sides choose by the highest mean damage (pass simulate=False to "
+            "ignore the state, or objective='damage')",
+            field="objective",
+        )
 
 
 def _choose(simulate: bool | None, effects: Any) -> bool:
@@ -218,11 +257,16 @@ class DuelResult:
         how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f})"
         mean_rounds = float((self.rounds["round"] * (self.rounds["p_a_wins"] + self.rounds["p_b_wins"])).sum())
         decided = self.p_a_wins + self.p_b_wins
-        last = (f"decided fights last {mean_rounds / decided:.2f} rounds on average" if decided > 0
-                else f"no fight is decided within {self.max_rounds} rounds")
-        return (f"{self.a} vs {self.b} ({how}, {self.first} acts first, {self.max_rounds} rounds at most): "
-                f"{self.a} wins {self.p_a_wins:.2%}, {self.b} wins {self.p_b_wins:.2%}, "
-                f"neither {self.p_draw:.2%}; {last}")
+        last = (
+            f"decided fights last {mean_rounds / decided:.2f} rounds on average"
+            if decided > 0
+            else f"no fight is decided within {self.max_rounds} rounds"
+        )
+        return (
+            f"{self.a} vs {self.b} ({how}, {self.first} acts first, {self.max_rounds} rounds at most): "
+            f"{self.a} wins {self.p_a_wins:.2%}, {self.b} wins {self.p_b_wins:.2%}, "
+            f"neither {self.p_draw:.2%}; {last}"
+        )
 
     def __repr__(self) -> str:
         return f"DuelResult({self.summary()})"
@@ -232,8 +276,9 @@ def _never(pmf: np.ndarray) -> bool:
     return pmf.sum() - pmf.flat[0] <= 0
 
 
-def duel_chains(turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b: tuple, first: str,
-                rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def duel_chains(
+    turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b: tuple, first: str, rounds: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return (win_a, win_b, left_a, left_b) of a duel of two turns (joint pmfs over the foe's pools):
     per-round win masses (rounds 1..``rounds``) and each winner's alive mass by damage taken.
 
@@ -242,6 +287,7 @@ def duel_chains(turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b:
     t when T_B = t and T_A > t. The winner's HP left comes from the same chain run again, its alive
     mass weighted by the winner's kill chance of each round (no rounds x HP matrix is kept).
     """
+
     def killed(pmf, pools):
         out = np.zeros(rounds)
         if not _never(pmf):
@@ -256,8 +302,8 @@ def duel_chains(turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b:
     # weighted by the winner's own kill chance in that round
     if first == "a":
         win_a, win_b = ka * sb[:-1], kb * sa[1:]
-        wa = np.concatenate((ka, [0.0]))        # a kills in t: b's damage to a after t - 1 rounds
-        wb = np.concatenate(([0.0], kb))        # b kills in t: a's damage to b after t rounds
+        wa = np.concatenate((ka, [0.0]))  # a kills in t: b's damage to a after t - 1 rounds
+        wb = np.concatenate(([0.0], kb))  # b kills in t: a's damage to b after t rounds
     else:
         win_a, win_b = ka * sb[1:], kb * sa[:-1]
         wa = np.concatenate(([0.0], ka))
@@ -274,11 +320,27 @@ def duel_chains(turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b:
     return win_a, win_b, left(turn_b, pools_a, wa), left(turn_a, pools_b, wb)
 
 
-def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
-         max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, simulate: bool | None = None,
-         fights: int = 100_000, seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
-         progress: bool | None = None, hp_a: int | None = None, hp_b: int | None = None,
-         objective: Any = "damage", confirm: bool = False) -> DuelResult:
+def duel(
+    a: Any,
+    b: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    first: str = "a",
+    max_rounds: int = 100,
+    plan_a: Any = None,
+    plan_b: Any = None,
+    simulate: bool | None = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    tactics_a: Any = None,
+    tactics_b: Any = None,
+    progress: bool | None = None,
+    hp_a: int | None = None,
+    hp_b: int | None = None,
+    objective: Any = "damage",
+    confirm: bool = False,
+) -> DuelResult:
     """Return the DuelResult of ``a`` and ``b`` attacking each other until one falls.
 
     ``a`` and ``b`` are creatures of one system, or two per-turn damage Dists with ``hp_a`` and
@@ -315,15 +377,31 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
             raise RulesError("hp_a= / hp_b= go with two per-turn Dists; creatures use their own pools", field="hp_a")
         sys_a, sys_b = system_of(a), system_of(b)
         if sys_a.name != sys_b.name:
-            raise RulesError(f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system",
-                             field="b")
-        use_sim = _choose(simulate, lambda: state_effects(a, b, options, situation, plan_a)
-                          | state_effects(b, a, options, situation, plan_b))
+            raise RulesError(
+                f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b"
+            )
+        use_sim = _choose(
+            simulate,
+            lambda: state_effects(a, b, options, situation, plan_a) | state_effects(b, a, options, situation, plan_b),
+        )
         _check_objective(objective, use_sim)
         if use_sim:
-            return simulate_duel(a, b, options, situation, first=first, max_rounds=max_rounds, plan_a=plan_a,
-                                 plan_b=plan_b, fights=fights, seed=seed, tactics_a=tactics_a, tactics_b=tactics_b,
-                                 progress=progress, confirm=confirm)
+            return simulate_duel(
+                a,
+                b,
+                options,
+                situation,
+                first=first,
+                max_rounds=max_rounds,
+                plan_a=plan_a,
+                plan_b=plan_b,
+                fights=fights,
+                seed=seed,
+                tactics_a=tactics_a,
+                tactics_b=tactics_b,
+                progress=progress,
+                confirm=confirm,
+            )
         ta, pb = _side_turn(a, b, options, situation, plan_a, objective)
         tb, pa = _side_turn(b, a, options, situation, plan_b, objective)
         name_a, name_b = a.name, b.name
@@ -332,16 +410,19 @@ def duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: s
     win_a, win_b, left_a, left_b = (sum(p[i] for p in parts) / len(parts) for i in range(4))
     hp_a_, hp_b_ = int(sum(pa)), int(sum(pb))
     rounds = pl.DataFrame({"round": np.arange(1, max_rounds + 1), "p_a_wins": win_a, "p_b_wins": win_b})
-    hp_left = pl.concat([
-        pl.DataFrame({"side": name_a, "hp_left": hp_a_ - np.arange(hp_a_), "probability": left_a}),
-        pl.DataFrame({"side": name_b, "hp_left": hp_b_ - np.arange(hp_b_), "probability": left_b}),
-    ]).filter(pl.col("probability") > 0)
+    hp_left = pl.concat(
+        [
+            pl.DataFrame({"side": name_a, "hp_left": hp_a_ - np.arange(hp_a_), "probability": left_a}),
+            pl.DataFrame({"side": name_b, "hp_left": hp_b_ - np.arange(hp_b_), "probability": left_b}),
+        ]
+    ).filter(pl.col("probability") > 0)
     p_a, p_b = float(np.sum(win_a)), float(np.sum(win_b))  # np.sum: win_a is typed array | float (sum() starts at 0)
     return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
 
 
-def _side_turn(me: Any, foe: Any, options: Any, situation: Any, plan: Any,
-               objective: Any = "damage") -> tuple[np.ndarray, tuple]:
+def _side_turn(
+    me: Any, foe: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
+) -> tuple[np.ndarray, tuple]:
     """Return ``me``'s turn against ``foe`` and ``foe``'s pools; a side with no usable plan (no
     weapon, nothing in reach) deals nothing each turn."""
     from .systems import system_of

@@ -31,9 +31,27 @@ __all__ = ["compare", "rank", "pivot", "export", "neutral_attacker", "COLUMNS", 
 
 #: the ``attack`` label of the row holding an attacker's best full turn (turns.best_plan)
 BEST_PLAN = "best plan"
-COLUMNS = ["system", "attacker", "attack", "target", "target_hp", "uses_per_turn", "plan", "mean_damage",
-           "sd_damage", "p_any_damage", "mean_turn_damage", "sd_turn_damage", "p_kill_one_turn", "mean_rounds",
-           "rounds_q10", "rounds_q50", "rounds_q90", "p_unresolved", "hp_share_per_turn"]
+COLUMNS = [
+    "system",
+    "attacker",
+    "attack",
+    "target",
+    "target_hp",
+    "uses_per_turn",
+    "plan",
+    "mean_damage",
+    "sd_damage",
+    "p_any_damage",
+    "mean_turn_damage",
+    "sd_turn_damage",
+    "p_kill_one_turn",
+    "mean_rounds",
+    "rounds_q10",
+    "rounds_q50",
+    "rounds_q90",
+    "p_unresolved",
+    "hp_share_per_turn",
+]
 
 
 # =========================================================================== inputs
@@ -89,8 +107,10 @@ def _catalog_item(name: str, system: Any, role: str) -> tuple[RuleSystem, Any]:
                 return sys, cat.attack(bare)
             except RulesError:
                 pass
-    raise RulesError(f"no {'creature or attack' if role == 'attackers' else 'creature'} called {bare!r} in the "
-                     f"{sys.name} catalog", field=role)
+    raise RulesError(
+        f"no {'creature or attack' if role == 'attackers' else 'creature'} called {bare!r} in the {sys.name} catalog",
+        field=role,
+    )
 
 
 def _is_frame(obj: Any) -> bool:
@@ -149,16 +169,20 @@ def named_attacks(sys: RuleSystem, token: str) -> list[Any]:
                 return [a]
     if "," in token:
         return [a for part in token.split(",") if part.strip() for a in named_attacks(sys, part.strip())]
-    raise RulesError(f"no attack called {token!r} in the {sys.name} catalog, nor a catalog creature's own "
-                     f"attack written 'Creature: Attack'", field=sys.attacks_field)
+    raise RulesError(
+        f"no attack called {token!r} in the {sys.name} catalog, nor a catalog creature's own "
+        f"attack written 'Creature: Attack'",
+        field=sys.attacks_field,
+    )
 
 
 def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str = "targets") -> Any:
     """Return the creature of one bestiary row (``frame_creatures``): empty cells take the field's
     default, JSON cells are tables (a Shell, traits, nested models), list fields hold their items
     separated by ``;``, and the attack field attack names (:func:`named_attacks`)."""
-    row = {k: _cell_value(v, i, k) for k, v in row.items()
-           if v is not None and not (isinstance(v, float) and np.isnan(v))}
+    row = {
+        k: _cell_value(v, i, k) for k, v in row.items() if v is not None and not (isinstance(v, float) and np.isnan(v))
+    }
     sysname = row.pop("system", None) or system
     if sysname is None:
         raise RulesError(f"row {i}: add a 'system' column or pass system=", field="system")
@@ -166,11 +190,17 @@ def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str
     names = {f for f in sys.Creature.__dataclass_fields__}
     unknown = sorted(set(row) - names)
     if unknown:
-        raise RulesError(f"row {i}: unknown column {unknown[0]!r} for a {sys.name} creature "
-                         f"(columns are its fields: {', '.join(sorted(names))})", field=unknown[0])
+        raise RulesError(
+            f"row {i}: unknown column {unknown[0]!r} for a {sys.name} creature "
+            f"(columns are its fields: {', '.join(sorted(names))})",
+            field=unknown[0],
+        )
     key = sys.attacks_field
-    lists = {f.name for f in dataclasses.fields(sys.Creature)
-             if isinstance(f.default, (list, tuple)) or f.default_factory in (list, tuple)}
+    lists = {
+        f.name
+        for f in dataclasses.fields(sys.Creature)
+        if isinstance(f.default, (list, tuple)) or f.default_factory in (list, tuple)
+    }
     for name, value in list(row.items()):
         if name == key and isinstance(value, str):
             try:
@@ -182,8 +212,7 @@ def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str
     try:
         return sys.Creature.from_dict(row)
     except RulesError as exc:
-        raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=exc.field,
-                         rule=exc.rule) from None
+        raise RulesError(f"row {i} ({row.get('name', '?')}): {exc.message}", field=exc.field, rule=exc.rule) from None
 
 
 def _as_list(items: Any, role: str) -> list[Any]:
@@ -194,8 +223,9 @@ def _as_list(items: Any, role: str) -> list[Any]:
     try:
         return list(items)
     except TypeError:
-        raise RulesError(f"expected a list of creatures, attacks, names or a frame, not {type(items).__name__}",
-                         field=role) from None
+        raise RulesError(
+            f"expected a list of creatures, attacks, names or a frame, not {type(items).__name__}", field=role
+        ) from None
 
 
 def _attackers(items: Any, system: Any, best_plan: bool | None) -> list[_Attacker]:
@@ -222,21 +252,26 @@ def _attackers(items: Any, system: Any, best_plan: bool | None) -> list[_Attacke
                 match = [x for x in sys.attacks_of(c) if x.name.lower() == a.strip().lower()]
                 a = match[0] if match else sys.catalog().attack(a)
             if not _is(a, sys, "Attack"):
-                raise RulesError(f"the second of a pair must be a {sys.name} attack, not {type(a).__name__}",
-                                 field="attackers")
+                raise RulesError(
+                    f"the second of a pair must be a {sys.name} attack, not {type(a).__name__}", field="attackers"
+                )
             out.append(_Attacker(sys, c, [a], bool(best_plan), f"{c.name}"))
             continue
         sys = _model_system(item)
         if sys is None:
-            raise RulesError(f"cannot compare a {type(item).__name__}: give creatures, attacks, (creature, attack) "
-                             f"pairs, catalog names or a frame", field="attackers")
+            raise RulesError(
+                f"cannot compare a {type(item).__name__}: give creatures, attacks, (creature, attack) "
+                f"pairs, catalog names or a frame",
+                field="attackers",
+            )
         if _is(item, sys, "Creature"):
             out.append(_Attacker(sys, item, sys.attacks_of(item), best_plan is not False, item.name))
         elif _is(item, sys, "Attack"):
             out.append(_Attacker(sys, neutral_attacker(item), [item], bool(best_plan), item.name))
         else:
-            raise RulesError(f"a {sys.name} {type(item).__name__} is neither a creature nor an attack",
-                             field="attackers")
+            raise RulesError(
+                f"a {sys.name} {type(item).__name__} is neither a creature nor an attack", field="attackers"
+            )
     return out
 
 
@@ -250,8 +285,9 @@ def _targets(items: Any, system: Any) -> list[Any]:
             _, item = _catalog_item(item, system, "targets")
         sys = _model_system(item)
         if sys is None or not _is(item, sys, "Creature"):
-            raise RulesError(f"a target must be a creature, its catalog name or a frame, not {type(item).__name__}",
-                             field="targets")
+            raise RulesError(
+                f"a target must be a creature, its catalog name or a frame, not {type(item).__name__}", field="targets"
+            )
         out.append(item)
     return out
 
@@ -279,8 +315,9 @@ def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situ
     good = np.flatnonzero(ok)
     rows = np.ones((0, 1))
     if good.size:
-        t = sys.outcome_tables([reps[i][0] for i in good], [reps[i][1] for i in good], [reps[i][2] for i in good],
-                               options, situation)
+        t = sys.outcome_tables(
+            [reps[i][0] for i in good], [reps[i][1] for i in good], [reps[i][2] for i in good], options, situation
+        )
         rows = pmf_rows(t, good.size)
     if not ok.all():
         import warnings
@@ -312,16 +349,23 @@ def matchup_tables(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[
     k_pair = np.array([sys.uses_per_turn(c, x, options) for c, x in pairs], dtype=np.int64)
     k_rep = k_pair[p_of] if len(reps) else np.zeros(0, dtype=np.int64)
     want = np.flatnonzero(ok & (k_rep > 0))
-    turns = sys.turn_tables([(reps[i][1], reps[i][2]) for i in want], options, situation,
-                            plans=[[reps[i][0]] * int(k_rep[i]) for i in want])
+    turns = sys.turn_tables(
+        [(reps[i][1], reps[i][2]) for i in want], options, situation, plans=[[reps[i][0]] * int(k_rep[i]) for i in want]
+    )
     turn_of = np.full(len(reps), -1, dtype=np.int64)
     has = np.array([e is None for e in turns.errors], dtype=bool)
     row_of_pair = np.full(turns.n_pairs, -1, dtype=np.int64)
     row_of_pair[turns.pair] = np.arange(turns.pair.size)
     turn_of[want[has]] = row_of_pair[np.flatnonzero(has)]
     row_ok = ok[use_inv]
-    return {"per_use": per_use, "use_inv": np.where(row_ok, use_inv, -1), "turns": turns,
-            "turn_inv": np.where(row_ok, turn_of[use_inv], -1), "k": np.repeat(k_pair, nT), "row_ok": row_ok}
+    return {
+        "per_use": per_use,
+        "use_inv": np.where(row_ok, use_inv, -1),
+        "turns": turns,
+        "turn_inv": np.where(row_ok, turn_of[use_inv], -1),
+        "k": np.repeat(k_pair, nT),
+        "row_ok": row_ok,
+    }
 
 
 def _use_stats(per_use: np.ndarray) -> dict[str, np.ndarray]:
@@ -331,8 +375,9 @@ def _use_stats(per_use: np.ndarray) -> dict[str, np.ndarray]:
     return {"mean_damage": m, "sd_damage": sd, "p_any_damage": 1.0 - per_use[:, 0]}
 
 
-def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation,
-                  objective: Any = "damage") -> dict:
+def _system_block(
+    sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation, objective: Any = "damage"
+) -> dict:
     """Return one system's rows: text and per-use columns, each row's turn pmf (a TurnTable row) and
     the target's pools; per-attack rows first, then the best-plan rows."""
     from .turns import best_plans
@@ -347,9 +392,12 @@ def _system_block(sys: RuleSystem, attackers: list[_Attacker], targets: list[Any
     stats = _use_stats(M["per_use"])
     iu = M["use_inv"][keep]
     cols: dict[str, list | np.ndarray] = {
-        "attacker": [pairs[p][0].label for p in pr], "attack": [pairs[p][1].name for p in pr],
-        "target": [targets[t].name for t in tr], "uses_per_turn": M["k"][keep].astype(np.float64),
-        "plan": [None] * pr.size, **{k: v[iu] for k, v in stats.items()},
+        "attacker": [pairs[p][0].label for p in pr],
+        "attack": [pairs[p][1].name for p in pr],
+        "target": [targets[t].name for t in tr],
+        "uses_per_turn": M["k"][keep].astype(np.float64),
+        "plan": [None] * pr.size,
+        **{k: v[iu] for k, v in stats.items()},
     }
     turn_tables = [M["turns"]]
     turn_idx = [M["turn_inv"][keep]]
@@ -393,9 +441,20 @@ def _key(obj: Any) -> Any:
         return ("id", id(obj))
 
 
-def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any = None, system: Any = None,
-            max_rounds: int = 100, progress: Any = None, best_plan: bool | None = None,
-            chain: bool = False, objective: Any = "damage", confirm: bool = False) -> pl.DataFrame:
+def compare(
+    attackers: Any,
+    targets: Any,
+    *,
+    options: Any = None,
+    situation: Any = None,
+    system: Any = None,
+    max_rounds: int = 100,
+    progress: Any = None,
+    best_plan: bool | None = None,
+    chain: bool = False,
+    objective: Any = "damage",
+    confirm: bool = False,
+) -> pl.DataFrame:
     """Return one row per (attacker, attack, target) with damage, kill and rounds-to-kill statistics.
 
     ``attackers``: creatures (each of their attacks is a row), bare attacks (used by
@@ -443,8 +502,9 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
         by_sys.setdefault(system_of(t).name, ([], []))[1].append(t)
     groups = [(name, a, t) for name, (a, t) in by_sys.items() if a and t]
     if not groups:
-        raise RulesError("no attacker shares a rule system with any target (matchups stay within a system)",
-                         field="targets")
+        raise RulesError(
+            "no attacker shares a rule system with any target (matchups stay within a system)", field="targets"
+        )
     if not check_confirm(confirm):
         _check_size(groups, max_rounds, chain)
     bar = _progress(progress, len(groups), "compare")
@@ -456,27 +516,38 @@ def compare(attackers: Any, targets: Any, *, options: Any = None, situation: Any
             block = _system_block(sys, a, t, opt, sit, objective)
             cols = block["cols"]
             parts = []
-            for table, idx, pools in zip(block["tables"], block["turn_idx"],
-                                         np.split(block["pools"], np.cumsum([i.size for i in block["turn_idx"]])[:-1])):
+            for table, idx, pools in zip(
+                block["tables"],
+                block["turn_idx"],
+                np.split(block["pools"], np.cumsum([i.size for i in block["turn_idx"]])[:-1]),
+            ):
                 parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain))
             st = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
             hp = block["pools"].sum(axis=1)
-            frame = pl.DataFrame({
-                "system": pl.Series([name] * hp.size, dtype=pl.String),
-                "attacker": pl.Series(cols["attacker"], dtype=pl.String),
-                "attack": pl.Series(cols["attack"], dtype=pl.String),
-                "target": pl.Series(cols["target"], dtype=pl.String),
-                "target_hp": pl.Series(hp, dtype=pl.Int64),
-                "uses_per_turn": pl.Series(cols["uses_per_turn"]).fill_nan(None).cast(pl.Int64),
-                "plan": pl.Series(cols["plan"], dtype=pl.String),
-                **{k: pl.Series(np.asarray(cols[k], dtype=np.float64)).fill_nan(None)
-                   for k in ("mean_damage", "sd_damage", "p_any_damage")},
-                "mean_turn_damage": st["mean_turn_damage"], "sd_turn_damage": st["sd_turn_damage"],
-                "p_kill_one_turn": st["p_kill_one_turn"], "mean_rounds": st["mean_rounds"],
-                "rounds_q10": st["q10"], "rounds_q50": st["q50"], "rounds_q90": st["q90"],
-                "p_unresolved": st["p_unresolved"],
-                "hp_share_per_turn": st["mean_turn_damage"] / hp,
-            }).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
+            frame = pl.DataFrame(
+                {
+                    "system": pl.Series([name] * hp.size, dtype=pl.String),
+                    "attacker": pl.Series(cols["attacker"], dtype=pl.String),
+                    "attack": pl.Series(cols["attack"], dtype=pl.String),
+                    "target": pl.Series(cols["target"], dtype=pl.String),
+                    "target_hp": pl.Series(hp, dtype=pl.Int64),
+                    "uses_per_turn": pl.Series(cols["uses_per_turn"]).fill_nan(None).cast(pl.Int64),
+                    "plan": pl.Series(cols["plan"], dtype=pl.String),
+                    **{
+                        k: pl.Series(np.asarray(cols[k], dtype=np.float64)).fill_nan(None)
+                        for k in ("mean_damage", "sd_damage", "p_any_damage")
+                    },
+                    "mean_turn_damage": st["mean_turn_damage"],
+                    "sd_turn_damage": st["sd_turn_damage"],
+                    "p_kill_one_turn": st["p_kill_one_turn"],
+                    "mean_rounds": st["mean_rounds"],
+                    "rounds_q10": st["q10"],
+                    "rounds_q50": st["q50"],
+                    "rounds_q90": st["q90"],
+                    "p_unresolved": st["p_unresolved"],
+                    "hp_share_per_turn": st["mean_turn_damage"] / hp,
+                }
+            ).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
             if chain:
                 frame = frame.with_columns(pl.Series("p_killed_by", st["p_killed_by"]).cast(pl.List(pl.Float64)))
             frames.append(frame)
@@ -527,8 +598,13 @@ def _check_size(groups: list, max_rounds: int, chain: bool) -> None:
     if rows > MAX_COMPARE_ROWS:
         refuse_long_work("compare", seconds, f"{detail}, over the {MAX_COMPARE_ROWS:,} rows of one frame", how)
     if chain and rows * max_rounds > MAX_CHAIN_CELLS:
-        refuse_long_work("compare", seconds, f"{detail} x {max_rounds:,} rounds of p_killed_by is "
-                         f"{rows * max_rounds:,} numbers, over {MAX_CHAIN_CELLS:,}", how + " (or a smaller max_rounds)")
+        refuse_long_work(
+            "compare",
+            seconds,
+            f"{detail} x {max_rounds:,} rounds of p_killed_by is "
+            f"{rows * max_rounds:,} numbers, over {MAX_CHAIN_CELLS:,}",
+            how + " (or a smaller max_rounds)",
+        )
     if seconds > MAX_SECONDS:
         refuse_long_work("compare", seconds, detail, how)
 
@@ -544,8 +620,10 @@ def _for_system(value: Any, sys: RuleSystem, what: str) -> Any:
         return None
     own = _model_system(value)
     if own is None:
-        raise RulesError(f"expected a rule system's {what.title()} or a dict {{system: {what}}}, "
-                         f"not {type(value).__name__}", field=what)
+        raise RulesError(
+            f"expected a rule system's {what.title()} or a dict {{system: {what}}}, not {type(value).__name__}",
+            field=what,
+        )
     return value if own.name == sys.name else None
 
 
@@ -553,8 +631,12 @@ def _for_system(value: Any, sys: RuleSystem, what: str) -> Any:
 _LOWER_IS_BETTER = ("mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90")
 
 
-def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] | None = "target",
-         ascending: bool | None = None) -> pl.DataFrame:
+def rank(
+    frame: pl.DataFrame,
+    by: str = "mean_rounds",
+    per: str | Sequence[str] | None = "target",
+    ascending: bool | None = None,
+) -> pl.DataFrame:
     """Return ``frame`` with a ``rank`` column (1 = best by ``by`` within each ``per`` group), sorted.
 
     ``ascending`` defaults to True for rounds (fewer is better) and False for everything else
@@ -566,8 +648,7 @@ def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] 
     if not isinstance(by, str) or by not in frame.columns:
         raise RulesError(f"no column {by!r}; choose one of {', '.join(frame.columns)}", field="by")
     if per is not None and not isinstance(per, (str, list, tuple)):
-        raise RulesError(f"per must be a column name, a list of them or None, not {type(per).__name__}",
-                         field="per")
+        raise RulesError(f"per must be a column name, a list of them or None, not {type(per).__name__}", field="per")
     groups = [] if per is None else [per] if isinstance(per, str) else list(per)
     for g in groups:
         if not isinstance(g, str) or g not in frame.columns:
@@ -579,11 +660,16 @@ def rank(frame: pl.DataFrame, by: str = "mean_rounds", per: str | Sequence[str] 
     expr = value.rank("min", descending=not asc)
     expr = expr.over(groups) if groups else expr
     return frame.with_columns(expr.cast(pl.Int64).alias("rank")).sort(
-        groups + ["rank"], nulls_last=True, maintain_order=True)
+        groups + ["rank"], nulls_last=True, maintain_order=True
+    )
 
 
-def pivot(frame: pl.DataFrame, value: str = "mean_rounds", index: Sequence[str] = ("system", "attacker", "attack"),
-          columns: str = "target") -> pl.DataFrame:
+def pivot(
+    frame: pl.DataFrame,
+    value: str = "mean_rounds",
+    index: Sequence[str] = ("system", "attacker", "attack"),
+    columns: str = "target",
+) -> pl.DataFrame:
     """Return a builds × creatures matrix: one row per build (``index``), one column per target."""
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame from compare(), not {type(frame).__name__}", field="frame")
@@ -592,8 +678,7 @@ def pivot(frame: pl.DataFrame, value: str = "mean_rounds", index: Sequence[str] 
     for c in (value, columns, *index):
         if not isinstance(c, str) or c not in frame.columns:
             raise RulesError(f"no column {c!r}", field="value" if c == value else "index")
-    return frame.pivot(on=columns, index=list(index), values=value, aggregate_function="first",
-                       maintain_order=True)
+    return frame.pivot(on=columns, index=list(index), values=value, aggregate_function="first", maintain_order=True)
 
 
 def export(frame: pl.DataFrame, path: str | Path) -> Path:

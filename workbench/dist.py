@@ -38,8 +38,12 @@ def _whole(field: str, value: Any, minimum: int = -MAX_OUTCOME, maximum: int = M
     1.5, bools, NaN and non-numbers are refused), or raise RulesError naming ``field``."""
     if isinstance(value, (bool, np.bool_)):
         raise RulesError(f"must be a whole number, not {value!r}", field=field)
-    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer() \
-            and value.__abs__() <= MAX_OUTCOME:  # abs(value); mypy types abs() of a union as object
+    if (
+        isinstance(value, (float, np.floating))
+        and np.isfinite(value)
+        and float(value).is_integer()
+        and value.__abs__() <= MAX_OUTCOME
+    ):  # abs(value); mypy types abs() of a union as object
         value = int(value)
     if not isinstance(value, (int, np.integer)):
         raise RulesError(f"must be a whole number, not {show(value)}", field=field)
@@ -67,8 +71,7 @@ def _probability(field: str, p: Any) -> float | Fraction:
 def _width(field: str, n: int) -> None:
     """Raise RulesError when a distribution would span more than MAX_SUPPORT outcomes."""
     if n > MAX_SUPPORT:
-        raise RulesError(f"would span {show(n)} outcomes; a Dist spans at most {MAX_SUPPORT}", field=field,
-                         rule=LIMITS)
+        raise RulesError(f"would span {show(n)} outcomes; a Dist spans at most {MAX_SUPPORT}", field=field, rule=LIMITS)
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -124,8 +127,11 @@ class Dist:
             p = p[lo : hi + 1]
         offset = int(offset) + lo
         if offset < -MAX_OUTCOME or offset + p.size - 1 > MAX_OUTCOME:
-            raise RulesError(f"outcomes must stay within -{MAX_OUTCOME:.0e}..{MAX_OUTCOME:.0e} (int64 must not wrap)",
-                             field="offset", rule=LIMITS)
+            raise RulesError(
+                f"outcomes must stay within -{MAX_OUTCOME:.0e}..{MAX_OUTCOME:.0e} (int64 must not wrap)",
+                field="offset",
+                rule=LIMITS,
+            )
         self.pmf = p
         self.offset = offset
 
@@ -232,9 +238,12 @@ class Dist:
             np.maximum(cdf, 0.0, out=cdf)  # round-off of a difference of near-equal powers
             return cls(cdf if highest else cdf[::-1].copy(), d.offset, _trusted=True)
         if n > MAX_KEEP_DICE or d.pmf.size * n * n > _MAX_KEEP_WORK:
-            raise RulesError(f"keeping {keep} of {n} dice of {d.pmf.size} faces is past the bound "
-                             f"(at most {MAX_KEEP_DICE} dice, faces x dice^2 <= {_MAX_KEEP_WORK})", field="n",
-                             rule=LIMITS)
+            raise RulesError(
+                f"keeping {keep} of {n} dice of {d.pmf.size} faces is past the bound "
+                f"(at most {MAX_KEEP_DICE} dice, faces x dice^2 <= {_MAX_KEEP_WORK})",
+                field="n",
+                rule=LIMITS,
+            )
         _width("keep", keep * (d.pmf.size - 1) + 1)
         if abs(d.offset) * keep > MAX_OUTCOME or abs(d.max()) * keep > MAX_OUTCOME:
             raise RulesError("the kept sum leaves the bounded outcome range", field="keep", rule=LIMITS)
@@ -291,8 +300,9 @@ class Dist:
         total = w.sum() if w.shape == (len(dists),) else 0.0
         # (w >= 0).all() refuses NaN too; an infinite weight makes the total infinite
         if not (0.0 < total < np.inf) or not (w >= 0).all():
-            raise RulesError("mixture weights must be finite and non-negative, one per distribution, not all 0",
-                             field="weights")
+            raise RulesError(
+                "mixture weights must be finite and non-negative, one per distribution, not all 0", field="weights"
+            )
         w = w / total
         lo = min(d.offset for d in dists)
         hi = max(d.offset + d.pmf.size for d in dists)
@@ -324,8 +334,9 @@ class Dist:
             if not np.all(np.isfinite(v)) or not np.all(np.equal(np.mod(v, 1), 0)):
                 raise RulesError("outcomes must be whole numbers", field="values")
         if v.min() < -MAX_OUTCOME or v.max() > MAX_OUTCOME:
-            raise RulesError(f"outcomes must be within -{MAX_OUTCOME:.0e}..{MAX_OUTCOME:.0e}", field="values",
-                             rule=LIMITS)
+            raise RulesError(
+                f"outcomes must be within -{MAX_OUTCOME:.0e}..{MAX_OUTCOME:.0e}", field="values", rule=LIMITS
+            )
         v = v.astype(np.int64)
         if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
             raise RulesError("probabilities must be finite, non-negative and sum to 1", field="probabilities")
@@ -365,8 +376,12 @@ class Dist:
         """
         if rounding not in ROUNDING_MODES:
             raise RulesError(f"unknown rounding mode {rounding!r}; use one of {ROUNDING_MODES}", field="rounding")
-        if isinstance(factor, (bool, np.bool_)) or not isinstance(factor, (int, float, Fraction, np.integer, np.floating)) \
-                or not np.isfinite(float(factor)) or factor.__abs__() > 10**6:  # abs(factor), see _whole
+        if (
+            isinstance(factor, (bool, np.bool_))
+            or not isinstance(factor, (int, float, Fraction, np.integer, np.floating))
+            or not np.isfinite(float(factor))
+            or factor.__abs__() > 10**6
+        ):  # abs(factor), see _whole
             raise RulesError(f"the factor must be a finite number within -1e6..1e6, not {show(factor)}", field="factor")
         f = Fraction(factor).limit_denominator(10**9)
         num, den = f.numerator, f.denominator
@@ -559,8 +574,10 @@ class Dist:
             return False
 
     def __array__(self, dtype=None, copy=None):
-        raise RulesError("a Dist is not an array: use d.pmf (probabilities of d.outcomes, from d.min()) "
-                         "or d.to_polars()", field="dist")
+        raise RulesError(
+            "a Dist is not an array: use d.pmf (probabilities of d.outcomes, from d.min()) or d.to_polars()",
+            field="dist",
+        )
 
     def to_dict(self) -> dict[int, float]:
         """Return ``{outcome: probability}`` for outcomes with probability > 0."""

@@ -41,11 +41,18 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | No
     afields = set(sys.Attack.__dataclass_fields__)
     for key in keys:
         head, _, rest = key.partition(".")
-        ok = (key in ("weapon", "attack") or (head in ("situation", "options") and rest) or
-              (head == "attack" and rest in afields) or key in cfields)
+        ok = (
+            key in ("weapon", "attack")
+            or (head in ("situation", "options") and rest)
+            or (head == "attack" and rest in afields)
+            or key in cfields
+        )
         if not ok:
-            raise RulesError(f"cannot vary {key!r}: use a {sys.name} creature field, 'attack', 'attack.<field>', "
-                             f"'situation.<field>' or 'options.<field>'", field="vary")
+            raise RulesError(
+                f"cannot vary {key!r}: use a {sys.name} creature field, 'attack', 'attack.<field>', "
+                f"'situation.<field>' or 'options.<field>'",
+                field="vary",
+            )
     values = _vary_values(vary)
     for combo in itertools.product(*values):
         c_ch, a_ch, o_ch, s_ch, atk = {}, {}, {}, {}, attack
@@ -66,8 +73,9 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | No
             match = [x for x in sys.attacks_of(creature) if x.name.lower() == atk.strip().lower()]
             atk = match[0] if match else sys.catalog().attack(atk)
         if atk is None:
-            raise RulesError("give attack= (or vary 'attack') to say which attack the base creature uses",
-                             field="attack")
+            raise RulesError(
+                "give attack= (or vary 'attack') to say which attack the base creature uses", field="attack"
+            )
         atk = atk.replace(**a_ch) if a_ch else atk
         opt = (options or sys.Options()).replace(**o_ch) if o_ch else options
         sit = (situation or sys.Situation()).replace(**s_ch) if s_ch else situation
@@ -85,8 +93,7 @@ def _vary_values(vary: dict) -> list[list[Any]]:
         except TypeError:
             n = None
         if n is not None and n > MAX_VARY:
-            raise RulesError(f"vary[{key!r}] lists {n:,} values; at most {MAX_VARY:,}", field="vary",
-                             rule=LIMITS)
+            raise RulesError(f"vary[{key!r}] lists {n:,} values; at most {MAX_VARY:,}", field="vary", rule=LIMITS)
         items = list(itertools.islice(v, MAX_VARY + 1))
         if len(items) > MAX_VARY:
             raise RulesError(f"vary[{key!r}] lists more than {MAX_VARY:,} values", field="vary", rule=LIMITS)
@@ -129,8 +136,15 @@ def _duration(seconds: float) -> str:
     return f"about {seconds / 3600:,.0f} h"
 
 
-def estimate(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
-             options: Any = None, base: Any = None) -> dict[str, Any]:
+def estimate(
+    system: Any = None,
+    *,
+    targets: Any,
+    budget: int | None = None,
+    vary: dict | None = None,
+    options: Any = None,
+    base: Any = None,
+) -> dict[str, Any]:
     """Return what ``explore`` with these arguments would do, before any of it runs:
     ``combinations`` (upgrade combinations the build space walks; None when the system cannot
     count them, or with ``vary``), ``builds`` (with a budget an upper bound, three seeds per
@@ -206,10 +220,23 @@ def _candidates(value: np.ndarray, ok: np.ndarray, n_pairs: int, k: int, cost: n
     return np.flatnonzero(keep & okm)
 
 
-def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary: dict | None = None,
-            top_k: int = 10, chunk_size: int = 2000, progress: Any = None, options: Any = None,
-            situation: Any = None, base: Any = None, attack: Any = None,
-            by: str = "mean_turn_damage", confirm: bool = False, say: bool | None = None) -> pl.DataFrame:
+def explore(
+    system: Any = None,
+    *,
+    targets: Any,
+    budget: int | None = None,
+    vary: dict | None = None,
+    top_k: int = 10,
+    chunk_size: int = 2000,
+    progress: Any = None,
+    options: Any = None,
+    situation: Any = None,
+    base: Any = None,
+    attack: Any = None,
+    by: str = "mean_turn_damage",
+    confirm: bool = False,
+    say: bool | None = None,
+) -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
     better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
     budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
@@ -253,40 +280,61 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
     if any(_system(type(t).system).name != sys.name for t in tgt):
         raise RulesError(f"every target must be a {sys.name} creature", field="targets")
     if not isinstance(by, str) or by not in _STATS:
-        raise RulesError(f"rank by mean_turn_damage, mean_damage, p_any_damage or p_kill_one_turn, not {by!r}",
-                         field="by")
+        raise RulesError(
+            f"rank by mean_turn_damage, mean_damage, p_any_damage or p_kill_one_turn, not {by!r}", field="by"
+        )
     if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
         raise RulesError(f"must be a whole number >= 1, not {top_k!r}", field="top_k")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise RulesError(f"must be a whole number >= 1, not {chunk_size!r}", field="chunk_size")
     hp = np.array([sys.hit_points(t) for t in tgt], dtype=np.int64)
     if (budget is None) == (vary is None):
-        raise RulesError("give either budget= (every legal attack within a budget) or vary= (fields of a base "
-                         "creature)", field="budget")
+        raise RulesError(
+            "give either budget= (every legal attack within a budget) or vary= (fields of a base creature)",
+            field="budget",
+        )
     if budget is not None:
         n = sys.build_space_size(budget, options)
         if n is not None:
             more = "at least " if n >= 10**10 else ""
-            _check_work(n * RATE_COMBINATION, f"budget {budget} walks {more}{n:,} upgrade combinations of the "
-                        f"{sys.name} build space", confirm, say, "give a smaller budget, or confirm=True "
-                        "(workbench explore --yes) to run it")
+            _check_work(
+                n * RATE_COMBINATION,
+                f"budget {budget} walks {more}{n:,} upgrade combinations of the {sys.name} build space",
+                confirm,
+                say,
+                "give a smaller budget, or confirm=True (workbench explore --yes) to run it",
+            )
         space = sys.build_space(budget, tgt, base, options, situation)
         info, counts = space.builds.drop("build"), space.counts
         rows = space.builds.height * len(tgt)
-        _check_work(rows * RATE_ROW, f"evaluating {space.builds.height:,} distinct builds x {len(tgt)} targets = "
-                    f"{rows:,} rows", confirm, say, "give a smaller budget or fewer targets, or "
-                    "confirm=True (workbench explore --yes) to run it")
+        _check_work(
+            rows * RATE_ROW,
+            f"evaluating {space.builds.height:,} distinct builds x {len(tgt)} targets = {rows:,} rows",
+            confirm,
+            say,
+            "give a smaller budget or fewer targets, or confirm=True (workbench explore --yes) to run it",
+        )
         items = [(space.attacker, b, options, situation) for b in space.builds["build"].to_list()]
         same = space.family.tolist()
     else:
         if base is None:
             raise RulesError("give base= (the creature whose fields vary)", field="base")
         est = estimate(sys, targets=tgt, vary=vary, base=base)
-        _check_work(est["seconds"], f"evaluating {est['builds']:,} combinations x {len(tgt)} targets = "
-                    f"{est['rows']:,} rows", confirm, say, "vary fewer values, or confirm=True to run it")
+        _check_work(
+            est["seconds"],
+            f"evaluating {est['builds']:,} combinations x {len(tgt)} targets = {est['rows']:,} rows",
+            confirm,
+            say,
+            "vary fewer values, or confirm=True to run it",
+        )
         combos = list(_vary_items(sys, base, attack, vary, options, situation))
-        info = pl.DataFrame([{k: (v.name if hasattr(v, "name") and not isinstance(v, str) else v)
-                              for k, v in c[0].items()} for c in combos], infer_schema_length=None)
+        info = pl.DataFrame(
+            [
+                {k: (v.name if hasattr(v, "name") and not isinstance(v, str) else v) for k, v in c[0].items()}
+                for c in combos
+            ],
+            infer_schema_length=None,
+        )
         items = [c[1:] for c in combos]
         counts = {"distinct": len(items)}
         same = list(range(len(items)))
@@ -309,8 +357,13 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
                 ids_a = np.asarray(ids, dtype=np.int64)
                 cost = info["cost"].to_numpy()[ids_a] if budget is not None else None
                 rows = _candidates(stat(by, np.arange(ok.size)), ok, len(ids), top_k, cost)
-                frame = pl.DataFrame({"build_id": ids_a[rows // len(tgt)], "target_id": rows % len(tgt),
-                                      **{c: stat(c, rows) for c in _STATS}})
+                frame = pl.DataFrame(
+                    {
+                        "build_id": ids_a[rows // len(tgt)],
+                        "target_id": rows % len(tgt),
+                        **{c: stat(c, rows) for c in _STATS},
+                    }
+                )
                 best = _top(frame if best is None else pl.concat([best, frame]), by, top_k)
                 if cost is not None:  # a budget search
                     f2 = frame.with_columns(pl.Series("cost", cost[rows // len(tgt)]))
@@ -326,34 +379,56 @@ def explore(system: Any = None, *, targets: Any, budget: int | None = None, vary
         best = best.with_columns(pl.Series("cost", info["cost"].to_numpy()[best["build_id"].to_numpy()]))
         pareto = _pareto(front, by)
         out = pl.concat([best, pareto.select(best.columns)]).unique(["build_id", "target_id"], keep="first")
-        out = out.join(pareto.select("build_id", "target_id").with_columns(pl.lit(True).alias("pareto")),
-                       on=["build_id", "target_id"], how="left").with_columns(pl.col("pareto").fill_null(False))
+        out = out.join(
+            pareto.select("build_id", "target_id").with_columns(pl.lit(True).alias("pareto")),
+            on=["build_id", "target_id"],
+            how="left",
+        ).with_columns(pl.col("pareto").fill_null(False))
         out = out.drop("cost")
     else:
         out = best.with_columns(pl.lit(None, dtype=pl.Boolean).alias("pareto"))
-    out = out.with_columns(
-        pl.col(by).rank("min", descending=True).over("target_id").cast(pl.Int64).alias("rank"))
+    out = out.with_columns(pl.col(by).rank("min", descending=True).over("target_id").cast(pl.Int64).alias("rank"))
     names = pl.DataFrame({"target_id": np.arange(len(tgt)), "target": [t.name for t in tgt], "target_hp": hp})
     info = info.with_row_index("build_id").with_columns(pl.col("build_id").cast(pl.Int64))
     out = out.join(info, on="build_id").join(names, on="target_id").sort(["target_id", "rank", "build_id"])
     lead = [c for c in info.columns if c != "build_id"]
-    cols = lead + ["target", "target_hp", "mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn",
-                   "rank", "pareto"]
+    cols = lead + [
+        "target",
+        "target_hp",
+        "mean_damage",
+        "p_any_damage",
+        "mean_turn_damage",
+        "p_kill_one_turn",
+        "rank",
+        "pareto",
+    ]
     result = out.select(cols)
-    result = result.with_columns(pl.lit(counts.get("legal_sets"), dtype=pl.Int64).alias("legal_sets")) \
-        if budget is not None else result
+    result = (
+        result.with_columns(pl.lit(counts.get("legal_sets"), dtype=pl.Int64).alias("legal_sets"))
+        if budget is not None
+        else result
+    )
     return result
 
 
 def _top(frame: pl.DataFrame, by: str, k: int) -> pl.DataFrame:
     """Return the best ``k`` rows per target (ties: lower build id first)."""
-    return frame.sort([by, "build_id"], descending=[True, False]).group_by("target_id", maintain_order=True).head(k).select(frame.columns)
+    return (
+        frame.sort([by, "build_id"], descending=[True, False])
+        .group_by("target_id", maintain_order=True)
+        .head(k)
+        .select(frame.columns)
+    )
 
 
 def _front_candidates(frame: pl.DataFrame, by: str) -> pl.DataFrame:
     """Return the best row per (target, cost): only these can be on a Pareto front."""
-    return frame.sort([by, "build_id"], descending=[True, False]).group_by(["target_id", "cost"],
-                                                                          maintain_order=True).head(1).select(frame.columns)
+    return (
+        frame.sort([by, "build_id"], descending=[True, False])
+        .group_by(["target_id", "cost"], maintain_order=True)
+        .head(1)
+        .select(frame.columns)
+    )
 
 
 def _pareto(cands: pl.DataFrame, by: str) -> pl.DataFrame:

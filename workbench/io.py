@@ -37,8 +37,18 @@ from typing import Any
 from .errors import RulesError, show
 from .limits import LIMITS, MAX_DOCUMENT_BYTES, MAX_FILE_BYTES, MAX_ITEMS, MAX_NESTING, MAX_SHARE_CODE
 
-__all__ = ["load", "save", "share_code", "from_share_code", "to_document", "from_document", "to_toml",
-           "FORMAT_VERSION", "SHARE_PREFIX", "KINDS"]
+__all__ = [
+    "load",
+    "save",
+    "share_code",
+    "from_share_code",
+    "to_document",
+    "from_document",
+    "to_toml",
+    "FORMAT_VERSION",
+    "SHARE_PREFIX",
+    "KINDS",
+]
 
 FORMAT_VERSION = 1
 SHARE_PREFIX = "wb1:"
@@ -56,13 +66,14 @@ def _kind_of(obj: Any) -> tuple[str, str]:
     try:
         sys = system_of(obj)
     except RulesError:
-        raise RulesError(f"can only save workbench models (creature, attack, options, situation), "
-                         f"not {type(obj).__name__}", field="obj") from None
+        raise RulesError(
+            f"can only save workbench models (creature, attack, options, situation), not {type(obj).__name__}",
+            field="obj",
+        ) from None
     for kind, attr in KINDS.items():
         if type(obj) is getattr(sys, attr, None):
             return sys.name, kind
-    raise RulesError(f"{type(obj).__name__} is not a {sys.name} creature, attack, options or situation",
-                     field="obj")
+    raise RulesError(f"{type(obj).__name__} is not a {sys.name} creature, attack, options or situation", field="obj")
 
 
 def _plain(value: Any, where: str) -> Any:
@@ -126,7 +137,7 @@ def _model_from(data: dict[str, Any], system_name: Any, where: str) -> Any:
     from .systems import system
 
     if system_name is None:
-        raise RulesError("missing: name the rule system (system = \"annulus\", ...)", field=where + "system")
+        raise RulesError('missing: name the rule system (system = "annulus", ...)', field=where + "system")
     if not isinstance(system_name, str):
         raise RulesError(f"must be a system name, not {show(system_name)}", field=where + "system")
     try:
@@ -135,8 +146,9 @@ def _model_from(data: dict[str, Any], system_name: Any, where: str) -> Any:
         raise RulesError(exc.message, field=where + "system") from None
     kind = data.get("model_kind")
     if kind is None:
-        raise RulesError(f"missing: say what this is (model_kind = one of {', '.join(KINDS)})",
-                         field=where + "model_kind")
+        raise RulesError(
+            f"missing: say what this is (model_kind = one of {', '.join(KINDS)})", field=where + "model_kind"
+        )
     if not isinstance(kind, str) or kind not in KINDS:
         raise RulesError(f"must be one of {', '.join(KINDS)}, not {show(kind)}", field=where + "model_kind")
     cls = getattr(sys, KINDS[kind])
@@ -150,22 +162,27 @@ def _model_from(data: dict[str, Any], system_name: Any, where: str) -> Any:
 def from_document(doc: Any) -> Any:
     """Return the model (or list of models) of a plain-data document, validated by its system."""
     if not isinstance(doc, dict):
-        raise RulesError(f"expected a table with system and model_kind, not a {type(doc).__name__}",
-                         field="document")
+        raise RulesError(f"expected a table with system and model_kind, not a {type(doc).__name__}", field="document")
     version = doc.get("format_version", FORMAT_VERSION)
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
-        raise RulesError(f"must be a whole number from 1 to {FORMAT_VERSION} (this workbench reads "
-                         f"format {FORMAT_VERSION}), not {show(version)}", field="format_version")
+        raise RulesError(
+            f"must be a whole number from 1 to {FORMAT_VERSION} (this workbench reads "
+            f"format {FORMAT_VERSION}), not {show(version)}",
+            field="format_version",
+        )
     if "items" in doc:
         extra = set(doc) - {"format_version", "system", "items"}
         if extra:
-            raise RulesError(f"unknown top-level key(s) {show(sorted(extra))} beside items", field=show(sorted(extra)[0]))
+            raise RulesError(
+                f"unknown top-level key(s) {show(sorted(extra))} beside items", field=show(sorted(extra)[0])
+            )
         items = doc["items"]
         if not isinstance(items, list):
             raise RulesError(f"must be a list of tables, not {type(items).__name__}", field="items")
         if len(items) > MAX_ITEMS:
-            raise RulesError(f"holds {len(items)} models; a file or code holds at most {MAX_ITEMS}", field="items",
-                             rule=LIMITS)
+            raise RulesError(
+                f"holds {len(items)} models; a file or code holds at most {MAX_ITEMS}", field="items", rule=LIMITS
+            )
         out = []
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -222,13 +239,19 @@ def _is_table_array(v: Any) -> bool:
 
 def _inline(v: Any) -> bool:
     """Return True for a small table of plain values, written inline (``upgrades = {Precise = 1}``)."""
-    return (isinstance(v, dict) and all(not isinstance(x, (dict, list)) for x in v.values())
-            and len(_toml_value(v, "")) <= 80)
+    return (
+        isinstance(v, dict)
+        and all(not isinstance(x, (dict, list)) for x in v.values())
+        and len(_toml_value(v, "")) <= 80
+    )
 
 
 def _toml_table(data: dict[str, Any], path: list[str], lines: list[str], array: bool = False) -> None:
-    plain = [(k, v) for k, v in data.items()
-             if v is not None and (not isinstance(v, dict) or _inline(v)) and not _is_table_array(v)]
+    plain = [
+        (k, v)
+        for k, v in data.items()
+        if v is not None and (not isinstance(v, dict) or _inline(v)) and not _is_table_array(v)
+    ]
     tables = [(k, v) for k, v in data.items() if isinstance(v, dict) and not _inline(v)]
     arrays = [(k, v) for k, v in data.items() if _is_table_array(v)]
     if path and (array or plain or not (tables or arrays)):
@@ -417,8 +440,9 @@ def _read_regular(path: Path) -> bytes:
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, device or socket)"
         raise RulesError(f"{path} is {what}; only regular files are read", field="path")
     if st.st_size > MAX_FILE_BYTES:
-        raise RulesError(f"{path} is {st.st_size} bytes; a workbench file is at most {MAX_FILE_BYTES}",
-                         field="path", rule=LIMITS)
+        raise RulesError(
+            f"{path} is {st.st_size} bytes; a workbench file is at most {MAX_FILE_BYTES}", field="path", rule=LIMITS
+        )
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -438,8 +462,9 @@ def _read_regular(path: Path) -> bytes:
     finally:
         os.close(fd)
     if total > MAX_FILE_BYTES:
-        raise RulesError(f"{path} is over {MAX_FILE_BYTES} bytes; a workbench file is at most that",
-                         field="path", rule=LIMITS)
+        raise RulesError(
+            f"{path} is over {MAX_FILE_BYTES} bytes; a workbench file is at most that", field="path", rule=LIMITS
+        )
     return b"".join(chunks)
 
 
@@ -452,8 +477,9 @@ def _toml_shape(text: str) -> None:
     key_mode, dots = True, 0
 
     def deep() -> RulesError:
-        return RulesError(f"nests tables, arrays or dotted keys more than {MAX_NESTING} deep", field="path",
-                          rule=LIMITS)
+        return RulesError(
+            f"nests tables, arrays or dotted keys more than {MAX_NESTING} deep", field="path", rule=LIMITS
+        )
 
     while i < n:
         c = text[i]
@@ -516,8 +542,7 @@ def _check_depth(doc: Any) -> None:
         value, depth = todo.pop()
         if isinstance(value, (dict, list)):
             if depth > MAX_NESTING:
-                raise RulesError(f"nests tables and lists more than {MAX_NESTING} deep", field="document",
-                                 rule=LIMITS)
+                raise RulesError(f"nests tables and lists more than {MAX_NESTING} deep", field="document", rule=LIMITS)
             todo.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
 
 
@@ -576,8 +601,11 @@ def _inflate(packed: bytes) -> bytes:
     z = zlib.decompressobj()
     out = z.decompress(packed, MAX_DOCUMENT_BYTES + 1)
     if len(out) > MAX_DOCUMENT_BYTES or z.unconsumed_tail:
-        raise RulesError(f"the share code inflates to over {MAX_DOCUMENT_BYTES} bytes; no model needs that",
-                         field="code", rule=LIMITS)
+        raise RulesError(
+            f"the share code inflates to over {MAX_DOCUMENT_BYTES} bytes; no model needs that",
+            field="code",
+            rule=LIMITS,
+        )
     out += z.flush()
     if not z.eof or z.unused_data or len(out) > MAX_DOCUMENT_BYTES:
         raise zlib.error("incomplete or trailing data")
@@ -593,15 +621,17 @@ def from_share_code(code: str) -> Any:
     if not isinstance(code, str):
         raise RulesError(f"a share code is text, not {type(code).__name__}", field="code")
     if len(code) > MAX_SHARE_CODE + 1000:  # before strip(): whitespace around a code is allowed, not megabytes
-        raise RulesError(f"a share code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="code",
-                         rule=LIMITS)
+        raise RulesError(
+            f"a share code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="code", rule=LIMITS
+        )
     code = code.strip()
     if not code.startswith(SHARE_PREFIX):
         raise RulesError(f"not a workbench share code (they start with {SHARE_PREFIX!r})", field="code")
     if len(code) > MAX_SHARE_CODE:
-        raise RulesError(f"a share code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="code",
-                         rule=LIMITS)
-    body = code[len(SHARE_PREFIX):]
+        raise RulesError(
+            f"a share code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="code", rule=LIMITS
+        )
+    body = code[len(SHARE_PREFIX) :]
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         if base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii") != body:
@@ -620,5 +650,6 @@ def from_share_code(code: str) -> Any:
     try:
         return from_document(doc)
     except RulesError as exc:
-        raise RulesError(f"the share code holds an invalid model: {exc.message}", field=exc.field,
-                         rule=exc.rule) from None
+        raise RulesError(
+            f"the share code holds an invalid model: {exc.message}", field=exc.field, rule=exc.rule
+        ) from None

@@ -9,42 +9,63 @@ tests/test_hostile_input.py checks against these numbers).
 from __future__ import annotations
 
 __all__ = [
-    "LIMITS", "MAX_NAME", "MAX_TEXT", "MAX_LIST", "MAX_HP", "MAX_CHAIN_HP", "MAX_OUTCOME", "MAX_SUPPORT",
-    "MAX_POOL_DICE", "MAX_KEEP_DICE", "MAX_MIXTURE", "MAX_FILE_BYTES", "MAX_SHARE_CODE",
-    "MAX_DOCUMENT_BYTES", "MAX_NESTING", "MAX_ITEMS", "MAX_ROUNDS", "MAX_FIGHTS", "MAX_PLAN", "MAX_SEED",
-    "MAX_SECONDS", "MAX_COMPARE_ROWS", "MAX_CHAIN_CELLS", "MAX_VARY", "BUDGET",
+    "LIMITS",
+    "MAX_NAME",
+    "MAX_TEXT",
+    "MAX_LIST",
+    "MAX_HP",
+    "MAX_CHAIN_HP",
+    "MAX_OUTCOME",
+    "MAX_SUPPORT",
+    "MAX_POOL_DICE",
+    "MAX_KEEP_DICE",
+    "MAX_MIXTURE",
+    "MAX_FILE_BYTES",
+    "MAX_SHARE_CODE",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_NESTING",
+    "MAX_ITEMS",
+    "MAX_ROUNDS",
+    "MAX_FIGHTS",
+    "MAX_PLAN",
+    "MAX_SEED",
+    "MAX_SECONDS",
+    "MAX_COMPARE_ROWS",
+    "MAX_CHAIN_CELLS",
+    "MAX_VARY",
+    "BUDGET",
 ]
 
 #: the rule cited by every RulesError for a value past one of these bounds
 LIMITS = "docs/limits.md: sizes the rules never need"
 
 # ------------------------------------------------------------------ every system
-MAX_NAME = 200          #: characters of a name (longest published: 46)
-MAX_TEXT = 500          #: characters of other text: statuses, tags, sources (longest published source: ~80)
-MAX_LIST = 50           #: entries of a list of names (tags, immunities, damage types)
-MAX_HP = 1000           #: hit points (largest published: 155 Last Odyssey health, 150 Unbound)
+MAX_NAME = 200  #: characters of a name (longest published: 46)
+MAX_TEXT = 500  #: characters of other text: statuses, tags, sources (longest published source: ~80)
+MAX_LIST = 50  #: entries of a list of names (tags, immunities, damage types)
+MAX_HP = 1000  #: hit points (largest published: 155 Last Odyssey health, 150 Unbound)
 MAX_CHAIN_HP = 100_000  #: HP of the chain of a custom per-turn Dist (rounds_to_kill(turn, hp=), duels of Dists):
-                        #: 100,000 HP runs in under 1.5 s (benchmarks/README.md)
+#: 100,000 HP runs in under 1.5 s (benchmarks/README.md)
 
 # ------------------------------------------------------------------ distributions (workbench.dist)
-MAX_OUTCOME = 10**12    #: |outcome| of a Dist (far inside int64, so sums and products never wrap)
-MAX_SUPPORT = 10**7     #: outcomes of one Dist's range (80 MB of float64)
-MAX_POOL_DICE = 1000    #: dice of Dist.pool / trials of Dist.binomial (float binomial coefficients stay finite)
-MAX_KEEP_DICE = 50      #: dice of Dist.highest / lowest keeping 2 or more (an n^2 walk per face)
-MAX_MIXTURE = 10_000    #: components of Dist.mixture
+MAX_OUTCOME = 10**12  #: |outcome| of a Dist (far inside int64, so sums and products never wrap)
+MAX_SUPPORT = 10**7  #: outcomes of one Dist's range (80 MB of float64)
+MAX_POOL_DICE = 1000  #: dice of Dist.pool / trials of Dist.binomial (float binomial coefficients stay finite)
+MAX_KEEP_DICE = 50  #: dice of Dist.highest / lowest keeping 2 or more (an n^2 walk per face)
+MAX_MIXTURE = 10_000  #: components of Dist.mixture
 
 # ------------------------------------------------------------------ files and share codes (workbench.io)
-MAX_FILE_BYTES = 1 << 20        #: 1 MiB: a file of every catalog creature is under 100 KB
-MAX_SHARE_CODE = 64 * 1024      #: characters of a share code
-MAX_DOCUMENT_BYTES = 1 << 20    #: 1 MiB of JSON inflated from a share code
-MAX_NESTING = 32                #: nesting of tables and lists in a file or code (a model needs 4)
-MAX_ITEMS = 1000                #: models in one file or code
+MAX_FILE_BYTES = 1 << 20  #: 1 MiB: a file of every catalog creature is under 100 KB
+MAX_SHARE_CODE = 64 * 1024  #: characters of a share code
+MAX_DOCUMENT_BYTES = 1 << 20  #: 1 MiB of JSON inflated from a share code
+MAX_NESTING = 32  #: nesting of tables and lists in a file or code (a model needs 4)
+MAX_ITEMS = 1000  #: models in one file or code
 
 # ------------------------------------------------------------------ fights (workbench.combat, workbench.simulate)
-MAX_ROUNDS = 10_000     #: max_rounds of rounds_to_kill, duel and compare (rounds_to_kill's default)
+MAX_ROUNDS = 10_000  #: max_rounds of rounds_to_kill, duel and compare (rounds_to_kill's default)
 MAX_FIGHTS = 10_000_000  #: simulated fights of one duel or rounds_to_kill (about 1.5 GB of state at the bound)
-MAX_PLAN = 50           #: attacks listed in one plan
-MAX_SEED = 2**128       #: seeds are whole numbers 0 <= seed < 2**128 (numpy's SeedSequence takes any)
+MAX_PLAN = 50  #: attacks listed in one plan
+MAX_SEED = 2**128  #: seeds are whole numbers 0 <= seed < 2**128 (numpy's SeedSequence takes any)
 
 # ------------------------------------------------------------------ bounded work (docs/limits.md, Bounded work)
 #: the rule cited by a refusal of long work

@@ -18,8 +18,16 @@ import numpy as np
 from .dist import Dist
 from .errors import RulesError
 
-__all__ = ["TurnTable", "turn_plans", "turn_damage", "best_plan", "best_plans", "turn_table", "OBJECTIVES",
-           "objective_score"]
+__all__ = [
+    "TurnTable",
+    "turn_plans",
+    "turn_damage",
+    "best_plan",
+    "best_plans",
+    "turn_table",
+    "OBJECTIVES",
+    "objective_score",
+]
 
 Plan = str | Sequence[Any] | Callable[[dict[str, Dist]], "str | Dist"] | None
 
@@ -51,14 +59,20 @@ class TurnTable:
             raise err
 
     @classmethod
-    def build(cls, pair: np.ndarray, label: list[str], pmfs: Sequence[np.ndarray], channels: int, n_pairs: int,
-              errors: list[RulesError | None]) -> TurnTable:
+    def build(
+        cls,
+        pair: np.ndarray,
+        label: list[str],
+        pmfs: Sequence[np.ndarray],
+        channels: int,
+        n_pairs: int,
+        errors: list[RulesError | None],
+    ) -> TurnTable:
         """Return the table of plans whose pmfs may differ in shape (they are zero-padded)."""
         shape = [1] * channels
         for p in pmfs:
             if p.ndim != channels:
-                raise RulesError(f"a turn pmf has {p.ndim} damage axes; the system has {channels} pools",
-                                 field="turn")
+                raise RulesError(f"a turn pmf has {p.ndim} damage axes; the system has {channels} pools", field="turn")
             shape = [max(a, b) for a, b in zip(shape, p.shape)]
         out = np.zeros((len(pmfs), *shape))
         for j, p in enumerate(pmfs):
@@ -94,8 +108,9 @@ class TurnTable:
     def take(self, rows: np.ndarray) -> TurnTable:
         """Return the table of the given plan rows, in that order (pairs renumbered 0..len(rows)-1)."""
         rows = np.asarray(rows, dtype=np.int64)
-        return TurnTable(np.arange(rows.size), [self.label[j] for j in rows], self.pmf[rows], int(rows.size),
-                         [None] * int(rows.size))
+        return TurnTable(
+            np.arange(rows.size), [self.label[j] for j in rows], self.pmf[rows], int(rows.size), [None] * int(rows.size)
+        )
 
 
 def _same_system(attacker: Any, target: Any):
@@ -117,12 +132,14 @@ def check_objective(objective: Any) -> int | None:
     if isinstance(objective, str) and objective in ("damage", "rounds"):
         return None
     if isinstance(objective, str) and objective.startswith("kill_within_"):
-        tail = objective[len("kill_within_"):]
+        tail = objective[len("kill_within_") :]
         if tail.isdigit() and 1 <= int(tail) <= 1000:
             return int(tail)
         raise RulesError(f"kill_within_K takes a whole K from 1 to 1000, not {objective!r}", field="objective")
-    raise RulesError(f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), "
-                     f"not {objective!r}", field="objective")
+    raise RulesError(
+        f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), not {objective!r}",
+        field="objective",
+    )
 
 
 def objective_score(objective: Any, table: TurnTable, pools: np.ndarray | None) -> np.ndarray:
@@ -180,8 +197,9 @@ def best_plan(plans: dict[str, Dist]) -> str:
     return max(plans, key=lambda k: plans[k].mean())
 
 
-def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any = None,
-               plan: Plan = None, objective: Any = "damage") -> tuple[TurnTable, str | Dist]:
+def turn_table(
+    attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None, objective: Any = "damage"
+) -> tuple[TurnTable, str | Dist]:
     """Return the one-row TurnTable of the turn ``plan`` picks for ``attacker`` against ``target``,
     and its label (or, when a plan function returns a Dist, that Dist and an empty table).
 
@@ -216,8 +234,9 @@ def turn_table(attacker: Any, target: Any, options: Any = None, situation: Any =
     return table.take(np.array([j])), table.label[j]
 
 
-def turn_damage(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None,
-                objective: Any = "damage") -> Dist:
+def turn_damage(
+    attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None, objective: Any = "damage"
+) -> Dist:
     """Return the total damage Dist of one full turn of ``attacker`` against ``target`` (see
     :func:`turn_table` for ``plan`` and ``objective``)."""
     table, label = turn_table(attacker, target, options, situation, plan, objective)

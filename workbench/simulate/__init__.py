@@ -17,12 +17,22 @@ import numpy as np
 from ..errors import RulesError
 from .engine import Bank, Fights, Side, run_fights
 
-__all__ = ["can_damage", "state_effects", "simulate_duel", "simulate_rounds_to_kill", "make_side", "Bank", "Side",
-           "Fights", "run_fights"]
+__all__ = [
+    "can_damage",
+    "state_effects",
+    "simulate_duel",
+    "simulate_rounds_to_kill",
+    "make_side",
+    "Bank",
+    "Side",
+    "Fights",
+    "run_fights",
+]
 
 
-def make_side(me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None,
-              tactics: Any = None) -> Side:
+def make_side(
+    me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
+) -> Side:
     """Return the simulation side of ``me`` attacking ``foe``, built by ``me``'s rule system
     (``simulation_side``). ``tactics`` must be an instance of the system's ``tactics_class``; a
     system without one takes no tactics (RulesError, field ``tactics``)."""
@@ -33,13 +43,13 @@ def make_side(me: Any, foe: Any, options: Any = None, situation: Any = None, pla
         if sys.tactics_class is None:
             raise RulesError(f"the {sys.title} simulation takes no tactics", field="tactics")
         if not isinstance(tactics, sys.tactics_class):
-            raise RulesError(f"expected {sys.title} {sys.tactics_class.__name__}, not {type(tactics).__name__}",
-                             field="tactics")
+            raise RulesError(
+                f"expected {sys.title} {sys.tactics_class.__name__}, not {type(tactics).__name__}", field="tactics"
+            )
     return sys.simulation_side(me, foe, options, situation, plan, tactics)
 
 
-def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None,
-                  plan: Any = None) -> set[str]:
+def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None) -> set[str]:
     """Return the names of the stateful effects of ``attacker`` fighting ``target`` (empty: HP-only),
     as ``attacker``'s rule system names them (``RuleSystem.state_effects``; docs/combat.md lists
     them per system). An effect named here makes ``duel`` / ``rounds_to_kill`` simulate."""
@@ -79,8 +89,12 @@ def __getattr__(name: str) -> Any:
     if len(found) != 1:
         raise AttributeError(f"{len(found)} rule systems have a tactics model; use wb.system(name).tactics_class")
     cls = found[0]
-    warnings.warn(f"workbench.simulate.Tactics moved: import {cls.__name__} from {cls.__module__} "
-                  "(or use wb.system(name).tactics_class)", DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        f"workbench.simulate.Tactics moved: import {cls.__name__} from {cls.__module__} "
+        "(or use wb.system(name).tactics_class)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return cls
 
 
@@ -97,18 +111,37 @@ def _summary_frames(sim: Fights, a: Side, b: Side, max_rounds: int):
         left = side.hp_left()[sim.winner == code]
         if left.size:
             values, counts = np.unique(left, return_counts=True)
-            frames.append(pl.DataFrame({"side": side.name, "hp_left": values.astype(np.int64),
-                                        "probability": counts / n}))
-    hp_left = pl.concat(frames) if frames else pl.DataFrame(
-        {"side": [], "hp_left": [], "probability": []}, schema={"side": pl.String, "hp_left": pl.Int64,
-                                                                 "probability": pl.Float64})
+            frames.append(
+                pl.DataFrame({"side": side.name, "hp_left": values.astype(np.int64), "probability": counts / n})
+            )
+    hp_left = (
+        pl.concat(frames)
+        if frames
+        else pl.DataFrame(
+            {"side": [], "hp_left": [], "probability": []},
+            schema={"side": pl.String, "hp_left": pl.Int64, "probability": pl.Float64},
+        )
+    )
     return pl.DataFrame({"round": rounds, "p_a_wins": won_a, "p_b_wins": won_b}), hp_left
 
 
-def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *, first: str = "a",
-                  max_rounds: int = 100, plan_a: Any = None, plan_b: Any = None, fights: int = 100_000,
-                  seed: int = 0, tactics_a: Any = None, tactics_b: Any = None,
-                  progress: bool | None = None, confirm: bool = False):
+def simulate_duel(
+    a: Any,
+    b: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    first: str = "a",
+    max_rounds: int = 100,
+    plan_a: Any = None,
+    plan_b: Any = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    tactics_a: Any = None,
+    tactics_b: Any = None,
+    progress: bool | None = None,
+    confirm: bool = False,
+):
     """Return the DuelResult of ``fights`` seeded simulated fights (``exact`` False, with the standard
     error of ``p_a_wins``). Fights still going after ``max_rounds`` and fights where both fall in
     the same turn count as neither side winning."""
@@ -118,25 +151,52 @@ def simulate_duel(a: Any, b: Any, options: Any = None, situation: Any = None, *,
         import polars as pl
 
         # neither side can ever hurt the other: nobody wins, exactly, and nothing needs playing
-        rounds = pl.DataFrame({"round": np.arange(1, max_rounds + 1), "p_a_wins": np.zeros(max_rounds),
-                               "p_b_wins": np.zeros(max_rounds)})
-        hp_left = pl.DataFrame({"side": [], "hp_left": [], "probability": []},
-                               schema={"side": pl.String, "hp_left": pl.Int64, "probability": pl.Float64})
+        rounds = pl.DataFrame(
+            {"round": np.arange(1, max_rounds + 1), "p_a_wins": np.zeros(max_rounds), "p_b_wins": np.zeros(max_rounds)}
+        )
+        hp_left = pl.DataFrame(
+            {"side": [], "hp_left": [], "probability": []},
+            schema={"side": pl.String, "hp_left": pl.Int64, "probability": pl.Float64},
+        )
         return DuelResult(a.name, b.name, 0.0, 0.0, 1.0, rounds, hp_left, first, max_rounds)
     side_a = make_side(a, b, options, situation, plan_a, tactics_a)
     side_b = make_side(b, a, options, situation, plan_b, tactics_b)
-    sim = run_fights(side_a, side_b, fights, first=first, max_rounds=max_rounds, seed=seed, progress=progress,
-                     confirm=confirm)
+    sim = run_fights(
+        side_a, side_b, fights, first=first, max_rounds=max_rounds, seed=seed, progress=progress, confirm=confirm
+    )
     rounds, hp_left = _summary_frames(sim, side_a, side_b, max_rounds)
     pa, pb = float(np.mean(sim.winner == 1)), float(np.mean(sim.winner == 2))
     se = float(np.sqrt(pa * (1 - pa) / fights))
-    return DuelResult(a.name, b.name, pa, pb, max(0.0, 1.0 - pa - pb), rounds, hp_left, first, max_rounds,
-                      exact=False, fights=fights, standard_error=se)
+    return DuelResult(
+        a.name,
+        b.name,
+        pa,
+        pb,
+        max(0.0, 1.0 - pa - pb),
+        rounds,
+        hp_left,
+        first,
+        max_rounds,
+        exact=False,
+        fights=fights,
+        standard_error=se,
+    )
 
 
-def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, situation: Any = None, *,
-                            plan: Any = None, fights: int = 100_000, seed: int = 0, max_rounds: int = 10_000,
-                            progress: bool | None = None, tactics: Any = None, confirm: bool = False) -> np.ndarray:
+def simulate_rounds_to_kill(
+    attacker: Any,
+    target: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    plan: Any = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    max_rounds: int = 10_000,
+    progress: bool | None = None,
+    tactics: Any = None,
+    confirm: bool = False,
+) -> np.ndarray:
     """Return P(target killed by round t), t = 1.. (the last round any fight ended), by simulation.
 
     The attacker takes its turn, then the target takes a passive turn (recovery checks, its
@@ -144,13 +204,23 @@ def simulate_rounds_to_kill(attacker: Any, target: Any, options: Any = None, sit
     Swansong but does not stop it).
     """
     if not can_damage(attacker, target, options, situation):
-        raise RulesError(f"{attacker.name} can never deal damage to {target.name} here, so it is never killed",
-                         field="turn")
+        raise RulesError(
+            f"{attacker.name} can never deal damage to {target.name} here, so it is never killed", field="turn"
+        )
     side_a = make_side(attacker, target, options, situation, plan)
     side_a.immortal = True
     side_b = make_side(target, attacker, options, situation, None, tactics)
-    sim = run_fights(side_a, side_b, fights, first="a", max_rounds=max_rounds, seed=seed, passive_b=True,
-                     progress=progress, confirm=confirm)
+    sim = run_fights(
+        side_a,
+        side_b,
+        fights,
+        first="a",
+        max_rounds=max_rounds,
+        seed=seed,
+        passive_b=True,
+        progress=progress,
+        confirm=confirm,
+    )
     assert sim.end_round is not None  # run_fights filled in the results
     killed = sim.end_round[sim.winner == 1]
     if killed.size == 0:

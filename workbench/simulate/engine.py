@@ -148,8 +148,18 @@ class Fights:
         return self.clock
 
 
-def run_fights(a: Side, b: Side, n: int, *, first: str, max_rounds: int, seed: int,
-               passive_b: bool = False, progress: bool | None = None, confirm: bool = False) -> Fights:
+def run_fights(
+    a: Side,
+    b: Side,
+    n: int,
+    *,
+    first: str,
+    max_rounds: int,
+    seed: int,
+    passive_b: bool = False,
+    progress: bool | None = None,
+    confirm: bool = False,
+) -> Fights:
     """Play ``n`` fights of ``a`` against ``b`` for at most ``max_rounds`` rounds; return the Fights.
 
     Each round both sides take a turn, ``first`` ("a", "b" or "random": a fair coin per fight)
@@ -196,10 +206,12 @@ def run_fights(a: Side, b: Side, n: int, *, first: str, max_rounds: int, seed: i
             from ..arguments import refuse_long_work
 
             left = int(running.sum())
-            refuse_long_work("simulation", spent / r * max_rounds,
-                             f"{left:,} of {n:,} fights still undecided after {r:,} of {max_rounds:,} rounds "
-                             f"({spent:.0f} s so far)",
-                             "give fewer fights= or a smaller max_rounds=, or confirm=True to run it all")
+            refuse_long_work(
+                "simulation",
+                spent / r * max_rounds,
+                f"{left:,} of {n:,} fights still undecided after {r:,} of {max_rounds:,} rounds ({spent:.0f} s so far)",
+                "give fewer fights= or a smaller max_rounds=, or confirm=True to run it all",
+            )
         if progress is not False and bar is None and (progress or time.perf_counter() - started > PROGRESS_AFTER):
             from tqdm.auto import tqdm
 

@@ -42,8 +42,10 @@ class TurnTableSide(Side):
     def take(self, idx: np.ndarray, damage: np.ndarray, sim: Fights) -> None:
         """Apply per-channel ``damage`` (fights × channels) to these pools, spilling onward."""
         if damage.shape[1] != self.left.shape[1]:
-            raise RulesError(f"a turn deals {damage.shape[1]} kinds of damage; {self.name} has "
-                             f"{self.left.shape[1]} pools", field="turn")
+            raise RulesError(
+                f"a turn deals {damage.shape[1]} kinds of damage; {self.name} has {self.left.shape[1]} pools",
+                field="turn",
+            )
         left = self.left[idx]
         carry = np.zeros(idx.size, dtype=np.int64)
         for c in range(left.shape[1]):

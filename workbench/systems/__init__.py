@@ -62,15 +62,19 @@ def _check(sys: RuleSystem) -> RuleSystem:
     if not isinstance(sys, RuleSystem):
         raise RulesError(f"expected a RuleSystem instance, not {type(sys).__name__}", field="system", rule=_RULE)
     if not isinstance(sys.name, str) or not _NAME.fullmatch(sys.name):
-        raise RulesError(f"a system's name is lower-case letters, digits and _, not {sys.name!r}", field="name",
-                         rule=_RULE)
+        raise RulesError(
+            f"a system's name is lower-case letters, digits and _, not {sys.name!r}", field="name", rule=_RULE
+        )
     for kind in ("Creature", "Attack", "Options", "Situation"):
         cls = getattr(sys, kind, None)
         if not (isinstance(cls, type) and issubclass(cls, Model)) or cls is Model:
             raise RulesError(f"{sys.name}.{kind} must be a Model subclass of its own", field=kind, rule=_RULE)
         if cls.system != sys.name:
-            raise RulesError(f"{sys.name}.{kind}.system is {cls.system!r}; it must be {sys.name!r} (models name their "
-                             f"system)", field=kind, rule=_RULE)
+            raise RulesError(
+                f"{sys.name}.{kind}.system is {cls.system!r}; it must be {sys.name!r} (models name their system)",
+                field=kind,
+                rule=_RULE,
+            )
     return sys
 
 
@@ -93,8 +97,11 @@ def register_system(system: RuleSystem | str, *, replace: bool = False) -> RuleS
         path = type(system).__module__
     sys = _check(system)  # type: ignore[arg-type]
     if sys.name in systems() and not replace and _LOADED.get(sys.name) is not sys:
-        raise RulesError(f"a rule system called {sys.name!r} is already registered (replace=True replaces it)",
-                         field="name", rule=_RULE)
+        raise RulesError(
+            f"a rule system called {sys.name!r} is already registered (replace=True replaces it)",
+            field="name",
+            rule=_RULE,
+        )
     _MODULES[sys.name] = path
     _LOADED[sys.name] = sys
     return sys

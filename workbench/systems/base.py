@@ -23,8 +23,21 @@ from ..errors import RulesError, show
 from ..limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
 
 __all__ = [
-    "Model", "RuleSystem", "Catalog", "check_int", "check_number", "check_choice", "check_bool",
-    "check_str", "check_models", "show", "MAX_MAGNITUDE", "dists_from_table", "load_models", "read_toml", "CATALOG_DIR",
+    "Model",
+    "RuleSystem",
+    "Catalog",
+    "check_int",
+    "check_number",
+    "check_choice",
+    "check_bool",
+    "check_str",
+    "check_models",
+    "show",
+    "MAX_MAGNITUDE",
+    "dists_from_table",
+    "load_models",
+    "read_toml",
+    "CATALOG_DIR",
 ]
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
@@ -47,18 +60,45 @@ def _bounds(value: Any, field: str, minimum: Any, maximum: Any, limit: Any, rule
         raise RulesError(f"must be at most {maximum}, not {shown}", field=field, rule=rule)
     if value > lim or value < -lim:
         bound = f"at most {lim}" if value > lim else f"at least {-lim}"
-        raise RulesError(f"must be {bound} (no rule needs more), not {shown}", field=field,
-                         rule=f"{rule}; {LIMITS}" if rule else LIMITS)
+        raise RulesError(
+            f"must be {bound} (no rule needs more), not {shown}",
+            field=field,
+            rule=f"{rule}; {LIMITS}" if rule else LIMITS,
+        )
 
 
 @overload
-def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
-              rule: str | None = None, optional: Literal[False] = False, limit: int | None = None) -> int: ...
+def check_int(
+    field: str,
+    value: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    rule: str | None = None,
+    optional: Literal[False] = False,
+    limit: int | None = None,
+) -> int: ...
 @overload
-def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
-              rule: str | None = None, optional: bool = False, limit: int | None = None) -> int | None: ...
-def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: int | None = None,
-              rule: str | None = None, optional: bool = False, limit: int | None = None) -> int | None:
+def check_int(
+    field: str,
+    value: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    rule: str | None = None,
+    optional: bool = False,
+    limit: int | None = None,
+) -> int | None: ...
+def check_int(
+    field: str,
+    value: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    rule: str | None = None,
+    optional: bool = False,
+    limit: int | None = None,
+) -> int | None:
     """Return ``value`` as an int, or raise RulesError naming ``field``.
 
     Bools, non-finite or fractional floats (``1.5`` is refused, never rounded) and anything that
@@ -69,8 +109,12 @@ def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: in
     if value is None and optional:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer() \
-                and abs(float(value)) <= MAX_MAGNITUDE:
+        if (
+            isinstance(value, (float, np.floating))
+            and np.isfinite(value)
+            and float(value).is_integer()
+            and abs(float(value)) <= MAX_MAGNITUDE
+        ):
             value = int(value)
         else:
             raise RulesError(f"must be a whole number, not {show(value)}", field=field, rule=rule)
@@ -80,13 +124,37 @@ def check_int(field: str, value: Any, *, minimum: int | None = None, maximum: in
 
 
 @overload
-def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
-                 rule: str | None = None, optional: Literal[False] = False, limit: float | None = None) -> float: ...
+def check_number(
+    field: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    rule: str | None = None,
+    optional: Literal[False] = False,
+    limit: float | None = None,
+) -> float: ...
 @overload
-def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
-                 rule: str | None = None, optional: bool = False, limit: float | None = None) -> float | None: ...
-def check_number(field: str, value: Any, *, minimum: float | None = None, maximum: float | None = None,
-                 rule: str | None = None, optional: bool = False, limit: float | None = None) -> float | None:
+def check_number(
+    field: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    rule: str | None = None,
+    optional: bool = False,
+    limit: float | None = None,
+) -> float | None: ...
+def check_number(
+    field: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    rule: str | None = None,
+    optional: bool = False,
+    limit: float | None = None,
+) -> float | None:
     """Return ``value`` as a finite float, or raise RulesError naming ``field``.
 
     ``minimum`` / ``maximum`` are the rule's bounds, ``limit`` a magnitude no rule needs (10**12
@@ -106,8 +174,9 @@ def check_number(field: str, value: Any, *, minimum: float | None = None, maximu
     return value
 
 
-def check_choice(field: str, value: Any, choices: Iterable[Any], *, rule: str | None = None,
-                 optional: bool = False) -> Any:
+def check_choice(
+    field: str, value: Any, choices: Iterable[Any], *, rule: str | None = None, optional: bool = False
+) -> Any:
     """Return the choice ``value`` names: strings compare case-insensitively, other scalars by
     type and value. Arrays, lists and other non-scalars are refused (never compared elementwise)."""
     if value is None and optional:
@@ -132,8 +201,9 @@ def check_bool(field: str, value: Any, *, rule: str | None = None) -> bool:
     return bool(value)
 
 
-def check_str(field: str, value: Any, *, rule: str | None = None, allow_empty: bool = False,
-              max_length: int = MAX_NAME) -> str:
+def check_str(
+    field: str, value: Any, *, rule: str | None = None, allow_empty: bool = False, max_length: int = MAX_NAME
+) -> str:
     """Return ``value`` stripped, if it is a (non-empty) string of at most ``max_length`` characters
     that can be written as UTF-8 (a lone surrogate cannot be saved or shared, so it is refused here)."""
     if not isinstance(value, str) or (not allow_empty and not value.strip()):
@@ -143,13 +213,18 @@ def check_str(field: str, value: Any, *, rule: str | None = None, allow_empty: b
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise RulesError(f"holds a character that is not text ({exc.reason} at position {exc.start}); "
-                         "it could not be saved or shared", field=field, rule="io: files and share codes are UTF-8") from None
+        raise RulesError(
+            f"holds a character that is not text ({exc.reason} at position {exc.start}); "
+            "it could not be saved or shared",
+            field=field,
+            rule="io: files and share codes are UTF-8",
+        ) from None
     return value.strip()
 
 
-def check_models(field: str, value: Any, model_cls: Any, *, rule: str | None = None,
-                 max_items: int = MAX_LIST) -> tuple:
+def check_models(
+    field: str, value: Any, model_cls: Any, *, rule: str | None = None, max_items: int = MAX_LIST
+) -> tuple:
     """Return ``value`` as a tuple of at most ``max_items`` ``model_cls`` models with distinct names.
 
     Accepts None (no models), one model or table, or a list of models and tables (tables are built
@@ -162,8 +237,11 @@ def check_models(field: str, value: Any, model_cls: Any, *, rule: str | None = N
     if not isinstance(value, (list, tuple)):
         raise RulesError(f"must be a list of {model_cls.__name__} models, not {show(value)}", field=field, rule=rule)
     if len(value) > max_items:
-        raise RulesError(f"may hold at most {max_items} models (no rule needs more), not {len(value)}",
-                         field=field, rule=f"{rule}; {LIMITS}" if rule else LIMITS)
+        raise RulesError(
+            f"may hold at most {max_items} models (no rule needs more), not {len(value)}",
+            field=field,
+            rule=f"{rule}; {LIMITS}" if rule else LIMITS,
+        )
     out = []
     for i, item in enumerate(value):
         if isinstance(item, dict):
@@ -172,13 +250,15 @@ def check_models(field: str, value: Any, model_cls: Any, *, rule: str | None = N
             except RulesError as exc:
                 raise RulesError(exc.message, field=f"{field}[{i}].{exc.field}", rule=exc.rule) from None
         if not isinstance(item, model_cls):
-            raise RulesError(f"must hold {model_cls.system} {model_cls.__name__} models, not {type(item).__name__}",
-                             field=f"{field}[{i}]", rule=rule)
+            raise RulesError(
+                f"must hold {model_cls.system} {model_cls.__name__} models, not {type(item).__name__}",
+                field=f"{field}[{i}]",
+                rule=rule,
+            )
         out.append(item)
     names = [m.name.strip().lower() for m in out]
     if len(set(names)) != len(names):
-        raise RulesError(f"two entries share a name: {[m.name for m in out]}; name them apart", field=field,
-                         rule=rule)
+        raise RulesError(f"two entries share a name: {[m.name for m in out]}; name them apart", field=field, rule=rule)
     return tuple(out)
 
 
@@ -200,12 +280,23 @@ class Model:
             self.validate()
         except RulesError:
             raise
-        except (TypeError, ValueError, OverflowError, ArithmeticError, AttributeError, LookupError,
-                UnicodeError, MemoryError, RecursionError) as exc:
+        except (
+            TypeError,
+            ValueError,
+            OverflowError,
+            ArithmeticError,
+            AttributeError,
+            LookupError,
+            UnicodeError,
+            MemoryError,
+            RecursionError,
+        ) as exc:
             # A value no check foresaw: still a RulesError (models raise nothing else), marked
             # ``unforeseen`` so that tests/test_hostile_input.py can find and fix the missing check.
-            err = RulesError(f"invalid {self.model_kind or type(self).__name__}: {type(exc).__name__}: "
-                             f"{show(str(exc), 120)}", field=self.model_kind or type(self).__name__)
+            err = RulesError(
+                f"invalid {self.model_kind or type(self).__name__}: {type(exc).__name__}: {show(str(exc), 120)}",
+                field=self.model_kind or type(self).__name__,
+            )
             err.unforeseen = True
             raise err from None
 
@@ -216,8 +307,7 @@ class Model:
         """Return a copy with ``changes`` applied, validated again."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise RulesError(f"unknown field(s) {sorted(unknown)} for {type(self).__name__}",
-                             field=sorted(unknown)[0])
+            raise RulesError(f"unknown field(s) {sorted(unknown)} for {type(self).__name__}", field=sorted(unknown)[0])
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -238,15 +328,22 @@ class Model:
     def from_dict(cls, data: dict[str, Any]) -> Self:
         """Return a model built from plain data; unknown keys raise RulesError."""
         if not isinstance(data, dict):
-            raise RulesError(f"expected a table of fields, not {type(data).__name__}", field=cls.model_kind or cls.__name__)
+            raise RulesError(
+                f"expected a table of fields, not {type(data).__name__}", field=cls.model_kind or cls.__name__
+            )
         names = {f.name for f in dataclasses.fields(cls)}
         if len(data) > 4 * len(names) + 16 or any(not isinstance(k, str) for k in data):
-            raise RulesError(f"expected a table of {cls.system} {cls.model_kind or cls.__name__} fields "
-                             f"({', '.join(sorted(names))})", field=cls.model_kind or cls.__name__)
+            raise RulesError(
+                f"expected a table of {cls.system} {cls.model_kind or cls.__name__} fields "
+                f"({', '.join(sorted(names))})",
+                field=cls.model_kind or cls.__name__,
+            )
         unknown = set(data) - names
         if unknown:
-            raise RulesError(f"unknown field(s) {show(sorted(unknown), 200)} for {cls.system} "
-                             f"{cls.model_kind or cls.__name__}", field=sorted(unknown)[0] or repr(""))
+            raise RulesError(
+                f"unknown field(s) {show(sorted(unknown), 200)} for {cls.system} {cls.model_kind or cls.__name__}",
+                field=sorted(unknown)[0] or repr(""),
+            )
         try:
             return cls(**data)
         except TypeError as exc:  # a missing required field
@@ -288,8 +385,9 @@ class Catalog:
         rows = []
         for obj in table.values():
             d = obj.to_dict()
-            rows.append({k: (v if isinstance(v, (int, float, str, bool)) or v is None else repr(v))
-                         for k, v in d.items()})
+            rows.append(
+                {k: (v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)) for k, v in d.items()}
+            )
         return pl.DataFrame(rows, infer_schema_length=None)
 
 
@@ -411,16 +509,28 @@ class RuleSystem(ABC):
 
     # -- required
     @abstractmethod
-    def outcome_tables(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
-                       options: Any = None, situation: Any = None):
+    def outcome_tables(
+        self,
+        attacks: Sequence[Any],
+        attackers: Sequence[Any],
+        targets: Sequence[Any],
+        options: Any = None,
+        situation: Any = None,
+    ):
         """Return the outcome tables of aligned matchups (see the class docstring)."""
 
     def catalog(self) -> Catalog:
         """Return the bundled creatures and attacks."""
         return Catalog(self.name)
 
-    def usability(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
-                  options: Any = None, situation: Any = None) -> list[RulesError | None]:
+    def usability(
+        self,
+        attacks: Sequence[Any],
+        attackers: Sequence[Any],
+        targets: Sequence[Any],
+        options: Any = None,
+        situation: Any = None,
+    ) -> list[RulesError | None]:
         """Return, per aligned matchup, the rules' refusal of that use in its situation (a RulesError
         naming the field and rule), None when it is usable: usability as data, so that no caller
         probes ``outcome_tables`` for exceptions. Default: the batch is resolved once; only if the
@@ -485,8 +595,9 @@ class RuleSystem(ABC):
                 return a
         raise RulesError(f"{creature.name} has no {self.attack_noun} called {name!r}", field="attacks")
 
-    def damage_keys(self, pairs: Sequence[tuple[Any, Any]], targets: Sequence[Any], options: Any = None,
-                    situation: Any = None) -> np.ndarray:
+    def damage_keys(
+        self, pairs: Sequence[tuple[Any, Any]], targets: Sequence[Any], options: Any = None, situation: Any = None
+    ) -> np.ndarray:
         """Return a (pairs x targets) int array of matchup ids, equal for matchups whose damage over
         the pools is equal, per use and per turn of ``uses_per_turn`` uses, and whose usability is
         the same (the comparison engine resolves each id once); ``pairs`` are (attacker, attack).
@@ -536,8 +647,11 @@ class RuleSystem(ABC):
         cost = sum(self.attack_cost(a, options) for a in items)
         ap = self.actions_per_turn(attacker, options)
         if cost > ap:
-            raise RulesError(f"the plan costs {cost} actions; {attacker.name} has {ap} per turn", field="attacks",
-                             rule=f"{self.rules_file or self.title}: actions per turn")
+            raise RulesError(
+                f"the plan costs {cost} actions; {attacker.name} has {ap} per turn",
+                field="attacks",
+                rule=f"{self.rules_file or self.title}: actions per turn",
+            )
         return items
 
     def plan_label(self, attacker: Any, items: Sequence[Any]) -> str:
@@ -554,13 +668,19 @@ class RuleSystem(ABC):
         flat = [(x, a, t, s) for a, t, s, items in plans for x in items]
         if not flat:
             return [np.ones(1) for _ in plans]
-        table = self.outcome_tables([f[0] for f in flat], [f[1] for f in flat], [f[2] for f in flat], options,
-                                    [f[3] for f in flat])
+        table = self.outcome_tables(
+            [f[0] for f in flat], [f[1] for f in flat], [f[2] for f in flat], options, [f[3] for f in flat]
+        )
         return summed_uses(pmf_rows(table, len(flat)), [len(items) for *_, items in plans])
 
     # -- the turn stage: generic, through the hooks above
-    def turn_tables(self, pairs: Sequence[tuple[Any, Any]], options: Any = None, situation: Any = None,
-                    plans: Sequence[Sequence[Any]] | None = None):
+    def turn_tables(
+        self,
+        pairs: Sequence[tuple[Any, Any]],
+        options: Any = None,
+        situation: Any = None,
+        plans: Sequence[Sequence[Any]] | None = None,
+    ):
         """Return the :class:`workbench.turns.TurnTable` of every legal plan of each (attacker, target) pair.
 
         ``situation``: one Situation or one per pair. ``plans``: None (every legal plan, from
@@ -582,8 +702,9 @@ class RuleSystem(ABC):
                     reason[i], legal = exc, []
                     continue
                 if not legal:  # nothing usable here: not a refusal of the input (turn_plans is empty)
-                    reason[i] = empty = RulesError(f"{attacker.name} has no {self.attack_noun} it can use against "
-                                                   f"{target.name}", field="attacks")
+                    reason[i] = empty = RulesError(
+                        f"{attacker.name} has no {self.attack_noun} it can use against {target.name}", field="attacks"
+                    )
                     empty.no_plan = True
             else:
                 try:
@@ -595,8 +716,14 @@ class RuleSystem(ABC):
             rows.extend((i, label, (attacker, target, sit, items)) for label, items in legal)
         pmfs = self._plan_tables_usable(rows, options, reason)
         keep = [j for j, (i, _, _) in enumerate(rows) if reason[i] is None]
-        return TurnTable.build(np.array([rows[j][0] for j in keep], dtype=np.int64), [rows[j][1] for j in keep],
-                               [pmfs[j] for j in keep], len(self.pools), len(pairs), reason)
+        return TurnTable.build(
+            np.array([rows[j][0] for j in keep], dtype=np.int64),
+            [rows[j][1] for j in keep],
+            [pmfs[j] for j in keep],
+            len(self.pools),
+            len(pairs),
+            reason,
+        )
 
     def _plan_tables_usable(self, rows: list, options: Any, reason: list) -> list:
         """Return :meth:`plan_tables` of ``rows``; a pair whose plan the rules refuse here (out of
@@ -626,8 +753,9 @@ class RuleSystem(ABC):
             raise err
         return {table.label[j]: table.dist(j) for j in range(len(table.label))}
 
-    def plan_damage(self, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None,
-                    situation: Any = None) -> Dist:
+    def plan_damage(
+        self, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None, situation: Any = None
+    ) -> Dist:
         """Return the total damage Dist of one turn using ``attacks`` in order (the 1 x 1 case of
         :meth:`turn_tables` with ``plans``); RulesError if the rules refuse the plan."""
         table = self.turn_tables([(attacker, target)], options, situation, plans=[list(attacks)])
@@ -680,8 +808,9 @@ class RuleSystem(ABC):
     #: ...), passed as ``tactics`` to :meth:`simulation_side`; None: this system's simulation takes none
     tactics_class: ClassVar[type | None] = None
 
-    def simulation_side(self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None,
-                        tactics: Any = None) -> Any:
+    def simulation_side(
+        self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
+    ) -> Any:
         """Return the simulation side (a ``workbench.simulate.engine.Side``) of ``me`` attacking
         ``foe``: its state arrays and its turn, for fights whose effects carry state (DESIGN.md,
         Combat). Systems with stateful effects override this (importing their side lazily); the
@@ -693,8 +822,9 @@ class RuleSystem(ABC):
 
         return TurnTableSide(me, foe, options, situation, plan)
 
-    def state_effects(self, attacker: Any, target: Any, options: Any = None, situation: Any = None,
-                      plan: Any = None) -> set[str]:
+    def state_effects(
+        self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
+    ) -> set[str]:
         """Return the names of the effects of ``attacker`` fighting ``target`` that carry state from
         turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
         simulate. The default is the empty set: HP is the only state, the exact chain applies."""
@@ -706,11 +836,11 @@ class RuleSystem(ABC):
         default: its build space, if any, is then timed as it runs)."""
         return None
 
-    def build_space(self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None,
-                    situation: Any = None) -> Any:
+    def build_space(
+        self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
+    ) -> Any:
         """Return the :class:`~workbench.systems.builds.BuildSpace` of every legal attack within
         ``budget`` (its cost unit is the system's) used by ``attacker`` against ``targets``, for
         ``explore(budget=...)``. Systems with a build economy override this; the default raises
         RulesError."""
-        raise RulesError(f"budget search is not defined for the {self.name} rule system; use vary=",
-                         field="budget")
+        raise RulesError(f"budget search is not defined for the {self.name} rule system; use vary=", field="budget")

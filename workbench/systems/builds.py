@@ -38,5 +38,7 @@ class BuildSpace:
 
     def __post_init__(self) -> None:
         if len(self.family) != self.builds.height:
-            raise RulesError(f"family has {len(self.family)} entries for {self.builds.height} builds; "
-                             "give one per build", field="family")
+            raise RulesError(
+                f"family has {len(self.family)} entries for {self.builds.height} builds; give one per build",
+                field="family",
+            )

@@ -30,9 +30,12 @@ COUNT_RANKS = 40
 def _upgrade_classes() -> tuple[list[str], list[str]]:
     from .upgrades import UPGRADES
 
-    inert = [n for n, u in UPGRADES.items()
-             if (u.category == "trigger" and n not in ("Critical", "Vital"))
-             or n in ("Blood Price", "Demolitions", "Obliterate", "Inherent", "Knockout", "Stealth")]
+    inert = [
+        n
+        for n, u in UPGRADES.items()
+        if (u.category == "trigger" and n not in ("Critical", "Vital"))
+        or n in ("Blood Price", "Demolitions", "Obliterate", "Inherent", "Knockout", "Stealth")
+    ]
     effective = [n for n in UPGRADES if n not in inert and n != "Counter"]
     return inert, effective
 
@@ -52,6 +55,7 @@ _DICE: dict[str | None, str] = {"Charged": "twice", "Telegraphed": "twice", "Flu
 def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
     """Yield every legal {upgrade: rank} over ``items`` with total rank <= size_max (at most one
     alteration, one area, no Range with an area: annulus-attacks.txt exclusivity rules)."""
+
     def rec(i: int, left: int, cur: dict[str, int], alt: bool, area: bool):
         if i == len(items):
             yield dict(cur)
@@ -67,6 +71,7 @@ def _multisets(items: Sequence[str], size_max: int) -> Iterable[dict[str, int]]:
             cur[name] = r
             yield from rec(i + 1, left - r, cur, alt or name in _ALTERATIONS, area or name in _AREAS)
             del cur[name]
+
     yield from rec(0, size_max, {}, False, False)
 
 
@@ -86,8 +91,7 @@ def count_multisets(items: Sequence[str], size_max: int) -> int:
             return total
         top = left if name in _STACKABLE else min(1, left)
         for r in range(1, top + 1):
-            total += count(i + 1, left - r, alt or name in _ALTERATIONS, area or name in _AREAS,
-                           rng or name == "Range")
+            total += count(i + 1, left - r, alt or name in _ALTERATIONS, area or name in _AREAS, rng or name == "Range")
         return total
 
     return count(0, max(0, int(size_max)), False, False, False)
@@ -105,9 +109,12 @@ def build_space_size(budget: Any, options: Any = None) -> int:
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < max(epr, 1):
         return 0
     if epr == 0:
-        raise RulesError("with experience_per_rank 0 every upgrade is free: the build space has no bound; "
-                         "give options with experience_per_rank >= 1", field="budget",
-                         rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
+        raise RulesError(
+            "with experience_per_rank 0 every upgrade is free: the build space has no bound; "
+            "give options with experience_per_rank >= 1",
+            field="budget",
+            rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience",
+        )
     return count_multisets(EFFECTIVE, min(int(budget) // epr - 1, COUNT_RANKS))
 
 
@@ -117,8 +124,9 @@ def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
     return sum(comb(n_free, j) + (3 * comb(n_free, j - 1) if counter_ok and j >= 1 else 0) for j in range(left + 1))
 
 
-def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None,
-                   situation: Any = None) -> tuple[pl.DataFrame, dict[str, int]]:
+def annulus_builds(
+    budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
+) -> tuple[pl.DataFrame, dict[str, int]]:
     """Return the distinct Annulus builds within ``budget`` Experience and the counts.
 
     One row per damage signature (seed and the upgrades that change the damage against these
@@ -134,8 +142,11 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
     attacker = attacker or A.neutral_attacker(A.Attack("seed", "agility"))
     epr = options.experience_per_rank
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
-        raise RulesError(f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}", field="budget",
-                         rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience")
+        raise RulesError(
+            f"must be a whole number of Experience >= {epr} (the seed), not {budget!r}",
+            field="budget",
+            rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience",
+        )
     if epr == 0:  # every upgrade free: no budget bounds the sets (a ZeroDivisionError before)
         build_space_size(budget, options)
     ranks = int(budget) // epr - 1
@@ -146,10 +157,15 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
     bully = any(t.size < attacker.size for t in targets)
     aware = [("clueless" if situation.target_petrified else situation.target_awareness or t.awareness) for t in targets]
     assassin = any(a != "alert" for a in aware)
-    flags = {"Keen": situation.concealment == "partial", "Tireless": situation.tired, "Armored": situation.armor,
-             "Visceral": situation.inside_devourer, "Killing Spree": situation.after_kill,
-             "First Blood": situation.target_undamaged,
-             "Reroll": options.reroll == "on_zero" and situation.reroll_available}
+    flags = {
+        "Keen": situation.concealment == "partial",
+        "Tireless": situation.tired,
+        "Armored": situation.armor,
+        "Visceral": situation.inside_devourer,
+        "Killing Spree": situation.after_kill,
+        "First Blood": situation.target_undamaged,
+        "Reroll": options.reroll == "on_zero" and situation.reroll_available,
+    }
     d = situation.distance
     vit = attacker.vitality if situation.attacker_vitality is None else situation.attacker_vitality
     sight = situation.mutual_sight and situation.concealment == "none" and not situation.target_blind
@@ -175,10 +191,19 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
         cost = _COST.get(alt, 1)
         k = 1 if cost == 0 or area or alt == "Telegraphed" else options.actions // cost
         dice = _DICE.get(alt, "none")
-        key = (dice, k, E.get("Reckless", 0), "Flashy" in E, "Critical" in E, "Vital" in E,
-               min(E.get("Giant", 0), need_giant), min(E.get("Precise", 0), need_precise),
-               bully and "Bully" in E, E.get("Assassin", 0) if assassin else 0,
-               tuple(sorted(n for n, on in flags.items() if on and n in E)))
+        key = (
+            dice,
+            k,
+            E.get("Reckless", 0),
+            "Flashy" in E,
+            "Critical" in E,
+            "Vital" in E,
+            min(E.get("Giant", 0), need_giant),
+            min(E.get("Precise", 0), need_precise),
+            bully and "Bully" in E,
+            E.get("Assassin", 0) if assassin else 0,
+            tuple(sorted(n for n, on in flags.items() if on and n in E)),
+        )
         g = groups.get(key)
         if g is None or size < g["size"]:
             groups[key] = {"size": size, "upgrades": dict(E), "sets": (g["sets"] if g else 0) + sets}
@@ -188,19 +213,31 @@ def annulus_builds(budget: int, targets: Sequence[Any], attacker: Any = None, op
     for seed in ("agility", "toughness", "insight"):
         for g in groups.values():
             label = " + ".join(f"{n} {r}" if r > 1 else n for n, r in g["upgrades"].items()) or "Damage"
-            rows.append({"seed": seed, "name": f"{seed.title()}: {label}", "cost": epr * (1 + g["size"]),
-                         "sets": g["sets"], "upgrades": g["upgrades"]})
-    builds = pl.DataFrame({
-        "build": [A.Attack(r["name"], r["seed"], r["upgrades"]) for r in rows],
-        "name": [r["name"] for r in rows], "seed": [r["seed"] for r in rows],
-        "cost": pl.Series([r["cost"] for r in rows], dtype=pl.Int64),
-        "sets": pl.Series([r["sets"] for r in rows], dtype=pl.Int64),
-    }, schema_overrides={"build": pl.Object})
+            rows.append(
+                {
+                    "seed": seed,
+                    "name": f"{seed.title()}: {label}",
+                    "cost": epr * (1 + g["size"]),
+                    "sets": g["sets"],
+                    "upgrades": g["upgrades"],
+                }
+            )
+    builds = pl.DataFrame(
+        {
+            "build": [A.Attack(r["name"], r["seed"], r["upgrades"]) for r in rows],
+            "name": [r["name"] for r in rows],
+            "seed": [r["seed"] for r in rows],
+            "cost": pl.Series([r["cost"] for r in rows], dtype=pl.Int64),
+            "sets": pl.Series([r["sets"] for r in rows], dtype=pl.Int64),
+        },
+        schema_overrides={"build": pl.Object},
+    )
     return builds, {"legal_sets": legal, "unusable_sets": unusable, "distinct": len(rows)}
 
 
-def build_space(budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None,
-                situation: Any = None) -> BuildSpace:
+def build_space(
+    budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
+) -> BuildSpace:
     """Return the BuildSpace of :func:`annulus_builds` (columns ``build``, ``name``, ``seed``,
     ``cost``, ``sets``); ``attacker`` defaults to the neutral attacker; a family is the sets of one
     upgrade multiset under the three seeds (equal dice against equal defenses)."""
@@ -209,6 +246,7 @@ def build_space(budget: int, targets: Sequence[Any], attacker: Any = None, optio
     attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack("seed", "agility"))
     builds, counts = annulus_builds(budget, targets, attacker, options, situation)
     first: dict[Any, int] = {}
-    family = np.array([first.setdefault(b.upgrades, i) for i, b in enumerate(builds["build"].to_list())],
-                      dtype=np.int64)
+    family = np.array(
+        [first.setdefault(b.upgrades, i) for i, b in enumerate(builds["build"].to_list())], dtype=np.int64
+    )
     return BuildSpace(attacker, builds, counts, family)

@@ -16,8 +16,17 @@ from ...limits import LIMITS, MAX_HP, MAX_LIST
 from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
 from .upgrades import UPGRADES, canonical_name
 
-__all__ = ["Creature", "Attack", "Options", "Situation", "UpgradeRanks", "DEFENSES", "AWARENESS",
-           "range_band", "RANGE_SCALE"]
+__all__ = [
+    "Creature",
+    "Attack",
+    "Options",
+    "Situation",
+    "UpgradeRanks",
+    "DEFENSES",
+    "AWARENESS",
+    "range_band",
+    "RANGE_SCALE",
+]
 
 RULES = "annulus-attacks.txt"
 CLAR = "CLARIFICATIONS.md, Annulus"
@@ -26,18 +35,18 @@ AWARENESS = ("clueless", "suspicious", "alert")
 CONCEALMENT = ("none", "partial", "full")
 
 # Sizes the rules never need (docs/limits.md; largest in the catalog and the rules text in brackets).
-MAX_SIZE = 20           #: creature size [catalog 2..8; the text's examples are sizes 3 to 5]
-MAX_LEVEL = 100         #: level [catalog 1..10]
-MAX_DEFENSE = 100       #: agility / toughness / insight [catalog 0..4; a pool of 4 dice]
-MAX_RANK = 10           #: rank of one stackable upgrade [catalog 2; Range 10 reaches 5,000 km]
-MAX_SETS = 8            #: attack sets of one creature [catalog 3]; turn plans grow as C(sets + actions - 1, actions)
-MAX_POOL = 20           #: Options.base_pool ["roll four dice"]
-MAX_SIDES = 100         #: Options.dice_sides [d6]
-MAX_ACTIONS = 6         #: Options.actions [2]; 8 sets x 6 actions = 1,716 plans, about 1.3 s a turn
+MAX_SIZE = 20  #: creature size [catalog 2..8; the text's examples are sizes 3 to 5]
+MAX_LEVEL = 100  #: level [catalog 1..10]
+MAX_DEFENSE = 100  #: agility / toughness / insight [catalog 0..4; a pool of 4 dice]
+MAX_RANK = 10  #: rank of one stackable upgrade [catalog 2; Range 10 reaches 5,000 km]
+MAX_SETS = 8  #: attack sets of one creature [catalog 3]; turn plans grow as C(sets + actions - 1, actions)
+MAX_POOL = 20  #: Options.base_pool ["roll four dice"]
+MAX_SIDES = 100  #: Options.dice_sides [d6]
+MAX_ACTIONS = 6  #: Options.actions [2]; 8 sets x 6 actions = 1,716 plans, about 1.3 s a turn
 MAX_SIZE_STEPS = MAX_SIZE  #: Options.size_free_steps [1]; beyond the size range it changes nothing
-MAX_EXPERIENCE = 100    #: Options.experience_per_rank [1]
-MAX_ADVANTAGES = 20     #: Situation.extra_advantages / extra_disadvantages (each is one die)
-MAX_DISTANCE = 1e7      #: Situation.distance, metres (Range rank 10's band ends at 5e6 m)
+MAX_EXPERIENCE = 100  #: Options.experience_per_rank [1]
+MAX_ADVANTAGES = 20  #: Situation.extra_advantages / extra_disadvantages (each is one die)
+MAX_DISTANCE = 1e7  #: Situation.distance, metres (Range rank 10's band ends at 5e6 m)
 
 
 def range_scale(i: int) -> int:
@@ -66,8 +75,9 @@ class UpgradeRanks(dict):
         return hash(tuple(self.items()))
 
     def _readonly(self, *args, **kwargs):
-        raise RulesError("an attack set's upgrades cannot be changed in place; use attack.replace(upgrades=...)",
-                         field="upgrades")
+        raise RulesError(
+            "an attack set's upgrades cannot be changed in place; use attack.replace(upgrades=...)", field="upgrades"
+        )
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
@@ -88,8 +98,9 @@ def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
     if value is None:
         value = {}
     if isinstance(value, (Mapping, list, tuple)) and len(value) > MAX_LIST:
-        raise RulesError(f"lists {len(value)} upgrades; a set has at most {MAX_LIST} entries", field="upgrades",
-                         rule=LIMITS)
+        raise RulesError(
+            f"lists {len(value)} upgrades; a set has at most {MAX_LIST} entries", field="upgrades", rule=LIMITS
+        )
     if isinstance(value, Mapping):
         items = list(value.items())
     elif isinstance(value, (list, tuple)):
@@ -100,44 +111,63 @@ def _normalise_upgrades(value: Any) -> tuple[UpgradeRanks, list[str]]:
             else:
                 items.append((v, 1))
     else:
-        raise RulesError(f"must be a table {{name: rank}} or a list of upgrade names, not {show(value)}",
-                         field="upgrades")
+        raise RulesError(
+            f"must be a table {{name: rank}} or a list of upgrade names, not {show(value)}", field="upgrades"
+        )
     ranks: dict[str, int] = {}
     counters: list[str] = []
     for raw, rank in items:
         if not isinstance(raw, str) or len(raw) > 40:
-            raise RulesError(f"an upgrade is named by its text name (e.g. 'Precise'), not {show(raw)}",
-                             field="upgrades", rule=f"{CLAR}: upgrade names")
+            raise RulesError(
+                f"an upgrade is named by its text name (e.g. 'Precise'), not {show(raw)}",
+                field="upgrades",
+                rule=f"{CLAR}: upgrade names",
+            )
         m = _COUNTER.match(raw)
         if m:
             counters.append(f"Counter {m.group(1).capitalize()}")
         name = "Counter" if m else canonical_name(raw)
         if name is None:
-            if isinstance(raw, str) and raw.strip().lower().replace(" ", "") in {"damage", "agilitydamage",
-                                                                                  "toughnessdamage", "insightdamage"}:
-                raise RulesError(f"{raw!r} is the seed; choose it with defense=, not as an upgrade",
-                                 field="upgrades", rule=f"{RULES}: All attack sets must start by taking the Damage ability")
+            if isinstance(raw, str) and raw.strip().lower().replace(" ", "") in {
+                "damage",
+                "agilitydamage",
+                "toughnessdamage",
+                "insightdamage",
+            }:
+                raise RulesError(
+                    f"{raw!r} is the seed; choose it with defense=, not as an upgrade",
+                    field="upgrades",
+                    rule=f"{RULES}: All attack sets must start by taking the Damage ability",
+                )
             close = difflib.get_close_matches(raw, list(UPGRADES), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise RulesError(f"unknown upgrade {raw!r}{hint}", field="upgrades",
-                             rule=f"{CLAR}: upgrade names")
+            raise RulesError(f"unknown upgrade {raw!r}{hint}", field="upgrades", rule=f"{CLAR}: upgrade names")
         try:
             rank = check_int("upgrades", rank, minimum=1, limit=MAX_RANK, rule=f"{RULES}: an upgrade is taken or not")
         except RulesError as exc:
             raise RulesError(f"{name} rank {exc.message}", field="upgrades", rule=exc.rule) from None
         ranks[name] = ranks.get(name, 0) + rank
         if ranks[name] > MAX_RANK:
-            raise RulesError(f"{name} rank must be at most {MAX_RANK} (no rule needs more), not {ranks[name]}",
-                             field="upgrades", rule=f"{RULES}: You can take this upgrade multiple times; {LIMITS}")
+            raise RulesError(
+                f"{name} rank must be at most {MAX_RANK} (no rule needs more), not {ranks[name]}",
+                field="upgrades",
+                rule=f"{RULES}: You can take this upgrade multiple times; {LIMITS}",
+            )
     if ranks.get("Counter", 0) > 1:
         names = counters + ["Counter"] * (ranks["Counter"] - len(counters))
-        raise RulesError(f"{names[0]} and {names[1]}: a set may have only one Counter upgrade",
-                         field="upgrades", rule=f"{RULES}: You cannot have more than one Counter upgrade in a set")
+        raise RulesError(
+            f"{names[0]} and {names[1]}: a set may have only one Counter upgrade",
+            field="upgrades",
+            rule=f"{RULES}: You cannot have more than one Counter upgrade in a set",
+        )
     for name, rank in ranks.items():
         if rank > 1 and not UPGRADES[name].stackable:
-            raise RulesError(f"{name} has rank {rank}, but {name} cannot be taken more than once "
-                             f"(only Reckless, Giant, Precise, Range and Assassin stack)",
-                             field="upgrades", rule=f"{RULES}: only upgrades that say so may be taken multiple times")
+            raise RulesError(
+                f"{name} has rank {rank}, but {name} cannot be taken more than once "
+                f"(only Reckless, Giant, Precise, Range and Assassin stack)",
+                field="upgrades",
+                rule=f"{RULES}: only upgrades that say so may be taken multiple times",
+            )
     order = {n: i for i, n in enumerate(UPGRADES)}
     return UpgradeRanks(sorted(ranks.items(), key=lambda kv: order[kv[0]])), counters
 
@@ -146,24 +176,37 @@ def _check_build(ranks: Mapping[str, int], counter_type: str | None) -> None:
     """Raise RulesError naming both upgrades for an illegal combination (annulus-attacks.txt)."""
     alterations = [n for n in ranks if UPGRADES[n].category == "alteration"]
     if len(alterations) > 1:
-        raise _rule_err(f"{alterations[0]} and {alterations[1]} are both alterations; a set may have only one",
-                        "Alteration upgrades are all mutually exclusive with each other")
+        raise _rule_err(
+            f"{alterations[0]} and {alterations[1]} are both alterations; a set may have only one",
+            "Alteration upgrades are all mutually exclusive with each other",
+        )
     areas = [n for n in ranks if UPGRADES[n].category == "area"]
     if len(areas) > 1:
-        raise _rule_err(f"{areas[0]} and {areas[1]} are both area upgrades; a set may have only one",
-                        "Area upgrades are all mutually exclusive with each other")
+        raise _rule_err(
+            f"{areas[0]} and {areas[1]} are both area upgrades; a set may have only one",
+            "Area upgrades are all mutually exclusive with each other",
+        )
     if areas and "Range" in ranks:
-        raise _rule_err(f"Range and {areas[0]} cannot share a set: Range does not function with area upgrades",
-                        "The Range general upgrade does not function with any of the Area upgrades")
+        raise _rule_err(
+            f"Range and {areas[0]} cannot share a set: Range does not function with area upgrades",
+            "The Range general upgrade does not function with any of the Area upgrades",
+        )
     if "Flashy" in ranks and "Stealth" in ranks:
-        raise _rule_err("Flashy and Stealth cannot share a set",
-                        "You cannot use this upgrade and the Stealth one at the same time")
+        raise _rule_err(
+            "Flashy and Stealth cannot share a set", "You cannot use this upgrade and the Stealth one at the same time"
+        )
     if "Counter" in ranks and counter_type is None:
-        raise RulesError("Counter needs its defense type: set counter_type to agility, toughness or insight",
-                         field="counter_type", rule=f"{RULES}: Counter: Pick one kind of attack (Agility, Toughness, or Insight)")
+        raise RulesError(
+            "Counter needs its defense type: set counter_type to agility, toughness or insight",
+            field="counter_type",
+            rule=f"{RULES}: Counter: Pick one kind of attack (Agility, Toughness, or Insight)",
+        )
     if counter_type is not None and "Counter" not in ranks:
-        raise RulesError(f"counter_type {counter_type!r} is set but the set has no Counter upgrade",
-                         field="counter_type", rule=f"{RULES}: Counter: Pick one kind of attack")
+        raise RulesError(
+            f"counter_type {counter_type!r} is set but the set has no Counter upgrade",
+            field="counter_type",
+            rule=f"{RULES}: Counter: Pick one kind of attack",
+        )
 
 
 @dataclass(frozen=True)
@@ -192,14 +235,18 @@ class Attack(Model):
         ct = self.counter_type
         if isinstance(ct, str):
             ct = ct.strip().lower()
-        object.__setattr__(self, "counter_type",
-                           check_choice("counter_type", ct, DEFENSES, rule=f"{RULES}: Counter", optional=True))
+        object.__setattr__(
+            self, "counter_type", check_choice("counter_type", ct, DEFENSES, rule=f"{RULES}: Counter", optional=True)
+        )
         ranks, counters = _normalise_upgrades(self.upgrades)
         if counters:
             given = counters[0].split()[1].lower()
             if self.counter_type is not None and self.counter_type != given:
-                raise RulesError(f"{counters[0]} disagrees with counter_type={self.counter_type!r}",
-                                 field="counter_type", rule=f"{RULES}: Once chosen, the type cannot be changed")
+                raise RulesError(
+                    f"{counters[0]} disagrees with counter_type={self.counter_type!r}",
+                    field="counter_type",
+                    rule=f"{RULES}: Once chosen, the type cannot be changed",
+                )
             object.__setattr__(self, "counter_type", given)
         _check_build(ranks, self.counter_type)
         object.__setattr__(self, "upgrades", ranks)
@@ -266,27 +313,48 @@ class Creature(Model):
 
     def validate(self) -> None:
         object.__setattr__(self, "name", check_str("name", self.name))
-        object.__setattr__(self, "size", check_int("size", self.size, minimum=0, limit=MAX_SIZE,
-                                                     rule=f"{CLAR}: size is an integer, human 5"))
-        object.__setattr__(self, "level", check_int("level", self.level, minimum=1, limit=MAX_LEVEL,
-                                                      rule=f"{CLAR}: Max Vitality = level"))
-        object.__setattr__(self, "endurance", check_int("endurance", self.endurance, minimum=0, limit=MAX_HP,
-                                                        rule=f"{CLAR}: Endurance is a creature stat"))
+        object.__setattr__(
+            self,
+            "size",
+            check_int("size", self.size, minimum=0, limit=MAX_SIZE, rule=f"{CLAR}: size is an integer, human 5"),
+        )
+        object.__setattr__(
+            self,
+            "level",
+            check_int("level", self.level, minimum=1, limit=MAX_LEVEL, rule=f"{CLAR}: Max Vitality = level"),
+        )
+        object.__setattr__(
+            self,
+            "endurance",
+            check_int(
+                "endurance", self.endurance, minimum=0, limit=MAX_HP, rule=f"{CLAR}: Endurance is a creature stat"
+            ),
+        )
         vit = self.level if self.vitality is None else self.vitality
-        vitality = check_int("vitality", vit, minimum=1, limit=MAX_HP,
-                             rule=f"{RULES}: If you remove the last Vitality ... dies")
+        vitality = check_int(
+            "vitality", vit, minimum=1, limit=MAX_HP, rule=f"{RULES}: If you remove the last Vitality ... dies"
+        )
         object.__setattr__(self, "vitality", vitality)
         if self.endurance + vitality > MAX_HP:
-            raise RulesError(f"Endurance + Vitality must be at most {MAX_HP} (no rule needs more), not "
-                             f"{self.endurance + vitality}", field="endurance",
-                             rule=f"{RULES}: Endurance is removed first, then Vitality; {LIMITS}")
+            raise RulesError(
+                f"Endurance + Vitality must be at most {MAX_HP} (no rule needs more), not {self.endurance + vitality}",
+                field="endurance",
+                rule=f"{RULES}: Endurance is removed first, then Vitality; {LIMITS}",
+            )
         for d in DEFENSES:
-            object.__setattr__(self, d, check_int(d, getattr(self, d), minimum=0, limit=MAX_DEFENSE,
-                                                  rule=f"{RULES}: subtracts their relevant defense"))
-        object.__setattr__(self, "awareness",
-                           check_choice("awareness", self.awareness, AWARENESS, rule=f"{CLAR}: Awareness states"))
-        object.__setattr__(self, "attack_sets", check_models("attack_sets", self.attack_sets, Attack,
-                                                                  max_items=MAX_SETS))
+            object.__setattr__(
+                self,
+                d,
+                check_int(
+                    d, getattr(self, d), minimum=0, limit=MAX_DEFENSE, rule=f"{RULES}: subtracts their relevant defense"
+                ),
+            )
+        object.__setattr__(
+            self, "awareness", check_choice("awareness", self.awareness, AWARENESS, rule=f"{CLAR}: Awareness states")
+        )
+        object.__setattr__(
+            self, "attack_sets", check_models("attack_sets", self.attack_sets, Attack, max_items=MAX_SETS)
+        )
 
     @property
     def hp(self) -> int:
@@ -330,22 +398,64 @@ class Options(Model):
     actions: int = 2
 
     def validate(self) -> None:
-        object.__setattr__(self, "dice_sides", check_int("dice_sides", self.dice_sides, minimum=2, limit=MAX_SIDES,
-                                                           rule=f"{CLAR}: Dice are d6"))
-        object.__setattr__(self, "success_on", check_int("success_on", self.success_on, minimum=1,
-                                                         maximum=self.dice_sides + 1, rule=f"{CLAR}: success on 4+"))
-        object.__setattr__(self, "base_pool", check_int("base_pool", self.base_pool, minimum=0, limit=MAX_POOL,
-                                                          rule=f"{RULES}: roll four dice"))
-        object.__setattr__(self, "crit_doubles_bonus", check_bool("crit_doubles_bonus", self.crit_doubles_bonus,
-                                                                  rule=f"{CLAR}: Critical doubles the whole damage"))
-        object.__setattr__(self, "size_free_steps", check_int("size_free_steps", self.size_free_steps, minimum=0, limit=MAX_SIZE_STEPS,
-                                                              rule=f"{CLAR}: one disadvantage per step beyond the first"))
-        object.__setattr__(self, "experience_per_rank", check_int("experience_per_rank", self.experience_per_rank,
-                                                                  minimum=0, limit=MAX_EXPERIENCE, rule=f"{CLAR}: each upgrade costs 1"))
-        object.__setattr__(self, "reroll", check_choice("reroll", self.reroll, ("on_zero", "never"),
-                                                        rule=f"{CLAR}: a strike that dealt 0 is rerolled once"))
-        object.__setattr__(self, "actions", check_int("actions", self.actions, minimum=1, limit=MAX_ACTIONS,
-                                                       rule=f"{CLAR}: 2 actions per turn"))
+        object.__setattr__(
+            self,
+            "dice_sides",
+            check_int("dice_sides", self.dice_sides, minimum=2, limit=MAX_SIDES, rule=f"{CLAR}: Dice are d6"),
+        )
+        object.__setattr__(
+            self,
+            "success_on",
+            check_int(
+                "success_on", self.success_on, minimum=1, maximum=self.dice_sides + 1, rule=f"{CLAR}: success on 4+"
+            ),
+        )
+        object.__setattr__(
+            self,
+            "base_pool",
+            check_int("base_pool", self.base_pool, minimum=0, limit=MAX_POOL, rule=f"{RULES}: roll four dice"),
+        )
+        object.__setattr__(
+            self,
+            "crit_doubles_bonus",
+            check_bool(
+                "crit_doubles_bonus", self.crit_doubles_bonus, rule=f"{CLAR}: Critical doubles the whole damage"
+            ),
+        )
+        object.__setattr__(
+            self,
+            "size_free_steps",
+            check_int(
+                "size_free_steps",
+                self.size_free_steps,
+                minimum=0,
+                limit=MAX_SIZE_STEPS,
+                rule=f"{CLAR}: one disadvantage per step beyond the first",
+            ),
+        )
+        object.__setattr__(
+            self,
+            "experience_per_rank",
+            check_int(
+                "experience_per_rank",
+                self.experience_per_rank,
+                minimum=0,
+                limit=MAX_EXPERIENCE,
+                rule=f"{CLAR}: each upgrade costs 1",
+            ),
+        )
+        object.__setattr__(
+            self,
+            "reroll",
+            check_choice(
+                "reroll", self.reroll, ("on_zero", "never"), rule=f"{CLAR}: a strike that dealt 0 is rerolled once"
+            ),
+        )
+        object.__setattr__(
+            self,
+            "actions",
+            check_int("actions", self.actions, minimum=1, limit=MAX_ACTIONS, rule=f"{CLAR}: 2 actions per turn"),
+        )
 
     @property
     def p_success(self) -> float:
@@ -390,19 +500,63 @@ class Situation(Model):
     extra_disadvantages: int = 0
 
     def validate(self) -> None:
-        object.__setattr__(self, "distance", check_number("distance", self.distance, minimum=0.0, limit=MAX_DISTANCE,
-                                                          rule=f"{RULES}: any space within 1 meter"))
-        for name in ("airless", "tired", "armor", "inside_devourer", "attacker_weakened", "target_prone",
-                     "target_setup", "target_blind", "target_undamaged", "target_petrified", "after_kill",
-                     "mutual_sight", "blood_price", "reroll_available"):
+        object.__setattr__(
+            self,
+            "distance",
+            check_number(
+                "distance", self.distance, minimum=0.0, limit=MAX_DISTANCE, rule=f"{RULES}: any space within 1 meter"
+            ),
+        )
+        for name in (
+            "airless",
+            "tired",
+            "armor",
+            "inside_devourer",
+            "attacker_weakened",
+            "target_prone",
+            "target_setup",
+            "target_blind",
+            "target_undamaged",
+            "target_petrified",
+            "after_kill",
+            "mutual_sight",
+            "blood_price",
+            "reroll_available",
+        ):
             object.__setattr__(self, name, check_bool(name, getattr(self, name), rule=f"{CLAR}: order of resolution"))
-        object.__setattr__(self, "concealment", check_choice("concealment", self.concealment, CONCEALMENT,
-                                                             rule=f"{CLAR}: partial concealment 1, full 2"))
-        object.__setattr__(self, "target_awareness", check_choice("target_awareness", self.target_awareness,
-                                                                  AWARENESS, rule=f"{CLAR}: Awareness states",
-                                                                  optional=True))
-        object.__setattr__(self, "attacker_vitality", check_int("attacker_vitality", self.attacker_vitality,
-                                                                minimum=0, optional=True, limit=MAX_HP, rule=f"{RULES}: Swansong"))
+        object.__setattr__(
+            self,
+            "concealment",
+            check_choice("concealment", self.concealment, CONCEALMENT, rule=f"{CLAR}: partial concealment 1, full 2"),
+        )
+        object.__setattr__(
+            self,
+            "target_awareness",
+            check_choice(
+                "target_awareness", self.target_awareness, AWARENESS, rule=f"{CLAR}: Awareness states", optional=True
+            ),
+        )
+        object.__setattr__(
+            self,
+            "attacker_vitality",
+            check_int(
+                "attacker_vitality",
+                self.attacker_vitality,
+                minimum=0,
+                optional=True,
+                limit=MAX_HP,
+                rule=f"{RULES}: Swansong",
+            ),
+        )
         for name in ("extra_advantages", "extra_disadvantages"):
-            object.__setattr__(self, name, check_int(name, getattr(self, name), minimum=0, limit=MAX_ADVANTAGES,
-                                                     rule=f"{CLAR}: advantages and disadvantages cancel"))
+            object.__setattr__(
+                self,
+                name,
+                check_int(
+                    name,
+                    getattr(self, name),
+                    minimum=0,
+                    limit=MAX_ADVANTAGES,
+                    rule=f"{CLAR}: advantages and disadvantages cancel",
+                ),
+            )

@@ -41,15 +41,23 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
     for *_, s in uses:
         if id(s) not in sits:
             sits[id(s)] = (s.replace(reroll_available=True), s.replace(reroll_available=False))
-    t = system.outcome_tables([u[0] for u in uses] * 2, [u[1] for u in uses] * 2, [u[2] for u in uses] * 2,
-                              options, [sits[id(u[3])][0] for u in uses] + [sits[id(u[3])][1] for u in uses])
+    t = system.outcome_tables(
+        [u[0] for u in uses] * 2,
+        [u[1] for u in uses] * 2,
+        [u[2] for u in uses] * 2,
+        options,
+        [sits[id(u[3])][0] for u in uses] + [sits[id(u[3])][1] for u in uses],
+    )
     m = t["matchup"].to_numpy().astype(np.int64)
     vit = t["vitality_damage"].to_numpy().astype(np.int64)
     reg = t["damage"].to_numpy().astype(np.int64) - vit
     rer = t["rerolled"].to_numpy().astype(np.int64)
     shape = (2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1)
-    grid = np.bincount(np.ravel_multi_index((m, rer, reg, vit), shape), weights=t["probability"].to_numpy(),
-                       minlength=int(np.prod(shape))).reshape(shape)
+    grid = np.bincount(
+        np.ravel_multi_index((m, rer, reg, vit), shape),
+        weights=t["probability"].to_numpy(),
+        minlength=int(np.prod(shape)),
+    ).reshape(shape)
     out: list[np.ndarray] = [np.ones((1, 1))] * len(plans)
     # per use: its largest regular and vital damage (with the Reroll free or spent), to cut the grid
     reach = np.argwhere(grid.any(axis=1))  # (use, regular, vital) cells holding mass

@@ -20,8 +20,14 @@ from ...errors import RulesError
 from .models import Attack, Creature, Options, Situation, range_band
 from .upgrades import UPGRADES
 
-__all__ = ["outcome_tables", "strike_parameters", "TRIGGERS", "TRIGGER_CLASSES", "trigger_class_probabilities",
-           "EXTRA_COLUMNS"]
+__all__ = [
+    "outcome_tables",
+    "strike_parameters",
+    "TRIGGERS",
+    "TRIGGER_CLASSES",
+    "trigger_class_probabilities",
+    "EXTRA_COLUMNS",
+]
 
 RULES = "annulus-attacks.txt"
 CLAR = "CLARIFICATIONS.md, Annulus"
@@ -55,22 +61,58 @@ def _attack_row(a: Attack) -> dict[str, Any]:
     alt = a.alteration
     return {
         "defense": ("agility", "toughness", "insight").index(a.defense),
-        "keen": r("Keen", 0), "reckless": r("Reckless", 0), "bully": r("Bully", 0), "visceral": r("Visceral", 0),
-        "reroll": r("Reroll", 0), "tireless": r("Tireless", 0), "flashy": r("Flashy", 0), "giant": r("Giant", 0),
-        "armored": r("Armored", 0), "spree": r("Killing Spree", 0), "first_blood": r("First Blood", 0),
-        "precise": r("Precise", 0), "range": r("Range", 0), "airtight": r("Airtight", 0),
-        "assassin": r("Assassin", 0), "demolitions": r("Demolitions", 0), "charged": int(alt == "Charged"), "telegraphed": int(alt == "Telegraphed"),
-        "flurry": int(alt == "Flurry"), "gaze": int(alt == "Gaze"), "swansong": int(alt == "Swansong"),
-        "cost2": int(alt in ("Charged", "Flurry")), "reach": AREA_REACH.get(a.area or "", 0.0),
-        "mask": mask, "crit": int("Critical" in a.upgrades), "vital": int("Vital" in a.upgrades),
+        "keen": r("Keen", 0),
+        "reckless": r("Reckless", 0),
+        "bully": r("Bully", 0),
+        "visceral": r("Visceral", 0),
+        "reroll": r("Reroll", 0),
+        "tireless": r("Tireless", 0),
+        "flashy": r("Flashy", 0),
+        "giant": r("Giant", 0),
+        "armored": r("Armored", 0),
+        "spree": r("Killing Spree", 0),
+        "first_blood": r("First Blood", 0),
+        "precise": r("Precise", 0),
+        "range": r("Range", 0),
+        "airtight": r("Airtight", 0),
+        "assassin": r("Assassin", 0),
+        "demolitions": r("Demolitions", 0),
+        "charged": int(alt == "Charged"),
+        "telegraphed": int(alt == "Telegraphed"),
+        "flurry": int(alt == "Flurry"),
+        "gaze": int(alt == "Gaze"),
+        "swansong": int(alt == "Swansong"),
+        "cost2": int(alt in ("Charged", "Flurry")),
+        "reach": AREA_REACH.get(a.area or "", 0.0),
+        "mask": mask,
+        "crit": int("Critical" in a.upgrades),
+        "vital": int("Vital" in a.upgrades),
         "drain": int("Drain" in a.upgrades),
     }
 
 
-_SIT_FIELDS = ["distance", "airless", "concealment", "tired", "armor", "inside_devourer", "attacker_weakened",
-               "target_prone", "target_setup", "target_blind", "target_undamaged", "target_petrified",
-               "target_awareness", "after_kill", "mutual_sight", "attacker_vitality", "blood_price",
-               "reroll_available", "extra_advantages", "extra_disadvantages"]
+_SIT_FIELDS = [
+    "distance",
+    "airless",
+    "concealment",
+    "tired",
+    "armor",
+    "inside_devourer",
+    "attacker_weakened",
+    "target_prone",
+    "target_setup",
+    "target_blind",
+    "target_undamaged",
+    "target_petrified",
+    "target_awareness",
+    "after_kill",
+    "mutual_sight",
+    "attacker_vitality",
+    "blood_price",
+    "reroll_available",
+    "extra_advantages",
+    "extra_disadvantages",
+]
 
 
 #: the defense of a target immune to the attack (a Petrified target against a set without Demolitions): more
@@ -82,9 +124,14 @@ def _column(objs: Sequence[Any], name: str, dtype=np.int64) -> np.ndarray:
     return np.fromiter((getattr(o, name) for o in objs), dtype=dtype, count=len(objs))
 
 
-def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                      options: Options, situation: Situation | Sequence[Situation],
-                      refusals: list | None = None) -> dict[str, np.ndarray]:
+def strike_parameters(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situation: Situation | Sequence[Situation],
+    refusals: list | None = None,
+) -> dict[str, np.ndarray]:
     """Return per-matchup arrays: pool, reroll pool, automatic successes, defense, bonus, trigger
     masks and flags; raise RulesError if a set is not usable (step 1 of the order of resolution),
     or, given ``refusals`` (a list of n Nones), record each matchup's first refusal there instead."""
@@ -116,8 +163,8 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     b = lambda k: S[k].astype(bool)  # noqa: E731
 
     asize, tsize = _column(attackers, "size"), _column(targets, "size")
-    avit = _column(attackers, "vitality")     # the attacker's current Vitality (the field)
-    alevel = _column(attackers, "level")      # its maximum Vitality: "Max Vitality = level" (CLARIFICATIONS)
+    avit = _column(attackers, "vitality")  # the attacker's current Vitality (the field)
+    alevel = _column(attackers, "level")  # its maximum Vitality: "Max Vitality = level" (CLARIFICATIONS)
     dist = f("distance")
 
     # ---- step 1: usable?
@@ -132,8 +179,12 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
             where = f" (matchup {i})" if n > 1 else ""
             raise RulesError(f"attack set {attacks[i].name!r} {message}{where}", field=field, rule=rule)
 
-    refuse(b("airless") & (A["airtight"] == 0), "cannot be used in an airless environment without Airtight",
-           "airless", f"{RULES}: attacks don't work and cannot be used in airless environments")
+    refuse(
+        b("airless") & (A["airtight"] == 0),
+        "cannot be used in an airless environment without Airtight",
+        "airless",
+        f"{RULES}: attacks don't work and cannot be used in airless environments",
+    )
     rank = A["range"]
     bands = np.array([range_band(int(r)) for r in rank]) if n else np.zeros((0, 2))
     lo = np.where(A["reach"] > 0, 0.0, bands[:, 0])
@@ -143,32 +194,58 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
         band = f"within {hi[i]:g} m" if lo[i] == 0 else f"beyond {lo[i]:g} m and within {hi[i]:g} m"
         one = np.zeros(n, dtype=bool)
         one[i] = True
-        refuse(one, f"reaches targets {band} only, not at {dist[i]:g} m (Range rank {int(rank[i])})", "distance",
-               f"{CLAR}: Range ranks -> usable band")
+        refuse(
+            one,
+            f"reaches targets {band} only, not at {dist[i]:g} m (Range rank {int(rank[i])})",
+            "distance",
+            f"{CLAR}: Range ranks -> usable band",
+        )
     conceal = S["concealment"]
-    refuse((A["gaze"] == 1) & (~b("mutual_sight") | (conceal != "none") | b("target_blind")),
-           "is a Gaze attack and needs mutual sight (no concealment, no Blind sting)", "mutual_sight",
-           f"{RULES}: Gaze: you and the subject must be able to both fully see each other")
+    refuse(
+        (A["gaze"] == 1) & (~b("mutual_sight") | (conceal != "none") | b("target_blind")),
+        "is a Gaze attack and needs mutual sight (no concealment, no Blind sting)",
+        "mutual_sight",
+        f"{RULES}: Gaze: you and the subject must be able to both fully see each other",
+    )
     # Swansong: "half or less of your total amount of Vitality remaining (rounded down) ... if you are level 7,
     # then you can only use Swansong attacks when you have 3 or fewer Vitality remaining": the total is the
     # level; the remaining Vitality is Situation.attacker_vitality, else the creature's (current) vitality
     cur_vit = np.array([avit[i] if v is None else v for i, v in enumerate(S["attacker_vitality"])], dtype=np.int64)
-    refuse((A["swansong"] == 1) & (cur_vit > alevel // 2),
-           "is a Swansong attack, usable only at half or less of the attacker's total Vitality, its level "
-           "(rounded down)",
-           "attacker_vitality", f"{RULES}: Swansong: if you have half or less of your total amount of Vitality")
+    refuse(
+        (A["swansong"] == 1) & (cur_vit > alevel // 2),
+        "is a Swansong attack, usable only at half or less of the attacker's total Vitality, its level (rounded down)",
+        "attacker_vitality",
+        f"{RULES}: Swansong: if you have half or less of your total amount of Vitality",
+    )
 
     # ---- step 2: advantages and disadvantages
     free = options.size_free_steps
     larger = np.maximum(0, tsize - asize - free - A["giant"])
     smaller = np.maximum(0, asize - tsize - free - A["precise"])
     prone = b("target_prone")
-    adv = (A["flashy"] + 2 * A["charged"] + 2 * A["telegraphed"] + A["first_blood"] * b("target_undamaged")
-           + (prone & (dist <= 5)) + b("target_setup") + b("target_blind") + S["extra_advantages"].astype(np.int64))
-    dis = ((conceal == "partial") * (A["keen"] == 0) + 2 * (conceal == "full") + larger + smaller
-           + b("tired") * (A["tireless"] == 0) + b("armor") * (A["armored"] == 0)
-           + b("inside_devourer") * (A["visceral"] == 0) + b("attacker_weakened") + (prone & (dist > 20))
-           + A["flurry"] + S["extra_disadvantages"].astype(np.int64))
+    adv = (
+        A["flashy"]
+        + 2 * A["charged"]
+        + 2 * A["telegraphed"]
+        + A["first_blood"] * b("target_undamaged")
+        + (prone & (dist <= 5))
+        + b("target_setup")
+        + b("target_blind")
+        + S["extra_advantages"].astype(np.int64)
+    )
+    dis = (
+        (conceal == "partial") * (A["keen"] == 0)
+        + 2 * (conceal == "full")
+        + larger
+        + smaller
+        + b("tired") * (A["tireless"] == 0)
+        + b("armor") * (A["armored"] == 0)
+        + b("inside_devourer") * (A["visceral"] == 0)
+        + b("attacker_weakened")
+        + (prone & (dist > 20))
+        + A["flurry"]
+        + S["extra_disadvantages"].astype(np.int64)
+    )
     net = options.base_pool + adv.astype(np.int64) - dis.astype(np.int64)
 
     # ---- steps 3-4
@@ -183,18 +260,29 @@ def strike_parameters(attacks: Sequence[Attack], attackers: Sequence[Creature], 
     defense = np.where(immune, IMMUNE_DEFENSE, defense)
     aware = np.array([t.awareness if s is None else s for t, s in zip(targets, S["target_awareness"])])
     aware = np.where(petrified, "clueless", aware)
-    assassin = np.where(aware == "clueless", 4 + 2 * A["assassin"],
-                        np.where(aware == "suspicious", 2 + A["assassin"], 0))
+    assassin = np.where(
+        aware == "clueless", 4 + 2 * A["assassin"], np.where(aware == "suspicious", 2 + A["assassin"], 0)
+    )
     bonus = (A["bully"] > 0) * np.maximum(0, asize - tsize) + assassin
     twice = (A["charged"] + A["telegraphed"]) > 0
     cost = np.where(A["gaze"] + A["swansong"] > 0, 0, 1 + A["cost2"])
     return {
-        "n": n, "pool": np.maximum(0, net), "pool_reroll": np.maximum(0, net - 1),
+        "n": n,
+        "pool": np.maximum(0, net),
+        "pool_reroll": np.maximum(0, net - 1),
         "reroll": (A["reroll"] > 0) & b("reroll_available") & (options.reroll == "on_zero") & ~immune,
-        "auto": A["reckless"] + 2 * ((A["spree"] > 0) & b("after_kill")), "defense": defense,
-        "bonus": bonus, "mask": A["mask"].reshape(n, 5), "crit": A["crit"], "vital": A["vital"],
-        "drain": A["drain"], "twice": twice, "flurry": A["flurry"] > 0, "self_damage": A["reckless"],
-        "self_vitality_damage": np.where(b("blood_price"), cost, 0), "immune": immune,
+        "auto": A["reckless"] + 2 * ((A["spree"] > 0) & b("after_kill")),
+        "defense": defense,
+        "bonus": bonus,
+        "mask": A["mask"].reshape(n, 5),
+        "crit": A["crit"],
+        "vital": A["vital"],
+        "drain": A["drain"],
+        "twice": twice,
+        "flurry": A["flurry"] > 0,
+        "self_damage": A["reckless"],
+        "self_vitality_damage": np.where(b("blood_price"), cost, 0),
+        "immune": immune,
     }
 
 
@@ -256,15 +344,17 @@ def _strike_frame(P: dict[str, np.ndarray], idx: np.ndarray, reroll: np.ndarray,
     shape = prob.shape
     full = lambda x: np.broadcast_to(x, shape).ravel()  # noqa: E731
     keep = prob.ravel() > 0
-    frame = pl.DataFrame({
-        "matchup": full(idx[:, None, None, None])[keep],
-        "rerolled": full(np.arange(2)[None, :, None, None] == 1)[keep],
-        "damage": full(dmg)[keep].astype(np.int64),
-        "vitality_damage": full(vit)[keep].astype(np.int64),
-        "self_heal": full(np.where(hit, heal[:, None, None, :], 0))[keep],
-        "mask": full(np.where(hit, mask[:, None, None, :], 0))[keep],
-        "probability": prob.ravel()[keep],
-    })
+    frame = pl.DataFrame(
+        {
+            "matchup": full(idx[:, None, None, None])[keep],
+            "rerolled": full(np.arange(2)[None, :, None, None] == 1)[keep],
+            "damage": full(dmg)[keep].astype(np.int64),
+            "vitality_damage": full(vit)[keep].astype(np.int64),
+            "self_heal": full(np.where(hit, heal[:, None, None, :], 0))[keep],
+            "mask": full(np.where(hit, mask[:, None, None, :], 0))[keep],
+            "probability": prob.ravel()[keep],
+        }
+    )
     return _merge(frame)
 
 
@@ -284,20 +374,27 @@ def _add_strike(state: pl.DataFrame, with_reroll: pl.DataFrame, without: pl.Data
         if s.height == 0:
             continue
         j = s.join(table, on="matchup", suffix="_s")
-        parts.append(j.select(
-            "matchup",
-            (pl.col("rerolled") | pl.col("rerolled_s")).alias("rerolled"),
-            (pl.col("damage") + pl.col("damage_s")).alias("damage"),
-            (pl.col("vitality_damage") + pl.col("vitality_damage_s")).alias("vitality_damage"),
-            (pl.col("self_heal") + pl.col("self_heal_s")).alias("self_heal"),
-            (pl.col("mask") | pl.col("mask_s")).alias("mask"),
-            (pl.col("probability") * pl.col("probability_s")).alias("probability"),
-        ))
+        parts.append(
+            j.select(
+                "matchup",
+                (pl.col("rerolled") | pl.col("rerolled_s")).alias("rerolled"),
+                (pl.col("damage") + pl.col("damage_s")).alias("damage"),
+                (pl.col("vitality_damage") + pl.col("vitality_damage_s")).alias("vitality_damage"),
+                (pl.col("self_heal") + pl.col("self_heal_s")).alias("self_heal"),
+                (pl.col("mask") | pl.col("mask_s")).alias("mask"),
+                (pl.col("probability") * pl.col("probability_s")).alias("probability"),
+            )
+        )
     return _merge(pl.concat(parts))
 
 
-def outcome_tables(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                   options: Options, situation: Situation | Sequence[Situation]) -> pl.DataFrame:
+def outcome_tables(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situation: Situation | Sequence[Situation],
+) -> pl.DataFrame:
     """Return the exact joint outcome tables of aligned matchups (row i = matchup i) as one frame.
 
     Columns: matchup, probability, damage (all damage dealt to the target), vitality_damage (the
@@ -306,8 +403,11 @@ def outcome_tables(attacks: Sequence[Attack], attackers: Sequence[Creature], tar
     and one boolean per trigger effect (crit, vital, burn, choke, ...). CLARIFICATIONS, Annulus.
     """
     if not (len(attacks) == len(attackers) == len(targets)):
-        raise RulesError(f"attacks, attackers and targets must be aligned, not {len(attacks)}, {len(attackers)}, "
-                         f"{len(targets)} long", field="attacks")
+        raise RulesError(
+            f"attacks, attackers and targets must be aligned, not {len(attacks)}, {len(attackers)}, "
+            f"{len(targets)} long",
+            field="attacks",
+        )
     if len(attacks) == 0:
         raise RulesError("give at least one matchup", field="attacks")
     P = strike_parameters(attacks, attackers, targets, options, situation)
@@ -319,8 +419,11 @@ def outcome_tables(attacks: Sequence[Attack], attackers: Sequence[Creature], tar
     if flurry.size:
         # Flurry: three strikes, each with one disadvantage (already in the pool) and its own Trigger Die.
         with_r = _strike_frame(P, flurry, P["reroll"][flurry], options)
-        without = _strike_frame(P, flurry, np.zeros(flurry.size, dtype=bool), options) if P["reroll"][flurry].any() \
+        without = (
+            _strike_frame(P, flurry, np.zeros(flurry.size, dtype=bool), options)
+            if P["reroll"][flurry].any()
             else with_r
+        )
         state = with_r
         for _ in range(2):
             state = _add_strike(state, with_r, without)
@@ -335,6 +438,8 @@ def outcome_tables(attacks: Sequence[Attack], attackers: Sequence[Creature], tar
     for i, column in enumerate(TRIGGER_COLUMNS):
         cols[column] = (mask >> i) & 1 == 1
     table = table.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
-    return table.select(["matchup", "probability", "damage"] + EXTRA_COLUMNS).with_columns(
-        pl.col("matchup").cast(pl.Int64), pl.col("damage").cast(pl.Int64)
-    ).sort(["matchup", "damage", "vitality_damage", "self_heal", "rerolled"] + [u.effect for u in TRIGGERS])
+    return (
+        table.select(["matchup", "probability", "damage"] + EXTRA_COLUMNS)
+        .with_columns(pl.col("matchup").cast(pl.Int64), pl.col("damage").cast(pl.Int64))
+        .sort(["matchup", "damage", "vitality_damage", "self_heal", "rerolled"] + [u.effect for u in TRIGGERS])
+    )

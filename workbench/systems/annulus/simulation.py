@@ -32,11 +32,42 @@ DAZE, PACIFY, TERROR, BERSERK = 1, 2, 4, 8
 STING_BIT = {"daze": DAZE, "pacify": PACIFY, "terrorize": TERROR, "berserk": BERSERK}
 #: outcome-table effect columns the simulation acts on; the others (Disarm, Grab, Hobble, Push,
 #: Silence, Dispel, Immobilize) change nothing in a one-against-one fight at a fixed distance
-FX = ("burn", "choke", "sap", "fatigue", "knockdown", "weaken", "daze", "pacify", "terrorize", "berserk",
-      "setup", "blind", "petrify", "devour")
+FX = (
+    "burn",
+    "choke",
+    "sap",
+    "fatigue",
+    "knockdown",
+    "weaken",
+    "daze",
+    "pacify",
+    "terrorize",
+    "berserk",
+    "setup",
+    "blind",
+    "petrify",
+    "devour",
+)
 FX_BIT = {name: 1 << i for i, name in enumerate(FX)}
-STATEFUL_TRIGGERS = frozenset({"Burn", "Choke", "Sap", "Fatigue", "Knockdown", "Weaken", "Daze", "Pacify",
-                               "Terrorize", "Berserk", "Setup", "Blind", "Petrify", "Devour", "Drain"})
+STATEFUL_TRIGGERS = frozenset(
+    {
+        "Burn",
+        "Choke",
+        "Sap",
+        "Fatigue",
+        "Knockdown",
+        "Weaken",
+        "Daze",
+        "Pacify",
+        "Terrorize",
+        "Berserk",
+        "Setup",
+        "Blind",
+        "Petrify",
+        "Devour",
+        "Drain",
+    }
+)
 
 
 def _binomial_sf(n: int, k: int, p: float) -> float:
@@ -60,8 +91,9 @@ class _Use:
 class AnnulusSide(Side):
     """An Annulus creature in many fights at once (Endurance, Vitality, conditions, stings, ...)."""
 
-    def __init__(self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None,
-                 tactics: Tactics | None = None):
+    def __init__(
+        self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None, tactics: Tactics | None = None
+    ):
         from . import SYSTEM
 
         self.sys = SYSTEM
@@ -109,13 +141,20 @@ class AnnulusSide(Side):
         base = self.situation
         b = lambda i: bool(bits >> i & 1)  # noqa: E731
         return base.replace(
-            target_prone=base.target_prone or b(0), target_setup=base.target_setup or b(1),
-            target_blind=base.target_blind or b(2), concealment="full" if b(3) else base.concealment,
+            target_prone=base.target_prone or b(0),
+            target_setup=base.target_setup or b(1),
+            target_blind=base.target_blind or b(2),
+            concealment="full" if b(3) else base.concealment,
             mutual_sight=base.mutual_sight and not (b(2) or b(3) or b(10)),
-            attacker_weakened=base.attacker_weakened or b(4), target_undamaged=base.target_undamaged and b(5),
-            target_petrified=base.target_petrified or b(6), target_awareness=AWARENESS[bits >> 7 & 3],
-            reroll_available=base.reroll_available and b(9), inside_devourer=base.inside_devourer or b(10),
-            attacker_vitality=self.me.vitality // 2 if b(11) else None, blood_price=b(12))
+            attacker_weakened=base.attacker_weakened or b(4),
+            target_undamaged=base.target_undamaged and b(5),
+            target_petrified=base.target_petrified or b(6),
+            target_awareness=AWARENESS[bits >> 7 & 3],
+            reroll_available=base.reroll_available and b(9),
+            inside_devourer=base.inside_devourer or b(10),
+            attacker_vitality=self.me.vitality // 2 if b(11) else None,
+            blood_price=b(12),
+        )
 
     def _build_uses(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
         sets = [self.sets[k >> 13] for k in keys]
@@ -154,8 +193,9 @@ class AnnulusSide(Side):
             custom = self.plan if not (isinstance(self.plan, str) and self.plan not in plans) else None
             label = choose_label(plans, custom)
             if isinstance(label, Dist):
-                raise RulesError("a plan function returning a Dist cannot be simulated; return a plan label",
-                                 field="plan")
+                raise RulesError(
+                    "a plan function returning a Dist cannot be simulated; return a plan label", field="plan"
+                )
             if label is not None:
                 by_name = {s.name: i for i, s in enumerate(self.sets)}
                 plan = [by_name[n] for n in label.split(" + ")]
@@ -189,10 +229,19 @@ class AnnulusSide(Side):
     def _bits(self, foe: AnnulusSide, idx: np.ndarray) -> np.ndarray:
         """Return the state-class bits of this side striking ``foe`` in fights ``idx``."""
         undamaged = (foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)
-        return ((foe.cond[idx] & PRONE > 0) * 1 | foe.setup[idx] * 2 | (foe.blind_timer[idx] > 0) * 4
-                | (self.blind_timer[idx] > 0) * 8 | (self.cond[idx] & WEAK > 0) * 16 | undamaged * 32
-                | (foe.petrify_timer[idx] > 0) * 64 | foe.aware[idx] << 7 | (~self.reroll_used[idx]) * 512
-                | self.inside[idx] * 1024 | (self.V[idx] <= self.me.vitality // 2) * 2048).astype(np.int64)
+        return (
+            (foe.cond[idx] & PRONE > 0) * 1
+            | foe.setup[idx] * 2
+            | (foe.blind_timer[idx] > 0) * 4
+            | (self.blind_timer[idx] > 0) * 8
+            | (self.cond[idx] & WEAK > 0) * 16
+            | undamaged * 32
+            | (foe.petrify_timer[idx] > 0) * 64
+            | foe.aware[idx] << 7
+            | (~self.reroll_used[idx]) * 512
+            | self.inside[idx] * 1024
+            | (self.V[idx] <= self.me.vitality // 2) * 2048
+        ).astype(np.int64)
 
     # ------------------------------------------------------------------ one attack use
     def strike(self, foe: AnnulusSide, u: _Use, sim: Fights) -> None:
@@ -230,9 +279,16 @@ class AnnulusSide(Side):
     def _counter(self, foe: AnnulusSide, idx: np.ndarray, sets: np.ndarray, dmg: np.ndarray, sim: Fights) -> None:
         """Counter: once per round, when damaged by an attack on the chosen defense, strike back for free."""
         for d, c in foe.counters.items():
-            ok = ((dmg >= 1) & (self.defense_of[sets] == d) & foe.alive()[idx] & self.alive()[idx]
-                  & ~foe.counter_used[idx] & (foe.petrify_timer[idx] == 0) & ~self.inside[idx]
-                  & (~foe.area[c] | foe.charged[idx, c]))
+            ok = (
+                (dmg >= 1)
+                & (self.defense_of[sets] == d)
+                & foe.alive()[idx]
+                & self.alive()[idx]
+                & ~foe.counter_used[idx]
+                & (foe.petrify_timer[idx] == 0)
+                & ~self.inside[idx]
+                & (~foe.area[c] | foe.charged[idx, c])
+            )
             if ok.any():
                 sel = idx[ok]
                 foe.counter_used[sel] = True
@@ -282,8 +338,11 @@ class AnnulusSide(Side):
         self._attack(idx, foe, actions, attacking & ~foe.inside[idx], sim)
         # end of turn: Burn 2 dice, Choke 1 die, Sap 1, "ignoring defense ... at the end of each of their turns"
         c = self.cond[idx]
-        dot = (rng.binomial(2, self.p, idx.size) * ((c & BURN) > 0) + rng.binomial(1, self.p, idx.size) * ((c & CHOKE) > 0)
-               + ((c & SAP) > 0))
+        dot = (
+            rng.binomial(2, self.p, idx.size) * ((c & BURN) > 0)
+            + rng.binomial(1, self.p, idx.size) * ((c & CHOKE) > 0)
+            + ((c & SAP) > 0)
+        )
         alive = self.alive()[idx]
         if (dot * alive).any():
             sel = alive & (dot > 0)
@@ -308,8 +367,7 @@ class AnnulusSide(Side):
         width = len(self.sets)
         keys = bits | (avail << 13) | (actions[sel].astype(np.int64) << (13 + width))
         uniq, inverse = np.unique(keys, return_inverse=True)
-        plans = [self._plan(int(k) & 0x1FFF, int(k) >> 13 & ((1 << width) - 1), int(k) >> (13 + width))
-                 for k in uniq]
+        plans = [self._plan(int(k) & 0x1FFF, int(k) >> 13 & ((1 << width) - 1), int(k) >> (13 + width)) for k in uniq]
         length = max((len(p) for p in plans), default=0)
         mat = np.full((len(plans), max(1, length)), -1, np.int64)
         for i, p in enumerate(plans):
@@ -317,8 +375,13 @@ class AnnulusSide(Side):
         steps = mat[inverse.ravel()]
         for j in range(length):
             s = steps[:, j]
-            live = (s >= 0) & self.alive()[fights] & foe.alive()[fights] & (self.petrify_timer[fights] == 0) \
+            live = (
+                (s >= 0)
+                & self.alive()[fights]
+                & foe.alive()[fights]
+                & (self.petrify_timer[fights] == 0)
                 & ~foe.inside[fights]
+            )
             if not live.any():
                 continue
             tele = live & self.telegraphed[np.maximum(s, 0)]
@@ -330,8 +393,14 @@ class AnnulusSide(Side):
                 break
             b = self.blood_sets[0]
             price = max(1, int(self.cost[b]))
-            go = (self.alive()[fights] & foe.alive()[fights] & (self.V[fights] > price)
-                  & (self.petrify_timer[fights] == 0) & ~foe.inside[fights] & (~self.area[b] | self.charged[fights, b]))
+            go = (
+                self.alive()[fights]
+                & foe.alive()[fights]
+                & (self.V[fights] > price)
+                & (self.petrify_timer[fights] == 0)
+                & ~foe.inside[fights]
+                & (~self.area[b] | self.charged[fights, b])
+            )
             self.strike(foe, _Use(fights[go], np.full(int(go.sum()), b), blood_price=True), sim)
 
 

@@ -60,13 +60,17 @@ class AnnulusSystem(RuleSystem):
             resolve.strike_parameters(list(attacks), list(attackers), list(targets), options, sits, refusals=out)
         return out
 
-    def area_outcome_tables(self, attack: m.Attack, attacker: m.Creature, targets: Sequence[m.Creature],
-                            options=None, situation=None) -> pl.DataFrame:
+    def area_outcome_tables(
+        self, attack: m.Attack, attacker: m.Creature, targets: Sequence[m.Creature], options=None, situation=None
+    ) -> pl.DataFrame:
         """Return the outcome table against each creature in an area: one independent roll per
         target (CLARIFICATIONS: steps 2-5 once per creature in the area); ``matchup`` = target index."""
         if attack.area is None:
-            raise RulesError(f"attack set {attack.name!r} has no area upgrade (Arc, Burst or Line)", field="attack",
-                             rule=f"{RULES}: Area upgrades allow an attack to strike multiple targets")
+            raise RulesError(
+                f"attack set {attack.name!r} has no area upgrade (Arc, Burst or Line)",
+                field="attack",
+                rule=f"{RULES}: Area upgrades allow an attack to strike multiple targets",
+            )
         targets = list(targets)
         return self.outcome_tables([attack] * len(targets), [attacker] * len(targets), targets, options, situation)
 
@@ -127,8 +131,9 @@ class AnnulusSystem(RuleSystem):
         options = self.options_of(options)
         sit = self.situations_of(situation, 1)[0]
         seeds = ("agility", "toughness", "insight")
-        pid = _factorize([(tuple(sorted(x.upgrades.items())), x.counter_type, c.size, c.level, c.vitality)
-                          for c, x in pairs])
+        pid = _factorize(
+            [(tuple(sorted(x.upgrades.items())), x.counter_type, c.size, c.level, c.vitality) for c, x in pairs]
+        )
         seed = np.array([seeds.index(x.defense) for _, x in pairs], dtype=np.int64)
         prof = _factorize([(t.size, getattr(t, d), t.awareness) for t in targets for d in seeds])
         prof = prof.reshape(len(targets), 3)
@@ -138,11 +143,19 @@ class AnnulusSystem(RuleSystem):
         _, first, inv = np.unique(base.ravel(), return_index=True, return_inverse=True)
         p_of, t_of = np.divmod(first, len(targets))
         refused: list = [None] * first.size
-        P = resolve.strike_parameters([pairs[p][1] for p in p_of], [pairs[p][0] for p in p_of],
-                                      [targets[t] for t in t_of], options, sit, refusals=refused)
+        P = resolve.strike_parameters(
+            [pairs[p][1] for p in p_of],
+            [pairs[p][0] for p in p_of],
+            [targets[t] for t in t_of],
+            options,
+            sit,
+            refusals=refused,
+        )
         k = np.array([self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in p_of], dtype=np.int64)
-        cols = [np.asarray(P[c]).astype(np.int64) for c in ("pool", "pool_reroll", "reroll", "auto", "defense",
-                                                               "bonus", "twice", "crit", "flurry", "vital")]
+        cols = [
+            np.asarray(P[c]).astype(np.int64)
+            for c in ("pool", "pool_reroll", "reroll", "auto", "defense", "bonus", "twice", "crit", "flurry", "vital")
+        ]
         no = np.array([r is not None for r in refused], dtype=bool)  # a refused matchup merges with none
         K = np.stack(cols + [k, np.where(no, np.arange(first.size), -1)], axis=1)
         K = K - K.min(axis=0)
@@ -169,18 +182,28 @@ class AnnulusSystem(RuleSystem):
     def _check_plan(self, attacks: list[m.Attack], options: m.Options) -> None:
         actions = sum(self.attack_cost(a, options) for a in attacks)
         if actions > self.actions_per_turn(None, options):
-            raise RulesError(f"the plan needs {actions} actions, more than the {options.actions} of a turn",
-                             field="attacks", rule="CLARIFICATIONS.md, Annulus: 2 actions per turn")
+            raise RulesError(
+                f"the plan needs {actions} actions, more than the {options.actions} of a turn",
+                field="attacks",
+                rule="CLARIFICATIONS.md, Annulus: 2 actions per turn",
+            )
         for a in attacks:
             if a.alteration in ("Gaze", "Swansong", "Telegraphed") or a.area:
                 if sum(x is a or x == a for x in attacks) > 1:
-                    why = ("an area set must recharge before it is used again" if a.area else
-                           f"a {a.alteration} attack is used at most once per round")
-                    raise RulesError(f"{a.name!r} appears twice: {why}", field="attacks",
-                                     rule=f"{RULES}: {a.area and 'Area sets must recharge' or a.alteration}")
+                    why = (
+                        "an area set must recharge before it is used again"
+                        if a.area
+                        else f"a {a.alteration} attack is used at most once per round"
+                    )
+                    raise RulesError(
+                        f"{a.name!r} appears twice: {why}",
+                        field="attacks",
+                        rule=f"{RULES}: {a.area and 'Area sets must recharge' or a.alteration}",
+                    )
         if sum(a.alteration == "Telegraphed" for a in attacks) > 1:
-            raise RulesError("you may only telegraph a single attack per round", field="attacks",
-                             rule=f"{RULES}: Telegraphed")
+            raise RulesError(
+                "you may only telegraph a single attack per round", field="attacks", rule=f"{RULES}: Telegraphed"
+            )
 
     def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's sets, or RulesError if the turn's actions or the once-per-round rules

@@ -43,8 +43,11 @@ class Tactics:
             raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
         bad = [x for x in names if x not in CONDITION_BIT]
         if bad:
-            raise RulesError(f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
-                             field="recover_from", rule=f"{RULES}: conditions ... recovery check")
+            raise RulesError(
+                f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
+                field="recover_from",
+                rule=f"{RULES}: conditions ... recovery check",
+            )
         object.__setattr__(self, "recover_from", tuple(names))
         for name in ("recovery_actions", "blood_price_uses"):
             v = getattr(self, name)

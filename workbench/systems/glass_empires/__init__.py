@@ -60,8 +60,11 @@ class GlassEmpires(RuleSystem):
             assert t.hp is not None  # validate() fills in HP = 4 x Power
             full = armor_points(t, options)
             if s.target_ap is not None and s.target_ap > full:
-                raise RulesError(f"{s.target_ap} exceeds {t.name}'s {full} armor points", field="target_ap",
-                                 rule=f"{CLAR}: Armor points = Armor x Power")
+                raise RulesError(
+                    f"{s.target_ap} exceeds {t.name}'s {full} armor points",
+                    field="target_ap",
+                    rule=f"{CLAR}: Armor points = Armor x Power",
+                )
             if s.target_hp is not None and s.target_hp > t.hp:
                 raise RulesError(f"{s.target_hp} exceeds {t.name}'s {t.hp} HP", field="target_hp", rule=CLAR)
             ap0.append(full if s.target_ap is None else s.target_ap)
@@ -69,8 +72,14 @@ class GlassEmpires(RuleSystem):
         return np.array(ap0, dtype=np.int64), np.array(hp, dtype=np.int64)
 
     # ------------------------------------------------------------------ resolution
-    def outcome_tables(self, attacks: Sequence[Any], attackers: Sequence[Any], targets: Sequence[Any],
-                       options: Any = None, situation: Any = None) -> pl.DataFrame:
+    def outcome_tables(
+        self,
+        attacks: Sequence[Any],
+        attackers: Sequence[Any],
+        targets: Sequence[Any],
+        options: Any = None,
+        situation: Any = None,
+    ) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups (row i = matchup i), one polars frame.
 
         Columns: matchup, probability, damage (to HP), ap_damage, crit, fumble, jam, strikes_passed, kill.
@@ -95,8 +104,15 @@ class GlassEmpires(RuleSystem):
         """Return the victim distribution of a shot into melee (see melee.into_melee_victims)."""
         return into_melee_victims(intended, nearby)
 
-    def into_melee_outcomes(self, attack: m.Attack, attacker: m.Creature, intended: m.Creature, nearby: Sequence[m.Creature],
-                            options: Any = None, situation: Any = None) -> pl.DataFrame:
+    def into_melee_outcomes(
+        self,
+        attack: m.Attack,
+        attacker: m.Creature,
+        intended: m.Creature,
+        nearby: Sequence[m.Creature],
+        options: Any = None,
+        situation: Any = None,
+    ) -> pl.DataFrame:
         """Return the joint victim x outcome table of a ranged Attack into melee."""
         return into_melee_outcomes(self, attack, attacker, intended, nearby, options, situation)
 
@@ -149,12 +165,21 @@ class GlassEmpires(RuleSystem):
         weapons = [self.attack_named(attacker, a) for a in plan]
         allowed = self.attacks_per_turn(attacker, options)
         if len(weapons) > allowed:
-            raise RulesError(f"{len(weapons)} Attacks in one turn; this reading allows {allowed}"
-                             " (option attack_is_save_action)", field="attacks", rule=_ECONOMY)
+            raise RulesError(
+                f"{len(weapons)} Attacks in one turn; this reading allows {allowed} (option attack_is_save_action)",
+                field="attacks",
+                rule=_ECONOMY,
+            )
         return weapons
 
-    def plan_table(self, attacker: m.Creature, target: m.Creature, attacks: Sequence[Any], options: Any = None,
-                   situation: Any = None) -> pl.DataFrame:
+    def plan_table(
+        self,
+        attacker: m.Creature,
+        target: m.Creature,
+        attacks: Sequence[Any],
+        options: Any = None,
+        situation: Any = None,
+    ) -> pl.DataFrame:
         """Return the joint outcome table of one turn's Attacks in order (armor points carry over):
         the full columns (ap_damage, crit, jam, ...) of the resolution :meth:`plan_tables` sums."""
         options = self.options_of(options)
@@ -176,9 +201,12 @@ class GlassEmpires(RuleSystem):
         ok = [why is None for why in self.usability(weapons, [attacker] * n, [target] * n, options, [situation] * n)]
         if not any(ok):
             raise RulesError(f"none of {attacker.name}'s weapons reaches the target", field="distance", rule=RULES)
-        return [(" + ".join(weapons[i].name for i in combo), [weapons[i] for i in combo])
-                for k in range(1, self.attacks_per_turn(attacker, options) + 1)
-                for combo in product(range(len(weapons)), repeat=k) if all(ok[i] for i in combo)]
+        return [
+            (" + ".join(weapons[i].name for i in combo), [weapons[i] for i in combo])
+            for k in range(1, self.attacks_per_turn(attacker, options) + 1)
+            for combo in product(range(len(weapons)), repeat=k)
+            if all(ok[i] for i in combo)
+        ]
 
     def plan_tables(self, plans, options) -> list[np.ndarray]:
         """Return the HP damage pmf of each (attacker, target, situation, weapons) turn. The plans
@@ -199,8 +227,9 @@ class GlassEmpires(RuleSystem):
             segs = []
             for i in range(k):
                 seg = segment([plans[j][3][i] for j in js], att, tgt, options, sits)
-                seg.bit = np.array([1 << [w.name for w in plans[j][3]].index(plans[j][3][i].name) for j in js],
-                                   dtype=np.int64)
+                seg.bit = np.array(
+                    [1 << [w.name for w in plans[j][3]].index(plans[j][3][i].name) for j in js], dtype=np.int64
+                )
                 segs.append(seg)
             rows = pmf_rows(resolve(segs, ap0, hp, options), len(js))
             for j, r in zip(js, rows):

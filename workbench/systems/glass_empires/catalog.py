@@ -18,9 +18,18 @@ __all__ = ["load", "creatures_from_shared", "weapons_from_shared", "creatures_to
 
 CATALOG_PATH = CATALOG_DIR / "glass_empires"
 
-_WEAPON_KEYS = {"Rock": "rock", "Throwable": "throwable", "Light melee": "light_melee",
-                "Medium melee": "medium_melee", "Heavy melee": "heavy_melee", "Sling": "sling", "Bow": "bow",
-                "Crossbow": "crossbow", "Windgun pistol": "windgun_pistol", "Windgun": "windgun"}
+_WEAPON_KEYS = {
+    "Rock": "rock",
+    "Throwable": "throwable",
+    "Light melee": "light_melee",
+    "Medium melee": "medium_melee",
+    "Heavy melee": "heavy_melee",
+    "Sling": "sling",
+    "Bow": "bow",
+    "Crossbow": "crossbow",
+    "Windgun pistol": "windgun_pistol",
+    "Windgun": "windgun",
+}
 
 
 def _attack_from_shared(a: dict[str, Any], c: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
@@ -52,8 +61,10 @@ def _attack_from_shared(a: dict[str, Any], c: dict[str, Any]) -> tuple[dict[str,
         if abs(per_strike - round(per_strike)) > 1e-9:
             return None, f"{a['name']}: damage not stated and the BR implies {per_strike:g} per Strike"
         damage = int(round(per_strike))
-        notes.append(f"{a['name']}: damage not stated; {damage} per Strike is what the published damage "
-                     f"multiplier {mult:g} implies (4 x {mult:g} / {strikes} Strike{'s' * (strikes > 1)})")
+        notes.append(
+            f"{a['name']}: damage not stated; {damage} per Strike is what the published damage "
+            f"multiplier {mult:g} implies (4 x {mult:g} / {strikes} Strike{'s' * (strikes > 1)})"
+        )
     rec["damage"] = damage
     kind = a.get("kind")
     if kind is None:
@@ -72,10 +83,12 @@ def _attack_from_shared(a: dict[str, Any], c: dict[str, Any]) -> tuple[dict[str,
 
 
 #: published keys copied onto the Creature as traits (shared/data README, "Resistances")
-_DEFENSE_KEYS = {"single_target_damage_max": "single_target_damage_max",
-                 "area_damage_multiplier": "area_damage_multiplier",
-                 "damage_reduction_vs_direct_attacks": "damage_reduction",
-                 "ray_shield_breaks_on_effect_dealing_at_least": "ray_shield_breaks_at"}
+_DEFENSE_KEYS = {
+    "single_target_damage_max": "single_target_damage_max",
+    "area_damage_multiplier": "area_damage_multiplier",
+    "damage_reduction_vs_direct_attacks": "damage_reduction",
+    "ray_shield_breaks_on_effect_dealing_at_least": "ray_shield_breaks_at",
+}
 
 
 def creatures_from_shared(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -97,7 +110,9 @@ def creatures_from_shared(data: dict[str, Any]) -> list[dict[str, Any]]:
         base = by_name.get(c.get("variant_of", ""))
         if size is None and base is not None and base.get("size") is not None:
             size = base["size"]
-            notes.append(f"Size not stated for this variant; the base creature's ({base['name']}) Size {size:g} ft is used")
+            notes.append(
+                f"Size not stated for this variant; the base creature's ({base['name']}) Size {size:g} ft is used"
+            )
         if size is None and ("human" in c["name"].lower() or "example" in c["name"].lower()):
             # the worked examples are human (README: HD 2 is the human race value; the Warrior
             # King's HD 10 is "2 human HD + 8 from eating great beasts")
@@ -120,8 +135,14 @@ def creatures_from_shared(data: dict[str, Any]) -> list[dict[str, Any]]:
             notes.append(f"behaviour: {c['behaviour'].replace('_', ' ')} (not simulated)")
         if "cannot be fought" in str(c.get("group", "")):
             notes.append("the bestiary says it cannot be fought")
-        rec: dict[str, Any] = {"name": c["name"], "power": c["power"], "hp": c["hp"], "armor": c.get("armor", 0),
-                               "size": size, "strikes": c.get("strikes", 1)}
+        rec: dict[str, Any] = {
+            "name": c["name"],
+            "power": c["power"],
+            "hp": c["hp"],
+            "armor": c.get("armor", 0),
+            "size": size,
+            "strikes": c.get("strikes", 1),
+        }
         for key, level in (("resist", "resistant"), ("weak", "weak"), ("immune", "immune")):
             types = [t for t, v in c.get("resist", {}).items() if v == level]
             if types:
@@ -196,11 +217,14 @@ def _value(v: Any) -> str:
 def creatures_toml(records: list[dict[str, Any]]) -> str:
     """Return the text of ``creatures.toml`` for :func:`creatures_from_shared` records (one
     ``[[creature]]`` table each, weapons as inline tables), with the file's header comment."""
-    lines = ["# Glass Empires catalog, converted by workbench.systems.glass_empires.catalog from",
-             "# shared/data/glass_empires_creatures.toml (CyclopeanArts/Site-GlassEmpires-SRD @ 8819cc5f).",
-             "# `source` is the path in that repository. Facts and numbers only. `note` says which default",
-             "# was used where the published data is silent. Regenerate with",
-             "# creatures_toml(creatures_from_shared(tomllib.load(...))).", ""]
+    lines = [
+        "# Glass Empires catalog, converted by workbench.systems.glass_empires.catalog from",
+        "# shared/data/glass_empires_creatures.toml (CyclopeanArts/Site-GlassEmpires-SRD @ 8819cc5f).",
+        "# `source` is the path in that repository. Facts and numbers only. `note` says which default",
+        "# was used where the published data is silent. Regenerate with",
+        "# creatures_toml(creatures_from_shared(tomllib.load(...))).",
+        "",
+    ]
     for rec in records:
         lines.append("[[creature]]")
         for k, v in rec.items():
@@ -218,8 +242,11 @@ def _build(cls, rec: Any, path: Path, i: int):
     try:
         return cls.from_dict(rec)
     except RulesError as exc:
-        raise RulesError(f"{path.name} entry {i} ({rec.get('name', '?') if isinstance(rec, dict) else rec!r}): "
-                         f"{exc.message}", field=exc.field, rule=exc.rule) from None
+        raise RulesError(
+            f"{path.name} entry {i} ({rec.get('name', '?') if isinstance(rec, dict) else rec!r}): {exc.message}",
+            field=exc.field,
+            rule=exc.rule,
+        ) from None
 
 
 def load(directory: Path = CATALOG_PATH) -> Catalog:

@@ -30,7 +30,9 @@ def into_melee_victims(intended: Creature, nearby: Sequence[Creature]) -> pl.Dat
     Eligible: Height (Size) strictly greater than half the intended target's Height; uniform among them.
     """
     if not isinstance(intended, Creature):
-        raise RulesError(f"expected a Glass Empires Creature, not {type(intended).__name__}", field="target", rule=_RULE)
+        raise RulesError(
+            f"expected a Glass Empires Creature, not {type(intended).__name__}", field="target", rule=_RULE
+        )
     for c in nearby:
         if not isinstance(c, Creature):
             raise RulesError(f"expected Glass Empires Creatures, not {type(c).__name__}", field="nearby", rule=_RULE)
@@ -38,16 +40,25 @@ def into_melee_victims(intended: Creature, nearby: Sequence[Creature]) -> pl.Dat
     sizes = np.array([c.size for c in everyone], dtype=np.float64)
     eligible = sizes > intended.size / 2
     idx = np.flatnonzero(eligible)
-    return pl.DataFrame({
-        "victim": idx.astype(np.int64),
-        "name": [everyone[i].name for i in idx],
-        "size": sizes[idx],
-        "probability": np.full(idx.size, 1.0 / idx.size),
-    })
+    return pl.DataFrame(
+        {
+            "victim": idx.astype(np.int64),
+            "name": [everyone[i].name for i in idx],
+            "size": sizes[idx],
+            "probability": np.full(idx.size, 1.0 / idx.size),
+        }
+    )
 
 
-def into_melee_outcomes(system: Any, attack: Attack, attacker: Creature, intended: Creature,
-                        nearby: Sequence[Creature], options: Any = None, situation: Any = None) -> pl.DataFrame:
+def into_melee_outcomes(
+    system: Any,
+    attack: Attack,
+    attacker: Creature,
+    intended: Creature,
+    nearby: Sequence[Creature],
+    options: Any = None,
+    situation: Any = None,
+) -> pl.DataFrame:
     """Return the joint table of victim and outcome of one ranged Attack into melee.
 
     Columns: ``victim``, ``name``, ``p_victim`` and the outcome columns, ``probability`` being the

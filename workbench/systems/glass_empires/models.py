@@ -10,8 +10,21 @@ from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
 from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
-__all__ = ["Creature", "Attack", "Options", "Situation", "DAMAGE_ORDERS", "AP_FORMULAS", "MIXED_TYPE_RULES",
-           "COVERS", "CIRCUMSTANCES", "ROUNDINGS", "RESIST_LEVELS", "FrozenMap", "TRAITS"]
+__all__ = [
+    "Creature",
+    "Attack",
+    "Options",
+    "Situation",
+    "DAMAGE_ORDERS",
+    "AP_FORMULAS",
+    "MIXED_TYPE_RULES",
+    "COVERS",
+    "CIRCUMSTANCES",
+    "ROUNDINGS",
+    "RESIST_LEVELS",
+    "FrozenMap",
+    "TRAITS",
+]
 
 DAMAGE_ORDERS = ("band,resistance,armor", "resistance,band,armor", "band,armor,resistance")
 AP_FORMULAS = ("armor_x_power", "armor_x_hd")
@@ -103,8 +116,9 @@ _T = f"{_DATA}: creature traits"
 #: the published traits a Creature may carry in ``traits``: key -> validator (field, value) -> value
 TRAITS: dict[str, Any] = {
     # the Living Tree: fire x1.5 (README: "damage_taken_multiplier (the Living Tree takes fire x1.5)")
-    "damage_taken_multiplier": lambda f, v: _mapping(f, v, DAMAGE_TYPES,
-                                                     lambda g, x: check_number(g, x, minimum=0, rule=_T), _T),
+    "damage_taken_multiplier": lambda f, v: _mapping(
+        f, v, DAMAGE_TYPES, lambda g, x: check_number(g, x, minimum=0, rule=_T), _T
+    ),
     # damage types its armor points do not absorb (the Living Tree: fire)
     "armor_bypassed_by": lambda f, v: _types(f, v, allow_mixed=False),
     # the Angry Bush: physical "resistant" within 10 ft of another angry bush
@@ -118,8 +132,9 @@ TRAITS: dict[str, Any] = {
     # the Moon Rabbit Operator's Ray Shield: breaks on an effect dealing at least 6
     "ray_shield_breaks_at": lambda f, v: check_int(f, v, minimum=1, rule=_T),
     # the Wolf's Pack Hunter: +2 "vs_target_engaged_with_ally"
-    "strike_save_bonus": lambda f, v: _mapping(f, v, CIRCUMSTANCES,
-                                               lambda g, x: check_int(g, x, minimum=-12, maximum=12, rule=_T), _T),
+    "strike_save_bonus": lambda f, v: _mapping(
+        f, v, CIRCUMSTANCES, lambda g, x: check_int(g, x, minimum=-12, maximum=12, rule=_T), _T
+    ),
     # the Giant Ant Queen: immobile (no Angry Step)
     "immobile": lambda f, v: check_bool(f, v, rule=f"{RULES}: The Angry Step"),
     # the Warhorse: immune to panicked (kept as data: Conditions enter a Save only as a net count)
@@ -127,19 +142,28 @@ TRAITS: dict[str, Any] = {
     # the names of the creature's other features (kept as data)
     "features": _names_of,
 }
-_TRAIT_DEFAULTS = {"damage_taken_multiplier": FrozenMap(), "armor_bypassed_by": (), "resist_conditional": (),
-                   "single_target_damage_max": None, "area_damage_multiplier": 1, "damage_reduction": 0,
-                   "ray_shield_breaks_at": None, "strike_save_bonus": FrozenMap(), "immobile": False,
-                   "immune_conditions": (), "features": ()}
+_TRAIT_DEFAULTS = {
+    "damage_taken_multiplier": FrozenMap(),
+    "armor_bypassed_by": (),
+    "resist_conditional": (),
+    "single_target_damage_max": None,
+    "area_damage_multiplier": 1,
+    "damage_reduction": 0,
+    "ray_shield_breaks_at": None,
+    "strike_save_bonus": FrozenMap(),
+    "immobile": False,
+    "immune_conditions": (),
+    "features": (),
+}
 
 # Sizes the rules never need (docs/limits.md; the largest published in brackets).
-MAX_POWER = MAX_HP // 4   #: Power, so that HP = 4 x Power stays within MAX_HP [20]
-MAX_ARMOR = 10            #: Armor [plate 4, +1 shield]
-MAX_DAMAGE = 100          #: flat damage per Strike [16]
-MAX_STRIKES = 20          #: Strikes per Attack [3]
-MAX_FEET = 10_000.0       #: Size and weapon range, feet [size 15, range 180]
+MAX_POWER = MAX_HP // 4  #: Power, so that HP = 4 x Power stays within MAX_HP [20]
+MAX_ARMOR = 10  #: Armor [plate 4, +1 shield]
+MAX_DAMAGE = 100  #: flat damage per Strike [16]
+MAX_STRIKES = 20  #: Strikes per Attack [3]
+MAX_FEET = 10_000.0  #: Size and weapon range, feet [size 15, range 180]
 MAX_DISTANCE = 1_000_000.0  #: Situation.distance, feet
-MAX_WEAPONS = 20          #: weapons of one creature [2]
+MAX_WEAPONS = 20  #: weapons of one creature [2]
 
 
 def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...]:
@@ -201,8 +225,12 @@ class Attack(Model):
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         s("name", check_str("name", self.name))
-        s("kind", check_choice("kind", self.kind, ("melee", "ranged"),
-                               rule=f"{RULES}: melee reach or the weapon's listed range"))
+        s(
+            "kind",
+            check_choice(
+                "kind", self.kind, ("melee", "ranged"), rule=f"{RULES}: melee reach or the weapon's listed range"
+            ),
+        )
         s("damage_type", _types("damage_type", self.damage_type, allow_mixed=True))
         for f in ("reload", "two_handed", "windgun", "dual_pistols", "natural"):
             s(f, check_bool(f, getattr(self, f)))
@@ -210,22 +238,30 @@ class Attack(Model):
         table_rule = f"{CLAR}: damage is a flat number per weapon"
         cat = None
         if self.category is not None:
-            cat_name = self.category.strip().lower().replace(" ", "_") if isinstance(self.category, str) \
-                else self.category
+            cat_name = (
+                self.category.strip().lower().replace(" ", "_") if isinstance(self.category, str) else self.category
+            )
             s("category", check_choice("category", cat_name, tuple(WEAPONS), rule=table_rule))
             cat = WEAPONS[self.category]
             if self.damage is None:
                 s("damage", cat.damage)
             elif check_int("damage", self.damage, minimum=0, limit=MAX_DAMAGE, rule=table_rule) != cat.damage:
-                raise RulesError(f"a {cat.title.lower()} weapon deals {cat.damage} per Strike, not {self.damage}"
-                                 " (the two-handed / dual-pistol +1 is added by the rules, not stated here)",
-                                 field="damage", rule=table_rule)
+                raise RulesError(
+                    f"a {cat.title.lower()} weapon deals {cat.damage} per Strike, not {self.damage}"
+                    " (the two-handed / dual-pistol +1 is added by the rules, not stated here)",
+                    field="damage",
+                    rule=table_rule,
+                )
             if self.kind == "melee" and cat.kind == "ranged" and not cat.melee_ok:
-                raise RulesError(f"a {cat.title.lower()} is a ranged weapon and cannot strike in melee",
-                                 field="kind", rule=table_rule)
+                raise RulesError(
+                    f"a {cat.title.lower()} is a ranged weapon and cannot strike in melee",
+                    field="kind",
+                    rule=table_rule,
+                )
             if self.kind == "ranged" and cat.kind == "melee" and cat.thrown_range is None:
-                raise RulesError(f"a {cat.title.lower()} weapon cannot be thrown or shot", field="kind",
-                                 rule=table_rule)
+                raise RulesError(
+                    f"a {cat.title.lower()} weapon cannot be thrown or shot", field="kind", rule=table_rule
+                )
             if self.kind == "ranged" and self.range is None:
                 s("range", cat.range if cat.kind == "ranged" else cat.thrown_range)
             if cat.reload:
@@ -238,16 +274,28 @@ class Attack(Model):
             raise RulesError("give the flat damage per Strike or a weapon category", field="damage", rule=table_rule)
         s("damage", check_int("damage", self.damage, minimum=0, limit=MAX_DAMAGE, rule=table_rule))
         if self.range is not None:
-            r = check_number("range", self.range, minimum=0, limit=MAX_FEET, rule=f"{RULES}: Ranged attacks use the weapon's listed range")
+            r = check_number(
+                "range",
+                self.range,
+                minimum=0,
+                limit=MAX_FEET,
+                rule=f"{RULES}: Ranged attacks use the weapon's listed range",
+            )
             if r <= 0:
                 raise RulesError(f"must be greater than 0 feet, not {r}", field="range", rule=RULES)
             s("range", int(r) if float(r).is_integer() else r)
         elif self.kind == "ranged":
-            raise RulesError("a ranged attack needs its listed range in feet", field="range",
-                             rule=f"{RULES}: Ranged attacks use the weapon's listed range as its reach")
+            raise RulesError(
+                "a ranged attack needs its listed range in feet",
+                field="range",
+                rule=f"{RULES}: Ranged attacks use the weapon's listed range as its reach",
+            )
         if self.dual_pistols and self.category != "windgun_pistol":
-            raise RulesError("only a pair of windgun pistols can be dual-wielded for the +1 in melee",
-                             field="dual_pistols", rule=f"{CLAR}: dual windgun pistols in melee +1")
+            raise RulesError(
+                "only a pair of windgun pistols can be dual-wielded for the +1 in melee",
+                field="dual_pistols",
+                rule=f"{CLAR}: dual windgun pistols in melee +1",
+            )
 
     @property
     def strike_damage(self) -> int:
@@ -331,31 +379,59 @@ class Creature(Model):
         if self.hp is None:
             s("hp", 4 * self.power)
         s("hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{CLAR}: HP = 4 x Power"))
-        s("armor", check_int("armor", self.armor, minimum=0, limit=MAX_ARMOR,
-                             rule=f"{CLAR}: Armor: none 0, leather 1, chain 2, plate 4"))
+        s(
+            "armor",
+            check_int(
+                "armor",
+                self.armor,
+                minimum=0,
+                limit=MAX_ARMOR,
+                rule=f"{CLAR}: Armor: none 0, leather 1, chain 2, plate 4",
+            ),
+        )
         size = check_number("size", self.size, limit=MAX_FEET, rule=f"{RULES}: melee reach is equal to their Size")
         if size <= 0:
             raise RulesError(f"must be greater than 0 feet, not {size}", field="size", rule=RULES)
         s("size", int(size) if size.is_integer() else size)
-        s("strikes", check_int("strikes", self.strikes, minimum=1, limit=MAX_STRIKES,
-                               rule=f"{RULES}: by default, characters receive 1 Strike per Attack"))
-        s("level", check_int("level", self.level, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"))
+        s(
+            "strikes",
+            check_int(
+                "strikes",
+                self.strikes,
+                minimum=1,
+                limit=MAX_STRIKES,
+                rule=f"{RULES}: by default, characters receive 1 Strike per Attack",
+            ),
+        )
+        s(
+            "level",
+            check_int("level", self.level, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"),
+        )
         if self.hd is not None:
             s("hd", check_int("hd", self.hd, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"))
             if self.hd + self.level != self.power:
-                raise RulesError(f"HD {self.hd} + Level {self.level} must equal Power {self.power}", field="hd",
-                                 rule="characters.mdx: Power = HD + Level")
+                raise RulesError(
+                    f"HD {self.hd} + Level {self.level} must equal Power {self.power}",
+                    field="hd",
+                    rule="characters.mdx: Power = HD + Level",
+                )
         elif self.level >= self.power:
-            raise RulesError(f"Level {self.level} leaves no HD within Power {self.power}", field="level",
-                             rule="characters.mdx: Power = HD + Level")
+            raise RulesError(
+                f"Level {self.level} leaves no HD within Power {self.power}",
+                field="level",
+                rule="characters.mdx: Power = HD + Level",
+            )
         s("weapons", check_models("weapons", self.weapons, Attack, max_items=MAX_WEAPONS))
         seen: dict[str, str] = {}
         for f in ("resist", "weak", "immune"):
             s(f, _types(f, getattr(self, f), allow_mixed=False))
             for t in getattr(self, f):
                 if t in seen:
-                    raise RulesError(f"{t} is listed under both {seen[t]} and {f}", field=f,
-                                     rule=f"{CLAR}: resistance halves, weakness doubles, immunity zeroes")
+                    raise RulesError(
+                        f"{t} is listed under both {seen[t]} and {f}",
+                        field=f,
+                        rule=f"{CLAR}: resistance halves, weakness doubles, immunity zeroes",
+                    )
                 seen[t] = f
         s("source", _source(self.source))
 
@@ -366,14 +442,18 @@ class Creature(Model):
         if value is None:
             value = {}
         if not isinstance(value, dict):
-            raise RulesError(f"must be a table {{trait: value}}, not {value!r}", field="traits",
-                             rule=f"{_DATA}: creature traits")
+            raise RulesError(
+                f"must be a table {{trait: value}}, not {value!r}", field="traits", rule=f"{_DATA}: creature traits"
+            )
         out = {}
         for key, v in value.items():
             k = str(key).strip().lower()
             if k not in TRAITS:
-                raise RulesError(f"unknown trait {key!r}; known: {', '.join(TRAITS)}", field="traits",
-                                 rule=f"{_DATA}: creature traits")
+                raise RulesError(
+                    f"unknown trait {key!r}; known: {', '.join(TRAITS)}",
+                    field="traits",
+                    rule=f"{_DATA}: creature traits",
+                )
             out[k] = TRAITS[k](f"traits.{k}", v)
         object.__setattr__(self, "traits", FrozenMap(out))
         if not isinstance(self.note, str):
@@ -400,8 +480,11 @@ class Creature(Model):
         """Return "immune", "resist", "weak" or "normal" for one damage type; a ``resist_conditional``
         entry whose circumstance is in ``circumstances`` applies when no unconditional one does."""
         for t, level, when in self.resist_conditional:
-            if t == damage_type and when in circumstances and not (
-                    damage_type in self.immune or damage_type in self.resist or damage_type in self.weak):
+            if (
+                t == damage_type
+                and when in circumstances
+                and not (damage_type in self.immune or damage_type in self.resist or damage_type in self.weak)
+            ):
                 return level
         if damage_type in self.immune:
             return "immune"
@@ -444,13 +527,34 @@ class Options(Model):
     def validate(self) -> None:
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         order = self.damage_order.replace(" ", "") if isinstance(self.damage_order, str) else self.damage_order
-        s("damage_order", check_choice("damage_order", order, DAMAGE_ORDERS,
-                                       rule=f"{CLAR}: Crit x2 or Seven /2 first, then resistance, then armor"))
-        s("armor_points_formula", check_choice("armor_points_formula", self.armor_points_formula, AP_FORMULAS,
-                                               rule=f"{CLAR}: Armor points = Armor x Power"))
+        s(
+            "damage_order",
+            check_choice(
+                "damage_order",
+                order,
+                DAMAGE_ORDERS,
+                rule=f"{CLAR}: Crit x2 or Seven /2 first, then resistance, then armor",
+            ),
+        )
+        s(
+            "armor_points_formula",
+            check_choice(
+                "armor_points_formula",
+                self.armor_points_formula,
+                AP_FORMULAS,
+                rule=f"{CLAR}: Armor points = Armor x Power",
+            ),
+        )
         s("mixed_damage_type", check_choice("mixed_damage_type", self.mixed_damage_type, MIXED_TYPE_RULES))
-        s("multiplier_rounding", check_choice("multiplier_rounding", self.multiplier_rounding, ROUNDINGS,
-                                              rule=f"{RULES}: Seven: halving Damage taken; round down"))
+        s(
+            "multiplier_rounding",
+            check_choice(
+                "multiplier_rounding",
+                self.multiplier_rounding,
+                ROUNDINGS,
+                rule=f"{RULES}: Seven: halving Damage taken; round down",
+            ),
+        )
         for f in ("attack_is_save_action", "kill_refunds_action", "jam_ends_strikes"):
             s(f, check_bool(f, getattr(self, f)))
 
@@ -494,8 +598,10 @@ class Situation(Model):
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         s("circumstances", _circumstances("circumstances", self.circumstances))
         s("target_shield_up", check_bool("target_shield_up", self.target_shield_up, rule=_DATA))
-        s("target_damage_reduction_active", check_bool("target_damage_reduction_active",
-                                                       self.target_damage_reduction_active, rule=_DATA))
+        s(
+            "target_damage_reduction_active",
+            check_bool("target_damage_reduction_active", self.target_damage_reduction_active, rule=_DATA),
+        )
         if self.distance is not None:
             s("distance", check_number("distance", self.distance, minimum=0, limit=MAX_DISTANCE, rule=RULES))
         s("cover", check_choice("cover", self.cover, COVERS, rule=f"{RULES}: Cover (low/weak, high/strong)"))
@@ -504,11 +610,23 @@ class Situation(Model):
         s("conditions", check_int("conditions", self.conditions, minimum=-12, maximum=12, rule=env_rule))
         fb = check_int("fact_bonus", self.fact_bonus, rule=RULES)
         if fb != 0:
-            raise RulesError(f"must be 0, not {fb}: no personal Fact bonuses on a Strike Save", field="fact_bonus",
-                             rule=f"{RULES}: You may not add personal Fact bonuses to a Save")
+            raise RulesError(
+                f"must be 0, not {fb}: no personal Fact bonuses on a Strike Save",
+                field="fact_bonus",
+                rule=f"{RULES}: You may not add personal Fact bonuses to a Save",
+            )
         s("fact_bonus", 0)
         s("angry_step", check_bool("angry_step", self.angry_step, rule=f"{RULES}: The Angry Step"))
         s("movement_impeded", check_bool("movement_impeded", self.movement_impeded, rule=f"{RULES}: The Angry Step"))
-        s("target_ap", check_int("target_ap", self.target_ap, minimum=0, optional=True, limit=MAX_ARMOR * MAX_POWER,
-                                 rule=f"{CLAR}: armor points absorb physical damage"))
+        s(
+            "target_ap",
+            check_int(
+                "target_ap",
+                self.target_ap,
+                minimum=0,
+                optional=True,
+                limit=MAX_ARMOR * MAX_POWER,
+                rule=f"{CLAR}: armor points absorb physical damage",
+            ),
+        )
         s("target_hp", check_int("target_hp", self.target_hp, minimum=1, optional=True, limit=MAX_HP, rule=CLAR))

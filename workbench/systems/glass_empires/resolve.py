@@ -24,8 +24,18 @@ from ...errors import RulesError
 from .models import Attack, Creature, Options, Situation
 from .weapons import RULES
 
-__all__ = ["BANDS", "TWO_D6", "band_index", "band_probabilities", "strike_modifier", "armor_points",
-           "Segment", "segment", "resolve", "OUTCOME_COLUMNS"]
+__all__ = [
+    "BANDS",
+    "TWO_D6",
+    "band_index",
+    "band_probabilities",
+    "strike_modifier",
+    "armor_points",
+    "Segment",
+    "segment",
+    "resolve",
+    "OUTCOME_COLUMNS",
+]
 
 BANDS = ("crit", "pass", "seven", "failure", "fumble")
 CRIT, PASS, SEVEN, FAILURE, FUMBLE = range(5)
@@ -85,9 +95,11 @@ def strike_modifier(attack: Attack, attacker: Creature, situation: Situation) ->
         mod += {"none": 0, "low": -2, "high": -4}[situation.cover]
         if d is not None and attack.range is not None and d > attack.range:
             if d > 2 * attack.range:
-                raise RulesError(f"{d:g} ft is beyond twice {attack.name}'s listed range of {attack.range:g} ft",
-                                 field="distance",
-                                 rule=f"{RULES}: Ranged attacks may be performed at up to twice a weapon's listed range")
+                raise RulesError(
+                    f"{d:g} ft is beyond twice {attack.name}'s listed range of {attack.range:g} ft",
+                    field="distance",
+                    rule=f"{RULES}: Ranged attacks may be performed at up to twice a weapon's listed range",
+                )
             mod -= 1
     elif d is not None:
         reach = attack.range if attack.range is not None else attacker.reach
@@ -99,9 +111,12 @@ def strike_modifier(attack: Attack, attacker: Creature, situation: Situation) ->
                 why = f" (no Angry Step: {attacker.name} is immobile)"
             elif situation.angry_step and situation.movement_impeded:
                 why = " (no Angry Step: movement is impeded)"
-            raise RulesError(f"{d:g} ft is beyond {attacker.name}'s melee reach of {reach:g} ft"
-                             f"{' + Angry Step ' + format(step, 'g') + ' ft' if step else ''}{why}",
-                             field="distance", rule=f"{RULES}: they must be within your weapon's reach; The Angry Step")
+            raise RulesError(
+                f"{d:g} ft is beyond {attacker.name}'s melee reach of {reach:g} ft"
+                f"{' + Angry Step ' + format(step, 'g') + ' ft' if step else ''}{why}",
+                field="distance",
+                rule=f"{RULES}: they must be within your weapon's reach; The Angry Step",
+            )
     return int(mod)
 
 
@@ -143,8 +158,9 @@ class Segment:
             self.shield_up = np.zeros(n, dtype=bool)
 
 
-def _damage_type_choice(attack: Attack, target: Creature, rule: str,
-                        circumstances: tuple = ()) -> tuple[int, bool, float]:
+def _damage_type_choice(
+    attack: Attack, target: Creature, rule: str, circumstances: tuple = ()
+) -> tuple[int, bool, float]:
     """Return (resistance code, armor applies, damage-taken multiplier) of the type a (mixed-type)
     weapon uses on ``target``: the one that does most (default) or least damage to it."""
     keys = []
@@ -157,33 +173,53 @@ def _damage_type_choice(attack: Attack, target: Creature, rule: str,
     return key[2], not key[1], key[3]
 
 
-def segment(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-            options: Options, situations: Sequence[Situation], bit: int = 1) -> Segment:
+def segment(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situations: Sequence[Situation],
+    bit: int = 1,
+) -> Segment:
     """Return the per-matchup numbers of one Attack use (validating models and reach)."""
-    for field, seq, cls in (("attack", attacks, Attack), ("attacker", attackers, Creature), ("target", targets, Creature)):
+    for field, seq, cls in (
+        ("attack", attacks, Attack),
+        ("attacker", attackers, Creature),
+        ("target", targets, Creature),
+    ):
         for obj in seq:
             if not isinstance(obj, cls):
                 raise RulesError(f"expected a Glass Empires {cls.__name__}, not {type(obj).__name__}", field=field)
-    choice = [_damage_type_choice(a, t, options.mixed_damage_type, s.circumstances)
-              for a, t, s in zip(attacks, targets, situations)]
+    choice = [
+        _damage_type_choice(a, t, options.mixed_damage_type, s.circumstances)
+        for a, t, s in zip(attacks, targets, situations)
+    ]
     n = len(attacks)
     return Segment(
         damage=np.fromiter((a.strike_damage for a in attacks), np.int64, len(attacks)),
-        modifier=np.fromiter((strike_modifier(a, c, s) for a, c, s in zip(attacks, attackers, situations)),
-                             np.int64, len(attacks)),
+        modifier=np.fromiter(
+            (strike_modifier(a, c, s) for a, c, s in zip(attacks, attackers, situations)), np.int64, len(attacks)
+        ),
         jams=np.fromiter((a.jams for a in attacks), bool, len(attacks)),
         res=np.array([c[0] for c in choice], dtype=np.int64),
         armored=np.array([c[1] for c in choice], dtype=bool),
         strikes=np.fromiter((c.strikes for c in attackers), np.int64, len(attackers)),
         bit=np.full(len(attacks), bit, dtype=np.int64),
         mult=np.array([c[2] for c in choice], dtype=np.float64),
-        reduction=np.fromiter((t.damage_reduction if s.target_damage_reduction_active else 0
-                               for t, s in zip(targets, situations)), np.int64, n),
-        cap=np.fromiter((_NO_CAP if t.single_target_damage_max is None else t.single_target_damage_max
-                         for t in targets), np.int64, n),
+        reduction=np.fromiter(
+            (t.damage_reduction if s.target_damage_reduction_active else 0 for t, s in zip(targets, situations)),
+            np.int64,
+            n,
+        ),
+        cap=np.fromiter(
+            (_NO_CAP if t.single_target_damage_max is None else t.single_target_damage_max for t in targets),
+            np.int64,
+            n,
+        ),
         shield=np.fromiter((t.ray_shield_breaks_at or 0 for t in targets), np.int64, n),
-        shield_up=np.fromiter((bool(t.ray_shield_breaks_at) and s.target_shield_up
-                               for t, s in zip(targets, situations)), bool, n),
+        shield_up=np.fromiter(
+            (bool(t.ray_shield_breaks_at) and s.target_shield_up for t, s in zip(targets, situations)), bool, n
+        ),
     )
 
 
@@ -233,13 +269,22 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
     if segments:
         assert segments[0].shield_up is not None  # Segment.__post_init__ fills in the optional arrays
         shield0 = segments[0].shield_up.astype(np.int64)
-    st = {"m": np.arange(n), "damage": z, "ap_damage": z, "crit": z, "fumble": z, "jam": z,
-          "strikes_passed": z, "shield": shield0, "p": np.ones(n)}
+    st = {
+        "m": np.arange(n),
+        "damage": z,
+        "ap_damage": z,
+        "crit": z,
+        "fumble": z,
+        "jam": z,
+        "strikes_passed": z,
+        "shield": shield0,
+        "p": np.ones(n),
+    }
     bands = np.arange(5)
     for seg in segments:
         assert seg.mult is not None and seg.reduction is not None  # filled by Segment.__post_init__
         assert seg.cap is not None and seg.shield is not None
-        pb = band_probabilities(seg.modifier)                     # (n, 5)
+        pb = band_probabilities(seg.modifier)  # (n, 5)
         base = seg.damage[:, None]
         res, mult = seg.res[:, None], seg.mult[:, None]
         if order == "band,resistance,armor":
@@ -288,16 +333,20 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
                 "p": p,
             }
             st = _merge({key: np.concatenate([keep[key], new[key]]) for key in st})
-    df = pl.DataFrame({
-        "matchup": st["m"].astype(np.int64),
-        "probability": st["p"].astype(np.float64),
-        "damage": st["damage"].astype(np.int64),
-        "ap_damage": st["ap_damage"].astype(np.int64),
-        "crit": st["crit"].astype(bool),
-        "fumble": st["fumble"].astype(bool),
-        "jam": st["jam"] != 0,
-        "strikes_passed": st["strikes_passed"].astype(np.int64),
-        "kill": st["damage"] >= hp_now[st["m"]],
-    })
+    df = pl.DataFrame(
+        {
+            "matchup": st["m"].astype(np.int64),
+            "probability": st["p"].astype(np.float64),
+            "damage": st["damage"].astype(np.int64),
+            "ap_damage": st["ap_damage"].astype(np.int64),
+            "crit": st["crit"].astype(bool),
+            "fumble": st["fumble"].astype(bool),
+            "jam": st["jam"] != 0,
+            "strikes_passed": st["strikes_passed"].astype(np.int64),
+            "kill": st["damage"] >= hp_now[st["m"]],
+        }
+    )
     df = df.group_by([c for c in OUTCOME_COLUMNS if c != "probability"]).agg(pl.col("probability").sum())
-    return df.select(OUTCOME_COLUMNS).sort(["matchup", "damage", "ap_damage", "strikes_passed", "crit", "fumble", "jam"])
+    return df.select(OUTCOME_COLUMNS).sort(
+        ["matchup", "damage", "ap_damage", "strikes_passed", "crit", "fumble", "jam"]
+    )

@@ -40,7 +40,9 @@ class GlassEmpiresSide(Side):
         if is_sequence_plan(self.plan):
             return {"plan": list(self.plan)}
         weapons = self.sys.attacks_of(self.me)
-        return {" + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)}
+        return {
+            " + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)
+        }
 
     def _build(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
         out = []
@@ -56,15 +58,26 @@ class GlassEmpiresSide(Side):
                     if exc.field != "distance" or is_sequence_plan(self.plan):
                         raise
             if not tables:
-                out.append({"damage": np.zeros(1, np.int64), "ap_damage": np.zeros(1, np.int64),
-                            "jam": np.zeros(1, bool), "probability": np.ones(1)})
+                out.append(
+                    {
+                        "damage": np.zeros(1, np.int64),
+                        "ap_damage": np.zeros(1, np.int64),
+                        "jam": np.zeros(1, bool),
+                        "probability": np.ones(1),
+                    }
+                )
                 continue
             if self.plan is None or is_sequence_plan(self.plan):
-                score = {k: (float((t["damage"] * t["probability"]).sum()), float((t["ap_damage"] * t["probability"]).sum()))
-                         for k, t in tables.items()}
+                score = {
+                    k: (float((t["damage"] * t["probability"]).sum()), float((t["ap_damage"] * t["probability"]).sum()))
+                    for k, t in tables.items()
+                }
                 label = max(score, key=score.__getitem__)
             else:
-                dists = {k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy()) for k, t in tables.items()}
+                dists = {
+                    k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy())
+                    for k, t in tables.items()
+                }
                 chosen = choose_label(dists, self.plan)
                 if isinstance(chosen, Dist):
                     out.append(dist_table(chosen, ap_damage=0, jam=False))

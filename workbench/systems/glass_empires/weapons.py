@@ -26,25 +26,28 @@ class WeaponCategory:
     key: str
     title: str
     damage: int
-    kind: str                       # "melee" or "ranged"
-    range: int | None = None        # listed range of a ranged weapon (ft)
+    kind: str  # "melee" or "ranged"
+    range: int | None = None  # listed range of a ranged weapon (ft)
     thrown_range: int | None = None  # a melee weapon that may be thrown (ft)
-    two_handed: bool = False        # always wielded in two hands
-    versatile: bool = False         # hand-and-a-half: +1 damage two-handed
+    two_handed: bool = False  # always wielded in two hands
+    versatile: bool = False  # hand-and-a-half: +1 damage two-handed
     reload: bool = False
     windgun: bool = False
-    melee_ok: bool = False          # a ranged weapon usable in melee (windgun pistol)
+    melee_ok: bool = False  # a ranged weapon usable in melee (windgun pistol)
 
 
-WEAPONS: dict[str, WeaponCategory] = {w.key: w for w in (
-    WeaponCategory("rock", "Rock", 2, "melee", thrown_range=30),
-    WeaponCategory("throwable", "Throwable", 3, "melee", thrown_range=30),
-    WeaponCategory("light_melee", "Light melee", 4, "melee"),
-    WeaponCategory("medium_melee", "Medium melee", 5, "melee", versatile=True),
-    WeaponCategory("heavy_melee", "Heavy melee", 8, "melee", two_handed=True),
-    WeaponCategory("sling", "Sling", 4, "ranged", range=90, two_handed=True),
-    WeaponCategory("bow", "Bow", 5, "ranged", range=150, two_handed=True),
-    WeaponCategory("crossbow", "Crossbow", 8, "ranged", range=150, two_handed=True, reload=True),
-    WeaponCategory("windgun_pistol", "Windgun pistol", 5, "ranged", range=120, windgun=True, melee_ok=True),
-    WeaponCategory("windgun", "Windgun", 8, "ranged", range=180, two_handed=True, windgun=True),
-)}
+WEAPONS: dict[str, WeaponCategory] = {
+    w.key: w
+    for w in (
+        WeaponCategory("rock", "Rock", 2, "melee", thrown_range=30),
+        WeaponCategory("throwable", "Throwable", 3, "melee", thrown_range=30),
+        WeaponCategory("light_melee", "Light melee", 4, "melee"),
+        WeaponCategory("medium_melee", "Medium melee", 5, "melee", versatile=True),
+        WeaponCategory("heavy_melee", "Heavy melee", 8, "melee", two_handed=True),
+        WeaponCategory("sling", "Sling", 4, "ranged", range=90, two_handed=True),
+        WeaponCategory("bow", "Bow", 5, "ranged", range=150, two_handed=True),
+        WeaponCategory("crossbow", "Crossbow", 8, "ranged", range=150, two_handed=True, reload=True),
+        WeaponCategory("windgun_pistol", "Windgun pistol", 5, "ranged", range=120, windgun=True, melee_ok=True),
+        WeaponCategory("windgun", "Windgun", 8, "ranged", range=180, two_handed=True, windgun=True),
+    )
+}

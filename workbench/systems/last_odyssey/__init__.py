@@ -7,5 +7,14 @@ from .elements import ELEMENTS, element_multiplier
 from .models import Attack, Creature, Options, Shell, Situation
 from .system import SYSTEM, LastOdyssey
 
-__all__ = ["SYSTEM", "LastOdyssey", "Attack", "Creature", "Options", "Shell", "Situation", "ELEMENTS",
-           "element_multiplier"]
+__all__ = [
+    "SYSTEM",
+    "LastOdyssey",
+    "Attack",
+    "Creature",
+    "Options",
+    "Shell",
+    "Situation",
+    "ELEMENTS",
+    "element_multiplier",
+]

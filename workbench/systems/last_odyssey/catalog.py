@@ -18,8 +18,19 @@ from .models import Creature
 __all__ = ["CATALOG_FILE", "load_catalog", "from_published", "RANGED_WEAPONS"]
 
 CATALOG_FILE = CATALOG_DIR / "last_odyssey" / "creatures.toml"
-_STATS = ("hp", "tier", "physical_accuracy", "magical_accuracy", "status_accuracy", "physical_attack",
-          "magical_attack", "physical_defense", "magical_defense", "evasion", "resistance")
+_STATS = (
+    "hp",
+    "tier",
+    "physical_accuracy",
+    "magical_accuracy",
+    "status_accuracy",
+    "physical_attack",
+    "magical_attack",
+    "physical_defense",
+    "magical_defense",
+    "evasion",
+    "resistance",
+)
 #: Hero weapon types whose basic strike is Ranged; every other weapon's is Melee.
 RANGED_WEAPONS = ("Bow", "Gun")
 _FRONT_ROW_GROUPS = ("front_row", "front_row_opponents")
@@ -132,9 +143,16 @@ def from_published(record: dict[str, Any]) -> dict[str, Any]:
     phase = [a for a in found if "timing" in a]
     if record["record_type"] == "hero":
         weapon = record.get("equipped_weapon", {}).get("type")
-        abilities.insert(0, {"name": "Attack", "kind": "strike", "ability_type":
-                             "ranged" if weapon in RANGED_WEAPONS else "melee", "ap_cost": 1,
-                             "tags": ["basic", f"weapon_{weapon}"]})
+        abilities.insert(
+            0,
+            {
+                "name": "Attack",
+                "kind": "strike",
+                "ability_type": "ranged" if weapon in RANGED_WEAPONS else "melee",
+                "ap_cost": 1,
+                "tags": ["basic", f"weapon_{weapon}"],
+            },
+        )
     out["abilities"] = abilities
     if phase:
         out["phase_abilities"] = phase
@@ -154,8 +172,9 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             creature = Creature.from_dict(rec)
         except RulesError as exc:
             who = rec.get("name", f"#{i}") if isinstance(rec, dict) else f"#{i}"
-            raise RulesError(f"{path.name}, creature {who!r}: {exc.message}", field=f"creature[{i}].{exc.field}",
-                             rule=exc.rule) from None
+            raise RulesError(
+                f"{path.name}, creature {who!r}: {exc.message}", field=f"creature[{i}].{exc.field}", rule=exc.rule
+            ) from None
         if creature.name in cat.creatures:
             raise RulesError(f"{path.name}: two creatures called {creature.name!r}", field=f"creature[{i}].name")
         cat.creatures[creature.name] = creature

@@ -13,8 +13,19 @@ from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
 from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
 from .elements import check_element
 
-__all__ = ["Shell", "Attack", "Creature", "Options", "Situation", "KINDS", "ABILITY_TYPES", "ROWS",
-           "ROUNDINGS", "SLEIGHT_ELEMENT_RULES", "TIMINGS"]
+__all__ = [
+    "Shell",
+    "Attack",
+    "Creature",
+    "Options",
+    "Situation",
+    "KINDS",
+    "ABILITY_TYPES",
+    "ROWS",
+    "ROUNDINGS",
+    "SLEIGHT_ELEMENT_RULES",
+    "TIMINGS",
+]
 
 TEXT = "last-odyssey-attacks.txt"
 CLAR = "CLARIFICATIONS.md, Last Odyssey"
@@ -29,13 +40,13 @@ TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
 # Sizes the rules never need (docs/limits.md; the largest published in brackets).
-MAX_STAT = 999          #: |accuracy, attack, defense, evasion, resistance| [24]
+MAX_STAT = 999  #: |accuracy, attack, defense, evasion, resistance| [24]
 MAX_MULTIPLIER = 100.0  #: an ability's own damage multiplier [4]
-MAX_TARGETS = 100       #: characters one ability targets ['all' for Multi abilities]
-MAX_AP = 10             #: action points of one ability [3; a turn has 2 or 3]
-MAX_MP = 1000           #: MP cost [40]
-MAX_SHELL = 1000        #: Shell points [75]
-MAX_ABILITIES = 20      #: abilities of one creature [4]
+MAX_TARGETS = 100  #: characters one ability targets ['all' for Multi abilities]
+MAX_AP = 10  #: action points of one ability [3; a turn has 2 or 3]
+MAX_MP = 1000  #: MP cost [40]
+MAX_SHELL = 1000  #: Shell points [75]
+MAX_ABILITIES = 20  #: abilities of one creature [4]
 
 
 def _names(field: str, value: Any, rule: str, canon=None) -> tuple:
@@ -47,8 +58,9 @@ def _names(field: str, value: Any, rule: str, canon=None) -> tuple:
         raise RulesError(f"may hold at most {MAX_LIST} entries, not {len(value)}", field=field, rule=LIMITS)
     out = []
     for i, v in enumerate(value):
-        out.append(canon(f"{field}[{i}]", v) if canon else check_str(f"{field}[{i}]", v, rule=rule,
-                                                                      max_length=MAX_TEXT))
+        out.append(
+            canon(f"{field}[{i}]", v) if canon else check_str(f"{field}[{i}]", v, rule=rule, max_length=MAX_TEXT)
+        )
     return tuple(out)
 
 
@@ -68,7 +80,9 @@ class Shell(Model):
 
     def validate(self) -> None:
         rule = f"{CLAR}: Shell is a pool of points"
-        object.__setattr__(self, "points", check_int("shell.points", self.points, minimum=0, limit=MAX_SHELL, rule=rule))
+        object.__setattr__(
+            self, "points", check_int("shell.points", self.points, minimum=0, limit=MAX_SHELL, rule=rule)
+        )
         object.__setattr__(self, "element", check_element("shell.element", self.element))
 
     @property
@@ -120,37 +134,71 @@ class Attack(Model):
         set_("element", check_element("element", self.element))
         if isinstance(self.targets, str):
             if self.targets.strip().lower() != "all":
-                raise RulesError(f"must be a whole number >= 1 or 'all', not {show(self.targets)}",
-                                 field="targets", rule=f"{TEXT}: Multi Attacks")
+                raise RulesError(
+                    f"must be a whole number >= 1 or 'all', not {show(self.targets)}",
+                    field="targets",
+                    rule=f"{TEXT}: Multi Attacks",
+                )
             set_("targets", "all")
         else:
-            set_("targets", check_int("targets", self.targets, minimum=1, limit=MAX_TARGETS,
-                                      rule=f"{TEXT}: Multi Attacks"))
+            set_(
+                "targets",
+                check_int("targets", self.targets, minimum=1, limit=MAX_TARGETS, rule=f"{TEXT}: Multi Attacks"),
+            )
         if self.status is not None:
             set_("status", check_str("status", self.status, rule=f"{TEXT}: Sleights", max_length=MAX_TEXT))
         if self.kind == "sleight" and self.status is None:
-            raise RulesError("a sleight must name the status it inflicts", field="status",
-                             rule=f"{TEXT}: Sleights (they gain the status the ability inflicts)")
+            raise RulesError(
+                "a sleight must name the status it inflicts",
+                field="status",
+                rule=f"{TEXT}: Sleights (they gain the status the ability inflicts)",
+            )
         set_("nonlethal", check_bool("nonlethal", self.nonlethal, rule=f"{TEXT}: Nonlethal Attacks"))
         if self.nonlethal and self.kind == "sleight":
-            raise RulesError("a sleight deals no damage, so it cannot be a nonlethal attack", field="nonlethal",
-                             rule=f"{TEXT}: Nonlethal Attacks (the damage of the attack)")
-        set_("multiplier", check_number("multiplier", self.multiplier, minimum=0.0, limit=MAX_MULTIPLIER,
-                                        rule=f"{TEXT}: base damage multiplied by any relevant modifiers"))
-        set_("ability_type", check_choice("ability_type", self.ability_type, ABILITY_TYPES,
-                                          rule=f"{TEXT}: Ability Types"))
+            raise RulesError(
+                "a sleight deals no damage, so it cannot be a nonlethal attack",
+                field="nonlethal",
+                rule=f"{TEXT}: Nonlethal Attacks (the damage of the attack)",
+            )
+        set_(
+            "multiplier",
+            check_number(
+                "multiplier",
+                self.multiplier,
+                minimum=0.0,
+                limit=MAX_MULTIPLIER,
+                rule=f"{TEXT}: base damage multiplied by any relevant modifiers",
+            ),
+        )
+        set_(
+            "ability_type",
+            check_choice("ability_type", self.ability_type, ABILITY_TYPES, rule=f"{TEXT}: Ability Types"),
+        )
         set_("ap_cost", check_int("ap_cost", self.ap_cost, minimum=0, limit=MAX_AP, rule=f"{CLAR}: action points"))
         set_("mp_cost", check_int("mp_cost", self.mp_cost, minimum=0, limit=MAX_MP, rule=f"{CLAR}: action points"))
         set_("tags", _names("tags", self.tags, TEXT))
         data = "shared/data/last_odyssey_creatures.toml"
         set_("anima_cost", check_int("anima_cost", self.anima_cost, minimum=0, rule=f"{data}: anima_cost"))
-        set_("timing", check_choice("timing", self.timing, TIMINGS, rule=f"{data}: ability type (passive, special, "
-                                                                         "paradigm action)"))
-        set_("multiplier_not_full_hp", check_number("multiplier_not_full_hp", self.multiplier_not_full_hp,
-                                                    minimum=0.0, optional=True,
-                                                    rule="Dragonslayer: 'If the target is not at full HP'"))
-        set_("spares_creature_types", _names("spares_creature_types", self.spares_creature_types,
-                                             "Miasma: 'every non-Undead character'"))
+        set_(
+            "timing",
+            check_choice(
+                "timing", self.timing, TIMINGS, rule=f"{data}: ability type (passive, special, paradigm action)"
+            ),
+        )
+        set_(
+            "multiplier_not_full_hp",
+            check_number(
+                "multiplier_not_full_hp",
+                self.multiplier_not_full_hp,
+                minimum=0.0,
+                optional=True,
+                rule="Dragonslayer: 'If the target is not at full HP'",
+            ),
+        )
+        set_(
+            "spares_creature_types",
+            _names("spares_creature_types", self.spares_creature_types, "Miasma: 'every non-Undead character'"),
+        )
 
     @property
     def deals_damage(self) -> bool:
@@ -158,8 +206,17 @@ class Attack(Model):
         return self.kind != "sleight"
 
 
-_STATS = ("physical_accuracy", "magical_accuracy", "status_accuracy", "physical_attack", "magical_attack",
-          "physical_defense", "magical_defense", "evasion", "resistance")
+_STATS = (
+    "physical_accuracy",
+    "magical_accuracy",
+    "status_accuracy",
+    "physical_attack",
+    "magical_attack",
+    "physical_defense",
+    "magical_defense",
+    "evasion",
+    "resistance",
+)
 
 
 @dataclass(frozen=True)
@@ -204,14 +261,20 @@ class Creature(Model):
     def validate(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         set_("name", check_str("name", self.name))
-        set_("hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{TEXT}: damage reduces the target's total HP"))
+        set_(
+            "hp",
+            check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{TEXT}: damage reduces the target's total HP"),
+        )
         if self.creature_type is not None:
             set_("creature_type", check_str("creature_type", self.creature_type))
         set_("phase_abilities", check_models("phase_abilities", self.phase_abilities, Attack))
         for i, a in enumerate(self.phase_abilities):
             if a.timing == "action":
-                raise RulesError(f"{a.name} is a turn action: list it under abilities", field=f"phase_abilities[{i}]",
-                                 rule=f"{CLAR}: action points per turn")
+                raise RulesError(
+                    f"{a.name} is a turn action: list it under abilities",
+                    field=f"phase_abilities[{i}]",
+                    rule=f"{CLAR}: action points per turn",
+                )
         set_("tier", check_int("tier", self.tier, minimum=1, maximum=10, rule=f"{CLAR}: tiers 1-10"))
         for f in _STATS:
             set_(f, check_int(f, getattr(self, f), limit=MAX_STAT, rule=f"{TEXT}: Strikes, Spells, Sleights"))
@@ -222,13 +285,19 @@ class Creature(Model):
                 try:
                     shell = Shell.from_dict(shell)
                 except RulesError as exc:
-                    raise RulesError(exc.message, field=exc.field if (exc.field or "").startswith("shell")
-                                     else f"shell.{exc.field}", rule=exc.rule) from None
+                    raise RulesError(
+                        exc.message,
+                        field=exc.field if (exc.field or "").startswith("shell") else f"shell.{exc.field}",
+                        rule=exc.rule,
+                    ) from None
             elif isinstance(shell, (int, float)) and not isinstance(shell, bool):
                 shell = Shell(points=shell, element=self.element)
             else:
-                raise RulesError(f"must be None, a Shell, a table {{points, element}} or a number of points, "
-                                 f"not {show(shell)}", field="shell", rule=f"{CLAR}: Shell")
+                raise RulesError(
+                    f"must be None, a Shell, a table {{points, element}} or a number of points, not {show(shell)}",
+                    field="shell",
+                    rule=f"{CLAR}: Shell",
+                )
         set_("shell", shell)
         set_("abilities", check_models("abilities", self.abilities, Attack, max_items=MAX_ABILITIES))
         set_("immune_elements", _names("immune_elements", self.immune_elements, CLAR, check_element))
@@ -277,10 +346,14 @@ class Options(Model):
     sleight_elements: str = "none"
 
     def validate(self) -> None:
-        object.__setattr__(self, "rounding", check_choice("rounding", self.rounding, ROUNDINGS,
-                                                          rule=f"{CLAR}: rule option rounding"))
-        object.__setattr__(self, "sleight_elements", check_choice(
-            "sleight_elements", self.sleight_elements, SLEIGHT_ELEMENT_RULES, rule=f"{TEXT}: Sleights"))
+        object.__setattr__(
+            self, "rounding", check_choice("rounding", self.rounding, ROUNDINGS, rule=f"{CLAR}: rule option rounding")
+        )
+        object.__setattr__(
+            self,
+            "sleight_elements",
+            check_choice("sleight_elements", self.sleight_elements, SLEIGHT_ELEMENT_RULES, rule=f"{TEXT}: Sleights"),
+        )
 
 
 @dataclass(frozen=True)
@@ -310,10 +383,33 @@ class Situation(Model):
         rule = f"{TEXT}: Ability Types (Melee)"
         object.__setattr__(self, "attacker_row", check_choice("attacker_row", self.attacker_row, ROWS, rule=rule))
         object.__setattr__(self, "target_row", check_choice("target_row", self.target_row, ROWS, rule=rule))
-        object.__setattr__(self, "target_front_row_standing",
-                           check_bool("target_front_row_standing", self.target_front_row_standing, rule=rule))
+        object.__setattr__(
+            self,
+            "target_front_row_standing",
+            check_bool("target_front_row_standing", self.target_front_row_standing, rule=rule),
+        )
         object.__setattr__(self, "lean_in", check_bool("lean_in", self.lean_in, rule=f"{TEXT}: Leaning In"))
-        object.__setattr__(self, "target_shell_points", check_int(
-            "target_shell_points", self.target_shell_points, minimum=0, optional=True, limit=MAX_SHELL, rule=f"{CLAR}: Shell"))
-        object.__setattr__(self, "target_hp", check_int(
-            "target_hp", self.target_hp, minimum=1, optional=True, limit=MAX_HP, rule=f"{TEXT}: damage reduces the target's total HP"))
+        object.__setattr__(
+            self,
+            "target_shell_points",
+            check_int(
+                "target_shell_points",
+                self.target_shell_points,
+                minimum=0,
+                optional=True,
+                limit=MAX_SHELL,
+                rule=f"{CLAR}: Shell",
+            ),
+        )
+        object.__setattr__(
+            self,
+            "target_hp",
+            check_int(
+                "target_hp",
+                self.target_hp,
+                minimum=1,
+                optional=True,
+                limit=MAX_HP,
+                rule=f"{TEXT}: damage reduces the target's total HP",
+            ),
+        )

@@ -49,26 +49,36 @@ def check_reach(attack: Attack, situation: Situation, index: int | None = None) 
     where = "" if index is None else f" (matchup {index})"
     rule = f"{TEXT}: Ability Types, Melee"
     if situation.attacker_row != "front":
-        raise RulesError(f"{attack.name} is a melee ability and the user is in the back row{where}",
-                         field="attacker_row", rule=rule)
+        raise RulesError(
+            f"{attack.name} is a melee ability and the user is in the back row{where}", field="attacker_row", rule=rule
+        )
     if situation.target_row == "back" and situation.target_front_row_standing:
-        raise RulesError(f"{attack.name} is a melee ability and cannot reach a back-row target while the "
-                         f"front row stands{where}", field="target_row", rule=rule)
+        raise RulesError(
+            f"{attack.name} is a melee ability and cannot reach a back-row target while the front row stands{where}",
+            field="target_row",
+            rule=rule,
+        )
 
 
 def _aligned(attacks, attackers, targets, situation) -> list[Situation]:
     n = len(attacks)
     if not (len(attackers) == n == len(targets)):
-        raise RulesError(f"attacks, attackers and targets must be aligned; got {n}, {len(attackers)}, "
-                         f"{len(targets)}", field="targets")
+        raise RulesError(
+            f"attacks, attackers and targets must be aligned; got {n}, {len(attackers)}, {len(targets)}",
+            field="targets",
+        )
     if n == 0:
         raise RulesError("need at least one matchup", field="attacks")
-    for field, seq, cls in (("attacks", attacks, Attack), ("attackers", attackers, Creature),
-                            ("targets", targets, Creature)):
+    for field, seq, cls in (
+        ("attacks", attacks, Attack),
+        ("attackers", attackers, Creature),
+        ("targets", targets, Creature),
+    ):
         bad = next((i for i, x in enumerate(seq) if not isinstance(x, cls)), None)
         if bad is not None:
-            raise RulesError(f"item {bad} is a {type(seq[bad]).__name__}, not a Last Odyssey {cls.__name__}",
-                             field=field)
+            raise RulesError(
+                f"item {bad} is a {type(seq[bad]).__name__}, not a Last Odyssey {cls.__name__}", field=field
+            )
     if situation is None or isinstance(situation, Situation):
         sits = [situation or Situation()] * n
     else:
@@ -78,8 +88,13 @@ def _aligned(attacks, attackers, targets, situation) -> list[Situation]:
     return sits
 
 
-def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                 options: Options, situation: Situation | Sequence[Situation] | None = None) -> Grid:
+def resolve_grid(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situation: Situation | Sequence[Situation] | None = None,
+) -> Grid:
     """Return hit, damage and status of every matchup on every face of the hit die.
 
     Rules (last-odyssey-attacks.txt unless noted):
@@ -105,8 +120,10 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
         check_reach(a, s, i if n > 1 else None)
 
     kind = np.array([{"strike": 0, "spell": 1, "sleight": 2}[a.kind] for a in attacks])
-    acc = np.array([(u.physical_accuracy, u.magical_accuracy, u.status_accuracy)[k]
-                    for u, k in zip(attackers, kind)], dtype=np.int64)
+    acc = np.array(
+        [(u.physical_accuracy, u.magical_accuracy, u.status_accuracy)[k] for u, k in zip(attackers, kind)],
+        dtype=np.int64,
+    )
     atk = np.array([(u.physical_attack, u.magical_attack, 0)[k] for u, k in zip(attackers, kind)], dtype=np.int64)
     dfn = np.array([(t.physical_defense, t.magical_defense, 0)[k] for t, k in zip(targets, kind)], dtype=np.int64)
     avoid = np.array([t.resistance if k == 2 else t.evasion for t, k in zip(targets, kind)], dtype=np.int64)
@@ -114,24 +131,43 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
     shell_pts = np.empty(n, dtype=np.int64)
     for i, (t, s) in enumerate(zip(targets, sits)):
         if s.target_shell_points is not None and s.target_shell_points > 0 and t.shell is None:
-            raise RulesError(f"{t.name} has no Shell, so it cannot have {s.target_shell_points} Shell points",
-                             field="target_shell_points", rule="CLARIFICATIONS.md, Last Odyssey: Shell")
+            raise RulesError(
+                f"{t.name} has no Shell, so it cannot have {s.target_shell_points} Shell points",
+                field="target_shell_points",
+                rule="CLARIFICATIONS.md, Last Odyssey: Shell",
+            )
         shell_pts[i] = t.shell_points if s.target_shell_points is None else s.target_shell_points
     shell_on = shell_pts > 0
-    target_elem = np.array([element_code(t.shell.element if on and t.shell is not None else t.element)
-                            for t, on in zip(targets, shell_on)])
+    target_elem = np.array(
+        [element_code(t.shell.element if on and t.shell is not None else t.element) for t, on in zip(targets, shell_on)]
+    )
     attack_elem = np.array([element_code(a.element) for a in attacks])
     elem_mult = multipliers_of_codes(attack_elem, target_elem)
     immune = np.array([a.element is not None and a.element in t.immune_elements for a, t in zip(attacks, targets)])
     shell_mult = np.where((kind == 1) & shell_on, 2.0, 1.0) * np.where((kind == 0) & ~shell_on, 2.0, 1.0)
     for t, s in zip(targets, sits):
         if s.target_hp is not None and s.target_hp > t.hp:
-            raise RulesError(f"{s.target_hp} exceeds {t.name}'s {t.hp} HP", field="target_hp",
-                             rule=f"{TEXT}: damage reduces the target's total HP")
-    own = np.array([a.multiplier if (a.multiplier_not_full_hp is None or s.target_hp is None or s.target_hp >= t.hp)
-                    else a.multiplier_not_full_hp for a, t, s in zip(attacks, targets, sits)], dtype=np.float64)
-    spared = np.array([t.creature_type is not None and t.creature_type.lower() in
-                       {x.lower() for x in a.spares_creature_types} for a, t in zip(attacks, targets)], dtype=bool)
+            raise RulesError(
+                f"{s.target_hp} exceeds {t.name}'s {t.hp} HP",
+                field="target_hp",
+                rule=f"{TEXT}: damage reduces the target's total HP",
+            )
+    own = np.array(
+        [
+            a.multiplier
+            if (a.multiplier_not_full_hp is None or s.target_hp is None or s.target_hp >= t.hp)
+            else a.multiplier_not_full_hp
+            for a, t, s in zip(attacks, targets, sits)
+        ],
+        dtype=np.float64,
+    )
+    spared = np.array(
+        [
+            t.creature_type is not None and t.creature_type.lower() in {x.lower() for x in a.spares_creature_types}
+            for a, t in zip(attacks, targets)
+        ],
+        dtype=bool,
+    )
     mult = own * shell_mult * elem_mult * np.where(immune, 0.0, 1.0)
     nonlethal = np.array([a.nonlethal for a in attacks])
     lean = np.array([s.lean_in for s in sits])
@@ -142,11 +178,18 @@ def resolve_grid(attacks: Sequence[Attack], attackers: Sequence[Creature], targe
 
     threshold = np.full(n, SLEIGHT_LIMIT, dtype=np.int64)
     if options.sleight_elements == "ladder":
-        ladder = np.select([elem_mult <= 0.25, elem_mult <= 0.5, elem_mult <= 1.0, elem_mult <= 2.0],
-                           [_NEVER, 3, SLEIGHT_LIMIT, HIT_LIMIT], _ALWAYS)
+        ladder = np.select(
+            [elem_mult <= 0.25, elem_mult <= 0.5, elem_mult <= 1.0, elem_mult <= 2.0],
+            [_NEVER, 3, SLEIGHT_LIMIT, HIT_LIMIT],
+            _ALWAYS,
+        )
         threshold = np.where(attack_elem == element_code(None), SLEIGHT_LIMIT, ladder)
-    status_immune = np.array([a.status is not None and a.status.lower() in {x.lower() for x in t.immune_statuses}
-                              for a, t in zip(attacks, targets)])
+    status_immune = np.array(
+        [
+            a.status is not None and a.status.lower() in {x.lower() for x in t.immune_statuses}
+            for a, t in zip(attacks, targets)
+        ]
+    )
     lands = result <= threshold[:, None]
 
     sleight = (kind == 2)[:, None]
@@ -172,19 +215,24 @@ def outcome_frame(grid: Grid) -> pl.DataFrame:
     n = grid.damage.shape[0]
     damage = grid.damage.ravel()
     shell = np.minimum(damage, np.repeat(grid.shell_points, FACES.size))
-    frame = pl.DataFrame({
-        "matchup": np.repeat(np.arange(n, dtype=np.int64), FACES.size),
-        "damage": damage,
-        "hit": grid.hit.ravel(),
-        "status": grid.status.ravel(),
-        "shell_damage": shell,
-        "hp_damage": damage - shell,
-        "probability": np.full(damage.size, 1.0 / FACES.size),
-    })
+    frame = pl.DataFrame(
+        {
+            "matchup": np.repeat(np.arange(n, dtype=np.int64), FACES.size),
+            "damage": damage,
+            "hit": grid.hit.ravel(),
+            "status": grid.status.ravel(),
+            "shell_damage": shell,
+            "hp_damage": damage - shell,
+            "probability": np.full(damage.size, 1.0 / FACES.size),
+        }
+    )
     keys = ["matchup", "damage", "hit", "status", "shell_damage", "hp_damage"]
-    return (frame.group_by(keys).agg(pl.col("probability").sum())
-            .sort(["matchup", "damage", "hit", "status"])
-            .select(["matchup", "probability", "damage", "hit", "status", "shell_damage", "hp_damage"]))
+    return (
+        frame.group_by(keys)
+        .agg(pl.col("probability").sum())
+        .sort(["matchup", "damage", "hit", "status"])
+        .select(["matchup", "probability", "damage", "hit", "status", "shell_damage", "hp_damage"])
+    )
 
 
 def multi_target_frame(grid: Grid, by_die: bool = False) -> pl.DataFrame:
@@ -204,8 +252,9 @@ def multi_target_frame(grid: Grid, by_die: bool = False) -> pl.DataFrame:
     cols["targets_hit"] = grid.hit.sum(axis=0).astype(np.int64)
     cols["probability"] = np.full(FACES.size, 1.0 / FACES.size)
     frame = pl.DataFrame(cols)
-    order = ["probability", "damage", "targets_hit"] + [c for c in cols if c[:4] in ("hit_", "dama", "stat")
-                                                         and c != "damage"]
+    order = ["probability", "damage", "targets_hit"] + [
+        c for c in cols if c[:4] in ("hit_", "dama", "stat") and c != "damage"
+    ]
     if by_die:
         return frame.select(["die"] + order)
     keys = [c for c in order if c != "probability"]

@@ -39,8 +39,14 @@ class LastOdyssey(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ resolution
-    def outcome_tables(self, attacks: Sequence[m.Attack], attackers: Sequence[m.Creature], targets: Sequence[m.Creature],
-                       options: m.Options | None = None, situation: Any = None) -> pl.DataFrame:
+    def outcome_tables(
+        self,
+        attacks: Sequence[m.Attack],
+        attackers: Sequence[m.Creature],
+        targets: Sequence[m.Creature],
+        options: m.Options | None = None,
+        situation: Any = None,
+    ) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups (row i = matchup i).
 
         Columns: matchup, probability, damage, hit, status (the ability's status inflicted),
@@ -50,9 +56,15 @@ class LastOdyssey(RuleSystem):
         grid = resolve_grid(list(attacks), list(attackers), list(targets), self.options_of(options), situation)
         return outcome_frame(grid)
 
-    def multi_target_outcomes(self, attack: m.Attack, attacker: m.Creature, targets: Sequence[m.Creature],
-                              options: m.Options | None = None, situation: Any = None,
-                              by_die: bool = False) -> pl.DataFrame:
+    def multi_target_outcomes(
+        self,
+        attack: m.Attack,
+        attacker: m.Creature,
+        targets: Sequence[m.Creature],
+        options: m.Options | None = None,
+        situation: Any = None,
+        by_die: bool = False,
+    ) -> pl.DataFrame:
         """Return the exact joint outcome of one multi-target use of ``attack`` against ``targets``.
 
         One hit die for all targets (last-odyssey-attacks.txt, Multi Attacks), so the per-target
@@ -65,10 +77,14 @@ class LastOdyssey(RuleSystem):
         if not targets:
             raise RulesError("need at least one target", field="targets")
         if isinstance(attack.targets, int) and len(targets) > attack.targets:  # an int, or "all" (validate)
-            raise RulesError(f"{attack.name} may target {attack.targets} character(s), not {len(targets)}",
-                             field="targets", rule="last-odyssey-attacks.txt: Multi Attacks")
-        grid = resolve_grid([attack] * len(targets), [attacker] * len(targets), targets, self.options_of(options),
-                            situation)
+            raise RulesError(
+                f"{attack.name} may target {attack.targets} character(s), not {len(targets)}",
+                field="targets",
+                rule="last-odyssey-attacks.txt: Multi Attacks",
+            )
+        grid = resolve_grid(
+            [attack] * len(targets), [attacker] * len(targets), targets, self.options_of(options), situation
+        )
         return multi_target_frame(grid, by_die=by_die)
 
     # ------------------------------------------------------------------ combat hooks
@@ -121,8 +137,11 @@ class LastOdyssey(RuleSystem):
         cost = sum(a.ap_cost for a in items)
         ap = self.actions_per_turn(attacker, options)
         if cost > ap:
-            raise RulesError(f"these abilities cost {cost} action points; {attacker.name} has {ap} per turn",
-                             field="attacks", rule=f"{CLAR}: action points per turn")
+            raise RulesError(
+                f"these abilities cost {cost} action points; {attacker.name} has {ap} per turn",
+                field="attacks",
+                rule=f"{CLAR}: action points per turn",
+            )
         return items
 
     def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
@@ -143,7 +162,10 @@ class LastOdyssey(RuleSystem):
             usable.append(a)
         if not usable:
             return []
-        return [(label, [usable[i] for i in idx]) for label, idx in _combos(usable, self.actions_per_turn(attacker, options))]
+        return [
+            (label, [usable[i] for i in idx])
+            for label, idx in _combos(usable, self.actions_per_turn(attacker, options))
+        ]
 
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:

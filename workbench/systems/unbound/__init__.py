@@ -9,6 +9,23 @@ from .models import ACTION_KINDS, ITERATIVES, RANKS, Action, Attack, Creature, O
 from .notation import CritSpec, DamageSpec, damage_dist, parse_crit, parse_damage
 from .system import SYSTEM, UnboundSystem
 
-__all__ = ["SYSTEM", "UnboundSystem", "Creature", "Attack", "Options", "Situation", "Action", "Slot",
-           "RANKS", "ITERATIVES", "ACTION_KINDS", "parse_damage", "parse_crit", "damage_dist", "DamageSpec",
-           "CritSpec", "expand_turn", "offhand_penalty"]
+__all__ = [
+    "SYSTEM",
+    "UnboundSystem",
+    "Creature",
+    "Attack",
+    "Options",
+    "Situation",
+    "Action",
+    "Slot",
+    "RANKS",
+    "ITERATIVES",
+    "ACTION_KINDS",
+    "parse_damage",
+    "parse_crit",
+    "damage_dist",
+    "DamageSpec",
+    "CritSpec",
+    "expand_turn",
+    "offhand_penalty",
+]

@@ -32,8 +32,16 @@ from typing import cast, overload
 from ...errors import RulesError
 from .models import RULES, Action, Attack, Creature, Options, Situation
 
-__all__ = ["Slot", "expand_turn", "resolve_weapon", "offhand_penalty", "action_label", "as_actions",
-           "secondary_weapon", "BASIC_ACTIONS"]
+__all__ = [
+    "Slot",
+    "expand_turn",
+    "resolve_weapon",
+    "offhand_penalty",
+    "action_label",
+    "as_actions",
+    "secondary_weapon",
+    "BASIC_ACTIONS",
+]
 
 #: "Two basic actions per turn" (CLARIFICATIONS.md, Unbound)
 BASIC_ACTIONS = 2
@@ -121,26 +129,42 @@ def as_actions(items: Action | Attack | str | Sequence[Action | Attack | str]) -
 def _check_turn(actions: list[Action], options: Options, situation: Situation) -> None:
     cost = sum(a.cost for a in actions)
     if cost > BASIC_ACTIONS:
-        raise RulesError(f"the actions take {cost} basic actions; a turn has {BASIC_ACTIONS}", field="attacks",
-                         rule="CLARIFICATIONS.md, Unbound: two basic actions per turn")
+        raise RulesError(
+            f"the actions take {cost} basic actions; a turn has {BASIC_ACTIONS}",
+            field="attacks",
+            rule="CLARIFICATIONS.md, Unbound: two basic actions per turn",
+        )
     if sum(a.action == "all_out" for a in actions) > 1:
-        raise RulesError("All Out Attack may only be performed once per turn", field="attacks",
-                         rule=f"{RULES}: All Out Attack")
+        raise RulesError(
+            "All Out Attack may only be performed once per turn", field="attacks", rule=f"{RULES}: All Out Attack"
+        )
     casts = sum(a.action == "cast" for a in actions)
     if casts and casts < sum(a.action != "brace" for a in actions):
-        raise RulesError("an attack action and the spell casting action cannot share a turn", field="attacks",
-                         rule=f"{RULES}: 'If a character performs an attack action on their turn they are "
-                              "unable to perform the spell casting action'")
+        raise RulesError(
+            "an attack action and the spell casting action cannot share a turn",
+            field="attacks",
+            rule=f"{RULES}: 'If a character performs an attack action on their turn they are "
+            "unable to perform the spell casting action'",
+        )
     if casts > options.casts_per_turn:
-        raise RulesError(f"{casts} spell attack actions; Options.casts_per_turn allows {options.casts_per_turn}",
-                         field="attacks", rule=f"{RULES}: Spell Attacks")
+        raise RulesError(
+            f"{casts} spell attack actions; Options.casts_per_turn allows {options.casts_per_turn}",
+            field="attacks",
+            rule=f"{RULES}: Spell Attacks",
+        )
     if any(a.action == "snipe" for a in actions) and not situation.target_unaware:
-        raise RulesError("Snipe needs an unaware target (Situation.target_unaware)", field="target_unaware",
-                         rule=f"{RULES}: Snipe")
+        raise RulesError(
+            "Snipe needs an unaware target (Situation.target_unaware)", field="target_unaware", rule=f"{RULES}: Snipe"
+        )
 
 
-def expand_turn(actions: Action | Attack | str | Sequence[Action | Attack | str], attacker: Creature, options: Options,
-                situation: Situation, earlier: int = 0) -> list[Slot]:
+def expand_turn(
+    actions: Action | Attack | str | Sequence[Action | Attack | str],
+    attacker: Creature,
+    options: Options,
+    situation: Situation,
+    earlier: int = 0,
+) -> list[Slot]:
     """Return the attack rolls of a turn's actions, in order, with their penalties and Wild Attack AC drops.
 
     ``earlier`` counts attacks already made this turn. Raises RulesError for an illegal turn.
@@ -164,15 +188,20 @@ def expand_turn(actions: Action | Attack | str | Sequence[Action | Attack | str]
 
         if act.action == "brace":
             if not w.braceable:
-                raise RulesError(f"{w.name} is not a firearm or crossbow that can be braced", field="weapon",
-                                 rule=f"{RULES}: Implaced Weapons ('brace one of these weapons ... as a basic "
-                                      "action')")
+                raise RulesError(
+                    f"{w.name} is not a firearm or crossbow that can be braced",
+                    field="weapon",
+                    rule=f"{RULES}: Implaced Weapons ('brace one of these weapons ... as a basic action')",
+                )
             braced.add(w.name)
             continue
 
         if act.action in ("push", "all_out", "snipe") and w.kind == "spell":
-            raise RulesError(f"{w.name} is a spell: use the spell attack action ('cast')", field="weapon",
-                             rule=f"{RULES}: Spell Attacks")
+            raise RulesError(
+                f"{w.name} is a spell: use the spell attack action ('cast')",
+                field="weapon",
+                rule=f"{RULES}: Spell Attacks",
+            )
         if act.action == "cast":
             if w.kind != "spell":
                 raise RulesError(f"{w.name} is not a spell attack", field="weapon", rule=f"{RULES}: Spell Attacks")
@@ -183,8 +212,9 @@ def expand_turn(actions: Action | Attack | str | Sequence[Action | Attack | str]
             counted += 1
         elif act.action == "snipe":
             if w.kind not in ("ranged", "thrown"):
-                raise RulesError(f"Snipe makes a ranged attack; {w.name} is {w.kind}", field="weapon",
-                                 rule=f"{RULES}: Snipe")
+                raise RulesError(
+                    f"Snipe makes a ranged attack; {w.name} is {w.kind}", field="weapon", rule=f"{RULES}: Snipe"
+                )
             add(w, m * counted)
             counted += 1
         elif act.action == "all_out":
@@ -194,9 +224,12 @@ def expand_turn(actions: Action | Attack | str | Sequence[Action | Attack | str]
             if off is not None:
                 for role, x in (("weapon", w), ("off_hand", off)):
                     if x.natural or x.two_handed or x.kind not in ("melee", "thrown"):
-                        raise RulesError(f"{x.name} is not a one-handed wielded weapon", field=role,
-                                         rule=f"{RULES}: Two Weapon Fighting ('a one handed weapon in both "
-                                              "their main and off hand')")
+                        raise RulesError(
+                            f"{x.name} is not a one-handed wielded weapon",
+                            field=role,
+                            rule=f"{RULES}: Two Weapon Fighting ('a one handed weapon in both "
+                            "their main and off hand')",
+                        )
                 twf = offhand_penalty(w, off)
             for j in range(n_iter):
                 add(w, m * (counted + j) + twf)
@@ -211,16 +244,22 @@ def expand_turn(actions: Action | Attack | str | Sequence[Action | Attack | str]
             naturals = _naturals(attacker)
             if w is not None:
                 if w.natural or w.kind == "spell":
-                    raise RulesError(f"{w.name} is not a wielded weapon; leave weapon empty to attack with "
-                                     "every natural weapon", field="weapon", rule=f"{RULES}: Secondary Natural Attacks")
+                    raise RulesError(
+                        f"{w.name} is not a wielded weapon; leave weapon empty to attack with every natural weapon",
+                        field="weapon",
+                        rule=f"{RULES}: Secondary Natural Attacks",
+                    )
                 # "or with an available secondary natural weapon after attacking with a wielded weapon"
                 secondaries = [secondary_weapon(act, attacker)]
                 add(w, m * counted)
                 counted += 1
             else:
                 if not naturals:
-                    raise RulesError(f"{attacker.name} has no natural weapons", field="weapons",
-                                     rule=f"{RULES}: Secondary Natural Attacks")
+                    raise RulesError(
+                        f"{attacker.name} has no natural weapons",
+                        field="weapons",
+                        rule=f"{RULES}: Secondary Natural Attacks",
+                    )
                 add(naturals[0], m * counted)
                 counted += 1
                 secondaries = naturals[1:]

@@ -13,8 +13,18 @@ from ...limits import MAX_HP
 from ..base import Model, check_bool, check_choice, check_int, check_models, check_str, show
 from .notation import parse_crit, parse_damage
 
-__all__ = ["Creature", "Attack", "Options", "Situation", "Action", "RANKS", "ITERATIVES", "KINDS",
-           "ACTION_KINDS", "RULES"]
+__all__ = [
+    "Creature",
+    "Attack",
+    "Options",
+    "Situation",
+    "Action",
+    "RANKS",
+    "ITERATIVES",
+    "KINDS",
+    "ACTION_KINDS",
+    "RULES",
+]
 
 RULES = "unbound-d20-attacking.txt"
 KINDS = ("melee", "ranged", "thrown", "spell")
@@ -24,9 +34,9 @@ ITERATIVES = {"untrained": 1, "professional": 2, "grandmaster": 3}
 HIGH_GROUND = ("none", "above", "below")
 
 # Sizes the rules never need (docs/limits.md; the largest published in brackets).
-MAX_WEAPONS = 20          #: weapons of one creature [catalog 4]
+MAX_WEAPONS = 20  #: weapons of one creature [catalog 4]
 MAX_RANGE_INCREMENT = 10_000  #: feet [catalog 120]
-MAX_INCREMENTS = 100      #: Attack.max_increments [the text's 10]
+MAX_INCREMENTS = 100  #: Attack.max_increments [the text's 10]
 MAX_DISTANCE = MAX_RANGE_INCREMENT * MAX_INCREMENTS  #: Situation.distance, feet
 #: action kind -> (label, basic actions it costs)
 ACTION_KINDS = {
@@ -49,8 +59,10 @@ class RankMap(dict):
         return hash(tuple(sorted(self.items())))
 
     def _readonly(self, *args, **kwargs):
-        raise RulesError("a creature's group ranks cannot be changed in place; use creature.replace(group_ranks=...)",
-                         field="group_ranks")
+        raise RulesError(
+            "a creature's group ranks cannot be changed in place; use creature.replace(group_ranks=...)",
+            field="group_ranks",
+        )
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
@@ -105,8 +117,9 @@ class Attack(Model):
             object.__setattr__(self, "group", check_str("group", self.group, rule=f"{RULES}: weapon group").lower())
         object.__setattr__(self, "braced", check_bool("braced", self.braced))
         if self.braced and not self.braceable:
-            raise RulesError("only a braceable firearm or crossbow can be braced", field="braced",
-                             rule=f"{RULES}: Implaced Weapons")
+            raise RulesError(
+                "only a braceable firearm or crossbow can be braced", field="braced", rule=f"{RULES}: Implaced Weapons"
+            )
         object.__setattr__(self, "name", check_str("name", self.name))
         object.__setattr__(self, "kind", check_choice("kind", self.kind, KINDS, rule=f"{RULES}: types of attack"))
         object.__setattr__(self, "damage", parse_damage(self.damage, "damage").text())
@@ -115,28 +128,66 @@ class Attack(Model):
             object.__setattr__(self, f, check_bool(f, getattr(self, f)))
         if self.adds_strength is not None:
             object.__setattr__(self, "adds_strength", check_bool("adds_strength", self.adds_strength))
-        object.__setattr__(self, "range_increment", check_int(
-            "range_increment", self.range_increment, minimum=1, optional=True, limit=MAX_RANGE_INCREMENT, rule=f"{RULES}: Range Increments"))
-        object.__setattr__(self, "max_increments", check_int(
-            "max_increments", self.max_increments, minimum=1, optional=True, limit=MAX_INCREMENTS, rule=f"{RULES}: Range Increments"))
-        object.__setattr__(self, "attack_bonus", check_int(
-            "attack_bonus", self.attack_bonus, minimum=-20, maximum=60, optional=True, rule=f"{RULES}: Attack Bonuses"))
+        object.__setattr__(
+            self,
+            "range_increment",
+            check_int(
+                "range_increment",
+                self.range_increment,
+                minimum=1,
+                optional=True,
+                limit=MAX_RANGE_INCREMENT,
+                rule=f"{RULES}: Range Increments",
+            ),
+        )
+        object.__setattr__(
+            self,
+            "max_increments",
+            check_int(
+                "max_increments",
+                self.max_increments,
+                minimum=1,
+                optional=True,
+                limit=MAX_INCREMENTS,
+                rule=f"{RULES}: Range Increments",
+            ),
+        )
+        object.__setattr__(
+            self,
+            "attack_bonus",
+            check_int(
+                "attack_bonus",
+                self.attack_bonus,
+                minimum=-20,
+                maximum=60,
+                optional=True,
+                rule=f"{RULES}: Attack Bonuses",
+            ),
+        )
         if self.kind in ("ranged", "thrown") and self.range_increment is None:
-            raise RulesError(f"a {self.kind} attack needs a range increment (feet)", field="range_increment",
-                             rule=f"{RULES}: 'All ranged attacks have a base range increment'")
+            raise RulesError(
+                f"a {self.kind} attack needs a range increment (feet)",
+                field="range_increment",
+                rule=f"{RULES}: 'All ranged attacks have a base range increment'",
+            )
         if self.kind == "melee" and self.range_increment is not None:
-            raise RulesError("a melee attack has no range increment", field="range_increment",
-                             rule=f"{RULES}: Range Increments")
+            raise RulesError(
+                "a melee attack has no range increment", field="range_increment", rule=f"{RULES}: Range Increments"
+            )
         if self.paired and not self.natural:
-            raise RulesError("only natural weapons come in pairs", field="paired",
-                             rule=f"{RULES}: Multiple Attacks and Paired Natural Weapons")
+            raise RulesError(
+                "only natural weapons come in pairs",
+                field="paired",
+                rule=f"{RULES}: Multiple Attacks and Paired Natural Weapons",
+            )
         if self.natural and self.kind == "spell":
             raise RulesError("a natural weapon is not a spell", field="natural", rule=f"{RULES}: Natural Attacks")
         if self.shield and (self.kind != "melee" or self.natural):
             raise RulesError("a shield bash is a melee weapon attack", field="shield", rule=f"{RULES}: Shield Bash")
         if self.braceable and self.kind != "ranged":
-            raise RulesError("only ranged firearms and crossbows can be braced", field="braceable",
-                             rule=f"{RULES}: Implaced Weapons")
+            raise RulesError(
+                "only ranged firearms and crossbows can be braced", field="braceable", rule=f"{RULES}: Implaced Weapons"
+            )
 
     @property
     def weapon_group(self) -> str | None:
@@ -193,9 +244,14 @@ class Creature(Model):
         """Check the fields (HP >= 1, AC and touch AC >= 0, modifiers -20..50, a known rank)."""
         object.__setattr__(self, "name", check_str("name", self.name))
         object.__setattr__(self, "hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=RULES))
-        object.__setattr__(self, "ac", check_int("ac", self.ac, minimum=0, maximum=100, rule=f"{RULES}: Making an Attack"))
-        object.__setattr__(self, "touch_ac", check_int("touch_ac", self.touch_ac, minimum=0, maximum=100,
-                                                       rule=f"{RULES}: Making an Attack"))
+        object.__setattr__(
+            self, "ac", check_int("ac", self.ac, minimum=0, maximum=100, rule=f"{RULES}: Making an Attack")
+        )
+        object.__setattr__(
+            self,
+            "touch_ac",
+            check_int("touch_ac", self.touch_ac, minimum=0, maximum=100, rule=f"{RULES}: Making an Attack"),
+        )
         for f in ("str_mod", "dex_mod", "magic_mod"):
             object.__setattr__(self, f, _mod(f, getattr(self, f), f"{RULES}: Attack Bonuses"))
         if self.thaumaturgy_mod is not None:
@@ -205,12 +261,23 @@ class Creature(Model):
         object.__setattr__(self, "precise_shot", check_bool("precise_shot", self.precise_shot))
         ranks = self.group_ranks if self.group_ranks is not None else {}
         if not isinstance(ranks, dict):
-            raise RulesError(f"must be a table {{weapon group: rank}}, not {ranks!r}", field="group_ranks",
-                             rule=f"{RULES}: Multiple Attacks (per weapon group)")
-        object.__setattr__(self, "group_ranks", RankMap({
-            check_str("group_ranks", g).lower(): check_choice(f"group_ranks.{g}", r, RANKS,
-                                                              rule=f"{RULES}: Multiple Attacks (per weapon group)")
-            for g, r in ranks.items()}))
+            raise RulesError(
+                f"must be a table {{weapon group: rank}}, not {ranks!r}",
+                field="group_ranks",
+                rule=f"{RULES}: Multiple Attacks (per weapon group)",
+            )
+        object.__setattr__(
+            self,
+            "group_ranks",
+            RankMap(
+                {
+                    check_str("group_ranks", g).lower(): check_choice(
+                        f"group_ranks.{g}", r, RANKS, rule=f"{RULES}: Multiple Attacks (per weapon group)"
+                    )
+                    for g, r in ranks.items()
+                }
+            ),
+        )
 
     def rank_with(self, weapon: Attack) -> str:
         """Return the skill rank with ``weapon``: its group's rank in ``group_ranks``, else ``rank``."""
@@ -261,17 +328,38 @@ class Options(Model):
     def validate(self) -> None:
         """Check the option values."""
         object.__setattr__(self, "confirm_crits", check_bool("confirm_crits", self.confirm_crits))
-        object.__setattr__(self, "minimum_damage", check_int("minimum_damage", self.minimum_damage, minimum=0, maximum=1))
-        object.__setattr__(self, "multiple_attack_penalty", check_int(
-            "multiple_attack_penalty", self.multiple_attack_penalty, minimum=0, maximum=20,
-            rule=f"{RULES}: Multiple Attacks"))
-        object.__setattr__(self, "secondary_natural_penalty", check_int(
-            "secondary_natural_penalty", self.secondary_natural_penalty, minimum=0, maximum=20,
-            rule=f"{RULES}: Secondary Natural Attacks"))
-        object.__setattr__(self, "offhand_counts_as_attack", check_bool("offhand_counts_as_attack",
-                                                                        self.offhand_counts_as_attack))
+        object.__setattr__(
+            self, "minimum_damage", check_int("minimum_damage", self.minimum_damage, minimum=0, maximum=1)
+        )
+        object.__setattr__(
+            self,
+            "multiple_attack_penalty",
+            check_int(
+                "multiple_attack_penalty",
+                self.multiple_attack_penalty,
+                minimum=0,
+                maximum=20,
+                rule=f"{RULES}: Multiple Attacks",
+            ),
+        )
+        object.__setattr__(
+            self,
+            "secondary_natural_penalty",
+            check_int(
+                "secondary_natural_penalty",
+                self.secondary_natural_penalty,
+                minimum=0,
+                maximum=20,
+                rule=f"{RULES}: Secondary Natural Attacks",
+            ),
+        )
+        object.__setattr__(
+            self, "offhand_counts_as_attack", check_bool("offhand_counts_as_attack", self.offhand_counts_as_attack)
+        )
         object.__setattr__(self, "wild_plans", check_bool("wild_plans", self.wild_plans))
-        object.__setattr__(self, "casts_per_turn", check_int("casts_per_turn", self.casts_per_turn, minimum=0, maximum=2))
+        object.__setattr__(
+            self, "casts_per_turn", check_int("casts_per_turn", self.casts_per_turn, minimum=0, maximum=2)
+        )
 
 
 @dataclass(frozen=True)
@@ -302,13 +390,34 @@ class Situation(Model):
 
     def validate(self) -> None:
         """Check the fields."""
-        for f in ("flanking", "charge", "braced", "shooting_into_melee", "precise_shot", "target_unaware",
-                  "advantage", "disadvantage"):
+        for f in (
+            "flanking",
+            "charge",
+            "braced",
+            "shooting_into_melee",
+            "precise_shot",
+            "target_unaware",
+            "advantage",
+            "disadvantage",
+        ):
             object.__setattr__(self, f, check_bool(f, getattr(self, f)))
-        object.__setattr__(self, "high_ground", check_choice("high_ground", self.high_ground, HIGH_GROUND,
-                                                             rule=f"{RULES}: High Ground"))
-        object.__setattr__(self, "distance", check_int("distance", self.distance, minimum=0, optional=True,
-                                                       limit=MAX_DISTANCE, rule=f"{RULES}: Range Increments"))
+        object.__setattr__(
+            self,
+            "high_ground",
+            check_choice("high_ground", self.high_ground, HIGH_GROUND, rule=f"{RULES}: High Ground"),
+        )
+        object.__setattr__(
+            self,
+            "distance",
+            check_int(
+                "distance",
+                self.distance,
+                minimum=0,
+                optional=True,
+                limit=MAX_DISTANCE,
+                rule=f"{RULES}: Range Increments",
+            ),
+        )
         object.__setattr__(self, "bonus", check_int("bonus", self.bonus, minimum=-50, maximum=50))
 
 
@@ -335,8 +444,9 @@ class Action(Model):
 
     def validate(self) -> None:
         """Check the action kind and the weapons it may use."""
-        object.__setattr__(self, "action", check_choice("action", self.action, list(ACTION_KINDS),
-                                                        rule=f"{RULES}: Attack Actions"))
+        object.__setattr__(
+            self, "action", check_choice("action", self.action, list(ACTION_KINDS), rule=f"{RULES}: Attack Actions")
+        )
         object.__setattr__(self, "wild", check_bool("wild", self.wild))
         for f in ("weapon", "off_hand", "secondary"):
             v = getattr(self, f)
@@ -349,12 +459,18 @@ class Action(Model):
         if self.action != "multi" and self.weapon is None:
             raise RulesError(f"{self.label_kind} needs a weapon", field="weapon", rule=f"{RULES}: Attack Actions")
         if self.secondary is not None and (self.action != "multi" or self.weapon is None):
-            raise RulesError("only a Multi Action with a wielded weapon names a secondary natural weapon",
-                             field="secondary", rule=f"{RULES}: Secondary Natural Attacks ('with an available "
-                                                     "secondary natural weapon after attacking with a wielded weapon')")
+            raise RulesError(
+                "only a Multi Action with a wielded weapon names a secondary natural weapon",
+                field="secondary",
+                rule=f"{RULES}: Secondary Natural Attacks ('with an available "
+                "secondary natural weapon after attacking with a wielded weapon')",
+            )
         if self.off_hand is not None and self.action != "all_out":
-            raise RulesError("only All Out Attack adds the off-hand attack", field="off_hand",
-                             rule=f"{RULES}: Two Weapon Fighting (All Out Attack: 'such as ... two weapon fighting')")
+            raise RulesError(
+                "only All Out Attack adds the off-hand attack",
+                field="off_hand",
+                rule=f"{RULES}: Two Weapon Fighting (All Out Attack: 'such as ... two weapon fighting')",
+            )
 
     @property
     def label_kind(self) -> str:

@@ -70,11 +70,17 @@ def parse_damage(text: object, field: str = "damage") -> DamageSpec:
     if not isinstance(text, str) or not text.strip():
         raise RulesError(f"must be dice notation such as '2d6+3', not {show(text)}", field=field, rule=RULE_DAMAGE)
     if len(text) > MAX_NOTATION:
-        raise RulesError(f"must be at most {MAX_NOTATION} characters of dice notation, not {len(text)}",
-                         field=field, rule=f"{RULE_DAMAGE}; {LIMITS}")
+        raise RulesError(
+            f"must be at most {MAX_NOTATION} characters of dice notation, not {len(text)}",
+            field=field,
+            rule=f"{RULE_DAMAGE}; {LIMITS}",
+        )
     if re.search(rf"\d{{{_DIGITS + 1}}}", text):
-        raise RulesError(f"{show(text)} holds a number of more than {_DIGITS} digits; no weapon needs it",
-                         field=field, rule=f"{RULE_DAMAGE}; {LIMITS}")
+        raise RulesError(
+            f"{show(text)} holds a number of more than {_DIGITS} digits; no weapon needs it",
+            field=field,
+            rule=f"{RULE_DAMAGE}; {LIMITS}",
+        )
     s = re.sub(r"\s*([+-])\s*", r"\1", text.strip())
     pos, dice, static = 0, [], 0
     for m in _TERM.finditer(s):
@@ -92,20 +98,28 @@ def parse_damage(text: object, field: str = "damage") -> DamageSpec:
             static += int(m.group(5)) * (-1 if m.group(4) == "-" else 1)
         pos = m.end()
         if len(dice) > MAX_TERMS:
-            raise RulesError(f"{text!r} has more than {MAX_TERMS} kinds of dice", field=field,
-                             rule=f"{RULE_DAMAGE}; {LIMITS}")
+            raise RulesError(
+                f"{text!r} has more than {MAX_TERMS} kinds of dice", field=field, rule=f"{RULE_DAMAGE}; {LIMITS}"
+            )
     if pos != len(s):
-        raise RulesError(f"cannot read {text!r} as dice notation (e.g. '1d8', '2d6+3', '1d4+1d6', '2d6-1')",
-                         field=field, rule=RULE_DAMAGE)
+        raise RulesError(
+            f"cannot read {text!r} as dice notation (e.g. '1d8', '2d6+3', '1d4+1d6', '2d6-1')",
+            field=field,
+            rule=RULE_DAMAGE,
+        )
     if not dice:
         raise RulesError(f"{text!r} has no dice; write e.g. '1d4+2'", field=field, rule=RULE_DAMAGE)
     if abs(static) > MAX_STATIC:
-        raise RulesError(f"the static bonus of {text!r} must be within -{MAX_STATIC}..{MAX_STATIC}", field=field,
-                         rule=f"{RULE_DAMAGE}; {LIMITS}")
+        raise RulesError(
+            f"the static bonus of {text!r} must be within -{MAX_STATIC}..{MAX_STATIC}",
+            field=field,
+            rule=f"{RULE_DAMAGE}; {LIMITS}",
+        )
     span = sum(n * (k - 1) for n, k, _ in dice)
     if span > MAX_SPAN:
-        raise RulesError(f"the dice of {text!r} span {span} values; at most {MAX_SPAN}", field=field,
-                         rule=f"{RULE_DAMAGE}; {LIMITS}")
+        raise RulesError(
+            f"the dice of {text!r} span {span} values; at most {MAX_SPAN}", field=field, rule=f"{RULE_DAMAGE}; {LIMITS}"
+        )
     return DamageSpec(tuple(dice), static)
 
 
@@ -114,18 +128,27 @@ def parse_crit(text: object, field: str = "crit") -> CritSpec:
     if not isinstance(text, str):
         raise RulesError(f"must be a critical profile such as '19-20x2', not {show(text)}", field=field, rule=RULE_CRIT)
     if len(text) > 20 or re.search(r"\d{4}", text):
-        raise RulesError(f"cannot read {show(text)} as a critical profile (e.g. '20x2', '19-20x2', '18-20x3')",
-                         field=field, rule=RULE_CRIT)
+        raise RulesError(
+            f"cannot read {show(text)} as a critical profile (e.g. '20x2', '19-20x2', '18-20x3')",
+            field=field,
+            rule=RULE_CRIT,
+        )
     m = _CRIT.fullmatch(text.strip())
     if not m:
-        raise RulesError(f"cannot read {text!r} as a critical profile (e.g. '20x2', '19-20x2', '18-20x3')",
-                         field=field, rule=RULE_CRIT)
+        raise RulesError(
+            f"cannot read {text!r} as a critical profile (e.g. '20x2', '19-20x2', '18-20x3')",
+            field=field,
+            rule=RULE_CRIT,
+        )
     lo, hi, mult = int(m.group(1)), int(m.group(2) or m.group(1)), int(m.group(3))
     if hi != 20:
         raise RulesError(f"the threat range of {text!r} must end at 20", field=field, rule=RULE_CRIT)
     if not 2 <= lo <= 20:
-        raise RulesError(f"the threat range of {text!r} must start within 2..20 (a natural 1 always misses)",
-                         field=field, rule=RULE_CRIT)
+        raise RulesError(
+            f"the threat range of {text!r} must start within 2..20 (a natural 1 always misses)",
+            field=field,
+            rule=RULE_CRIT,
+        )
     if not 2 <= mult <= 10:
         raise RulesError(f"the multiplier of {text!r} must be within 2..10", field=field, rule=RULE_CRIT)
     return CritSpec(lo, mult)

@@ -64,8 +64,9 @@ def roll_terms(attack: Attack, attacker: Creature, target: Creature, situation: 
     elif kind == "melee":
         bonus = attacker.str_mod
     elif kind == "spell":
-        bonus = max(attacker.magic_mod, attacker.thaumaturgy_mod if attacker.thaumaturgy_mod is not None
-                    else attacker.magic_mod)
+        bonus = max(
+            attacker.magic_mod, attacker.thaumaturgy_mod if attacker.thaumaturgy_mod is not None else attacker.magic_mod
+        )
     else:
         bonus = attacker.dex_mod
     s = situation
@@ -81,23 +82,30 @@ def roll_terms(attack: Attack, attacker: Creature, target: Creature, situation: 
             bonus -= 4
         if s.distance is not None:
             if attack.range_increment is None:
-                raise RulesError(f"{attack.name} has no range increment, so no distance can be judged",
-                                 field="range_increment", rule=f"{RULES}: Range Increments")
+                raise RulesError(
+                    f"{attack.name} has no range increment, so no distance can be judged",
+                    field="range_increment",
+                    rule=f"{RULES}: Range Increments",
+                )
             increment = max(1, -(-s.distance // attack.range_increment))
             limit = attack.max_increments or (5 if kind == "thrown" else 10)
             if increment > limit:
                 raise RulesError(
                     f"{s.distance} ft is range increment {increment} of {attack.name} "
                     f"({attack.range_increment} ft each); its maximum is {limit}",
-                    field="distance", rule=f"{RULES}: 'thrown weapons have a maximum number of 5 range "
-                                           "increments, while other wielded weapons ... 10'")
+                    field="distance",
+                    rule=f"{RULES}: 'thrown weapons have a maximum number of 5 range "
+                    "increments, while other wielded weapons ... 10'",
+                )
             bonus -= 2 * (increment - 1)
     elif s.distance is not None and kind == "spell":
-        raise RulesError(f"{attack.name} has no range increment, so no distance can be judged",
-                         field="range_increment", rule=f"{RULES}: Range Increments")
+        raise RulesError(
+            f"{attack.name} has no range increment, so no distance can be judged",
+            field="range_increment",
+            rule=f"{RULES}: Range Increments",
+        )
     if s.charge and kind != "melee":
-        raise RulesError("a charge gives advantage to a melee attack only", field="charge",
-                         rule=f"{RULES}: Charge")
+        raise RulesError("a charge gives advantage to a melee attack only", field="charge", rule=f"{RULES}: Charge")
     adv = s.advantage or (s.charge and kind == "melee") or ((s.braced or attack.braced) and attack.braceable)
     mode = int(adv) - int(s.disadvantage)
     ac = target.touch_ac if attack.touch else target.ac
@@ -105,8 +113,12 @@ def roll_terms(attack: Attack, attacker: Creature, target: Creature, situation: 
     return bonus, ac, mode, (attacker.str_mod if adds else 0)
 
 
-def hit_terms(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-              situations: Sequence[Situation]) -> dict[str, np.ndarray]:
+def hit_terms(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    situations: Sequence[Situation],
+) -> dict[str, np.ndarray]:
     """Return per-row arrays ``bonus``, ``ac``, ``mode``, ``dmg_bonus`` (one Python call per distinct row)."""
     cache: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
     rows = []
@@ -140,9 +152,15 @@ def _profiles(keys: list[tuple[str, int, int]], minimum: int):
     return ids, pad(normal), pad(crit)
 
 
-def attack_rows(attacks: Sequence[Attack], attackers: Sequence[Creature], targets: Sequence[Creature],
-                options: Options, situations: Sequence[Situation],
-                modifier: np.ndarray | None = None, ac_drop: np.ndarray | None = None) -> pl.DataFrame:
+def attack_rows(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situations: Sequence[Situation],
+    modifier: np.ndarray | None = None,
+    ac_drop: np.ndarray | None = None,
+) -> pl.DataFrame:
     """Return the joint outcome table of each aligned matchup (columns matchup, probability, damage, hit, threat, crit).
 
     ``modifier`` (to hit) and ``ac_drop`` (Wild Attack) are per-row extras from the attack actions.
@@ -152,8 +170,9 @@ def attack_rows(attacks: Sequence[Attack], attackers: Sequence[Creature], target
     """
     n = len(attacks)
     if not (len(attackers) == len(targets) == len(situations) == n):
-        raise RulesError("attacks, attackers, targets (and situations) must be aligned sequences of equal length",
-                         field="attacks")
+        raise RulesError(
+            "attacks, attackers, targets (and situations) must be aligned sequences of equal length", field="attacks"
+        )
     terms = hit_terms(attacks, attackers, targets, situations)
     bonus = terms["bonus"] + (0 if modifier is None else np.asarray(modifier, dtype=np.int64))
     ac = terms["ac"] - (0 if ac_drop is None else np.asarray(ac_drop, dtype=np.int64))
@@ -164,20 +183,35 @@ def attack_rows(attacks: Sequence[Attack], attackers: Sequence[Creature], target
     keys = [(a.damage, int(b), c.multiplier) for a, b, c in zip(attacks, terms["dmg_bonus"], crits)]
     ids, (npmf, noff), (cpmf, coff) = _profiles(keys, options.minimum_damage)
     ln, lc = npmf.shape[1], cpmf.shape[1]
-    prob = np.concatenate([cats[:, :1], npmf[ids] * cats[:, 1:2], npmf[ids] * cats[:, 2:3],
-                           cpmf[ids] * cats[:, 3:4]], axis=1)
-    dmg = np.concatenate([np.zeros((n, 1), dtype=np.int64),
-                          np.repeat((noff[ids][:, None] + np.arange(ln)[None, :])[:, None, :], 2, axis=1).reshape(n, 2 * ln),
-                          coff[ids][:, None] + np.arange(lc)[None, :]], axis=1)
+    prob = np.concatenate(
+        [cats[:, :1], npmf[ids] * cats[:, 1:2], npmf[ids] * cats[:, 2:3], cpmf[ids] * cats[:, 3:4]], axis=1
+    )
+    dmg = np.concatenate(
+        [
+            np.zeros((n, 1), dtype=np.int64),
+            np.repeat((noff[ids][:, None] + np.arange(ln)[None, :])[:, None, :], 2, axis=1).reshape(n, 2 * ln),
+            coff[ids][:, None] + np.arange(lc)[None, :],
+        ],
+        axis=1,
+    )
     cat = np.concatenate([[0], np.full(ln, 1), np.full(ln, 2), np.full(lc, 3)])
     keep = prob > 0
     row_cat = np.broadcast_to(cat, prob.shape)[keep]
-    return pl.DataFrame({
-        "matchup": np.broadcast_to(np.arange(n)[:, None], prob.shape)[keep],
-        "probability": prob[keep],
-        "damage": dmg[keep],
-        "hit": row_cat >= 1,
-        "threat": row_cat >= 2,
-        "crit": row_cat == 3,
-    }, schema={"matchup": pl.Int64, "probability": pl.Float64, "damage": pl.Int64, "hit": pl.Boolean,
-               "threat": pl.Boolean, "crit": pl.Boolean})
+    return pl.DataFrame(
+        {
+            "matchup": np.broadcast_to(np.arange(n)[:, None], prob.shape)[keep],
+            "probability": prob[keep],
+            "damage": dmg[keep],
+            "hit": row_cat >= 1,
+            "threat": row_cat >= 2,
+            "crit": row_cat == 3,
+        },
+        schema={
+            "matchup": pl.Int64,
+            "probability": pl.Float64,
+            "damage": pl.Int64,
+            "hit": pl.Boolean,
+            "threat": pl.Boolean,
+            "crit": pl.Boolean,
+        },
+    )

@@ -73,8 +73,9 @@ class UnboundSide(Side):
         return self.hp
 
 
-def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None,
-                  plan: Any = None) -> set[str]:
+def state_effects(
+    sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
+) -> set[str]:
     """Return {"wild attack"} when the turn ``plan`` picks (default: the best plan) holds a Wild
     Attack, else the empty set: a Wild Attack lowers the attacker's own AC "until its next turn"
     (unbound-d20-attacking.txt), state that the exact chain cannot carry."""

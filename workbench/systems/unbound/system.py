@@ -36,7 +36,11 @@ def _aligned(name: str, seq: Any, n: int, cls: type, default: Any) -> list:
 
 
 def _check_models(attacks, attackers, targets) -> None:
-    for field, seq, cls in (("attack", attacks, Attack), ("attacker", attackers, Creature), ("target", targets, Creature)):
+    for field, seq, cls in (
+        ("attack", attacks, Attack),
+        ("attacker", attackers, Creature),
+        ("target", targets, Creature),
+    ):
         for x in seq:
             if not isinstance(x, cls):
                 raise RulesError(f"expected an unbound {cls.__name__}, not {type(x).__name__}", field=field)
@@ -61,9 +65,14 @@ class UnboundSystem(RuleSystem):
         self._catalog: Catalog | None = None
 
     # ------------------------------------------------------------------ one attack
-    def outcome_tables(self, attacks: Sequence[m.Attack], attackers: Sequence[m.Creature], targets: Sequence[m.Creature],
-                       options: m.Options | None = None, situation: m.Situation | Sequence[m.Situation] | None = None
-                       ) -> pl.DataFrame:
+    def outcome_tables(
+        self,
+        attacks: Sequence[m.Attack],
+        attackers: Sequence[m.Creature],
+        targets: Sequence[m.Creature],
+        options: m.Options | None = None,
+        situation: m.Situation | Sequence[m.Situation] | None = None,
+    ) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups: matchup, probability, damage, hit, threat, crit.
 
         ``situation`` is one Situation for all matchups or one per matchup. One use of an attack is
@@ -78,9 +87,14 @@ class UnboundSystem(RuleSystem):
         return attack_rows(attacks, attackers, targets, options, sits)
 
     # ------------------------------------------------------------------ actions
-    def action_tables(self, actions: Sequence[m.Action | m.Attack | str | Sequence], attackers: Sequence[m.Creature],
-                      targets: Sequence[m.Creature], options: m.Options | None = None,
-                      situation: m.Situation | Sequence[m.Situation] | None = None) -> pl.DataFrame:
+    def action_tables(
+        self,
+        actions: Sequence[m.Action | m.Attack | str | Sequence],
+        attackers: Sequence[m.Creature],
+        targets: Sequence[m.Creature],
+        options: m.Options | None = None,
+        situation: m.Situation | Sequence[m.Situation] | None = None,
+    ) -> pl.DataFrame:
         """Return the joint outcome of each matchup's action (or list of actions = one turn).
 
         Columns: matchup, probability, damage (summed over the action's attack rolls), attacks,
@@ -91,20 +105,36 @@ class UnboundSystem(RuleSystem):
         n = len(attackers)
         actions = list(actions)
         if len(actions) != n or len(targets) != n:
-            raise RulesError("actions, attackers and targets must be aligned sequences of equal length", field="actions")
+            raise RulesError(
+                "actions, attackers and targets must be aligned sequences of equal length", field="actions"
+            )
         sits = _aligned("situation", situation, n, Situation, Situation())
         reps: dict[tuple[int, int, int, int], int] = {}
-        rep = np.fromiter((reps.setdefault((id(a), id(c), id(t), id(s)), i)
-                           for i, (a, c, t, s) in enumerate(zip(actions, attackers, targets, sits))), np.int64, n)
+        rep = np.fromiter(
+            (
+                reps.setdefault((id(a), id(c), id(t), id(s)), i)
+                for i, (a, c, t, s) in enumerate(zip(actions, attackers, targets, sits))
+            ),
+            np.int64,
+            n,
+        )
         unique = np.unique(rep)
         if unique.size < n:  # identical matchups are resolved once and shared
-            table = self.action_tables([actions[i] for i in unique], [attackers[i] for i in unique],
-                                       [targets[i] for i in unique], options, [sits[i] for i in unique])
+            table = self.action_tables(
+                [actions[i] for i in unique],
+                [attackers[i] for i in unique],
+                [targets[i] for i in unique],
+                options,
+                [sits[i] for i in unique],
+            )
             position = np.zeros(n, np.int64)
             position[unique] = np.arange(unique.size)
             link = pl.DataFrame({"matchup": np.arange(n), "rep": position[rep]})
-            return link.join(table.rename({"matchup": "rep"}), on="rep", how="inner").drop("rep").sort(
-                "matchup", maintain_order=True)
+            return (
+                link.join(table.rename({"matchup": "rep"}), on="rep", how="inner")
+                .drop("rep")
+                .sort("matchup", maintain_order=True)
+            )
         cache: dict[tuple[int, int, int], list[Slot]] = {}
         slot_lists = []
         for act, c, s in zip(actions, attackers, sits):
@@ -112,44 +142,73 @@ class UnboundSystem(RuleSystem):
             if key not in cache:
                 cache[key] = expand_turn(act, c, options, s)
             slot_lists.append(cache[key])
-        frame = pl.DataFrame({"matchup": np.arange(n), "probability": np.ones(n), "damage": np.zeros(n, np.int64),
-                              "hits": np.zeros(n, np.int64), "threats": np.zeros(n, np.int64),
-                              "crits": np.zeros(n, np.int64)})
+        frame = pl.DataFrame(
+            {
+                "matchup": np.arange(n),
+                "probability": np.ones(n),
+                "damage": np.zeros(n, np.int64),
+                "hits": np.zeros(n, np.int64),
+                "threats": np.zeros(n, np.int64),
+                "crits": np.zeros(n, np.int64),
+            }
+        )
         keys = ["matchup", "damage", *_COUNT_COLS]
         for k in range(max(len(sl) for sl in slot_lists)):
             rows = np.array([i for i, sl in enumerate(slot_lists) if len(sl) > k], dtype=np.int64)
             slots = [slot_lists[i][k] for i in rows]
-            t = attack_rows([s.attack for s in slots], [attackers[i] for i in rows], [targets[i] for i in rows],
-                            options, [sits[i] for i in rows],
-                            np.array([s.modifier for s in slots]), np.array([s.ac_drop for s in slots]))
-            t = t.with_columns(pl.Series("matchup", rows[t["matchup"].to_numpy()]),
-                               pl.col("hit").cast(pl.Int64).alias("h"), pl.col("threat").cast(pl.Int64).alias("t"),
-                               pl.col("crit").cast(pl.Int64).alias("c")).drop("hit", "threat", "crit")
+            t = attack_rows(
+                [s.attack for s in slots],
+                [attackers[i] for i in rows],
+                [targets[i] for i in rows],
+                options,
+                [sits[i] for i in rows],
+                np.array([s.modifier for s in slots]),
+                np.array([s.ac_drop for s in slots]),
+            )
+            t = t.with_columns(
+                pl.Series("matchup", rows[t["matchup"].to_numpy()]),
+                pl.col("hit").cast(pl.Int64).alias("h"),
+                pl.col("threat").cast(pl.Int64).alias("t"),
+                pl.col("crit").cast(pl.Int64).alias("c"),
+            ).drop("hit", "threat", "crit")
             inside = frame.filter(pl.col("matchup").is_in(rows))
             outside = frame.filter(~pl.col("matchup").is_in(rows))
-            joined = inside.join(t, on="matchup", suffix="_r").select(
-                "matchup",
-                (pl.col("probability") * pl.col("probability_r")).alias("probability"),
-                (pl.col("damage") + pl.col("damage_r")).alias("damage"),
-                (pl.col("hits") + pl.col("h")).alias("hits"),
-                (pl.col("threats") + pl.col("t")).alias("threats"),
-                (pl.col("crits") + pl.col("c")).alias("crits"),
-            ).group_by(keys).agg(pl.col("probability").sum())
+            joined = (
+                inside.join(t, on="matchup", suffix="_r")
+                .select(
+                    "matchup",
+                    (pl.col("probability") * pl.col("probability_r")).alias("probability"),
+                    (pl.col("damage") + pl.col("damage_r")).alias("damage"),
+                    (pl.col("hits") + pl.col("h")).alias("hits"),
+                    (pl.col("threats") + pl.col("t")).alias("threats"),
+                    (pl.col("crits") + pl.col("c")).alias("crits"),
+                )
+                .group_by(keys)
+                .agg(pl.col("probability").sum())
+            )
             frame = pl.concat([outside, joined.select(frame.columns)])
         frame = frame.sort(keys)
         m = frame["matchup"].to_numpy()
         n_rolls = np.array([len(sl) for sl in slot_lists], dtype=np.int64)
         self_ac = np.array([self_ac_penalty(sl) for sl in slot_lists], dtype=np.int64)
         return frame.with_columns(pl.Series("attacks", n_rolls[m]), pl.Series("self_ac_penalty", self_ac[m])).select(
-            "matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty")
+            "matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty"
+        )
 
-    def action_outcomes(self, action: m.Action | m.Attack | str | Sequence, attacker: m.Creature, target: m.Creature,
-                        options: m.Options | None = None, situation: m.Situation | None = None) -> pl.DataFrame:
+    def action_outcomes(
+        self,
+        action: m.Action | m.Attack | str | Sequence,
+        attacker: m.Creature,
+        target: m.Creature,
+        options: m.Options | None = None,
+        situation: m.Situation | None = None,
+    ) -> pl.DataFrame:
         """Return the joint outcome table of one action (or one turn's list of actions): the 1 x 1 case."""
         return self.action_tables([action], [attacker], [target], options, situation).drop("matchup")
 
-    def slots(self, actions, attacker: m.Creature, options: m.Options | None = None,
-              situation: m.Situation | None = None) -> list[Slot]:
+    def slots(
+        self, actions, attacker: m.Creature, options: m.Options | None = None, situation: m.Situation | None = None
+    ) -> list[Slot]:
         """Return the attack rolls (attack, to-hit modifier, Wild Attack AC drop) the actions of one turn make."""
         options, situation = self.defaults(options, situation)
         return expand_turn(actions, attacker, options, situation)
@@ -184,8 +243,9 @@ class UnboundSystem(RuleSystem):
             return n
         return 0
 
-    def turn_actions(self, attacker: m.Creature, options: m.Options | None = None,
-                     situation: m.Situation | None = None) -> dict[str, list[m.Action]]:
+    def turn_actions(
+        self, attacker: m.Creature, options: m.Options | None = None, situation: m.Situation | None = None
+    ) -> dict[str, list[m.Action]]:
         """Return every legal way to spend one turn attacking, as {label: [Action, ...]}.
 
         Two one-action attack actions in either order (All Out Attack at most once), the Multi
@@ -252,9 +312,15 @@ class UnboundSystem(RuleSystem):
         flat = [(s, attacker, target, sit) for (attacker, target, sit, _), sl in zip(plans, slot_lists) for s in sl]
         if not flat:
             return [np.ones(1) for _ in plans]
-        table = attack_rows([f[0].attack for f in flat], [f[1] for f in flat], [f[2] for f in flat], options,
-                            [f[3] for f in flat], np.array([f[0].modifier for f in flat]),
-                            np.array([f[0].ac_drop for f in flat]))
+        table = attack_rows(
+            [f[0].attack for f in flat],
+            [f[1] for f in flat],
+            [f[2] for f in flat],
+            options,
+            [f[3] for f in flat],
+            np.array([f[0].modifier for f in flat]),
+            np.array([f[0].ac_drop for f in flat]),
+        )
         return summed_uses(pmf_rows(table, len(flat)), [len(sl) for sl in slot_lists])
 
     # ------------------------------------------------------------------ catalog
