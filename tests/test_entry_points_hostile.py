@@ -5,7 +5,8 @@ of tests/test_hostile_input.py, a valid keyword set with up to four fields repla
 models that construct) meet odd arguments (``max_rounds``, ``fights``, ``seed``, ``first``,
 ``plan``, ``hp``, ``simulate``, ``progress`` of wrong types or sizes). Every call must raise
 RulesError or return a valid result (probabilities finite, in [0, 1], summing to 1 within 1e-9;
-frames with the documented columns), within ``PER_CALL`` seconds: a hang guard, not a speed claim.
+frames with the documented columns), within ``PER_CALL`` seconds and 2 GB of peak memory growth
+(tests/bounds.py): a hang and memory guard, not a speed claim.
 
 ``EXAMPLES`` examples per (entry point, system): 2,000 under the "ci" profile (what CI runs), 250
 under the default "dev" profile (a quick local run), 10,000 under ``HYPOTHESIS_PROFILE=long``, or
@@ -26,6 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
+from tests.bounds import assert_bounded, measure
 from tests.test_hostile_input import HUGE, ODD, model_kwargs
 from workbench import Dist, limits
 from workbench.comparison import COLUMNS
@@ -53,16 +55,12 @@ def report(entry: str, seen: dict) -> None:
 
 def outcome(call):
     """Return the result of ``call()`` or its RulesError; any other exception, or a call over
-    PER_CALL seconds, fails the test."""
-    start = time.perf_counter()
-    try:
-        result = call()
-    except RulesError as err:
-        result = err
-        assert err.message, "a RulesError says what is wrong"
-    elapsed = time.perf_counter() - start
-    assert elapsed < PER_CALL, f"took {elapsed:.2f} s"
-    return result
+    PER_CALL seconds or 2 GB of peak memory growth (tests/bounds.py), fails the test."""
+    m = measure(call, RulesError)
+    if m.error is not None:
+        assert m.error.message, "a RulesError says what is wrong"
+    assert_bounded(m, PER_CALL)
+    return m.error if m.error is not None else m.result
 
 
 def probabilities(values, what: str) -> np.ndarray:

@@ -3,8 +3,8 @@ and ``from_share_code`` raise only RulesError or return a valid result, promptly
 
 The property tests run ``EXAMPLES`` examples per entry point: 2,000 under the default and "ci"
 profiles, 10,000 under ``HYPOTHESIS_PROFILE=long`` (a local run, see docs/limits.md). Each example
-is timed in-process with ``time.perf_counter`` and must finish within ``PER_CALL`` seconds: a guard
-against hangs, not a speed claim. Below them, one regression test per finding of issue 21 that
+is timed in-process and must finish within ``PER_CALL`` seconds and grow the peak memory by under 2 GB
+(tests/bounds.py): a guard against hangs and runaway allocations, not a speed claim. Below them, one regression test per finding of issue 21 that
 concerns models and distributions; tests/test_io_hostile.py holds the files, codes, CLI and panels.
 """
 
@@ -31,6 +31,8 @@ from workbench import io as wio
 from workbench import limits
 from workbench.errors import RulesError
 
+from tests.bounds import assert_bounded, measure
+
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES") or (10_000 if PROFILE == "long" else 2_000))
 PER_CALL = 2.0  # seconds
@@ -56,17 +58,14 @@ def report(entry: str, seen: dict) -> None:
 
 # --------------------------------------------------------------------------- checking one call
 def outcome(call):
-    """Return (result or the RulesError, seconds) of ``call()``; any other exception fails the test."""
-    start = time.perf_counter()
-    try:
-        result = call()
-    except RulesError as err:
-        result = err
-        assert not getattr(err, "unforeseen", False), f"a check is missing: {err}"
-        assert err.message, "a RulesError says what is wrong"
-    elapsed = time.perf_counter() - start
-    assert elapsed < PER_CALL, f"took {elapsed:.2f} s"
-    return result, elapsed
+    """Return (result or the RulesError, seconds) of ``call()``; any other exception, or a call over
+    PER_CALL seconds or 2 GB of peak memory growth (tests/bounds.py), fails the test."""
+    m = measure(call, RulesError)
+    if m.error is not None:
+        assert not getattr(m.error, "unforeseen", False), f"a check is missing: {m.error}"
+        assert m.error.message, "a RulesError says what is wrong"
+    assert_bounded(m, PER_CALL)
+    return (m.error if m.error is not None else m.result), m.seconds
 
 
 def assert_valid_dist(d: Dist) -> None:

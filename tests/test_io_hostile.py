@@ -25,16 +25,15 @@ from workbench import io as wio
 from workbench import limits
 from workbench.errors import RulesError
 
+from tests.bounds import assert_bounded, measure
+
 
 def quick(call, seconds: float = 2.0):
-    """Return what ``call()`` returns or raises (a RulesError), asserting it took under ``seconds``."""
-    start = time.perf_counter()
-    try:
-        result = call()
-    except RulesError as err:
-        result = err
-    assert time.perf_counter() - start < seconds
-    return result
+    """Return what ``call()`` returns or raises (a RulesError), asserting it took under ``seconds``
+    and grew the peak memory by under 2 GB (tests/bounds.py)."""
+    m = measure(call, RulesError)
+    assert_bounded(m, seconds)
+    return m.error if m.error is not None else m.result
 
 
 def _code(doc) -> str:
