@@ -21,7 +21,7 @@ import pytest
 import workbench as wb
 from tests.widget_toy import TOY, Attack, Creature
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "workbench"
 SYSTEM_NAMES = ("annulus", "unbound", "last_odyssey", "glass_empires")
 #: a system's name in a string: the registry name, or its title / rules-file spelling

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COPY_IGNORE = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build", "dist",
                                      ".hypothesis", ".pytest_cache", ".ipynb_checkpoints", "artifacts",
                                      "notebooks", "benchmarks", "binder")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("docs_regenerate", ROOT / "docs" / "_regenerate.py")
 assert _spec is not None and _spec.loader is not None
 regen = importlib.util.module_from_spec(_spec)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import workbench as wb
 
-from .oracles import assert_dist_close, from_icepool
+from tests.oracles import assert_dist_close, from_icepool
 
 _spec = importlib.util.spec_from_file_location(
-    "reference", Path(__file__).resolve().parent.parent / "benchmarks" / "reference.py")
+    "reference", Path(__file__).resolve().parents[3] / "benchmarks" / "reference.py")
 reference = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(reference)
 

@@ -541,7 +541,7 @@ def test_dist_iteration_membership_and_arrays_return_promptly():
 
 
 def test_limits_table_in_the_docs_matches_the_code():
-    text = (Path(__file__).resolve().parents[1] / "docs" / "limits.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "limits.md").read_text()
     from workbench.systems.annulus import models as am
     from workbench.systems.glass_empires import models as gm
     from workbench.systems.last_odyssey import models as lm

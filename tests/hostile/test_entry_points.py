@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
-from tests.test_hostile_input import HUGE, ODD, model_kwargs
+from tests.hostile.test_input import HUGE, ODD, model_kwargs
 from workbench import Dist, limits
 from workbench.comparison import COLUMNS
 from workbench.errors import RulesError

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from workbench import Dist, RulesError
 
-from .oracles import assert_dist_close, from_dyce, from_icepool
+from tests.oracles import assert_dist_close, from_dyce, from_icepool
 
 # Small integer-weighted dice: exact in icepool (integer quantities), exact enough in float64.
 weights = st.lists(st.integers(0, 9), min_size=1, max_size=8).filter(lambda w: sum(w) > 0)

@@ -10,7 +10,7 @@ import pytest
 
 import workbench as wb
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_version_and_registry():
