@@ -1,6 +1,5 @@
-"""compare's one path: matchups with equal ``damage_keys`` are resolved once, so the key must
-never merge matchups whose damage differs; the kill statistics of every row (chains.kill_stats)
-against one-at-a-time oracles; explore's candidate filter and chunking.
+"""compare resolves matchups with equal ``damage_keys`` once, so the key must never merge matchups
+whose damage differs; compare's per-use columns equal the outcome tables.
 
 Annulus (annulus-attacks.txt; CLARIFICATIONS.md, Annulus, order of resolution): the key holds what
 one use reads (upgrades, counter type, attacker size, level and Vitality, target size, the seed's
@@ -16,16 +15,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
-from workbench.chains import kill_stats
 from workbench.comparison import compare
-from workbench.exploration import _candidates, explore
 
 A = wb.system("annulus")
+
 TOL = 1e-12
+
 GENERAL = ["Keen", "Reckless", "Bully", "Visceral", "Reroll", "Tireless", "Flashy", "Giant", "Armored",
            "Killing Spree", "First Blood", "Precise", "Assassin", "Stealth", "Blood Price"]
+
 STACKABLE = {"Reckless", "Giant", "Precise", "Assassin"}
+
 TRIGGERS = ["Critical", "Vital", "Drain", "Burn", "Choke"]
+
 ALTERATIONS = [None, "Charged", "Flurry", "Gaze", "Swansong", "Telegraphed", "Counter"]
 
 
@@ -150,101 +152,3 @@ def test_compare_per_use_columns_equal_outcome_tables(system):
         x = next(x for x in sys.attacks_of(a) if x.name == row["attack"])
         d = wb.damage(x, a, t)
         assert abs(row["mean_damage"] - d.mean()) < TOL and abs(row["p_any_damage"] - d.sf(1)) < TOL
-
-
-# =========================================================================== kill statistics
-def test_kill_stats_equal_the_one_matchup_chain():
-    rng = np.random.default_rng(3)
-    T = rng.random((40, 9)) * (rng.random((40, 9)) < 0.6)
-    T[:, 0] += 0.05
-    T[5] = 0.0
-    T[5, 0] = 1.0  # never damages
-    T /= T.sum(axis=1, keepdims=True)
-    ti = rng.integers(0, 40, 400)
-    hp = rng.integers(1, 70, 400)
-    out = kill_stats(T, ti, hp[:, None], max_rounds=60, chain=True)
-    for i in range(0, 400, 37):
-        if T[ti[i], 1:].sum() == 0:
-            assert np.isinf(out["mean_rounds"][i]) and np.all(out["p_killed_by"][i] == 0)
-            continue
-        d = wb.Dist(T[ti[i]], 0)
-        assert abs(out["mean_rounds"][i] - wb.mean_rounds_to_kill(d, int(hp[i]))) < 1e-9
-        assert abs(out["p_kill_one_turn"][i] - d.sf(int(hp[i]))) < TOL
-        by = wb.rounds_to_kill(d, hp=int(hp[i]))["p_killed_by"].to_numpy()[:60]
-        assert np.abs(out["p_killed_by"][i, : by.size] - by).max() < 1e-12
-
-
-def test_kill_chance_past_the_support_is_exactly_zero():
-    """A turn dealing at most 3 cannot kill 4 HP in one turn: exactly 0, not rounding noise."""
-    T = np.array([[0.1, 0.2, 0.3, 0.4]])
-    out = kill_stats(T, np.array([0, 0]), np.array([[4], [3]]), max_rounds=5)
-    assert out["p_kill_one_turn"][0] == 0.0
-    assert abs(out["p_kill_one_turn"][1] - 0.4) < TOL
-
-
-def test_two_pool_kill_stats_hand_worked():
-    """annulus-attacks.txt: "Endurance is removed first, then Vitality"; Vital goes "directly at
-    Vitality". Endurance 1, Vitality 1; a turn deals 1 regular (1/2), 1 vital (1/4) or nothing (1/4).
-    One turn kills only by the vital point: P = 1/4. Two turns kill unless both are nothing or the
-    first regular point is followed by nothing / nothing then a regular point: alive after 2 turns
-    = P(0,0) + P(1r,0) + P(0,1r) = 1/16 + 1/8 + 1/8 = 5/16, so P(T <= 2) = 11/16."""
-    J = np.zeros((1, 2, 2))
-    J[0, 1, 0], J[0, 0, 1], J[0, 0, 0] = 0.5, 0.25, 0.25
-    out = kill_stats(J, np.array([0]), np.array([[1, 1]]), max_rounds=3, chain=True)
-    assert abs(out["p_killed_by"][0, 0] - 0.25) < TOL
-    assert abs(out["p_killed_by"][0, 1] - 11 / 16) < TOL
-    # mean: damaging steps Y (regular 2/3, vital 1/3): K = 1 w.p. 1/3, else 2: E[K] = 5/3; / P(dmg) 3/4
-    assert abs(out["mean_rounds"][0] - (5 / 3) / 0.75) < TOL
-
-
-# =========================================================================== exploration
-def test_candidates_keep_top_k_with_build_id_ties_and_best_per_cost():
-    value = np.array([[1.0, 0.0], [3.0, 0.0], [3.0, 0.0], [2.0, 5.0]]).ravel()  # 4 pairs x 2 targets
-    ok = np.ones(8, dtype=bool)
-    ok[7] = False  # pair 3 unusable against target 1
-    rows = set(_candidates(value, ok, 4, 2, None).tolist())
-    # target 0: 3, 3 (pairs 1, 2); target 1: the zeros of pairs 0, 1 (ties: earlier pairs)
-    assert rows == {2, 4, 1, 3}
-    rows = set(_candidates(value, ok, 4, 1, np.array([1, 1, 2, 2])).tolist())
-    # top 1: pair 1 (t0), pair 0 (t1); best per (cost, target): cost 1 -> pair 1 / pair 0, cost 2 -> pair 2 / pair 2
-    assert rows == {2, 1, 4, 5}
-
-
-@pytest.mark.parametrize("by", ["mean_turn_damage", "p_kill_one_turn"])
-def test_explore_chunking_does_not_change_the_result(by):
-    targets = _targets(12, 7)
-    a = explore("annulus", targets=targets, budget=3, top_k=4, chunk_size=1, by=by, progress=False)
-    b = explore("annulus", targets=targets, budget=3, top_k=4, chunk_size=10_000, by=by, progress=False)
-    assert a.height == b.height > 0
-    for c in a.columns:  # the same rows, ranks and front; values to rounding (dot products of other widths)
-        if a[c].dtype == pl.Float64:
-            assert np.abs(a[c].to_numpy() - b[c].to_numpy()).max() < TOL
-        else:
-            assert a[c].to_list() == b[c].to_list(), c
-
-
-def _targets(n: int, seed: int):
-    rng = np.random.default_rng(seed)
-    return [A.Creature(f"T{i}", size=int(rng.integers(3, 8)), level=int(rng.integers(1, 6)),
-                       endurance=int(rng.integers(0, 40)), agility=int(rng.integers(0, 4)),
-                       toughness=int(rng.integers(0, 4)), insight=int(rng.integers(0, 4)),
-                       awareness=str(rng.choice(["alert", "suspicious", "clueless"]))) for i in range(n)]
-
-
-def test_explore_top_k_equals_brute_force_ranking():
-    """Every row of every build, computed by compare (the general path), ranked by hand."""
-    targets = _targets(8, 9)
-    got = explore("annulus", targets=targets, budget=3, top_k=3, progress=False)
-    from workbench.systems.annulus.builds import annulus_builds
-
-    frame, _ = annulus_builds(3, targets)
-    full = compare(frame["build"].to_list(), targets, best_plan=False, progress=False)
-    for t in targets:
-        rows = full.filter(pl.col("target") == t.name)
-        vals = np.sort(rows["mean_turn_damage"].to_numpy())[::-1]
-        top = got.filter((pl.col("target") == t.name) & (pl.col("rank") <= 3))["mean_turn_damage"].to_numpy()
-        assert top.size >= 3
-        # the kept values are the 3 best values (ties may keep more rows, never other values)
-        assert np.abs(np.sort(top)[::-1][:3] - vals[:3]).max() < 1e-9
-
-
