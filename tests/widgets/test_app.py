@@ -1,27 +1,18 @@
-"""The Workbench app, the Annulus attack builder and the save / load / share panel, headless.
+"""The Workbench app (widgets/app.py), headless: each system's tabs show the engine's numbers, the duel
+tab, switching systems, CSS classes, the build tab, serialising every tab for Voila.
 
-Oracles: the engine (wb.damage, wb.duel, wb.compare) on the models the app holds; the rules text
-for the Annulus builder (annulus-attacks.txt: Flashy and Stealth cannot share a set; one
-alteration; CLARIFICATIONS.md: Experience = seed 1 + one per upgrade rank). Button.click() swallows
-handler exceptions, so every button test asserts on the resulting state.
+Oracles: the engine (wb.damage, wb.duel, wb.compare) on the models the app holds. Button.click()
+swallows handler exceptions, so every button test asserts on the resulting state.
 """
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
 import workbench as wb
 from widgets import AnnulusAttackBuilder, Workbench
-from widgets.attack import attack_builder
 
 SYSTEMS = ["annulus", "unbound", "last_odyssey", "glass_empires"]
-
-
-@pytest.fixture(scope="module")
-def app():
-    return Workbench("annulus")
 
 
 def pmf_of(chart) -> dict[int, float]:
@@ -94,115 +85,6 @@ def test_build_tab_edits_the_damage_tabs_attack(app):
     b.controls["rank:Precise"].value = b.controls["rank:Precise"].value + 1
     assert app.damage.attack == b.value and app.value["attack"] == b.value
     assert app.damage.value.isclose(wb.damage(b.value, app.damage.attacker, app.damage.target))
-
-
-# ---------------------------------------------------------------- the Annulus builder
-def test_annulus_is_registered_and_others_keep_the_generic_builder():
-    assert type(attack_builder("annulus")).__name__ == "AnnulusAttackBuilder"
-    assert type(attack_builder("unbound")).__name__ == "AttackSetBuilder"
-
-
-def test_annulus_flashy_with_stealth_is_explained_and_the_last_legal_set_kept():
-    """annulus-attacks.txt: Flashy — "You cannot use this upgrade and the Stealth one at the same time"."""
-    app = Workbench("annulus")
-    b = app.build_tab("Build").builder
-    b.controls["general"].value = ("Flashy",)
-    legal, chart = b.value, app.damage.chart.chart.to_dict()
-    assert legal.has("Flashy")
-    b.controls["general"].value = ("Flashy", "Stealth")
-    shown = b.errors_shown()
-    assert list(shown) == ["upgrades"] and "Flashy" in shown["upgrades"] and "Stealth" in shown["upgrades"]
-    assert b.value == legal and app.damage.attack == legal
-    assert app.damage.chart.chart.to_dict() == chart
-    b.controls["general"].value = ("Stealth",)
-    assert b.errors_shown() == {} and b.value.has("Stealth") and not b.value.has("Flashy")
-
-
-def test_annulus_two_alterations_refused_and_experience_counts_ranks():
-    """annulus-attacks.txt: alterations are mutually exclusive; CLARIFICATIONS.md: Experience =
-    1 for the seed + 1 per upgrade rank."""
-    b = AnnulusAttackBuilder("annulus", wb.system("annulus").Attack("Test", defense="insight"))
-    assert "Experience: <b>1</b>" in b.experience.value
-    b.controls["rank:Precise"].value = 3
-    b.controls["trigger"].value = ("Burn",)
-    assert b.value.upgrades == {"Precise": 3, "Burn": 1} and "Experience: <b>5</b>" in b.experience.value
-    b.controls["alteration"].value = ("Charged", "Flurry")
-    assert "alteration" in b.errors_shown()["upgrades"] and b.value.upgrades == {"Precise": 3, "Burn": 1}
-    b.controls["alteration"].value = ("Charged",)
-    assert b.value.alteration == "Charged" and "Experience: <b>6</b>" in b.experience.value
-    b.controls["defense"].value = "agility"
-    assert b.value.defense == "agility"
-
-
-def test_annulus_builder_picker_loads_catalog_sets():
-    s = wb.system("annulus")
-    b = AnnulusAttackBuilder(s)
-    for name, atk in s.catalog().attacks.items():
-        b.controls["picker"].value = name
-        assert b.value == atk and b.read_upgrades() == dict(atk.upgrades)
-        assert f"Experience: <b>{s.experience(atk)}</b>" in b.experience.value
-        # A set without a Counter shows "(none)", never a blank dropdown (a None value shows blank).
-        counter = b.controls["counter_type"]
-        assert counter.label == ("(none)" if atk.counter_type is None else atk.counter_type.capitalize())
-
-
-# ---------------------------------------------------------------- save / load / share
-def test_save_and_load_round_trip_through_the_buttons(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path))  # the panel's files folder
-    app = Workbench("unbound")
-    d = app.damage
-    tough = d.target.replace(ac=d.target.ac + 3)
-    d.target = tough
-    saved = app.value
-    path = tmp_path / "setup.toml"
-    app.files.path.value = str(path)
-    app.files.save_button.click()
-    assert path.exists() and "saved" in app.files.status.value and app.files.error == ""
-    assert wb.load(path)[1] == tough
-    app.system_select.value = "annulus"                    # load switches the system back
-    app.files.load_button.click()
-    assert app.files.error == ""
-    assert app.value == saved and app.damage.value.isclose(wb.damage(saved["attack"], saved["attacker"], tough))
-
-
-def test_share_code_round_trip_through_the_buttons():
-    app = Workbench("last_odyssey")
-    app.files.what.value = "target"
-    app.files.get_code_button.click()
-    code = app.files.code.value
-    assert code.startswith("wb1:") and wb.from_share_code(code) == app.value["target"]
-    target = app.value["target"]
-    other = Workbench("glass_empires")
-    other.files.what.value = "target"
-    other.files.code.value = code
-    other.files.apply_code_button.click()
-    assert other.files.error == "" and other.value["system"] == "last_odyssey" and other.value["target"] == target
-
-
-def test_file_and_code_errors_are_shown_inline_and_change_nothing(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path))  # the panel's files folder
-    app = Workbench("unbound")
-    before = app.value
-    app.files.code.value = "wb1:not-a-real-code"
-    app.files.apply_code_button.click()
-    assert "corrupted" in app.files.errors_shown()["code"] and app.value == before
-    app.files.path.value = str(tmp_path / "missing.toml")
-    app.files.load_button.click()
-    assert "no such file" in app.files.errors_shown()["path"] and app.value == before
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"format_version": 1, "system": "unbound", "model_kind": "creature",
-                               "name": "X", "hp": -5, "ac": 12, "touch_ac": 10}))
-    app.files.path.value = str(bad)
-    app.files.load_button.click()
-    assert "hp" in app.files.errors_shown()["path"] and app.value == before
-    app.files.what.value = "attack"                                     # a creature is not an attack
-    wb.save(before["target"], tmp_path / "c.toml")
-    app.files.path.value = str(tmp_path / "c.toml")
-    app.files.load_button.click()
-    assert "not an attack" in app.files.errors_shown()["path"] and app.value == before
-    app.files.path.value = str(tmp_path / "setup.txt")
-    app.files.save_button.click()
-    assert ".toml or .json" in app.files.errors_shown()["path"] and not (tmp_path / "setup.txt").exists()
 
 
 def test_every_tab_serialises_for_voila(tmp_path):
