@@ -1,7 +1,7 @@
 """Hostile and careless arguments to the engine's entry points over models (issue 21).
 
 Generated VALID models of the four systems (creatures, attacks, options, situations: the generators
-of tests/test_hostile_input.py, a valid keyword set with up to four fields replaced, keeping the
+of tests/hostile/test_input.py, a valid keyword set with up to four fields replaced, keeping the
 models that construct) meet odd arguments (``max_rounds``, ``fights``, ``seed``, ``first``,
 ``plan``, ``hp``, ``simulate``, ``progress`` of wrong types or sizes). Every call must raise
 RulesError or return a valid result (probabilities finite, in [0, 1], summing to 1 within 1e-9;
@@ -42,7 +42,7 @@ TOL = 1e-9
 # --------------------------------------------------------------------------- checking one call
 def report(entry: str, seen: dict) -> None:
     """Assert an entry point ran its examples; append the counts to ``$HOSTILE_REPORT`` if set (the
-    format of tests/test_hostile_input.py)."""
+    format of tests/hostile/test_input.py)."""
     total = sum(seen.values())
     assert total >= EXAMPLES, f"{entry}: only {total} of {EXAMPLES} examples ran"
     if os.environ.get("HOSTILE_REPORT"):

@@ -5,7 +5,7 @@ The property tests run ``EXAMPLES`` examples per entry point: 2,000 under the de
 profiles, 10,000 under ``HYPOTHESIS_PROFILE=long`` (a local run, see docs/limits.md). Each example
 is timed in-process with ``time.perf_counter`` and must finish within ``PER_CALL`` seconds: a guard
 against hangs, not a speed claim. Below them, one regression test per finding of issue 21 that
-concerns models and distributions; tests/test_io_hostile.py holds the files, codes, CLI and panels.
+concerns models and distributions; tests/io/test_hostile.py holds the files, codes, CLI and panels.
 """
 
 from __future__ import annotations
