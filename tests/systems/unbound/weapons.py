@@ -7,13 +7,8 @@ U = wb.system("unbound")
 Attack, Creature, Options, Situation, Action = U.Attack, U.Creature, U.Options, U.Situation, U.Action
 
 SWORD = Attack("Sword", "1d8", crit="19-20x2")
-
-
 BOW = Attack("Bow", kind="ranged", range_increment=100)
-
-
 CLAWS = Attack("Claws", "1d6", natural=True, paired=True)
-
 BITE = Attack("Bite", "1d8", natural=True)
 
 
