@@ -16,6 +16,7 @@ properties, one regression test per finding.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -130,15 +131,43 @@ def _model_or_none(cls):
     return make
 
 
-def valid_models(system: str, kind: str):
-    """Strategy: valid models of ``system``'s ``kind``: generated ones (the hostile suite's keyword
-    sets that construct) and the catalog's."""
+#: distinct generated valid models per (system, kind) in the pool the entry points draw from
+POOL = int(os.environ.get("ENTRY_POOL") or max(300, EXAMPLES // 5))
+
+
+@functools.cache
+def model_pool(system: str, kind: str) -> tuple:
+    """Return up to POOL distinct valid models of ``system``'s ``kind``, generated once per run by
+    the constructor suite's keyword sets (tests/hostile/test_input.py ``model_kwargs``) and kept
+    when they construct.
+
+    Drawing a model afresh for every example cost about 70 % of this file's time (five hypothesis
+    model draws per example, most refused); the entry points' own arguments are still drawn per
+    example, and the pool is as wide as the constructor suite makes it (derandomised in CI).
+    """
     cls = getattr(wb.system(system), kind)
-    generated = model_kwargs(system, kind, cls).map(_model_or_none(cls)).filter(lambda m: m is not None)
+    make = _model_or_none(cls)
+    found: dict[str, object] = {}
+
+    @settings(ENTRY, max_examples=3 * POOL, phases=[Phase.generate])
+    @given(kwargs=model_kwargs(system, kind, cls))
+    def collect(kwargs):
+        model = make(kwargs) if len(found) < POOL else None
+        if model is not None:
+            found.setdefault(repr(model), model)
+
+    collect()
+    assert found, f"no valid {system} {kind} generated"
+    return tuple(found.values())
+
+
+def valid_models(system: str, kind: str):
+    """Strategy: valid models of ``system``'s ``kind``: the catalog's and the generated pool."""
+    cls = getattr(wb.system(system), kind)
     cat = wb.system(system).catalog()
     known = list(cat.creatures.values()) if kind == "Creature" else \
         list(cat.attacks.values()) if kind == "Attack" else [cls()]
-    return st.one_of(st.sampled_from(known), generated)
+    return st.one_of(st.sampled_from(known), st.sampled_from(model_pool(system, kind)))
 
 
 #: odd values of any argument: hostile scalars and objects (never an unbounded plain int)
