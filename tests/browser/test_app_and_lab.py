@@ -35,7 +35,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 APP_READY_MS = 120_000     # a cold kernel + the first chart on a loaded 2-core machine
 STEP_MS = 45_000           # one redraw / one duel
 
-pytestmark = pytest.mark.browser
+# one pytest-xdist worker runs the whole module: its Voila and JupyterLab servers are module fixtures
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def chromium_path() -> str | None:
