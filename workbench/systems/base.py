@@ -208,7 +208,8 @@ def check_str(
     """Return ``value`` stripped, if it is a (non-empty) string of at most ``max_length`` characters
     that can be written as UTF-8 (a lone surrogate cannot be saved or shared, so it is refused here)."""
     if not isinstance(value, str) or (not allow_empty and not value.strip()):
-        raise RulesError(f"must be a non-empty text, not {show(value)}", field=field, rule=rule)
+        what = "a text" if allow_empty else "a non-empty text"
+        raise RulesError(f"must be {what}, not {show(value)}", field=field, rule=rule)
     if len(value) > max_length:
         raise RulesError(f"must be at most {max_length} characters, not {len(value)}", field=field, rule=LIMITS)
     try:
