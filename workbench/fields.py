@@ -33,6 +33,7 @@ __all__ = [
     "markdown",
     "json_schema",
     "lower",
+    "models_of",
     "NAME_RULE",
 ]
 
@@ -72,7 +73,8 @@ class FieldSpec:
     for a required field); ``choices`` a tuple or a function returning one; ``minimum`` /
     ``maximum`` the rule's bounds and ``limit`` the magnitude no rule needs (docs/limits.md), of the
     value for numbers, of the number of models for ``models``; ``max_length`` the most characters of
-    a text; ``optional``: None is allowed; ``model`` the nested model class of ``models``;
+    a text; ``exclusive_minimum``: the value must be greater than ``minimum`` (a length, > 0);
+    ``optional``: None is allowed; ``model`` the nested model class of ``models``;
     ``parse`` turns a value into the form the check expects (never raising); ``checker`` replaces
     the derived check of a checked kind (same signature as the ``check_*`` helpers' ``(field,
     value)``); ``schema`` the JSON Schema of a ``custom``, ``table`` or ``notation`` value.
@@ -94,6 +96,7 @@ class FieldSpec:
     parse: Callable[[Any], Any] | None = None
     checker: Callable[[str, Any], Any] | None = None
     schema: dict | None = None
+    exclusive_minimum: bool = False
 
     def options(self) -> tuple:
         """Return the declared choices as a tuple (() when the field has none)."""
@@ -130,7 +133,7 @@ class FieldSpec:
                 name, value, minimum=self.minimum, maximum=self.maximum, rule=rule, optional=self.optional, limit=lim
             )
         if kind == "number":
-            return base.check_number(
+            out = base.check_number(
                 name,
                 value,
                 minimum=self.minimum,
@@ -139,6 +142,12 @@ class FieldSpec:
                 optional=self.optional,
                 limit=self.limit,
             )
+            if self.exclusive_minimum and out is not None and self.minimum is not None and out <= self.minimum:
+                unit = f" {self.unit}" if self.unit else ""
+                raise base.RulesError(
+                    f"must be greater than {_num(self.minimum)}{unit}, not {base.show(out)}", field=name, rule=rule
+                )
+            return out
         if kind == "bool":
             if value is None and self.optional:
                 return None
@@ -148,8 +157,6 @@ class FieldSpec:
         if kind == "text":
             if value is None and self.optional:
                 return None
-            if self.allow_empty and value == "":
-                return value
             return base.check_str(
                 name,
                 value,
@@ -203,6 +210,7 @@ def spec(
     parse: Callable[[Any], Any] | None = None,
     checker: Callable[[str, Any], Any] | None = None,
     schema: dict | None = None,
+    exclusive_minimum: bool = False,
     factory: Callable[[], Any] | None = None,
 ) -> Any:
     """Return a ``dataclasses.field`` with ``default`` (or ``factory``; neither: a required field)
@@ -234,6 +242,7 @@ def spec(
         parse=parse,
         checker=checker,
         schema=schema,
+        exclusive_minimum=exclusive_minimum,
     )
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata={"spec": fs})
@@ -251,6 +260,27 @@ def checked(model_cls: type) -> tuple[tuple[str, FieldSpec], ...]:
     """Return the (name, spec) pairs :meth:`Model.__post_init__` checks: the checked kinds, and any
     field with its own ``checker``."""
     return tuple((n, s) for n, s in specs(model_cls).items() if s.kind in CHECKED or s.checker is not None)
+
+
+def models_of(system: Any) -> dict[str, type]:
+    """Return ``{class name: model class}`` of every model a rule system defines (its Creature,
+    Attack, Options, Situation and the nested models of the same module, in definition order);
+    ``system`` is a system object or a registered name."""
+    import importlib
+    import inspect
+
+    from .systems import system as lookup
+    from .systems.base import Model
+
+    sys = lookup(system) if isinstance(system, str) else system
+    module = importlib.import_module(sys.Creature.__module__)
+    found = [
+        c
+        for _, c in inspect.getmembers(module, inspect.isclass)
+        if issubclass(c, Model) and c is not Model and c.__module__ == module.__name__
+    ]
+    found.sort(key=lambda c: inspect.getsourcelines(c)[1])
+    return {c.__name__: c for c in found}
 
 
 # --------------------------------------------------------------------------- documentation
@@ -273,17 +303,14 @@ def _bounds_text(s: FieldSpec) -> str:
         return f"≤ {int(s.limit) if s.limit else 50} models"
     if s.kind not in ("int", "number"):
         return ""
-    lo, hi = s.minimum, s.maximum
-    parts = []
-    if lo is not None and hi is not None:
-        parts.append(f"{_num(lo)}..{_num(hi)}")
-    elif lo is not None:
-        parts.append(f"≥ {_num(lo)}")
-    elif hi is not None:
-        parts.append(f"≤ {_num(hi)}")
-    if s.limit is not None and (hi is None or s.limit < hi):
-        parts.append(f"|x| ≤ {_num(s.limit)} (limits)" if lo is None else f"≤ {_num(s.limit)} (limits)")
-    return ", ".join(parts)
+    lo, hi = s.low(), s.high()
+    if lo is None and hi is None:
+        return ""
+    text = f"{_num(lo) if lo is not None else '…'}..{_num(hi) if hi is not None else '…'}"
+    if s.exclusive_minimum:
+        text = f"> {_num(lo)}, ≤ {_num(hi)}" if lo is not None and hi is not None else text
+    by_limit = (s.minimum is None and lo is not None) or (s.maximum is None and hi is not None)
+    return f"{text} (limits)" if by_limit else text
 
 
 def _num(x: float) -> str:
@@ -333,7 +360,7 @@ def markdown(
 
     def cell(text: str, col: str) -> str:
         text = text.replace("|", "\\|")
-        return f"`{text}`" if col in ("field", "default") and text else text
+        return f"`{text}`" if col in ("field", "default") and text and text != "(required)" else text
 
     data = rows(model_cls)
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
@@ -352,7 +379,7 @@ def _field_schema(s: FieldSpec, defs: dict[str, Any]) -> dict[str, Any]:
     elif s.kind in ("int", "number"):
         out = {"type": _JSON_TYPES[s.kind]}
         if s.low() is not None:
-            out["minimum"] = s.low()
+            out["exclusiveMinimum" if s.exclusive_minimum else "minimum"] = s.low()
         if s.high() is not None:
             out["maximum"] = s.high()
     elif s.kind in ("bool", "text", "notation"):

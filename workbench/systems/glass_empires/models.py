@@ -250,10 +250,12 @@ class Attack(Model):
     range: float | None = spec(
         None,
         kind="number",
+        minimum=0,
+        exclusive_minimum=True,
         limit=MAX_FEET,
         optional=True,
         unit="ft",
-        help="listed range of a ranged attack; on a melee attack a reach replacing Size (> 0)",
+        help="listed range of a ranged attack; on a melee attack a reach replacing Size",
         rule=f"{RULES}: Ranged attacks use the weapon's listed range",
     )
     reload: bool = _flag(False, "a Reload weapon (a Fumble jams it)", f"{CLAR}: a windgun or Reload weapon jams")
@@ -322,9 +324,7 @@ class Attack(Model):
             raise RulesError("give the flat damage per Strike or a weapon category", field="damage", rule=table_rule)
         if self.range is not None:
             r = float(self.range)
-            if r <= 0:
-                raise RulesError(f"must be greater than 0 feet, not {r}", field="range", rule=RULES)
-            s("range", int(r) if float(r).is_integer() else r)
+            s("range", int(r) if r.is_integer() else r)
         elif self.kind == "ranged":
             raise RulesError(
                 "a ranged attack needs its listed range in feet",
@@ -428,9 +428,11 @@ class Creature(Model):
     size: float = spec(
         5,
         kind="number",
+        minimum=0,
+        exclusive_minimum=True,
         limit=MAX_FEET,
         unit="ft",
-        help="height, also the melee reach (> 0)",
+        help="height, also the melee reach",
         rule=f"{RULES}: melee reach is equal to their Size",
     )
     strikes: int = spec(
@@ -486,8 +488,6 @@ class Creature(Model):
         self._validate_traits()
         if self.hp is None:
             s("hp", 4 * self.power)
-        if self.size <= 0:
-            raise RulesError(f"must be greater than 0 feet, not {self.size}", field="size", rule=RULES)
         s("size", int(self.size) if float(self.size).is_integer() else self.size)
         if self.hd is not None:
             if self.hd + self.level != self.power:
