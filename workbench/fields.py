@@ -19,7 +19,6 @@ from. Everything else reads that declaration:
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -249,17 +248,29 @@ def spec(
     return dataclasses.field(default=default, metadata={"spec": fs})
 
 
-@functools.cache
+_SPECS: dict[type, dict[str, FieldSpec]] = {}
+_CHECKED: dict[type, tuple[tuple[str, FieldSpec], ...]] = {}
+
+
 def specs(model_cls: type) -> dict[str, FieldSpec]:
     """Return ``{field name: FieldSpec}`` of every declared field of ``model_cls``, in field order."""
-    return {f.name: f.metadata["spec"] for f in dataclasses.fields(model_cls) if "spec" in f.metadata}
+    out = _SPECS.get(model_cls)
+    if out is None:
+        out = _SPECS[model_cls] = {
+            f.name: f.metadata["spec"] for f in dataclasses.fields(model_cls) if "spec" in f.metadata
+        }
+    return out
 
 
-@functools.cache
 def checked(model_cls: type) -> tuple[tuple[str, FieldSpec], ...]:
     """Return the (name, spec) pairs :meth:`Model.__post_init__` checks: the checked kinds, and any
     field with its own ``checker``."""
-    return tuple((n, s) for n, s in specs(model_cls).items() if s.kind in CHECKED or s.checker is not None)
+    out = _CHECKED.get(model_cls)
+    if out is None:
+        out = _CHECKED[model_cls] = tuple(
+            (n, s) for n, s in specs(model_cls).items() if s.kind in CHECKED or s.checker is not None
+        )
+    return out
 
 
 def models_of(system: Any) -> dict[str, type]:
