@@ -106,13 +106,13 @@ class FieldSpec:
     def low(self) -> float | None:
         """Return the smallest value the field's own check accepts (None: no lower bound but the magnitude)."""
         if self.minimum is not None:
-            return self.minimum
+            return self.minimum if self.limit is None else max(self.minimum, -self.limit)
         return None if self.limit is None else -self.limit
 
     def high(self) -> float | None:
         """Return the largest value the field's own check accepts (None: no upper bound but the magnitude)."""
         if self.maximum is not None:
-            return self.maximum
+            return self.maximum if self.limit is None else min(self.maximum, self.limit)
         return self.limit
 
     def check(self, name: str, value: Any) -> Any:
