@@ -21,6 +21,8 @@ for the next) and one Python namespace per page:
   ``python3 tasks.py NAME`` and ``make NAME`` must name a command of tasks.py / the Makefile.
 - a ```` ```toml ```` (or json) block right after ``<!-- file: NAME -->`` must be the content of
   the file NAME that the examples above it wrote.
+- the Markdown table between ``<!-- fields: SYSTEM.MODEL -->`` and ``<!-- end fields -->`` is
+  ``workbench.fields.markdown`` of that model (its declared fields), e.g. ``annulus.Creature``.
 
 Any other fenced block is refused (``text`` blocks are for shown text that is not an output).
 """
@@ -46,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs/systems").glob("*.md"))]
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 FILE_MARK = re.compile(r"<!--\s*file:\s*(\S+)\s*-->\s*$")
+FIELDS_MARK = re.compile(r"(<!--\s*fields:\s*(\w+)\.(\w+)\s*-->\n)(.*?)(<!--\s*end fields\s*-->)", re.S)
 CHECKER = doctest.OutputChecker()
 FLAGS = doctest.ELLIPSIS
 
@@ -175,10 +178,29 @@ def _rel(path: Path) -> str:
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
+def fields_table(system: str, model: str, where: str) -> str:
+    """Return the Markdown table of the declared fields of ``system``'s model class ``model``."""
+    from workbench import fields
+
+    try:
+        cls = fields.models_of(system)[model]
+    except Exception as exc:  # noqa: BLE001 - reported with the page and line
+        raise DocError(f"{where}: no model {system}.{model}: {exc!r}") from exc
+    return fields.markdown(cls)
+
+
+def _fill_fields(text: str, rel: str) -> str:
+    def fill(m: re.Match) -> str:
+        where = f"{rel}:{text.count(chr(10), 0, m.start()) + 1}"
+        return m.group(1) + fields_table(m.group(2), m.group(3), where) + m.group(5)
+
+    return FIELDS_MARK.sub(fill, text)
+
+
 def render(path: Path) -> str:
     """Return the page at ``path`` with every shown output replaced by the output of a real run."""
-    text = path.read_text()
     rel = _rel(path)
+    text = _fill_fields(path.read_text(), rel)
     with tempfile.TemporaryDirectory(prefix="wb-docs-") as tmp:
         page = Page(path, Path(tmp))
         out, pos = [], 0

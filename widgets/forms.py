@@ -6,10 +6,12 @@ an optional number → Text (blank means None), a tuple of plain values → comm
 a ``dict[str, int]`` → ``name=rank, ...`` Text. Fields holding nested models (weapons, attacks)
 get no control and are carried over from the last valid value.
 
-Choices come from, in order: the ``choices`` argument; the system's ``field_choices(model_cls)``
-(a method returning ``{field: [choices]}``); the Model class attribute ``choices``
-(``ClassVar[dict[str, tuple]]``); a dataclass field's ``metadata["choices"]``; a ``Literal[...]``
-annotation; and, for text fields, the model's own validation (:func:`probe_choices`).
+Everything a control shows comes from the field's declaration (:func:`workbench.fields.spec`):
+the choices of a ``choice`` field, and a tooltip with its help, unit, bounds and rule; the unit is
+also shown in the label. Choices come from, in order: the ``choices`` argument; the system's
+``field_choices(model_cls)`` (a method returning ``{field: [choices]}``); the Model class attribute
+``choices`` (``ClassVar[dict[str, tuple]]``); the field's spec (or ``metadata["choices"]``); a
+``Literal[...]`` annotation. No form calls a model to find out what it accepts.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
-import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -27,10 +28,11 @@ import ipywidgets as W
 import traitlets as T
 
 from workbench.errors import RulesError
+from workbench.fields import FieldSpec, specs
 
 from .base import Panel, _children, guarded
 
-__all__ = ["ModelForm", "CatalogEditor", "field_choices", "probe_choices", "control_for"]
+__all__ = ["ModelForm", "CatalogEditor", "field_choices", "field_tooltip", "control_for"]
 
 _NONE_LABEL = "(none)"
 _UNSET_LABEL = "unset"
@@ -55,6 +57,9 @@ def field_choices(model_cls: type, system: Any = None) -> dict[str, list[Any]]:
                 out[f.name] = list(typing.get_args(a))
         if "choices" in f.metadata:
             out[f.name] = list(f.metadata["choices"])
+        fs = f.metadata.get("spec")
+        if isinstance(fs, FieldSpec) and fs.kind == "choice":
+            out[f.name] = list(fs.options())
     declared = getattr(model_cls, "choices", None)
     if isinstance(declared, Mapping):
         out.update({k: list(v) for k, v in declared.items()})
@@ -64,28 +69,26 @@ def field_choices(model_cls: type, system: Any = None) -> dict[str, list[Any]]:
     return out
 
 
-_ONE_OF = re.compile(r"must be one of (?P<choices>.+); not ")
-_PROBE = "\u2400not-a-choice\u2400"
-
-
-def probe_choices(value: Any, names: Sequence[str]) -> dict[str, list[str]]:
-    """Return the choices a model's own validation names for its text fields.
-
-    Each field is set to a value no rule accepts; when validation answers with the message of
-    :func:`~workbench.systems.base.check_choice` ("must be one of a, b, c; not ...") for that same
-    field, its comma-separated list becomes the field's choices.
-    """
-    out: dict[str, list[str]] = {}
-    for name in names:
-        try:
-            dataclasses.replace(value, **{name: _PROBE})
-        except RulesError as err:
-            m = _ONE_OF.search(getattr(err, "message", str(err)))
-            if err.field == name and m:
-                out[name] = [c.strip() for c in m.group("choices").split(", ")]
-        except Exception:  # noqa: BLE001 - a model that chokes on the probe simply gets a Text
-            continue
-    return out
+def field_tooltip(fs: FieldSpec | None) -> str:
+    """Return the tooltip of a declared field: its help, unit, bounds, choices of a list and rule
+    ("" for an undeclared field)."""
+    if fs is None:
+        return ""
+    parts = [fs.help]
+    if fs.unit:
+        parts.append(f"unit: {fs.unit}")
+    if fs.kind in ("int", "number"):
+        lo, hi = fs.low(), fs.high()
+        if lo is not None and hi is not None:
+            parts.append(f"from {lo:g} to {hi:g}")
+        elif lo is not None:
+            parts.append(f"at least {lo:g}")
+        elif hi is not None:
+            parts.append(f"at most {hi:g}")
+    if fs.kind in ("list", "notation") and fs.choices is not None:
+        parts.append(f"one or more of {', '.join(map(str, fs.options()))}")
+    text = "; ".join(parts)
+    return f"{text} [{fs.rule}]" if fs.rule else text
 
 
 def _is_union(hint: Any) -> bool:
@@ -155,10 +158,29 @@ def _plain(v: Any) -> bool:
 
 
 def control_for(
-    field: str, hint: Any, value: Any, choices: Sequence[Any] | None = None, description: str | None = None
+    field: str,
+    hint: Any,
+    value: Any,
+    choices: Sequence[Any] | None = None,
+    description: str | None = None,
+    spec: FieldSpec | None = None,
 ) -> _Control | None:
-    """Return the control for one model field, or None when the field is not editable by a form."""
-    label = description or field.replace("_", " ")
+    """Return the control for one model field, or None when the field is not editable by a form.
+
+    ``spec`` (the field's declaration) gives the control its tooltip (:func:`field_tooltip`) and
+    the unit shown in its label ("distance (m)")."""
+    ctl = _control(field, hint, value, choices, description or _label(field, spec))
+    if ctl is not None and spec is not None:
+        ctl.widget.tooltip = field_tooltip(spec)
+    return ctl
+
+
+def _label(field: str, spec: FieldSpec | None) -> str:
+    label = field.replace("_", " ")
+    return f"{label} ({spec.unit})" if spec is not None and spec.unit else label
+
+
+def _control(field: str, hint: Any, value: Any, choices: Sequence[Any] | None, label: str) -> _Control | None:
     style = {"description_width": "9em"}
     layout = W.Layout(width="22em")
     base, optional = _unwrap(hint)
@@ -266,14 +288,7 @@ class ModelForm(Panel):
         all_choices = field_choices(model_cls, system)
         all_choices.update({k: list(v) for k, v in (choices or {}).items()})
         hints = _hints(model_cls)
-        text_fields = [
-            f.name
-            for f in dataclasses.fields(model_cls)
-            if f.name not in all_choices
-            and (isinstance(getattr(value, f.name), str) or _unwrap(hints.get(f.name))[0] is str)
-        ]
-        for name, found in probe_choices(value, text_fields).items():
-            all_choices[name] = found
+        declared = specs(model_cls)
         labels = dict(labels or {})
         self.controls: dict[str, W.Widget] = {}
         self._controls: dict[str, _Control] = {}
@@ -282,7 +297,12 @@ class ModelForm(Panel):
             if f.name in exclude or (include is not None and f.name not in include):
                 continue
             ctl = control_for(
-                f.name, hints.get(f.name, Any), getattr(value, f.name), all_choices.get(f.name), labels.get(f.name)
+                f.name,
+                hints.get(f.name, Any),
+                getattr(value, f.name),
+                all_choices.get(f.name),
+                labels.get(f.name),
+                declared.get(f.name),
             )
             if ctl is None:
                 continue

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from tests.widget_toy import TOY, Attack, Creature, Situation
 from widgets.forms import ModelForm, field_choices
 from workbench.errors import RulesError
+from workbench.fields import spec
 from workbench.systems.base import Model
 
 
@@ -97,25 +98,27 @@ def test_form_requires_a_value_when_the_model_has_required_fields():
 
 @dataclass(frozen=True)
 class Mood(Model):
-    """A model whose only record of its choices is its validation (check_choice)."""
+    """A model whose choices are declared (workbench.fields.spec), and one text field checked by hand."""
 
     model_kind: ClassVar[str] = "situation"
-    mood: str = "calm"
-    weather: str | None = None
+    mood: str = spec("calm", kind="choice", choices=("calm", "angry"), help="the mood", rule="toy: moods")
+    weather: str | None = spec(
+        None, kind="choice", choices=("rain", "sun"), optional=True, help="the weather", rule="toy: weather"
+    )
     label: str = "x"
 
     def validate(self) -> None:
         from workbench.systems.base import check_choice
 
-        object.__setattr__(self, "mood", check_choice("mood", self.mood, ("calm", "angry")))
-        check_choice("weather", self.weather, ("rain", "sun"), optional=True)
+        check_choice("label", self.label, ("x", "y"))  # undeclared: a form does not probe it
 
 
-def test_text_fields_with_check_choice_become_dropdowns():
+def test_declared_choice_fields_become_dropdowns():
     form = ModelForm(Mood)
     assert isinstance(form.controls["mood"], W.Dropdown) and isinstance(form.controls["label"], W.Text)
     assert [v for _, v in form.controls["mood"].options] == ["calm", "angry"]
     assert [v for _, v in form.controls["weather"].options] == [None, "rain", "sun"]
+    assert form.controls["mood"].tooltip == "the mood [toy: moods]"
     form.controls["weather"].value = "rain"
     form.controls["mood"].value = "angry"
     assert form.value == Mood("angry", "rain")

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..dist import Dist
 from ..errors import RulesError, show
+from ..fields import checked
 from ..limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
 
 __all__ = [
@@ -207,7 +208,8 @@ def check_str(
     """Return ``value`` stripped, if it is a (non-empty) string of at most ``max_length`` characters
     that can be written as UTF-8 (a lone surrogate cannot be saved or shared, so it is refused here)."""
     if not isinstance(value, str) or (not allow_empty and not value.strip()):
-        raise RulesError(f"must be a non-empty text, not {show(value)}", field=field, rule=rule)
+        what = "a text" if allow_empty else "a non-empty text"
+        raise RulesError(f"must be {what}, not {show(value)}", field=field, rule=rule)
     if len(value) > max_length:
         raise RulesError(f"must be at most {max_length} characters, not {len(value)}", field=field, rule=LIMITS)
     try:
@@ -265,11 +267,15 @@ def check_models(
 # --------------------------------------------------------------------------- models
 @dataclass(frozen=True)
 class Model:
-    """Base of every validated model: frozen dataclass, ``validate()`` on construction.
+    """Base of every validated model: a frozen dataclass whose fields are declared with
+    :func:`workbench.fields.spec`, checked on construction.
 
     Subclasses set ``system`` (the registry name) and ``model_kind`` (creature, attack, options,
-    situation; not ``kind``, which several systems use as a field name) and override :meth:`validate`, which raises RulesError for a bad field and may
-    normalise values with ``object.__setattr__``.
+    situation; not ``kind``, which several systems use as a field name). Construction first checks
+    every declared field of a checked kind against its spec (type, bounds, choices; RulesError
+    naming the field and the spec's rule), then calls :meth:`validate`, which the subclass
+    overrides for the rules that join several fields and the fields of its own notation; it raises
+    RulesError for a bad field and may normalise values with ``object.__setattr__``.
     """
 
     system: ClassVar[str] = ""
@@ -277,6 +283,8 @@ class Model:
 
     def __post_init__(self) -> None:
         try:
+            for name, fs in checked(type(self)):
+                object.__setattr__(self, name, fs.check(name, getattr(self, name)))
             self.validate()
         except RulesError:
             raise

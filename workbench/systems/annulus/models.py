@@ -8,12 +8,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
+from ...fields import NAME_RULE, lower, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
+from ..base import Model, check_int, show
 from .upgrades import UPGRADES, canonical_name
 
 __all__ = [
@@ -47,6 +48,8 @@ MAX_SIZE_STEPS = MAX_SIZE  #: Options.size_free_steps [1]; beyond the size range
 MAX_EXPERIENCE = 100  #: Options.experience_per_rank [1]
 MAX_ADVANTAGES = 20  #: Situation.extra_advantages / extra_disadvantages (each is one die)
 MAX_DISTANCE = 1e7  #: Situation.distance, metres (Range rank 10's band ends at 5e6 m)
+_DEF_RULE = f"{RULES}: subtracts their relevant defense"
+_ORDER = f"{CLAR}: order of resolution"
 
 
 def range_scale(i: int) -> int:
@@ -83,6 +86,11 @@ class UpgradeRanks(dict):
 
     def __repr__(self) -> str:
         return repr(dict(self))
+
+
+def _seed(value: Any) -> Any:
+    """Return a seed name as a defense ("Toughness Damage" -> "toughness"); other values unchanged."""
+    return value.strip().lower().replace(" damage", "") if isinstance(value, str) else value
 
 
 def _rule_err(message: str, rule: str) -> RulesError:
@@ -220,24 +228,35 @@ class Attack(Model):
     system: ClassVar[str] = "annulus"
     model_kind: ClassVar[str] = "attack"
 
-    name: str
-    defense: str = "agility"
-    upgrades: Any = field(default_factory=dict)
-    counter_type: str | None = None
+    name: str = spec(kind="text", help="the attack set's name", rule=NAME_RULE)
+    defense: str = spec(
+        "agility",
+        kind="choice",
+        choices=DEFENSES,
+        parse=_seed,
+        help="the Damage seed: the defense the set targets ('Toughness Damage' is accepted)",
+        rule=f"{RULES}: You must choose only one [seed]: Agility, Toughness or Insight Damage",
+    )
+    upgrades: Any = spec(
+        kind="table",
+        factory=dict,
+        unit="ranks",
+        help="{upgrade name: rank} (a list of names is accepted; repeats add ranks)",
+        rule=f"{RULES}: upgrades; {CLAR}: upgrade names",
+        schema={"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": MAX_RANK}},
+    )
+    counter_type: str | None = spec(
+        None,
+        kind="choice",
+        choices=DEFENSES,
+        optional=True,
+        parse=lower,
+        help="the defense type a Counter set reacts to (None without Counter)",
+        rule=f"{RULES}: Counter",
+    )
 
     def validate(self) -> None:
-        object.__setattr__(self, "name", check_str("name", self.name))
-        seed_rule = f"{RULES}: You must choose only one [seed]: Agility, Toughness or Insight Damage"
-        d = self.defense
-        if isinstance(d, str):
-            d = d.strip().lower().replace(" damage", "")
-        object.__setattr__(self, "defense", check_choice("defense", d, DEFENSES, rule=seed_rule))
-        ct = self.counter_type
-        if isinstance(ct, str):
-            ct = ct.strip().lower()
-        object.__setattr__(
-            self, "counter_type", check_choice("counter_type", ct, DEFENSES, rule=f"{RULES}: Counter", optional=True)
-        )
+        """Check the upgrades (names, ranks, exclusions) and that Counter and ``counter_type`` agree."""
         ranks, counters = _normalise_upgrades(self.upgrades)
         if counters:
             given = counters[0].split()[1].lower()
@@ -299,62 +318,95 @@ class Creature(Model):
     system: ClassVar[str] = "annulus"
     model_kind: ClassVar[str] = "creature"
 
-    name: str
+    name: str = spec(kind="text", help="the creature's name", rule=NAME_RULE)
     _: KW_ONLY
-    size: int = 5
-    level: int
-    endurance: int
-    vitality: int | None = None
-    agility: int
-    toughness: int
-    insight: int
-    awareness: str = "alert"
-    attack_sets: Any = ()
+    size: int = spec(
+        5,
+        kind="int",
+        minimum=0,
+        limit=MAX_SIZE,
+        unit="size",
+        help="size (human 5)",
+        rule=f"{CLAR}: size is an integer, human 5",
+    )
+    level: int = spec(
+        kind="int",
+        minimum=1,
+        limit=MAX_LEVEL,
+        unit="level",
+        help="level, also the total Vitality",
+        rule=f"{CLAR}: Max Vitality = level",
+    )
+    endurance: int = spec(
+        kind="int",
+        minimum=0,
+        limit=MAX_HP,
+        unit="HP",
+        help="Endurance: damage is removed from it first",
+        rule=f"{CLAR}: Endurance is a creature stat",
+    )
+    vitality: int | None = spec(
+        None,
+        kind="int",
+        minimum=1,
+        limit=MAX_HP,
+        optional=True,
+        unit="HP",
+        help="current Vitality, removed after Endurance (None: the level)",
+        rule=f"{RULES}: If you remove the last Vitality ... dies",
+    )
+    agility: int = spec(
+        kind="int",
+        minimum=0,
+        limit=MAX_DEFENSE,
+        unit="successes",
+        help="defense against Agility Damage sets",
+        rule=_DEF_RULE,
+    )
+    toughness: int = spec(
+        kind="int",
+        minimum=0,
+        limit=MAX_DEFENSE,
+        unit="successes",
+        help="defense against Toughness Damage sets",
+        rule=_DEF_RULE,
+    )
+    insight: int = spec(
+        kind="int",
+        minimum=0,
+        limit=MAX_DEFENSE,
+        unit="successes",
+        help="defense against Insight Damage sets",
+        rule=_DEF_RULE,
+    )
+    awareness: str = spec(
+        "alert",
+        kind="choice",
+        choices=AWARENESS,
+        help="how aware of attacks it is (assassination)",
+        rule=f"{CLAR}: Awareness states",
+    )
+    attack_sets: Any = spec(
+        (),
+        kind="models",
+        model=Attack,
+        limit=MAX_SETS,
+        help="its attack sets (Attack models or tables)",
+        rule=f"{RULES}: attack sets",
+    )
 
     def validate(self) -> None:
-        object.__setattr__(self, "name", check_str("name", self.name))
-        object.__setattr__(
-            self,
-            "size",
-            check_int("size", self.size, minimum=0, limit=MAX_SIZE, rule=f"{CLAR}: size is an integer, human 5"),
-        )
-        object.__setattr__(
-            self,
-            "level",
-            check_int("level", self.level, minimum=1, limit=MAX_LEVEL, rule=f"{CLAR}: Max Vitality = level"),
-        )
-        object.__setattr__(
-            self,
-            "endurance",
-            check_int(
-                "endurance", self.endurance, minimum=0, limit=MAX_HP, rule=f"{CLAR}: Endurance is a creature stat"
-            ),
-        )
-        vit = self.level if self.vitality is None else self.vitality
-        vitality = check_int(
-            "vitality", vit, minimum=1, limit=MAX_HP, rule=f"{RULES}: If you remove the last Vitality ... dies"
-        )
-        object.__setattr__(self, "vitality", vitality)
+        """Fill in the Vitality (the level) and check that Endurance + Vitality stays within MAX_HP."""
+        if self.vitality is None:
+            object.__setattr__(self, "vitality", self.level)
+        vitality = self.vitality
+        assert vitality is not None
         if self.endurance + vitality > MAX_HP:
             raise RulesError(
                 f"Endurance + Vitality must be at most {MAX_HP} (no rule needs more), not {self.endurance + vitality}",
                 field="endurance",
                 rule=f"{RULES}: Endurance is removed first, then Vitality; {LIMITS}",
             )
-        for d in DEFENSES:
-            object.__setattr__(
-                self,
-                d,
-                check_int(
-                    d, getattr(self, d), minimum=0, limit=MAX_DEFENSE, rule=f"{RULES}: subtracts their relevant defense"
-                ),
-            )
-        object.__setattr__(
-            self, "awareness", check_choice("awareness", self.awareness, AWARENESS, rule=f"{CLAR}: Awareness states")
-        )
-        object.__setattr__(
-            self, "attack_sets", check_models("attack_sets", self.attack_sets, Attack, max_items=MAX_SETS)
-        )
 
     @property
     def hp(self) -> int:
@@ -388,74 +440,82 @@ class Options(Model):
     system: ClassVar[str] = "annulus"
     model_kind: ClassVar[str] = "options"
 
-    success_on: int = 4
-    dice_sides: int = 6
-    base_pool: int = 4
-    crit_doubles_bonus: bool = True
-    size_free_steps: int = 1
-    experience_per_rank: int = 1
-    reroll: str = "on_zero"
-    actions: int = 2
+    success_on: int = spec(
+        4,
+        kind="int",
+        minimum=1,
+        limit=MAX_SIDES + 1,
+        unit="face",
+        help="a die succeeds on this face or higher (at most dice_sides + 1: never)",
+        rule=f"{CLAR}: success on 4+",
+    )
+    dice_sides: int = spec(
+        6,
+        kind="int",
+        minimum=2,
+        limit=MAX_SIDES,
+        unit="sides",
+        help="sides of the pool dice",
+        rule=f"{CLAR}: Dice are d6",
+    )
+    base_pool: int = spec(
+        4,
+        kind="int",
+        minimum=0,
+        limit=MAX_POOL,
+        unit="dice",
+        help="dice rolled before advantages",
+        rule=f"{RULES}: roll four dice",
+    )
+    crit_doubles_bonus: bool = spec(
+        True,
+        kind="bool",
+        help="Critical doubles the whole damage (False: only the damage after defense)",
+        rule=f"{CLAR}: Critical doubles the whole damage",
+    )
+    size_free_steps: int = spec(
+        1,
+        kind="int",
+        minimum=0,
+        limit=MAX_SIZE_STEPS,
+        unit="size steps",
+        help="size steps that impose no disadvantage",
+        rule=f"{CLAR}: one disadvantage per step beyond the first",
+    )
+    experience_per_rank: int = spec(
+        1,
+        kind="int",
+        minimum=0,
+        limit=MAX_EXPERIENCE,
+        unit="Experience",
+        help="Experience per upgrade rank and for the seed",
+        rule=f"{CLAR}: each upgrade costs 1",
+    )
+    reroll: str = spec(
+        "on_zero",
+        kind="choice",
+        choices=("on_zero", "never"),
+        help="Reroll's use: reroll a strike that dealt 0, or never",
+        rule=f"{CLAR}: a strike that dealt 0 is rerolled once",
+    )
+    actions: int = spec(
+        2,
+        kind="int",
+        minimum=1,
+        limit=MAX_ACTIONS,
+        unit="actions",
+        help="actions per turn",
+        rule=f"{CLAR}: 2 actions per turn",
+    )
 
     def validate(self) -> None:
-        object.__setattr__(
-            self,
-            "dice_sides",
-            check_int("dice_sides", self.dice_sides, minimum=2, limit=MAX_SIDES, rule=f"{CLAR}: Dice are d6"),
-        )
-        object.__setattr__(
-            self,
-            "success_on",
-            check_int(
-                "success_on", self.success_on, minimum=1, maximum=self.dice_sides + 1, rule=f"{CLAR}: success on 4+"
-            ),
-        )
-        object.__setattr__(
-            self,
-            "base_pool",
-            check_int("base_pool", self.base_pool, minimum=0, limit=MAX_POOL, rule=f"{RULES}: roll four dice"),
-        )
-        object.__setattr__(
-            self,
-            "crit_doubles_bonus",
-            check_bool(
-                "crit_doubles_bonus", self.crit_doubles_bonus, rule=f"{CLAR}: Critical doubles the whole damage"
-            ),
-        )
-        object.__setattr__(
-            self,
-            "size_free_steps",
-            check_int(
-                "size_free_steps",
-                self.size_free_steps,
-                minimum=0,
-                limit=MAX_SIZE_STEPS,
-                rule=f"{CLAR}: one disadvantage per step beyond the first",
-            ),
-        )
-        object.__setattr__(
-            self,
-            "experience_per_rank",
-            check_int(
-                "experience_per_rank",
-                self.experience_per_rank,
-                minimum=0,
-                limit=MAX_EXPERIENCE,
-                rule=f"{CLAR}: each upgrade costs 1",
-            ),
-        )
-        object.__setattr__(
-            self,
-            "reroll",
-            check_choice(
-                "reroll", self.reroll, ("on_zero", "never"), rule=f"{CLAR}: a strike that dealt 0 is rerolled once"
-            ),
-        )
-        object.__setattr__(
-            self,
-            "actions",
-            check_int("actions", self.actions, minimum=1, limit=MAX_ACTIONS, rule=f"{CLAR}: 2 actions per turn"),
-        )
+        """Check that ``success_on`` is a face of the dice, or one past the highest (never succeeds)."""
+        if self.success_on > self.dice_sides + 1:
+            raise RulesError(
+                f"must be at most {self.dice_sides + 1}, not {self.success_on}",
+                field="success_on",
+                rule=f"{CLAR}: success on 4+",
+            )
 
     @property
     def p_success(self) -> float:
@@ -478,85 +538,81 @@ class Situation(Model):
     system: ClassVar[str] = "annulus"
     model_kind: ClassVar[str] = "situation"
 
-    distance: float = 1.0
-    airless: bool = False
-    concealment: str = "none"
-    tired: bool = False
-    armor: bool = False
-    inside_devourer: bool = False
-    attacker_weakened: bool = False
-    target_prone: bool = False
-    target_setup: bool = False
-    target_blind: bool = False
-    target_undamaged: bool = True
-    target_petrified: bool = False
-    target_awareness: str | None = None
-    after_kill: bool = False
-    mutual_sight: bool = True
-    attacker_vitality: int | None = None
-    blood_price: bool = False
-    reroll_available: bool = True
-    extra_advantages: int = 0
-    extra_disadvantages: int = 0
-
-    def validate(self) -> None:
-        object.__setattr__(
-            self,
-            "distance",
-            check_number(
-                "distance", self.distance, minimum=0.0, limit=MAX_DISTANCE, rule=f"{RULES}: any space within 1 meter"
-            ),
-        )
-        for name in (
-            "airless",
-            "tired",
-            "armor",
-            "inside_devourer",
-            "attacker_weakened",
-            "target_prone",
-            "target_setup",
-            "target_blind",
-            "target_undamaged",
-            "target_petrified",
-            "after_kill",
-            "mutual_sight",
-            "blood_price",
-            "reroll_available",
-        ):
-            object.__setattr__(self, name, check_bool(name, getattr(self, name), rule=f"{CLAR}: order of resolution"))
-        object.__setattr__(
-            self,
-            "concealment",
-            check_choice("concealment", self.concealment, CONCEALMENT, rule=f"{CLAR}: partial concealment 1, full 2"),
-        )
-        object.__setattr__(
-            self,
-            "target_awareness",
-            check_choice(
-                "target_awareness", self.target_awareness, AWARENESS, rule=f"{CLAR}: Awareness states", optional=True
-            ),
-        )
-        object.__setattr__(
-            self,
-            "attacker_vitality",
-            check_int(
-                "attacker_vitality",
-                self.attacker_vitality,
-                minimum=0,
-                optional=True,
-                limit=MAX_HP,
-                rule=f"{RULES}: Swansong",
-            ),
-        )
-        for name in ("extra_advantages", "extra_disadvantages"):
-            object.__setattr__(
-                self,
-                name,
-                check_int(
-                    name,
-                    getattr(self, name),
-                    minimum=0,
-                    limit=MAX_ADVANTAGES,
-                    rule=f"{CLAR}: advantages and disadvantages cancel",
-                ),
-            )
+    distance: float = spec(
+        1.0,
+        kind="number",
+        minimum=0.0,
+        limit=MAX_DISTANCE,
+        unit="m",
+        help="distance to the target (Range bands)",
+        rule=f"{RULES}: any space within 1 meter",
+    )
+    airless: bool = spec(False, kind="bool", help="there is no air (Airtight needed)", rule=f"{RULES}: Airtight")
+    concealment: str = spec(
+        "none",
+        kind="choice",
+        choices=CONCEALMENT,
+        help="the target's concealment: partial 1 disadvantage, full 2",
+        rule=f"{CLAR}: partial concealment 1, full 2",
+    )
+    tired: bool = spec(False, kind="bool", help="the attacker is tired (a disadvantage unless Tireless)", rule=_ORDER)
+    armor: bool = spec(
+        False, kind="bool", help="the attacker suffers the Armor effect (a disadvantage unless Armored)", rule=_ORDER
+    )
+    inside_devourer: bool = spec(
+        False, kind="bool", help="the attacker is inside a devourer (a disadvantage unless Visceral)", rule=_ORDER
+    )
+    attacker_weakened: bool = spec(False, kind="bool", help="the attacker is Weakened (a disadvantage)", rule=_ORDER)
+    target_prone: bool = spec(
+        False, kind="bool", help="the target is Prone (advantage within 5 m, disadvantage beyond 20 m)", rule=_ORDER
+    )
+    target_setup: bool = spec(False, kind="bool", help="the target was Setup (an advantage)", rule=_ORDER)
+    target_blind: bool = spec(
+        False, kind="bool", help="the target is Blind (it cannot see the attacker: an advantage)", rule=_ORDER
+    )
+    target_undamaged: bool = spec(True, kind="bool", help="the target is undamaged (First Blood)", rule=_ORDER)
+    target_petrified: bool = spec(
+        False, kind="bool", help="the target is Petrified (immune to sets without Demolitions)", rule=_ORDER
+    )
+    target_awareness: str | None = spec(
+        None,
+        kind="choice",
+        choices=AWARENESS,
+        optional=True,
+        help="the target's awareness (None: its own)",
+        rule=f"{CLAR}: Awareness states",
+    )
+    after_kill: bool = spec(False, kind="bool", help="the attacker killed this round (Killing Spree)", rule=_ORDER)
+    mutual_sight: bool = spec(True, kind="bool", help="attacker and target see each other (Gaze)", rule=_ORDER)
+    attacker_vitality: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_HP,
+        optional=True,
+        unit="HP",
+        help="the attacker's current Vitality (None: its vitality field)",
+        rule=f"{RULES}: Swansong",
+    )
+    blood_price: bool = spec(
+        False, kind="bool", help="the attacker pays the Blood Price (action cost in Vitality)", rule=_ORDER
+    )
+    reroll_available: bool = spec(True, kind="bool", help="the set's Reroll is unused this round", rule=_ORDER)
+    extra_advantages: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        limit=MAX_ADVANTAGES,
+        unit="dice",
+        help="advantages from other sources",
+        rule=f"{CLAR}: advantages and disadvantages cancel",
+    )
+    extra_disadvantages: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        limit=MAX_ADVANTAGES,
+        unit="dice",
+        help="disadvantages from other sources",
+        rule=f"{CLAR}: advantages and disadvantages cancel",
+    )

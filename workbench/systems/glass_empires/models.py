@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
+from ...fields import NAME_RULE, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
+from ..base import Model, check_bool, check_choice, check_int, check_number, check_str, show
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
 __all__ = [
@@ -189,11 +190,30 @@ def _types(field: str, value: Any, *, allow_mixed: bool) -> str | tuple[str, ...
     return out
 
 
-def _source(value: Any) -> str:
-    """Return the ``source`` text (a file path of the SRD), at most MAX_TEXT characters, UTF-8."""
-    if not isinstance(value, str):
-        raise RulesError(f"must be text, not {show(value)}", field="source")
-    return check_str("source", value, allow_empty=True, max_length=MAX_TEXT) if value else value
+_TYPES_RULE = f"{CLAR}: resistance, weakness and immunity by damage type"
+_TABLE = f"{CLAR}: damage is a flat number per weapon"
+_SAVE = f"{RULES}: add factors such as the environment, Conditions"
+_POWER = "characters.mdx: Power = HD + Level"
+
+
+def _flag(default: bool, help: str, rule: str) -> Any:
+    """Return the spec of a true/false field."""
+    return spec(default, kind="bool", help=help, rule=rule)
+
+
+def _category(value: Any) -> Any:
+    """Return a weapon category name as a WEAPONS key ("Light Melee" -> "light_melee")."""
+    return value.strip().lower().replace(" ", "_") if isinstance(value, str) else value
+
+
+def _order(value: Any) -> Any:
+    """Return a damage order without spaces ("band, resistance, armor" -> "band,resistance,armor")."""
+    return value.replace(" ", "") if isinstance(value, str) else value
+
+
+def _text(help: str, rule: str) -> Any:
+    """Return the spec of a free text of at most MAX_TEXT characters ("" allowed)."""
+    return spec("", kind="text", allow_empty=True, max_length=MAX_TEXT, help=help, rule=rule)
 
 
 @dataclass(frozen=True)
@@ -209,43 +229,73 @@ class Attack(Model):
 
     system: ClassVar[str] = "glass_empires"
 
-    name: str = "Weapon"
-    damage: int | None = None
-    kind: str = "melee"
-    range: float | None = None
-    reload: bool = False
-    damage_type: str = "physical"
-    category: str | None = None
-    two_handed: bool = False
-    windgun: bool = False
-    dual_pistols: bool = False
-    natural: bool = False
-    source: str = ""
+    name: str = spec("Weapon", kind="text", help="the weapon's name", rule=NAME_RULE)
+    damage: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_DAMAGE,
+        optional=True,
+        unit="HP",
+        help="flat damage per Strike (None: the category's)",
+        rule=_TABLE,
+    )
+    kind: str = spec(
+        "melee",
+        kind="choice",
+        choices=("melee", "ranged"),
+        help="melee (reach = Size) or ranged (the listed range)",
+        rule=f"{RULES}: melee reach or the weapon's listed range",
+    )
+    range: float | None = spec(
+        None,
+        kind="number",
+        minimum=0,
+        exclusive_minimum=True,
+        limit=MAX_FEET,
+        optional=True,
+        unit="ft",
+        help="listed range of a ranged attack; on a melee attack a reach replacing Size",
+        rule=f"{RULES}: Ranged attacks use the weapon's listed range",
+    )
+    reload: bool = _flag(False, "a Reload weapon (a Fumble jams it)", f"{CLAR}: a windgun or Reload weapon jams")
+    damage_type: str = spec(
+        "physical",
+        kind="notation",
+        choices=DAMAGE_TYPES,
+        help="its damage type, or several as fire/ice",
+        rule=_TYPES_RULE,
+        schema={"type": "string"},
+    )
+    category: str | None = spec(
+        None,
+        kind="choice",
+        choices=tuple(WEAPONS),
+        optional=True,
+        parse=_category,
+        help="weapon category: fills damage, range and flags from the table",
+        rule=_TABLE,
+    )
+    two_handed: bool = _flag(
+        False, "wielded two-handed (+1 with a medium melee weapon)", f"{CLAR}: medium melee 5 (+1 two-handed)"
+    )
+    windgun: bool = _flag(False, "a windgun (a Fumble jams it)", f"{CLAR}: a windgun or Reload weapon jams")
+    dual_pistols: bool = _flag(
+        False, "a pair of windgun pistols (+1 in melee)", f"{CLAR}: dual windgun pistols in melee +1"
+    )
+    natural: bool = _flag(False, "a natural weapon", f"{_DATA}: creature weapons")
+    source: str = _text("where the weapon is published", f"{_DATA}: source")
 
     def validate(self) -> None:
+        """Check the damage type(s), fill damage, range and flags from the category, and check range."""
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        s("name", check_str("name", self.name))
-        s(
-            "kind",
-            check_choice(
-                "kind", self.kind, ("melee", "ranged"), rule=f"{RULES}: melee reach or the weapon's listed range"
-            ),
-        )
         s("damage_type", _types("damage_type", self.damage_type, allow_mixed=True))
-        for f in ("reload", "two_handed", "windgun", "dual_pistols", "natural"):
-            s(f, check_bool(f, getattr(self, f)))
-        s("source", _source(self.source))
-        table_rule = f"{CLAR}: damage is a flat number per weapon"
-        cat = None
+        table_rule = _TABLE
         if self.category is not None:
-            cat_name = (
-                self.category.strip().lower().replace(" ", "_") if isinstance(self.category, str) else self.category
-            )
-            s("category", check_choice("category", cat_name, tuple(WEAPONS), rule=table_rule))
             cat = WEAPONS[self.category]
             if self.damage is None:
                 s("damage", cat.damage)
-            elif check_int("damage", self.damage, minimum=0, limit=MAX_DAMAGE, rule=table_rule) != cat.damage:
+            elif self.damage != cat.damage:
                 raise RulesError(
                     f"a {cat.title.lower()} weapon deals {cat.damage} per Strike, not {self.damage}"
                     " (the two-handed / dual-pistol +1 is added by the rules, not stated here)",
@@ -272,18 +322,9 @@ class Attack(Model):
                 s("two_handed", True)
         if self.damage is None:
             raise RulesError("give the flat damage per Strike or a weapon category", field="damage", rule=table_rule)
-        s("damage", check_int("damage", self.damage, minimum=0, limit=MAX_DAMAGE, rule=table_rule))
         if self.range is not None:
-            r = check_number(
-                "range",
-                self.range,
-                minimum=0,
-                limit=MAX_FEET,
-                rule=f"{RULES}: Ranged attacks use the weapon's listed range",
-            )
-            if r <= 0:
-                raise RulesError(f"must be greater than 0 feet, not {r}", field="range", rule=RULES)
-            s("range", int(r) if float(r).is_integer() else r)
+            r = float(self.range)
+            s("range", int(r) if r.is_integer() else r)
         elif self.kind == "ranged":
             raise RulesError(
                 "a ranged attack needs its listed range in feet",
@@ -355,60 +396,100 @@ class Creature(Model):
     system: ClassVar[str] = "glass_empires"
     model_kind: ClassVar[str] = "creature"
 
-    name: str = "Creature"
-    power: int = 1
-    hp: int | None = None
-    armor: int = 0
-    size: float = 5
-    strikes: int = 1
-    weapons: tuple = ()
-    resist: tuple = ()
-    weak: tuple = ()
-    immune: tuple = ()
-    hd: int | None = None
-    level: int = 0
-    source: str = ""
-    traits: Any = None
-    note: str = ""
+    name: str = spec("Creature", kind="text", help="the creature's name", rule=NAME_RULE)
+    power: int = spec(
+        1,
+        kind="int",
+        minimum=1,
+        limit=MAX_POWER,
+        unit="Power",
+        help="Power (HD + Level)",
+        rule=f"{CLAR}: HP = 4 x Power",
+    )
+    hp: int | None = spec(
+        None,
+        kind="int",
+        minimum=1,
+        limit=MAX_HP,
+        optional=True,
+        unit="HP",
+        help="HP (None: 4 x Power)",
+        rule=f"{CLAR}: HP = 4 x Power",
+    )
+    armor: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        limit=MAX_ARMOR,
+        unit="Armor",
+        help="Armor (none 0, leather 1, chain 2, plate 4); armor points = Armor x Power",
+        rule=f"{CLAR}: Armor: none 0, leather 1, chain 2, plate 4",
+    )
+    size: float = spec(
+        5,
+        kind="number",
+        minimum=0,
+        exclusive_minimum=True,
+        limit=MAX_FEET,
+        unit="ft",
+        help="height, also the melee reach",
+        rule=f"{RULES}: melee reach is equal to their Size",
+    )
+    strikes: int = spec(
+        1,
+        kind="int",
+        minimum=1,
+        limit=MAX_STRIKES,
+        unit="Strikes",
+        help="Strikes per Attack",
+        rule=f"{RULES}: by default, characters receive 1 Strike per Attack",
+    )
+    weapons: tuple = spec(
+        (),
+        kind="models",
+        model=Attack,
+        limit=MAX_WEAPONS,
+        help="its weapons",
+        rule=f"{RULES}: choose an available weapon",
+    )
+    resist: tuple = spec(
+        (), kind="list", choices=DAMAGE_TYPES, help="damage types it resists (halved, rounded down)", rule=_TYPES_RULE
+    )
+    weak: tuple = spec(
+        (), kind="list", choices=DAMAGE_TYPES, help="damage types it is weak to (doubled)", rule=_TYPES_RULE
+    )
+    immune: tuple = spec(
+        (), kind="list", choices=DAMAGE_TYPES, help="damage types it is immune to (zero)", rule=_TYPES_RULE
+    )
+    hd: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_POWER,
+        optional=True,
+        unit="HD",
+        help="Hit Dice (None: not published)",
+        rule=_POWER,
+    )
+    level: int = spec(0, kind="int", minimum=0, limit=MAX_POWER, unit="level", help="level", rule=_POWER)
+    source: str = _text("where the stat line is published", f"{_DATA}: source")
+    traits: Any = spec(
+        None,
+        kind="table",
+        help="published traits {trait: value}; keys from TRAITS",
+        rule=f"{_DATA}: creature traits",
+        schema={"type": "object", "propertyNames": {"enum": list(TRAITS)}},
+    )
+    note: str = _text("what default the catalog used where the published data is silent", f"{_DATA}: creature traits")
 
     def validate(self) -> None:
+        """Check the traits, fill HP (4 x Power), and check Size, Power = HD + Level and the damage types."""
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        s("name", check_str("name", self.name))
-        s("power", check_int("power", self.power, minimum=1, limit=MAX_POWER, rule=f"{CLAR}: HP = 4 x Power"))
         self._validate_traits()
         if self.hp is None:
             s("hp", 4 * self.power)
-        s("hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{CLAR}: HP = 4 x Power"))
-        s(
-            "armor",
-            check_int(
-                "armor",
-                self.armor,
-                minimum=0,
-                limit=MAX_ARMOR,
-                rule=f"{CLAR}: Armor: none 0, leather 1, chain 2, plate 4",
-            ),
-        )
-        size = check_number("size", self.size, limit=MAX_FEET, rule=f"{RULES}: melee reach is equal to their Size")
-        if size <= 0:
-            raise RulesError(f"must be greater than 0 feet, not {size}", field="size", rule=RULES)
-        s("size", int(size) if size.is_integer() else size)
-        s(
-            "strikes",
-            check_int(
-                "strikes",
-                self.strikes,
-                minimum=1,
-                limit=MAX_STRIKES,
-                rule=f"{RULES}: by default, characters receive 1 Strike per Attack",
-            ),
-        )
-        s(
-            "level",
-            check_int("level", self.level, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"),
-        )
+        s("size", int(self.size) if float(self.size).is_integer() else self.size)
         if self.hd is not None:
-            s("hd", check_int("hd", self.hd, minimum=0, limit=MAX_POWER, rule="characters.mdx: Power = HD + Level"))
             if self.hd + self.level != self.power:
                 raise RulesError(
                     f"HD {self.hd} + Level {self.level} must equal Power {self.power}",
@@ -421,7 +502,6 @@ class Creature(Model):
                 field="level",
                 rule="characters.mdx: Power = HD + Level",
             )
-        s("weapons", check_models("weapons", self.weapons, Attack, max_items=MAX_WEAPONS))
         seen: dict[str, str] = {}
         for f in ("resist", "weak", "immune"):
             s(f, _types(f, getattr(self, f), allow_mixed=False))
@@ -433,7 +513,6 @@ class Creature(Model):
                         rule=f"{CLAR}: resistance halves, weakness doubles, immunity zeroes",
                     )
                 seen[t] = f
-        s("source", _source(self.source))
 
     def _validate_traits(self) -> None:
         """Check ``traits`` against :data:`TRAITS` (unknown keys and bad values raise RulesError naming
@@ -456,8 +535,6 @@ class Creature(Model):
                 )
             out[k] = TRAITS[k](f"traits.{k}", v)
         object.__setattr__(self, "traits", FrozenMap(out))
-        if not isinstance(self.note, str):
-            raise RulesError(f"must be text, not {self.note!r}", field="note")
 
     def __getattr__(self, name: str) -> Any:
         # a published trait read as an attribute: its value, or the default when the creature has none
@@ -516,47 +593,48 @@ class Options(Model):
     system: ClassVar[str] = "glass_empires"
     model_kind: ClassVar[str] = "options"
 
-    damage_order: str = "band,resistance,armor"
-    armor_points_formula: str = "armor_x_power"
-    attack_is_save_action: bool = True
-    kill_refunds_action: bool = True
-    jam_ends_strikes: bool = True
-    mixed_damage_type: str = "most_damaging"
-    multiplier_rounding: str = "down"
-
-    def validate(self) -> None:
-        s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        order = self.damage_order.replace(" ", "") if isinstance(self.damage_order, str) else self.damage_order
-        s(
-            "damage_order",
-            check_choice(
-                "damage_order",
-                order,
-                DAMAGE_ORDERS,
-                rule=f"{CLAR}: Crit x2 or Seven /2 first, then resistance, then armor",
-            ),
-        )
-        s(
-            "armor_points_formula",
-            check_choice(
-                "armor_points_formula",
-                self.armor_points_formula,
-                AP_FORMULAS,
-                rule=f"{CLAR}: Armor points = Armor x Power",
-            ),
-        )
-        s("mixed_damage_type", check_choice("mixed_damage_type", self.mixed_damage_type, MIXED_TYPE_RULES))
-        s(
-            "multiplier_rounding",
-            check_choice(
-                "multiplier_rounding",
-                self.multiplier_rounding,
-                ROUNDINGS,
-                rule=f"{RULES}: Seven: halving Damage taken; round down",
-            ),
-        )
-        for f in ("attack_is_save_action", "kill_refunds_action", "jam_ends_strikes"):
-            s(f, check_bool(f, getattr(self, f)))
+    damage_order: str = spec(
+        "band,resistance,armor",
+        kind="choice",
+        choices=DAMAGE_ORDERS,
+        parse=_order,
+        help="the order of band (Crit x2, Seven /2), resistance and armor points",
+        rule=f"{CLAR}: Crit x2 or Seven /2 first, then resistance, then armor",
+    )
+    armor_points_formula: str = spec(
+        "armor_x_power",
+        kind="choice",
+        choices=AP_FORMULAS,
+        help="armor points = Armor x Power (default) or Armor x HD",
+        rule=f"{CLAR}: Armor points = Armor x Power",
+    )
+    attack_is_save_action: bool = _flag(
+        True,
+        "the Attack is the turn's one Save action (one Attack per turn)",
+        f"{CLAR}: at most one of them a Save action",
+    )
+    kill_refunds_action: bool = _flag(
+        True,
+        "a Strike that kills gives the Attack's action back",
+        f"{CLAR}: a Strike that kills refunds the Attack's action",
+    )
+    jam_ends_strikes: bool = _flag(
+        True, "a jammed weapon makes no further Strikes this turn", f"{CLAR}: a windgun or Reload weapon jams"
+    )
+    mixed_damage_type: str = spec(
+        "most_damaging",
+        kind="choice",
+        choices=MIXED_TYPE_RULES,
+        help="of a weapon's several types, the one most or least damaging to the target",
+        rule=_TYPES_RULE,
+    )
+    multiplier_rounding: str = spec(
+        "down",
+        kind="choice",
+        choices=ROUNDINGS,
+        help="rounding of a fractional damage-taken multiplier",
+        rule=f"{RULES}: Seven: halving Damage taken; round down",
+    )
 
 
 @dataclass(frozen=True)
@@ -581,52 +659,82 @@ class Situation(Model):
     system: ClassVar[str] = "glass_empires"
     model_kind: ClassVar[str] = "situation"
 
-    distance: float | None = None
-    cover: str = "none"
-    environment: int = 0
-    conditions: int = 0
-    fact_bonus: int = 0
-    angry_step: bool = True
-    movement_impeded: bool = False
-    target_ap: int | None = None
-    target_hp: int | None = None
-    circumstances: tuple = ()
-    target_shield_up: bool = True
-    target_damage_reduction_active: bool = True
+    distance: float | None = spec(
+        None,
+        kind="number",
+        minimum=0,
+        limit=MAX_DISTANCE,
+        optional=True,
+        unit="ft",
+        help="distance to the target (None: within reach or listed range)",
+        rule=RULES,
+    )
+    cover: str = spec(
+        "none",
+        kind="choice",
+        choices=COVERS,
+        help="low: -2, high: -4 to ranged Strike Saves",
+        rule=f"{RULES}: Cover (low/weak, high/strong)",
+    )
+    environment: int = spec(
+        0,
+        kind="int",
+        minimum=-12,
+        maximum=12,
+        unit="modifier",
+        help="net relevant environment factors, each +-1",
+        rule=_SAVE,
+    )
+    conditions: int = spec(
+        0, kind="int", minimum=-12, maximum=12, unit="modifier", help="net relevant Conditions, each +-1", rule=_SAVE
+    )
+    fact_bonus: int = spec(
+        0,
+        kind="int",
+        unit="modifier",
+        help="must be 0: no personal Fact bonuses",
+        rule=f"{RULES}: You may not add personal Fact bonuses to a Save",
+    )
+    angry_step: bool = _flag(True, "use the Angry Step when needed", f"{RULES}: The Angry Step")
+    movement_impeded: bool = _flag(
+        False, "terrain or a Condition limits free movement (no Angry Step)", f"{RULES}: The Angry Step"
+    )
+    target_ap: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_ARMOR * MAX_POWER,
+        optional=True,
+        unit="armor points",
+        help="the target's current armor points (None: full)",
+        rule=f"{CLAR}: armor points absorb physical damage",
+    )
+    target_hp: int | None = spec(
+        None,
+        kind="int",
+        minimum=1,
+        limit=MAX_HP,
+        optional=True,
+        unit="HP",
+        help="the target's current HP (None: full)",
+        rule=CLAR,
+    )
+    circumstances: tuple = spec(
+        (),
+        kind="list",
+        choices=CIRCUMSTANCES,
+        help="conditional traits that hold in this Attack",
+        rule=f"{_DATA}: conditional traits (strike_save_bonus, resist_conditional)",
+    )
+    target_shield_up: bool = _flag(True, "the target's Ray Shield, if any, is up", _DATA)
+    target_damage_reduction_active: bool = _flag(True, "the target's damage reduction (Bloodthirst) holds", _DATA)
 
     def validate(self) -> None:
-        s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        s("circumstances", _circumstances("circumstances", self.circumstances))
-        s("target_shield_up", check_bool("target_shield_up", self.target_shield_up, rule=_DATA))
-        s(
-            "target_damage_reduction_active",
-            check_bool("target_damage_reduction_active", self.target_damage_reduction_active, rule=_DATA),
-        )
-        if self.distance is not None:
-            s("distance", check_number("distance", self.distance, minimum=0, limit=MAX_DISTANCE, rule=RULES))
-        s("cover", check_choice("cover", self.cover, COVERS, rule=f"{RULES}: Cover (low/weak, high/strong)"))
-        env_rule = f"{RULES}: add factors such as the environment, Conditions"
-        s("environment", check_int("environment", self.environment, minimum=-12, maximum=12, rule=env_rule))
-        s("conditions", check_int("conditions", self.conditions, minimum=-12, maximum=12, rule=env_rule))
-        fb = check_int("fact_bonus", self.fact_bonus, rule=RULES)
-        if fb != 0:
+        """Check the circumstances and that no Fact bonus is added."""
+        object.__setattr__(self, "circumstances", _circumstances("circumstances", self.circumstances))
+        if self.fact_bonus != 0:
             raise RulesError(
-                f"must be 0, not {fb}: no personal Fact bonuses on a Strike Save",
+                f"must be 0, not {self.fact_bonus}: no personal Fact bonuses on a Strike Save",
                 field="fact_bonus",
                 rule=f"{RULES}: You may not add personal Fact bonuses to a Save",
             )
-        s("fact_bonus", 0)
-        s("angry_step", check_bool("angry_step", self.angry_step, rule=f"{RULES}: The Angry Step"))
-        s("movement_impeded", check_bool("movement_impeded", self.movement_impeded, rule=f"{RULES}: The Angry Step"))
-        s(
-            "target_ap",
-            check_int(
-                "target_ap",
-                self.target_ap,
-                minimum=0,
-                optional=True,
-                limit=MAX_ARMOR * MAX_POWER,
-                rule=f"{CLAR}: armor points absorb physical damage",
-            ),
-        )
-        s("target_hp", check_int("target_hp", self.target_hp, minimum=1, optional=True, limit=MAX_HP, rule=CLAR))

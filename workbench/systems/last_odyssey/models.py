@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
+from ...fields import NAME_RULE, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_number, check_str, show
-from .elements import check_element
+from ..base import Model, check_int, check_str, show
+from .elements import ELEMENTS, check_element
 
 __all__ = [
     "Shell",
@@ -49,6 +50,24 @@ MAX_SHELL = 1000  #: Shell points [75]
 MAX_ABILITIES = 20  #: abilities of one creature [4]
 
 
+_ROWS_RULE = f"{TEXT}: Ability Types (Melee)"
+
+
+def _element(help: str, rule: str = f"{CLAR}: element table") -> Any:
+    """Return the spec of an element field (None: colorless; "colorless" is accepted)."""
+    return spec(None, kind="choice", choices=ELEMENTS, optional=True, checker=check_element, help=help, rule=rule)
+
+
+def _list(help: str, rule: str, choices: tuple | None = None) -> Any:
+    """Return the spec of a list of names (checked by the model's validate())."""
+    return spec((), kind="list", choices=choices, help=help, rule=rule)
+
+
+def _stat(help: str) -> Any:
+    """Return the spec of one of the nine combat statistics."""
+    return spec(0, kind="int", limit=MAX_STAT, unit="points", help=help, rule=f"{TEXT}: Strikes, Spells, Sleights")
+
+
 def _names(field: str, value: Any, rule: str, canon=None) -> tuple:
     if value is None:
         return ()
@@ -75,15 +94,16 @@ class Shell(Model):
     system: ClassVar[str] = "last_odyssey"
     model_kind: ClassVar[str] = "shell"
 
-    points: int = 0
-    element: str | None = None
-
-    def validate(self) -> None:
-        rule = f"{CLAR}: Shell is a pool of points"
-        object.__setattr__(
-            self, "points", check_int("shell.points", self.points, minimum=0, limit=MAX_SHELL, rule=rule)
-        )
-        object.__setattr__(self, "element", check_element("shell.element", self.element))
+    points: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        limit=MAX_SHELL,
+        unit="Shell points",
+        help="points that take damage before HP (0: broken)",
+        rule=f"{CLAR}: Shell is a pool of points",
+    )
+    element: str | None = _element("the Shell's element (None: colorless)", f"{CLAR}: the Shell's element")
 
     @property
     def active(self) -> bool:
@@ -111,27 +131,82 @@ class Attack(Model):
     system: ClassVar[str] = "last_odyssey"
     # ``kind`` is the public field strike/spell/sleight (DESIGN.md); the class tag is ``model_kind``.
 
-    name: str
-    kind: str = "strike"
-    element: str | None = None
-    targets: int | str = 1
-    status: str | None = None
-    nonlethal: bool = False
-    multiplier: float = 1.0
-    ability_type: str = "melee"
-    ap_cost: int = 1
-    mp_cost: int = 0
-    tags: tuple = ()
-    anima_cost: int = 0
-    timing: str = "action"
-    multiplier_not_full_hp: float | None = None
-    spares_creature_types: tuple = ()
+    name: str = spec(kind="text", help="the ability's name", rule=NAME_RULE)
+    kind: str = spec(
+        "strike", kind="choice", choices=KINDS, help="strike, spell or sleight", rule=f"{TEXT}: three types of attacks"
+    )
+    element: str | None = _element("the ability's element (None: colorless)")
+    targets: int | str = spec(
+        1,
+        kind="custom",
+        unit="targets",
+        help="how many characters it may target: a whole number >= 1, or 'all' (Multi)",
+        rule=f"{TEXT}: Multi Attacks",
+        schema={"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_TARGETS}, {"const": "all"}]},
+    )
+    status: str | None = spec(
+        None,
+        kind="text",
+        optional=True,
+        max_length=MAX_TEXT,
+        help="the status it inflicts (a sleight must name one)",
+        rule=f"{TEXT}: Sleights",
+    )
+    nonlethal: bool = spec(False, kind="bool", help="a nonlethal attack", rule=f"{TEXT}: Nonlethal Attacks")
+    multiplier: float = spec(
+        1.0,
+        kind="number",
+        minimum=0.0,
+        limit=MAX_MULTIPLIER,
+        unit="×",
+        help="the ability's own damage multiplier",
+        rule=f"{TEXT}: base damage multiplied by any relevant modifiers",
+    )
+    ability_type: str = spec(
+        "melee", kind="choice", choices=ABILITY_TYPES, help="melee, ranged or special", rule=f"{TEXT}: Ability Types"
+    )
+    ap_cost: int = spec(
+        1, kind="int", minimum=0, limit=MAX_AP, unit="AP", help="action points it costs", rule=f"{CLAR}: action points"
+    )
+    mp_cost: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        limit=MAX_MP,
+        unit="MP",
+        help="published MP cost (not spent)",
+        rule=f"{CLAR}: action points",
+    )
+    tags: tuple = _list("published tags", TEXT)
+    anima_cost: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        unit="anima",
+        help="published anima cost (not spent)",
+        rule="shared/data/last_odyssey_creatures.toml: anima_cost",
+    )
+    timing: str = spec(
+        "action",
+        kind="choice",
+        choices=TIMINGS,
+        help="when it is used: as a turn action, or in a phase outside the action points",
+        rule="shared/data/last_odyssey_creatures.toml: ability type (passive, special, paradigm action)",
+    )
+    multiplier_not_full_hp: float | None = spec(
+        None,
+        kind="number",
+        minimum=0.0,
+        optional=True,
+        unit="×",
+        help="the multiplier against a target below full HP (None: multiplier)",
+        rule="Dragonslayer: 'If the target is not at full HP'",
+    )
+    spares_creature_types: tuple = _list("creature types it has no effect on", "Miasma: 'every non-Undead character'")
 
     def validate(self) -> None:
+        """Check ``targets``, the lists of names, and the rules joining kind, status and nonlethal."""
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        set_("name", check_str("name", self.name))
-        set_("kind", check_choice("kind", self.kind, KINDS, rule=f"{TEXT}: three types of attacks"))
-        set_("element", check_element("element", self.element))
         if isinstance(self.targets, str):
             if self.targets.strip().lower() != "all":
                 raise RulesError(
@@ -145,56 +220,19 @@ class Attack(Model):
                 "targets",
                 check_int("targets", self.targets, minimum=1, limit=MAX_TARGETS, rule=f"{TEXT}: Multi Attacks"),
             )
-        if self.status is not None:
-            set_("status", check_str("status", self.status, rule=f"{TEXT}: Sleights", max_length=MAX_TEXT))
         if self.kind == "sleight" and self.status is None:
             raise RulesError(
                 "a sleight must name the status it inflicts",
                 field="status",
                 rule=f"{TEXT}: Sleights (they gain the status the ability inflicts)",
             )
-        set_("nonlethal", check_bool("nonlethal", self.nonlethal, rule=f"{TEXT}: Nonlethal Attacks"))
         if self.nonlethal and self.kind == "sleight":
             raise RulesError(
                 "a sleight deals no damage, so it cannot be a nonlethal attack",
                 field="nonlethal",
                 rule=f"{TEXT}: Nonlethal Attacks (the damage of the attack)",
             )
-        set_(
-            "multiplier",
-            check_number(
-                "multiplier",
-                self.multiplier,
-                minimum=0.0,
-                limit=MAX_MULTIPLIER,
-                rule=f"{TEXT}: base damage multiplied by any relevant modifiers",
-            ),
-        )
-        set_(
-            "ability_type",
-            check_choice("ability_type", self.ability_type, ABILITY_TYPES, rule=f"{TEXT}: Ability Types"),
-        )
-        set_("ap_cost", check_int("ap_cost", self.ap_cost, minimum=0, limit=MAX_AP, rule=f"{CLAR}: action points"))
-        set_("mp_cost", check_int("mp_cost", self.mp_cost, minimum=0, limit=MAX_MP, rule=f"{CLAR}: action points"))
         set_("tags", _names("tags", self.tags, TEXT))
-        data = "shared/data/last_odyssey_creatures.toml"
-        set_("anima_cost", check_int("anima_cost", self.anima_cost, minimum=0, rule=f"{data}: anima_cost"))
-        set_(
-            "timing",
-            check_choice(
-                "timing", self.timing, TIMINGS, rule=f"{data}: ability type (passive, special, paradigm action)"
-            ),
-        )
-        set_(
-            "multiplier_not_full_hp",
-            check_number(
-                "multiplier_not_full_hp",
-                self.multiplier_not_full_hp,
-                minimum=0.0,
-                optional=True,
-                rule="Dragonslayer: 'If the target is not at full HP'",
-            ),
-        )
         set_(
             "spares_creature_types",
             _names("spares_creature_types", self.spares_creature_types, "Miasma: 'every non-Undead character'"),
@@ -235,39 +273,96 @@ class Creature(Model):
     system: ClassVar[str] = "last_odyssey"
     model_kind: ClassVar[str] = "creature"
 
-    name: str
-    hp: int
-    tier: int = 1
-    physical_accuracy: int = 0
-    magical_accuracy: int = 0
-    status_accuracy: int = 0
-    physical_attack: int = 0
-    magical_attack: int = 0
-    physical_defense: int = 0
-    magical_defense: int = 0
-    evasion: int = 0
-    resistance: int = 0
-    element: str | None = None
-    shell: Shell | None = None
-    abilities: tuple = ()
-    immune_elements: tuple = ()
-    immune_statuses: tuple = ()
-    shell_max: int | None = None
-    record_type: str | None = None
-    source: str | None = None
-    creature_type: str | None = None
-    phase_abilities: tuple = ()
+    name: str = spec(kind="text", help="the hero's or warrior's name", rule=NAME_RULE)
+    hp: int = spec(
+        kind="int",
+        minimum=1,
+        limit=MAX_HP,
+        unit="HP",
+        help="total HP",
+        rule=f"{TEXT}: damage reduces the target's total HP",
+    )
+    tier: int = spec(
+        1,
+        kind="int",
+        minimum=1,
+        maximum=10,
+        unit="tier",
+        help="tier: 2 action points at 1-5, 3 at 6-10",
+        rule=f"{CLAR}: tiers 1-10",
+    )
+    physical_accuracy: int = _stat("accuracy of strikes")
+    magical_accuracy: int = _stat("accuracy of spells")
+    status_accuracy: int = _stat("accuracy of sleights")
+    physical_attack: int = _stat("attack of strikes")
+    magical_attack: int = _stat("attack of spells")
+    physical_defense: int = _stat("defense against strikes")
+    magical_defense: int = _stat("defense against spells")
+    evasion: int = _stat("evasion against strikes and spells")
+    resistance: int = _stat("resistance against sleights")
+    element: str | None = _element("its element (None: colorless)")
+    shell: Shell | None = spec(
+        None,
+        kind="model",
+        model=Shell,
+        optional=True,
+        help="its Shell (a table {points, element} or a number of points is accepted)",
+        rule=f"{CLAR}: Shell",
+    )
+    abilities: tuple = spec(
+        (),
+        kind="models",
+        model=Attack,
+        limit=MAX_ABILITIES,
+        help="its attack abilities used as turn actions",
+        rule=f"{TEXT}: Attacks",
+    )
+    immune_elements: tuple = _list("elements whose damage it ignores", f"{CLAR}: element table", ELEMENTS)
+    immune_statuses: tuple = _list("statuses it never gains", TEXT)
+    shell_max: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_SHELL,
+        optional=True,
+        unit="Shell points",
+        help="its published full Shell (None: none)",
+        rule=f"{CLAR}: Shell",
+    )
+    record_type: str | None = spec(
+        None,
+        kind="text",
+        optional=True,
+        max_length=MAX_TEXT,
+        help="the published record type",
+        rule="shared/data/last_odyssey_creatures.toml",
+    )
+    source: str | None = spec(
+        None,
+        kind="text",
+        optional=True,
+        max_length=MAX_TEXT,
+        help="where the stat line is published",
+        rule="shared/data/last_odyssey_creatures.toml",
+    )
+    creature_type: str | None = spec(
+        None,
+        kind="text",
+        optional=True,
+        help="the published type (Human, Undead, Beast, ...)",
+        rule="Miasma: 'every non-Undead character'",
+    )
+    phase_abilities: tuple = spec(
+        (),
+        kind="models",
+        model=Attack,
+        help="abilities used outside the turn's action points (timing other than action)",
+        rule=f"{CLAR}: action points per turn",
+    )
 
     def validate(self) -> None:
+        """Check that phase abilities are not turn actions, build the Shell, and check the immunities."""
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        set_("name", check_str("name", self.name))
-        set_(
-            "hp",
-            check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=f"{TEXT}: damage reduces the target's total HP"),
-        )
-        if self.creature_type is not None:
-            set_("creature_type", check_str("creature_type", self.creature_type))
-        set_("phase_abilities", check_models("phase_abilities", self.phase_abilities, Attack))
         for i, a in enumerate(self.phase_abilities):
             if a.timing == "action":
                 raise RulesError(
@@ -275,40 +370,30 @@ class Creature(Model):
                     field=f"phase_abilities[{i}]",
                     rule=f"{CLAR}: action points per turn",
                 )
-        set_("tier", check_int("tier", self.tier, minimum=1, maximum=10, rule=f"{CLAR}: tiers 1-10"))
-        for f in _STATS:
-            set_(f, check_int(f, getattr(self, f), limit=MAX_STAT, rule=f"{TEXT}: Strikes, Spells, Sleights"))
-        set_("element", check_element("element", self.element))
         shell = self.shell
         if shell is not None and not isinstance(shell, Shell):
-            if isinstance(shell, dict):
-                try:
+            try:
+                if isinstance(shell, dict):
                     shell = Shell.from_dict(shell)
-                except RulesError as exc:
+                elif isinstance(shell, (int, float)) and not isinstance(shell, bool):
+                    shell = Shell(points=shell, element=self.element)
+                else:
                     raise RulesError(
-                        exc.message,
-                        field=exc.field if (exc.field or "").startswith("shell") else f"shell.{exc.field}",
-                        rule=exc.rule,
-                    ) from None
-            elif isinstance(shell, (int, float)) and not isinstance(shell, bool):
-                shell = Shell(points=shell, element=self.element)
-            else:
+                        f"must be None, a Shell, a table {{points, element}} or a number of points, not {show(shell)}",
+                        field="shell",
+                        rule=f"{CLAR}: Shell",
+                    )
+            except RulesError as exc:
                 raise RulesError(
-                    f"must be None, a Shell, a table {{points, element}} or a number of points, not {show(shell)}",
-                    field="shell",
-                    rule=f"{CLAR}: Shell",
-                )
+                    exc.message,
+                    field=exc.field if (exc.field or "").startswith("shell") else f"shell.{exc.field}",
+                    rule=exc.rule,
+                ) from None
         set_("shell", shell)
-        set_("abilities", check_models("abilities", self.abilities, Attack, max_items=MAX_ABILITIES))
         set_("immune_elements", _names("immune_elements", self.immune_elements, CLAR, check_element))
         if None in self.immune_elements:
             raise RulesError("colorless is not an element one can be immune to", field="immune_elements")
         set_("immune_statuses", _names("immune_statuses", self.immune_statuses, TEXT))
-        set_("shell_max", check_int("shell_max", self.shell_max, minimum=0, optional=True, limit=MAX_SHELL))
-        if self.record_type is not None:
-            set_("record_type", check_str("record_type", self.record_type, max_length=MAX_TEXT))
-        if self.source is not None:
-            set_("source", check_str("source", self.source, max_length=MAX_TEXT))
 
     @property
     def shell_points(self) -> int:
@@ -342,18 +427,20 @@ class Options(Model):
     system: ClassVar[str] = "last_odyssey"
     model_kind: ClassVar[str] = "options"
 
-    rounding: str = "nearest_half_up"
-    sleight_elements: str = "none"
-
-    def validate(self) -> None:
-        object.__setattr__(
-            self, "rounding", check_choice("rounding", self.rounding, ROUNDINGS, rule=f"{CLAR}: rule option rounding")
-        )
-        object.__setattr__(
-            self,
-            "sleight_elements",
-            check_choice("sleight_elements", self.sleight_elements, SLEIGHT_ELEMENT_RULES, rule=f"{TEXT}: Sleights"),
-        )
+    rounding: str = spec(
+        "nearest_half_up",
+        kind="choice",
+        choices=ROUNDINGS,
+        help="final damage rounded half up (the rules text) or down (the element page)",
+        rule=f"{CLAR}: rule option rounding",
+    )
+    sleight_elements: str = spec(
+        "none",
+        kind="choice",
+        choices=SLEIGHT_ELEMENT_RULES,
+        help="none: every sleight lands on <= 5; ladder: an elemental sleight's threshold follows its element",
+        rule=f"{TEXT}: Sleights",
+    )
 
 
 @dataclass(frozen=True)
@@ -372,44 +459,34 @@ class Situation(Model):
     system: ClassVar[str] = "last_odyssey"
     model_kind: ClassVar[str] = "situation"
 
-    attacker_row: str = "front"
-    target_row: str = "front"
-    target_front_row_standing: bool = True
-    lean_in: bool = False
-    target_shell_points: int | None = None
-    target_hp: int | None = None
-
-    def validate(self) -> None:
-        rule = f"{TEXT}: Ability Types (Melee)"
-        object.__setattr__(self, "attacker_row", check_choice("attacker_row", self.attacker_row, ROWS, rule=rule))
-        object.__setattr__(self, "target_row", check_choice("target_row", self.target_row, ROWS, rule=rule))
-        object.__setattr__(
-            self,
-            "target_front_row_standing",
-            check_bool("target_front_row_standing", self.target_front_row_standing, rule=rule),
-        )
-        object.__setattr__(self, "lean_in", check_bool("lean_in", self.lean_in, rule=f"{TEXT}: Leaning In"))
-        object.__setattr__(
-            self,
-            "target_shell_points",
-            check_int(
-                "target_shell_points",
-                self.target_shell_points,
-                minimum=0,
-                optional=True,
-                limit=MAX_SHELL,
-                rule=f"{CLAR}: Shell",
-            ),
-        )
-        object.__setattr__(
-            self,
-            "target_hp",
-            check_int(
-                "target_hp",
-                self.target_hp,
-                minimum=1,
-                optional=True,
-                limit=MAX_HP,
-                rule=f"{TEXT}: damage reduces the target's total HP",
-            ),
-        )
+    attacker_row: str = spec(
+        "front", kind="choice", choices=ROWS, help="the attacker's row (melee needs the front row)", rule=_ROWS_RULE
+    )
+    target_row: str = spec("front", kind="choice", choices=ROWS, help="the target's row", rule=_ROWS_RULE)
+    target_front_row_standing: bool = spec(
+        True,
+        kind="bool",
+        help="the target's front row stands (False: a back-row target counts as front row)",
+        rule=_ROWS_RULE,
+    )
+    lean_in: bool = spec(False, kind="bool", help="the target chooses to be hit", rule=f"{TEXT}: Leaning In")
+    target_shell_points: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_SHELL,
+        optional=True,
+        unit="Shell points",
+        help="the target's current Shell points (None: its stat line's)",
+        rule=f"{CLAR}: Shell",
+    )
+    target_hp: int | None = spec(
+        None,
+        kind="int",
+        minimum=1,
+        limit=MAX_HP,
+        optional=True,
+        unit="HP",
+        help="the target's current HP (None: full)",
+        rule=f"{TEXT}: damage reduces the target's total HP",
+    )

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import RulesError
+from ...fields import NAME_RULE, lower, spec
 from ...limits import MAX_HP
-from ..base import Model, check_bool, check_choice, check_int, check_models, check_str, show
+from ..base import Model, check_choice, check_str, show
 from .notation import parse_crit, parse_damage
 
 __all__ = [
@@ -70,8 +71,23 @@ class RankMap(dict):
         return repr(dict(self))
 
 
-def _mod(name: str, value: Any, rule: str = RULES) -> int:
-    return check_int(name, value, minimum=-20, maximum=50, rule=rule)
+CLAR = "CLARIFICATIONS.md, Unbound"
+#: the workbench's own switches (no rule text): documented with the Options of docs/systems/unbound.md
+OWN = "docs/systems/unbound.md: Options (the workbench's own switch)"
+_BONUS = f"{RULES}: Attack Bonuses"
+_RANGE = f"{RULES}: Range Increments"
+
+
+def _flag(default: bool, help: str, rule: str) -> Any:
+    """Return the spec of a true/false field."""
+    return spec(default, kind="bool", help=help, rule=rule)
+
+
+def _mod(default: Any, help: str, optional: bool = False) -> Any:
+    """Return the spec of an attribute modifier (-20..50)."""
+    return spec(
+        default, kind="int", minimum=-20, maximum=50, optional=optional, unit="modifier", help=help, rule=_BONUS
+    )
 
 
 @dataclass(frozen=True)
@@ -93,77 +109,95 @@ class Attack(Model):
     system: ClassVar[str] = "unbound"
     model_kind: ClassVar[str] = "attack"
 
-    name: str
-    damage: str = "1d8"
-    kind: str = "melee"
-    crit: str = "20x2"
-    light: bool = False
-    natural: bool = False
-    touch: bool = False
-    range_increment: int | None = None
-    attack_bonus: int | None = None
-    paired: bool = False
-    braceable: bool = False
-    shield: bool = False
-    two_handed: bool = False
-    adds_strength: bool | None = None
-    max_increments: int | None = None
-    group: str | None = None
-    braced: bool = False
+    name: str = spec(kind="text", help="the weapon's or attack's name", rule=NAME_RULE)
+    damage: str = spec(
+        "1d8",
+        kind="notation",
+        unit="dice",
+        help="damage in dice notation (2d6+3)",
+        rule=f"{RULES}: Making an Attack",
+        schema={"type": "string"},
+    )
+    kind: str = spec(
+        "melee",
+        kind="choice",
+        choices=KINDS,
+        help="melee (Strength), ranged or thrown (Dexterity), spell (max Thaumaturgy, Magic)",
+        rule=f"{RULES}: types of attack",
+    )
+    crit: str = spec(
+        "20x2",
+        kind="notation",
+        help="threat range and multiplier (19-20x2)",
+        rule=f"{CLAR}: '20x2' is threat range and multiplier",
+        schema={"type": "string"},
+    )
+    light: bool = _flag(False, "a light weapon (smaller two-weapon penalties)", f"{RULES}: Two Weapon Fighting")
+    natural: bool = _flag(False, "a natural weapon", f"{RULES}: Natural Attacks")
+    touch: bool = _flag(False, "targets touch AC", f"{RULES}: Making an Attack")
+    range_increment: int | None = spec(
+        None,
+        kind="int",
+        minimum=1,
+        limit=MAX_RANGE_INCREMENT,
+        optional=True,
+        unit="ft",
+        help="range increment (ranged and thrown attacks need one)",
+        rule=_RANGE,
+    )
+    attack_bonus: int | None = spec(
+        None,
+        kind="int",
+        minimum=-20,
+        maximum=60,
+        optional=True,
+        unit="modifier",
+        help="the whole attack bonus (None: from the attribute)",
+        rule=_BONUS,
+    )
+    paired: bool = _flag(
+        False,
+        "a pair of natural weapons (two rolls, one attack)",
+        f"{RULES}: Multiple Attacks and Paired Natural Weapons",
+    )
+    braceable: bool = _flag(False, "a firearm or crossbow that can be braced", f"{RULES}: Implaced Weapons")
+    shield: bool = _flag(False, "a shield bash", f"{RULES}: Shield Bash")
+    two_handed: bool = _flag(False, "wielded two-handed (no two-weapon fighting)", f"{RULES}: Two Weapon Fighting")
+    adds_strength: bool | None = spec(
+        None,
+        kind="bool",
+        optional=True,
+        help="damage adds Strength (None: melee does, others do not)",
+        rule=f"{CLAR}: Melee damage adds the Strength modifier",
+    )
+    max_increments: int | None = spec(
+        None,
+        kind="int",
+        minimum=1,
+        limit=MAX_INCREMENTS,
+        optional=True,
+        unit="increments",
+        help="most range increments (None: 5 thrown, 10 otherwise)",
+        rule=_RANGE,
+    )
+    group: str | None = spec(
+        None,
+        kind="text",
+        optional=True,
+        parse=lower,
+        help="weapon group whose skill rank applies (None: the creature's rank)",
+        rule=f"{RULES}: weapon group",
+    )
+    braced: bool = _flag(False, "braced this turn by a Brace action", f"{RULES}: Implaced Weapons")
 
     def validate(self) -> None:
-        """Check every field; the notation is parsed here so a bad string fails at construction."""
-        if self.group is not None:
-            object.__setattr__(self, "group", check_str("group", self.group, rule=f"{RULES}: weapon group").lower())
-        object.__setattr__(self, "braced", check_bool("braced", self.braced))
+        """Parse the notation (a bad string fails at construction) and check the rules joining fields."""
         if self.braced and not self.braceable:
             raise RulesError(
                 "only a braceable firearm or crossbow can be braced", field="braced", rule=f"{RULES}: Implaced Weapons"
             )
-        object.__setattr__(self, "name", check_str("name", self.name))
-        object.__setattr__(self, "kind", check_choice("kind", self.kind, KINDS, rule=f"{RULES}: types of attack"))
         object.__setattr__(self, "damage", parse_damage(self.damage, "damage").text())
         object.__setattr__(self, "crit", parse_crit(self.crit, "crit").text())
-        for f in ("light", "natural", "touch", "paired", "braceable", "shield", "two_handed"):
-            object.__setattr__(self, f, check_bool(f, getattr(self, f)))
-        if self.adds_strength is not None:
-            object.__setattr__(self, "adds_strength", check_bool("adds_strength", self.adds_strength))
-        object.__setattr__(
-            self,
-            "range_increment",
-            check_int(
-                "range_increment",
-                self.range_increment,
-                minimum=1,
-                optional=True,
-                limit=MAX_RANGE_INCREMENT,
-                rule=f"{RULES}: Range Increments",
-            ),
-        )
-        object.__setattr__(
-            self,
-            "max_increments",
-            check_int(
-                "max_increments",
-                self.max_increments,
-                minimum=1,
-                optional=True,
-                limit=MAX_INCREMENTS,
-                rule=f"{RULES}: Range Increments",
-            ),
-        )
-        object.__setattr__(
-            self,
-            "attack_bonus",
-            check_int(
-                "attack_bonus",
-                self.attack_bonus,
-                minimum=-20,
-                maximum=60,
-                optional=True,
-                rule=f"{RULES}: Attack Bonuses",
-            ),
-        )
         if self.kind in ("ranged", "thrown") and self.range_increment is None:
             raise RulesError(
                 f"a {self.kind} attack needs a range increment (feet)",
@@ -227,38 +261,44 @@ class Creature(Model):
     system: ClassVar[str] = "unbound"
     model_kind: ClassVar[str] = "creature"
 
-    name: str
-    hp: int
-    ac: int
-    touch_ac: int
-    str_mod: int = 0
-    dex_mod: int = 0
-    magic_mod: int = 0
-    rank: str = "untrained"
-    weapons: tuple[Attack, ...] = ()
-    thaumaturgy_mod: int | None = None
-    precise_shot: bool = False
-    group_ranks: Any = None
+    name: str = spec(kind="text", help="the creature's name", rule=NAME_RULE)
+    hp: int = spec(kind="int", minimum=1, limit=MAX_HP, unit="HP", help="hit points", rule=RULES)
+    ac: int = spec(kind="int", minimum=0, maximum=100, unit="AC", help="armor class", rule=f"{RULES}: Making an Attack")
+    touch_ac: int = spec(
+        kind="int",
+        minimum=0,
+        maximum=100,
+        unit="AC",
+        help="touch armor class (against touch attacks)",
+        rule=f"{RULES}: Making an Attack",
+    )
+    str_mod: int = _mod(0, "Strength modifier (melee attacks and damage)")
+    dex_mod: int = _mod(0, "Dexterity modifier (ranged and thrown attacks)")
+    magic_mod: int = _mod(0, "Magic modifier (spell attacks)")
+    rank: str = spec(
+        "untrained",
+        kind="choice",
+        choices=RANKS,
+        help="weapon skill rank: the iterative attacks of All Out Attack",
+        rule=f"{RULES}: Multiple Attacks",
+    )
+    weapons: tuple[Attack, ...] = spec(
+        (), kind="models", model=Attack, limit=MAX_WEAPONS, help="its weapons and attacks", rule=f"{RULES}: Attacking"
+    )
+    thaumaturgy_mod: int | None = _mod(None, "Thaumaturgy modifier (spell attacks; None: none)", optional=True)
+    precise_shot: bool = _flag(
+        False, "has Precise Shot (no shooting-into-melee penalty)", f"{RULES}: Shooting into Melee"
+    )
+    group_ranks: Any = spec(
+        None,
+        kind="table",
+        help="{weapon group: rank} (a group it does not name uses rank)",
+        rule=f"{RULES}: Multiple Attacks (per weapon group)",
+        schema={"type": "object", "additionalProperties": {"enum": list(RANKS)}},
+    )
 
     def validate(self) -> None:
-        """Check the fields (HP >= 1, AC and touch AC >= 0, modifiers -20..50, a known rank)."""
-        object.__setattr__(self, "name", check_str("name", self.name))
-        object.__setattr__(self, "hp", check_int("hp", self.hp, minimum=1, limit=MAX_HP, rule=RULES))
-        object.__setattr__(
-            self, "ac", check_int("ac", self.ac, minimum=0, maximum=100, rule=f"{RULES}: Making an Attack")
-        )
-        object.__setattr__(
-            self,
-            "touch_ac",
-            check_int("touch_ac", self.touch_ac, minimum=0, maximum=100, rule=f"{RULES}: Making an Attack"),
-        )
-        for f in ("str_mod", "dex_mod", "magic_mod"):
-            object.__setattr__(self, f, _mod(f, getattr(self, f), f"{RULES}: Attack Bonuses"))
-        if self.thaumaturgy_mod is not None:
-            object.__setattr__(self, "thaumaturgy_mod", _mod("thaumaturgy_mod", self.thaumaturgy_mod))
-        object.__setattr__(self, "rank", check_choice("rank", self.rank, RANKS, rule=f"{RULES}: Multiple Attacks"))
-        object.__setattr__(self, "weapons", check_models("weapons", self.weapons, Attack, max_items=MAX_WEAPONS))
-        object.__setattr__(self, "precise_shot", check_bool("precise_shot", self.precise_shot))
+        """Check ``group_ranks`` (a table of weapon group -> rank) and make it read-only."""
         ranks = self.group_ranks if self.group_ranks is not None else {}
         if not isinstance(ranks, dict):
             raise RulesError(
@@ -317,49 +357,41 @@ class Options(Model):
     system: ClassVar[str] = "unbound"
     model_kind: ClassVar[str] = "options"
 
-    confirm_crits: bool = True
-    minimum_damage: int = 0
-    multiple_attack_penalty: int = 4
-    secondary_natural_penalty: int = 3
-    offhand_counts_as_attack: bool = False
-    wild_plans: bool = False
-    casts_per_turn: int = 1
-
-    def validate(self) -> None:
-        """Check the option values."""
-        object.__setattr__(self, "confirm_crits", check_bool("confirm_crits", self.confirm_crits))
-        object.__setattr__(
-            self, "minimum_damage", check_int("minimum_damage", self.minimum_damage, minimum=0, maximum=1)
-        )
-        object.__setattr__(
-            self,
-            "multiple_attack_penalty",
-            check_int(
-                "multiple_attack_penalty",
-                self.multiple_attack_penalty,
-                minimum=0,
-                maximum=20,
-                rule=f"{RULES}: Multiple Attacks",
-            ),
-        )
-        object.__setattr__(
-            self,
-            "secondary_natural_penalty",
-            check_int(
-                "secondary_natural_penalty",
-                self.secondary_natural_penalty,
-                minimum=0,
-                maximum=20,
-                rule=f"{RULES}: Secondary Natural Attacks",
-            ),
-        )
-        object.__setattr__(
-            self, "offhand_counts_as_attack", check_bool("offhand_counts_as_attack", self.offhand_counts_as_attack)
-        )
-        object.__setattr__(self, "wild_plans", check_bool("wild_plans", self.wild_plans))
-        object.__setattr__(
-            self, "casts_per_turn", check_int("casts_per_turn", self.casts_per_turn, minimum=0, maximum=2)
-        )
+    confirm_crits: bool = _flag(
+        True, "a threat that hits is confirmed by a second roll", f"{CLAR}: A threat that hits is confirmed"
+    )
+    minimum_damage: int = spec(
+        0, kind="int", minimum=0, maximum=1, unit="HP", help="least total damage of a hit (0 or 1)", rule=OWN
+    )
+    multiple_attack_penalty: int = spec(
+        4,
+        kind="int",
+        minimum=0,
+        maximum=20,
+        unit="penalty",
+        help="stacking penalty per earlier attack this turn",
+        rule=f"{RULES}: Multiple Attacks",
+    )
+    secondary_natural_penalty: int = spec(
+        3,
+        kind="int",
+        minimum=0,
+        maximum=20,
+        unit="penalty",
+        help="extra penalty of secondary natural attacks in a Multi Action",
+        rule=f"{RULES}: Secondary Natural Attacks",
+    )
+    offhand_counts_as_attack: bool = _flag(False, "the off-hand attack also takes the next stacking penalty", OWN)
+    wild_plans: bool = _flag(False, "turn_plans also lists all-Wild versions of each plan", OWN)
+    casts_per_turn: int = spec(
+        1,
+        kind="int",
+        minimum=0,
+        maximum=2,
+        unit="actions",
+        help="spell attack actions allowed per turn",
+        rule=f"{RULES}: Spell Attacks",
+    )
 
 
 @dataclass(frozen=True)
@@ -376,49 +408,42 @@ class Situation(Model):
     system: ClassVar[str] = "unbound"
     model_kind: ClassVar[str] = "situation"
 
-    flanking: bool = False
-    high_ground: str = "none"
-    charge: bool = False
-    braced: bool = False
-    shooting_into_melee: bool = False
-    precise_shot: bool = False
-    distance: int | None = None
-    target_unaware: bool = False
-    advantage: bool = False
-    disadvantage: bool = False
-    bonus: int = 0
-
-    def validate(self) -> None:
-        """Check the fields."""
-        for f in (
-            "flanking",
-            "charge",
-            "braced",
-            "shooting_into_melee",
-            "precise_shot",
-            "target_unaware",
-            "advantage",
-            "disadvantage",
-        ):
-            object.__setattr__(self, f, check_bool(f, getattr(self, f)))
-        object.__setattr__(
-            self,
-            "high_ground",
-            check_choice("high_ground", self.high_ground, HIGH_GROUND, rule=f"{RULES}: High Ground"),
-        )
-        object.__setattr__(
-            self,
-            "distance",
-            check_int(
-                "distance",
-                self.distance,
-                minimum=0,
-                optional=True,
-                limit=MAX_DISTANCE,
-                rule=f"{RULES}: Range Increments",
-            ),
-        )
-        object.__setattr__(self, "bonus", check_int("bonus", self.bonus, minimum=-50, maximum=50))
+    flanking: bool = _flag(False, "+2 to melee attacks", f"{RULES}: Situational Bonuses")
+    high_ground: str = spec(
+        "none",
+        kind="choice",
+        choices=HIGH_GROUND,
+        help="above: +1; below: -1 for melee attacks",
+        rule=f"{RULES}: High Ground",
+    )
+    charge: bool = _flag(False, "advantage (melee only)", f"{RULES}: Situational Bonuses")
+    braced: bool = _flag(False, "braced or prone: advantage with a braceable weapon", f"{RULES}: Implaced Weapons")
+    shooting_into_melee: bool = _flag(
+        False, "-4 for ranged attacks unless Precise Shot", f"{RULES}: Shooting into Melee"
+    )
+    precise_shot: bool = _flag(False, "the attacker has Precise Shot", f"{RULES}: Shooting into Melee")
+    distance: int | None = spec(
+        None,
+        kind="int",
+        minimum=0,
+        limit=MAX_DISTANCE,
+        optional=True,
+        unit="ft",
+        help="distance to the target: -2 per range increment past the first",
+        rule=_RANGE,
+    )
+    target_unaware: bool = _flag(False, "the target is unaware (Snipe)", f"{RULES}: Snipe")
+    advantage: bool = _flag(False, "advantage from other sources", f"{CLAR}: Advantage")
+    disadvantage: bool = _flag(False, "disadvantage from other sources", f"{CLAR}: Advantage")
+    bonus: int = spec(
+        0,
+        kind="int",
+        minimum=-50,
+        maximum=50,
+        unit="modifier",
+        help="any other flat modifier to hit",
+        rule=f"{RULES}: Situational Bonuses",
+    )
 
 
 @dataclass(frozen=True)
@@ -436,18 +461,40 @@ class Action(Model):
     system: ClassVar[str] = "unbound"
     model_kind: ClassVar[str] = "action"
 
-    action: str
-    weapon: Attack | str | None = None
-    off_hand: Attack | str | None = None
-    wild: bool = False
-    secondary: Attack | str | None = None
+    action: str = spec(
+        kind="choice",
+        choices=tuple(ACTION_KINDS),
+        help="the action (push, all_out, multi, snipe, cast, brace)",
+        rule=f"{RULES}: Attack Actions",
+    )
+    weapon: Attack | str | None = spec(
+        None,
+        kind="custom",
+        optional=True,
+        help="an Attack or the name of an attacker's weapon (a Multi Action may leave it None)",
+        rule=f"{RULES}: Attack Actions",
+        schema={"anyOf": [{"type": "string"}, {"type": "object"}]},
+    )
+    off_hand: Attack | str | None = spec(
+        None,
+        kind="custom",
+        optional=True,
+        help="All Out Attack: the off-hand weapon (two-weapon fighting)",
+        rule=f"{RULES}: Two Weapon Fighting",
+        schema={"anyOf": [{"type": "string"}, {"type": "object"}]},
+    )
+    wild: bool = _flag(False, "adds the Wild Attack modifier", f"{RULES}: Wild Attack")
+    secondary: Attack | str | None = spec(
+        None,
+        kind="custom",
+        optional=True,
+        help="Multi Action with a wielded weapon: the secondary natural weapon (None: the first)",
+        rule=f"{RULES}: Secondary Natural Attacks",
+        schema={"anyOf": [{"type": "string"}, {"type": "object"}]},
+    )
 
     def validate(self) -> None:
-        """Check the action kind and the weapons it may use."""
-        object.__setattr__(
-            self, "action", check_choice("action", self.action, list(ACTION_KINDS), rule=f"{RULES}: Attack Actions")
-        )
-        object.__setattr__(self, "wild", check_bool("wild", self.wild))
+        """Check the weapons the action may use."""
         for f in ("weapon", "off_hand", "secondary"):
             v = getattr(self, f)
             if isinstance(v, dict):
