@@ -143,7 +143,7 @@ def test_compare_per_use_columns_equal_outcome_tables(system):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        f = compare(cs, cs, best_plan=False, progress=False)
+        f = compare(cs, cs, best_plan=False, progress=False, simulate=False)
     by = {c.name: c for c in cs}
     for row in f.iter_rows(named=True):
         a, t = by[row["attacker"]], by[row["target"]]
@@ -238,7 +238,7 @@ def test_explore_top_k_equals_brute_force_ranking():
     from workbench.systems.annulus.builds import annulus_builds
 
     frame, _ = annulus_builds(3, targets)
-    full = compare(frame["build"].to_list(), targets, best_plan=False, progress=False)
+    full = compare(frame["build"].to_list(), targets, best_plan=False, progress=False, simulate=False)
     for t in targets:
         rows = full.filter(pl.col("target") == t.name)
         vals = np.sort(rows["mean_turn_damage"].to_numpy())[::-1]
