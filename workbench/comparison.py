@@ -603,7 +603,7 @@ def compare(
                     "mean_turn_damage": st["mean_turn_damage"],
                     "sd_turn_damage": st["sd_turn_damage"],
                     "p_kill_one_turn": st["p_kill_one_turn"],
-                    "mean_rounds": st["mean_rounds"],
+                    "mean_rounds": pl.Series(st["mean_rounds"], dtype=pl.Float64).fill_nan(None),
                     "rounds_q10": st["q10"],
                     "rounds_q50": st["q50"],
                     "rounds_q90": st["q90"],

@@ -20,7 +20,7 @@ import numpy as np
 from .chains import _QUANTILES, QUANTILE_TOLERANCE
 from .errors import RulesError
 
-__all__ = ["COMPARE_FIGHTS", "FightRow", "row_seed", "row_effects", "fight_rows"]
+__all__ = ["COMPARE_FIGHTS", "FightRow", "row_seed", "row_effects", "fight_rows", "method_line"]
 
 #: simulated fights per compare row whose pair carries state (the s.e. of P(kill by t) is at most
 #: 0.011; measured cost per row docs/compare.md)
@@ -164,3 +164,20 @@ def fight_rows(
     if by_all is not None:
         out["p_killed_by"] = by_all
     return out
+
+
+def method_line(frame: Any) -> str:
+    """Return how the numbers of a compare frame (polars) were computed: "all exact (absorbing
+    chain)", or how many rows were simulated and which state effects forced it."""
+    import polars as _pl
+
+    sim = frame.filter(_pl.col("method") == "simulated")
+    if sim.height == 0:
+        return "all exact (absorbing chain)"
+    forced = (
+        sorted({e for v in sim["forced_by"].to_list() if v for e in v.split("; ")})
+        if "forced_by" in sim.columns
+        else []
+    )
+    why = f"; state: {', '.join(forced)}" if forced else ""
+    return f"{sim.height:,} of {frame.height:,} simulated (seeded fights; se: the s.e. of mean_rounds), the rest exact{why}"
