@@ -578,14 +578,16 @@ def compare(
                     max_rounds=int(max_rounds),
                     confirm=confirm,
                     chain=chain,
+                    state_chains=simulate is None,
                 )
                 for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90"):
                     st[k][sim] = got[k]
                 if chain:
                     st["p_killed_by"][sim] = got["p_killed_by"]
-                never = sim[got["never"]]  # nothing to simulate: never killed, exactly
-                method[never] = "exact"
-                forced[never] = ""
+                # nothing to simulate (never killed), or the chain over the state fits: exact
+                done = sim[got["never"] | got["exact"]]
+                method[done] = "exact"
+                forced[done] = ""
             hp = block["pools"].sum(axis=1)
             frame = pl.DataFrame(
                 {

@@ -98,13 +98,15 @@ def fight_rows(
     max_rounds: int,
     confirm: bool,
     chain: bool,
+    state_chains: bool = True,
 ) -> dict[str, np.ndarray]:
     """Return the kill columns of rows whose fight is simulated (``mean_rounds``, ``se``,
     ``p_kill_one_turn``, ``p_unresolved``, ``q10``/``q50``/``q90`` and with ``chain`` the
-    ``p_killed_by`` rows x max_rounds), each from ONE call of
-    :func:`workbench.simulate.simulate_rounds_to_kill`, the simulation ``rounds_to_kill`` runs
-    (docs/combat.md, "Rounds to kill in the simulation"), with ``fights`` fights and
-    :func:`row_seed`. A row whose attacker can never deal damage to its target
+    ``p_killed_by`` rows x max_rounds, and ``exact``), each from ONE call of
+    :func:`workbench.simulate.fight_rounds`, the fight ``rounds_to_kill`` runs for a pair with
+    state (docs/combat.md): the exact chain over the state where the system has one that fits
+    (``exact`` True; ``state_chains=False``, compare's ``simulate=True``, skips it), else the
+    simulation (``simulate_rounds_to_kill``) with ``fights`` fights and :func:`row_seed`. A row whose attacker can never deal damage to its target
     (:func:`workbench.simulate.can_damage`) is never killed (mean inf, nothing simulated: flagged
     in ``never``); a row in which no simulated fight ends within ``max_rounds`` has P(unresolved)
     1 and no mean. Bounded work (docs/limits.md): after PROJECT_AFTER seconds the time of the rest
@@ -113,11 +115,12 @@ def fight_rows(
     """
     from .arguments import refuse_long_work
     from .limits import MAX_SECONDS
-    from .simulate import can_damage, simulate_rounds_to_kill
+    from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
 
     n = len(rows)
     out = {k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")}
     out["never"] = np.zeros(n, dtype=bool)
+    out["exact"] = np.zeros(n, dtype=bool)
     by_all = np.zeros((n, max_rounds)) if chain else None
     started = time.perf_counter()
     for i, r in enumerate(rows):
@@ -127,19 +130,13 @@ def fight_rows(
             continue
         s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
         by = np.zeros(max_rounds)
+        mean: float | None = None
+        run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
         try:
-            got = simulate_rounds_to_kill(
-                r.attacker,
-                r.target,
-                options,
-                situation,
-                plan=r.plan,
-                fights=fights,
-                seed=s,
-                max_rounds=max_rounds,
-                progress=False,
-                confirm=confirm,
-            )
+            if state_chains:
+                got, mean, out["exact"][i] = fight_rounds(r.attacker, r.target, options, situation, **run)
+            else:
+                got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
             by[: got.size] = got
             by[got.size :] = got[-1]
         except RulesError as exc:
@@ -147,6 +144,8 @@ def fight_rows(
                 raise
         for k, v in _stats(by, fights).items():
             out[k][i] = v
+        if out["exact"][i]:  # the chain's own mean (the whole distribution, not cut at max_rounds)
+            out["mean_rounds"][i], out["se"][i] = mean, np.nan
         if by_all is not None:
             by_all[i] = by
         spent = time.perf_counter() - started
