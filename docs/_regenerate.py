@@ -4,7 +4,7 @@
     .venv/bin/python docs/_regenerate.py            # rewrite the pages whose shown outputs changed
     .venv/bin/python docs/_regenerate.py --check    # change nothing; list the pages that differ (exit 1)
 
-``tests/test_docs.py`` renders every page the same way and fails when the page on disk differs,
+``tests/docs/test_pages.py`` renders every page the same way and fails when the page on disk differs,
 so after a change to the engine's numbers this one command brings the documentation back in step.
 
 What runs, page by page, in a fresh temporary folder (so files written by one example are there

@@ -2,7 +2,7 @@
 
 ``HYPOTHESIS_PROFILE`` picks a profile by name: ``ci`` (what CI runs), ``dev`` (the default
 locally) or ``long`` (10,000 examples per test, for a local run; see docs/limits.md). The hostile
-input suite (tests/test_hostile_input.py, tests/test_io_hostile.py) runs 2,000 examples per entry
+input suite (tests/hostile/test_input.py, tests/io/test_hostile.py) runs 2,000 examples per entry
 point under ``ci`` and ``dev`` and 10,000 under ``long``.
 """
 

@@ -18,7 +18,7 @@ from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
-from .base import Panel, _children, guarded
+from .base import Background, Panel, _children, guarded
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
@@ -106,14 +106,17 @@ class DamagePanel(Panel):
         T.link((self.view_toggle, "value"), (self, "view"))
         self.stats = W.HTML()
         self.redraw_seconds = float("nan")
+        self.background = Background(self)
         self._ready = True
         self.refresh()
+        self.background.wait()  # the panel starts with its first distribution (or its error)
         if self.value is None:
             raise RulesError(self.error or "these inputs give no damage distribution", field="attack")
         self.children = _children(
             self.tabs,
             self.error_box,
             self.view_toggle,
+            self.background.box,
             W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")),
         )
 
@@ -158,23 +161,30 @@ class DamagePanel(Panel):
         return f"{name(self.attack, 'attack')}: {name(self.attacker, 'attacker')} vs {name(self.target, 'target')}"
 
     def refresh(self) -> Dist | None:
-        """Recompute the distribution and redraw; on a RulesError show it and keep the last chart."""
+        """Recompute the distribution and redraw; return the Dist when that took under
+        :data:`~widgets.base.INLINE_SECONDS`, else None.
+
+        The work runs off the kernel's message loop (:class:`~widgets.base.Background`): longer
+        work shows "computing..." with a Cancel button and redraws when done, and a newer edit
+        supersedes it. On a RulesError the error is shown and the last chart stays.
+        """
         start = time.perf_counter()
-        try:
-            dist = self.system.damage(self.attack, self.attacker, self.target, self.options, self.situation)
-        except RulesError as err:
-            self.show_error(err)
-            return None
-        except Exception as exc:  # noqa: BLE001 - a bug must not freeze the panel
-            self.show_unexpected(exc)
-            return None
-        if self.view == "at least":
-            chart = charts.at_least_chart(dist, title=self.title_text())
-        else:
-            chart = charts.damage_chart(dist, title=self.title_text())
-        self.set_chart(chart)
-        self.stats.value = stats_html(dist)
-        self.clear_message(self.error)
-        self.value = dist
-        self.redraw_seconds = time.perf_counter() - start
-        return dist
+        inputs = (self.attack, self.attacker, self.target, self.options, self.situation)
+        view, title = self.view, self.title_text()
+
+        def work() -> tuple[Dist, Any]:
+            dist = self.system.damage(*inputs)
+            if view == "at least":
+                return dist, charts.at_least_chart(dist, title=title)
+            return dist, charts.damage_chart(dist, title=title)
+
+        def apply(result: tuple[Dist, Any]) -> Dist:
+            dist, chart = result
+            self.set_chart(chart)
+            self.stats.value = stats_html(dist)
+            self.clear_message(self.error)
+            self.value = dist
+            self.redraw_seconds = time.perf_counter() - start
+            return dist
+
+        return self.background.run(work, apply, label="computing the distribution...")

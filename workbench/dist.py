@@ -3,7 +3,7 @@
 A :class:`Dist` is a probability mass function over a contiguous range of integers,
 ``pmf[i] = P(X = offset + i)``. Everything the rule systems compute reduces to these:
 dice, pools of successes, keep-highest, mixtures, sums. Arithmetic is exact up to
-float64 rounding (checked against icepool and dyce to 1e-12 in tests/test_dist.py).
+float64 rounding (checked against icepool and dyce to 1e-12 in tests/dist/test_against_oracles.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ROUNDING_MODES = ("floor", "nearest_half_up", "ceil")
 
 # Above this many multiply-adds a direct convolution loses to FFT on the 2-core development
 # machine (a hand measurement: no benchmark script records it); below it np.convolve is exact
-# and faster. tests/test_dist.py::test_long_support_uses_fft_and_stays_exact checks that the FFT
+# and faster. tests/dist/test_against_oracles.py::test_long_support_uses_fft_and_stays_exact checks that the FFT
 # path agrees with icepool to 1e-12.
 _FFT_MIN_WORK = 200_000
 _FFT_MIN_SIDE = 64

@@ -103,7 +103,7 @@ def _vary_values(vary: dict) -> list[list[Any]]:
     return out
 
 
-#: measured on the CI machine (2 shared cores, tests/test_entry_points_hostile.py checks the
+#: measured on the CI machine (2 shared cores, tests/hostile/test_entry_points.py checks the
 #: estimate against the clock): seconds per upgrade combination the build space walks, and per
 #: (build, target) row explore evaluates
 RATE_COMBINATION = 1.0e-5

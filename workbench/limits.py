@@ -3,7 +3,7 @@
 Each bound sits well above the largest value of the rules texts (/work/shared/rules) and of the
 published stat lines (/work/shared/data and workbench/catalog); a value past it raises
 RulesError naming the field and citing ``LIMITS`` (the table is in docs/limits.md, which
-tests/test_hostile_input.py checks against these numbers).
+tests/hostile/test_input.py checks against these numbers).
 """
 
 from __future__ import annotations

@@ -292,7 +292,7 @@ class Model:
             RecursionError,
         ) as exc:
             # A value no check foresaw: still a RulesError (models raise nothing else), marked
-            # ``unforeseen`` so that tests/test_hostile_input.py can find and fix the missing check.
+            # ``unforeseen`` so that tests/hostile/test_input.py can find and fix the missing check.
             err = RulesError(
                 f"invalid {self.model_kind or type(self).__name__}: {type(exc).__name__}: {show(str(exc), 120)}",
                 field=self.model_kind or type(self).__name__,

@@ -1,0 +1,352 @@
+"""The Workbench app in a real browser: Voilà serves ``notebooks/app.ipynb``, Debian's chromium drives it.
+
+Voilà runs on a free localhost port (a subprocess, always terminated); Playwright's sync API drives
+``/usr/bin/chromium`` headless with every non-localhost request refused (the app must work
+offline). The tests share one page, in order, as a user would: the app renders the engine's
+numbers, changing the target redraws the chart with the new matchup's numbers, an illegal Annulus
+upgrade set shows its message, a duel run shows its result; and JupyterLab opens the quickstart.
+Screenshots go to ``tests/artifacts/``.
+
+Without chromium (or Playwright) these tests fail with a clear message when ``CI`` is set and are
+skipped with a note otherwise. Every wait is bounded (and pytest-timeout guards each test).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import workbench as wb
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+BIN = Path(sys.executable).parent
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
+                 "--no-first-run", "--disable-component-update", "--disable-sync"]
+APP_READY_MS = 120_000     # a cold kernel + the first chart on a loaded 2-core machine
+STEP_MS = 45_000           # one redraw / one duel
+
+pytestmark = pytest.mark.browser
+
+
+def chromium_path() -> str | None:
+    """Return Debian's chromium, or None (``$WB_CHROMIUM``, when set, is the only path tried)."""
+    override = os.environ.get("WB_CHROMIUM")
+    for candidate in ([override] if override else ["/usr/bin/chromium", shutil.which("chromium")]):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def missing(what: str) -> None:
+    """Fail in CI, skip with a note elsewhere."""
+    note = f"{what}; the browser tests need Debian's chromium (`apt-get install chromium`) and playwright"
+    if os.environ.get("CI"):
+        pytest.fail(f"CI: {note}", pytrace=False)
+    pytest.skip(note)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, log: Path, timeout: float) -> None:
+    """Return once ``port`` accepts connections; fail if the server exits or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}", pytrace=False)
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.25)
+    pytest.fail(f"server not listening on {port} after {timeout:.0f} s:\n{log.read_text()[-3000:]}", pytrace=False)
+
+
+def start_server(cmd: list[str], name: str, port: int, **env_extra: str) -> tuple[subprocess.Popen, Path]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = ARTIFACTS / f"{name}.log"
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+           **env_extra}
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=env, start_new_session=True)
+    wait_for_port(port, proc, log, timeout=60)
+    return proc, log
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Terminate the server (SIGTERM, then SIGKILL after 10 s), whatever happened."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    path = chromium_path()
+    if path is None:
+        missing(f"chromium not found ({os.environ.get('WB_CHROMIUM') or 'not at /usr/bin/chromium nor on PATH'})")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def new_page(browser, problems: list[str]):
+    """Return a page that refuses every non-localhost request and records page errors."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_default_timeout(STEP_MS)
+
+    def route(r) -> None:
+        host = re.match(r"^[a-z]+://([^/:]+)", r.request.url)
+        if host and host.group(1) not in ("127.0.0.1", "localhost"):
+            r.abort()
+        else:
+            r.continue_()
+
+    page.route("**/*", route)
+    page.on("pageerror", lambda exc: problems.append(f"pageerror: {exc}"))
+    return page
+
+
+@pytest.fixture(scope="module")
+def voila() -> Iterator[str]:
+    port = free_port()
+    cmd = [str(BIN / "voila"), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+           "--Voila.port_retries=0", "notebooks/app.ipynb"]
+    proc, _ = start_server(cmd, "voila", port)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def app(browser, voila) -> Iterator:
+    """The app page, loaded once and shared by the tests below (in order)."""
+    problems: list[str] = []
+    page = new_page(browser, problems)
+    page.problems = problems
+    page.goto(voila, timeout=60_000)
+    page.locator(".wb-damage-stats .wb-mean").wait_for(timeout=APP_READY_MS)
+    page.locator(".wb-damage-chart svg, .wb-damage-chart canvas").first.wait_for(timeout=STEP_MS)
+    try:
+        yield page
+    finally:
+        page.close()
+
+
+def shot(page, name: str, locator=None, docs: str | None = None) -> Path:
+    """Save a screenshot to tests/artifacts/<name>.png; with ``WB_UPDATE_SCREENSHOTS=1`` also to
+    docs/screenshots/<docs>.png (the README's pictures)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    (locator or page).screenshot(path=str(path))
+    if docs and os.environ.get("WB_UPDATE_SCREENSHOTS"):
+        (ROOT / "docs" / "screenshots").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, ROOT / "docs" / "screenshots" / f"{docs}.png")
+    return path
+
+
+def chart_picture(page, css: str) -> str:
+    """Return what the chart shows now: its SVG markup, or its canvas as a data URL."""
+    return page.locator(css).evaluate(
+        "el => { const c = el.querySelector('canvas'); if (c) return c.toDataURL();"
+        " const s = el.querySelector('svg.marks') || el.querySelector('svg'); return s ? s.outerHTML : ''; }")
+
+
+def text_becomes(locator, expected: str, timeout_ms: int = STEP_MS) -> str:
+    """Wait (bounded) until ``locator``'s text is ``expected``; return the last text seen."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    seen = ""
+    while time.monotonic() < deadline:
+        try:
+            seen = locator.inner_text(timeout=2000).strip()
+        except Exception:  # noqa: BLE001 - not attached yet
+            seen = ""
+        if seen == expected:
+            return seen
+        time.sleep(0.2)
+    return seen
+
+
+def annulus() -> tuple:
+    s = wb.system("annulus")
+    creatures = list(s.catalog().creatures.values())
+    return s, creatures
+
+
+# -- the app in Voilà -----------------------------------------------------------------------------
+
+@pytest.mark.timeout(300)
+def test_app_renders_the_engines_numbers(app) -> None:
+    """The app opens on Annulus: the first catalog creature's first attack set against the second,
+    and the stats table shows the engine's mean and P(any damage) for that matchup."""
+    s, creatures = annulus()
+    attacker, target = creatures[0], creatures[1]
+    expected = s.damage(s.attacks_of(attacker)[0], attacker, target)
+    assert text_becomes(app.locator(".wb-damage-stats .wb-mean"), f"{expected.mean():.3f}") == f"{expected.mean():.3f}"
+    assert app.locator(".wb-damage-stats .wb-any").inner_text().strip() == f"{expected.sf(1):.2%}"
+    assert app.locator(".wb-system-select select").input_value() == s.title   # the option label
+    assert target.name in chart_picture(app, ".wb-damage-chart")      # the chart title names the matchup
+    assert app.locator(".wb-error:visible").count() == 0
+    app.set_viewport_size({"width": 1280, "height": 1400})             # the whole app painted
+    shot(app, "app", app.locator(".wb-app"), docs="app")
+    app.set_viewport_size({"width": 1280, "height": 1000})
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
+def test_changing_the_target_redraws_chart_and_stats(app) -> None:
+    """Picking another target in the Damage tab redraws the chart and the stats for the new matchup."""
+    s, creatures = annulus()
+    attacker, old, new = creatures[0], creatures[1], creatures[2]
+    attack = s.attacks_of(attacker)[0]
+    before = s.damage(attack, attacker, old)
+    after = s.damage(attack, attacker, new)
+    assert f"{before.mean():.3f}" != f"{after.mean():.3f}"   # the matchup must show a difference
+    picture = chart_picture(app, ".wb-damage-chart")
+    damage = app.locator(".wb-tab-damage")
+    damage.locator(".lm-TabBar-tab", has_text=re.compile(r"^target$")).first.click()
+    picker = damage.locator(".widget-dropdown:visible", has_text="catalog").locator("select").first
+    picker.select_option(label=new.name)
+    mean = app.locator(".wb-damage-stats .wb-mean")
+    assert text_becomes(mean, f"{after.mean():.3f}") == f"{after.mean():.3f}"
+    assert app.locator(".wb-damage-stats .wb-any").inner_text().strip() == f"{after.sf(1):.2%}"
+    deadline = time.monotonic() + STEP_MS / 1000
+    while chart_picture(app, ".wb-damage-chart") == picture and time.monotonic() < deadline:
+        time.sleep(0.2)
+    redrawn = chart_picture(app, ".wb-damage-chart")
+    assert redrawn != picture and new.name in redrawn and old.name not in redrawn
+    shot(app, "chart-after-target-change", app.locator(".wb-damage-chart"), docs="damage-chart")
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
+def test_illegal_upgrade_set_shows_its_message(app) -> None:
+    """annulus-attacks.txt: Flashy cannot be used with Stealth — picking both in the Build tab shows
+    the engine's message beside the upgrades; picking Flashy alone clears it."""
+    s, _ = annulus()
+    with pytest.raises(wb.RulesError) as err:
+        s.Attack("Probe", "agility", upgrades={"Flashy": 1, "Stealth": 1})
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Build").first.click()
+    general = app.locator(".wb-tab-build .wb-upgrades-general select")
+    general.wait_for(timeout=STEP_MS)
+    general.select_option(["Flashy", "Stealth"])
+    message = app.locator(".wb-tab-build .wb-upgrades .wb-error")
+    message.wait_for(timeout=STEP_MS)
+    text = message.inner_text()
+    assert "Stealth" in text and "Flashy" in text
+    assert str(err.value).split("[")[0].strip()[:40] in text     # the engine's own words
+    shot(app, "illegal-upgrades")
+    general.select_option(["Flashy"])
+    message.wait_for(state="detached", timeout=STEP_MS)
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
+def test_duel_run_shows_the_engines_result(app) -> None:
+    """The Duel tab: pick another side B, the result goes stale, Run duel shows the new duel's win
+    chances (the engine's wb.duel for that pair, A acting first, 100 rounds)."""
+    s, creatures = annulus()
+    a, b = creatures[0], creatures[4]
+    expected = wb.duel(a, b, s.Options(), s.Situation(), first="a", max_rounds=100, progress=False)
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Duel").first.click()
+    duel = app.locator(".wb-tab-duel .wb-duel")
+    duel.locator(".wb-duel-stats .wb-a").wait_for(timeout=APP_READY_MS)
+    duel.locator(".lm-TabBar-tab", has_text="side B").first.click()
+    picker = duel.locator(".widget-dropdown:visible", has_text="catalog").locator("select").first
+    picker.select_option(label=b.name)
+    duel.locator(".wb-duel-stale").wait_for(timeout=STEP_MS)
+    duel.locator(".wb-duel-run").click()
+    win = f"{expected.p_a_wins:.2%}"
+    assert text_becomes(duel.locator(".wb-duel-stats .wb-a"), win, APP_READY_MS) == win
+    stats = duel.locator(".wb-duel-stats").inner_text()
+    assert f"P({b.name} wins)" in stats and f"{expected.p_b_wins:.2%}" in stats
+    assert duel.locator(".wb-duel-stale").count() == 0
+    assert b.name in chart_picture(app, ".wb-tab-duel .wb-duel-chart")
+    shot(app, "duel", duel.locator(".wb-duel-result"), docs="duel")
+    assert not app.problems, app.problems
+
+
+# -- JupyterLab -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """JupyterLab on a copy of notebooks/ (Lab autosaves: the checkout's notebooks must not change)."""
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    settings = root / "lab-settings"                 # render every cell (no windowing), no news toast
+    for plugin, body in {"notebook-extension/tracker": '{"windowingMode": "none"}',
+                         "apputils-extension/notification": '{"fetchNews": "false"}'}.items():
+        path = settings / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body)
+    port = free_port()
+    cmd = [str(BIN / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+           "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.password=",
+           "--LabApp.news_url=", f"--ServerApp.root_dir={root}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    proc, _ = start_server(cmd, "jupyterlab", port, JUPYTERLAB_SETTINGS_DIR=str(settings),
+                           JUPYTERLAB_WORKSPACES_DIR=str(root / "lab-workspaces"))
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        stop_server(proc)
+
+
+@pytest.mark.timeout(400)
+def test_jupyterlab_runs_the_quickstart(browser, lab) -> None:
+    """JupyterLab opens notebooks/00-quickstart.ipynb; Run All Cells ends with every cell run, no
+    error output, and the Workbench app rendered as a live widget (the Lab widget extensions work)."""
+    problems: list[str] = []
+    page = new_page(browser, problems)
+    try:
+        page.goto(lab + "lab/tree/notebooks/00-quickstart.ipynb", timeout=60_000)
+        page.locator(".jp-NotebookPanel .jp-MarkdownCell h1").first.wait_for(timeout=APP_READY_MS)
+        status = page.locator(".jp-StatusBar-Widget", has_text="Idle").first
+        status.wait_for(timeout=APP_READY_MS)                           # the kernel is up
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+        page.locator(".jp-NotebookPanel .wb-app .wb-damage-stats .wb-mean").first.wait_for(timeout=APP_READY_MS)
+        cells = page.locator(".jp-NotebookPanel .jp-CodeCell")
+        deadline = time.monotonic() + APP_READY_MS / 1000
+        prompts: list[str] = []
+        while time.monotonic() < deadline:                             # every prompt numbered, none "[*]"
+            prompts = cells.locator(".jp-InputArea-prompt").all_inner_texts()
+            if prompts and all(re.fullmatch(r"\[\d+\]:", p.strip()) for p in prompts):
+                break
+            time.sleep(0.5)
+        assert prompts and all(re.fullmatch(r"\[\d+\]:", p.strip()) for p in prompts), prompts
+        assert len(prompts) == cells.count() > 5
+        assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        assert page.locator(".jp-Dialog").count() == 0
+        page.locator(".jp-NotebookPanel .wb-app").first.scroll_into_view_if_needed()
+        shot(page, "jupyterlab-quickstart")
+        assert not problems, problems
+    finally:
+        page.close()

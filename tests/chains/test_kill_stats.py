@@ -1,0 +1,56 @@
+"""The kill statistics of every compare row (workbench.chains.kill_stats) against one-at-a-time
+oracles: the one matchup's chain, zero past the support, two pools by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import workbench as wb
+from workbench.chains import kill_stats
+
+TOL = 1e-12
+
+
+def test_kill_stats_equal_the_one_matchup_chain():
+    rng = np.random.default_rng(3)
+    T = rng.random((40, 9)) * (rng.random((40, 9)) < 0.6)
+    T[:, 0] += 0.05
+    T[5] = 0.0
+    T[5, 0] = 1.0  # never damages
+    T /= T.sum(axis=1, keepdims=True)
+    ti = rng.integers(0, 40, 400)
+    hp = rng.integers(1, 70, 400)
+    out = kill_stats(T, ti, hp[:, None], max_rounds=60, chain=True)
+    for i in range(0, 400, 37):
+        if T[ti[i], 1:].sum() == 0:
+            assert np.isinf(out["mean_rounds"][i]) and np.all(out["p_killed_by"][i] == 0)
+            continue
+        d = wb.Dist(T[ti[i]], 0)
+        assert abs(out["mean_rounds"][i] - wb.mean_rounds_to_kill(d, int(hp[i]))) < 1e-9
+        assert abs(out["p_kill_one_turn"][i] - d.sf(int(hp[i]))) < TOL
+        by = wb.rounds_to_kill(d, hp=int(hp[i]))["p_killed_by"].to_numpy()[:60]
+        assert np.abs(out["p_killed_by"][i, : by.size] - by).max() < 1e-12
+
+
+def test_kill_chance_past_the_support_is_exactly_zero():
+    """A turn dealing at most 3 cannot kill 4 HP in one turn: exactly 0, not rounding noise."""
+    T = np.array([[0.1, 0.2, 0.3, 0.4]])
+    out = kill_stats(T, np.array([0, 0]), np.array([[4], [3]]), max_rounds=5)
+    assert out["p_kill_one_turn"][0] == 0.0
+    assert abs(out["p_kill_one_turn"][1] - 0.4) < TOL
+
+
+def test_two_pool_kill_stats_hand_worked():
+    """annulus-attacks.txt: "Endurance is removed first, then Vitality"; Vital goes "directly at
+    Vitality". Endurance 1, Vitality 1; a turn deals 1 regular (1/2), 1 vital (1/4) or nothing (1/4).
+    One turn kills only by the vital point: P = 1/4. Two turns kill unless both are nothing or the
+    first regular point is followed by nothing / nothing then a regular point: alive after 2 turns
+    = P(0,0) + P(1r,0) + P(0,1r) = 1/16 + 1/8 + 1/8 = 5/16, so P(T <= 2) = 11/16."""
+    J = np.zeros((1, 2, 2))
+    J[0, 1, 0], J[0, 0, 1], J[0, 0, 0] = 0.5, 0.25, 0.25
+    out = kill_stats(J, np.array([0]), np.array([[1, 1]]), max_rounds=3, chain=True)
+    assert abs(out["p_killed_by"][0, 0] - 0.25) < TOL
+    assert abs(out["p_killed_by"][0, 1] - 11 / 16) < TOL
+    # mean: damaging steps Y (regular 2/3, vital 1/3): K = 1 w.p. 1/3, else 2: E[K] = 5/3; / P(dmg) 3/4
+    assert abs(out["mean_rounds"][0] - (5 / 3) / 0.75) < TOL

@@ -1,0 +1,63 @@
+"""Last Odyssey catalog: the published data converted, a malformed file naming file and field, 10,000
+catalog matchups in one call (last-odyssey-attacks.txt,
+/work/shared/data/last_odyssey_creatures.toml; CLARIFICATIONS.md, Last Odyssey).
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+
+import polars as pl
+import pytest
+
+from tests.systems.last_odyssey.published import CAT, DATA, LO
+from workbench import RulesError
+from workbench.systems.last_odyssey.catalog import from_published, load_catalog
+
+
+def test_catalog_is_the_published_data_converted():
+    """All 40 published stat lines, validated; several elements, heroes and warriors, >= 12 abilities."""
+    published = tomllib.loads(DATA.read_text())["creature"]
+    assert len(CAT.creatures) == len(published) == 40
+    for rec in published:
+        ours = CAT.creature(rec["name"])
+        assert ours == LO.Creature.from_dict(from_published(rec))
+        assert ours.hp == rec["hp"] and ours.evasion == rec["evasion"] and ours.tier == rec["tier"]
+        assert LO.actions_per_turn(ours) == rec["action_points"]  # published AP = the tier rule
+    assert {x.record_type for x in CAT.creatures.values()} == {"warrior", "hero", "antagonist_form"}
+    assert len({x.element for x in CAT.creatures.values()} - {None}) == 9
+    assert len(CAT.attacks) >= 12
+    assert {a.kind for a in CAT.attacks.values()} == {"strike", "spell", "sleight"}
+
+
+def test_malformed_catalog_file_names_file_and_field(tmp_path):
+    bad = tmp_path / "creatures.toml"
+    bad.write_text('[[creature]]\nname = "Oops"\nhp = 5\nelement = "Plasma"\n')
+    with pytest.raises(RulesError) as info:
+        load_catalog(bad)
+    assert "creatures.toml" in str(info.value) and info.value.field == "creature[0].element"
+    bad.write_text('[[creature]]\nname = "Oops"\nhp = -5\n')
+    with pytest.raises(RulesError, match="hp"):
+        load_catalog(bad)
+
+
+def test_ten_thousand_matchups_in_one_call():
+    """10,000 catalog matchups resolve in one vectorised call; each sums to 1 (time printed)."""
+    creatures = list(CAT.creatures.values())
+    rows = []
+    i = 0
+    while len(rows) < 10_000:
+        u, t = creatures[i % 40], creatures[(7 * i + 3) % 40]
+        a = u.abilities[i % len(u.abilities)]
+        rows.append((a, u, t))
+        i += 1
+    a, u, t = zip(*rows)
+    start = time.perf_counter()
+    table = LO.outcome_tables(a, u, t, situation=LO.Situation(target_row="front"))
+    elapsed = time.perf_counter() - start
+    print(f"\n10,000 Last Odyssey matchups: {elapsed * 1000:.0f} ms, {table.height} rows")
+    sums = table.group_by("matchup").agg(pl.col("probability").sum())
+    assert sums.height == 10_000
+    assert (sums["probability"] - 1.0).abs().max() < 1e-12
+    assert elapsed < 10.0

@@ -1,0 +1,103 @@
+"""The Workbench app (widgets/app.py), headless: each system's tabs show the engine's numbers, the duel
+tab, switching systems, CSS classes, the build tab, serialising every tab for Voila.
+
+Oracles: the engine (wb.damage, wb.duel, wb.compare) on the models the app holds. Button.click()
+swallows handler exceptions, so every button test asserts on the resulting state.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from widgets import AnnulusAttackBuilder, Workbench
+
+SYSTEMS = ["annulus", "unbound", "last_odyssey", "glass_empires"]
+
+
+def pmf_of(chart) -> dict[int, float]:
+    spec = chart.to_dict()
+    rows = [r for values in spec["datasets"].values() for r in values if "probability" in r]
+    return {r["damage"]: r["probability"] for r in rows if r["probability"] > 0}
+
+
+def test_each_system_builds_and_its_tabs_show_the_engines_numbers(app):
+    for name in SYSTEMS:
+        app.system_select.value = name
+        s = wb.system(name)
+        v = app.value
+        assert v["system"] == name and type(v["attacker"]).system == name
+        first, second = list(s.catalog().creatures.values())[:2]
+        assert (v["attacker"], v["target"]) == (first, second)              # the catalog defaults
+        expected = wb.damage(v["attack"], v["attacker"], v["target"])
+        assert app.damage.value.isclose(expected)
+        assert pmf_of(app.damage.chart.chart) == pytest.approx(expected.to_dict(), abs=1e-12)
+        assert f"{expected.mean():.3f}" in app.damage.stats.value
+        assert list(app.panels) == ["Damage"]                               # other tabs are lazy
+        app.tabs.selected_index = 2                                          # Compare
+        cmp = app.panels["Compare"]
+        ref = wb.compare([first], list(s.catalog().creatures.values())[:6], best_plan=False)
+        r = ref.row(0, named=True)
+        row = cmp.value.filter((cmp.value["build"] == f"{r['attacker']}: {r['attack']}")
+                               & (cmp.value["target"] == r["target"])).row(0, named=True)
+        assert row["mean_turn_damage"] == pytest.approx(r["mean_turn_damage"], abs=1e-12)
+        assert row["mean_rounds"] == pytest.approx(r["mean_rounds"], rel=1e-12)
+        app.tabs.selected_index = 3                                          # Build
+        assert app.panels["Build"].value == app.value["attack"]
+    app.system_select.value = "annulus"
+
+
+def test_duel_tab_equals_wb_duel():
+    app = Workbench("glass_empires")
+    duel = app.build_tab("Duel")
+    expected = wb.duel(app.value["attacker"], app.value["target"])
+    assert duel.value.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)
+    assert duel.value.exact and ">exact<" in duel.badge.value
+    assert "wb-duel-run" in duel.run_button._dom_classes
+
+
+def test_switching_system_rebuilds_tabs_with_that_catalog(app):
+    app.system_select.value = "unbound"
+    app.tabs.selected_index = 1
+    duel_before = app.panels["Duel"]
+    app.system_select.value = "glass_empires"
+    assert list(app.panels) == ["Damage"] and app.tabs.selected_index == 0
+    assert type(app.value["attacker"]).system == "glass_empires"
+    app.tabs.selected_index = 1
+    assert app.panels["Duel"] is not duel_before and type(app.panels["Duel"].a).system == "glass_empires"
+    app.system_select.value = "annulus"
+
+
+def test_css_classes_for_browser_tests(app):
+    assert "wb-system-select" in app.system_select._dom_classes
+    assert "wb-damage-chart" in app.damage.chart._dom_classes
+    assert "wb-damage-stats" in app.damage.stats._dom_classes
+    assert "wb-save" in app.files.save_button._dom_classes and "wb-share-code" in app.files.code._dom_classes
+    app.tabs.selected_index = 3
+    assert isinstance(app.panels["Build"].builder, AnnulusAttackBuilder)
+    assert "wb-upgrades" in app.panels["Build"].builder.upgrades_box._dom_classes
+    assert all(w.description for w in (app.system_select, app.files.path, app.files.code))
+
+
+def test_build_tab_edits_the_damage_tabs_attack(app):
+    app.system_select.value = "annulus"
+    b = app.build_tab("Build").builder
+    b.controls["rank:Precise"].value = b.controls["rank:Precise"].value + 1
+    assert app.damage.attack == b.value and app.value["attack"] == b.value
+    assert app.damage.value.isclose(wb.damage(b.value, app.damage.attacker, app.damage.target))
+
+
+def test_every_tab_serialises_for_voila(tmp_path):
+    """Voilà sends each widget's state to the browser: the whole app (all tabs built) must embed,
+    and the CSS classes a browser test looks for must be in the page."""
+    from ipywidgets.embed import embed_minimal_html
+
+    app = Workbench("annulus")
+    for tab in ("Duel", "Compare", "Build"):
+        app.build_tab(tab)
+    page = tmp_path / "app.html"
+    embed_minimal_html(page, views=[app], title="workbench")
+    text = page.read_text()
+    for cls in ("wb-system-select", "wb-damage-chart", "wb-damage-stats", "wb-duel-run", "wb-duel-result",
+                "wb-upgrades", "wb-save", "wb-share-code", "wb-compare-chart"):
+        assert cls in text, cls
