@@ -118,7 +118,7 @@ def fight_rows(
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
 
     n = len(rows)
-    out = {k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")}
+    out: dict[str, np.ndarray] = {k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")}
     out["never"] = np.zeros(n, dtype=bool)
     out["exact"] = np.zeros(n, dtype=bool)
     by_all = np.zeros((n, max_rounds)) if chain else None
@@ -134,7 +134,9 @@ def fight_rows(
         run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
         try:
             if state_chains:
-                got, mean, out["exact"][i] = fight_rounds(r.attacker, r.target, options, situation, **run)
+                got, mean, out["exact"][i] = fight_rounds(
+                    r.attacker, r.target, options, situation, can_hurt=True, **run
+                )
             else:
                 got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
             by[: got.size] = got
@@ -155,7 +157,7 @@ def fight_rows(
                 refuse_long_work(
                     "compare",
                     total,
-                    f"{n:,} rows whose fight carries state are simulated ({fights:,} fights each; "
+                    f"{n:,} rows whose fight carries state are chained or simulated ({fights:,} fights each; "
                     f"{i + 1:,} took {spent:.1f} s)",
                     "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore "
                     "the state, or confirm=True to run it",

@@ -246,16 +246,18 @@ def fight_rounds(
     max_rounds: int = 10_000,
     progress: bool | None = None,
     confirm: bool = False,
+    can_hurt: bool | None = None,
 ) -> tuple[np.ndarray, float | None, bool]:
     """Return (P(target killed by round t) for t = 1.., the mean rounds or None, exact) of the fight
     of a pair whose :func:`state_effects` are not empty: the exact chain over its state when the
     attacker's rule system has one that fits (``RuleSystem.state_chain``: the mean is then exact,
     whatever ``max_rounds``), else :func:`simulate_rounds_to_kill` (mean None: the caller reads it
     from the fights). ``wb.rounds_to_kill`` and ``wb.compare`` both call this, so they run one fight.
+    ``can_hurt``: :func:`can_damage` of the pair when the caller has it (None: asked here).
     """
     from ..systems import system_of
 
-    if not can_damage(attacker, target, options, situation):
+    if not (can_damage(attacker, target, options, situation) if can_hurt is None else can_hurt):
         raise RulesError(
             f"{attacker.name} can never deal damage to {target.name} here, so it is never killed", field="turn"
         )

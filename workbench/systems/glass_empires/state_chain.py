@@ -28,12 +28,14 @@ MAX_STATES = 200_000
 
 def _reachable(side: Any, start: int, jam_matters: bool) -> tuple[list[int], list[dict[str, np.ndarray]]]:
     """Return the (AP left, jammed) keys reachable from ``start`` (key = AP * 2 + jammed) and the
-    turn table of each, breadth first."""
-    keys, tables, index = [start], [], {start: 0}
+    turn table of each. Armor points only go down, so every key at or below the start may be met:
+    their tables are built in one call (the side's Bank), and the reachable ones kept."""
+    every = [k for k in range(start + (2 if jam_matters else 1)) if jam_matters or k % 2 == 0]
+    built = dict(zip(every, side.bank.tables(every)))
+    keys, index = [start], {start: 0}
     i = 0
     while i < len(keys):
-        t = side.bank.table(keys[i])
-        tables.append(t)
+        t = built[keys[i]]
         ap = keys[i] // 2
         nxt = np.maximum(0, ap - np.asarray(t["ap_damage"], dtype=np.int64)) * 2 + (
             np.asarray(t["jam"], dtype=bool) & jam_matters
@@ -43,7 +45,7 @@ def _reachable(side: Any, start: int, jam_matters: bool) -> tuple[list[int], lis
                 index[k] = len(keys)
                 keys.append(int(k))
         i += 1
-    return keys, tables
+    return keys, [built[k] for k in keys]
 
 
 def state_chain(
