@@ -564,7 +564,7 @@ def compare(
             ):
                 parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain))
             st = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-            method, forced = _fight_methods(block["fights"], simulate, opt, sit, objective)
+            method, forced = _fight_methods(block["fights"], simulate, opt, sit, objective, confirm)
             sim = np.flatnonzero(method == "simulated")
             st["se"] = np.full(method.size, np.nan)
             if sim.size:
@@ -628,7 +628,7 @@ def compare(
 
 
 def _fight_methods(
-    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any, objective: Any
+    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any, objective: Any, confirm: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return each row's method ("exact" | "simulated") and its ``forced_by`` (the sorted state
     effects joined by "; ", empty where exact), chosen as ``rounds_to_kill`` chooses
@@ -640,11 +640,11 @@ def _fight_methods(
     if simulate is False:
         return np.full(n, "exact", dtype=object), np.full(n, "", dtype=object)
     if simulate:
-        effects = [sorted(e) if t else [] for e, t in zip(row_effects(rows, options, situation), has_turn)]
+        effects = [sorted(e) if t else [] for e, t in zip(row_effects(rows, options, situation, confirm), has_turn)]
         sim = has_turn
     else:
         todo = [i for i in range(n) if has_turn[i]]
-        found = row_effects([rows[i] for i in todo], options, situation)
+        found = row_effects([rows[i] for i in todo], options, situation, confirm)
         effects = [[] for _ in range(n)]
         for i, e in zip(todo, found):
             effects[i] = e

@@ -52,19 +52,42 @@ def row_seed(seed: int, system: str, attacker: str, attack: str, target: str) ->
     return int.from_bytes(hashlib.blake2b(text, digest_size=16).digest(), "big")
 
 
-def row_effects(rows: list[FightRow], options: Any, situation: Any) -> list[list[str]]:
+def _project(started: float, done: int, n: int, what: str, confirm: bool) -> None:
+    """Refuse (RulesError, field ``budget``) work whose rest, projected from the ``done`` of ``n``
+    items after PROJECT_AFTER seconds, passes limits.MAX_SECONDS, unless ``confirm``."""
+    from .arguments import refuse_long_work
+    from .limits import MAX_SECONDS
+
+    spent = time.perf_counter() - started
+    if confirm or spent <= PROJECT_AFTER or done >= n:
+        return
+    total = spent / done * n
+    if total > MAX_SECONDS:
+        refuse_long_work(
+            "compare",
+            total,
+            f"{n:,} {what} ({done:,} took {spent:.1f} s)",
+            "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore the state, "
+            "or confirm=True to run it",
+        )
+
+
+def row_effects(rows: list[FightRow], options: Any, situation: Any, confirm: bool = True) -> list[list[str]]:
     """Return each row's stateful effects, sorted: :func:`workbench.simulate.state_effects` of
     (attacker, target, options, situation, plan), as ``rounds_to_kill`` asks before choosing
-    (docs/combat.md: "If the set is empty the method is exact, otherwise simulated")."""
+    (docs/combat.md: "If the set is empty the method is exact, otherwise simulated"). Bounded
+    work: without ``confirm`` a rest projected past limits.MAX_SECONDS is refused."""
     from .simulate import state_effects
 
     seen: dict[tuple, list[str]] = {}
     out = []
-    for r in rows:
+    started = time.perf_counter()
+    for i, r in enumerate(rows):
         key = (id(r.attacker), id(r.target), None if r.plan is None else tuple(id(x) for x in r.plan))
         if key not in seen:
             seen[key] = sorted(state_effects(r.attacker, r.target, options, situation, r.plan))
         out.append(seen[key])
+        _project(started, i + 1, len(rows), "rows to ask for the state their fight carries", confirm)
     return out
 
 
@@ -113,12 +136,12 @@ def fight_rows(
     is projected from the rows done, and past limits.MAX_SECONDS compare stops with a RulesError
     (field ``budget``) unless ``confirm``.
     """
-    from .arguments import refuse_long_work
-    from .limits import MAX_SECONDS
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
 
     n = len(rows)
-    out: dict[str, np.ndarray] = {k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")}
+    out: dict[str, np.ndarray] = {
+        k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")
+    }
     out["never"] = np.zeros(n, dtype=bool)
     out["exact"] = np.zeros(n, dtype=bool)
     by_all = np.zeros((n, max_rounds)) if chain else None
@@ -150,18 +173,13 @@ def fight_rows(
             out["mean_rounds"][i], out["se"][i] = mean, np.nan
         if by_all is not None:
             by_all[i] = by
-        spent = time.perf_counter() - started
-        if not confirm and spent > PROJECT_AFTER and i + 1 < n:
-            total = spent / (i + 1) * n
-            if total > MAX_SECONDS:
-                refuse_long_work(
-                    "compare",
-                    total,
-                    f"{n:,} rows whose fight carries state are chained or simulated ({fights:,} fights each; "
-                    f"{i + 1:,} took {spent:.1f} s)",
-                    "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore "
-                    "the state, or confirm=True to run it",
-                )
+        _project(
+            started,
+            i + 1,
+            n,
+            f"rows whose fight carries state, chained or simulated ({fights:,} fights each)",
+            confirm,
+        )
     if by_all is not None:
         out["p_killed_by"] = by_all
     return out
