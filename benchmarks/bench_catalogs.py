@@ -1,12 +1,19 @@
 """``wb.compare(cr, cr)`` over each bundled catalog (every creature against every creature, attack
-rows and best-plan rows, the one fight), and the turn tables of every pair alone. Best of 3 after
-a warm-up. Run: .venv/bin/python benchmarks/bench_catalogs.py
+rows and best-plan rows), and the turn tables of every pair alone.
+
+Per system, in one run: the state-free chain on every row (``simulate=False``: what compare ran
+before it ran rounds_to_kill's fight; best of 3 after a warm-up), the one fight (the default: rows
+whose pair carries state simulated, 2,000 fights each; once, ``confirm=True``), and the share of
+rows solved exactly (the table of docs/combat.md and benchmarks/README.md, printed as Markdown).
+Run: .venv/bin/python benchmarks/bench_catalogs.py
 """
 
 from __future__ import annotations
 
 import time
 import warnings
+
+import polars as pl
 
 import workbench as wb
 
@@ -22,14 +29,30 @@ def best_of(f, n: int = 3) -> float:
 
 def main() -> None:
     warnings.simplefilter("ignore")  # "left out, not usable here" notes of compare
+    table = []
     for name in wb.systems():
         s = wb.system(name)
         cr = list(s.catalog().creatures.values())
         pairs = [(a, t) for a in cr for t in cr]
-        wb.compare(cr[:2], cr[:2], progress=False)
-        grid = best_of(lambda: wb.compare(cr, cr, progress=False))
+        wb.compare(cr[:2], cr[:2], progress=False, simulate=False)
+        free = best_of(lambda: wb.compare(cr, cr, progress=False, simulate=False))
         turns = best_of(lambda: s.turn_tables(pairs))
-        print(f"{name} {len(cr)}x{len(cr)}: compare {grid:.3f} s; turn tables of the {len(pairs)} pairs {turns:.3f} s")
+        t = time.perf_counter()
+        grid = wb.compare(cr, cr, progress=False, confirm=True)
+        fight = time.perf_counter() - t
+        exact = int((grid["method"] == "exact").sum())
+        print(
+            f"{name} {len(cr)}x{len(cr)}: compare, state-free chain {free:.3f} s; the one fight {fight:.1f} s "
+            f"({grid.height - exact:,} of {grid.height:,} rows simulated); "
+            f"turn tables of the {len(pairs)} pairs {turns:.3f} s"
+        )
+        sim = grid.filter(pl.col("method") == "simulated")
+        effects = sorted({e for v in sim["forced_by"].to_list() for e in v.split("; ") if e})
+        table.append((s.title, grid.height, exact, fight, ", ".join(effects) or "–"))
+    print("\n| system | catalog rows | solved exactly | share exact | one-fight compare | state that forces simulation |")
+    print("|---|---|---|---|---|---|")
+    for title, rows, exact, fight, effects in table:
+        print(f"| {title} | {rows:,} | {exact:,} | {exact / rows:.1%} | {fight:.1f} s | {effects} |")
 
 
 if __name__ == "__main__":

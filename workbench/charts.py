@@ -414,7 +414,9 @@ def heatmap(
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
 
     One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
-    infinite are grey (Vega-Lite holds no inf/NaN), labelled "∞" if infinite and "–" otherwise. ``extra`` names more columns for the tooltip. ``reverse=True`` flips the colour
+    infinite are grey (Vega-Lite holds no inf/NaN), labelled "∞" if infinite and "–" otherwise. ``extra`` names more columns for the tooltip;
+    a compare frame's ``method``, ``se`` and ``forced_by`` are always in it, and its subtitle
+    (unless given) says how many cells were simulated and which state forced it. ``reverse=True`` flips the colour
     scheme (for "lower is better" values such as rounds to kill). ``select="cell"`` adds click
     selections of a cell's (x, y): ``cell`` on the cells and ``cell_label`` on their labels;
     ``selected=(x_value, y_value)`` outlines that cell.
@@ -422,6 +424,12 @@ def heatmap(
     missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
+    # how each cell was computed (compare's method / se / forced_by) is always in the tooltip
+    extra = [*extra, *[c for c in ("method", "se", "forced_by") if c in frame.columns and c not in extra]]
+    if subtitle is None and "method" in frame.columns:
+        from .fight_rows import method_line
+
+        subtitle = method_line(frame)
     data = frame.group_by(x, y, maintain_order=True).agg(
         pl.col(value).cast(pl.Float64).mean(), *[pl.col(c).first() for c in extra]
     )
@@ -446,7 +454,12 @@ def heatmap(
         alt.Tooltip(f"{x}:N"),
         alt.Tooltip(f"{y}:N"),
         alt.Tooltip(f"{value}:Q", title=value_title, format=fmt),
-        *[alt.Tooltip(f"{c}:N", title=c.replace("_", " ")) for c in extra],
+        *[
+            alt.Tooltip(f"{c}:Q", title=c.replace("_", " "), format=".4f")
+            if frame.schema[c].is_numeric()
+            else alt.Tooltip(f"{c}:N", title=c.replace("_", " "))
+            for c in extra
+        ],
     ]
     valid = f"isValid(datum['{value}'])"
     blank = base.transform_filter(f"!{valid}")

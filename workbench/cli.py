@@ -370,6 +370,8 @@ SHORT_COLUMNS = [
     "mean_rounds",
     "rounds_q50",
     "hp_share_per_turn",
+    "method",
+    "se",
 ]
 
 
@@ -400,6 +402,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         progress=_progress(),
         confirm=args.yes,
         objective=args.objective,
+        simulate=False if args.ignore_state else None,
+        fights=args.fights,
+        seed=args.seed,
     )
     if args.rank:
         from .comparison import rank
@@ -411,6 +416,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         frame = frame.sort(args.sort, descending=not args.ascending, nulls_last=True)
     shown = _shown(frame, args.all_columns)
     _print_frame(shown if args.top is None else shown.head(args.top), rows=args.rows)
+    from .fight_rows import method_line
+
+    print(f"method: {method_line(frame)}")
     _write_frame(frame, args.out)
     if args.chart:
         _write_chart(_compare_chart(frame, f"{sys_.title}: comparison", args.chart_value), args.chart)
@@ -560,6 +568,19 @@ def build_parser() -> argparse.ArgumentParser:
         default="damage",
         metavar="OBJ",
         help="how the best-plan rows are chosen: damage (default), rounds, kill_within_K",
+    )
+    s.add_argument(
+        "--fights",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="simulated fights per row whose fight carries state (default 2000)",
+    )
+    s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the simulated rows (default 0)")
+    s.add_argument(
+        "--ignore-state",
+        action="store_true",
+        help="run the exact chain on every row, ignoring the state (simulate=False)",
     )
     s.add_argument("--sort", metavar="COLUMN", help="sort by this column (descending)")
     s.add_argument("--ascending", action="store_true", help="sort ascending")

@@ -142,8 +142,10 @@ def rounds_to_kill(
     ``rounds_to_kill(turn_dist, hp=150)`` runs the exact chain on any per-turn damage Dist.
     ``rounds_to_kill(attacker, target, options=..., situation=..., plan=...)`` follows the system's
     action economy: exact (the absorbing chain over the target's pools: Annulus Endurance, then
-    Vitality) when no stateful effect is involved, otherwise a seeded simulation of ``fights``
-    fights (docs/combat.md). ``simulate``: None chooses, True forces the simulation, False the
+    Vitality) when no stateful effect is involved; otherwise exact by the chain over the fight's
+    state where the system has one that fits (``RuleSystem.state_chain``: Glass Empires armor
+    points and jams), else a seeded simulation of ``fights`` fights
+    (:func:`workbench.simulate.fight_rounds`, docs/combat.md). ``simulate``: None chooses, True forces the simulation, False the
     exact chain (ignoring state). Columns: ``round``, ``p_killed_at`` (P(T = round)),
     ``p_killed_by`` (P(T <= round)), ``exact``, ``fights`` (null when exact) and
     ``standard_error`` (of ``p_killed_by``; 0 when exact). Exact rows stop when the remaining
@@ -161,7 +163,7 @@ def rounds_to_kill(
     else:
         if target is None:
             raise RulesError("give a target creature", field="target")
-        from .simulate import simulate_rounds_to_kill, state_effects
+        from .simulate import fight_rounds, simulate_rounds_to_kill, state_effects
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
         objective = kwargs.pop("objective", "damage")
@@ -175,19 +177,13 @@ def rounds_to_kill(
                 raise RulesError(
                     "hp= applies to the exact chain only; the simulation uses the target's own pools", field="hp"
                 )
-            by = simulate_rounds_to_kill(
-                attacker_or_turn,
-                target,
-                options,
-                situation,
-                plan=plan,
-                fights=fights,
-                seed=seed,
-                max_rounds=max_rounds,
-                progress=progress,
-                confirm=confirm,
-            )
-            return _frame(by, False, fights)
+            run = dict(plan=plan, fights=fights, seed=seed, max_rounds=max_rounds, progress=progress, confirm=confirm)
+            if simulate:  # forced: the simulation, even where a chain over the state fits
+                return _frame(
+                    simulate_rounds_to_kill(attacker_or_turn, target, options, situation, **run), False, fights
+                )
+            by, _, exact = fight_rounds(attacker_or_turn, target, options, situation, **run)
+            return _frame(by, exact, None if exact else fights)
         pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan, objective)
         if hp is not None and int(_check_hp(hp)[0]) != sum(
             pools

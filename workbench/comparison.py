@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from .errors import RulesError
+from .fight_rows import COMPARE_FIGHTS, FightRow, fight_rows, row_effects
 from .systems import system as _system
 from .systems import system_of
 from .systems import systems as _systems
@@ -51,6 +52,9 @@ COLUMNS = [
     "rounds_q90",
     "p_unresolved",
     "hp_share_per_turn",
+    "method",
+    "se",
+    "forced_by",
 ]
 
 
@@ -399,6 +403,16 @@ def _system_block(
         "plan": [None] * pr.size,
         **{k: v[iu] for k, v in stats.items()},
     }
+    fights = [
+        FightRow(
+            pairs[p][0].creature,
+            targets[t],
+            [pairs[p][1]] * int(M["k"][p * nT + t]),
+            pairs[p][0].label,
+            pairs[p][1].name,
+        )
+        for p, t in zip(pr, tr)
+    ]
     turn_tables = [M["turns"]]
     turn_idx = [M["turn_inv"][keep]]
     row_pools = [pools_t[tr]]
@@ -425,12 +439,19 @@ def _system_block(
         cols["target"] += [t.name for _ in who for t in targets]
         cols["uses_per_turn"] = np.concatenate([cols["uses_per_turn"], np.full(nb, np.nan)])
         cols["plan"] += [table.label[best[i]] if best[i] >= 0 else "(no usable attack)" for i in ids]
+        fights += [FightRow(a.creature, t, None, a.label, BEST_PLAN) for a in who for t in targets]
         for k in stats:
             cols[k] = np.concatenate([cols[k], np.full(nb, np.nan)])
         turn_tables.append(table)
         turn_idx.append(best[ids])
         row_pools.append(np.tile(pools_t, (len(who), 1)))
-    return {"cols": cols, "tables": turn_tables, "turn_idx": turn_idx, "pools": np.concatenate(row_pools)}
+    return {
+        "cols": cols,
+        "tables": turn_tables,
+        "turn_idx": turn_idx,
+        "pools": np.concatenate(row_pools),
+        "fights": fights,
+    }
 
 
 def _key(obj: Any) -> Any:
@@ -454,6 +475,9 @@ def compare(
     chain: bool = False,
     objective: Any = "damage",
     confirm: bool = False,
+    simulate: bool | None = None,
+    fights: int = COMPARE_FIGHTS,
+    seed: int = 0,
 ) -> pl.DataFrame:
     """Return one row per (attacker, attack, target) with damage, kill and rounds-to-kill statistics.
 
@@ -476,17 +500,33 @@ def compare(
     in ``plan``); ``best_plan`` True/False forces these rows on or off. ``chain=True`` adds
     ``p_killed_by``, the kill chance by each round 1..max_rounds (a list column).
 
+    The fight of each row is the fight of ``wb.rounds_to_kill(attacker, target, options=,
+    situation=, plan=)`` (the row's plan: the attack ``uses_per_turn`` times, or None on best-plan
+    rows): the exact chain when the pair carries no state, otherwise (``forced_by``, the sorted
+    :func:`workbench.simulate.state_effects` of the pair, is not empty) the same simulation, of
+    ``fights`` fights (default 2,000) seeded by :func:`workbench.fight_rows.row_seed` (``seed``
+    and the row's labels). ``method`` says which ("exact" | "simulated"), ``se`` is the standard
+    error of a simulated ``mean_rounds`` (null where exact). A simulated ``mean_rounds`` is null
+    while some fights still stand after ``max_rounds`` (``p_unresolved`` > 0). ``simulate``: None
+    chooses per row, True simulates every row, False runs the exact chain on every row, ignoring
+    the state (as ``rounds_to_kill(simulate=False)``). The turn columns (``mean_turn_damage``,
+    ``sd_turn_damage``, ``hp_share_per_turn``) are the turn in the given situation, exact.
+    Simulated best-plan rows choose their plans by the highest mean damage (the simulation's
+    sides do), so ``objective`` other than "damage" with such rows raises, as ``rounds_to_kill``.
+
     Bounded work (docs/limits.md, Bounded work): a grid estimated past 10 s (its distinct matchups
     times a measured rate per system, :func:`estimate_compare`), past 1,000,000 rows, or with a
     ``chain`` column past 50,000,000 numbers is refused (RulesError, field ``budget``, with the
     counts and the estimate) unless ``confirm=True``.
     """
-    from .arguments import check_confirm, check_flag, check_rounds
+    from .arguments import check_confirm, check_fights, check_flag, check_rounds, check_seed
     from .chains import kill_stats
     from .turns import check_objective
 
     max_rounds = check_rounds(max_rounds)
     check_objective(objective)
+    simulate = check_flag("simulate", simulate)
+    fights, seed = check_fights(fights), check_seed(seed)
     best_plan = check_flag("best_plan", best_plan)
     chain = bool(check_flag("chain", chain, allow_none=False))
     check_flag("progress", progress)
@@ -505,7 +545,8 @@ def compare(
         raise RulesError(
             "no attacker shares a rule system with any target (matchups stay within a system)", field="targets"
         )
-    if not check_confirm(confirm):
+    confirm = check_confirm(confirm)
+    if not confirm:
         _check_size(groups, max_rounds, chain)
     bar = _progress(progress, len(groups), "compare")
     frames = []
@@ -523,6 +564,30 @@ def compare(
             ):
                 parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain))
             st = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+            method, forced = _fight_methods(block["fights"], simulate, opt, sit, objective, confirm)
+            sim = np.flatnonzero(method == "simulated")
+            st["se"] = np.full(method.size, np.nan)
+            if sim.size:
+                got = fight_rows(
+                    [block["fights"][i] for i in sim],
+                    name,
+                    opt,
+                    sit,
+                    fights=fights,
+                    seed=seed,
+                    max_rounds=int(max_rounds),
+                    confirm=confirm,
+                    chain=chain,
+                    state_chains=simulate is None,
+                )
+                for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90"):
+                    st[k][sim] = got[k]
+                if chain:
+                    st["p_killed_by"][sim] = got["p_killed_by"]
+                # nothing to simulate (never killed), or the chain over the state fits: exact
+                done = sim[got["never"] | got["exact"]]
+                method[done] = "exact"
+                forced[done] = ""
             hp = block["pools"].sum(axis=1)
             frame = pl.DataFrame(
                 {
@@ -540,12 +605,15 @@ def compare(
                     "mean_turn_damage": st["mean_turn_damage"],
                     "sd_turn_damage": st["sd_turn_damage"],
                     "p_kill_one_turn": st["p_kill_one_turn"],
-                    "mean_rounds": st["mean_rounds"],
+                    "mean_rounds": pl.Series(st["mean_rounds"], dtype=pl.Float64).fill_nan(None),
                     "rounds_q10": st["q10"],
                     "rounds_q50": st["q50"],
                     "rounds_q90": st["q90"],
                     "p_unresolved": st["p_unresolved"],
                     "hp_share_per_turn": st["mean_turn_damage"] / hp,
+                    "method": pl.Series(method, dtype=pl.String),
+                    "se": pl.Series(st["se"], dtype=pl.Float64).fill_nan(None),
+                    "forced_by": pl.Series(forced, dtype=pl.String),
                 }
             ).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
             if chain:
@@ -557,6 +625,40 @@ def compare(
         if bar is not None:
             bar.close()
     return pl.concat(frames)
+
+
+def _fight_methods(
+    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any, objective: Any, confirm: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return each row's method ("exact" | "simulated") and its ``forced_by`` (the sorted state
+    effects joined by "; ", empty where exact), chosen as ``rounds_to_kill`` chooses
+    (docs/combat.md): simulated when the pair's state effects are not empty (``simulate`` None),
+    every row (True) or none (False). A row without a turn (no use of its attack fits) stays exact.
+    Raises as ``rounds_to_kill`` does for an ``objective`` but "damage" on a simulated best-plan row."""
+    n = len(rows)
+    has_turn = np.array([r.plan is None or len(r.plan) > 0 for r in rows], dtype=bool)
+    if simulate is False:
+        return np.full(n, "exact", dtype=object), np.full(n, "", dtype=object)
+    if simulate:
+        effects = [sorted(e) if t else [] for e, t in zip(row_effects(rows, options, situation, confirm), has_turn)]
+        sim = has_turn
+    else:
+        todo = [i for i in range(n) if has_turn[i]]
+        found = row_effects([rows[i] for i in todo], options, situation, confirm)
+        effects = [[] for _ in range(n)]
+        for i, e in zip(todo, found):
+            effects[i] = e
+        sim = np.array([bool(e) for e in effects], dtype=bool)
+    if objective != "damage" and any(sim[i] and rows[i].plan is None for i in range(n)):
+        raise RulesError(
+            f"objective={objective!r} chooses plans by the exact chain; best-plan rows whose fight "
+            "carries state are simulated, whose sides choose by the highest mean damage (pass "
+            "simulate=False to ignore the state, or objective='damage')",
+            field="objective",
+        )
+    method = np.where(sim, "simulated", "exact").astype(object)
+    forced = np.array(["; ".join(e) if s else "" for e, s in zip(effects, sim)], dtype=object)
+    return method, forced
 
 
 #: measured seconds per row repeating a matchup already resolved (the CI machine, 2 shared cores);

@@ -147,7 +147,7 @@ def test_rank_pivot_export(tmp_path):
 
 
 def test_chain_column_matches_rounds_to_kill():
-    f = compare([WOLF], [RAT], chain=True, max_rounds=20)
+    f = compare([WOLF], [RAT], chain=True, max_rounds=20, simulate=False)
     row = f.row(0, named=True)
     attack = next(a for a in WOLF.attack_sets if a.name == row["attack"])
     turn = wb.turn_damage(WOLF, RAT, plan=[attack] * row["uses_per_turn"])

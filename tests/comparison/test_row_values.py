@@ -78,7 +78,7 @@ def test_rows_equal_one_at_a_time(system):
     att, tgt = _pick(system, 4, 6)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        f = compare(att, tgt)
+        f = compare(att, tgt, simulate=False)
     assert set(f["system"]) == {system}
     assert (f["attack"] == BEST_PLAN).sum() == len(att) * len(tgt)
     assert _check_rows(f, att, tgt) == f.height > len(att) * len(tgt)
@@ -88,7 +88,7 @@ def test_mixed_systems_one_call():
     """Two systems in one call: rows only within a system, each equal to the one-at-a-time numbers."""
     a1, t1 = _pick("annulus", 2, 3)
     a2, t2 = _pick("last_odyssey", 2, 3)
-    f = compare(a1 + a2, t1 + t2)
+    f = compare(a1 + a2, t1 + t2, simulate=False)
     assert set(f["system"]) == {"annulus", "last_odyssey"}
     for sys_name, att, tgt in (("annulus", a1, t1), ("last_odyssey", a2, t2)):
         part = f.filter(pl.col("system") == sys_name)
@@ -102,9 +102,9 @@ def test_situation_and_options_apply_per_system():
     att, tgt = _pick("annulus", 3, 4)
     opt = A.Options(success_on=5)
     sit = A.Situation(concealment="partial")
-    f = compare(att, tgt, options=opt, situation=sit)
+    f = compare(att, tgt, options=opt, situation=sit, simulate=False)
     _check_rows(f, att, tgt, options=opt, situation=sit)
-    plain = compare(att, tgt)
+    plain = compare(att, tgt, simulate=False)
     assert f["mean_damage"].sum() < plain["mean_damage"].sum()
 
 
@@ -116,7 +116,7 @@ def test_annulus_catalog_rows_are_the_two_pool_fight():
     att = [c for c in cs if wb.system("annulus").attacks_of(c)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        f = compare(att, cs, progress=False)
+        f = compare(att, cs, progress=False, simulate=False)
     assert _check_rows(f, att, cs) == f.height
     vital = [c.name for c in att if any("Vital" in s.upgrades for s in c.attack_sets)]
     assert vital, "the catalog holds a Vital set"
@@ -136,9 +136,12 @@ def test_best_plan_rows_follow_the_objective():
     against the Town guard: a steadier plan than the highest-mean one)."""
     U = wb.system("unbound")
     a, t = U.catalog().creature("Veteran duelist"), U.catalog().creature("Town guard")
-    by_mean = compare([a], [t], progress=False).filter(pl.col("attack") == BEST_PLAN).row(0, named=True)
-    by_rounds = compare([a], [t], progress=False, objective="rounds").filter(pl.col("attack") == BEST_PLAN).row(
-        0, named=True)
+    by_mean = compare([a], [t], progress=False, simulate=False).filter(pl.col("attack") == BEST_PLAN).row(0, named=True)
+    by_rounds = (
+        compare([a], [t], progress=False, objective="rounds", simulate=False)
+        .filter(pl.col("attack") == BEST_PLAN)
+        .row(0, named=True)
+    )
     assert by_mean["plan"] != by_rounds["plan"] and by_rounds["mean_rounds"] < by_mean["mean_rounds"]
     fight = wb.rounds_to_kill(a, t, objective="rounds", simulate=False)
     assert abs(float((fight["round"] * fight["p_killed_at"]).sum()) - by_rounds["mean_rounds"]) < 1e-9
@@ -150,7 +153,7 @@ def test_best_plan_rows_follow_the_objective():
 def test_unresolved_mass_is_what_the_round_limit_leaves():
     """p_unresolved = P(T > max_rounds) of the same chain: 1 - rounds_to_kill's P(T <= max_rounds)."""
     cs = list(wb.system("annulus").catalog().creatures.values())[:4]
-    f = compare(cs, cs, max_rounds=3, progress=False, best_plan=False)
+    f = compare(cs, cs, max_rounds=3, progress=False, best_plan=False, simulate=False)
     for row in f.iter_rows(named=True):
         a, t = next(c for c in cs if c.name == row["attacker"]), next(c for c in cs if c.name == row["target"])
         attack = next(x for x in a.attack_sets if x.name == row["attack"])

@@ -145,7 +145,7 @@ def test_compare_per_use_columns_equal_outcome_tables(system):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        f = compare(cs, cs, best_plan=False, progress=False)
+        f = compare(cs, cs, best_plan=False, progress=False, simulate=False)
     by = {c.name: c for c in cs}
     for row in f.iter_rows(named=True):
         a, t = by[row["attacker"]], by[row["target"]]

@@ -57,7 +57,7 @@ def test_explore_top_k_equals_brute_force_ranking():
     from workbench.systems.annulus.builds import annulus_builds
 
     frame, _ = annulus_builds(3, targets)
-    full = compare(frame["build"].to_list(), targets, best_plan=False, progress=False)
+    full = compare(frame["build"].to_list(), targets, best_plan=False, progress=False, simulate=False)
     for t in targets:
         rows = full.filter(pl.col("target") == t.name)
         vals = np.sort(rows["mean_turn_damage"].to_numpy())[::-1]

@@ -59,8 +59,8 @@ def test_dedup_never_drops_a_distinct_result():
     assert builds["sets"].sum() == counts["legal_sets"] - counts["unusable_sets"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        every = compare(_brute_force_sets(2), TARGETS, best_plan=False)
-        distinct = compare(builds["build"].to_list(), TARGETS, best_plan=False)
+        every = compare(_brute_force_sets(2), TARGETS, best_plan=False, simulate=False)
+        distinct = compare(builds["build"].to_list(), TARGETS, best_plan=False, simulate=False)
 
     def signatures(f):
         f = f.with_columns(pl.col("attacker").alias("key"))
@@ -101,7 +101,7 @@ def test_top_k_and_pareto_on_a_constructed_case():
     builds, _ = annulus_builds(3, target)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        full = compare(builds["build"].to_list(), target, best_plan=False)
+        full = compare(builds["build"].to_list(), target, best_plan=False, simulate=False)
     dmg = dict(zip(full["attack"], full["mean_turn_damage"]))
     cost = dict(zip(builds["name"], builds["cost"]))
     f = explore("annulus", targets=target, budget=3, top_k=5, chunk_size=7)

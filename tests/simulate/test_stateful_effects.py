@@ -108,11 +108,16 @@ def test_glass_empires_armor_points_deplete_across_turns():
                     new[(h2, x2)] = new.get((h2, x2), 0.0) + p * r["probability"]
         state = new
         killed_by.append(dead)
-    frame = wb.rounds_to_kill(a, b, fights=N, seed=5)
+    frame = wb.rounds_to_kill(a, b, fights=N, seed=5, simulate=True)
     assert not frame["exact"][0]
     m_sim, se = _mean_and_se(frame["p_killed_by"].to_numpy(), N)
     m_exact, _ = _mean_and_se(np.array(killed_by), 1)
     assert abs(m_sim - m_exact) < 4 * se
+    # by default the chain over (AP left, HP) answers it exactly (glass_empires/state_chain.py)
+    chain = wb.rounds_to_kill(a, b)
+    assert chain["exact"][0]
+    by = chain["p_killed_by"].to_numpy()
+    assert np.allclose(np.concatenate([by, np.full(80, by[-1])])[:80], killed_by, atol=1e-12, rtol=0)
     m_hp_only, _ = _mean_and_se(wb.rounds_to_kill(a, b, simulate=False)["p_killed_by"].to_numpy(), 1)
     assert m_exact < m_hp_only  # full armor every turn (the HP-only chain) overstates the rounds
 

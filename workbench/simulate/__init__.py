@@ -22,6 +22,7 @@ __all__ = [
     "state_effects",
     "simulate_duel",
     "simulate_rounds_to_kill",
+    "fight_rounds",
     "make_side",
     "Bank",
     "Side",
@@ -60,7 +61,7 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
 
 def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
     """Return False only when no attack of ``me`` can ever deal damage to ``foe`` here: every one
-    the rules allow has no outcome with damage above 0. An attack the rules refuse now counts as
+    the rules allow has no outcome with damage above 0 to any pool of the foe or to its armor. An attack the rules refuse now counts as
     able (the fight's state may allow it later: a Swansong at low Vitality)."""
     from ..systems import system_of
 
@@ -72,7 +73,11 @@ def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) ->
     refused = sys.usability(attacks, [me] * n, [foe] * n, options, situation)
     if any(r is not None for r in refused):
         return True
-    return int(sys.outcome_tables(attacks, [me] * n, [foe] * n, options, situation)["damage"].max()) > 0
+    table = sys.outcome_tables(attacks, [me] * n, [foe] * n, options, situation)
+    # damage to any of the foe's pools or its armor ("damage", "vitality_damage", "ap_damage": armor
+    # points spent now let later damage through); a "self_" column is the attacker's own
+    hurt = [c for c in table.columns if c == "damage" or (c.endswith("_damage") and not c.startswith("self_"))]
+    return any(int(table[c].max()) > 0 for c in hurt)
 
 
 def __getattr__(name: str) -> Any:
@@ -227,3 +232,49 @@ def simulate_rounds_to_kill(
         raise RulesError(f"no simulated fight killed {target.name} within {max_rounds} rounds", field="turn")
     last = int(killed.max())
     return np.cumsum(np.bincount(killed, minlength=last + 1)[1:]) / fights
+
+
+def fight_rounds(
+    attacker: Any,
+    target: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    plan: Any = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    max_rounds: int = 10_000,
+    progress: bool | None = None,
+    confirm: bool = False,
+    can_hurt: bool | None = None,
+) -> tuple[np.ndarray, float | None, bool]:
+    """Return (P(target killed by round t) for t = 1.., the mean rounds or None, exact) of the fight
+    of a pair whose :func:`state_effects` are not empty: the exact chain over its state when the
+    attacker's rule system has one that fits (``RuleSystem.state_chain``: the mean is then exact,
+    whatever ``max_rounds``), else :func:`simulate_rounds_to_kill` (mean None: the caller reads it
+    from the fights). ``wb.rounds_to_kill`` and ``wb.compare`` both call this, so they run one fight.
+    ``can_hurt``: :func:`can_damage` of the pair when the caller has it (None: asked here).
+    """
+    from ..systems import system_of
+
+    if not (can_damage(attacker, target, options, situation) if can_hurt is None else can_hurt):
+        raise RulesError(
+            f"{attacker.name} can never deal damage to {target.name} here, so it is never killed", field="turn"
+        )
+    got = system_of(attacker).state_chain(attacker, target, options, situation, plan, max_rounds)
+    if got is not None:
+        by, mean = got
+        return np.clip(np.asarray(by, dtype=np.float64), 0.0, 1.0), float(mean), True
+    by = simulate_rounds_to_kill(
+        attacker,
+        target,
+        options,
+        situation,
+        plan=plan,
+        fights=fights,
+        seed=seed,
+        max_rounds=max_rounds,
+        progress=progress,
+        confirm=confirm,
+    )
+    return by, None, False

@@ -51,6 +51,12 @@ class Bank(Generic[K]):
         self._ensure([key])
         return self._tables[self._index[key]]
 
+    def tables(self, keys: Iterable[K]) -> list[dict[str, np.ndarray]]:
+        """Return the outcome tables of several state classes, the new ones built in one call."""
+        keys = list(keys)
+        self._ensure(keys)
+        return [self._tables[self._index[k]] for k in keys]
+
     def _ensure(self, keys: Iterable[K]) -> None:
         new = [k for k in dict.fromkeys(keys) if k not in self._index]
         if not new:

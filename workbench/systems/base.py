@@ -838,6 +838,21 @@ class RuleSystem(ABC):
         simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
+    def state_chain(
+        self,
+        attacker: Any,
+        target: Any,
+        options: Any = None,
+        situation: Any = None,
+        plan: Any = None,
+        max_rounds: int = 10_000,
+    ) -> tuple[np.ndarray, float] | None:
+        """Return the exact rounds-to-kill of a fight whose :meth:`state_effects` are not empty, by
+        an absorbing chain over its state: (P(killed by round t) for t = 1.. up to ``max_rounds``
+        or a 1e-16 survival, the mean rounds), or None when the state does not fit a chain (the
+        fight is then simulated; docs/combat.md). The default is None."""
+        return None
+
     def build_space_size(self, budget: Any, options: Any = None) -> int | None:
         """Return how many candidates ``build_space(budget, ...)`` walks (counted without walking
         them), for ``explore``'s estimate before it starts; None when the system cannot tell (the

@@ -250,6 +250,14 @@ class GlassEmpires(RuleSystem):
 
         return GlassEmpiresSide(me, foe, options, situation, plan)
 
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000):
+        """Return the exact chain over (armor points left, jammed, HP) of rounds-to-kill's fight
+        (glass_empires/state_chain.py: armor points stay spent, CLARIFICATIONS.md), or None past its
+        state bound."""
+        from .state_chain import state_chain
+
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds)
+
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
         """Return the armor points / jams effects of ``attacker`` on ``target`` (glass_empires/simulation.py)."""
         from .simulation import state_effects

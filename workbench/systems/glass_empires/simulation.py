@@ -44,48 +44,72 @@ class GlassEmpiresSide(Side):
             " + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)
         }
 
+    def _plan_frames(self, combo: list[Any], aps: list[int]) -> list[pl.DataFrame]:
+        """Return the outcome table of the turn ``combo`` against each armor points left in ``aps``
+        (:meth:`GlassEmpires.plan_table` for each, resolved in ONE :func:`resolve` call)."""
+        from .resolve import resolve, segment
+
+        n = len(aps)
+        sits = [self.situation.replace(target_ap=int(ap), target_hp=None) for ap in aps]
+        weapons = self.sys.plan_items(self.me, combo, self.options)
+        ap0, hp = self.sys._target_state([self.foe] * n, sits, self.options)
+        names = [w.name for w in weapons]
+        segs = [
+            segment([w] * n, [self.me] * n, [self.foe] * n, self.options, sits, bit=1 << names.index(w.name))
+            for w in weapons
+        ]
+        parts = resolve(segs, ap0, hp, self.options).partition_by("matchup", as_dict=True)
+        return [parts[(i,)] for i in range(n)]
+
     def _build(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
-        out = []
-        for key in keys:
-            ap, jammed = divmod(int(key), 2)
-            sit = self.situation.replace(target_ap=ap, target_hp=None)
+        """Return the turn table of each state class (AP left * 2 + jammed): the chosen plan's
+        (damage, ap_damage, jam) rows. The keys with the same Attacks left are resolved together,
+        one :func:`resolve` call per candidate plan."""
+        out: list[dict[str, np.ndarray] | None] = [None] * len(keys)
+        groups: dict[int, list[int]] = {}
+        for i, key in enumerate(keys):
+            jammed = int(key) % 2
             attacks = self.sys.attacks_per_turn(self.me, self.options) - (1 if jammed else 0)
-            tables: dict[str, pl.DataFrame] = {}
-            for label, combo in self._candidates(max(1, attacks)).items():
+            groups.setdefault(max(1, attacks), []).append(i)
+        for attacks, idx in groups.items():
+            aps = [int(keys[i]) // 2 for i in idx]
+            per: dict[str, list[pl.DataFrame]] = {}
+            for label, combo in self._candidates(attacks).items():
                 try:
-                    tables[label] = self.sys.plan_table(self.me, self.foe, combo, self.options, sit)
+                    per[label] = self._plan_frames(combo, aps)
                 except RulesError as exc:
                     if exc.field != "distance" or is_sequence_plan(self.plan):
                         raise
-            if not tables:
-                out.append(
-                    {
-                        "damage": np.zeros(1, np.int64),
-                        "ap_damage": np.zeros(1, np.int64),
-                        "jam": np.zeros(1, bool),
-                        "probability": np.ones(1),
-                    }
-                )
-                continue
-            if self.plan is None or is_sequence_plan(self.plan):
-                score = {
-                    k: (float((t["damage"] * t["probability"]).sum()), float((t["ap_damage"] * t["probability"]).sum()))
-                    for k, t in tables.items()
-                }
-                label = max(score, key=score.__getitem__)
-            else:
-                dists = {
-                    k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy())
-                    for k, t in tables.items()
-                }
-                chosen = choose_label(dists, self.plan)
-                if isinstance(chosen, Dist):
-                    out.append(dist_table(chosen, ap_damage=0, jam=False))
-                    continue
-                assert chosen is not None  # None only when there is no plan, and tables is not empty
-                label = chosen
-            out.append(grouped_table(tables[label], ["damage", "ap_damage", "jam"]))
-        return out
+            for j, i in enumerate(idx):
+                out[i] = self._choose({k: v[j] for k, v in per.items()})
+        return cast(list[dict[str, np.ndarray]], out)
+
+    def _choose(self, tables: dict[str, pl.DataFrame]) -> dict[str, np.ndarray]:
+        """Return the table of the plan this side plays among ``tables`` (label -> outcome frame):
+        the highest expected HP damage, then the most armor points removed; or the given plan."""
+        if not tables:
+            return {
+                "damage": np.zeros(1, np.int64),
+                "ap_damage": np.zeros(1, np.int64),
+                "jam": np.zeros(1, bool),
+                "probability": np.ones(1),
+            }
+        if self.plan is None or is_sequence_plan(self.plan):
+            score = {
+                k: (float((t["damage"] * t["probability"]).sum()), float((t["ap_damage"] * t["probability"]).sum()))
+                for k, t in tables.items()
+            }
+            label = max(score, key=score.__getitem__)
+        else:
+            dists = {
+                k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy()) for k, t in tables.items()
+            }
+            chosen = choose_label(dists, self.plan)
+            if isinstance(chosen, Dist):
+                return dist_table(chosen, ap_damage=0, jam=False)
+            assert chosen is not None  # None only when there is no plan, and tables is not empty
+            label = chosen
+        return grouped_table(tables[label], ["damage", "ap_damage", "jam"])
 
     def start(self, n: int, sim: Fights) -> None:
         super().start(n, sim)

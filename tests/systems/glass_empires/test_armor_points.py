@@ -1,0 +1,151 @@
+"""Glass Empires armor points that stay spent, solved exactly (issue 15, item 3): the chain over
+(armor points left, jammed, damage taken) of glass_empires/state_chain.py against an independent
+oracle, a plain enumeration with Fractions written from the rules text, to 1e-12, and a number
+worked out by hand. wb.rounds_to_kill and wb.compare both read it (method "exact").
+
+Rules (glass-empires-attack.txt, CLARIFICATIONS.md, Glass Empires): a Strike Save is 2d6 plus the
+modifier; natural 12 is a Crit, natural 2 a Fumble; otherwise >= 12 Crit, 8-11 Pass, 7 Seven, 3-6
+Failure, <= 2 Fumble. Crit deals x2, Pass the weapon's damage, Seven half rounded down, Failure and
+Fumble nothing. "Armor points absorb physical damage before HP, 1 AP per 2 damage or fraction";
+armor points = Armor x Power, HP = 4 x Power; each Strike of an Attack is its own Strike Save.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import polars as pl
+import pytest
+
+import workbench as wb
+from workbench.comparison import BEST_PLAN, compare
+
+G = wb.system("glass_empires")
+
+#: P(natural 2d6 = n)
+TWO_D6 = {n: Fraction(6 - abs(n - 7), 36) for n in range(2, 13)}
+
+
+def strike_outcomes(damage: int, modifier: int = 0) -> dict[int, Fraction]:
+    """Return {damage dealt by one Strike: probability}, from the Strike Save table."""
+    out: dict[int, Fraction] = {}
+    for n, p in TWO_D6.items():
+        total = n + modifier
+        if n == 12 or (n != 2 and total >= 12):
+            x = 2 * damage
+        elif n != 2 and 8 <= total <= 11:
+            x = damage
+        elif n != 2 and total == 7:
+            x = damage // 2
+        else:
+            x = 0
+        out[x] = out.get(x, Fraction(0)) + p
+    return out
+
+
+def strike(ap: int, hp: int, x: int) -> tuple[int, int]:
+    """Return (AP, HP) after a Strike of ``x`` physical damage: armor absorbs up to 2 per AP, each
+    AP taken per 2 absorbed damage or fraction, the rest goes to HP."""
+    absorbed = min(x, 2 * ap)
+    return ap - (absorbed + 1) // 2, hp - (x - absorbed)
+
+
+def turn(ap: int, hp: int, damage: int, strikes: int) -> dict[tuple[int, int], Fraction]:
+    """Return {(AP, HP) after one turn (one Attack of ``strikes`` Strikes): probability}."""
+    states = {(ap, hp): Fraction(1)}
+    for _ in range(strikes):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (a, h), p in states.items():
+            for x, q in strike_outcomes(damage).items():
+                s = strike(a, h, x) if h > 0 else (a, h)
+                nxt[s] = nxt.get(s, Fraction(0)) + p * q
+        states = nxt
+    return states
+
+
+def oracle(ap0: int, hp0: int, damage: int, strikes: int, rounds: int) -> tuple[list[Fraction], Fraction]:
+    """Return (P(killed by round t) for t = 1..rounds, the exact mean rounds) by enumeration."""
+    alive = {(ap0, hp0): Fraction(1)}
+    by, dead = [], Fraction(0)
+    for _ in range(rounds):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (a, h), p in alive.items():
+            for (a2, h2), q in turn(a, h, damage, strikes).items():
+                if h2 <= 0:
+                    dead += p * q
+                else:
+                    nxt[(a2, h2)] = nxt.get((a2, h2), Fraction(0)) + p * q
+        alive = nxt
+        by.append(dead)
+
+    @lru_cache(maxsize=None)
+    def mean(a: int, h: int) -> Fraction:  # every move but "no change" lowers AP or HP
+        moves = turn(a, h, damage, strikes)
+        stay = moves.get((a, h), Fraction(0))
+        rest = sum((q * mean(*s) for s, q in moves.items() if s != (a, h) and s[1] > 0), Fraction(0))
+        return (1 + rest) / (1 - stay)
+
+    return by, mean(ap0, hp0)
+
+
+CASES = [  # (weapon damage, Armor, Power, Strikes)
+    (3, 2, 1, 1),
+    (4, 1, 1, 1),
+    (3, 1, 2, 1),
+    (5, 4, 2, 2),
+    (1, 2, 2, 1),
+]
+
+
+@pytest.mark.parametrize("damage, armor, power, strikes", CASES)
+def test_rounds_to_kill_is_the_enumerated_chain(damage, armor, power, strikes):
+    club = G.Attack(name="Club", damage=damage)
+    a = G.Creature(name="A", power=1, strikes=strikes, weapons=(club,))
+    t = G.Creature(name="T", power=power, armor=armor)
+    assert G.state_effects(a, t) == {"armor points"}
+    f = wb.rounds_to_kill(a, t)
+    assert f["exact"].all() and f["fights"].null_count() == f.height
+    by, mean = oracle(armor * power, 4 * power, damage, strikes, 12)
+    got = f["p_killed_by"].to_numpy()
+    got = np.concatenate([got, np.full(12, got[-1])])[:12]
+    assert np.allclose(got, [float(p) for p in by], atol=1e-12, rtol=0)
+    assert abs(float((f["round"] * f["p_killed_at"]).sum()) - float(mean)) < 1e-9 * float(mean)
+    row = compare([a], [t], progress=False).filter(pl.col("attack") == BEST_PLAN).row(0, named=True)
+    assert row["method"] == "exact" and row["forced_by"] == "" and row["se"] is None
+    assert abs(row["mean_rounds"] - float(mean)) < 1e-9 * float(mean)
+    assert abs(row["p_kill_one_turn"] - float(by[0])) < 1e-12
+
+
+def test_by_hand_armor_stays_spent():
+    """Club 3 against Armor 2, Power 1 (2 AP, 4 HP). Round 1 never kills (a Crit's 6 leaves 2 after
+    4 absorbed). Round 2 kills from: Crit then Pass or Crit (1/36 x 15/36, 2 HP left, no AP); Pass
+    then Crit (14/36 x 1/36: the Pass's 3 absorbed spends both AP, "or fraction"); Seven then Crit
+    (6/36 x 1/36: 1 AP left absorbs 2 of the 6). P(killed in round 2) = 35/1296. With the armor
+    restored every turn only two Crits kill by then: 1/1296."""
+    club = G.Attack(name="Club", damage=3)
+    a, t = G.Creature(name="A", power=1, weapons=(club,)), G.Creature(name="T", power=1, armor=2)
+    f = wb.rounds_to_kill(a, t)
+    assert f["p_killed_at"][0] == 0.0
+    assert abs(f["p_killed_at"][1] - 35 / 1296) < 1e-15
+    free = wb.rounds_to_kill(a, t, simulate=False)
+    assert abs(free["p_killed_at"][1] - 1 / 1296) < 1e-15
+
+
+def test_chain_agrees_with_the_simulation_jams_included():
+    """Two Attacks a turn with a jamming windgun (the jam costs the next turn one Attack) and armor:
+    the chain over (AP, jammed, HP) and the simulation of the same side agree within 4 s.e."""
+    opt = G.Options(attack_is_save_action=False)
+    gun = G.Attack(name="Gun", damage=3, kind="ranged", range=60, windgun=True)
+    a = G.Creature(name="A", power=1, weapons=(gun,))
+    t = G.Creature(name="T", power=2, armor=2)
+    assert G.state_effects(a, t, opt) == {"armor points", "jams"}
+    f = wb.rounds_to_kill(a, t, options=opt)
+    s = wb.rounds_to_kill(a, t, options=opt, simulate=True, fights=50_000, seed=3)
+    assert f["exact"][0] and not s["exact"][0]
+    m_chain = float((f["round"] * f["p_killed_at"]).sum())
+    rounds, p = s["round"].to_numpy(), s["p_killed_at"].to_numpy()
+    m_sim = float(rounds @ p)
+    se = np.sqrt(max(float(rounds**2 @ p) - m_sim**2, 0.0) / 50_000)
+    assert abs(m_chain - m_sim) < 4 * se

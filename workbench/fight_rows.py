@@ -1,0 +1,202 @@
+"""The rows of ``compare`` whose pair carries state: the one simulation ``rounds_to_kill`` runs, per row.
+
+``wb.rounds_to_kill(attacker, target, plan=...)`` simulates a pair whose
+:func:`workbench.simulate.state_effects` is not empty (docs/combat.md) and runs the exact chain
+otherwise. ``compare`` does the same, row by row: :func:`fight_rows` calls
+:func:`workbench.simulate.simulate_rounds_to_kill` (the function ``rounds_to_kill`` calls) with
+the row's plan, ``fights`` fights and the seed :func:`row_seed` derives from the pair, and turns
+its P(killed by round t) into compare's kill columns, with ``method``, ``se`` and ``forced_by``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .chains import _QUANTILES, QUANTILE_TOLERANCE
+from .errors import RulesError
+
+__all__ = ["COMPARE_FIGHTS", "FightRow", "row_seed", "row_effects", "fight_rows", "method_line"]
+
+#: simulated fights per compare row whose pair carries state (the s.e. of P(kill by t) is at most
+#: 0.011; measured cost per row docs/compare.md)
+COMPARE_FIGHTS = 2_000
+#: compare measures its simulated rows for this long before it projects the rest (bounded work)
+PROJECT_AFTER = 1.0
+
+
+@dataclass
+class FightRow:
+    """One compare row's fight: the attacker creature, the target, the plan (None: the best plan,
+    chosen as ``rounds_to_kill`` chooses it) and the row's labels (for its seed)."""
+
+    attacker: Any
+    target: Any
+    plan: Any
+    attacker_label: str
+    attack_label: str
+
+
+def row_seed(seed: int, system: str, attacker: str, attack: str, target: str) -> int:
+    """Return the seed of one compare row's simulated fights: the first 16 bytes of BLAKE2b of
+    ``"seed|system|attacker|attack|target"`` as a whole number (0 <= s < 2**128, docs/limits.md).
+
+    ``wb.rounds_to_kill(attacker, target, plan=..., fights=f, seed=row_seed(...))`` then gives
+    the row's numbers exactly (the same code path and the same random stream).
+    """
+    text = f"{int(seed)}|{system}|{attacker}|{attack}|{target}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=16).digest(), "big")
+
+
+def _project(started: float, done: int, n: int, what: str, confirm: bool) -> None:
+    """Refuse (RulesError, field ``budget``) work whose rest, projected from the ``done`` of ``n``
+    items after PROJECT_AFTER seconds, passes limits.MAX_SECONDS, unless ``confirm``."""
+    from .arguments import refuse_long_work
+    from .limits import MAX_SECONDS
+
+    spent = time.perf_counter() - started
+    if confirm or spent <= PROJECT_AFTER or done >= n:
+        return
+    total = spent / done * n
+    if total > MAX_SECONDS:
+        refuse_long_work(
+            "compare",
+            total,
+            f"{n:,} {what} ({done:,} took {spent:.1f} s)",
+            "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore the state, "
+            "or confirm=True to run it",
+        )
+
+
+def row_effects(rows: list[FightRow], options: Any, situation: Any, confirm: bool = True) -> list[list[str]]:
+    """Return each row's stateful effects, sorted: :func:`workbench.simulate.state_effects` of
+    (attacker, target, options, situation, plan), as ``rounds_to_kill`` asks before choosing
+    (docs/combat.md: "If the set is empty the method is exact, otherwise simulated"). Bounded
+    work: without ``confirm`` a rest projected past limits.MAX_SECONDS is refused."""
+    from .simulate import state_effects
+
+    seen: dict[tuple, list[str]] = {}
+    out = []
+    started = time.perf_counter()
+    for i, r in enumerate(rows):
+        key = (id(r.attacker), id(r.target), None if r.plan is None else tuple(id(x) for x in r.plan))
+        if key not in seen:
+            seen[key] = sorted(state_effects(r.attacker, r.target, options, situation, r.plan))
+        out.append(seen[key])
+        _project(started, i + 1, len(rows), "rows to ask for the state their fight carries", confirm)
+    return out
+
+
+def _stats(by: np.ndarray, fights: int) -> dict[str, float]:
+    """Return the kill columns of one simulated row from P(killed by round t), t = 1..max_rounds:
+    mean_rounds (null while some fights still stand at max_rounds: the mean is then unknown) and
+    its standard error sqrt(sample variance / fights), p_kill_one_turn, p_unresolved, q10/q50/q90
+    (the first round whose kill chance reaches q, as the exact rows)."""
+    at = np.diff(by, prepend=0.0)
+    t = np.arange(1, by.size + 1)
+    unresolved = float(np.clip(1.0 - by[-1], 0.0, 1.0))
+    out = {"p_kill_one_turn": float(by[0]), "p_unresolved": unresolved, "mean_rounds": np.nan, "se": np.nan}
+    if unresolved <= 0.0:
+        mean = float(t @ at)
+        var = max(float((t * t) @ at) - mean * mean, 0.0) * fights / max(fights - 1, 1)
+        out["mean_rounds"], out["se"] = mean, float(np.sqrt(var / fights))
+    for q, name in zip(_QUANTILES, ("q10", "q50", "q90")):
+        hit = by >= q - QUANTILE_TOLERANCE
+        out[name] = float(hit.argmax() + 1) if hit.any() else np.nan
+    return out
+
+
+def fight_rows(
+    rows: list[FightRow],
+    system: str,
+    options: Any,
+    situation: Any,
+    *,
+    fights: int,
+    seed: int,
+    max_rounds: int,
+    confirm: bool,
+    chain: bool,
+    state_chains: bool = True,
+) -> dict[str, np.ndarray]:
+    """Return the kill columns of rows whose fight is simulated (``mean_rounds``, ``se``,
+    ``p_kill_one_turn``, ``p_unresolved``, ``q10``/``q50``/``q90`` and with ``chain`` the
+    ``p_killed_by`` rows x max_rounds, and ``exact``), each from ONE call of
+    :func:`workbench.simulate.fight_rounds`, the fight ``rounds_to_kill`` runs for a pair with
+    state (docs/combat.md): the exact chain over the state where the system has one that fits
+    (``exact`` True; ``state_chains=False``, compare's ``simulate=True``, skips it), else the
+    simulation (``simulate_rounds_to_kill``) with ``fights`` fights and :func:`row_seed`. A row whose attacker can never deal damage to its target
+    (:func:`workbench.simulate.can_damage`) is never killed (mean inf, nothing simulated: flagged
+    in ``never``); a row in which no simulated fight ends within ``max_rounds`` has P(unresolved)
+    1 and no mean. Bounded work (docs/limits.md): after PROJECT_AFTER seconds the time of the rest
+    is projected from the rows done, and past limits.MAX_SECONDS compare stops with a RulesError
+    (field ``budget``) unless ``confirm``.
+    """
+    from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
+
+    n = len(rows)
+    out: dict[str, np.ndarray] = {
+        k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")
+    }
+    out["never"] = np.zeros(n, dtype=bool)
+    out["exact"] = np.zeros(n, dtype=bool)
+    by_all = np.zeros((n, max_rounds)) if chain else None
+    started = time.perf_counter()
+    for i, r in enumerate(rows):
+        if not can_damage(r.attacker, r.target, options, situation):
+            out["never"][i] = True
+            out["mean_rounds"][i], out["p_kill_one_turn"][i], out["p_unresolved"][i] = np.inf, 0.0, 1.0
+            continue
+        s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
+        by = np.zeros(max_rounds)
+        mean: float | None = None
+        run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
+        try:
+            if state_chains:
+                got, mean, out["exact"][i] = fight_rounds(
+                    r.attacker, r.target, options, situation, can_hurt=True, **run
+                )
+            else:
+                got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
+            by[: got.size] = got
+            by[got.size :] = got[-1]
+        except RulesError as exc:
+            if exc.field != "turn":  # "no simulated fight killed ... within max_rounds": all unresolved
+                raise
+        for k, v in _stats(by, fights).items():
+            out[k][i] = v
+        if out["exact"][i]:  # the chain's own mean (the whole distribution, not cut at max_rounds)
+            out["mean_rounds"][i], out["se"][i] = mean, np.nan
+        if by_all is not None:
+            by_all[i] = by
+        _project(
+            started,
+            i + 1,
+            n,
+            f"rows whose fight carries state, chained or simulated ({fights:,} fights each)",
+            confirm,
+        )
+    if by_all is not None:
+        out["p_killed_by"] = by_all
+    return out
+
+
+def method_line(frame: Any) -> str:
+    """Return how the numbers of a compare frame (polars) were computed: "all exact (absorbing
+    chain)", or how many rows were simulated and which state effects forced it."""
+    import polars as _pl
+
+    sim = frame.filter(_pl.col("method") == "simulated")
+    if sim.height == 0:
+        return "all exact (absorbing chain)"
+    forced = (
+        sorted({e for v in sim["forced_by"].to_list() if v for e in v.split("; ")})
+        if "forced_by" in sim.columns
+        else []
+    )
+    why = f"; state: {', '.join(forced)}" if forced else ""
+    return f"{sim.height:,} of {frame.height:,} simulated (seeded fights; se: the s.e. of mean_rounds), the rest exact{why}"
