@@ -93,7 +93,8 @@ def guarded(method: Callable) -> Callable:
 #: a panel's background work that finishes within this many seconds is applied at once, as if it
 #: had run inline; longer work shows "working..." with a Cancel button and is applied when done
 INLINE_SECONDS = 1.0
-_EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-panel")
+_WORKER_PREFIX = "workbench-panel"
+_EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_PREFIX)
 
 
 class Background:
@@ -137,6 +138,19 @@ class Background:
     def run(self, work: Callable[[], Any], apply: Callable[[Any], Any], label: str = "working...") -> Any:
         """Run ``work()`` off the message loop and ``apply(result)`` when it is done; return what
         ``apply`` returned when the work finished within ``inline`` seconds, else None."""
+        if threading.current_thread().name.startswith(_WORKER_PREFIX):
+            # Already on the worker (a panel built or refreshed by another panel's result): the one
+            # worker cannot wait for itself, so the work runs here, where it is off the loop anyway.
+            done: concurrent.futures.Future = concurrent.futures.Future()
+            try:
+                done.set_result(work())
+            except BaseException as exc:  # noqa: BLE001 - reported by _finish like a worker's error
+                done.set_exception(exc)
+            with self._lock:
+                self.generation += 1
+                gen = self.generation
+                self._idle.clear()
+            return self._finish(done, gen, apply)
         with self._lock:
             self.generation += 1
             gen = self.generation

@@ -357,11 +357,23 @@ class ComparePanel(Panel):
             )
         r = frame.row(row, named=True)
         q = " / ".join("–" if r[f"rounds_q{p}"] is None else str(r[f"rounds_q{p}"]) for p in (10, 50, 90))
-        mean_rounds = "never" if r["mean_rounds"] == float("inf") else f"{r['mean_rounds']:.2f}"
+        if r["mean_rounds"] is None:  # a simulated row whose fights did not all end within max_rounds
+            mean_rounds = f"not resolved ({r.get('p_unresolved') or 0:.1%} of fights still going)"
+        elif r["mean_rounds"] == float("inf"):
+            mean_rounds = "never"
+        else:
+            mean_rounds = f"{r['mean_rounds']:.2f}"
+        how = r.get("method") or "exact"
+        if how == "simulated":
+            se = "" if r.get("se") is None else f", s.e. {r['se']:.3f}"
+            how = f"simulated{se}; state: {html.escape(r.get('forced_by') or '')}"
+        turn_mean = "–" if r["mean_turn_damage"] is None else f"{r['mean_turn_damage']:.2f}"
+        kill_one = "–" if r["p_kill_one_turn"] is None else f"{r['p_kill_one_turn']:.1%}"
         self.detail_stats.value = (
             f"<b>{html.escape(self.selected[0])}</b> vs <b>{html.escape(self.selected[1])}</b> "
             f"({r['target_hp']} HP): {r['uses_per_turn'] if r['uses_per_turn'] is not None else '?'} use(s) a turn, "
-            f"mean <span class='wb-turn-mean'>{r['mean_turn_damage']:.2f}</span> damage a turn, "
-            f"P(kill in one turn) {r['p_kill_one_turn']:.1%}, mean rounds to kill "
-            f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q})"
+            f"mean <span class='wb-turn-mean'>{turn_mean}</span> damage a turn, "
+            f"P(kill in one turn) {kill_one}, mean rounds to kill "
+            f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q}) "
+            f"<span class='wb-method'>({how})</span>"
         )

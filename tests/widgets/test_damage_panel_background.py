@@ -90,3 +90,23 @@ def test_an_error_in_the_background_lands_beside_its_field_and_the_chart_stays()
         assert "too far" in panel.error and panel.value is first
     finally:
         del panel.system.damage
+
+
+def test_a_panel_built_by_another_panels_background_result_does_not_wait_for_itself():
+    """The Compare panel builds its detail DamagePanel when its grid arrives, on the one worker
+    thread; that panel's own first distribution must then run there, not queue behind itself."""
+    from widgets.base import Background, Panel
+
+    host = Panel()
+    bg = Background(host, inline=0.0)  # every result arrives on the worker
+    built = []
+    gate = threading.Event()
+
+    def work():
+        gate.wait(5)
+        return "annulus"
+
+    bg.run(work, lambda system: built.append(DamagePanel(system, controls=False)))
+    gate.set()
+    assert bg.wait(20), "the nested panel waited for the worker it runs on"
+    assert len(built) == 1 and built[0].value is not None and not built[0].background.working
