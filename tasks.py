@@ -60,12 +60,13 @@ def app(extra: list[str]) -> None:
 
 def test(extra: list[str]) -> None:
     ensure_env()
-    # pytest-xdist: one worker per core; a notebook's cells, the browser module and each built
-    # environment stay on one worker (xdist_group marks), everything else is shared out test by test
+    # pytest-xdist, one worker per core; --dist loadscope keeps each file on one worker, so a
+    # notebook's cells run in order in one kernel and a module's servers and built environments
+    # are set up once
     workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra) else ["-n", "auto"]
     args = [PY, "-m", "pytest", "tests", "notebooks", "--nbval",
             "--nbval-sanitize-with", "notebooks/sanitize.cfg", "-p", "no:cacheprovider",
-            *workers, "--dist", "loadgroup", *extra]
+            *workers, "--dist", "loadscope", *extra]
     print("+", " ".join(map(str, args)), flush=True)
     sys.exit(subprocess.run([str(a) for a in args], cwd=ROOT).returncode)
 

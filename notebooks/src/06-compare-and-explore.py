@@ -2,19 +2,22 @@
 # # Compare and explore: many builds against a whole bestiary
 #
 # **What you will learn.** How to answer "which build is best against what?" for many builds and
-# many creatures at once, exactly:
+# many creatures at once, with every number saying how it was computed:
 #
 # - `wb.compare(builds, bestiary)`: one call, builds and creatures from two rule systems, one row per
 #   (attacker, attack, target) with damage per use and per turn, the chance to kill in one turn and
-#   the exact rounds to kill;
+#   the rounds to kill from the same fight `wb.rounds_to_kill` runs;
 # - `wb.rank` and `wb.pivot` to read the grid, and `hp_share_per_turn` to compare across systems;
 # - a heatmap, exporting to CSV and Parquet, and a bestiary typed into a pandas frame;
 # - `wb.explore`: every legal Annulus attack set within an Experience budget, the top few against
 #   each creature and the Pareto front of damage against cost; and `vary=` for the other systems;
 # - a compare panel to click through.
 #
-# Everything here is exact (no simulation), so the numbers are the same on every run. The formulas
-# and columns are in `docs/compare.md`. The last cell is yours to change.
+# A row is exact unless its pair carries state that no chain holds yet (Annulus conditions, area
+# recharge, awareness, First Blood, Reckless self-damage, a Last Odyssey Shell): then its kill
+# columns come from 2,000 seeded fights, and `method`, `se` and `forced_by` say so. The seeds are
+# fixed, so the numbers are the same on every run. The formulas and columns are in
+# `docs/compare.md`. The last cell is yours to change.
 
 # %%
 import pathlib
@@ -62,6 +65,13 @@ for w in caught:
     print(f"{w.category.__name__}: {w.message}")
 print(f"{grid.height} rows × {grid.width} columns")
 print(", ".join(grid.columns))
+
+# %% [markdown]
+# How each row was computed: `method` is "exact" or "simulated"; a simulated row has the standard
+# error `se` of its mean rounds and `forced_by`, the state that needed the simulation.
+
+# %%
+print(grid.group_by("system", "method", "forced_by").len().sort("system", "method", "forced_by"))
 
 # %% [markdown]
 # Each attack is a row, used as often as the action economy allows in one turn

@@ -35,8 +35,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 APP_READY_MS = 120_000     # a cold kernel + the first chart on a loaded 2-core machine
 STEP_MS = 45_000           # one redraw / one duel
 
-# one pytest-xdist worker runs the whole module: its Voila and JupyterLab servers are module fixtures
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.browser
 
 
 def chromium_path() -> str | None:

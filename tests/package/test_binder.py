@@ -39,8 +39,7 @@ NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 COPY_IGNORE = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build", "dist",
                                      ".hypothesis", ".pytest_cache", ".ipynb_checkpoints", "artifacts")
 
-# one pytest-xdist worker runs the whole module: its built environment is a module fixture
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group(__name__)]
+pytestmark = pytest.mark.slow
 
 
 def binder_key() -> str:

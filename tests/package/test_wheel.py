@@ -40,8 +40,7 @@ COPY_IGNORE = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info
                                      "notebooks", "benchmarks", "binder")
 CATALOGS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench/catalog").rglob("*.toml"))
 
-# one pytest-xdist worker runs the whole module: its built environment is a module fixture
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group(__name__)]
+pytestmark = pytest.mark.slow
 
 
 def run(cmd: list[str | Path], *, cwd: Path, env: dict[str, str] | None = None, timeout: float) -> str:
