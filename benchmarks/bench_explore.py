@@ -18,7 +18,7 @@ def main() -> None:
     builds, counts = annulus_builds(5, targets)
     rows = builds.height * len(targets)
     t = time.perf_counter()
-    f = explore("annulus", targets=targets, budget=5, top_k=10, chunk_size=500, progress=False)
+    f = explore("annulus", targets=targets, budget=5, top_k=10, chunk_size=500, progress=False, confirm=True)
     dt = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{counts['legal_sets']:,} legal sets -> {builds.height:,} distinct builds x {len(targets):,} creatures "

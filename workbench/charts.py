@@ -416,7 +416,9 @@ def heatmap(
     One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
     infinite are grey (Vega-Lite holds no inf/NaN), labelled "∞" if infinite and "–" otherwise. ``extra`` names more columns for the tooltip;
     a compare frame's ``method``, ``se`` and ``forced_by`` are always in it, and its subtitle
-    (unless given) says how many cells were simulated and which state forced it. ``reverse=True`` flips the colour
+    (unless given) says how many cells were simulated and which state forced it; an explore frame's
+    (``state_ignored`` too) says the cells are exact one-turn statistics and how many rank without
+    the state their fight carries (:func:`workbench.exploration.method_line`). ``reverse=True`` flips the colour
     scheme (for "lower is better" values such as rounds to kill). ``select="cell"`` adds click
     selections of a cell's (x, y): ``cell`` on the cells and ``cell_label`` on their labels;
     ``selected=(x_value, y_value)`` outlines that cell.
@@ -424,9 +426,15 @@ def heatmap(
     missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
-    # how each cell was computed (compare's method / se / forced_by) is always in the tooltip
-    extra = [*extra, *[c for c in ("method", "se", "forced_by") if c in frame.columns and c not in extra]]
-    if subtitle is None and "method" in frame.columns:
+    # how each cell was computed (compare's method / se / forced_by; explore's state_ignored) is
+    # always in the tooltip
+    how = ("method", "se", "forced_by", "state_ignored")
+    extra = [*extra, *[c for c in how if c in frame.columns and c not in extra]]
+    if subtitle is None and "state_ignored" in frame.columns:  # an explore frame: one turn, exact
+        from .exploration import method_line as explore_line
+
+        subtitle = explore_line(frame)
+    elif subtitle is None and "method" in frame.columns:
         from .fight_rows import method_line
 
         subtitle = method_line(frame)

@@ -336,7 +336,7 @@ def _compare_chart(frame: Any, title: str, value: str | None = None):
         (c for c in ("hp_share_per_turn", "mean_rounds", "mean_turn_damage", "mean_damage", "score") if c in cols), None
     )
     x = next((c for c in ("target", "target_name") if c in cols), None)
-    y = next((c for c in ("attacker", "attacker_name", "build") if c in cols), None)
+    y = next((c for c in ("attacker", "attacker_name", "build", "name") if c in cols), None)  # name: explore
     if value is None or y is None:
         raise RulesError(f"no column to chart among {cols}", field="chart")
     reverse = value.startswith(("mean_rounds", "rounds_"))
@@ -444,7 +444,12 @@ def cmd_explore(args: argparse.Namespace) -> int:
         "say": True,
     }  # the estimate first, on stderr
     frame = explore(sys_.name, **kwargs)
-    _print_frame(frame, rows=max(args.top_k * max(len(targets), 1), 10))
+    from .exploration import method_line
+
+    # se and p_unresolved are null on every row (one turn, no fight): printed only in --out
+    shown = frame.drop([c for c in ("se", "p_unresolved") if frame[c].null_count() == frame.height])
+    _print_frame(shown, rows=max(args.top_k * max(len(targets), 1), 10))
+    print(f"method: {method_line(frame)}")
     _write_frame(frame, args.out)
     if args.chart:
         _write_chart(_compare_chart(frame, f"{sys_.title}: best builds"), args.chart)

@@ -27,9 +27,11 @@ from .limits import LIMITS, MAX_SECONDS, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
 
-__all__ = ["explore", "estimate"]
+__all__ = ["explore", "estimate", "fighter", "method_line", "METHOD_COLUMNS"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
+#: the columns of every explore row saying how it was computed (:func:`_method_columns`)
+METHOD_COLUMNS = ("method", "se", "p_unresolved", "forced_by", "state_ignored")
 
 
 def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | None, options, situation):
@@ -391,6 +393,7 @@ def explore(
     names = pl.DataFrame({"target_id": np.arange(len(tgt)), "target": [t.name for t in tgt], "target_hp": hp})
     info = info.with_row_index("build_id").with_columns(pl.col("build_id").cast(pl.Int64))
     out = out.join(info, on="build_id").join(names, on="target_id").sort(["target_id", "rank", "build_id"])
+    out = out.with_columns(_method_columns(sys, items, tgt, out["build_id"].to_numpy(), out["target_id"].to_numpy()))
     lead = [c for c in info.columns if c != "build_id"]
     cols = lead + [
         "target",
@@ -401,6 +404,7 @@ def explore(
         "p_kill_one_turn",
         "rank",
         "pareto",
+        *METHOD_COLUMNS,
     ]
     result = out.select(cols)
     result = (
@@ -409,6 +413,63 @@ def explore(
         else result
     )
     return result
+
+
+def fighter(sys: Any, creature: Any, attack: Any) -> Any:
+    """Return ``creature`` holding only ``attack`` (its ``RuleSystem.attacks_field`` replaced): the
+    attacker of an explore row, whose fight uses the row's build ``uses_per_turn`` times a turn."""
+    return creature.replace(**{sys.attacks_field: (attack,)})
+
+
+def _method_columns(sys: Any, items: list, targets: list, build_id: np.ndarray, target_id: np.ndarray) -> list:
+    """Return explore's columns on how each returned row was computed (docs/compare.md, explore):
+    ``method`` "exact, one turn" (the statistics are those of one turn's exact table), ``se`` and
+    ``p_unresolved`` null (no fight, nothing simulated, no round limit), ``forced_by`` (the sorted
+    :func:`workbench.simulate.state_effects` of the row's :func:`fighter` against its target with
+    the plan "the build ``uses_per_turn`` times", joined by "; "; "" when the pair carries no state)
+    and ``state_ignored`` (``forced_by`` is not empty: the ranking leaves out state the fight
+    carries, e.g. Reckless self-damage). The effects are asked once per (options, situation) group
+    of the returned rows (``RuleSystem.state_effects_many``), one fighter and plan per build."""
+    fighters: dict[int, tuple[Any, list]] = {}
+    groups: dict[tuple[str, str], list[int]] = {}
+    for row, b in enumerate(build_id.tolist()):
+        if b not in fighters:
+            creature, attack, opt, _ = items[b]
+            k = sys.uses_per_turn(creature, attack, opt)
+            fighters[b] = (fighter(sys, creature, attack), [attack] * int(k))
+        groups.setdefault((repr(items[b][2]), repr(items[b][3])), []).append(row)
+    forced = np.full(build_id.size, "", dtype=object)
+    for rows in groups.values():
+        opt, sit = items[int(build_id[rows[0]])][2], items[int(build_id[rows[0]])][3]
+        got = sys.state_effects_many(
+            [fighters[int(build_id[r])][0] for r in rows],
+            [targets[int(target_id[r])] for r in rows],
+            opt,
+            sit,
+            [fighters[int(build_id[r])][1] for r in rows],
+        )
+        forced[rows] = ["; ".join(sorted(e)) for e in got]
+    n = build_id.size
+    return [
+        pl.Series("method", ["exact, one turn"] * n, dtype=pl.String),
+        pl.Series("se", [None] * n, dtype=pl.Float64),
+        pl.Series("p_unresolved", [None] * n, dtype=pl.Float64),
+        pl.Series("forced_by", forced.tolist(), dtype=pl.String),
+        pl.Series("state_ignored", forced != "", dtype=pl.Boolean),
+    ]
+
+
+def method_line(frame: pl.DataFrame) -> str:
+    """Return how the numbers of an explore frame were computed: one turn, exact, and how many rows
+    leave out state their fight carries (``state_ignored``) and which."""
+    ignored = frame.filter(pl.col("state_ignored"))
+    if ignored.height == 0:
+        return "one-turn statistics, exact; no row's fight carries state"
+    forced = sorted({e for v in ignored["forced_by"].to_list() if v for e in v.split("; ")})
+    return (
+        f"one-turn statistics, exact; {ignored.height:,} of {frame.height:,} rows rank without the state "
+        f"their fight carries ({', '.join(forced)}): compare runs the fight"
+    )
 
 
 def _top(frame: pl.DataFrame, by: str, k: int) -> pl.DataFrame:

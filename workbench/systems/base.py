@@ -838,6 +838,30 @@ class RuleSystem(ABC):
         simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
+    def state_effects_many(
+        self,
+        attackers: Sequence[Any],
+        targets: Sequence[Any],
+        options: Any = None,
+        situation: Any = None,
+        plans: Sequence[Any] | None = None,
+    ) -> list[set[str]]:
+        """Return :meth:`state_effects` of every (``attackers[i]``, ``targets[i]``, ``plans[i]``), one
+        set per pair (``explore`` asks this of its returned rows). The default asks
+        :meth:`state_effects` once per distinct (attacker, target, plan) object; a system whose
+        effects split into an attacker part and a target part overrides it to ask each once."""
+        if len(attackers) != len(targets) or (plans is not None and len(plans) != len(attackers)):
+            raise RulesError("give as many attackers, targets and plans", field="attackers")
+        seen: dict[tuple[int, int, int], set[str]] = {}
+        out = []
+        for i, (a, t) in enumerate(zip(attackers, targets)):
+            plan = None if plans is None else plans[i]
+            key = (id(a), id(t), id(plan))
+            if key not in seen:
+                seen[key] = set(self.state_effects(a, t, options, situation, plan))
+            out.append(seen[key])
+        return out
+
     def state_chain(
         self,
         attacker: Any,

@@ -21,7 +21,7 @@ from ...simulate.engine import Bank, Fights, Side
 from ...simulate.plans import choose_label, is_sequence_plan
 from .tactics import BURN, CHOKE, CONDITION_BIT, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
-__all__ = ["AnnulusSide", "state_effects", "STATEFUL_TRIGGERS", "RECOVERABLE", "Tactics"]
+__all__ = ["AnnulusSide", "state_effects", "state_effects_many", "STATEFUL_TRIGGERS", "RECOVERABLE", "Tactics"]
 
 RULES = "annulus-attacks.txt"
 AWARENESS = ("clueless", "suspicious", "alert")
@@ -441,4 +441,59 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
             out.add("first_blood")
     if (sit.target_awareness or target.awareness) != "alert":
         out.add("awareness")
+    return out
+
+
+def state_effects_many(
+    sys: Any, attackers: list, targets: list, options: Any = None, situation: Any = None
+) -> list[set[str]]:
+    """Return :func:`state_effects` of every (``attackers[i]``, ``targets[i]``), by the same rules,
+    with the attacker's part (Reckless, area recharge, Swansong, Telegraphed, First Blood, the
+    stateful triggers and Counter types of its sets) found once per distinct attacker and the
+    target's (not yet Alert, the defenses its sets target) once per distinct target; only a set with
+    a stateful trigger is resolved against the target ("a triggered effect is only applied when you
+    manage to deal at least one point of damage", annulus-attacks.txt), once per (set, target)."""
+    opts, sit = sys.defaults(options, situation)
+    parts: dict[int, tuple[set[str], list, list]] = {}  # attacker -> (effects, triggered sets, counter sets)
+    foes: dict[int, tuple[bool, set[str]]] = {}  # target -> (not alert, defenses of its sets)
+    hurts: dict[tuple[int, int], bool] = {}
+    out = []
+    for attacker, target in zip(attackers, targets):
+        if id(attacker) not in parts:
+            own: set[str] = set()
+            triggered, counters = [], []
+            for s in attacker.attack_sets:
+                trig = {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
+                if trig:
+                    triggered.append((s, trig))
+                if s.has("Reckless"):
+                    own.add("reckless")
+                if s.area:
+                    own.add("recharge")
+                if s.alteration in ("Swansong", "Telegraphed"):
+                    own.add(s.alteration.lower())
+                if s.alteration == "Counter":
+                    counters.append(s.counter_type)
+                if s.has("First Blood"):
+                    own.add("first_blood")
+            parts[id(attacker)] = (own, triggered, counters)
+        if id(target) not in foes:
+            foes[id(target)] = (
+                (sit.target_awareness or target.awareness) != "alert",
+                {t.defense for t in target.attack_sets},
+            )
+        own, triggered, counters = parts[id(attacker)]
+        unaware, defenses = foes[id(target)]
+        got = set(own)
+        for s, trig in triggered:
+            key = (id(s), id(target))
+            if key not in hurts:
+                hurts[key] = _can_damage(sys, s, attacker, target, opts, sit)
+            if hurts[key]:
+                got |= trig
+        if any(c in defenses for c in counters):
+            got.add("counter")
+        if unaware:
+            got.add("awareness")
+        out.append(got)
     return out

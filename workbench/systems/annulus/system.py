@@ -290,6 +290,15 @@ class AnnulusSystem(RuleSystem):
 
         return state_effects(self, attacker, target, options, situation)
 
+    def state_effects_many(self, attackers, targets, options=None, situation=None, plans=None) -> list[set[str]]:
+        """Return the stateful effects of every (attacker, target) pair, each part asked once
+        (annulus/simulation.py; the plan changes none of them)."""
+        from .simulation import state_effects_many
+
+        if len(attackers) != len(targets) or (plans is not None and len(plans) != len(attackers)):
+            raise RulesError("give as many attackers, targets and plans", field="attackers")
+        return state_effects_many(self, list(attackers), list(targets), options, situation)
+
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
         against ``targets`` (annulus/builds.py)."""
