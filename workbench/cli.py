@@ -148,13 +148,13 @@ def _check_suffix(path: str | None, allowed: tuple[str, ...], flag: str) -> None
         raise RulesError(f"{path}: {flag} takes a {' or '.join(allowed)} file", field=flag)
 
 
-def _print_frame(frame: Any, rows: int = 40) -> None:
+def _print_frame(frame: Any, rows: int = 40, width: int = 200) -> None:
     import polars as pl
 
     with pl.Config(
         tbl_rows=rows,
         tbl_cols=-1,
-        tbl_width_chars=200,
+        tbl_width_chars=width,
         fmt_str_lengths=40,
         tbl_hide_dataframe_shape=False,
         float_precision=4,
@@ -448,7 +448,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
 
     # se and p_unresolved are null on every row (one turn, no fight): printed only in --out
     shown = frame.drop([c for c in ("se", "p_unresolved") if frame[c].null_count() == frame.height])
-    _print_frame(shown, rows=max(args.top_k * max(len(targets), 1), 10))
+    _print_frame(shown, rows=max(args.top_k * max(len(targets), 1), 10), width=320)
     print(f"method: {method_line(frame)}")
     _write_frame(frame, args.out)
     if args.chart:

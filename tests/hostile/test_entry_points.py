@@ -109,7 +109,7 @@ def valid_compare(f, chain: bool = False) -> None:
 
 
 EXPLORE_TAIL = ["target", "target_hp", "mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn",
-                "rank", "pareto"]
+                "rank", "pareto", "method", "se", "p_unresolved", "forced_by", "state_ignored"]
 
 
 def valid_explore(f) -> None:
@@ -119,6 +119,10 @@ def valid_explore(f) -> None:
     for c in ("p_any_damage", "p_kill_one_turn"):
         probabilities(f[c].to_numpy(), c)
     assert f["rank"].min() >= 1
+    # one turn, exact, no fight: nothing simulated, no round limit; state_ignored iff forced_by
+    assert f["method"].to_list() == ["exact, one turn"] * f.height
+    assert f["se"].null_count() == f["p_unresolved"].null_count() == f.height
+    assert (f["state_ignored"] == (f["forced_by"] != "")).all()
 
 
 # --------------------------------------------------------------------------- strategies

@@ -452,11 +452,11 @@ def state_effects_many(
     stateful triggers and Counter types of its sets) found once per distinct attacker and the
     target's (not yet Alert, the defenses its sets target) once per distinct target; only a set with
     a stateful trigger is resolved against the target ("a triggered effect is only applied when you
-    manage to deal at least one point of damage", annulus-attacks.txt), once per (set, target)."""
+    manage to deal at least one point of damage", annulus-attacks.txt), once per (attacker, set, target)."""
     opts, sit = sys.defaults(options, situation)
     parts: dict[int, tuple[set[str], list, list]] = {}  # attacker -> (effects, triggered sets, counter sets)
     foes: dict[int, tuple[bool, set[str]]] = {}  # target -> (not alert, defenses of its sets)
-    hurts: dict[tuple[int, int], bool] = {}
+    hurts: dict[tuple[int, int, int], bool] = {}
     out = []
     for attacker, target in zip(attackers, targets):
         if id(attacker) not in parts:
@@ -486,7 +486,7 @@ def state_effects_many(
         unaware, defenses = foes[id(target)]
         got = set(own)
         for s, trig in triggered:
-            key = (id(s), id(target))
+            key = (id(attacker), id(s), id(target))
             if key not in hurts:
                 hurts[key] = _can_damage(sys, s, attacker, target, opts, sit)
             if hurts[key]:

@@ -1,0 +1,33 @@
+"""The ``workbench explore`` command (workbench/cli.py): its rows are the engine's, with how they
+were computed (``forced_by``, ``state_ignored``, a closing ``method:`` line), and ``--chart``."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from tests.cli.running import run
+from workbench.exploration import explore, method_line
+
+
+def test_explore_prints_how_its_rows_were_computed(capsys, tmp_path):
+    out_file = tmp_path / "best.csv"
+    code, out, err = run(capsys, "explore", "annulus", "-t", "Wolf", "Town Guard", "--budget", "3", "--top-k", "3",
+                         "--out", str(out_file))
+    assert code == 0, err
+    expected = explore("annulus", targets=["annulus:Wolf", "annulus:Town Guard"], budget=3, top_k=3, progress=False)
+    written = pl.read_csv(out_file)
+    assert written.columns == expected.columns
+    assert written["forced_by"].fill_null("").to_list() == expected["forced_by"].to_list()
+    assert written["state_ignored"].to_list() == expected["state_ignored"].to_list()
+    assert f"method: {method_line(expected)}" in out.splitlines()
+    assert "forced_by" in out and "state_ignored" in out and "reckless" in out
+    assert "p_unresolved" not in out  # null on every row: only in --out
+
+
+def test_explore_chart_is_a_heatmap_of_builds(capsys, tmp_path):
+    chart = tmp_path / "best.svg"
+    code, out, err = run(capsys, "explore", "annulus", "-t", "Wolf", "Town Guard", "--budget", "2", "--top-k", "2",
+                         "--chart", str(chart))
+    assert code == 0, err
+    text = chart.read_text()
+    assert text.startswith("<svg") and "Town Guard" in text and "one-turn statistics, exact" in text
