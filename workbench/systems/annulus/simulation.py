@@ -424,31 +424,14 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
     Reckless self-damage, area recharge, Swansong, Telegraphed, a Counter the target's sets can
     provoke, First Blood, and a target not yet Alert (awareness changes after the first attack).
     """
-    opts, sit = sys.defaults(options, situation)
-    out: set[str] = set()
-    for s in attacker.attack_sets:
-        if _can_damage(sys, s, attacker, target, opts, sit):  # triggers need >= 1 damage
-            out |= {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
-        if s.has("Reckless"):
-            out.add("reckless")
-        if s.area:
-            out.add("recharge")
-        if s.alteration in ("Swansong", "Telegraphed"):
-            out.add(s.alteration.lower())
-        if s.alteration == "Counter" and any(t.defense == s.counter_type for t in target.attack_sets):
-            out.add("counter")
-        if s.has("First Blood"):
-            out.add("first_blood")
-    if (sit.target_awareness or target.awareness) != "alert":
-        out.add("awareness")
-    return out
+    return state_effects_many(sys, [attacker], [target], options, situation)[0]
 
 
 def state_effects_many(
     sys: Any, attackers: list, targets: list, options: Any = None, situation: Any = None
 ) -> list[set[str]]:
-    """Return :func:`state_effects` of every (``attackers[i]``, ``targets[i]``), by the same rules,
-    with the attacker's part (Reckless, area recharge, Swansong, Telegraphed, First Blood, the
+    """Return the stateful effects of every (``attackers[i]``, ``targets[i]``) (:func:`state_effects`
+    is the 1 x 1 case), with the attacker's part (Reckless, area recharge, Swansong, Telegraphed, First Blood, the
     stateful triggers and Counter types of its sets) found once per distinct attacker and the
     target's (not yet Alert, the defenses its sets target) once per distinct target; only a set with
     a stateful trigger is resolved against the target ("a triggered effect is only applied when you
