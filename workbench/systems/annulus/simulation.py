@@ -17,7 +17,7 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import Bank, Fights, Side
+from ...simulate.engine import MEMO, Bank, Fights, Side
 from ...simulate.plans import choose_label, is_sequence_plan
 from .tactics import BURN, CHOKE, CONDITION_BIT, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
@@ -117,7 +117,9 @@ class AnnulusSide(Side):
         self.recover_mask = sum(self.recover_bits)
         self.can_devour = foe.size <= me.size - 2
         self.counters = self._usable_counters()
-        self.uses = Bank(self._build_uses)
+        #: the name of this side's tables and plans in the simulation's memo (model values only)
+        self._memo = ("annulus", me, foe, self.options, self.situation)
+        self.uses = Bank(self._build_uses, share=lambda k: (*self._memo, "uses", k))
         self._plans: dict[tuple[int, int, int], list[int]] = {}
         self.passive = False
 
@@ -173,6 +175,17 @@ class AnnulusSide(Side):
         key = (bits, avail, actions)
         if key in self._plans:
             return self._plans[key]
+        if self.plan is None or isinstance(self.plan, str):  # chosen from the models alone: memoised
+            plan = MEMO.get((*self._memo, "plan", self.plan, key), lambda: self._choose(bits, avail, actions))
+        else:
+            plan = self._choose(bits, avail, actions)
+        self._plans[key] = plan
+        return plan
+
+    def _choose(self, bits: int, avail: int, actions: int) -> list[int]:
+        """Return the set indices of the turn played in state class ``bits`` with the sets ``avail``
+        (bit i: set i charged) and ``actions`` actions: the given plan's sets that are available and
+        fit, else the plan ``turn_damage`` would choose among the available sets."""
         sets = [s for i, s in enumerate(self.sets) if avail >> i & 1]
         sit = self._sit(bits)
         plan: list[int] = []
@@ -199,7 +212,6 @@ class AnnulusSide(Side):
             if label is not None:
                 by_name = {s.name: i for i, s in enumerate(self.sets)}
                 plan = [by_name[n] for n in label.split(" + ")]
-        self._plans[key] = plan
         return plan
 
     # ------------------------------------------------------------------ state
