@@ -27,6 +27,8 @@ PROGRESS_AFTER = 1.0
 #: to build the tables before the loop, a call stays under limits.MAX_SECONDS (docs/limits.md)
 SIMULATION_SECONDS = 8.0
 
+#: whole-number state keys below this are mapped to their class by array lookup (Bank.draw)
+LOOKUP_KEYS = 1 << 20
 #: the key of a state class (each Side chooses its own: an int bit set, a tuple, ...)
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -131,6 +133,7 @@ class Bank(Generic[K]):
         self._share = share
         self._index: dict[K, int] = {}
         self._tables: list[dict[str, np.ndarray]] = []
+        self._lookup = np.full(0, -1, dtype=np.int64)  # whole-number key -> class (-1: not yet met)
         self._stale = True
 
     def table(self, key: K) -> dict[str, np.ndarray]:
@@ -212,15 +215,36 @@ class Bank(Generic[K]):
         keys = np.asarray(keys)
         if keys.size == 0:
             return {}
-        uniq, inverse = np.unique(keys, return_inverse=True)
-        self._ensure(uniq.tolist())
+        cls = self._classes(keys)
         if self._stale:
             self._concat()
-        cls = np.array([self._index[k] for k in uniq.tolist()])[inverse]
         u = rng.random(keys.size)
         pos = np.searchsorted(self._cdf, cls + u, side="right")
         pos = np.clip(pos, self._start[cls], self._end[cls] - 1)
         return {name: col[pos] for name, col in self._cols.items()}
+
+    def _classes(self, keys: np.ndarray) -> np.ndarray:
+        """Return the class number of every key, the new keys numbered in sorted order (built in
+        one call). Whole-number keys in [0, LOOKUP_KEYS) are looked up in an array (no sort while
+        every key is known); other keys go through ``np.unique``."""
+        if keys.dtype.kind in "iu":
+            hi = int(keys.max())
+            if hi < LOOKUP_KEYS and int(keys.min()) >= 0:
+                if self._lookup.size <= hi:
+                    grown = np.full(max(hi + 1, 2 * self._lookup.size), -1, dtype=np.int64)
+                    grown[: self._lookup.size] = self._lookup
+                    self._lookup = grown
+                cls = self._lookup[keys]
+                miss = cls < 0
+                if miss.any():
+                    new = np.unique(keys[miss]).tolist()
+                    self._ensure(new)
+                    self._lookup[new] = [self._index[k] for k in new]
+                    cls = self._lookup[keys]
+                return cls
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        self._ensure(uniq.tolist())
+        return np.array([self._index[k] for k in uniq.tolist()])[inverse.ravel()]
 
 
 class Side(ABC):
