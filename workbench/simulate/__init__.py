@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RulesError
-from .engine import Bank, Fights, Side, run_fights
+from .engine import MEMO, Bank, Fights, Side, run_fights
 
 __all__ = [
     "can_damage",
@@ -62,7 +62,12 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
 def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
     """Return False only when no attack of ``me`` can ever deal damage to ``foe`` here: every one
     the rules allow has no outcome with damage above 0 to any pool of the foe or to its armor. An attack the rules refuse now counts as
-    able (the fight's state may allow it later: a Swansong at low Vitality)."""
+    able (the fight's state may allow it later: a Swansong at low Vitality). Memoised by value
+    (:data:`workbench.simulate.engine.MEMO`): the rows of one compare pair ask once."""
+    return MEMO.get(("can_damage", me, foe, options, situation), lambda: _can_damage(me, foe, options, situation))
+
+
+def _can_damage(me: Any, foe: Any, options: Any, situation: Any) -> bool:
     from ..systems import system_of
 
     sys = system_of(me)

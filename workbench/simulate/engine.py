@@ -13,13 +13,13 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 import numpy as np
 
 from ..errors import RulesError
 
-__all__ = ["Bank", "Side", "Fights", "run_fights"]
+__all__ = ["Bank", "Side", "Fights", "run_fights", "Memo", "MEMO"]
 
 #: runs expected to take longer than this many seconds show a tqdm progress bar
 PROGRESS_AFTER = 1.0
@@ -27,8 +27,88 @@ PROGRESS_AFTER = 1.0
 #: to build the tables before the loop, a call stays under limits.MAX_SECONDS (docs/limits.md)
 SIMULATION_SECONDS = 8.0
 
+#: whole-number state keys below this are mapped to their class by array lookup (Bank.draw)
+LOOKUP_KEYS = 1 << 20
 #: the key of a state class (each Side chooses its own: an int bit set, a tuple, ...)
 K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Memo:
+    """A bounded memo of what the simulation derives from model values alone: the outcome table of
+    a state class, the plan a state class chooses, whether an attacker can damage a target.
+
+    Keys hold the models themselves (frozen, compared by value), so two calls on equal models share
+    an entry and a changed model never meets a stale one; a key that cannot be hashed (a plan
+    function, a list) is simply not memoised. The values are pure functions of the key, so reusing
+    one changes no number. At most ``max_entries`` entries and about ``max_bytes`` bytes of numpy
+    arrays are kept; the oldest go first.
+    """
+
+    def __init__(self, max_entries: int = 200_000, max_bytes: int = 256 * 2**20):
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._data: dict[Hashable, object] = {}
+        self._sizes: dict[Hashable, int] = {}
+        self._bytes = 0
+
+    def get(self, key: Hashable, compute: Callable[[], V]) -> V:
+        """Return the value memoised under ``key``, computing (and keeping) it on a miss."""
+        try:
+            return cast(V, self._data[key])
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable part: compute, keep nothing
+            return compute()
+        value = compute()
+        self.put(key, value)
+        return value
+
+    def lookup(self, key: Hashable) -> object | None:
+        """Return the value under ``key``, or None (also for a key that cannot be hashed)."""
+        try:
+            return self._data.get(key)
+        except TypeError:
+            return None
+
+    def put(self, key: Hashable, value: object) -> None:
+        """Keep ``value`` under ``key`` (nothing for a key that cannot be hashed), dropping the
+        oldest entries past the bounds."""
+        try:
+            hash(key)
+        except TypeError:
+            return
+        size = _nbytes(value)
+        if key in self._data:
+            self._bytes -= self._sizes.pop(key)
+            del self._data[key]
+        self._data[key], self._sizes[key] = value, size
+        self._bytes += size
+        while len(self._data) > self.max_entries or (self._bytes > self.max_bytes and len(self._data) > 1):
+            old = next(iter(self._data))
+            del self._data[old]
+            self._bytes -= self._sizes.pop(old)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._data.clear()
+        self._sizes.clear()
+        self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def _nbytes(value: object) -> int:
+    """Return the bytes of the numpy arrays in ``value`` (a dict of arrays or an array; else 64)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, dict):
+        return 64 + sum(int(v.nbytes) if isinstance(v, np.ndarray) else 64 for v in value.values())
+    return 64
+
+
+#: the one memo of the simulation (outcome tables, plans, can_damage), shared by every call
+MEMO = Memo()
 
 
 class Bank(Generic[K]):
@@ -37,13 +117,23 @@ class Bank(Generic[K]):
     ``build(keys)`` returns, for each new key, a dict of equal-length numpy arrays with a
     ``probability`` entry (the exact outcome table of that state class). ``draw`` picks one row per
     fight: all classes' CDFs are laid end to end as ``class + cdf`` so that one ``searchsorted``
-    serves every fight at once.
+    serves every fight at once. With ``share`` (key -> a hashable name of the table from model
+    values alone: the models, options, situation and what the key stands for), tables are kept in
+    :data:`MEMO` and reused by every Bank that names them alike (the rows of one compare pair, a
+    second call): only the missing ones are built. Each Bank still numbers its classes in the order
+    its fights meet them, so its draws are those of a Bank that built every table itself.
     """
 
-    def __init__(self, build: Callable[[list[K]], list[dict[str, np.ndarray]]]):
+    def __init__(
+        self,
+        build: Callable[[list[K]], list[dict[str, np.ndarray]]],
+        share: Callable[[K], Hashable] | None = None,
+    ):
         self._build = build
+        self._share = share
         self._index: dict[K, int] = {}
         self._tables: list[dict[str, np.ndarray]] = []
+        self._lookup = np.full(0, -1, dtype=np.int64)  # whole-number key -> class (-1: not yet met)
         self._stale = True
 
     def table(self, key: K) -> dict[str, np.ndarray]:
@@ -51,22 +141,54 @@ class Bank(Generic[K]):
         self._ensure([key])
         return self._tables[self._index[key]]
 
+    def known(self, key: K) -> dict[str, np.ndarray] | None:
+        """Return the outcome table of a state class already built here, or None (nothing is built:
+        the classes keep the numbers their fights gave them)."""
+        i = self._index.get(key)
+        return None if i is None else self._tables[i]
+
     def tables(self, keys: Iterable[K]) -> list[dict[str, np.ndarray]]:
         """Return the outcome tables of several state classes, the new ones built in one call."""
         keys = list(keys)
         self._ensure(keys)
         return [self._tables[self._index[k]] for k in keys]
 
+    def prefetch(self, keys: Iterable[K]) -> None:
+        """Build the tables of ``keys`` that are neither here nor in :data:`MEMO` in ONE call and
+        keep them in the memo, without numbering them here (a Bank with ``share`` only; the draws
+        stay those of a Bank that met its classes in its own order). A table the rules refuse
+        raises its RulesError now."""
+        if self._share is not None:
+            self._fetch([k for k in dict.fromkeys(keys) if k not in self._index])
+
+    def _fetch(self, new: list[K]) -> dict[K, dict[str, np.ndarray]]:
+        """Return the tables of ``new``: from :data:`MEMO` when shared and kept there, the others
+        built in one call, checked to sum to 1 and, when shared, kept in the memo."""
+        share = self._share
+        names = {k: share(k) for k in new} if share is not None else {}
+        out: dict[K, dict[str, np.ndarray]] = {}
+        for k, name in names.items():
+            t = MEMO.lookup(name)
+            if t is not None:
+                out[k] = cast(dict[str, np.ndarray], t)
+        missing = [k for k in new if k not in out]
+        for k, t in zip(missing, self._build(missing) if missing else []):
+            p = np.asarray(t["probability"], dtype=np.float64)
+            if p.size == 0 or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
+                raise RulesError(f"outcome table of state {k!r} does not sum to 1", field="outcomes")
+            if share is not None:
+                MEMO.put(names[k], t)
+            out[k] = t
+        return out
+
     def _ensure(self, keys: Iterable[K]) -> None:
         new = [k for k in dict.fromkeys(keys) if k not in self._index]
         if not new:
             return
-        for k, t in zip(new, self._build(new)):
-            p = np.asarray(t["probability"], dtype=np.float64)
-            if p.size == 0 or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
-                raise RulesError(f"outcome table of state {k!r} does not sum to 1", field="outcomes")
+        got = self._fetch(new)
+        for k in new:  # numbered in the order the fights met them, as if every table were built here
             self._index[k] = len(self._tables)
-            self._tables.append(t)
+            self._tables.append(got[k])
         self._stale = True
 
     def _concat(self) -> None:
@@ -93,15 +215,36 @@ class Bank(Generic[K]):
         keys = np.asarray(keys)
         if keys.size == 0:
             return {}
-        uniq, inverse = np.unique(keys, return_inverse=True)
-        self._ensure(uniq.tolist())
+        cls = self._classes(keys)
         if self._stale:
             self._concat()
-        cls = np.array([self._index[k] for k in uniq.tolist()])[inverse]
         u = rng.random(keys.size)
         pos = np.searchsorted(self._cdf, cls + u, side="right")
         pos = np.clip(pos, self._start[cls], self._end[cls] - 1)
         return {name: col[pos] for name, col in self._cols.items()}
+
+    def _classes(self, keys: np.ndarray) -> np.ndarray:
+        """Return the class number of every key, the new keys numbered in sorted order (built in
+        one call). Whole-number keys in [0, LOOKUP_KEYS) are looked up in an array (no sort while
+        every key is known); other keys go through ``np.unique``."""
+        if keys.dtype.kind in "iu":
+            hi = int(keys.max())
+            if hi < LOOKUP_KEYS and int(keys.min()) >= 0:
+                if self._lookup.size <= hi:
+                    grown = np.full(max(hi + 1, 2 * self._lookup.size), -1, dtype=np.int64)
+                    grown[: self._lookup.size] = self._lookup
+                    self._lookup = grown
+                cls = self._lookup[keys]
+                miss = cls < 0
+                if miss.any():
+                    new = np.unique(keys[miss]).tolist()
+                    self._ensure(new)
+                    self._lookup[new] = [self._index[k] for k in new]
+                    cls = self._lookup[keys]
+                return cls
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        self._ensure(uniq.tolist())
+        return np.array([self._index[k] for k in uniq.tolist()])[inverse.ravel()]
 
 
 class Side(ABC):
@@ -134,6 +277,15 @@ class Side(ABC):
 
     def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:  # noqa: B027 - optional hook
         """The turn of a side that does not attack (the target of rounds-to-kill): by default nothing."""
+
+    def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
+        """Return True only when no turn of this side (a passive one with ``passive``) can change
+        anything in the fights ``idx`` any more: not its own state, not its foe's, whatever it
+        draws, as long as the foe's turns change nothing either. ``run_fights`` stops when both
+        sides of every running fight are settled: the rounds left would repeat the same nothing, so
+        no number changes. The default: settled only for a passive turn that does nothing (the
+        base ``passive_turn``); a side whose turns can be shown to change nothing overrides it."""
+        return passive and type(self).passive_turn is Side.passive_turn
 
     @abstractmethod
     def hp_left(self) -> np.ndarray:
@@ -171,7 +323,9 @@ def run_fights(
     Each round both sides take a turn, ``first`` ("a", "b" or "random": a fair coin per fight)
     acting first. A fight ends when a side falls; ``winner`` is 1 (a left standing), 2 (b) or 3
     (both fell in the same turn: a draw), 0 while undecided. With ``passive_b`` the second side takes passive
-    turns (it does not attack): the rounds-to-kill setting. Bounded work (docs/limits.md): unless
+    turns (it does not attack): the rounds-to-kill setting. The fights stop early, undecided, when
+    both sides are :meth:`Side.settled` in every fight still running (the rounds left could change
+    nothing, so every result is that of playing them). Bounded work (docs/limits.md): unless
     ``confirm``, fights still running after ``SIMULATION_SECONDS`` stop with a RulesError (field
     ``budget``) saying how far they got and how long the rest could take.
     """
@@ -206,6 +360,9 @@ def run_fights(
                     end_round[d] = r
                     running[d] = False
         if not running.any():
+            break
+        live = np.flatnonzero(running)
+        if a.settled(live, b, False) and b.settled(live, a, passive_b):  # nothing can change any more
             break
         spent = time.perf_counter() - started
         if not confirm and spent > SIMULATION_SECONDS and r < max_rounds:

@@ -17,7 +17,7 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import Bank, Fights, Side
+from ...simulate.engine import MEMO, Bank, Fights, Side
 from ...simulate.plans import choose_label, is_sequence_plan
 from .tactics import BURN, CHOKE, CONDITION_BIT, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
@@ -49,6 +49,21 @@ FX = (
     "devour",
 )
 FX_BIT = {name: 1 << i for i, name in enumerate(FX)}
+
+
+def _fx_lookup(bits: dict[str, int]) -> np.ndarray:
+    """Return, for every value of an outcome's ``fx`` bit set, the OR of ``bits[name]`` over the
+    effects ``name`` it holds (a table of 2**len(FX) entries)."""
+    fx = np.arange(1 << len(FX), dtype=np.int64)
+    out = np.zeros(fx.size, dtype=np.int64)
+    for name, bit in bits.items():
+        out |= np.where(fx & FX_BIT[name], bit, 0)
+    return out
+
+
+#: the conditions (tactics.CONDITION_BIT) and the stings (STING_BIT) an outcome's fx inflicts
+FX_CONDITIONS = _fx_lookup(CONDITION_BIT)
+FX_STINGS = _fx_lookup(STING_BIT)
 STATEFUL_TRIGGERS = frozenset(
     {
         "Burn",
@@ -117,7 +132,9 @@ class AnnulusSide(Side):
         self.recover_mask = sum(self.recover_bits)
         self.can_devour = foe.size <= me.size - 2
         self.counters = self._usable_counters()
-        self.uses = Bank(self._build_uses)
+        #: the name of this side's tables and plans in the simulation's memo (model values only)
+        self._memo = ("annulus", me, foe, self.options, self.situation)
+        self.uses = Bank(self._build_uses, share=lambda k: (*self._memo, "uses", k))
         self._plans: dict[tuple[int, int, int], list[int]] = {}
         self.passive = False
 
@@ -173,6 +190,17 @@ class AnnulusSide(Side):
         key = (bits, avail, actions)
         if key in self._plans:
             return self._plans[key]
+        if self.plan is None or isinstance(self.plan, str):  # chosen from the models alone: memoised
+            plan = MEMO.get((*self._memo, "plan", self.plan, key), lambda: self._choose(bits, avail, actions))
+        else:
+            plan = self._choose(bits, avail, actions)
+        self._plans[key] = plan
+        return plan
+
+    def _choose(self, bits: int, avail: int, actions: int) -> list[int]:
+        """Return the set indices of the turn played in state class ``bits`` with the sets ``avail``
+        (bit i: set i charged) and ``actions`` actions: the given plan's sets that are available and
+        fit, else the plan ``turn_damage`` would choose among the available sets."""
         sets = [s for i, s in enumerate(self.sets) if avail >> i & 1]
         sit = self._sit(bits)
         plan: list[int] = []
@@ -199,7 +227,6 @@ class AnnulusSide(Side):
             if label is not None:
                 by_name = {s.name: i for i, s in enumerate(self.sets)}
                 plan = [by_name[n] for n in label.split(" + ")]
-        self._plans[key] = plan
         return plan
 
     # ------------------------------------------------------------------ state
@@ -254,25 +281,30 @@ class AnnulusSide(Side):
         dmg, vit = row["damage"], row["vitality_damage"]
         foe.hurt(idx, dmg - vit, vit, sim)
         foe.setup[idx] = False  # "The single next attack against a Setuped target ... removes the Setup sting"
-        self.hurt(idx, row["self_damage"], row["self_vitality_damage"], sim)
-        heal = row["self_heal"] * ((self.cond[idx] & FATIGUE) == 0)
-        self.E[idx] = np.minimum(self.me.endurance, self.E[idx] + heal)
-        self.reroll_used[idx] |= row["rerolled"].astype(bool)
+        # (an outcome column that is 0 in every drawn row changes nothing: its update is skipped)
+        if row["self_damage"].any() or row["self_vitality_damage"].any():
+            self.hurt(idx, row["self_damage"], row["self_vitality_damage"], sim)
+        if row["self_heal"].any():
+            heal = row["self_heal"] * ((self.cond[idx] & FATIGUE) == 0)
+            self.E[idx] = np.minimum(self.me.endurance, self.E[idx] + heal)
+        if row["rerolled"].any():
+            self.reroll_used[idx] |= row["rerolled"].astype(bool)
         self.aware[idx] = ALERT
         foe.aware[idx] = ALERT
-        self.charged[idx, sets] &= ~self.area[sets]
+        if self.area.any():
+            self.charged[idx, sets] &= ~self.area[sets]
         fx = row["fx"]
-        for name, bit in CONDITION_BIT.items():
-            foe.cond[idx] |= np.where(fx & FX_BIT[name], bit, 0)
-        for name, bit in STING_BIT.items():
-            foe.stings_next[idx] |= np.where(fx & FX_BIT[name], bit, 0)
-        foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
-        until = 2 if u.own_turn else 1  # "until the end of the blinder's [petrifier's] next turn"
-        foe.blind_timer[idx] = np.where(fx & FX_BIT["blind"], until, foe.blind_timer[idx])
-        foe.petrify_timer[idx] = np.where(fx & FX_BIT["petrify"], until, foe.petrify_timer[idx])
-        if self.can_devour:
-            foe.inside[idx] |= ((fx & FX_BIT["devour"]) > 0) & ~self.inside[idx]
-        self.inside[idx] &= dmg < 2  # "deal 2 or more damage ... from the inside ... they can escape"
+        if fx.any():
+            foe.cond[idx] |= FX_CONDITIONS[fx]
+            foe.stings_next[idx] |= FX_STINGS[fx]
+            foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
+            until = 2 if u.own_turn else 1  # "until the end of the blinder's [petrifier's] next turn"
+            foe.blind_timer[idx] = np.where(fx & FX_BIT["blind"], until, foe.blind_timer[idx])
+            foe.petrify_timer[idx] = np.where(fx & FX_BIT["petrify"], until, foe.petrify_timer[idx])
+            if self.can_devour:
+                foe.inside[idx] |= ((fx & FX_BIT["devour"]) > 0) & ~self.inside[idx]
+        if self.inside.any():
+            self.inside[idx] &= dmg < 2  # "deal 2 or more damage ... from the inside ... they can escape"
         if u.counter and foe.counters and not foe.passive:
             self._counter(foe, idx, sets, dmg, sim)
 
@@ -309,21 +341,23 @@ class AnnulusSide(Side):
             roll = rng.random((idx.size, len(self.sets))) < 2 / 6
             self.charged[idx] |= roll & self.area[None, :]
         # Devour: "takes defense-ignoring damage each round on your turn equal to the successes on two dice"
-        eaten = foe.inside[idx] & foe.alive()[idx]
-        if eaten.any() and not self.passive:
+        # (a step whose state is absent from every fight changes nothing and draws nothing: skipped)
+        eaten = foe.inside[idx] & foe.alive()[idx] if foe.inside.any() and not self.passive else None
+        if eaten is not None and eaten.any():
             sel = idx[eaten]
             foe.hurt(sel, rng.binomial(2, self.p, sel.size), np.zeros(sel.size, np.int64), sim)
         # Telegraphed: "used at the beginning of your next turn for free before you make any actions"
-        tel = self.telegraph[idx]
-        go = (tel >= 0) & attacking & ~foe.inside[idx] & foe.alive()[idx] & self.alive()[idx]
-        self.telegraph[idx] = -1
-        if go.any():
-            self.strike(foe, _Use(idx[go], tel[go]), sim)
+        if self.telegraphed.any():
+            tel = self.telegraph[idx]
+            go = (tel >= 0) & attacking & ~foe.inside[idx] & foe.alive()[idx] & self.alive()[idx]
+            self.telegraph[idx] = -1
+            if go.any():
+                self.strike(foe, _Use(idx[go], tel[go]), sim)
         actions = np.where(now & DAZE, 1, self.options.actions)  # Dazed: "only 1 action instead of the normal 2"
         actions = np.where(can_act, actions, 0)
         # recovery checks: 1 action, 4 dice, 3+ successes; a Berserk or Terrorized creature cannot
         free_to_recover = can_act & ((now & (BERSERK | TERROR)) == 0)
-        for _ in range(self.tactics.recovery_actions):
+        for _ in range(self.tactics.recovery_actions if (self.cond[idx] & self.recover_mask).any() else 0):
             want = free_to_recover & (actions > 0) & ((self.cond[idx] & self.recover_mask) != 0) & self.alive()[idx]
             if not want.any():
                 break
@@ -348,7 +382,8 @@ class AnnulusSide(Side):
             sel = alive & (dot > 0)
             self.hurt(idx[sel], dot[sel], np.zeros(int(sel.sum()), np.int64), sim)
         for timer in (foe.blind_timer, foe.petrify_timer):
-            timer[idx] = np.maximum(0, timer[idx] - 1)
+            if timer.any():
+                timer[idx] = np.maximum(0, timer[idx] - 1)
 
     def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         self.passive = True
@@ -423,8 +458,16 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
     triggered effect is only applied when you manage to deal at least one point of damage"),
     Reckless self-damage, area recharge, Swansong, Telegraphed, a Counter the target's sets can
     provoke, First Blood, and a target not yet Alert (awareness changes after the first attack).
+    Memoised by value (the rows of one compare pair ask once; the plan does not change it); the
+    1 x 1 case of :func:`state_effects_many`.
     """
-    return state_effects_many(sys, [attacker], [target], options, situation)[0]
+    opts, sit = sys.defaults(options, situation)
+    return set(
+        MEMO.get(
+            ("annulus", attacker, target, opts, sit, "state_effects"),
+            lambda: frozenset(state_effects_many(sys, [attacker], [target], opts, sit)[0]),
+        )
+    )
 
 
 def state_effects_many(
