@@ -421,6 +421,8 @@ def test_explore_budget_and_vary():
     def check(example):
         system, tg, kw = example
         kw.setdefault("progress", False)
+        if kw.get("confirm") is True and "budget" in kw:
+            kw["confirm"] = False  # consent to long work (a budget past 10 s) is not a hostile input
         f = outcome(lambda: wb.explore(system, targets=tg, **kw))
         if not isinstance(f, RulesError):
             valid_explore(f)
@@ -486,6 +488,14 @@ def test_rounds_to_kill_hp_bounds_and_huge_damage():
         == pytest.approx(2.0)
 
 
+def test_explore_refuses_a_budget_past_the_count_even_with_confirm():
+    """A budget of 10**9 with confirm=True spent minutes summing the inert fills of 10**9 ranks."""
+    m = measure(lambda: wb.explore("annulus", targets=["annulus:Rat"], budget=10**9, confirm=True, progress=False),
+                RulesError)
+    assert isinstance(m.error, RulesError) and m.error.field == "budget" and "at most 40" in m.error.message
+    assert m.seconds < 1.0
+
+
 def test_explore_with_free_upgrades_and_past_the_budget():
     annulus = wb.system("annulus")
     wolf = annulus.catalog().creature("Wolf")
@@ -494,7 +504,7 @@ def test_explore_with_free_upgrades_and_past_the_budget():
     err = refused(lambda: wb.explore("annulus", targets=[wolf], budget=12, progress=False), "budget",
                   "10,863,360 upgrade combinations", "estimated", "confirm=True")
     assert err.field == "budget"
-    refused(lambda: wb.explore("annulus", targets=[wolf], budget=10**9, progress=False), "at least")
+    refused(lambda: wb.explore("annulus", targets=[wolf], budget=10**9, progress=False), "at most 40", "days of work")
     refused(lambda: wb.explore("annulus", targets=[wolf], base=wolf, vary={"level": range(10**9)}, progress=False),
             "vary", "100,000")
 

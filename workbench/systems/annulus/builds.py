@@ -23,7 +23,8 @@ from ..builds import BuildSpace
 __all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "INERT", "EFFECTIVE"]
 
 RULES = "annulus-attacks.txt"
-#: build_space_size counts at most this many ranks (40 ranks: over 10**11 combinations)
+#: explore walks at most this many ranks of upgrades, even with confirm (40 ranks: over 10**11
+#: combinations); a larger budget is refused
 COUNT_RANKS = 40
 
 
@@ -115,7 +116,15 @@ def build_space_size(budget: Any, options: Any = None) -> int:
             field="budget",
             rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience",
         )
-    return count_multisets(EFFECTIVE, min(int(budget) // epr - 1, COUNT_RANKS))
+    ranks = int(budget) // epr - 1
+    if ranks > COUNT_RANKS:  # refused even with confirm: the walk would take days (docs/limits.md)
+        raise RulesError(
+            f"budget {budget} buys {ranks:,} ranks of upgrades; explore walks at most {COUNT_RANKS} "
+            f"(over 10**11 combinations, days of work)",
+            field="budget",
+            rule="docs/limits.md: bounded work",
+        )
+    return count_multisets(EFFECTIVE, ranks)
 
 
 def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
