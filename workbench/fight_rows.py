@@ -27,6 +27,9 @@ __all__ = ["COMPARE_FIGHTS", "FightRow", "row_seed", "row_effects", "fight_rows"
 COMPARE_FIGHTS = 2_000
 #: compare measures its simulated rows for this long before it projects the rest (bounded work)
 PROJECT_AFTER = 1.0
+#: simulated rows still running after this long stop and ask (rows differ in cost, so a projection
+#: can be low); the simulation's own bound (simulate.engine.SIMULATION_SECONDS)
+ROWS_SECONDS = 8.0
 
 
 @dataclass
@@ -54,7 +57,8 @@ def row_seed(seed: int, system: str, attacker: str, attack: str, target: str) ->
 
 def _project(started: float, done: int, n: int, what: str, confirm: bool) -> None:
     """Refuse (RulesError, field ``budget``) work whose rest, projected from the ``done`` of ``n``
-    items after PROJECT_AFTER seconds, passes limits.MAX_SECONDS, unless ``confirm``."""
+    items after PROJECT_AFTER seconds, passes limits.MAX_SECONDS, or that has already run for
+    ROWS_SECONDS (rows differ in cost, so a projection can be low), unless ``confirm``."""
     from .arguments import refuse_long_work
     from .limits import MAX_SECONDS
 
@@ -62,7 +66,7 @@ def _project(started: float, done: int, n: int, what: str, confirm: bool) -> Non
     if confirm or spent <= PROJECT_AFTER or done >= n:
         return
     total = spent / done * n
-    if total > MAX_SECONDS:
+    if total > MAX_SECONDS or spent > ROWS_SECONDS:
         refuse_long_work(
             "compare",
             total,
