@@ -23,7 +23,7 @@ import polars as pl
 from .arguments import check_confirm, check_flag, refuse_long_work
 from .comparison import _progress, _targets, matchup_tables
 from .errors import RulesError, show
-from .limits import LIMITS, MAX_SECONDS, MAX_VARY
+from .limits import BUDGET, LIMITS, MAX_SECONDS, MAX_TOP_K, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
 
@@ -285,8 +285,10 @@ def explore(
         raise RulesError(
             f"rank by mean_turn_damage, mean_damage, p_any_damage or p_kill_one_turn, not {by!r}", field="by"
         )
-    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
-        raise RulesError(f"must be a whole number >= 1, not {top_k!r}", field="top_k")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise RulesError(
+            f"must be a whole number from 1 to {MAX_TOP_K:,}, not {show(top_k)}", field="top_k", rule=BUDGET
+        )
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise RulesError(f"must be a whole number >= 1, not {chunk_size!r}", field="chunk_size")
     hp = np.array([sys.hit_points(t) for t in tgt], dtype=np.int64)

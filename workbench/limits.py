@@ -33,6 +33,7 @@ __all__ = [
     "MAX_COMPARE_ROWS",
     "MAX_CHAIN_CELLS",
     "MAX_VARY",
+    "MAX_TOP_K",
     "BUDGET",
 ]
 
@@ -78,3 +79,4 @@ MAX_COMPARE_ROWS = 1_000_000
 MAX_CHAIN_CELLS = 50_000_000
 #: values of one varied field of explore(vary=...), and combinations of all of them
 MAX_VARY = 100_000
+MAX_TOP_K = MAX_COMPARE_ROWS  #: top_k of explore: rows kept per target (a frame past it is refused anyway)

@@ -496,6 +496,14 @@ def test_explore_refuses_a_budget_past_the_count_even_with_confirm():
     assert m.seconds < 1.0
 
 
+def test_explore_refuses_a_huge_top_k():
+    """The long profile found top_k=10**200 raising OverflowError inside polars (a RulesError now)."""
+    m = measure(lambda: wb.explore("annulus", targets=["annulus:Rat"], budget=1, top_k=10**200, progress=False),
+                RulesError)
+    assert isinstance(m.error, RulesError) and m.error.field == "top_k" and "1,000,000" in m.error.message
+    assert wb.explore("annulus", targets=["annulus:Rat"], budget=2, top_k=limits.MAX_TOP_K, progress=False).height
+
+
 def test_explore_with_free_upgrades_and_past_the_budget():
     annulus = wb.system("annulus")
     wolf = annulus.catalog().creature("Wolf")
