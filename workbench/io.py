@@ -134,10 +134,10 @@ def to_document(obj: Any) -> dict[str, Any]:
 
 def _model_from(data: dict[str, Any], system_name: Any, where: str) -> Any:
     """Return the model ``data`` describes (its ``model_kind`` key, fields validated by the system)."""
-    from .systems import system
+    from .systems import system, systems
 
     if system_name is None:
-        raise RulesError('missing: name the rule system (system = "annulus", ...)', field=where + "system")
+        raise RulesError(f"missing: name the rule system (one of {', '.join(systems())})", field=where + "system")
     if not isinstance(system_name, str):
         raise RulesError(f"must be a system name, not {show(system_name)}", field=where + "system")
     try:
