@@ -21,6 +21,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 from .creature import CreatureEditor
+from .forms import ModelForm
 from .situation import OptionsPanel, SituationPanel
 
 __all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge"]
@@ -111,6 +112,8 @@ class DuelPanel(Panel):
     situation = T.Any(allow_none=True)
     first = T.Unicode("a", help='who acts first each round: "a", "b" or "random"')
     max_rounds = T.Int(100)
+    tactics_a = T.Any(allow_none=True, help="side A's tactics (the system's tactics_class), None: the default")
+    tactics_b = T.Any(allow_none=True, help="side B's tactics (the system's tactics_class), None: the default")
 
     def __init__(
         self,
@@ -125,6 +128,8 @@ class DuelPanel(Panel):
         controls: bool = True,
         auto: bool = True,
         fights: int = 100_000,
+        tactics_a: Any = None,
+        tactics_b: Any = None,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -138,6 +143,14 @@ class DuelPanel(Panel):
         self.options = self.system.Options() if options is None else options
         self.situation = self.system.Situation() if situation is None else situation
         self.first, self.max_rounds = first, max_rounds
+        tactics_class = self.system.tactics_class
+        if tactics_class is not None:
+            # a system with tactics (how a simulated side spends actions beyond its plan) gets a
+            # form per side; the defaults are the system's own, so an untouched form changes nothing
+            self.tactics_a = tactics_class() if tactics_a is None else tactics_a
+            self.tactics_b = tactics_class() if tactics_b is None else tactics_b
+        elif tactics_a is not None or tactics_b is not None:
+            raise RulesError(f"the {self.system.title} simulation takes no tactics", field="tactics")
         self.editors: dict[str, Panel] = {}
         self.controls: dict[str, W.Widget] = {}
         tabs = None
@@ -148,11 +161,16 @@ class DuelPanel(Panel):
                 "situation": SituationPanel(self.system, self.situation),
                 "options": OptionsPanel(self.system, self.options),
             }
+            titles = ["side A", "side B", "situation", "options"]
+            if tactics_class is not None:
+                self.editors["tactics_a"] = ModelForm(tactics_class, self.tactics_a, system=self.system)
+                self.editors["tactics_b"] = ModelForm(tactics_class, self.tactics_b, system=self.system)
+                titles += ["tactics A", "tactics B"]
             for name, editor in self.editors.items():
                 self._adopt(editor)
                 T.link((editor, "value"), (self, name))
             tabs = W.Tab(children=list(self.editors.values()))
-            for i, title in enumerate(["side A", "side B", "situation", "options"]):
+            for i, title in enumerate(titles):
                 tabs.set_title(i, title)
             style, layout = {"description_width": "9em"}, W.Layout(width="22em")
             self.controls = {
@@ -173,6 +191,8 @@ class DuelPanel(Panel):
         self.stats = W.HTML()
         self.stats.add_class("wb-duel-stats")
         self.badge = W.HTML()
+        self.tactics_note = W.HTML()
+        self.tactics_note.add_class("wb-duel-tactics-note")
         self.stale = W.HTML()
         self.run_button = W.Button(
             description="Run duel",
@@ -191,7 +211,9 @@ class DuelPanel(Panel):
         assert self.chart is not None  # a result was drawn
         self.chart.add_class("wb-duel-chart")
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
-        result = W.VBox([self.badge, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))])
+        result = W.VBox(
+            [self.badge, self.tactics_note, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))]
+        )
         result.add_class("wb-duel-result")
         self.children = _children(
             self.tabs, rows, W.HBox([self.run_button, self.stale, self.background.box]), self.error_box, result
@@ -206,7 +228,7 @@ class DuelPanel(Panel):
             self.clear_message(self.error)
         self.max_rounds = change["new"]
 
-    @T.observe("a", "b", "options", "situation", "first", "max_rounds")
+    @T.observe("a", "b", "options", "situation", "first", "max_rounds", "tactics_a", "tactics_b")
     @guarded
     def _on_input(self, change: dict) -> None:
         if not self._ready:
@@ -226,7 +248,7 @@ class DuelPanel(Panel):
         an older duel."""
         from workbench.combat import duel
 
-        a, b, o, s, first, rounds, fights = (
+        a, b, o, s, first, rounds, fights, ta, tb = (
             self.a,
             self.b,
             self.options,
@@ -234,17 +256,37 @@ class DuelPanel(Panel):
             self.first,
             self.max_rounds,
             self.fights,
+            self.tactics_a,
+            self.tactics_b,
         )
         return self.background.run(
-            lambda: duel(a, b, o, s, first=first, max_rounds=rounds, fights=fights, progress=False),
+            lambda: duel(
+                a, b, o, s, first=first, max_rounds=rounds, fights=fights, tactics_a=ta, tactics_b=tb, progress=False
+            ),
             self._apply,
             "fighting...",
+        )
+
+    def _tactics_note(self, result: Any) -> str:
+        """Return the hint shown when tactics were changed but the duel is exact: tactics only act in
+        a simulated fight (recovery checks need a condition, Blood Price needs Vitality to track),
+        so in an exact duel they change nothing ("" otherwise)."""
+        tactics_class = self.system.tactics_class
+        if tactics_class is None or not result.exact:
+            return ""
+        changed = [s for s, t in (("A", self.tactics_a), ("B", self.tactics_b)) if t != tactics_class()]
+        if not changed:
+            return ""
+        return (
+            f'<i style="color:#57606a">tactics of side {" and ".join(changed)} change nothing here: '
+            "this duel has no condition to recover from and no Blood Price set, so it is exact</i>"
         )
 
     def _apply(self, result: Any) -> Any:
         self.set_chart(duel_figure(result))
         self.stats.value = duel_html(result)
         self.badge.value = duel_badge(result)
+        self.tactics_note.value = self._tactics_note(result)
         self.stale.value = ""
         self.clear_message(self.error)
         self.value = result

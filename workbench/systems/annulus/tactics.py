@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import RulesError
+from ...fields import spec
 
 __all__ = ["Tactics", "CONDITION_BIT", "RECOVERABLE"]
 
@@ -18,6 +19,9 @@ RULES = "annulus-attacks.txt"
 BURN, CHOKE, SAP, FATIGUE, PRONE, WEAK = 1, 2, 4, 8, 16, 32
 CONDITION_BIT = {"burn": BURN, "choke": CHOKE, "sap": SAP, "fatigue": FATIGUE, "knockdown": PRONE, "weaken": WEAK}
 RECOVERABLE = tuple(CONDITION_BIT)
+# a turn has a few actions (Options.actions is bounded too); more checks or uses than this in one
+# turn is a typo, and an unbounded count would make the simulated turn loop unbounded
+MAX_TACTIC_ACTIONS = 20
 
 
 @dataclass(frozen=True)
@@ -33,9 +37,29 @@ class Tactics:
       manner"), only while the Vitality left exceeds the price.
     """
 
-    recover_from: tuple[str, ...] = ("burn", "choke", "sap")
-    recovery_actions: int = 1
-    blood_price_uses: int = 0
+    recover_from: tuple[str, ...] = spec(
+        ("burn", "choke", "sap"),
+        kind="list",
+        choices=RECOVERABLE,
+        help="conditions it spends actions on recovery checks against, in priority order",
+        rule=f"{RULES}: A recovery check is made by spending 1 action and rolling 4 dice",
+    )
+    recovery_actions: int = spec(
+        1,
+        kind="int",
+        minimum=0,
+        maximum=MAX_TACTIC_ACTIONS,
+        help="at most this many recovery checks per turn while such a condition is on",
+        rule=f"{RULES}: A recovery check is made by spending 1 action",
+    )
+    blood_price_uses: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        maximum=MAX_TACTIC_ACTIONS,
+        help="extra uses per turn of a Blood Price set, paid with Vitality while more than the price is left",
+        rule=f"{RULES}: There is no limit to how many times you may use an attack each round in this manner",
+    )
 
     def __post_init__(self) -> None:
         names = self.recover_from
@@ -51,5 +75,9 @@ class Tactics:
         object.__setattr__(self, "recover_from", tuple(names))
         for name in ("recovery_actions", "blood_price_uses"):
             v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise RulesError(f"must be a whole number >= 0, not {v!r}", field=name)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_TACTIC_ACTIONS:
+                raise RulesError(
+                    f"must be a whole number from 0 to {MAX_TACTIC_ACTIONS}, not {v!r}",
+                    field=name,
+                    rule=f"{RULES}: recovery checks and Blood Price uses are spent per turn",
+                )
