@@ -4,6 +4,8 @@ Each panel is an ``ipywidgets.VBox`` that owns its controls and (if it draws) on
 ``alt.JupyterChart``, and exposes its model as the ``value`` trait for ``traitlets.link``.
 """
 
+import workbench  # noqa: F401  (first: its import makes altair's import 3 s cheaper, workbench.iri_stand_in)
+
 from .annulus import AnnulusAttackBuilder
 from .app import Workbench
 from .attack import AttackSetBuilder, attack_builder

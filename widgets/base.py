@@ -22,23 +22,14 @@ import traitlets as T
 
 from workbench.errors import RulesError
 
+from .offline import enable_offline
+
 if TYPE_CHECKING:
     from workbench.charts import AnyChart
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Panel", "Background", "guarded", "enable_offline", "error_html", "prevalidated", "INLINE_SECONDS"]
-
-_offline = False
-
-
-def enable_offline() -> None:
-    """Make every JupyterChart load its JavaScript from the installed packages, not a CDN (once)."""
-    global _offline
-    if not _offline:
-        alt.JupyterChart.enable_offline()
-        _offline = True
-
 
 _PREVALIDATED: dict[type, type] = {}
 

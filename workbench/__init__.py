@@ -9,6 +9,7 @@ The engine never imports ipywidgets; polars and altair load on first use.
 
 from __future__ import annotations
 
+from . import iri_stand_in  # noqa: F401  (first: installs itself before anything imports altair; saves 3 s)
 from .api import damage, outcomes
 from .combat import DuelResult, duel, mean_rounds_to_kill, rounds_to_kill
 from .dist import Dist

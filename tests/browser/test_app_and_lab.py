@@ -150,13 +150,27 @@ def app(browser, voila) -> Iterator:
     problems: list[str] = []
     page = new_page(browser, problems)
     page.problems = problems
+    started = time.monotonic()
     page.goto(voila, timeout=60_000)
     page.locator(".wb-damage-stats .wb-mean").wait_for(timeout=APP_READY_MS)
     page.locator(".wb-damage-chart svg, .wb-damage-chart canvas").first.wait_for(timeout=STEP_MS)
+    # recorded, not asserted (speed is measured, never a test): benchmarks/README.md, "Start-up"
+    record_timing("first_chart_s", time.monotonic() - started)
     try:
         yield page
     finally:
         page.close()
+
+
+def record_timing(name: str, seconds: float) -> None:
+    """Add ``name: seconds`` to tests/artifacts/timings.json (what the browser saw, for the record)."""
+    import json
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / "timings.json"
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    data[name] = round(seconds, 3)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True))
 
 
 def shot(page, name: str, locator=None, docs: str | None = None) -> Path:
