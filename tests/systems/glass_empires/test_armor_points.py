@@ -52,27 +52,33 @@ def strike(ap: int, hp: int, x: int) -> tuple[int, int]:
     return ap - (absorbed + 1) // 2, hp - (x - absorbed)
 
 
-def turn(ap: int, hp: int, damage: int, strikes: int) -> dict[tuple[int, int], Fraction]:
-    """Return {(AP, HP) after one turn (one Attack of ``strikes`` Strikes): probability}."""
+def turn(
+    ap: int, hp: int, damage: int, strikes: int, modifier: int = 0, cap: int | None = None
+) -> dict[tuple[int, int], Fraction]:
+    """Return {(AP, HP) after one turn (one Attack of ``strikes`` Strikes): probability}; ``modifier`` on every
+    Strike Save, ``cap`` the most one Strike deals before armor (a Swarm's "reduced to 1")."""
     states = {(ap, hp): Fraction(1)}
     for _ in range(strikes):
         nxt: dict[tuple[int, int], Fraction] = {}
         for (a, h), p in states.items():
-            for x, q in strike_outcomes(damage).items():
+            for x, q in strike_outcomes(damage, modifier).items():
+                x = x if cap is None else min(x, cap)
                 s = strike(a, h, x) if h > 0 else (a, h)
                 nxt[s] = nxt.get(s, Fraction(0)) + p * q
         states = nxt
     return states
 
 
-def oracle(ap0: int, hp0: int, damage: int, strikes: int, rounds: int) -> tuple[list[Fraction], Fraction]:
+def oracle(
+    ap0: int, hp0: int, damage: int, strikes: int, rounds: int, modifier: int = 0, cap: int | None = None
+) -> tuple[list[Fraction], Fraction]:
     """Return (P(killed by round t) for t = 1..rounds, the exact mean rounds) by enumeration."""
     alive = {(ap0, hp0): Fraction(1)}
     by, dead = [], Fraction(0)
     for _ in range(rounds):
         nxt: dict[tuple[int, int], Fraction] = {}
         for (a, h), p in alive.items():
-            for (a2, h2), q in turn(a, h, damage, strikes).items():
+            for (a2, h2), q in turn(a, h, damage, strikes, modifier, cap).items():
                 if h2 <= 0:
                     dead += p * q
                 else:
@@ -82,7 +88,7 @@ def oracle(ap0: int, hp0: int, damage: int, strikes: int, rounds: int) -> tuple[
 
     @lru_cache(maxsize=None)
     def mean(a: int, h: int) -> Fraction:  # every move but "no change" lowers AP or HP
-        moves = turn(a, h, damage, strikes)
+        moves = turn(a, h, damage, strikes, modifier, cap)
         stay = moves.get((a, h), Fraction(0))
         rest = sum((q * mean(*s) for s, q in moves.items() if s != (a, h) and s[1] > 0), Fraction(0))
         return (1 + rest) / (1 - stay)
@@ -149,3 +155,40 @@ def test_chain_agrees_with_the_simulation_jams_included():
     m_sim = float(rounds @ p)
     se = np.sqrt(max(float(rounds**2 @ p) - m_sim**2, 0.0) / 50_000)
     assert abs(m_chain - m_sim) < 4 * se
+
+
+def _agree(f, by, mean) -> None:
+    got = f["p_killed_by"].to_numpy()
+    got = np.concatenate([got, np.full(len(by), got[-1])])[: len(by)]
+    assert f["exact"].all()
+    assert np.allclose(got, [float(p) for p in by], atol=1e-12, rtol=0)
+    assert abs(float((f["round"] * f["p_killed_at"]).sum()) - float(mean)) < 1e-9 * float(mean)
+
+
+def test_swarm_cap_in_the_armor_chain():
+    """The chain stays exact with a published trait on the armored target: a Skittering Horde given Armor 1 (4 AP,
+    16 HP; Swarm: single-target damage "reduced to 1", skittering-horde.yaml) against the Bear's 2 Strikes of 10.
+    Each landed Strike (21/36) deals 1, and 1 damage spends a whole AP ("1 AP per 2 damage or fraction"), so 4 Strikes
+    go to armor and 16 to HP: 20 landed Strikes, 10 turns at the least. P(killed by round 9) = 0, P(killed by
+    round 10) = (21/36)^20. (Were armor a pool of 2 x 4 = 8 damage, 24 Strikes would be needed.)"""
+    bear = wb.system("glass_empires").catalog().creature("Bear")
+    horde = wb.system("glass_empires").catalog().creature("Skittering Horde").replace(armor=1)
+    assert G.state_effects(bear, horde) == {"armor points"}
+    f = wb.rounds_to_kill(bear, horde)
+    assert f["p_killed_by"][8] == pytest.approx(0, abs=1e-12)
+    assert f["p_killed_by"][9] == pytest.approx(float(Fraction(21, 36) ** 20), abs=1e-12)
+    _agree(f, *oracle(4, 16, 10, 2, 14, cap=1))
+
+
+def test_pack_hunter_bonus_in_the_armor_chain():
+    """The Wolf (+2 to Strike Saves against a target engaged with an ally, wolf.yaml) against the Plate Soldier
+    (Armor 4 x Power 4 = 16 AP, 16 HP): the chain over (AP, HP) equals the enumeration at modifier +2, and differs
+    from it at +0 (the circumstance absent)."""
+    cat = wb.system("glass_empires").catalog()
+    wolf, soldier = cat.creature("Wolf"), cat.creature("Plate Soldier (Level 2 human, example)")
+    engaged = G.Situation(circumstances=["target_engaged_with_ally"])
+    f = wb.rounds_to_kill(wolf, soldier, situation=engaged)
+    by, mean = oracle(16, 16, 6, 1, 8, modifier=2)
+    _agree(f, by, mean)
+    plain = oracle(16, 16, 6, 1, 8)
+    assert float(plain[1]) > float(mean) + 0.5

@@ -5,6 +5,9 @@ CLARIFICATIONS.md, Glass Empires).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import polars as pl
 import pytest
 
 import workbench as wb
@@ -96,3 +99,74 @@ def test_coraler_bloodthirst_reduces_each_strike_by_one():
     assert GE.damage(sword, me, coraler).mean() == pytest.approx(71 / 36, abs=1e-12)
     spent = GE.Situation(target_damage_reduction_active=False)
     assert GE.damage(sword, me, coraler, situation=spent).mean() == pytest.approx(92 / 36, abs=1e-12)
+
+
+def _mean_rounds(pmf: dict[int, Fraction], need: int) -> Fraction:
+    """Return the exact mean number of turns until the per-turn amounts (pmf {amount: p}) add up to ``need``:
+    E[n] = (1 + sum_{k>0} p_k E[n - k]) / (1 - p_0), E[n <= 0] = 0."""
+    e: dict[int, Fraction] = {}
+    for n in range(1, need + 1):
+        rest = sum((p * e.get(n - k, Fraction(0)) for k, p in pmf.items() if k > 0), Fraction(0))
+        e[n] = (1 + rest) / (1 - pmf.get(0, Fraction(0)))
+    return e[need]
+
+
+def _frame_mean(f) -> float:
+    return float((f["round"] * f["p_killed_at"]).sum())
+
+
+def test_skittering_horde_cap_holds_over_the_whole_fight():
+    """Swarm: "Damage that only affects a single target is reduced to 1" (skittering-horde.yaml; the data's
+    single_target_damage_max = 1), per Strike, every turn. The Bear's 2 Strikes a turn each land (Crit, Pass or
+    Seven) with 21/36 and then deal 1, so a turn deals 0, 1, 2 with 225, 630, 441 of 1296. The Horde's 16 HP take
+    at least 8 turns: P(killed by round 7) = 0, P(killed by round 8) = (21/36)^16 (every Strike lands). The mean is
+    the recurrence of _mean_rounds (about 14.2; without the cap the Bear averages 10.56 a turn and needs about 2)."""
+    bear, horde = CAT.creature("Bear"), CAT.creature("Skittering Horde")
+    f = wb.rounds_to_kill(bear, horde)
+    assert f["exact"].all()
+    assert f["p_killed_by"][6] == pytest.approx(0, abs=1e-12)
+    assert f["p_killed_by"][7] == pytest.approx(float(Fraction(21, 36) ** 16), abs=1e-12)
+    turn = {0: Fraction(225, 1296), 1: Fraction(630, 1296), 2: Fraction(441, 1296)}
+    mean = float(_mean_rounds(turn, 16))
+    assert _frame_mean(f) == pytest.approx(mean, rel=1e-9)
+    from workbench.comparison import BEST_PLAN, compare
+
+    row = compare([bear], [horde], progress=False).filter(pl.col("attack") == BEST_PLAN).row(0, named=True)
+    assert row["method"] == "exact" and row["mean_rounds"] == pytest.approx(mean, rel=1e-9)
+
+
+def test_living_tree_fire_multiplier_holds_over_the_whole_fight():
+    """Vulnerable to Fire: "Fire Damage ignores Armor & deals 1.5x damage" (living-tree.yaml). A Torch (5 fire) per
+    turn deals 15, 7, 3, 0 with 1, 14, 6, 15 of 36 (test above). The Tree has 12 HP: round 1 kills on a Crit, 1/36;
+    by round 2: Crit first (36/1296), or 7 then 7 or more (14 x 15), or 3 then 15 (6 x 1), or 0 then 15 (15 x 1):
+    267/1296. Without the multiplier (5 a Pass, 10 a Crit, 2 a Seven) by round 2 only 10 + 2 or more (1 x 21),
+    5 + 10 (14 x 1) and 2 + 10 (6 x 1) kill: 41/1296."""
+    tree = CAT.creature("Tree, Living")
+    torch = GE.Attack("Torch", damage=5, damage_type="fire")
+    me = GE.Creature("Torchbearer", power=2, weapons=[torch])
+    f = wb.rounds_to_kill(me, tree)
+    assert f["p_killed_by"][0] == pytest.approx(1 / 36, abs=1e-15)
+    assert f["p_killed_by"][1] == pytest.approx(267 / 1296, abs=1e-15)
+    plain = wb.rounds_to_kill(me, tree.replace(traits={}))
+    assert plain["p_killed_by"][1] == pytest.approx(41 / 1296, abs=1e-15)
+    turn = {15: Fraction(1, 36), 7: Fraction(14, 36), 3: Fraction(6, 36), 0: Fraction(15, 36)}
+    assert _frame_mean(f) == pytest.approx(float(_mean_rounds(turn, 12)), rel=1e-9)
+
+
+def test_wolf_pack_hunter_bonus_holds_over_the_whole_fight():
+    """Pack Hunter: "Gain +2 to Strike Saves against targets Engaged with an ally" (wolf.yaml). The Bite (6) at +2
+    deals 12, 6, 3, 0 with 6, 20, 4, 6 of 36 against the Level 1 Human (12 HP, no armor): round 1 kills on a Crit,
+    6/36; by round 2: Crit first (216/1296), 6 then 6 or more (20 x 26), 3 then 12 (4 x 6), 0 then 12 (6 x 6):
+    796/1296. Without the circumstance (bands 1, 14, 6, 14+1 of 36): 1/36 and (36 + 14 x 15 + 6 + 15)/1296 =
+    267/1296. In a duel the Human's Fists (2, 8 HP Wolf) lose more often with the bonus on."""
+    wolf, human = CAT.creature("Wolf"), CAT.creature("Human (Level 1 starting PC)")
+    engaged = GE.Situation(circumstances=["target_engaged_with_ally"])
+    f = wb.rounds_to_kill(wolf, human, situation=engaged)
+    assert f["p_killed_by"][0] == pytest.approx(6 / 36, abs=1e-15)
+    assert f["p_killed_by"][1] == pytest.approx(796 / 1296, abs=1e-15)
+    alone = wb.rounds_to_kill(wolf, human)
+    assert alone["p_killed_by"][0] == pytest.approx(1 / 36, abs=1e-15)
+    assert alone["p_killed_by"][1] == pytest.approx(267 / 1296, abs=1e-15)
+    turn = {12: Fraction(6, 36), 6: Fraction(20, 36), 3: Fraction(4, 36), 0: Fraction(6, 36)}
+    assert _frame_mean(f) == pytest.approx(float(_mean_rounds(turn, 12)), rel=1e-9)
+    assert wb.duel(wolf, human, situation=engaged).p_a_wins > wb.duel(wolf, human).p_a_wins

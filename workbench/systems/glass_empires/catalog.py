@@ -111,7 +111,8 @@ def creatures_from_shared(data: dict[str, Any]) -> list[dict[str, Any]]:
         if size is None and base is not None and base.get("size") is not None:
             size = base["size"]
             notes.append(
-                f"Size not stated for this variant; the base creature's ({base['name']}) Size {size:g} ft is used"
+                f"Size not stated for this variant (its row does not inherit the base's Size: the bestiary may"
+                f" call it smaller or larger); the base creature's ({base['name']}) Size {size:g} ft is used"
             )
         if size is None and ("human" in c["name"].lower() or "example" in c["name"].lower()):
             # the worked examples are human (README: HD 2 is the human race value; the Warrior
