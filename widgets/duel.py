@@ -42,10 +42,17 @@ def duel_figure(result: Any) -> charts.AnyChart:
         f"{a} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_a}),
         f"{b} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_b}),
     }
+    nobody = decided[-1] <= 0.0
+    if nobody:  # flat lines at 0 would read as a broken chart: say it in words, over a few rounds
+        last = min(10, int(rounds[-1]))
     curves = charts.rounds_chart(
         frames,
         title="Won by round",
-        subtitle="chance each side has won by the end of each round",
+        subtitle=(
+            f"no fight is decided within {result.max_rounds} rounds: neither side can win"
+            if nobody
+            else "chance each side has won by the end of each round"
+        ),
         max_round=min(last, int(rounds[-1])),
         y_title="P(won by round)",
         legend_title="Side",
@@ -58,12 +65,12 @@ def duel_html(result: Any) -> str:
     """Return an HTML table of a DuelResult: each side's win chance, no winner, mean length."""
     r = result.rounds
     decided = result.p_a_wins + result.p_b_wins
-    mean = float((r["round"] * (r["p_a_wins"] + r["p_b_wins"])).sum()) / decided if decided else float("nan")
+    mean = float((r["round"] * (r["p_a_wins"] + r["p_b_wins"])).sum()) / decided if decided else None
     rows = [
         ("a", f"P({result.a} wins)", f"{result.p_a_wins:.2%}"),
         ("b", f"P({result.b} wins)", f"{result.p_b_wins:.2%}"),
         ("draw", f"no winner in {result.max_rounds} rounds", f"{result.p_draw:.2%}"),
-        ("rounds", "mean rounds (decided)", f"{mean:.2f}"),
+        ("rounds", "mean rounds (decided)", "none decided" if mean is None else f"{mean:.2f}"),
         ("exact", "method", "exact" if result.exact else "simulated"),
     ]
     if not result.exact:

@@ -32,6 +32,7 @@ __all__ = [
     "damage_chart",
     "at_least_chart",
     "rounds_chart",
+    "round_ticks",
     "heatmap",
     "duel_chart",
     "compare_bars",
@@ -272,6 +273,17 @@ def at_least_chart(
 
 
 # --------------------------------------------------------------------------- combat
+def round_ticks(max_round: int, most: int = 12) -> list[int]:
+    """Return the whole-round ticks of an axis from 0 to ``max_round``: every round, or every 2nd,
+    5th, 10th, 20th, 50th ... (the 1-2-5 steps), so that at most ``most`` + 1 ticks show."""
+    step, scale = 1, 1
+    while max_round // step > most:
+        step = next(m * scale for m in (1, 2, 5, 10) if m * scale > step)
+        if step == 10 * scale:
+            scale *= 10
+    return list(range(0, max_round + 1, step))
+
+
 def rounds_chart(
     frames: pl.DataFrame | Mapping[str, pl.DataFrame],
     title: str = "Rounds to kill",
@@ -324,7 +336,9 @@ def rounds_chart(
             x=alt.X(
                 "round:Q",
                 title="Round",
-                axis=alt.Axis(tickMinStep=1, format="d"),
+                # whole rounds only: Vega's own ticks fall on halves over a short range, and "d"
+                # then prints 0, 1, 1, 2, 2
+                axis=alt.Axis(values=round_ticks(max_round), format="d"),
                 scale=alt.Scale(domain=[0, max_round]),
             ),
             y=alt.Y(f"{y_field}:Q", title=y_title, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),

@@ -108,6 +108,8 @@ charts.rounds_chart({"4 attacks with advantage": rtk}, title="Rounds to kill 150
 
 # %%
 bonus, ac, hp = 7, 16, 150
-p_hit = d20.sf(max(ac - bonus, 2)) - p_crit
+# the die must show at least AC - bonus (a 1 always misses, a 19 or 20 always hits and crits),
+# so any AC and bonus give chances between 0 and 1
+p_hit = d20.sf(min(max(ac - bonus, 2), 19)) - p_crit
 attack = Dist.mixture([Dist.constant(0), Dist.dice(2, 6) + 3, Dist.dice(4, 6) + 6], [1 - p_hit - p_crit, p_hit, p_crit])
 print(f"mean rounds to kill {hp} HP: {wb.mean_rounds_to_kill(4 @ attack, hp):.4f}")

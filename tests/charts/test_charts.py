@@ -219,3 +219,16 @@ def test_heatmap_with_inf_and_nan_renders_grey(tmp_path):
     assert png.stat().st_size > 1000
     svg = ch.save_svg(chart, tmp_path / "inf.svg").read_text()
     assert "∞" in svg
+
+
+def test_round_axis_ticks_are_whole_rounds():
+    """A rounds axis over 0..2 showed ticks 0, 1, 1, 2, 2 (Vega's halves printed with "d"): the
+    ticks are now every whole round up to 12, then every 2nd, 5th, 10th ..."""
+    assert ch.round_ticks(2) == [0, 1, 2]
+    assert ch.round_ticks(12) == list(range(13))
+    assert ch.round_ticks(13) == list(range(0, 14, 2))
+    assert ch.round_ticks(100) == list(range(0, 101, 10))
+    assert ch.round_ticks(10**6)[:2] == [0, 100_000] and len(ch.round_ticks(10**6)) <= 13
+    frame = pl.DataFrame({"round": [1, 2], "p_killed_by": [0.5, 1.0]})
+    spec = ch.rounds_chart(frame, max_round=2).to_dict()
+    assert spec["encoding"]["x"]["axis"]["values"] == [0, 1, 2]

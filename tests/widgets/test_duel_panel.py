@@ -130,3 +130,16 @@ def test_manual_mode_marks_stale_and_run_recomputes(toy):
     p.run_button.click()
     assert p.value.p_a_wins == pytest.approx(51 / 64, abs=1e-12) and p.stale.value == ""
     assert "wb-duel-run" in p.run_button._dom_classes
+
+
+def test_a_duel_nobody_can_win_reads_as_words(toy):
+    """Two creatures with no attack: every fight is a draw; the table says "none decided" (it said
+    "nan") and the curves' subtitle says no fight is decided."""
+    a = Creature("Statue", hp=5, attacks=[])
+    b = Creature("Pillar", hp=5, attacks=[])
+    p = DuelPanel(toy, a, b, max_rounds=20)
+    assert p.value.p_draw == pytest.approx(1.0)
+    assert 'class="wb-rounds">none decided<' in p.stats.value and "nan" not in p.stats.value
+    spec = p.chart.chart.to_dict()
+    subtitles = [c.get("title", {}).get("subtitle", "") for c in spec["vconcat"]]
+    assert any("no fight is decided within 20 rounds" in s for s in subtitles)
