@@ -118,10 +118,12 @@ def from_published(record: dict[str, Any]) -> dict[str, Any]:
     ``abilities``; those used outside the turn's action points (Miasma each Effect Phase, the
     paradigm action Dragonslayer, Foretell Doom after the third Effect Phase) are
     ``phase_abilities``; other passives and non-attacks are left out; a ``no_damage`` attack gets
-    multiplier 0. ``creature_type`` is copied.
+    multiplier 0. ``creature_type`` is copied; ``mp`` is the hero's MP box or the warrior's Mana
+    (srd/heroes/numbers.md: "Mana is their base maximum MP during combat").
     """
     out: dict[str, Any] = {"name": record["name"]}
     out.update({k: int(record[k]) for k in _STATS})
+    out["mp"] = int(record["mp"] if "mp" in record else record["mana"])  # a hero's MP box, a warrior's Mana
     if _element(record.get("element")):
         out["element"] = record["element"]
     if record.get("shell"):

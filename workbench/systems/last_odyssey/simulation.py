@@ -22,7 +22,8 @@ __all__ = ["LastOdysseySide", "state_effects"]
 
 
 class LastOdysseySide(Side):
-    """A Last Odyssey creature: HP and Shell points; each ability of the turn is drawn as the Shell stands."""
+    """A Last Odyssey creature: HP, Shell points and MP; each ability of the turn is drawn as the foe's
+    Shell stands, and each turn's plan is one the MP left pays for."""
 
     def __init__(self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None):
         from . import SYSTEM
@@ -36,7 +37,7 @@ class LastOdysseySide(Side):
         #: the name of this side's tables and plans in the simulation's memo (model values only)
         self._memo = ("last_odyssey", me, foe, self.options, self.situation)
         self.uses = Bank(self._build_use, share=lambda k: (*self._memo, "use", self.abilities[k // 2], k % 2))
-        self._plans: dict[bool, list[int] | Dist | None] = {}
+        self._plans: dict[tuple[bool, int], list[int] | Dist | None] = {}
         self.abilities: list[Any] = []
 
     def _sit(self, shell_on: bool) -> Any:
@@ -49,36 +50,45 @@ class LastOdysseySide(Side):
         self.abilities.append(a)
         return len(self.abilities) - 1
 
-    def _plan(self, shell_on: bool) -> list[int] | Dist | None:
-        if shell_on not in self._plans:
+    def _plan(self, shell_on: bool, mp: int) -> list[int] | Dist | None:
+        key = (shell_on, mp)
+        if key not in self._plans:
             if callable(self.plan):
-                got = self._choose(shell_on)
+                got = self._choose(shell_on, mp)
             else:  # chosen from the models alone: memoised (a list plan under its tuple)
                 plan = tuple(self.plan) if is_sequence_plan(self.plan) else self.plan
-                got = MEMO.get((*self._memo, "plan", plan, shell_on), lambda: self._choose(shell_on))
-            self._plans[shell_on] = (
-                got if got is None or isinstance(got, Dist) else [self._ability_index(a) for a in got]
-            )
-        return self._plans[shell_on]
+                got = MEMO.get((*self._memo, "plan", plan, shell_on, mp), lambda: self._choose(shell_on, mp))
+            self._plans[key] = got if got is None or isinstance(got, Dist) else [self._ability_index(a) for a in got]
+        return self._plans[key]
 
-    def _choose(self, shell_on: bool) -> tuple[Any, ...] | Dist | None:
+    def _choose(self, shell_on: bool, mp: int) -> tuple[Any, ...] | Dist | None:
         """Return the abilities of the turn played while the foe's Shell is up (``shell_on``) or
-        broken: the given plan's (its action points checked), else those of the plan
-        ``turn_damage`` chooses; a Dist when a plan function returns one, None when no plan is legal."""
+        broken, with ``mp`` MP left; a Dist when a plan function returns one, None when no plan is
+        legal. Without a plan: those of the plan ``turn_damage`` chooses among the plans ``mp`` pays
+        for. A given plan (a list, or a label) is checked against the full MP (plan_items), and each
+        turn uses its abilities in order, each one the MP left still pays for ("Characters may
+        never use an ability that costs more than their current MP", srd/heroes/numbers.md): once
+        the MP runs out, its MP abilities are left out of the turn."""
         sit = self._sit(shell_on)
-        if is_sequence_plan(self.plan):
-            # the checks of plan_damage: the action points (plan_items), then the abilities' outcome
-            # tables, which the fights draw from: built here, Shell up and broken in one call
-            attacks = self.sys.plan_items(
-                self.me, [self.sys.attack_named(self.me, x) for x in list(self.plan)], self.options
-            )
-            index = [self._ability_index(a) for a in dict.fromkeys(attacks)]
+        if is_sequence_plan(self.plan) or (isinstance(self.plan, str) and mp < self.me.mp):
+            named = list(self.plan) if is_sequence_plan(self.plan) else str(self.plan).split(" + ")
+            # the checks of plan_damage: the action points and MP (plan_items), then the abilities'
+            # outcome tables, which the fights draw from: built here, Shell up and broken in one call
+            attacks = self.sys.plan_items(self.me, [self.sys.attack_named(self.me, x) for x in named], self.options)
+            paid = []
+            for a in attacks:
+                if a.mp_cost <= mp:
+                    paid.append(a)
+                    mp -= a.mp_cost
+            if not paid:
+                return None
+            index = [self._ability_index(a) for a in dict.fromkeys(paid)]
             try:
                 self.uses.prefetch([i * 2 + s for i in index for s in (1, 0)])
             except RulesError:  # refused in the other Shell state only: it raises when met
                 self.uses.prefetch([i * 2 + shell_on for i in index])
-            return tuple(attacks)
-        label = choose_label(self.sys.turn_plans(self.me, self.foe, self.options, sit), self.plan)
+            return tuple(paid)
+        label = choose_label(self.sys.turn_plans(self.me.replace(mp=mp), self.foe, self.options, sit), self.plan)
         if label is None or isinstance(label, Dist):
             return label
         return tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
@@ -93,6 +103,7 @@ class LastOdysseySide(Side):
         super().start(n, sim)
         self.hp = np.full(n, self.sys.hit_points(self.me), dtype=np.int64)
         self.shell = np.full(n, self.sys.shell_points(self.me), dtype=np.int64)
+        self.mp = np.full(n, int(self.me.mp), dtype=np.int64)
 
     def _hurt(self, idx: np.ndarray, damage: np.ndarray, sim: Fights) -> None:
         absorbed = np.minimum(damage, self.shell[idx])
@@ -103,9 +114,8 @@ class LastOdysseySide(Side):
     def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         foe = cast(LastOdysseySide, foe)  # both sides of a fight are built by this rule system
         on = foe.shell[idx] > 0
-        for state in (True, False):
-            sel = idx[on == state]
-            plan = self._plan(state) if sel.size else None
+        for (state, mp), sel in _groups(idx, on, self.mp[idx]):
+            plan = self._plan(state, mp)
             if plan is None:
                 continue
             if isinstance(plan, Dist):
@@ -115,24 +125,23 @@ class LastOdysseySide(Side):
                 sel = sel[foe.alive()[sel]]
                 if sel.size == 0:
                     break
+                self.mp[sel] -= self.abilities[a].mp_cost  # paid on use (srd/heroes/numbers.md)
                 row = self.uses.draw(a * 2 + (foe.shell[sel] > 0), sim.rng)
                 foe._hurt(sel, row["damage"], sim)
 
     def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
         """Return True when this side's turns can no longer change the fights ``idx``: a passive
-        turn does nothing, and an active one, for the Shell state of each of these fights (up or
-        broken), plays no plan or only abilities whose every outcome deals 0 damage (so HP and
-        Shell, the whole state, stay as they are). Only tables already drawn from count."""
+        turn does nothing, and an active one, for the Shell state and MP left of each of these
+        fights, plays no plan or only abilities that cost no MP and whose every outcome deals 0
+        damage (so HP, Shell and MP, the whole state, stay as they are). Only tables already drawn
+        from count."""
         if passive:
             return True
         foe = cast(LastOdysseySide, foe)
-        on = foe.shell[idx] > 0
-        for state in (True, False):
-            if not (on == state).any():
-                continue
-            if state not in self._plans:
+        for key, _ in _groups(idx, foe.shell[idx] > 0, self.mp[idx]):
+            if key not in self._plans:
                 return False
-            plan = self._plans[state]
+            plan = self._plans[key]
             if plan is None:
                 continue
             if isinstance(plan, Dist):
@@ -140,8 +149,8 @@ class LastOdysseySide(Side):
                     return False
                 continue
             for a in plan:
-                t = self.uses.known(a * 2 + state)
-                if t is None or np.any(t["damage"] != 0):
+                t = self.uses.known(a * 2 + key[0])
+                if t is None or np.any(t["damage"] != 0) or self.abilities[a].mp_cost:
                     return False
         return True
 
@@ -154,7 +163,29 @@ def _dist_bank(d: Dist) -> Bank[float]:
     return Bank(lambda keys: [dist_table(d)])
 
 
-def state_effects(sys: Any, attacker: Any, target: Any) -> set[str]:
-    """Return {"shell"} when ``target`` has Shell points (they absorb damage and change the
-    multipliers once broken, CLARIFICATIONS.md, Last Odyssey: Shell), else the empty set."""
-    return {"shell"} if sys.shell_points(target) > 0 else set()
+def _groups(idx: np.ndarray, on: np.ndarray, mp: np.ndarray) -> list[tuple[tuple[bool, int], np.ndarray]]:
+    """Return the fights ``idx`` grouped by (foe's Shell up, MP left): ((state, mp), fights) pairs,
+    Shell up first, then by MP (numpy unique over the joint key)."""
+    if idx.size == 0:
+        return []
+    key = mp.astype(np.int64) * 2 + (~on).astype(np.int64)
+    values, inverse = np.unique(key, return_inverse=True)
+    return [((not bool(v % 2), int(v // 2)), idx[inverse == j]) for j, v in enumerate(values.tolist())]
+
+
+def state_effects(sys: Any, attacker: Any, target: Any, plan: Any = None) -> set[str]:
+    """Return the fight's state beyond HP: "shell" when ``target`` has Shell points (they absorb
+    damage and change the multipliers once broken, CLARIFICATIONS.md, Last Odyssey: Shell), "mp"
+    when an ability the attacker may play (those of ``plan`` when it is a list or a label, else
+    each damaging one) costs MP it can pay at the start: its MP runs down from turn to turn and
+    the plans it pays for change (srd/heroes/numbers.md: "When a character uses an ability that has
+    an MP cost, their MP is reduced by that amount")."""
+    out = {"shell"} if sys.shell_points(target) > 0 else set()
+    if is_sequence_plan(plan) or isinstance(plan, str):
+        named = list(plan) if is_sequence_plan(plan) else str(plan).split(" + ")
+        played = [sys.attack_named(attacker, x) for x in named]
+    else:
+        played = [a for a in sys.attacks_of(attacker) if a.deals_damage]
+    if any(0 < a.mp_cost <= attacker.mp for a in played):
+        out.add("mp")
+    return out
