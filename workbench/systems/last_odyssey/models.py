@@ -278,8 +278,9 @@ class Creature(Model):
     elements whose damage it ignores (×0), ``immune_statuses`` statuses it never gains.
     ``creature_type`` is the published type (Human, Undead, Beast, ...). ``phase_abilities`` are
     attack abilities used outside the turn's action points (``timing`` other than "action":
-    Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, but never planned
-    into a turn (when they happen needs fight state).
+    Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, never planned into a
+    turn, and played by the fight between rounds (last_odyssey/simulation.py). ``anima`` pays for
+    paradigm actions (Dragonslayer, 1 anima each).
     """
 
     system: ClassVar[str] = "last_odyssey"
@@ -379,6 +380,15 @@ class Creature(Model):
         unit="MP",
         help="its MP at the start of the fight (the published Mana): abilities' MP costs are paid from it",
         rule=MP_RULE,
+    )
+    anima: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        maximum=10,
+        unit="anima",
+        help="its anima at the start of the fight: pays for paradigm actions (Dragonslayer: 1)",
+        rule="srd/anima/spending.md: 'a maximum of 10 anima at a time'; paradigm.md: paradigm actions cost anima",
     )
 
     def validate(self) -> None:

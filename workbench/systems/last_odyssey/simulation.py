@@ -18,7 +18,7 @@ from ...errors import RulesError
 from ...simulate.engine import MEMO, Bank, Fights, Side
 from ...simulate.plans import choose_label, dist_table, grouped_table, is_sequence_plan
 
-__all__ = ["LastOdysseySide", "state_effects"]
+__all__ = ["LastOdysseySide", "state_effects", "poison_damage", "PHASE_TIMINGS", "MAX_ANIMA"]
 
 
 class LastOdysseySide(Side):
@@ -39,6 +39,10 @@ class LastOdysseySide(Side):
         self.uses = Bank(self._build_use, share=lambda k: (*self._memo, "use", self.abilities[k // 2], k % 2))
         self._plans: dict[tuple[bool, int], list[int] | Dist | None] = {}
         self.abilities: list[Any] = []
+        # phase abilities: tables keyed ability index * 4 + Shell up * 2 + foe at full HP
+        self.phase = {t: [a for a in me.phase_abilities if a.timing == t] for t in PHASE_TIMINGS}
+        self.phase_uses = Bank(self._build_phase, share=lambda k: (*self._memo, "phase", self.abilities[k // 4], k % 4))
+        self.after = 0  # the rounds whose Effect Phase has passed
 
     def _sit(self, shell_on: bool) -> Any:
         return self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
@@ -93,6 +97,68 @@ class LastOdysseySide(Side):
             return label
         return tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
 
+    def _build_phase(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
+        """Return the (damage, status) tables of phase-ability uses: key = ability * 4 + Shell up * 2 +
+        foe at full HP (not full: one HP below it, which is all Dragonslayer reads)."""
+        attacks = [self.abilities[k // 4] for k in keys]
+        hp = self.sys.hit_points(self.foe)
+        sits = [self._sit(bool(k // 2 % 2)).replace(target_hp=None if k % 2 or hp == 1 else hp - 1) for k in keys]
+        t = self.sys.outcome_tables(attacks, [self.me] * len(keys), [self.foe] * len(keys), self.options, sits)
+        return [grouped_table(t.filter(pl.col("matchup") == i), ["damage", "status"]) for i in range(len(keys))]
+
+    def _phase_draw(self, a: Any, sel: np.ndarray, foe: LastOdysseySide, sim: Fights) -> dict[str, np.ndarray]:
+        """Return one use of the phase ability ``a`` in the fights ``sel``, drawn as the foe's Shell and
+        HP stand (damage and status per fight)."""
+        full = foe.hp[sel] >= self.sys.hit_points(foe.me)
+        return self.phase_uses.draw(self._ability_index(a) * 4 + (foe.shell[sel] > 0) * 2 + full, sim.rng)
+
+    def between_rounds(self, idx: np.ndarray, foe: Side, sim: Fights, after_round: int) -> None:
+        """Play this side's phase abilities between rounds (the module docstring): after round
+        ``after_round`` its Effect Phase (Poisoned's damage, then the effect-phase sleights, then,
+        after the third, the abilities that wait for it), then the Paradigm Phase; before the first
+        round (0) the extra Paradigm Phase only."""
+        foe = cast(LastOdysseySide, foe)
+
+        def live(sel: np.ndarray) -> np.ndarray:
+            return sel[self.alive()[sel] & foe.alive()[sel]]
+
+        if after_round >= 1:
+            self.after = after_round
+            sel = live(idx[self.foe_poisoned[idx]])
+            if sel.size:
+                foe._hurt(sel, np.full(sel.size, poison_damage(foe.me), dtype=np.int64), sim)
+            for a in self.phase["effect_phase"]:
+                sel = live(idx)
+                if sel.size:
+                    self.foe_poisoned[sel] |= self._phase_draw(a, sel, foe, sim)["status"].astype(bool)
+            if after_round == 3:
+                for a in self.phase["after_third_effect_phase"]:
+                    sel = live(idx)
+                    if sel.size:
+                        foe._hurt(sel, self._phase_draw(a, sel, foe, sim)["damage"], sim)
+        used = np.zeros(self.n, dtype=bool)  # one paradigm action per round
+        for a in self.phase["paradigm_phase"]:
+            sel = live(idx)
+            sel = sel[~used[sel] & (self.anima[sel] >= a.anima_cost)]
+            if sel.size == 0:
+                continue
+            used[sel] = True
+            self.anima[sel] -= a.anima_cost
+            foe.anima[sel] = np.minimum(MAX_ANIMA, foe.anima[sel] + a.anima_cost)
+            foe._hurt(sel, self._phase_draw(a, sel, foe, sim)["damage"], sim)
+
+    def _phases_pending(self, idx: np.ndarray, foe: LastOdysseySide) -> bool:
+        """Return whether a phase of this side may still change the fights ``idx``: a Poisoned foe,
+        an effect-phase sleight on a foe not yet Poisoned, an ability waiting for the third Effect
+        Phase, a paradigm action the anima left pays for."""
+        if self.foe_poisoned[idx].any():
+            return True
+        if self.phase["effect_phase"] and not self.foe_poisoned[idx].all():
+            return True
+        if self.phase["after_third_effect_phase"] and self.after < 3:
+            return True
+        return any(bool((self.anima[idx] >= a.anima_cost).any()) for a in self.phase["paradigm_phase"])
+
     def _build_use(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
         attacks = [self.abilities[k // 2] for k in keys]
         sits = [self._sit(bool(k % 2)) for k in keys]
@@ -104,6 +170,9 @@ class LastOdysseySide(Side):
         self.hp = np.full(n, self.sys.hit_points(self.me), dtype=np.int64)
         self.shell = np.full(n, self.sys.shell_points(self.me), dtype=np.int64)
         self.mp = np.full(n, int(self.me.mp), dtype=np.int64)
+        self.anima = np.full(n, int(self.me.anima), dtype=np.int64)
+        self.foe_poisoned = np.zeros(n, dtype=bool)  # the foe is Poisoned by this side's sleights
+        self.after = 0
 
     def _hurt(self, idx: np.ndarray, damage: np.ndarray, sim: Fights) -> None:
         absorbed = np.minimum(damage, self.shell[idx])
@@ -138,6 +207,8 @@ class LastOdysseySide(Side):
         if passive:
             return True
         foe = cast(LastOdysseySide, foe)
+        if self._phases_pending(idx, foe):
+            return False
         for key, _ in _groups(idx, foe.shell[idx] > 0, self.mp[idx]):
             if key not in self._plans:
                 return False
@@ -161,6 +232,19 @@ class LastOdysseySide(Side):
 def _dist_bank(d: Dist) -> Bank[float]:
     """Return the Bank whose one state class is the outcome table of the damage Dist ``d``."""
     return Bank(lambda keys: [dist_table(d)])
+
+
+#: the timings of abilities played between rounds (models.TIMINGS but "action")
+PHASE_TIMINGS = ("effect_phase", "paradigm_phase", "after_third_effect_phase")
+#: srd/anima/spending.md: "All Heroes can have a maximum of 10 anima at a time"; with an Antagonist,
+#: "Any excess anima gained above 10 dissipates instead"
+MAX_ANIMA = 10
+
+
+def poison_damage(creature: Any) -> int:
+    """Return the damage Poisoned deals each Effect Phase: one tenth of the base maximum HP (the
+    creature's ``hp``) rounded down, at least 1 (srd/combat/statuses.md, Poisoned)."""
+    return max(1, int(creature.hp) // 10)
 
 
 def _groups(idx: np.ndarray, on: np.ndarray, mp: np.ndarray) -> list[tuple[tuple[bool, int], np.ndarray]]:
@@ -188,4 +272,22 @@ def state_effects(sys: Any, attacker: Any, target: Any, plan: Any = None) -> set
         played = [a for a in sys.attacks_of(attacker) if a.deals_damage]
     if any(0 < a.mp_cost <= attacker.mp for a in played):
         out.add("mp")
+    out |= phase_effects(attacker, target)
+    return out
+
+
+def phase_effects(attacker: Any, target: Any) -> set[str]:
+    """Return the names (lowercased) of the attacker's phase abilities that can affect ``target``:
+    all but a paradigm action its anima cannot pay for, and a sleight that spares the target's
+    creature type (Miasma: "every non-Undead character") or inflicts a status it is immune to."""
+    out = set()
+    for a in attacker.phase_abilities:
+        if a.timing == "paradigm_phase" and attacker.anima < a.anima_cost:
+            continue
+        spared = target.creature_type is not None and target.creature_type.lower() in {
+            x.lower() for x in a.spares_creature_types
+        }
+        immune = not a.deals_damage and (a.status or "").lower() in {x.lower() for x in target.immune_statuses}
+        if not (spared or immune):
+            out.add(a.name.lower())
     return out

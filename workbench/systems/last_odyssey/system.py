@@ -120,6 +120,14 @@ class LastOdyssey(RuleSystem):
         """Return the creature's attack abilities (strikes, spells and sleights)."""
         return list(creature.abilities)
 
+    def hurts_between_rounds(self, me: m.Creature, foe: m.Creature, options: Any = None, situation: Any = None) -> bool:
+        """Return True when one of ``me``'s phase abilities (played between rounds: Miasma's Poisoned,
+        Dragonslayer, Foretell Doom; last_odyssey/simulation.py) can affect ``foe``: the same test as
+        the state it names in :meth:`state_effects`."""
+        from .simulation import phase_effects
+
+        return bool(phase_effects(me, foe))
+
     def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
         """Return each matchup's refusal by the ability's reach (last-odyssey-attacks.txt, Ability
         Types: melee only from the front row, into the front row), None when usable."""
