@@ -37,7 +37,8 @@ ROWS = ("front", "back")
 ROUNDINGS = ("nearest_half_up", "floor")
 #: when an ability is used: as a turn action (action points), or outside the turn's action points:
 #: each Effect Phase (Miasma), in the Paradigm Phase (Dragonslayer), after the third Effect Phase
-#: (Foretell Doom). Only "action" abilities enter turn plans; the others need fight state.
+#: (Foretell Doom). Only "action" abilities enter turn plans; a fight plays the others between rounds
+#: (last_odyssey/simulation.py, LastOdysseySide.between_rounds).
 TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase")
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
@@ -191,7 +192,7 @@ class Attack(Model):
         kind="int",
         minimum=0,
         unit="anima",
-        help="published anima cost (not spent)",
+        help="anima it costs: spent from the user's anima (a paradigm action: Dragonslayer 1)",
         rule="shared/data/last_odyssey_creatures.toml: anima_cost",
     )
     timing: str = spec(
