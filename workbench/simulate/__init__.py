@@ -71,6 +71,8 @@ def _can_damage(me: Any, foe: Any, options: Any, situation: Any) -> bool:
     from ..systems import system_of
 
     sys = system_of(me)
+    if sys.hurts_between_rounds(me, foe, options, situation):
+        return True
     attacks = sys.attacks_of(me)
     if not attacks:
         return False

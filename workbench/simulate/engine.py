@@ -278,6 +278,10 @@ class Side(ABC):
     def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:  # noqa: B027 - optional hook
         """The turn of a side that does not attack (the target of rounds-to-kill): by default nothing."""
 
+    def between_rounds(self, idx: np.ndarray, foe: Side, sim: Fights, after_round: int) -> None:  # noqa: B027
+        """Play what happens between rounds in the fights ``idx`` (after round ``after_round``; 0:
+        before the first round), for a side that attacks: phases outside the turns. By default nothing."""
+
     def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
         """Return True only when no turn of this side (a passive one with ``passive``) can change
         anything in the fights ``idx`` any more: not its own state, not its foe's, whatever it
@@ -321,7 +325,8 @@ def run_fights(
     """Play ``n`` fights of ``a`` against ``b`` for at most ``max_rounds`` rounds; return the Fights.
 
     Each round both sides take a turn, ``first`` ("a", "b" or "random": a fair coin per fight)
-    acting first. A fight ends when a side falls; ``winner`` is 1 (a left standing), 2 (b) or 3
+    acting first; each side's :meth:`Side.between_rounds` is played before the first round and after
+    each round (a passive side's not). A fight ends when a side falls; ``winner`` is 1 (a left standing), 2 (b) or 3
     (both fell in the same turn: a draw), 0 while undecided. With ``passive_b`` the second side takes passive
     turns (it does not attack): the rounds-to-kill setting. The fights stop early, undecided, when
     both sides are :meth:`Side.settled` in every fight still running (the rounds left could change
@@ -341,6 +346,26 @@ def run_fights(
     end_round = np.zeros(n, dtype=np.int64)
     bar, started, shown = None, time.perf_counter(), 0
     running = np.ones(n, dtype=bool)
+
+    acting = [(s, f) for s, f in ((a, b), (b, a)) if type(s).between_rounds is not Side.between_rounds]
+    acting = [(s, f) for s, f in acting if not (s is b and passive_b)]
+
+    def between(after: int) -> None:
+        """Play both sides' between_rounds (a passive side's not) and end the fights it decides."""
+        idx = np.flatnonzero(running)
+        if not acting or idx.size == 0:
+            return
+        for side, foe in acting:
+            side.between_rounds(idx, foe, sim, after)
+        dead_a, dead_b = a.died_at[idx] >= 0, b.died_at[idx] >= 0
+        done = dead_a | dead_b
+        if done.any():
+            d = idx[done]
+            winner[d] = np.select([~dead_a[done], ~dead_b[done]], [1, 2], 3)
+            end_round[d] = max(after, 1)
+            running[d] = False
+
+    between(0)
     for r in range(1, max_rounds + 1):
         for half in (0, 1):
             order = a_first if half == 0 else ~a_first
@@ -359,6 +384,7 @@ def run_fights(
                     winner[d] = np.select([~dead_a[done], ~dead_b[done]], [1, 2], 3)
                     end_round[d] = r
                     running[d] = False
+        between(r)
         if not running.any():
             break
         live = np.flatnonzero(running)

@@ -590,6 +590,12 @@ class RuleSystem(ABC):
         """Return the attacks a creature can use."""
         return list(getattr(creature, "attacks", []) or [])
 
+    def hurts_between_rounds(self, me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
+        """Return True when ``me`` can hurt ``foe`` in a fight by effects played outside its turns
+        (between rounds: ``Side.between_rounds``), which ``can_damage`` cannot read from its attacks'
+        damage. Default False."""
+        return False
+
     def attack_named(self, creature: Any, name: Any) -> Any:
         """Return ``name`` if it is an attack of this system, else the creature's attack of that name
         (case-insensitive); RulesError naming ``attacks`` otherwise."""

@@ -82,7 +82,7 @@ def test_foretell_doom_per_use_spell_against_all_opponents():
     (MAcc 14, MA 16) vs Cop (Evasion 1, MD 1, colorless Shell): die - 14 + 1 <= 7 always; base 16 - 1 + die; x3,
     spell vs an active Shell x2, Water vs colorless x1: 6 (15 + die) = 96..150, mean 123. Skirmisher (Evasion 2,
     MD 1, Wood Shell; Water vs Wood x1): the same 6 (15 + die) on the same die, so the pair takes 12 (15 + die),
-    mean 246. When it fires (after the third Effect Phase) needs fight state: it is never planned into a turn."""
+    mean 246. It is never planned into a turn: a fight plays it once after the third Effect Phase (test_phase_abilities.py)."""
     prophet = c("Prophet")
     doom = prophet.ability("Foretell Doom")
     assert (doom.timing, doom.ap_cost, doom.multiplier, doom.targets) == ("after_third_effect_phase", 0, 3.0, "all")

@@ -61,3 +61,30 @@ def test_ten_thousand_matchups_in_one_call():
     assert sums.height == 10_000
     assert (sums["probability"] - 1.0).abs().max() < 1e-12
     assert elapsed < 10.0
+
+
+def test_the_ability_counts_stated_in_the_docs_are_the_catalogs():
+    """README.md and docs/systems/last_odyssey.md state the catalog's counts: 40 creatures, 87 turn-action
+    abilities, 3 played between rounds, 90 in all, 71 distinct names, and the lookup keys (152, not abilities).
+    Each number is read from the text and compared with the catalog, so the docs cannot drift."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    actions = sum(len(x.abilities) for x in CAT.creatures.values())
+    phase = sum(len(x.phase_abilities) for x in CAT.creatures.values())
+    names = {a.name for x in CAT.creatures.values() for a in (*x.abilities, *x.phase_abilities)}
+    readme = next(line for line in (root / "README.md").read_text().splitlines() if "last-odyssey-attacks.txt" in line)
+    got = re.search(
+        r"(\d+) published creatures, (\d+) attack abilities used as turn actions and (\d+) played between rounds"
+        r" \(Miasma, Dragonslayer, Foretell Doom\): (\d+) in all, (\d+) distinct names",
+        readme,
+    )
+    assert got is not None, readme
+    assert tuple(map(int, got.groups())) == (len(CAT.creatures), actions, phase, actions + phase, len(names))
+    assert (actions, phase) == (87, 3)
+    doc = " ".join((root / "docs/systems/last_odyssey.md").read_text().split())
+    got = re.search(r"(\d+) creature abilities, (\d+) distinct names\. (\d+) are turn actions", doc)
+    assert got is not None and tuple(map(int, got.groups())) == (actions + phase, len(names), actions)
+    got = re.search(r"\((\d+) keys for the (\d+) abilities\)", doc)
+    assert got is not None and tuple(map(int, got.groups())) == (len(CAT.attacks), actions + phase)

@@ -34,6 +34,11 @@ _STATS = (
 #: Hero weapon types whose basic strike is Ranged; every other weapon's is Melee.
 RANGED_WEAPONS = ("Bow", "Gun")
 _FRONT_ROW_GROUPS = ("front_row", "front_row_opponents")
+#: the anima of a catalog antagonist with a paradigm action: no stat line publishes it (a Villain's
+#: starting anima is taken from the GM's Anima Pool, srd/anima/antagonists/villains.md), so the catalog
+#: gives the most anyone holds in combat (srd/anima/spending.md: "Any excess anima gained above 10
+#: dissipates")
+ANTAGONIST_ANIMA = 10
 
 
 def _element(value: Any) -> str | None:
@@ -118,10 +123,13 @@ def from_published(record: dict[str, Any]) -> dict[str, Any]:
     ``abilities``; those used outside the turn's action points (Miasma each Effect Phase, the
     paradigm action Dragonslayer, Foretell Doom after the third Effect Phase) are
     ``phase_abilities``; other passives and non-attacks are left out; a ``no_damage`` attack gets
-    multiplier 0. ``creature_type`` is copied.
+    multiplier 0. ``creature_type`` is copied; ``mp`` is the hero's MP box or the warrior's Mana
+    (srd/heroes/numbers.md: "Mana is their base maximum MP during combat"); a creature with a
+    paradigm action gets ``anima`` = ANTAGONIST_ANIMA (its anima is not published).
     """
     out: dict[str, Any] = {"name": record["name"]}
     out.update({k: int(record[k]) for k in _STATS})
+    out["mp"] = int(record["mp"] if "mp" in record else record["mana"])  # a hero's MP box, a warrior's Mana
     if _element(record.get("element")):
         out["element"] = record["element"]
     if record.get("shell"):
@@ -156,6 +164,8 @@ def from_published(record: dict[str, Any]) -> dict[str, Any]:
     out["abilities"] = abilities
     if phase:
         out["phase_abilities"] = phase
+    if any(a["timing"] == "paradigm_phase" for a in phase):
+        out["anima"] = ANTAGONIST_ANIMA  # not published: the cap (a visible default, docs/systems/last_odyssey.md)
     return out
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "ROUNDINGS",
     "SLEIGHT_ELEMENT_RULES",
     "TIMINGS",
+    "MP_RULE",
 ]
 
 TEXT = "last-odyssey-attacks.txt"
@@ -36,7 +37,8 @@ ROWS = ("front", "back")
 ROUNDINGS = ("nearest_half_up", "floor")
 #: when an ability is used: as a turn action (action points), or outside the turn's action points:
 #: each Effect Phase (Miasma), in the Paradigm Phase (Dragonslayer), after the third Effect Phase
-#: (Foretell Doom). Only "action" abilities enter turn plans; the others need fight state.
+#: (Foretell Doom). Only "action" abilities enter turn plans; a fight plays the others between rounds
+#: (last_odyssey/simulation.py, LastOdysseySide.between_rounds).
 TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase")
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
@@ -45,12 +47,17 @@ MAX_STAT = 999  #: |accuracy, attack, defense, evasion, resistance| [24]
 MAX_MULTIPLIER = 100.0  #: an ability's own damage multiplier [4]
 MAX_TARGETS = 100  #: characters one ability targets ['all' for Multi abilities]
 MAX_AP = 10  #: action points of one ability [3; a turn has 2 or 3]
-MAX_MP = 1000  #: MP cost [40]
+MAX_MP = 1000  #: MP cost and MP pool [40; the largest published Mana is 135]
 MAX_SHELL = 1000  #: Shell points [75]
 MAX_ABILITIES = 20  #: abilities of one creature [4]
 
 
 _ROWS_RULE = f"{TEXT}: Ability Types (Melee)"
+#: the MP rule: last-odyssey-attacks.txt names no MP; the system's reference does
+MP_RULE = (
+    "srd/heroes/numbers.md (HP and MP): 'When a character uses an ability that has an MP cost, their MP is"
+    " reduced by that amount. Characters may never use an ability that costs more than their current MP'"
+)
 
 
 def _element(help: str, rule: str = f"{CLAR}: element table") -> Any:
@@ -120,8 +127,10 @@ class Attack(Model):
     ``ability_type`` is melee / ranged / special (the Ability Types table); ``status`` is the
     status a sleight inflicts (required) or a strike/spell inflicts on a hit.
 
-    ``mp_cost`` and ``anima_cost`` record the published costs (turn planning does not spend them
-    yet). ``timing`` (TIMINGS) says when the ability is used. ``multiplier_not_full_hp`` replaces
+    ``mp_cost`` is spent from the user's MP (srd/heroes/numbers.md: "When a character uses an
+    ability that has an MP cost, their MP is reduced by that amount. Characters may never use an
+    ability that costs more than their current MP"); ``anima_cost`` records the published anima
+    cost (Dragonslayer). ``timing`` (TIMINGS) says when the ability is used. ``multiplier_not_full_hp`` replaces
     ``multiplier`` against a target below full HP (Dragonslayer: x4 "against targets with full HP",
     "If the target is not at full HP, the attack deals 2x damage instead"; the target's current HP is
     ``Situation.target_hp``). ``spares_creature_types``: creature types it has no effect on (Miasma:
@@ -174,8 +183,8 @@ class Attack(Model):
         minimum=0,
         limit=MAX_MP,
         unit="MP",
-        help="published MP cost (not spent)",
-        rule=f"{CLAR}: action points",
+        help="MP it costs: spent from the user's MP; no plan may cost more than the MP left",
+        rule=MP_RULE,
     )
     tags: tuple = _list("published tags", TEXT)
     anima_cost: int = spec(
@@ -183,7 +192,7 @@ class Attack(Model):
         kind="int",
         minimum=0,
         unit="anima",
-        help="published anima cost (not spent)",
+        help="anima it costs: spent from the user's anima (a paradigm action: Dragonslayer 1)",
         rule="shared/data/last_odyssey_creatures.toml: anima_cost",
     )
     timing: str = spec(
@@ -259,15 +268,20 @@ _STATS = (
 
 @dataclass(frozen=True)
 class Creature(Model):
-    """A hero or warrior: HP, tier (1-10), the nine combat statistics, element, Shell and abilities.
+    """A hero or warrior: HP, MP, tier (1-10), the nine combat statistics, element, Shell and abilities.
+
+    ``mp`` is its MP at the start of the fight: a plan whose abilities cost more MP than it has is
+    not legal (srd/heroes/numbers.md: "Characters may never use an ability that costs more than
+    their current MP").
 
     ``element`` None is colorless. ``shell`` is None or a :class:`Shell` (a dict or a number of
     points is accepted; a bare number takes the creature's element). ``immune_elements`` are
     elements whose damage it ignores (×0), ``immune_statuses`` statuses it never gains.
     ``creature_type`` is the published type (Human, Undead, Beast, ...). ``phase_abilities`` are
     attack abilities used outside the turn's action points (``timing`` other than "action":
-    Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, but never planned
-    into a turn (when they happen needs fight state).
+    Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, never planned into a
+    turn, and played by the fight between rounds (last_odyssey/simulation.py). ``anima`` pays for
+    paradigm actions (Dragonslayer, 1 anima each).
     """
 
     system: ClassVar[str] = "last_odyssey"
@@ -358,6 +372,24 @@ class Creature(Model):
         model=Attack,
         help="abilities used outside the turn's action points (timing other than action)",
         rule=f"{CLAR}: action points per turn",
+    )
+    mp: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        limit=MAX_MP,
+        unit="MP",
+        help="its MP at the start of the fight (the published Mana): abilities' MP costs are paid from it",
+        rule=MP_RULE,
+    )
+    anima: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        maximum=10,
+        unit="anima",
+        help="its anima at the start of the fight: pays for paradigm actions (Dragonslayer: 1)",
+        rule="srd/anima/spending.md: 'a maximum of 10 anima at a time'; paradigm.md: paradigm actions cost anima",
     )
 
     def validate(self) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from ...errors import RulesError
@@ -96,6 +97,13 @@ class LastOdyssey(RuleSystem):
         """Return the action points one use of ``attack`` costs (its ``ap_cost``)."""
         return attack.ap_cost
 
+    def uses_per_turn(self, attacker: m.Creature, attack: m.Attack, options: Any = None) -> int:
+        """Return how often one turn can use ``attack`` alone: action points // its AP cost, and at
+        most MP // its MP cost (srd/heroes/numbers.md: "Characters may never use an ability that
+        costs more than their current MP"; 0 when the MP pays for no use)."""
+        n = super().uses_per_turn(attacker, attack, options)
+        return n if attack.mp_cost == 0 else min(n, attacker.mp // attack.mp_cost)
+
     def hit_points(self, creature: m.Creature) -> int:
         """Return the creature's HP (its Shell is separate: :meth:`shell_points`)."""
         return creature.hp
@@ -112,6 +120,14 @@ class LastOdyssey(RuleSystem):
         """Return the creature's attack abilities (strikes, spells and sleights)."""
         return list(creature.abilities)
 
+    def hurts_between_rounds(self, me: m.Creature, foe: m.Creature, options: Any = None, situation: Any = None) -> bool:
+        """Return True when one of ``me``'s phase abilities (played between rounds: Miasma's Poisoned,
+        Dragonslayer, Foretell Doom; last_odyssey/simulation.py) can affect ``foe``: the same test as
+        the state it names in :meth:`state_effects`."""
+        from .simulation import phase_effects
+
+        return bool(phase_effects(me, foe))
+
     def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
         """Return each matchup's refusal by the ability's reach (last-odyssey-attacks.txt, Ability
         Types: melee only from the front row, into the front row), None when usable."""
@@ -127,12 +143,15 @@ class LastOdyssey(RuleSystem):
         return out
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
-        """Return tier 1, every stat 0, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, hp=1, abilities=(attack,))
+        """Return tier 1, every stat 0, holding only ``attack`` (named after it), with the largest MP
+        pool (models.MAX_MP), so a bare attack is compared by its dice, not by an MP pool it has none of."""
+        return Creature(attack.name, hp=1, mp=m.MAX_MP, abilities=(attack,))
 
     def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's abilities, or RulesError if their action points exceed the attacker's
-        (CLARIFICATIONS.md: 2 action points at tiers 1-5, 3 at tiers 6-10)."""
+        (CLARIFICATIONS.md: 2 action points at tiers 1-5, 3 at tiers 6-10) or their MP costs exceed
+        its MP (srd/heroes/numbers.md: "Characters may never use an ability that costs more than
+        their current MP")."""
         items = [self.attack_named(attacker, a) for a in plan]
         cost = sum(a.ap_cost for a in items)
         ap = self.actions_per_turn(attacker, options)
@@ -142,11 +161,20 @@ class LastOdyssey(RuleSystem):
                 field="attacks",
                 rule=f"{CLAR}: action points per turn",
             )
+        mp = sum(a.mp_cost for a in items)
+        if mp > attacker.mp:
+            raise RulesError(
+                f"these abilities cost {mp} MP; {attacker.name} has {attacker.mp} MP",
+                field="attacks",
+                rule=m.MP_RULE,
+            )
         return items
 
     def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
         """Return each full turn of damaging abilities: a multiset of the attacker's strikes and
-        spells whose action points fit the turn and to which no further ability fits. Abilities
+        spells whose action points fit the turn and whose MP costs fit its MP (``attacker.mp``: full
+        at the start of a fight; srd/heroes/numbers.md: "Characters may never use an ability that
+        costs more than their current MP"), to which no further ability fits. Abilities
         illegal in ``situation`` (melee from the back row or into a guarded back row) are left out.
         Each use has its own hit die and the target is taken as it stands at the start of the turn."""
         from .resolve import check_reach
@@ -164,7 +192,7 @@ class LastOdyssey(RuleSystem):
             return []
         return [
             (label, [usable[i] for i in idx])
-            for label, idx in _combos(usable, self.actions_per_turn(attacker, options))
+            for label, idx in _combos(usable, self.actions_per_turn(attacker, options), attacker.mp)
         ]
 
     # ------------------------------------------------------------------ catalog
@@ -182,24 +210,31 @@ class LastOdyssey(RuleSystem):
         return LastOdysseySide(me, foe, options, situation, plan)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
-        """Return {"shell"} when ``target`` has Shell points (last_odyssey/simulation.py)."""
+        """Return the state the fight carries (last_odyssey/simulation.py): "shell" when ``target``
+        has Shell points, "mp" when one of the attacker's damaging abilities costs MP (spent from
+        turn to turn, srd/heroes/numbers.md); with a ``plan`` given as a list or label, only when one
+        of its abilities costs MP."""
         from .simulation import state_effects
 
-        return state_effects(self, attacker, target)
+        return state_effects(self, attacker, target, plan)
 
 
-def _combos(usable: list[Attack], ap: int) -> list[tuple[str, list[int]]]:
+def _combos(usable: list[Attack], ap: int, mp: int) -> list[tuple[str, list[int]]]:
     """Return (label, indices into ``usable``) of each plan :meth:`LastOdyssey.turn_plans` keeps, in
-    its order: multisets within ``ap`` action points to which no further ability fits (the first
-    multiset of a repeated label wins)."""
-    cheapest = min(a.ap_cost for a in usable)
+    its order: multisets within ``ap`` action points and ``mp`` MP to which no further ability fits
+    (in both the action points and the MP left; the first multiset of a repeated label wins)."""
+    costs = np.array([a.ap_cost for a in usable], dtype=np.int64)
+    mps = np.array([a.mp_cost for a in usable], dtype=np.int64)
+    cheapest = int(costs.min())
     max_len = ap if cheapest == 0 else ap // max(cheapest, 1)
     seen: dict[str, list[int]] = {}
     for size in range(max_len, 0, -1):
         for combo in combinations_with_replacement(range(len(usable)), size):
-            cost = sum(usable[i].ap_cost for i in combo)
-            if cost > ap or ap - cost >= cheapest > 0:
+            cost, spent = int(costs[list(combo)].sum()), int(mps[list(combo)].sum())
+            if cost > ap or spent > mp:
                 continue
+            if cheapest > 0 and bool(np.any((costs <= ap - cost) & (mps <= mp - spent))):
+                continue  # a further ability fits: not a full turn
             seen.setdefault(" + ".join(usable[i].name for i in combo), list(combo))
     return list(seen.items())
 

@@ -1,0 +1,93 @@
+"""Last Odyssey abilities played between rounds in a fight: Miasma, Dragonslayer, Foretell Doom.
+
+srd/combat/round.md: each round is "The Action Phase", then "The Effect Phase" ("damage takes precedent,
+followed by healing, followed by statuses"), then "The Paradigm Phase"; "An extra Paradigm Phase also takes
+place at the beginning of the first round of every battle". The abilities' own sentences are quoted per test
+(/work/shared/data/last_odyssey_creatures.toml sources). Each fight is simulated (the state is carried between
+rounds), so each simulated P is checked against the hand number within 4 standard errors.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from tests.systems.last_odyssey.published import CAT, LO
+
+
+def _by(frame):
+    """Return ({round: P(killed by round)}, {round: standard error}) of a rounds_to_kill frame."""
+    rounds = frame["round"].to_list()
+    return dict(zip(rounds, frame["p_killed_by"].to_list())), dict(zip(rounds, frame["standard_error"].to_list()))
+
+
+def _at(by: dict, r: int) -> float:
+    """Return P(killed by round r) from the rows given (0 before the first row, the last row's after it)."""
+    known = [k for k in by if k <= r]
+    return by[max(known)] if known else 0.0
+
+
+def test_miasma_poisons_and_poison_deals_a_tenth_of_max_hp_each_effect_phase():
+    """Miasma (srd/warriors/examples/tier/03.md): "During the Effect Phase of each round, the Zombie Hulk uses a
+    sleight ... that inflicts Poisoned on a hit on every non-Undead character". Poisoned (srd/combat/statuses.md):
+    "During the Effect Phase at the end of a round, this character takes damage equal to one tenth of their base
+    maximum HP rounded down, with a minimum damage of 1"; a sleight's status lasts "for the duration of the battle".
+    The Hulk's Miasma (Status Accuracy 0) against a 5 HP target with Resistance 0: lands when die <= 5, P = 1/2 each
+    Effect Phase; the damage comes first in the phase, so a target first Poisoned in Effect Phase k takes 5 // 10 ->
+    1 (the minimum) in phases k + 1 .. k + 5 and falls in round k + 5: P(killed by round 6) = 1/2, by round 7 =
+    3/4, by round 8 = 7/8, never by round 5; mean 5 + 2 = 7 rounds. An Undead target is spared: no state."""
+    hulk = CAT.creature("Zombie Hulk")
+    miasma = hulk.ability("Miasma")
+    poisoner = LO.Creature("Poisoner", hp=10, phase_abilities=(miasma,))
+    target = LO.Creature("Target", hp=5)
+    assert LO.state_effects(poisoner, target) == {"miasma"}
+    assert LO.state_effects(poisoner, target.replace(creature_type="Undead")) == set()
+    assert LO.state_effects(poisoner, target.replace(immune_statuses=("Poisoned",))) == set()
+    assert wb.turn_damage(hulk, CAT.creature("Cop")).mean() > 0  # the turn is the Hulk's actions only
+    by, se = _by(wb.rounds_to_kill(poisoner, target, fights=40_000, seed=5, max_rounds=60))
+    assert _at(by, 5) == 0.0
+    for r, want in ((6, 0.5), (7, 0.75), (8, 0.875)):
+        assert abs(_at(by, r) - want) <= 4 * se[r] + 1e-12, r
+    # the duel plays the same phases: the target has no attack, so the Poisoner wins every fight, in round 6 half
+    # the time (the rounds in which it wins: 5 + k, k geometric with P 1/2)
+    d = wb.duel(poisoner, target, fights=40_000, seed=5, max_rounds=60)
+    assert (d.p_a_wins, d.exact) == (1.0, False)
+    won = dict(zip(d.rounds["round"].to_list(), d.rounds["p_a_wins"].to_list()))
+    assert abs(won[6] - 0.5) <= 4 * (0.25 / 40_000) ** 0.5 and won.get(5, 0.0) == 0.0
+
+
+def test_dragonslayer_in_each_paradigm_phase_while_anima_lasts():
+    """Dragonslayer (srd/anima/antagonists/examples.md): a paradigm action costing 1 anima, "a strike that deals 4x
+    physical colorless damage on a hit against targets with full HP. If the target is not at full HP, the attack
+    deals 2x damage instead"; "Antagonists can only use one paradigm action per round" (paradigm.md). A Leader (PAcc
+    20, PA 0, 2 anima) against an 81 HP target (Evasion 0, PD 0, no Shell: a strike x2): always hits, base = die.
+    Paradigm Phase before round 1: full HP, 4 x 2 x d1 = 8 d1 <= 80 (no kill); after round 1: not full, 4 d2.
+    Killed when 8 d1 + 4 d2 >= 81, i.e. 2 d1 + d2 >= 21: d1 = 10 (10 ways), 9 (8), 8 (6), 7 (4), 6 (2): 30 of
+    100 = 0.3, in round 1; then the anima is spent and nothing more happens. With 1 anima: never (80 < 81)."""
+    ds = CAT.creature("Ser Tarbh of Greenhill, Form 1: War Leader").ability("Dragonslayer")
+    assert CAT.creature("Ser Tarbh of Greenhill, Form 1: War Leader").anima == 10  # the catalog's visible default
+    leader = LO.Creature("Leader", hp=10, physical_accuracy=20, anima=2, phase_abilities=(ds,))
+    target = LO.Creature("Target", hp=81)
+    assert LO.state_effects(leader, target) == {"dragonslayer"}
+    assert LO.state_effects(leader.replace(anima=0), target) == set()
+    by, se = _by(wb.rounds_to_kill(leader, target, fights=40_000, seed=7, max_rounds=10))
+    assert abs(_at(by, 1) - 0.3) <= 4 * se[1] and _at(by, 10) == _at(by, 1)
+    with pytest.raises(wb.RulesError) as info:  # 1 anima: one use of 8 d1 <= 80, never a kill
+        wb.rounds_to_kill(leader.replace(anima=1), target, fights=2_000, seed=7, max_rounds=10)
+    assert info.value.field == "turn"
+    # had the not-full rule been ignored (4x again): 8 (d1 + d2) >= 81, d1 + d2 >= 11: 45 of 100, not 0.3
+    assert abs(_at(by, 1) - 0.45) > 20 * se[1]
+
+
+def test_foretell_doom_once_after_the_third_effect_phase():
+    """Foretell Doom (srd/warriors/examples/tier/06.md): "After the Effect Phase in battle passes three times, the
+    Prophet uses a spell against all of its opponents ... Every hit character takes magical water damage that is
+    multiplied by 3". A Seer (MAcc 20, MA 0) against a colorless 25 HP target (Evasion 0, MD 0, no Shell: a spell
+    x1): always hits, base = die, 3 die; killed when 3 die >= 25, i.e. die >= 9: P = 0.2, in round 3 only."""
+    doom = CAT.creature("Prophet").ability("Foretell Doom")
+    seer = LO.Creature("Seer", hp=10, magical_accuracy=20, phase_abilities=(doom,))
+    target = LO.Creature("Target", hp=25)
+    assert LO.state_effects(seer, target) == {"foretell doom"}
+    by, se = _by(wb.rounds_to_kill(seer, target, fights=40_000, seed=9, max_rounds=10))
+    assert _at(by, 2) == 0.0
+    assert abs(_at(by, 3) - 0.2) <= 4 * se[3] and _at(by, 10) == _at(by, 3)
