@@ -110,8 +110,8 @@ class Workbench(Panel):
         self.tabs.unobserve(self._on_tab, names="selected_index")
         try:
             self.tabs.children = list(self._boxes.values())
-            for i, t in enumerate(TABS):
-                self.tabs.set_title(i, t)
+            damage.observe(self._mark_tabs, names="problem")
+            self._mark_tabs()
             self.tabs.selected_index = 0
         finally:
             self.tabs.observe(self._on_tab, names="selected_index")
@@ -146,7 +146,16 @@ class Workbench(Panel):
             raise
         self.panels[tab] = panel
         self._boxes[tab].children = [panel]
+        panel.observe(self._mark_tabs, names="problem")
+        self._mark_tabs()
         return panel
+
+    def _mark_tabs(self, _: Any = None) -> None:
+        """Title each tab, with a warning mark while its panel shows an error (on any of its own
+        sub-tabs too: the panel's ``problem`` holds it), so an error out of sight is never silent."""
+        for i, t in enumerate(TABS):
+            panel = self.panels.get(t)
+            self.tabs.set_title(i, f"\u26a0 {t}" if panel is not None and panel.problem else t)
 
     def _make_duel(self) -> Panel:
         d = self.damage
@@ -154,12 +163,18 @@ class Workbench(Panel):
             self.system, d.attacker, d.target, options=d.options, situation=d.situation, auto=self.duel_auto
         )
         duel.add_class("wb-duel")
+        # one selection for the whole app: the Duel follows the Damage tab's attacker, target,
+        # options and situation (with auto=False it marks itself stale until Run duel is pressed)
+        for src, dst in (("attacker", "a"), ("target", "b"), ("options", "options"), ("situation", "situation")):
+            T.dlink((d, src), (duel, dst))
         return duel
 
     def _make_compare(self) -> Panel:
         d = self.damage
         cmp = ComparePanel(self.system, options=d.options, situation=d.situation)
         cmp.add_class("wb-compare")
+        for name in ("options", "situation"):
+            T.dlink((d, name), (cmp, name))
         return cmp
 
     def _make_build(self) -> Panel:
@@ -254,11 +269,6 @@ class Workbench(Panel):
             own = self.system.attacks_of(new["attacker"])
             if own and d.attack not in own:
                 new["attack"] = own[0]
-        d.update(**new)
+        d.update(**new)  # the Duel and Compare tabs follow by their links (_make_duel, _make_compare)
         if d.error:
             raise RulesError(d.error, field="path")
-        for tab, panel in list(self.panels.items()):
-            if tab == "Duel":
-                panel.a, panel.b = d.attacker, d.target
-            elif tab == "Compare":
-                panel.options, panel.situation = d.options, d.situation

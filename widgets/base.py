@@ -13,7 +13,7 @@ import html
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import altair as alt
@@ -29,7 +29,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Panel", "Background", "guarded", "enable_offline", "error_html", "prevalidated", "INLINE_SECONDS"]
+__all__ = [
+    "Panel",
+    "Background",
+    "guarded",
+    "enable_offline",
+    "error_html",
+    "flag_tabs",
+    "prevalidated",
+    "INLINE_SECONDS",
+]
 
 _PREVALIDATED: dict[type, type] = {}
 
@@ -206,13 +215,22 @@ class Panel(W.VBox):
 
     value = T.Any(allow_none=True, help="the panel's current valid model")
     error = T.Unicode("", help="the message of the error shown now, or empty")
+    problem = T.Unicode("", help="the error shown by this panel or any panel inside it (tab marks, banner)")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.error_box = W.HTML("", layout=W.Layout(display="none"))
+        # over a result that is the last valid one while an input is wrong (placed by the panels
+        # that show a result): an error on a hidden sub-tab must not leave the result looking live
+        self.stale_banner = W.HTML("", layout=W.Layout(display="none"))
+        self.stale_banner.add_class("wb-stale-banner")
+        self._error_field: str | None = None
+        self._problem_field: str | None = None
         self._slots: dict[str, W.HTML] = {}
         self._subpanels: list[Panel] = []
         self.chart: alt.JupyterChart | None = None
+        self.observe(self._update_problem, names="error")
+        self.observe(self.refresh_banner, names="problem")
 
     def guard(self, handler: Callable) -> Callable:
         """Return ``handler`` wrapped like a :func:`guarded` method (for lambdas and callbacks)."""
@@ -232,7 +250,19 @@ class Panel(W.VBox):
     # -- composition
     def _adopt(self, panel: Panel) -> Panel:
         self._subpanels.append(panel)
+        panel.observe(self._update_problem, names="problem")
         return panel
+
+    def _update_problem(self, _: Any = None) -> None:
+        """Set ``problem``: this panel's own error, else the first child panel's problem."""
+        message, field = self.error, self._error_field
+        if not message:
+            for p in self._subpanels:
+                if p.problem:
+                    message, field = p.problem, p._problem_field
+                    break
+        self._problem_field = field
+        self.problem = message
 
     def _error_slot(self, field: str) -> W.HTML:
         slot = W.HTML("", layout=W.Layout(margin="0 0 0 8px"))
@@ -284,6 +314,7 @@ class Panel(W.VBox):
         if field is not None and field not in self.fields():
             field = re.split(r"[.\[]", field)[0]  # "weapons[0].damage": the weapons control
         self.clear_message(self.error)
+        self._error_field = field
         self.error = message
         if field in self._slots:
             self._slots[field].value = error_html(message)
@@ -324,6 +355,40 @@ class Panel(W.VBox):
         if self.error == message:
             self.error = ""
 
+    def where(self, field: str | None) -> str | None:
+        """Return the title of the editor tab holding the control of ``field`` (None: not on a tab)."""
+        for key, editor in getattr(self, "editors", {}).items():
+            if field is not None and field in editor.fields():
+                return self._tab_title(key)
+        return None
+
+    def _tab_title(self, key: str) -> str:
+        """Return the title shown on the tab of editor ``key`` (``self.editor_titles``, else the key)."""
+        return getattr(self, "editor_titles", {}).get(key, str(key).replace("_", " "))
+
+    def refresh_banner(self, _: Any = None) -> None:
+        """Show or hide the stale banner: "the result below is the last valid one: fix <field> on
+        the <tab> tab" while this panel or a panel inside it shows an error and a result exists."""
+        message, field = self.problem, self._problem_field
+        if not message or self.value is None:
+            self.stale_banner.value = ""
+            self.stale_banner.layout.display = "none"
+            return
+        # the tab whose editor shows it; else the one with a control of that name (an engine error
+        # the panel itself shows)
+        tab = next((self._tab_title(k) for k, e in getattr(self, "editors", {}).items() if e.problem == message), None)
+        if tab is None:
+            tab = self.where(field)
+        fix = f"fix <b>{html.escape(field.replace('_', ' '))}</b>" if field else "fix the input shown in red"
+        if tab:
+            fix += f" on the <b>{html.escape(tab)}</b> tab"
+        self.stale_banner.value = (
+            '<div style="background:#fff8c5;border:1px solid #d4a72c;border-radius:4px;padding:4px 8px;'
+            f'color:#4d2d00">&#9888; The result below is the last valid one: {fix}. '
+            f"<span style='color:#57606a'>{html.escape(message)}</span></div>"
+        )
+        self.stale_banner.layout.display = None
+
     def errors_shown(self) -> dict[str, str]:
         """Return ``{field or "": message}`` of the error texts on screen now (for tests)."""
         out = {f: s.value for f, s in self._slots.items() if s.value}
@@ -332,6 +397,21 @@ class Panel(W.VBox):
         for p in self._subpanels:
             out.update(p.errors_shown())
         return out
+
+
+def flag_tabs(tabs: W.Tab, panels: Sequence[Panel], titles: Sequence[str]) -> Callable[..., None]:
+    """Keep a warning mark on the title of each tab of ``tabs`` whose panel shows an error, its
+    own or one inside it (its ``problem`` trait, observed): "⚠ situation" until the error is
+    fixed. Return the update function (call it after replacing the tabs' children)."""
+
+    def update(_: Any = None) -> None:
+        for i, (panel, title) in enumerate(zip(panels, titles)):
+            tabs.set_title(i, f"\u26a0 {title}" if panel.problem else title)
+
+    for panel in panels:
+        panel.observe(update, names="problem")
+    update()
+    return update
 
 
 def _children(*parts: W.Widget | Iterable[W.Widget] | None) -> list[W.Widget]:

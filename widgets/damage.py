@@ -18,7 +18,7 @@ from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
-from .base import Background, Panel, _children, guarded
+from .base import Background, Panel, _children, flag_tabs, guarded
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
@@ -97,8 +97,7 @@ class DamagePanel(Panel):
                 T.link((editor, "value"), (self, name))
             T.dlink((self, "attacker"), (self.editors["attack"], "attacker"))
             tabs = W.Tab(children=list(self.editors.values()))
-            for i, name in enumerate(self.editors):
-                tabs.set_title(i, name)
+            flag_tabs(tabs, list(self.editors.values()), list(self.editors))
         self.tabs = tabs
         self.view_toggle = W.ToggleButtons(
             options=["distribution", "at least"], value=self.view, style={"button_width": "8em"}
@@ -117,6 +116,7 @@ class DamagePanel(Panel):
             self.error_box,
             self.view_toggle,
             self.background.box,
+            self.stale_banner,
             W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")),
         )
 

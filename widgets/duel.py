@@ -19,7 +19,7 @@ import traitlets as T
 from workbench import charts
 from workbench.errors import RulesError
 
-from .base import Background, Panel, _children, guarded
+from .base import Background, Panel, _children, flag_tabs, guarded
 from .creature import CreatureEditor
 from .forms import ModelForm
 from .situation import OptionsPanel, SituationPanel
@@ -177,8 +177,8 @@ class DuelPanel(Panel):
                 self._adopt(editor)
                 T.link((editor, "value"), (self, name))
             tabs = W.Tab(children=list(self.editors.values()))
-            for i, title in enumerate(titles):
-                tabs.set_title(i, title)
+            self.editor_titles = dict(zip(self.editors, titles))
+            flag_tabs(tabs, list(self.editors.values()), titles)
             style, layout = {"description_width": "9em"}, W.Layout(width="22em")
             self.controls = {
                 "first": W.Dropdown(
@@ -219,7 +219,12 @@ class DuelPanel(Panel):
         self.chart.add_class("wb-duel-chart")
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
         result = W.VBox(
-            [self.badge, self.tactics_note, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))]
+            [
+                self.stale_banner,
+                self.badge,
+                self.tactics_note,
+                W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")),
+            ]
         )
         result.add_class("wb-duel-result")
         self.children = _children(
