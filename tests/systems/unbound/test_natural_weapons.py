@@ -73,3 +73,16 @@ def test_multi_action_after_a_wielded_weapon_takes_one_secondary_natural():
     with pytest.raises(RulesError) as e:
         Action("push", "Sword", secondary="Bite")
     assert e.value.field == "secondary"
+
+
+def test_plans_offer_the_multi_action_with_each_secondary_natural_weapon():
+    """"with an available secondary natural weapon after attacking with a wielded weapon": any one of them, so the
+    plans list the Sword with the Bite and with the Tail (hand-worked above, AC 10, Strength 2, confirm_crits
+    off: 4.875 + 2.275 = 7.15 and 4.875 + 1.925 = 6.8), never the Sword with both (4.875 + 2.275 + 0.825 = 7.975,
+    the old reading)."""
+    c = who(weapons=[SWORD, BITE, TAIL])
+    plans = U.turn_plans(c, Creature("T", 30, 10, 10), Options(confirm_crits=False))
+    assert plans["Multi Action (Sword + Bite)"].mean() == pytest.approx(7.15, abs=1e-12)
+    assert plans["Multi Action (Sword + Tail)"].mean() == pytest.approx(6.8, abs=1e-12)
+    assert "Multi Action (Sword + Bite + Tail)" not in plans
+    assert plans["Multi Action (Bite + Tail)"].mean() < plans["Multi Action (Sword + Bite)"].mean()

@@ -222,6 +222,6 @@ def state_chain(
             new[succ] = new[succ] + w if succ in new else w
         alive = new
         by.append(dead)
-        if 1.0 - dead < CHAIN_TAIL:
+        if sum(v.sum() for v in alive.values()) < CHAIN_TAIL:
             break
     return np.asarray(by), float(mean[start][0])
