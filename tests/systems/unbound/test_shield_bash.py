@@ -93,4 +93,9 @@ def test_shield_bonus_fields_are_checked():
     with pytest.raises(RulesError) as e:  # the shield's +4 is part of the bearer's AC
         Creature("B", 10, 3, 10, weapons=[TOWER])
     assert e.value.field == "weapons"
+    # a bearer whose whole AC is its shield drops to AC 0 after a bash: the foe's next swing (+0) hits on any roll
+    # but a natural 1 (19/20)
+    a, b = Creature("Bare", 1, 4, 0, weapons=[TOWER]), Creature("Foe", 100, 10, 10, weapons=[CLUB])
+    r = wb.duel(a, b, first="a", max_rounds=1, plan_b=[CLUB], fights=N, seed=5)
+    assert abs(r.p_b_wins - 0.95) < 4 * (0.95 * 0.05 / N) ** 0.5
     assert Options().confirm_crits  # the default options apply throughout

@@ -76,8 +76,9 @@ class UnboundSide(Side):
             wild, ac_lost, touch_lost, mask = _unpack(int(k))
             sit = self.situation.replace(bonus=self.situation.bonus + wild)
             foe = self.foe
-            if ac_lost or touch_lost:
-                foe = foe.replace(ac=foe.ac - ac_lost, touch_ac=foe.touch_ac - touch_lost)
+            if ac_lost or touch_lost:  # the foe without its shields' bonuses (its weapons play no part here)
+                bare = tuple(w.replace(shield_ac=0, shield_touch_ac=0) if w.shield else w for w in foe.weapons)
+                foe = foe.replace(ac=foe.ac - ac_lost, touch_ac=foe.touch_ac - touch_lost, weapons=bare)
             me = self.braced_me(mask)
             if is_sequence_plan(self.plan):
                 actions = as_actions(list(self.plan))
