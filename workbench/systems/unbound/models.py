@@ -325,17 +325,7 @@ class Creature(Model):
     )
 
     def validate(self) -> None:
-        """Check ``group_ranks`` (a table of weapon group -> rank) and make it read-only, and that each
-        shield's bonus is part of the creature's AC (``shield_ac`` <= ``ac``, ``shield_touch_ac`` <=
-        ``touch_ac``)."""
-        for w in self.weapons:
-            if w.shield_ac > self.ac or w.shield_touch_ac > self.touch_ac:
-                raise RulesError(
-                    f"{w.name} adds {w.shield_ac} AC / {w.shield_touch_ac} touch AC, more than {self.name}'s "
-                    f"AC {self.ac} / touch AC {self.touch_ac}, which include it",
-                    field="weapons",
-                    rule=_SHIELD,
-                )
+        """Check ``group_ranks`` (a table of weapon group -> rank) and make it read-only."""
         ranks = self.group_ranks if self.group_ranks is not None else {}
         if not isinstance(ranks, dict):
             raise RulesError(
