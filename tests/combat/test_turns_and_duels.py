@@ -10,7 +10,8 @@ from workbench import Dist, RulesError
 
 PAIRS = {
     "glass_empires": ("Bear", "Wolf"),
-    "unbound": ("Reference bruiser", "Musketeer"),
+    # a pair whose duel carries no state (the Musketeer braces its Musket, which holds: simulated)
+    "unbound": ("Reference bruiser", "Ranger"),
     "last_odyssey": None,
     "annulus": None,
 }

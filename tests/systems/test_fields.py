@@ -31,6 +31,8 @@ CROSS_FIELD_BOUNDS = {
     ("annulus", "Options", "dice_sides", "low"): "success_on at most dice_sides + 1",
     ("unbound", "Attack", "range_increment", "low"): "a melee attack has no range increment",
     ("unbound", "Attack", "range_increment", "high"): "a melee attack has no range increment",
+    ("unbound", "Attack", "shield_ac", "high"): "only a shield gives a shield's AC bonus",
+    ("unbound", "Attack", "shield_touch_ac", "high"): "only a shield gives a shield's AC bonus",
     ("glass_empires", "Creature", "hd", "low"): "Power = HD + Level",
     ("glass_empires", "Creature", "hd", "high"): "Power = HD + Level",
     ("glass_empires", "Creature", "level", "high"): "Power = HD + Level (Level below Power)",

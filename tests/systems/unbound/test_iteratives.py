@@ -50,3 +50,22 @@ def test_iteratives_follow_the_rank_of_the_weapons_group():
     with pytest.raises(RulesError) as e:
         who(group_ranks={"blades": "legendary"})
     assert e.value.field == "group_ranks.blades"
+
+
+def test_group_ranks_round_trip_and_old_files_use_rank_for_every_group(tmp_path):
+    """The per-group ranks save and load (TOML file and share code); a file written before ``group_ranks`` existed
+    loads with its single ``rank`` for every weapon group: a professional with no table makes 2 attacks with the
+    Tower (a close weapon) and with any other weapon."""
+    sb = U.catalog().creature("Shieldbearer")  # professional, no group_ranks
+    c = sb.replace(group_ranks={"close": "grandmaster"})
+    path = tmp_path / "c.toml"
+    wb.save(c, path)
+    back = wb.load(path)
+    assert back == c and back.iteratives_with(back.weapon("Tower")) == 3
+    assert back.iteratives_with(back.weapon("Battleaxe")) == 2
+    assert wb.from_share_code(wb.share_code(c)) == c
+    old = tmp_path / "old.toml"
+    old.write_text('system = "unbound"\nmodel_kind = "creature"\nname = "Old"\nhp = 20\nac = 14\ntouch_ac = 10\n'
+                   'rank = "professional"\nweapons = [{name = "Tower", damage = "2d10", shield = true}]\n')
+    o = wb.load(old)
+    assert dict(o.group_ranks) == {} and [m for _, m in mods([Action("all_out", "Tower")], o)] == [0, -4]

@@ -73,3 +73,34 @@ def test_multi_action_after_a_wielded_weapon_takes_one_secondary_natural():
     with pytest.raises(RulesError) as e:
         Action("push", "Sword", secondary="Bite")
     assert e.value.field == "secondary"
+
+
+def test_plans_offer_the_multi_action_with_each_secondary_natural_weapon():
+    """"with an available secondary natural weapon after attacking with a wielded weapon": any one of them, so the
+    plans list the Sword with the Bite and with the Tail (hand-worked above, AC 10, Strength 2, confirm_crits
+    off: 4.875 + 2.275 = 7.15 and 4.875 + 1.925 = 6.8), never the Sword with both (4.875 + 2.275 + 0.825 = 7.975,
+    the old reading)."""
+    c = who(weapons=[SWORD, BITE, TAIL])
+    plans = U.turn_plans(c, Creature("T", 30, 10, 10), Options(confirm_crits=False))
+    assert plans["Multi Action (Sword + Bite)"].mean() == pytest.approx(7.15, abs=1e-12)
+    assert plans["Multi Action (Sword + Tail)"].mean() == pytest.approx(6.8, abs=1e-12)
+    assert "Multi Action (Sword + Bite + Tail)" not in plans
+    assert plans["Multi Action (Bite + Tail)"].mean() < plans["Multi Action (Sword + Bite)"].mean()
+
+
+def test_issue_16_sword_bite_tail_averages_5_12_not_5_41():
+    """Issue 16's case: a 1d8 20x2 sword, Bite 1d8, Tail 1d6, Strength 2, against AC 12 with the default options
+    (crits confirmed). Secondary Natural Attacks allow "an available secondary natural weapon after attacking with a
+    wielded weapon": the Sword, then the Bite at -4 - 3 = -7.
+    Sword: d20 + 2 >= 12 needs 10+ (11/20); a natural 20 threatens and confirms with 11/20:
+    6.5 x 11/20 + 6.5 x 11/400 = 3.75375. Bite: d20 - 5 >= 12 needs 17+ (4/20), crit 1/20 x 4/20:
+    6.5 x 4/20 + 6.5 x 4/400 = 1.365. In all 5.11875 (5.12). The old reading also swung the Tail at -11, where only a
+    natural 20 hits (and confirms): 5.5/20 + 5.5/400 = 0.28875, 5.4075 (5.41) in all."""
+    sword = Attack("Sword", "1d8")
+    c = who(weapons=[sword, BITE, TAIL])
+    target = Creature("T", 30, 12, 10)
+    got = wb.turn_damage(c, target, plan=[Action("multi", "Sword")])
+    assert got.mean() == pytest.approx(5.11875, abs=1e-12)
+    assert mods([Action("multi", "Sword")], c) == [("Sword", 0), ("Bite", -7)]
+    old = got.mean() + U.damage(TAIL, c, target, None, U.Situation(bonus=-11)).mean()
+    assert old == pytest.approx(5.4075, abs=1e-12)

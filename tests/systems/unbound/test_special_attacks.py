@@ -18,6 +18,7 @@ from tests.systems.unbound.weapons import (
     who,
 )
 from workbench import RulesError
+from workbench.simulate import state_effects
 
 
 def test_wild_attack_ac_drop_and_attacker_penalty():
@@ -72,3 +73,38 @@ def test_bracing_a_crossbow_costs_a_basic_action():
     pre = wb.turn_damage(c, target, opts, Situation(braced=True), plan=["Crossbow", "Crossbow"])
     first = U.damage(XBOW, c, target, opts, Situation(braced=True))
     assert first.mean() == pytest.approx(1969 / 400, abs=1e-12) and pre.mean() > braced_turn.mean()
+
+
+def test_plans_propose_the_brace_and_it_holds_from_turn_to_turn():
+    """Implaced Weapons: "A character can brace one of these weapons ... as a basic action. While braced ... the
+    character gains advantage on attack roles with these weapons." The plans offer Brace + an attack action (the
+    brace spends one of the two basic actions); once braced the weapon stays braced (nobody moves in a fight).
+    Hand-worked, Dexterity 2 vs AC 16, confirm_crits off, 1d10: plain shots need 14 (7/20) and 18 at -4 (3/20):
+    5.5 x 6/20 + 11/20 = 2.2 and 5.5 x 2/20 + 11/20 = 1.1, 3.3 in all. Braced shot: hit 1 - (13/20)^2 = 231/400,
+    threat 39/400: (5.5 x 192 + 11 x 39)/400 = 1485/400 = 3.7125 > 3.3, so turn 1 braces. Braced, two shots: the
+    second hits 1 - (17/20)^2 = 111/400: (5.5 x 72 + 11 x 39)/400 = 2.0625, 5.775 in all > 3.7125, so later turns
+    shoot twice at advantage. Against 1 HP (any hit kills): P(kill in turn 1) = 231/400; later turns miss both
+    with (169/400)(289/400) = 48841/160000, so P(kill) q = 111159/160000 and the mean rounds are
+    1 + (169/400) / q = 1 + 67600/111159 (re-bracing every turn: 400/231)."""
+    c = who(weapons=[XBOW])
+    target = Creature("T", 1, 16, 10)
+    opts = Options(confirm_crits=False)
+    plans = U.turn_plans(c, target, opts)
+    assert plans["Brace (Crossbow) + Push the Attack (Crossbow)"].mean() == pytest.approx(1485 / 400, abs=1e-12)
+    assert plans["Push the Attack (Crossbow) + Push the Attack (Crossbow)"].mean() == pytest.approx(3.3, abs=1e-12)
+    assert wb.turn_damage(c, target, opts).mean() == pytest.approx(1485 / 400, abs=1e-12)
+    held = wb.turn_damage(c, target, opts, Situation(braced=True))
+    assert held.mean() == pytest.approx(3.7125 + 2.0625, abs=1e-12)
+    assert state_effects(c, target, opts) == {"braced weapon"}
+    assert state_effects(c, target, opts, Situation(braced=True)) == set()
+    f = wb.rounds_to_kill(c, target, options=opts)
+    assert f["exact"].all()
+    by = f["p_killed_by"].to_numpy()
+    q = 111159 / 160000
+    assert by[0] == pytest.approx(231 / 400, abs=1e-12)
+    assert by[1] == pytest.approx(231 / 400 + 169 / 400 * q, abs=1e-12)
+    mean = float((f["round"] * f["p_killed_at"]).sum())
+    assert mean == pytest.approx(1 + 67600 / 111159, abs=1e-12)
+    sim = wb.rounds_to_kill(c, target, options=opts, simulate=True, fights=20_000, seed=4)
+    m_sim = float((sim["round"] * sim["p_killed_at"]).sum())
+    assert abs(m_sim - mean) < 4 * (0.9 / 20_000) ** 0.5  # the variance of the rounds is 0.77 < 0.9

@@ -19,6 +19,8 @@ Rules (unbound-d20-attacking.txt, "Attack Actions", "Multiple Attacks", "Two Wea
   later attacks this turn have advantage.
 - Wild Attack: target's AC -(2 + half the multiple attack penalty); the attacker's AC drops by half
   the highest such penalty until its next turn.
+- Shield Bash: "If a character chooses to attack with a shield they lose all bonuses from that
+  shield until the start of their next turn": :func:`shield_loss`, shown in :func:`plan_label`.
 - Snipe (two basic actions): one ranged attack on an unaware target.
 - An attack action and the spell casting action exclude each other in one turn.
 """
@@ -40,6 +42,10 @@ __all__ = [
     "action_label",
     "as_actions",
     "secondary_weapon",
+    "shield_loss",
+    "braced_by",
+    "plan_label",
+    "self_ac_penalty",
     "BASIC_ACTIONS",
 ]
 
@@ -174,7 +180,9 @@ def expand_turn(
     m, sec = options.multiple_attack_penalty, options.secondary_natural_penalty
     counted = earlier
     slots: list[Slot] = []
-    braced: set[str] = set()  # weapons braced by an earlier Brace action this turn
+    # weapons braced by an earlier Brace action this turn, or braced before it (Attack.braced: a brace
+    # holds, "While braced ... the character gains advantage")
+    braced: set[str] = {w.name for w in attacker.weapons if w.braced}
     for i, act in enumerate(actions):
         # Action.validate: only a Multi Action may leave out its weapon (its branch checks for None)
         w = cast(Attack, resolve_weapon(attacker, act.weapon))
@@ -270,6 +278,55 @@ def expand_turn(
             drop = 2 + mapen // 2 if act.wild else 0
             slots.append(Slot(att, -(mapen + extra), drop, i))
     return slots
+
+
+def _used(act: Action, attacker: Creature) -> list[Attack]:
+    """Return the weapons ``act`` attacks with (none for a Brace)."""
+    if act.action == "brace":
+        return []
+    w = resolve_weapon(attacker, act.weapon)
+    if act.action == "multi":
+        return [w, secondary_weapon(act, attacker)] if w is not None else _naturals(attacker)
+    o = resolve_weapon(attacker, act.off_hand, "off_hand")
+    return [x for x in (w, o) if x is not None]
+
+
+def shield_loss(actions: Sequence[Action], attacker: Creature) -> tuple[int, int]:
+    """Return the (AC, touch AC) the attacker goes without until the start of its next turn because
+    the actions bash with its shields: the ``shield_ac`` / ``shield_touch_ac`` of every distinct
+    shield that attacks, at most the creature's own AC / touch AC.
+
+    Shield Bash (unbound-d20-attacking.txt): "If a character chooses to attack with a shield they
+    lose all bonuses from that shield until the start of their next turn"."""
+    shields = {x.name: x for a in actions for x in _used(a, attacker) if x.shield}
+    ac = sum(x.shield_ac for x in shields.values())
+    touch = sum(x.shield_touch_ac for x in shields.values())
+    return min(ac, attacker.ac), min(touch, attacker.touch_ac)
+
+
+def braced_by(actions: Sequence[Action], attacker: Creature) -> set[str]:
+    """Return the names of the weapons the actions brace (Implaced Weapons: "A character can brace
+    one of these weapons ... as a basic action. While braced ... the character gains advantage")."""
+    out = set()
+    for a in actions:
+        if a.action == "brace":
+            w = resolve_weapon(attacker, a.weapon)
+            if w is not None:
+                out.add(w.name)
+    return out
+
+
+def plan_label(actions: Sequence[Action], attacker: Creature) -> str:
+    """Return the label of a turn's actions, "Push the Attack (Tower) + All Out Attack (Tower)", with
+    the shield's AC the turn gives up when it bashes: "... [shield bash: own AC -4 until its next
+    turn]" (Shield Bash: "they lose all bonuses from that shield until the start of their next turn";
+    :func:`shield_loss`)."""
+    label = " + ".join(action_label(a, attacker) for a in actions)
+    ac, touch = shield_loss(actions, attacker)
+    if ac or touch:
+        parts = ([f"own AC -{ac}"] if ac else []) + ([f"touch AC -{touch}"] if touch else [])
+        label += f" [shield bash: {', '.join(parts)} until its next turn]"
+    return label
 
 
 def self_ac_penalty(slots: Sequence[Slot]) -> int:

@@ -76,6 +76,10 @@ CLAR = "CLARIFICATIONS.md, Unbound"
 OWN = "docs/systems/unbound.md: Options (the workbench's own switch)"
 _BONUS = f"{RULES}: Attack Bonuses"
 _RANGE = f"{RULES}: Range Increments"
+_SHIELD = (
+    f"{RULES}: Shield Bash ('If a character chooses to attack with a shield they lose all bonuses from that "
+    "shield until the start of their next turn')"
+)
 
 
 def _flag(default: bool, help: str, rule: str) -> Any:
@@ -98,7 +102,9 @@ class Attack(Model):
     attribute (melee Strength, ranged/thrown Dexterity, spell max(Thaumaturgy, Magic); text,
     "Attack Bonuses") unless ``attack_bonus`` gives the whole bonus. ``touch`` targets touch AC.
     ``paired`` marks a pair of natural weapons (two rolls counted as one attack); ``braceable`` a
-    firearm or crossbow; ``shield`` a shield bash; ``two_handed`` bars two-weapon fighting;
+    firearm or crossbow; ``shield`` a shield bash, ``shield_ac`` / ``shield_touch_ac`` the AC and
+    touch AC the shield adds to its bearer's (part of the bearer's ``ac`` / ``touch_ac``; a bash loses
+    them until the bearer's next turn: Shield Bash); ``two_handed`` bars two-weapon fighting;
     ``adds_strength`` overrides "melee damage adds Strength" (CLARIFICATIONS); ``max_increments``
     overrides the 5 (thrown) / 10 range increments. ``group`` is the weapon group whose skill rank
     sets its iterative attacks (a shield bash defaults to "close": "Shields typically count as close
@@ -189,9 +195,30 @@ class Attack(Model):
         rule=f"{RULES}: weapon group",
     )
     braced: bool = _flag(False, "braced this turn by a Brace action", f"{RULES}: Implaced Weapons")
+    shield_ac: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        maximum=20,
+        unit="AC",
+        help="AC this shield adds to its bearer's AC (lost after a bash until the bearer's next turn)",
+        rule=_SHIELD,
+    )
+    shield_touch_ac: int = spec(
+        0,
+        kind="int",
+        minimum=0,
+        maximum=20,
+        unit="AC",
+        help="touch AC this shield adds to its bearer's touch AC (0: none; lost after a bash likewise)",
+        rule=_SHIELD,
+    )
 
     def validate(self) -> None:
         """Parse the notation (a bad string fails at construction) and check the rules joining fields."""
+        for f in ("shield_ac", "shield_touch_ac"):
+            if getattr(self, f) and not self.shield:
+                raise RulesError("only a shield gives a shield's AC bonus", field=f, rule=_SHIELD)
         if self.braced and not self.braceable:
             raise RulesError(
                 "only a braceable firearm or crossbow can be braced", field="braced", rule=f"{RULES}: Implaced Weapons"

@@ -11,7 +11,7 @@ import polars as pl
 from ...errors import RulesError
 from ..base import Catalog, RuleSystem, pmf_rows, summed_uses
 from . import models as m
-from .actions import BASIC_ACTIONS, Slot, action_label, as_actions, expand_turn, self_ac_penalty
+from .actions import BASIC_ACTIONS, Slot, as_actions, expand_turn, plan_label, self_ac_penalty, shield_loss
 from .catalog import load_catalog
 from .models import RULES, Action, Attack, Creature, Options, Situation
 from .roll import attack_rows
@@ -98,7 +98,9 @@ class UnboundSystem(RuleSystem):
         """Return the joint outcome of each matchup's action (or list of actions = one turn).
 
         Columns: matchup, probability, damage (summed over the action's attack rolls), attacks,
-        hits, threats, crits (counts) and self_ac_penalty (the attacker's AC penalty from Wild Attack).
+        hits, threats, crits (counts), self_ac_penalty (the attacker's AC penalty from Wild Attack)
+        and shield_ac_lost / shield_touch_ac_lost (the AC and touch AC of the shields it bashes with,
+        lost "until the start of their next turn": Shield Bash, ``actions.shield_loss``).
         """
         options = Options() if options is None else options
         attackers, targets = list(attackers), list(targets)
@@ -191,8 +193,21 @@ class UnboundSystem(RuleSystem):
         m = frame["matchup"].to_numpy()
         n_rolls = np.array([len(sl) for sl in slot_lists], dtype=np.int64)
         self_ac = np.array([self_ac_penalty(sl) for sl in slot_lists], dtype=np.int64)
-        return frame.with_columns(pl.Series("attacks", n_rolls[m]), pl.Series("self_ac_penalty", self_ac[m])).select(
-            "matchup", "probability", "damage", "attacks", *_COUNT_COLS, "self_ac_penalty"
+        lost = np.array([shield_loss(as_actions(a), c) for a, c in zip(actions, attackers)], dtype=np.int64)
+        return frame.with_columns(
+            pl.Series("attacks", n_rolls[m]),
+            pl.Series("self_ac_penalty", self_ac[m]),
+            pl.Series("shield_ac_lost", lost[m, 0]),
+            pl.Series("shield_touch_ac_lost", lost[m, 1]),
+        ).select(
+            "matchup",
+            "probability",
+            "damage",
+            "attacks",
+            *_COUNT_COLS,
+            "self_ac_penalty",
+            "shield_ac_lost",
+            "shield_touch_ac_lost",
         )
 
     def action_outcomes(
@@ -248,9 +263,13 @@ class UnboundSystem(RuleSystem):
     ) -> dict[str, list[m.Action]]:
         """Return every legal way to spend one turn attacking, as {label: [Action, ...]}.
 
-        Two one-action attack actions in either order (All Out Attack at most once), the Multi
-        Actions, Snipe (unaware target only), spell attacks (never mixed with attack actions);
-        with ``options.wild_plans`` also the all-Wild version of each attack-action plan.
+        Two one-action attack actions in either order (All Out Attack at most once), a Brace of each
+        braceable weapon followed by one attack action with it (Implaced Weapons: "brace one of these
+        weapons ... as a basic action"), the Multi Actions (every natural weapon; a wielded weapon then
+        each secondary natural weapon in turn: "an available secondary natural weapon"), Snipe
+        (unaware target only), spell attacks (never mixed with attack actions); with
+        ``options.wild_plans`` also the all-Wild version of each attack-action plan. A plan that
+        bashes with a shield says so in its label (:func:`actions.plan_label`).
         """
         options, situation = self.defaults(options, situation)
         weapons = list(attacker.weapons)
@@ -269,7 +288,7 @@ class UnboundSystem(RuleSystem):
         plans: dict[str, list[Action]] = {}
 
         def put(acts: list[m.Action]) -> None:
-            plans.setdefault(" + ".join(action_label(a, attacker) for a in acts), acts)
+            plans.setdefault(plan_label(acts, attacker), acts)
 
         for a in one:
             for b in one:
@@ -280,6 +299,13 @@ class UnboundSystem(RuleSystem):
         for w in usable:
             if naturals and not w.natural:
                 put([Action("multi", w)])
+                for x in naturals[1:]:
+                    put([Action("multi", w, secondary=x.name)])
+        for w in usable:
+            if w.braceable:  # the brace spends one basic action; one attack action with the weapon follows
+                put([Action("brace", w), Action("push", w)])
+                if attacker.iteratives_with(w) > 1:
+                    put([Action("brace", w), Action("all_out", w)])
         if situation.target_unaware:
             for w in usable:
                 if w.kind in ("ranged", "thrown"):
@@ -301,8 +327,8 @@ class UnboundSystem(RuleSystem):
         return as_actions(list(plan))
 
     def plan_label(self, attacker: m.Creature, items) -> str:
-        """Return the plan's label as :meth:`turn_actions` writes it."""
-        return " + ".join(action_label(a, attacker) for a in items)
+        """Return the plan's label as :meth:`turn_actions` writes it (:func:`actions.plan_label`)."""
+        return plan_label(list(items), attacker)
 
     def plan_tables(self, plans, options) -> list[np.ndarray]:
         """Return the damage pmf of each (attacker, target, situation, actions) turn: the attack
@@ -338,10 +364,18 @@ class UnboundSystem(RuleSystem):
         return UnboundSide(me, foe, options, situation, plan)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
-        """Return {"wild attack"} when the chosen plan holds a Wild Attack (unbound/simulation.py)."""
+        """Return the state the chosen plan carries to later turns: "wild attack", "shield bash",
+        "braced weapon" (unbound/simulation.py :func:`~workbench.systems.unbound.simulation.state_effects`)."""
         from .simulation import state_effects
 
         return state_effects(self, attacker, target, options, situation, plan)
+
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000):
+        """Return the exact rounds-to-kill of a fight with state, by the chain over (weapons braced,
+        damage taken) (unbound/simulation.py :func:`~workbench.systems.unbound.simulation.state_chain`)."""
+        from .simulation import state_chain
+
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds)
 
 
 SYSTEM = UnboundSystem()
