@@ -61,7 +61,9 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
 
 def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
     """Return False only when no attack of ``me`` can ever deal damage to ``foe`` here: every one
-    the rules allow has no outcome with damage above 0 to any pool of the foe or to its armor. An attack the rules refuse now counts as
+    the rules allow has no outcome with damage above 0 to any pool of the foe or to its armor, nor a
+    non-zero value in a column of the system's ``progress_columns`` (a change of the fight's state
+    that lets later damage through). An attack the rules refuse now counts as
     able (the fight's state may allow it later: a Swansong at low Vitality). Memoised by value
     (:data:`workbench.simulate.engine.MEMO`): the rows of one compare pair ask once."""
     return MEMO.get(("can_damage", me, foe, options, situation), lambda: _can_damage(me, foe, options, situation))
@@ -84,6 +86,8 @@ def _can_damage(me: Any, foe: Any, options: Any, situation: Any) -> bool:
     # damage to any of the foe's pools or its armor ("damage", "vitality_damage", "ap_damage": armor
     # points spent now let later damage through); a "self_" column is the attacker's own
     hurt = [c for c in table.columns if c == "damage" or (c.endswith("_damage") and not c.startswith("self_"))]
+    # the system's declared progress columns: state changes without damage (RuleSystem.progress_columns)
+    hurt += [c for c in sys.progress_columns if c in table.columns and c not in hurt]
     return any(int(table[c].max()) > 0 for c in hurt)
 
 

@@ -569,6 +569,11 @@ class RuleSystem(ABC):
     attack_noun: str = "attack"
     #: the Creature field holding its attacks (a bestiary frame's column of attack names)
     attacks_field: str = "attacks"
+    #: outcome-table columns whose non-zero value changes the fight's state even without damage
+    #: (a defence broken for good, say): ``workbench.simulate.can_damage`` counts a non-zero value
+    #: in one of them as progress, next to the damage columns, so such a fight is played, not
+    #: refused as "never deals damage". Default: none
+    progress_columns: tuple[str, ...] = ()
 
     def actions_per_turn(self, creature: Any, options: Any = None) -> int:
         """Return the number of actions a creature has in one turn."""

@@ -2,7 +2,7 @@
 
 ``wb.system("glass_empires")`` returns :data:`SYSTEM`, with ``Creature``, ``Attack`` (a weapon),
 ``Options`` and ``Situation``. Outcome columns: ``damage`` (to HP), ``ap_damage`` (armor points
-removed), ``crit`` / ``fumble`` / ``jam`` (on any Strike), ``strikes_passed`` (Strikes that landed:
+removed), ``shield_breaks`` (1: the target's Ray Shield broke), ``crit`` / ``fumble`` / ``jam`` (on any Strike), ``strikes_passed`` (Strikes that landed:
 Crit, Pass or Seven) and ``kill`` (damage >= the target's current HP: the action is refunded).
 """
 
@@ -43,6 +43,9 @@ class GlassEmpires(RuleSystem):
     Options = Options
     Situation = Situation
     attacks_field = "weapons"
+    # a Strike that breaks the Ray Shield deals no damage but changes the fight: the shield stays
+    # broken (shared data: the gem "instantly shatters, destroying the item")
+    progress_columns = ("shield_breaks",)
 
     def __init__(self) -> None:
         self._catalog: Catalog | None = None
@@ -82,7 +85,8 @@ class GlassEmpires(RuleSystem):
     ) -> pl.DataFrame:
         """Return the joint outcome tables of aligned matchups (row i = matchup i), one polars frame.
 
-        Columns: matchup, probability, damage (to HP), ap_damage, crit, fumble, jam, strikes_passed, kill.
+        Columns: matchup, probability, damage (to HP), ap_damage, shield_breaks (0 / 1: a Ray Shield broke),
+        crit, fumble, jam, strikes_passed, kill.
         """
         if not (len(attacks) == len(attackers) == len(targets)) or len(attacks) == 0:
             raise RulesError("attacks, attackers and targets must be non-empty and of the same length", field="attacks")
@@ -251,18 +255,19 @@ class GlassEmpires(RuleSystem):
         return GlassEmpiresSide(me, foe, options, situation, plan)
 
     def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000):
-        """Return the exact chain over (armor points left, jammed, HP) of rounds-to-kill's fight
-        (glass_empires/state_chain.py: armor points stay spent, CLARIFICATIONS.md), or None past its
-        state bound."""
+        """Return the exact chain over (armor points left, jammed, Ray Shield up, HP) of rounds-to-kill's
+        fight (glass_empires/state_chain.py: armor points stay spent, CLARIFICATIONS.md; a broken Ray
+        Shield stays broken, shared data), or None past its state bound."""
         from .state_chain import state_chain
 
         return state_chain(self, attacker, target, options, situation, plan, max_rounds)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
-        """Return the armor points / jams effects of ``attacker`` on ``target`` (glass_empires/simulation.py)."""
+        """Return the armor points / jams / ray shield effects of ``attacker`` on ``target``
+        (glass_empires/simulation.py)."""
         from .simulation import state_effects
 
-        return state_effects(self, attacker, target, options)
+        return state_effects(self, attacker, target, options, situation)
 
 
 SYSTEM = GlassEmpires()

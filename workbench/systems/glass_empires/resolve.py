@@ -43,7 +43,18 @@ CRIT, PASS, SEVEN, FAILURE, FUMBLE = range(5)
 TWO_D6 = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64) / 36.0
 NATURALS = np.arange(2, 13)
 RES_CODES = {"immune": 0, "resist": 1, "normal": 2, "weak": 3}
-OUTCOME_COLUMNS = ("matchup", "probability", "damage", "ap_damage", "crit", "fumble", "jam", "strikes_passed", "kill")
+OUTCOME_COLUMNS = (
+    "matchup",
+    "probability",
+    "damage",
+    "ap_damage",
+    "shield_breaks",
+    "crit",
+    "fumble",
+    "jam",
+    "strikes_passed",
+    "kill",
+)
 
 
 def band_index(natural: np.ndarray, modifier: np.ndarray) -> np.ndarray:
@@ -339,6 +350,7 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
             "probability": st["p"].astype(np.float64),
             "damage": st["damage"].astype(np.int64),
             "ap_damage": st["ap_damage"].astype(np.int64),
+            "shield_breaks": (shield0[st["m"]] - st["shield"]).astype(np.int64),
             "crit": st["crit"].astype(bool),
             "fumble": st["fumble"].astype(bool),
             "jam": st["jam"] != 0,
@@ -348,5 +360,5 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
     )
     df = df.group_by([c for c in OUTCOME_COLUMNS if c != "probability"]).agg(pl.col("probability").sum())
     return df.select(OUTCOME_COLUMNS).sort(
-        ["matchup", "damage", "ap_damage", "strikes_passed", "crit", "fumble", "jam"]
+        ["matchup", "damage", "ap_damage", "shield_breaks", "strikes_passed", "crit", "fumble", "jam"]
     )

@@ -1,15 +1,21 @@
 """The exact fight of a Glass Empires attacker against a passive target: an absorbing chain over
-(armor points left, jammed weapon, damage taken).
+(armor points left, jammed weapon, Ray Shield up, damage taken).
 
 CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP, 1 AP per 2
 damage or fraction"; they stay spent from turn to turn (glass_empires/simulation.py). The "or
 fraction" rounding is per Strike, so armor is not a pool that damage spills through in order (the
 two-pool chain of :func:`workbench.chains.kill_stats`): with 1 AP, a 1-damage Strike is absorbed
 and spends the AP (the fraction rounds up), so the next 1-damage Strike takes 1 HP, where a pool of
-2 damage would absorb both. The state is small instead (armor points 0..Armor x Power, a jam bit, HP), so
-the chain runs over it exactly, one turn table per (AP left, jammed): the tables and the plan
-choice of :class:`~workbench.systems.glass_empires.simulation.GlassEmpiresSide` (the simulation's
-own ``_build``), so chain and simulation play the same fight.
+2 damage would absorb both. The state is small instead (armor points 0..Armor x Power, a jam bit, a
+shield bit, HP), so the chain runs over it exactly, one turn table per (AP left, jammed, shield up):
+the tables and the plan choice of :class:`~workbench.systems.glass_empires.simulation.GlassEmpiresSide`
+(the simulation's own ``_build``), so chain and simulation play the same fight.
+
+A Ray Shield (shared/data/glass_empires_creatures.toml, Moon Rabbit Operator: "immune to all
+damage", it breaks on an effect dealing at least 6 and absorbs it; the gem "instantly shatters,
+destroying the item") stays broken for the rest of the fight: a turn whose row has
+``shield_breaks`` 1 leads to the shield-down tables, so the turns while it is up use the shield-up
+turn table and the turns after it broke the shield-down one.
 """
 
 from __future__ import annotations
@@ -19,27 +25,43 @@ from typing import Any
 import numpy as np
 
 from ...chains import CHAIN_TAIL
+from .simulation import decode_key, shield_up_at_start, state_key
 
 __all__ = ["MAX_STATES", "state_chain"]
 
-#: (AP left, jammed) x HP states past which the chain is not built (the fight is simulated)
+#: (AP left, jammed, shield up) x HP states past which the chain is not built (the fight is simulated)
 MAX_STATES = 200_000
 
 
-def _reachable(side: Any, start: int, jam_matters: bool) -> tuple[list[int], list[dict[str, np.ndarray]]]:
-    """Return the (AP left, jammed) keys reachable from ``start`` (key = AP * 2 + jammed) and the
-    turn table of each. Armor points only go down, so every key at or below the start may be met:
-    their tables are built in one call (the side's Bank), and the reachable ones kept."""
-    every = [k for k in range(start + (2 if jam_matters else 1)) if jam_matters or k % 2 == 0]
+def _next_keys(key: int, t: dict[str, np.ndarray], jam_matters: bool) -> np.ndarray:
+    """Return the state key after each row of the turn table ``t`` played from ``key``: armor points
+    spent (never below 0), the jam bit (when a jam costs an Attack), and the shield bit, cleared for
+    good by a row whose ``shield_breaks`` is 1."""
+    ap, _, up = decode_key(key)
+    return state_key(
+        np.maximum(0, ap - np.asarray(t["ap_damage"], dtype=np.int64)),
+        (np.asarray(t["jam"], dtype=bool) & jam_matters).astype(np.int64),
+        up * (np.asarray(t["shield_breaks"], dtype=np.int64) == 0),
+    )
+
+
+def _reachable(side: Any, start: int, jam_matters: bool, shield: bool) -> tuple[list[int], list[dict[str, np.ndarray]]]:
+    """Return the (AP left, jammed, shield up) keys reachable from ``start`` (:func:`state_key`) and
+    the turn table of each. Armor points only go down and a broken shield stays broken, so every key
+    at or below the start may be met: their tables are built in one call (the side's Bank), and the
+    reachable ones kept."""
+    ap0 = decode_key(start)[0]
+    every = [
+        state_key(ap, j, s)
+        for ap in range(ap0 + 1)
+        for j in ((0, 1) if jam_matters else (0,))
+        for s in range(shield + 1)
+    ]
     built = dict(zip(every, side.bank.tables(every)))
     keys, index = [start], {start: 0}
     i = 0
     while i < len(keys):
-        t = built[keys[i]]
-        ap = keys[i] // 2
-        nxt = np.maximum(0, ap - np.asarray(t["ap_damage"], dtype=np.int64)) * 2 + (
-            np.asarray(t["jam"], dtype=bool) & jam_matters
-        )
+        nxt = _next_keys(keys[i], built[keys[i]], jam_matters)
         for k in np.unique(nxt).tolist():
             if k not in index:
                 index[k] = len(keys)
@@ -56,8 +78,9 @@ def state_chain(
     killed)), or None when the states pass MAX_STATES.
 
     Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target does nothing.
-    From state (key, h), each row (damage, ap_damage, jam, probability) of the key's turn table
-    leads to (max(0, AP - ap_damage) * 2 + jam, h + damage), and h + damage >= HP kills. The mean
+    From state (key, h), each row (damage, ap_damage, jam, shield_breaks, probability) of the key's
+    turn table leads to (max(0, AP - ap_damage), jam, shield up and not shield_breaks; h + damage),
+    and h + damage >= HP kills. The mean
     solves (I - Q) m = 1 over the transient states (scipy.sparse), as the chain of any absorbing
     Markov chain.
     """
@@ -68,21 +91,20 @@ def state_chain(
 
     side = GlassEmpiresSide(attacker, target, options, situation, plan)
     hp = int(sys.hit_points(target))
-    start = int(sys.armor_points(target, side.options)) * 2
-    if (start + 2) * hp > MAX_STATES:
+    shield = shield_up_at_start(target, side.situation)
+    ap0 = int(sys.armor_points(target, side.options))
+    start = state_key(ap0, 0, int(shield))
+    if (ap0 + 1) * 2 * (1 + shield) * hp > MAX_STATES:
         return None
-    keys, tables = _reachable(side, start, side.jam_matters)
+    keys, tables = _reachable(side, start, side.jam_matters, shield)
     where = {k: i for i, k in enumerate(keys)}
     n = len(keys) * hp
     rows, cols, vals = [], [], []
     kill = np.zeros(n)
     h = np.arange(hp)
     for i, (k, t) in enumerate(zip(keys, tables)):
-        ap = k // 2
         dmg = np.asarray(t["damage"], dtype=np.int64)
-        nk = np.maximum(0, ap - np.asarray(t["ap_damage"], dtype=np.int64)) * 2 + (
-            np.asarray(t["jam"], dtype=bool) & side.jam_matters
-        )
+        nk = _next_keys(k, t, side.jam_matters)
         dest = np.array([where[int(x)] for x in nk], dtype=np.int64)
         p = np.asarray(t["probability"], dtype=np.float64)
         hh = h[:, None] + dmg[None, :]  # hp x rows
