@@ -95,6 +95,9 @@ def guarded(method: Callable) -> Callable:
 INLINE_SECONDS = 1.0
 _WORKER_PREFIX = "workbench-panel"
 _EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_PREFIX)
+# a second worker for work that follows a result and may take seconds (the Damage tab's fight), so
+# that it never holds up the next redraw: each queue has one worker, and a newer request supersedes
+FOLLOW_UP = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-follow-up")
 
 
 class Background:
@@ -110,9 +113,12 @@ class Background:
     error display (RulesError beside its field, anything else as "Unexpected error").
     """
 
-    def __init__(self, panel: Panel, inline: float | None = None) -> None:
+    def __init__(
+        self, panel: Panel, inline: float | None = None, executor: concurrent.futures.Executor | None = None
+    ) -> None:
         self.panel = panel
         self.inline = INLINE_SECONDS if inline is None else inline
+        self.executor = _EXECUTOR if executor is None else executor
         self.generation = 0
         self.future: concurrent.futures.Future | None = None
         self._lock = threading.RLock()
@@ -138,7 +144,7 @@ class Background:
     def run(self, work: Callable[[], Any], apply: Callable[[Any], Any], label: str = "working...") -> Any:
         """Run ``work()`` off the message loop and ``apply(result)`` when it is done; return what
         ``apply`` returned when the work finished within ``inline`` seconds, else None."""
-        if threading.current_thread().name.startswith(_WORKER_PREFIX):
+        if self.executor is _EXECUTOR and threading.current_thread().name.startswith(_WORKER_PREFIX):
             # Already on the worker (a panel built or refreshed by another panel's result): the one
             # worker cannot wait for itself, so the work runs here, where it is off the loop anyway.
             done: concurrent.futures.Future = concurrent.futures.Future()
@@ -157,7 +163,7 @@ class Background:
             if self.future is not None:
                 self.future.cancel()  # not started yet: it never runs
             self._idle.clear()
-            future = _EXECUTOR.submit(work)
+            future = self.executor.submit(work)
             self.future = future
         try:
             concurrent.futures.wait([future], timeout=self.inline)

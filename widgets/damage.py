@@ -7,9 +7,11 @@ P(any damage) and the median.
 
 from __future__ import annotations
 
+import html
 import time
 from typing import Any
 
+import altair as alt
 import ipywidgets as W
 import traitlets as T
 
@@ -18,11 +20,15 @@ from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
-from .base import Background, Panel, _children, flag_tabs, guarded
+from .base import FOLLOW_UP, Background, Panel, _children, flag_tabs, guarded, prevalidated
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
-__all__ = ["DamagePanel", "stats_html"]
+__all__ = ["DamagePanel", "stats_html", "events_html", "fight_summary", "fight_html", "FIGHT_FIGHTS"]
+
+#: fights simulated for the Damage tab's fight when its state forces a simulation (a preview: the
+#: Duel tab and ``wb.rounds_to_kill`` run 100,000); its standard error is shown beside it
+FIGHT_FIGHTS = 4_000
 
 
 def stats_html(dist: Dist) -> str:
@@ -40,6 +46,102 @@ def stats_html(dist: Dist) -> str:
         for key, label, v in rows
     )
     return f'<table class="wb-stats">{cells}</table>'
+
+
+def events_html(outcomes: Any) -> str:
+    """Return one line of the chance, per use, of every event in an outcome table that can happen
+    (its true/false columns with a chance above 0: a crit, a Choke, a status ...), or "" if none."""
+    import polars as pl
+
+    flags = [c for c, t in outcomes.schema.items() if t == pl.Boolean]
+    if not flags:
+        return ""
+    p = outcomes.select([(pl.col("probability") * pl.col(c).cast(pl.Float64)).sum().alias(c) for c in flags]).row(
+        0, named=True
+    )
+    shown = [f"P({html.escape(c.replace('_', ' '))}) {v:.2%}" for c, v in p.items() if v > 0]
+    if not shown:
+        return ""
+    return '<div class="wb-events" style="color:#57606a">per use: ' + " · ".join(shown) + "</div>"
+
+
+def fight_summary(
+    attacker: Any,
+    target: Any,
+    options: Any = None,
+    situation: Any = None,
+    fights: int = FIGHT_FIGHTS,
+    system: Any = None,
+) -> dict[str, Any]:
+    """Return the fight of ``attacker`` against a passive ``target`` as the Damage tab shows it:
+    the best plan per turn and its mean damage (``wb.turn_plans``, the plan ``wb.rounds_to_kill``
+    plays), the target's pools, and from ``wb.rounds_to_kill`` (the one fight: exact when the
+    state fits a chain, else ``fights`` seeded fights) P(down in round 1), the mean and median
+    rounds, the mass left unresolved at its last round, exact or not with the standard error, and
+    the frame itself (``frame``). A fight that cannot end (the attacker never hurts the target)
+    is ``{"error": message}``."""
+    import numpy as np
+
+    import workbench as wb
+    from workbench.systems import system_of
+
+    out: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "pools": ()}
+    try:
+        out["pools"] = (system or system_of(attacker)).hit_pools(target)
+        plans = wb.turn_plans(attacker, target, options, situation)
+        frame = wb.rounds_to_kill(attacker, target, options=options, situation=situation, fights=fights, progress=False)
+    except RulesError as err:
+        return {**out, "error": str(err)}
+    label, turn = max(plans.items(), key=lambda kv: kv[1].mean()) if plans else ("", None)
+    at, by = frame["p_killed_at"].to_numpy(), frame["p_killed_by"].to_numpy()
+    rounds = frame["round"].to_numpy()
+    resolved = float(by[-1]) if by.size else 0.0
+    half = np.flatnonzero(by >= 0.5)
+    out.update(
+        plan=label,
+        turn_mean=None if turn is None else turn.mean(),
+        p_first=float(by[0]) if by.size else 0.0,
+        mean=float((rounds * at).sum() / resolved) if resolved > 0 else None,
+        median=int(rounds[half[0]]) if half.size else None,
+        unresolved=max(0.0, 1.0 - resolved),
+        exact=bool(frame["exact"][0]),
+        fights=frame["fights"][0],
+        se=float(frame["standard_error"].max()),
+        frame=frame,
+    )
+    return out
+
+
+def fight_html(f: dict[str, Any]) -> str:
+    """Return the Damage tab's fight table (see :func:`fight_summary`)."""
+    pools = f" ({' + '.join(str(p) for p in f['pools'])} HP)" if f["pools"] else ""
+    head = (
+        f'<div style="margin-top:6px"><b>The fight</b>: {html.escape(f["attacker"])} against '
+        f"{html.escape(f['target'])}{pools}, its best plan each turn</div>"
+    )
+    if "error" in f:
+        return head + f'<div class="wb-fight-none" style="color:#57606a">{html.escape(f["error"])}</div>'
+    method = (
+        "exact"
+        if f["exact"]
+        else f"simulated: {f['fights']:,} fights, s.e. {f['se']:.4f} (a stateful effect is in play)"
+    )
+    rows = [
+        ("plan", "best plan, turn 1", html.escape(f["plan"])),
+        ("turn", "mean damage per turn", "" if f["turn_mean"] is None else f"{f['turn_mean']:.3f}"),
+        ("p1", "P(down in round 1)", f"{f['p_first']:.2%}"),
+        ("rtk-mean", "mean rounds to down", "none downed" if f["mean"] is None else f"{f['mean']:.2f}"),
+        ("rtk-median", "median rounds", "past the last round" if f["median"] is None else str(f["median"])),
+        ("method", "method", method),
+    ]
+    if f["unresolved"] > 1e-9:
+        rows.insert(5, ("unresolved", "still standing at the last round", f"{f['unresolved']:.2%}"))
+    cells = "".join(
+        f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
+        f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>'
+        for key, label, v in rows
+    )
+    return head + f'<table class="wb-stats wb-fight">{cells}</table>'
 
 
 class DamagePanel(Panel):
@@ -70,6 +172,7 @@ class DamagePanel(Panel):
         situation: Any = None,
         controls: bool = True,
         title: str | None = None,
+        fight: bool = True,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -104,20 +207,35 @@ class DamagePanel(Panel):
         )
         T.link((self.view_toggle, "value"), (self, "view"))
         self.stats = W.HTML()
+        self.events = W.HTML()
+        self.fight_stats = W.HTML()
+        self.fight_stats.add_class("wb-fight-stats")
+        self.fight_chart: Any = None
+        self.fight: dict[str, Any] | None = None  # the last fight_summary shown
+        self.show_fight = fight
         self.redraw_seconds = float("nan")
         self.background = Background(self)
+        # the fight follows each distribution on its own worker: a simulated one (seconds) never
+        # holds up the next redraw, and a newer edit supersedes it
+        self.fight_background = Background(self, inline=0.5, executor=FOLLOW_UP)
         self._ready = True
         self.refresh()
         self.background.wait()  # the panel starts with its first distribution (or its error)
         if self.value is None:
             raise RulesError(self.error or "these inputs give no damage distribution", field="attack")
+        self.fight_box = W.VBox([self.fight_background.box])
+        self.fight_background.wait(30)
+        self._place_fight_chart()
         self.children = _children(
             self.tabs,
             self.error_box,
             self.view_toggle,
             self.background.box,
             self.stale_banner,
-            W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start")),
+            W.HBox(
+                [W.VBox([self.chart, self.fight_box]), W.VBox([self.stats, self.events, self.fight_stats])],
+                layout=W.Layout(align_items="flex-start"),
+            ),
         )
 
     def _defaults(self, attacker: Any, target: Any, attack: Any) -> tuple[Any, Any, Any]:
@@ -172,19 +290,61 @@ class DamagePanel(Panel):
         inputs = (self.attack, self.attacker, self.target, self.options, self.situation)
         view, title = self.view, self.title_text()
 
-        def work() -> tuple[Dist, Any]:
+        def work() -> tuple[Dist, Any, str]:
             dist = self.system.damage(*inputs)
+            events = events_html(self.system.outcomes(*inputs))
             if view == "at least":
-                return dist, charts.at_least_chart(dist, title=title)
-            return dist, charts.damage_chart(dist, title=title)
+                return dist, charts.at_least_chart(dist, title=title), events
+            return dist, charts.damage_chart(dist, title=title), events
 
-        def apply(result: tuple[Dist, Any]) -> Dist:
-            dist, chart = result
+        def apply(result: tuple[Dist, Any, str]) -> Dist:
+            dist, chart, events = result
             self.set_chart(chart)
             self.stats.value = stats_html(dist)
+            self.events.value = events
             self.clear_message(self.error)
             self.value = dist
             self.redraw_seconds = time.perf_counter() - start
+            self.refresh_fight()
             return dist
 
         return self.background.run(work, apply, label="computing the distribution...")
+
+    def refresh_fight(self) -> dict[str, Any] | None:
+        """Recompute the fight (:func:`fight_summary`: the attacker's best plan every turn until the
+        target is down) on the follow-up worker and show it under the chart; return it when done
+        within half a second, else None (``panel.fight_background.wait()`` blocks until then)."""
+        if not self.show_fight:
+            return None
+        a, t, o, s = self.attacker, self.target, self.options, self.situation
+
+        def work() -> tuple[dict[str, Any], Any]:
+            f = fight_summary(a, t, o, s, system=self.system)
+            chart = None
+            if "error" not in f:
+                chart = charts.rounds_chart(
+                    f["frame"], title=f"Rounds for {f['attacker']} to down {f['target']}", legend_title="Fight"
+                )
+            return f, chart
+
+        def apply(result: tuple[dict[str, Any], Any]) -> dict[str, Any]:
+            f, chart = result
+            self.fight = f
+            self.fight_stats.value = fight_html(f)
+            if chart is not None:
+                if self.fight_chart is None:
+                    self.fight_chart = alt.JupyterChart(prevalidated(chart))
+                    self.fight_chart.add_class("wb-fight-chart")
+                    self._place_fight_chart()
+                else:
+                    self.fight_chart.chart = prevalidated(chart)
+            if self.fight_chart is not None:
+                self.fight_chart.layout.display = None if chart is not None else "none"
+            return f
+
+        return self.fight_background.run(work, apply, label="fighting it out...")
+
+    def _place_fight_chart(self) -> None:
+        box = getattr(self, "fight_box", None)
+        if box is not None and self.fight_chart is not None and self.fight_chart not in box.children:
+            box.children = [self.fight_background.box, self.fight_chart]

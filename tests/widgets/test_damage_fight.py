@@ -1,0 +1,87 @@
+"""The Damage tab shows the fight too (issue 17, item 3): per-turn damage, P(down in round 1),
+mean and median rounds, the rounds chart, the chance of each event per use, the target's pools;
+computed on the follow-up worker (widgets.base.FOLLOW_UP) after each distribution."""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from tests.widget_toy import TOY, Creature
+from widgets.damage import DamagePanel, events_html, fight_summary
+
+from .test_duel_panel import toy  # noqa: F401  (the fixture registering the toy system)
+
+
+def test_the_fight_of_a_hand_worked_matchup(toy):  # noqa: F811
+    """Goblin (Club d6+2, Bow d8+1; two attacks a turn) against a dummy of 3 HP, armor 3. Per turn
+    the Bow pair deals max(d8-2, 0) twice (mean 2 x 21/8 = 5.25) and beats the Club pair (2 x 2.5),
+    so the best plan is Bow + Bow. The dummy stays up after round 1 only when both arrows total at
+    most 2: (2/8)^2 + 2(2/8)(1/8) + 2(2/8)(1/8) + (1/8)^2 = 13/64, so P(down in round 1) = 51/64
+    and the median is round 1."""
+    dummy = Creature("Dummy", hp=3, armor=3)
+    p = DamagePanel(toy, target=dummy)
+    p.fight_background.wait(30)
+    f = p.fight
+    assert f["plan"] == "Bow + Bow" and f["turn_mean"] == pytest.approx(5.25, abs=1e-12)
+    assert f["p_first"] == pytest.approx(51 / 64, abs=1e-12) and f["median"] == 1 and f["exact"]
+    frame = wb.rounds_to_kill(p.attacker, dummy)
+    mean = float((frame["round"] * frame["p_killed_at"]).sum())
+    assert f["mean"] == pytest.approx(mean, abs=1e-12) and f["pools"] == (3,)
+    html = p.fight_stats.value
+    assert 'class="wb-p1">79.69%<' in html and 'class="wb-method">exact<' in html and "(3 HP)" in html
+    spec = p.fight_chart.chart.to_dict()
+    assert spec["title"]["text"] == "Rounds for Goblin to down Dummy"
+    # a new target redraws the fight: at 1 HP a single arrow above 2 is enough
+    p.target = Creature("Twig", hp=1, armor=3)
+    p.fight_background.wait(30)
+    assert p.fight["target"] == "Twig" and p.fight["p_first"] == pytest.approx(1 - (2 / 8) ** 2, abs=1e-12)
+
+
+def test_a_fight_that_cannot_end_is_said_in_words_and_is_no_error(toy):  # noqa: F811
+    """Against armor 20 no toy attack ever deals damage: the fight says so; the damage chart and
+    the panel's error are untouched (the distribution is valid: always 0)."""
+    wall = Creature("Wall", hp=5, armor=20)
+    p = DamagePanel(toy, target=wall)
+    p.fight_background.wait(30)
+    assert "error" in p.fight and "never" in p.fight["error"]
+    assert "never" in p.fight_stats.value and p.error == "" and p.stale_banner.value == ""
+    assert p.value.mean() == 0
+
+
+def test_a_stateful_fight_says_it_is_simulated_with_its_standard_error():
+    """Annulus catalog: the Rat's Bite can Choke (a condition that lasts: state), so the fight is
+    simulated, and says how many fights and the standard error."""
+    p = DamagePanel("annulus")
+    p.fight_background.wait(60)
+    f = p.fight
+    assert not f["exact"] and f["fights"] == 4_000 and 0 < f["se"] < 0.02
+    assert "simulated: 4,000 fights" in p.fight_stats.value
+
+
+def test_event_chances_per_use_unbound():
+    """unbound-d20-attacking.txt: a threat on a natural 19-20 (a 19-20/x2 weapon), confirmed by a
+    second roll that hits. The Town guard hits the Veteran duelist 30 % of the time, so
+    P(threat) = 2/20 = 10 % and P(crit) = 10 % x 30 % = 3 %."""
+    s = wb.system("unbound")
+    guard, duelist = s.catalog().creature("Town guard"), s.catalog().creature("Veteran duelist")
+    line = events_html(s.outcomes(s.attacks_of(guard)[0], guard, duelist))
+    assert "P(hit) 30.00%" in line and "P(threat) 10.00%" in line and "P(crit) 3.00%" in line
+
+
+def test_events_leave_out_what_never_happens():
+    """An Annulus outcome table has a column per trigger; only those with a chance show."""
+    s = wb.system("annulus")
+    cat = list(s.catalog().creatures.values())
+    line = events_html(s.outcomes(s.attacks_of(cat[0])[0], cat[0], cat[1]))
+    assert "P(choke)" in line and "P(petrify)" not in line
+
+
+def test_fight_summary_is_the_one_fight():
+    """The numbers are rounds_to_kill's (the one fight), not a second computation."""
+    s = wb.system("glass_empires")
+    bear, wolf = s.catalog().creature("Bear"), s.catalog().creature("Wolf")
+    f = fight_summary(bear, wolf)
+    frame = wb.rounds_to_kill(bear, wolf)
+    assert f["exact"] and f["p_first"] == pytest.approx(float(frame["p_killed_by"][0]), abs=1e-15)
+    assert f["mean"] == pytest.approx(wb.mean_rounds_to_kill(wb.turn_damage(bear, wolf), wolf.hp), abs=1e-9)
