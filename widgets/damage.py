@@ -83,6 +83,7 @@ def fight_summary(
     import numpy as np
 
     import workbench as wb
+    from workbench.simulate import state_effects
     from workbench.systems import system_of
 
     out: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "pools": ()}
@@ -105,6 +106,7 @@ def fight_summary(
         median=int(rounds[half[0]]) if half.size else None,
         unresolved=max(0.0, 1.0 - resolved),
         exact=bool(frame["exact"][0]),
+        forced_by=() if bool(frame["exact"][0]) else tuple(sorted(state_effects(attacker, target, options, situation))),
         fights=frame["fights"][0],
         se=float(frame["standard_error"].max()),
         frame=frame,
@@ -124,7 +126,8 @@ def fight_html(f: dict[str, Any]) -> str:
     method = (
         "exact"
         if f["exact"]
-        else f"simulated: {f['fights']:,} fights, s.e. {f['se']:.4f} (a stateful effect is in play)"
+        else f"simulated: {f['fights']:,} fights, s.e. {f['se']:.4f}"
+        + (f" (state: {html.escape(', '.join(f['forced_by']))})" if f.get("forced_by") else "")
     )
     rows = [
         ("plan", "best plan, turn 1", html.escape(f["plan"])),

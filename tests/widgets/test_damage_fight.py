@@ -57,6 +57,7 @@ def test_a_stateful_fight_says_it_is_simulated_with_its_standard_error():
     f = p.fight
     assert not f["exact"] and f["fights"] == 4_000 and 0 < f["se"] < 0.02
     assert "simulated: 4,000 fights" in p.fight_stats.value
+    assert "choke" in f["forced_by"] and "(state: " in p.fight_stats.value
 
 
 def test_event_chances_per_use_unbound():
