@@ -229,17 +229,29 @@ class DamagePanel(Panel):
         self.fight_box = W.VBox([self.fight_background.box])
         self.fight_background.wait(30)
         self._place_fight_chart()
-        self.children = _children(
-            self.tabs,
-            self.error_box,
-            self.view_toggle,
-            self.background.box,
-            self.stale_banner,
-            W.HBox(
-                [W.VBox([self.chart, self.fight_box]), W.VBox([self.stats, self.events, self.fight_stats])],
-                layout=W.Layout(align_items="flex-start"),
-            ),
+        # inputs and results side by side, so an edit shows its effect without scrolling (issue 17:
+        # "the chart starts at the bottom edge of the window"); on a narrow page the results wrap
+        # below the inputs
+        numbers = W.HBox(
+            [W.VBox([self.stats, self.events], layout=W.Layout(max_width="260px")), self.fight_stats],
+            layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="16px"),
         )
+        self.results = W.VBox(
+            _children(self.view_toggle, self.background.box, self.stale_banner, self.chart, numbers, self.fight_box),
+            layout=W.Layout(flex="0 1 560px", min_width="0"),
+        )
+        self.results.add_class("wb-damage-results")
+        inputs = _children(self.tabs)
+        if inputs:
+            self.inputs = W.VBox(inputs, layout=W.Layout(flex="1 1 560px", min_width="420px", max_width="780px"))
+            self.inputs.add_class("wb-damage-inputs")
+            body: W.Widget = W.HBox(
+                [self.inputs, self.results],
+                layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="12px"),
+            )
+        else:
+            body = self.results
+        self.children = _children(self.error_box, body)
 
     def _defaults(self, attacker: Any, target: Any, attack: Any) -> tuple[Any, Any, Any]:
         creatures = list(self.system.catalog().creatures.values())

@@ -234,6 +234,25 @@ def test_app_renders_the_engines_numbers(app) -> None:
 
 
 @pytest.mark.timeout(300)
+def test_results_are_in_view_beside_the_inputs(app) -> None:
+    """Issue 17, item 1: at 1366 x 768 the Damage chart and its numbers sit beside the inputs,
+    with the chart's top in the window (no scrolling to see an edit's effect)."""
+    app.set_viewport_size({"width": 1366, "height": 768})
+    app.evaluate("window.scrollTo(0, 0)")
+    try:
+        inputs = app.locator(".wb-damage-inputs").bounding_box()
+        chart = app.locator(".wb-damage-chart").bounding_box()
+        stats = app.locator(".wb-damage-stats").bounding_box()
+        assert inputs and chart and stats
+        assert chart["x"] >= inputs["x"] + inputs["width"] - 1          # right of the inputs
+        assert chart["y"] + 0.6 * chart["height"] <= 768                 # most of the chart in view
+        assert stats["y"] < 768 and stats["x"] + stats["width"] <= 1366  # its numbers too
+        shot(app, "app-1366x768", docs="app-1366x768")
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 1000})
+
+
+@pytest.mark.timeout(300)
 def test_changing_the_target_redraws_chart_and_stats(app) -> None:
     """Picking another target in the Damage tab redraws the chart and the stats for the new matchup."""
     s, creatures = annulus()

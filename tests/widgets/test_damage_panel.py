@@ -45,7 +45,7 @@ def test_damage_panel_defaults_numbers_and_chart():
     assert 'class="wb-mean">2.500<' in p.stats.value
     assert 'class="wb-any">83.33%<' in p.stats.value                # P(any damage) = 5/6
     assert 'class="wb-sd">1.708<' in p.stats.value                   # sqrt(35/12)
-    assert isinstance(p.chart, alt.JupyterChart) and p.chart in p.children[-1].children[0].children  # beside the stats, above the fight
+    assert isinstance(p.chart, alt.JupyterChart) and p.chart in p.results.children  # right of the inputs, above its numbers
 
 
 def test_damage_panel_redraws_when_a_control_changes():
