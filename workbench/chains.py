@@ -226,7 +226,11 @@ def kill_chains(
         if lead is not None and len(lead):
             if W is not None:
                 raise RulesError("weights are not offered with lead (the per-round form)", field="weights")
-            return _lead_chains(_turns_1d(list(lead)), X, hp, ti, max_rounds)
+            try:
+                L = _turns_1d(list(lead))
+            except RulesError as exc:  # the lead turns' own field
+                raise RulesError(exc.message.replace("turns", "lead turns", 1), field="lead") from None
+            return _lead_chains(L, X, hp, ti, max_rounds)
         return _hp_chains(X, hp, ti, max_rounds, W)
     if lead is not None and len(lead):
         raise RulesError("lead (the per-round form) is offered for channels=1 (HP) only", field="lead")
