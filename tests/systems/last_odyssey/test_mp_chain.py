@@ -89,7 +89,7 @@ def _turn(user, target, mp: int, plan) -> tuple[dict[int, Fraction], int]:
 def oracle(user, target, rounds: int, plan=None) -> tuple[list[Fraction], Fraction | None]:
     """Return (P(killed by round r) for r = 1..rounds, the exact mean rounds, None when infinite) of ``user``
     attacking the passive ``target`` (no Shell) from its full MP: damage taken, alive below HP, round by round,
-    each turn the one the MP left pays for; once a turn costs no MP it repeats, and the mean from damage s on is
+    each turn the one the MP left pays for, round 3 with Foretell Doom's spell added after it; once a turn costs no MP it repeats, and the mean from damage s on is
     m(s) = (1 + sum_{d > 0} p(d) m(s + d)) / (1 - p(0)) (m = 0 at or past HP), solved from the top."""
     hp, mp = target.hp, user.mp
     alive = {0: Fraction(1)}
@@ -97,11 +97,15 @@ def oracle(user, target, rounds: int, plan=None) -> tuple[list[Fraction], Fracti
     killed = Fraction(0)
     mean = Fraction(0)
     t = 0
+    doom = [a for a in user.phase_abilities if a.timing == "after_third_effect_phase"]
     while True:
         pmf, cost = _turn(user, target, mp, plan)
-        if cost == 0 and t >= rounds:
+        if cost == 0 and t >= max(rounds, 3 if doom else 0):
             break
         t += 1
+        if t == 3:  # "After the Effect Phase in battle passes three times": a kill then is a kill in round 3
+            for a in doom:
+                pmf = _add(pmf, _face_pmf(a, user, target))
         nxt: dict[int, Fraction] = {}
         for s, p in alive.items():
             for d, q in pmf.items():
@@ -114,7 +118,7 @@ def oracle(user, target, rounds: int, plan=None) -> tuple[list[Fraction], Fracti
         mp -= cost
         if t <= rounds:
             by.append(killed)
-    # the rounds after the MP settled: the constant turn ``pmf`` from each damage s still alive
+    # the rounds after the MP settled (and past round 3): the constant turn ``pmf`` from each damage s still alive
     p0 = pmf.get(0, Fraction(0))
     m: dict[int, Fraction | None] = {}
     for s in range(hp - 1, -1, -1):
@@ -173,6 +177,9 @@ CASES = [
     # the Ghost's Bonechill (an Ice spell, 5 MP) twice a turn as a given plan, 35 MP: three turns of two, one of
     # one, then nothing (never killed after round 4: mean inf)
     ("ghost plan", CAT.creature("Ghost"), POST.replace(hp=30, magical_defense=0), ["Bonechill", "Bonechill"]),
+    # the Prophet: Drown (9 MP, a Water spell x2) and Foretell Doom once after the third Effect Phase (a Water
+    # spell x3, no HP read); Jianna's 35 HP raised to 400
+    ("prophet doom", CAT.creature("Prophet"), CAT.creature("Jianna").replace(hp=400), None),
 ]
 
 
@@ -180,8 +187,8 @@ CASES = [
 def test_the_chain_agrees_with_the_enumeration_oracle(name, user, target, plan):
     """P(killed by round r), r = 1..12, and the mean rounds: the chain equals the oracle (exact fractions) to
     1e-12. Each case plays MP turns before a turn that costs none (state "mp"), so the per-round form is tested."""
-    assert target.shell_points == 0 and not user.phase_abilities
-    assert LO.state_effects(user, target, plan=plan) == {"mp"}
+    assert target.shell_points == 0
+    assert LO.state_effects(user, target, plan=plan) == {"mp"} | {a.name.lower() for a in user.phase_abilities}
     want, mean = oracle(user, target, 12, plan)
     got = LO.state_chain(user, target, plan=plan)
     assert got is not None
@@ -208,8 +215,9 @@ def test_the_chain_agrees_with_the_simulation():
 
 def test_a_shell_or_a_phase_ability_stays_simulated():
     """A target with a Shell (CLARIFICATIONS.md, Last Odyssey: Shell: the Shell state changes the multipliers
-    mid-turn) and an attacker with a phase ability (the Zombie Hulk's Miasma poisons on a hit die) are not
-    chained: state_chain returns None and rounds_to_kill simulates."""
+    mid-turn), an attacker whose Miasma poisons on a hit die (the Zombie Hulk) and one whose Dragonslayer reads
+    whether the foe is at full HP (Ser Tarbh: "If the target is not at full HP, the attack deals 2x damage
+    instead") are not chained: state_chain returns None and rounds_to_kill simulates."""
     shelled = CAT.creature("Wolf")
     assert shelled.shell_points > 0
     assert LO.state_chain(TROLL, shelled) is None
@@ -217,3 +225,7 @@ def test_a_shell_or_a_phase_ability_stays_simulated():
     hulk, target = CAT.creature("Zombie Hulk"), CAT.creature("Jianna")
     assert "miasma" in LO.state_effects(hulk, target)
     assert LO.state_chain(hulk, target) is None
+    tarbh = CAT.creature("Ser Tarbh of Greenhill, Form 1: War Leader")
+    assert "dragonslayer" in LO.state_effects(tarbh, target)
+    assert LO.state_chain(tarbh, target) is None
+    assert LO.state_chain(tarbh.replace(phase_abilities=()), target) is not None  # its MP alone is chained

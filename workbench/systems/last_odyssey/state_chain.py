@@ -35,29 +35,59 @@ def _pmf(table: dict[str, np.ndarray]) -> np.ndarray:
     return np.bincount(np.asarray(table["damage"], dtype=np.int64), weights=np.asarray(table["probability"]))
 
 
-def mp_schedule(side: Any) -> tuple[list[np.ndarray], np.ndarray]:
-    """Return (the damage pmfs of the turns that spend MP, in order; the pmf of every later turn) of
-    the side's fight against its foe without a Shell: turn t plays the plan ``side`` chooses with
-    the MP left (LastOdysseySide._plan, the simulation's own choice and tables), whose abilities
-    each pay their MP cost on use (srd/heroes/numbers.md: "their MP is reduced by that amount").
-    A turn's damage is the sum of its abilities' independent uses (each its own hit die); no plan
-    (None) deals 0; the first plan that costs no MP repeats for the rest of the fight (the MP no
-    longer changes)."""
+def _turn(side: Any, mp: int) -> tuple[np.ndarray, int]:
+    """Return (the damage pmf, the MP spent) of the side's turn with ``mp`` MP left against its foe
+    without a Shell: the plan ``side`` chooses (LastOdysseySide._plan, the simulation's own choice
+    and tables), each ability an independent use (its own hit die) that pays its MP cost
+    (srd/heroes/numbers.md: "their MP is reduced by that amount"); no plan (None) deals 0."""
+    plan = side._plan(False, mp)
+    if plan is None:
+        return np.ones(1), 0
+    if isinstance(plan, Dist):  # a plan function's own turn: no ability is named, no MP paid
+        return _pmf(dist_table(plan)), 0
+    pmf = np.ones(1)
+    for t in side.uses.tables([a * 2 for a in plan]):  # key: ability * 2 + Shell up (0: no Shell)
+        pmf = np.convolve(pmf, _pmf(t))
+    return pmf, sum(int(side.abilities[a].mp_cost) for a in plan)
+
+
+def _after_third(side: Any) -> list[np.ndarray] | None:
+    """Return the damage pmfs of the side's abilities played once after the third Effect Phase
+    (Foretell Doom: "After the Effect Phase in battle passes three times, the Prophet uses a
+    spell", srd/warriors/examples/tier/06.md), from the simulation's phase tables; None when one
+    reads whether the foe is at full HP (its tables at full and not full HP differ: the damage
+    depends on the HP state, not on the round alone)."""
+    out = []
+    for a in side.phase["after_third_effect_phase"]:
+        i = side._ability_index(a)
+        full, hurt = side.phase_uses.tables([i * 4 + 1, i * 4])  # key: ability * 4 + Shell up * 2 + full HP
+        pf, ph = _pmf(full), _pmf(hurt)
+        if pf.size != ph.size or not np.array_equal(pf, ph):
+            return None
+        out.append(pf)
+    return out
+
+
+def mp_schedule(side: Any) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """Return (the damage pmfs of rounds 1..k, the pmf of every later round) of the side's fight
+    against its foe without a Shell, or None when an after-third-Effect-Phase ability reads the
+    foe's HP (:func:`_after_third`). Round t plays the turn (:func:`_turn`) of the MP left after
+    rounds 1..t-1; round 3 adds the abilities played after the third Effect Phase (a kill in the
+    phases after round r is a kill in round r, as the simulation counts it); the first round past
+    those whose turn costs no MP repeats for the rest of the fight (the MP no longer changes)."""
+    doom = _after_third(side)
+    if doom is None:
+        return None
     mp = int(side.me.mp)
     lead: list[np.ndarray] = []
+    r = 0
     while True:
-        plan = side._plan(False, mp)
-        cost = 0
-        if plan is None:
-            pmf = np.ones(1)
-        elif isinstance(plan, Dist):
-            pmf = _pmf(dist_table(plan))
-        else:
-            pmf = np.ones(1)
-            for t in side.uses.tables([a * 2 for a in plan]):  # key: ability * 2 + Shell up (0: no Shell)
-                pmf = np.convolve(pmf, _pmf(t))
-            cost = sum(int(side.abilities[a].mp_cost) for a in plan)
-        if cost == 0:
+        r += 1
+        pmf, cost = _turn(side, mp)
+        if r == 3:
+            for d in doom:
+                pmf = np.convolve(pmf, d)
+        if cost == 0 and r > (3 if doom else 0):
             return lead, pmf
         lead.append(pmf)
         mp -= cost
@@ -79,10 +109,14 @@ def state_chain(
     from ...chains import CHAIN_TAIL, kill_chains
     from .simulation import LastOdysseySide
 
-    if sys.state_effects(attacker, target, options, situation, plan) - {"mp"}:
+    timed = {a.name.lower() for a in attacker.phase_abilities if a.timing == "after_third_effect_phase"}
+    if sys.state_effects(attacker, target, options, situation, plan) - {"mp"} - timed:
         return None
     side = LastOdysseySide(attacker, target, options, situation, plan)
-    lead, turn = mp_schedule(side)
+    got = mp_schedule(side)
+    if got is None:
+        return None
+    lead, turn = got
     hp = np.array([int(sys.hit_points(target))], dtype=np.int64)
     c = kill_chains(turn[None, :], hp, max_rounds=max_rounds, lead=lead)
     by = np.minimum(np.cumsum(c.killed[0]), 1.0)
