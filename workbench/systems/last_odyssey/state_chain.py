@@ -1,4 +1,5 @@
-"""The exact fight of a Last Odyssey attacker that spends MP against a passive target without a Shell.
+"""The exact fight of a Last Odyssey attacker that spends MP (or plays Foretell Doom) against a passive
+target without a Shell.
 
 srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an MP cost, their MP is
 reduced by that amount. Characters may never use an ability that costs more than their current MP";
@@ -11,11 +12,12 @@ mp_1 = mp_0 - (the MP P(mp_0) costs), ..., until a plan costs nothing; from then
 that plan. The fight on HP alone is then a time-inhomogeneous absorbing chain: the lead turns, then
 the constant turn (:func:`workbench.chains.kill_chains` with ``lead``), exact.
 
-Not chained (None: the fight is simulated): a target with a Shell (the Shell state changes the plans
-and the multipliers mid-turn, CLARIFICATIONS.md, Last Odyssey: Shell) and any phase ability (Miasma's
-Poisoned lands on a hit die, so whether poison damage comes is a random state; Dragonslayer's
-multiplier reads whether the foe is at full HP; Foretell Doom's spell, like Dragonslayer, is drawn
-as the foe's HP stands: state beyond the damage taken's running total in the simulation's tables).
+Foretell Doom, played once after the third Effect Phase (srd/warriors/examples/tier/06.md), reads no
+HP, so its damage belongs to round 3 alone and joins that round's turn (checked: its tables at full
+and not full HP must agree). Not chained (None: the fight is simulated): a target with a Shell (the
+Shell breaks mid-turn and changes the multipliers and so the plans, CLARIFICATIONS.md, Last Odyssey:
+Shell: the state is Shell left and HP), Miasma (Poisoned lands on a hit die: whether poison damage
+comes is random state) and Dragonslayer (its multiplier reads whether the foe is at full HP).
 """
 
 from __future__ import annotations
