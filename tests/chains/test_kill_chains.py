@@ -55,7 +55,9 @@ def enumerate_pools(joint, endurance, vitality, rounds):
                     new[(R, V)] = new.get((R, V), 0.0) + p * q
         killed.append(math.fsum(alive.values()) - math.fsum(new.values()))
         alive = new
-    return np.array(killed)
+        if math.fsum(alive.values()) < 1e-18:
+            break
+    return np.concatenate((killed, np.zeros(rounds - len(killed))))
 
 
 def plain_chain(x, hp, rounds):
@@ -289,3 +291,76 @@ def test_exact_fraction_mean_at_larger_hp():
         U.append(sum(y[j] * U[s - j] for j in range(1, min(s, len(y) - 1) + 1)))
     exact = float(sum(U) * Fraction(sum(w), pos))
     assert abs(kill_chains(pmf(w), np.array([hp])).mean[0] - exact) <= 1e-14 * exact
+
+
+# ------------------------------------------------------------------ the per-round form (lead)
+def enumerate_schedule(turns, hp, rounds):
+    """P(T = t), t = 1..rounds, by plain enumeration of totals when round t plays ``turns[min(t, len) - 1]``
+    (stopping early, zeros after, once less than 1e-18 is alive)."""
+    alive = {0: 1.0}
+    killed = []
+    for t in range(rounds):
+        x = turns[min(t, len(turns) - 1)]
+        new: dict[int, float] = {}
+        for s, p in alive.items():
+            for d, q in enumerate(x):
+                if q and s + d < hp:
+                    new[s + d] = new.get(s + d, 0.0) + p * q
+        killed.append(math.fsum(alive.values()) - math.fsum(new.values()))
+        alive = new
+        if math.fsum(alive.values()) < 1e-18:
+            break
+    return np.concatenate((killed, np.zeros(rounds - len(killed))))
+
+
+def test_lead_turns_then_the_constant_turn_by_hand():
+    """Round 1 deals 2 (certain), then d2 (1 or 2) every round, against 3 HP: dead in round 2 when the d2 rolls 1
+    or 2 (2 + 1 >= 3): P(T = 2) = 1, mean 2. Against 4 HP: round 2 kills on a 2 (1/2); else (damage 3) round 3
+    kills surely: P(T = 2) = P(T = 3) = 1/2, mean 2.5. The same lead of a turn that deals 0: time only shifts."""
+    d2 = np.array([0.0, 0.5, 0.5])
+    c = kill_chains(d2[None, :], np.array([3, 4]), np.zeros(2, dtype=np.int64), lead=[np.array([0.0, 0.0, 1.0])])
+    np.testing.assert_allclose(c.killed[:, :3], [[0.0, 1.0, 0.0], [0.0, 0.5, 0.5]], atol=1e-15)
+    np.testing.assert_allclose(c.mean, [2.0, 2.5], atol=1e-15)
+    base = kill_chains(d2[None, :], np.array([7]))
+    shifted = kill_chains(d2[None, :], np.array([7]), lead=[np.array([1.0]), np.array([1.0])])
+    np.testing.assert_allclose(shifted.killed[0, 2:], base.killed[0], atol=1e-15)
+    assert shifted.killed[0, :2].sum() == 0.0 and shifted.mean[0] == pytest.approx(base.mean[0] + 2, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 5), min_size=2, max_size=5), min_size=1, max_size=4),
+    st.integers(1, 40),
+)
+def test_lead_matches_enumeration(weights, hp):
+    """Random lead turns then a random constant turn: P(T = t) equals the enumeration to 1e-12, and the mean the
+    sum of t P(T = t) over a horizon long enough to hold every round but 1e-18 of the mass (the slowest turn here
+    deals damage with P 1/6, so 40 HP take 240 rounds on average; 5,000 rounds leave far less)."""
+    turns = []
+    for w in weights:
+        x = np.array(w, dtype=float)
+        x[-1] += 1.0  # some damage
+        turns.append(x / x.sum())
+    lead, turn = turns[:-1] or [turns[0]], turns[-1]
+    schedule = lead + [turn]
+    c = kill_chains(turn[None, :], np.array([hp]), lead=lead, max_rounds=5_000)
+    want = enumerate_schedule(schedule, hp, 5_000)
+    assert want.sum() == pytest.approx(1.0, abs=1e-15)
+    got = np.zeros(5_000)
+    got[: c.killed.shape[1]] = c.killed[0]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert c.mean[0] == pytest.approx(float(np.arange(1, 5_001) @ want), rel=1e-12)
+
+
+def test_lead_refuses_weights_and_two_pools():
+    """The per-round form is offered for HP chains without weights: RulesError naming the field otherwise."""
+    x = np.array([0.5, 0.5])
+    with pytest.raises(RulesError) as info:
+        kill_chains(x[None, :], np.array([3]), lead=[x], weights=np.ones((1, 2)))
+    assert info.value.field == "weights"
+    with pytest.raises(RulesError) as info:
+        kill_chains(np.array([[[0.5, 0.5]]]), np.array([[1, 2]]), channels=2, lead=[x])
+    assert info.value.field == "lead"
+    with pytest.raises(RulesError) as info:
+        kill_chains(x[None, :], np.array([3]), lead=[np.array([0.5, 0.6])])
+    assert info.value.field == "lead"

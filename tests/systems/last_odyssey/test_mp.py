@@ -54,40 +54,50 @@ def test_a_fight_where_mp_runs_out():
     round 1); then 0 MP, so every later turn is Stomp (2 d). Killed by round 2 when 4 (d1 + d2) + 2 d3 >= 81, i.e.
     2 s + d3 >= 41 with s = d1 + d2: s = 20 (1 way) any d3 (10), s = 19 (2) d3 >= 3 (8), s = 18 (3) d3 >= 5 (6),
     s = 17 (4) d3 >= 7 (4), s = 16 (5) d3 >= 9 (2): 10 + 16 + 18 + 16 + 10 = 70 of 1000 = 0.07. Had MP been
-    ignored (Bash + Bash again): 4 (d1 + d2 + d3 + d4) >= 81, P = 0.5995 (enumerated). The fight carries MP, so it is
-    simulated and says so; the simulated P lies within 4 standard errors of the hand numbers."""
+    ignored (Bash + Bash again): 4 (d1 + d2 + d3 + d4) >= 81, P = 0.5995 (enumerated). The fight carries MP; its MP
+    schedule is fixed in advance, so it is chained exactly (test_mp_chain.py); the simulation (simulate=True) of the
+    same fight lies within 4 standard errors of the hand numbers."""
     troll = TROLL.replace(mp=10)
     assert LO.state_effects(troll, POST) == {"mp"}
     assert _p_kill_by([[4, 4], [2]], 81) == pytest.approx(0.07, abs=1e-12)
     assert _p_kill_by([[4, 4], [4, 4]], 81) == pytest.approx(0.5995, abs=1e-12)
     by3 = _p_kill_by([[4, 4], [2], [2]], 81)
-    f = wb.rounds_to_kill(troll, POST, fights=40_000, seed=3)
+    f = wb.rounds_to_kill(troll, POST, fights=40_000, seed=3, simulate=True)
     assert not f["exact"][0]
     by = dict(zip(f["round"].to_list(), f["p_killed_by"].to_list()))
     se = dict(zip(f["round"].to_list(), f["standard_error"].to_list()))
     assert by.get(1, 0.0) == 0.0
     assert abs(by[2] - 0.07) <= 4 * se[2] and se[2] < 0.002
     assert abs(by[3] - by3) <= 4 * se[3]
+    exact = dict(zip(*(wb.rounds_to_kill(troll, POST)[k].to_list() for k in ("round", "p_killed_by"))))
+    assert exact[3] == pytest.approx(by3, abs=1e-12)
     # the full 55 MP pays for 5 turns of Bash + Bash: killed by round 2 as often as the enumeration says
-    g = wb.rounds_to_kill(TROLL, POST, fights=40_000, seed=3)
+    g = wb.rounds_to_kill(TROLL, POST)
+    assert g["exact"].all()
     by = dict(zip(g["round"].to_list(), g["p_killed_by"].to_list()))
-    se = dict(zip(g["round"].to_list(), g["standard_error"].to_list()))
-    assert abs(by[2] - 0.5995) <= 4 * se[2]
-    # compare's rows say MP forced the simulation where an MP ability is played, and Stomp (no MP) stays exact
+    assert by[2] == pytest.approx(0.5995, abs=1e-12)
+    # compare's rows: the MP pair is chained (exact, nothing forced), and Stomp (no MP) stays exact
     rows = {r["attack"]: r for r in wb.compare([troll], [POST], best_plan=True).iter_rows(named=True)}
-    assert (rows["best plan"]["method"], rows["best plan"]["forced_by"]) == ("simulated", "mp")
-    assert (rows["Bash"]["method"], rows["Bash"]["forced_by"], rows["Bash"]["uses_per_turn"]) == ("simulated", "mp", 2)
+    assert (rows["best plan"]["method"], rows["best plan"]["forced_by"]) == ("exact", "")
+    assert (rows["Bash"]["method"], rows["Bash"]["forced_by"], rows["Bash"]["uses_per_turn"]) == ("exact", "", 2)
     assert (rows["Stomp"]["method"], rows["Stomp"]["forced_by"]) == ("exact", "")
 
 
 def test_a_given_plan_drops_the_abilities_the_mp_left_cannot_pay_for():
     """A plan of Bash + Bash with 10 MP: turn 1 pays both (10 MP, at most 80 damage); from turn 2 the MP left (0)
-    pays for neither, so the turn is empty and the Post (81 HP) is never killed: rounds_to_kill refuses (field
-    turn). With 15 MP turn 2 pays one Bash: killed by round 2 when 4 (d1 + d2 + d3) >= 81 (enumerated)."""
+    pays for neither, so the turn is empty and the Post (81 HP) is never killed: the simulation refuses (field
+    turn: no fight killed) and the exact chain says P 0 every round. With 15 MP turn 2 pays one Bash: killed by round
+    2 when 4 (d1 + d2 + d3) >= 81 (enumerated)."""
     with pytest.raises(wb.RulesError) as info:
-        wb.rounds_to_kill(TROLL.replace(mp=10), POST, plan=["Bash", "Bash"], fights=2_000, seed=1, max_rounds=20)
+        wb.rounds_to_kill(
+            TROLL.replace(mp=10), POST, plan=["Bash", "Bash"], fights=2_000, seed=1, max_rounds=20, simulate=True
+        )
     assert info.value.field == "turn"
-    f = wb.rounds_to_kill(TROLL.replace(mp=15), POST, plan=["Bash", "Bash"], fights=40_000, seed=2, max_rounds=20)
+    never = wb.rounds_to_kill(TROLL.replace(mp=10), POST, plan=["Bash", "Bash"], max_rounds=20)
+    assert never["exact"].all() and never["p_killed_by"].max() == 0.0
+    f = wb.rounds_to_kill(
+        TROLL.replace(mp=15), POST, plan=["Bash", "Bash"], fights=40_000, seed=2, max_rounds=20, simulate=True
+    )
     by = dict(zip(f["round"].to_list(), f["p_killed_by"].to_list()))
     se = dict(zip(f["round"].to_list(), f["standard_error"].to_list()))
     assert abs(by[2] - _p_kill_by([[4, 4], [4]], 81)) <= 4 * se[2]

@@ -3,8 +3,9 @@
 srd/combat/round.md: each round is "The Action Phase", then "The Effect Phase" ("damage takes precedent,
 followed by healing, followed by statuses"), then "The Paradigm Phase"; "An extra Paradigm Phase also takes
 place at the beginning of the first round of every battle". The abilities' own sentences are quoted per test
-(/work/shared/data/last_odyssey_creatures.toml sources). Each fight is simulated (the state is carried between
-rounds), so each simulated P is checked against the hand number within 4 standard errors.
+(/work/shared/data/last_odyssey_creatures.toml sources). Miasma's and Dragonslayer's fights are simulated (Poisoned
+lands on a die; Dragonslayer reads the foe's HP), so each simulated P is checked against the hand number within 4
+standard errors; Foretell Doom's is chained exactly (last_odyssey/state_chain.py) and its simulation checked too.
 """
 
 from __future__ import annotations
@@ -83,11 +84,15 @@ def test_foretell_doom_once_after_the_third_effect_phase():
     """Foretell Doom (srd/warriors/examples/tier/06.md): "After the Effect Phase in battle passes three times, the
     Prophet uses a spell against all of its opponents ... Every hit character takes magical water damage that is
     multiplied by 3". A Seer (MAcc 20, MA 0) against a colorless 25 HP target (Evasion 0, MD 0, no Shell: a spell
-    x1): always hits, base = die, 3 die; killed when 3 die >= 25, i.e. die >= 9: P = 0.2, in round 3 only."""
+    x1): always hits, base = die, 3 die; killed when 3 die >= 25, i.e. die >= 9: P = 0.2, in round 3 only. Its
+    damage is fixed by the round alone (it reads no HP), so the fight is chained exactly (test_mp_chain.py); the
+    simulation (simulate=True) agrees within 4 standard errors."""
     doom = CAT.creature("Prophet").ability("Foretell Doom")
     seer = LO.Creature("Seer", hp=10, magical_accuracy=20, phase_abilities=(doom,))
     target = LO.Creature("Target", hp=25)
     assert LO.state_effects(seer, target) == {"foretell doom"}
-    by, se = _by(wb.rounds_to_kill(seer, target, fights=40_000, seed=9, max_rounds=10))
+    exact = wb.rounds_to_kill(seer, target, max_rounds=10)
+    assert exact["exact"].all() and _by(exact)[0] == {1: 0.0, 2: 0.0, 3: pytest.approx(0.2, abs=1e-12)}
+    by, se = _by(wb.rounds_to_kill(seer, target, fights=40_000, seed=9, max_rounds=10, simulate=True))
     assert _at(by, 2) == 0.0
     assert abs(_at(by, 3) - 0.2) <= 4 * se[3] and _at(by, 10) == _at(by, 3)

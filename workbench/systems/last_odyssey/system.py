@@ -218,6 +218,16 @@ class LastOdyssey(RuleSystem):
 
         return state_effects(self, attacker, target, plan)
 
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds: int = 10_000):
+        """Return the exact rounds-to-kill (P(killed by round t) for t = 1.., the mean rounds) of a fight
+        whose only state is the attacker's MP (srd/heroes/numbers.md: "When a character uses an ability
+        that has an MP cost, their MP is reduced by that amount"): the MP schedule is fixed in advance,
+        so the fight is a chain of per-round turns (last_odyssey/state_chain.py); None (simulated)
+        when the target has a Shell or a phase ability is played."""
+        from .state_chain import state_chain
+
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds)
+
 
 def _combos(usable: list[Attack], ap: int, mp: int) -> list[tuple[str, list[int]]]:
     """Return (label, indices into ``usable``) of each plan :meth:`LastOdyssey.turn_plans` keeps, in

@@ -1,0 +1,130 @@
+"""The exact fight of a Last Odyssey attacker that spends MP (or plays Foretell Doom) against a passive
+target without a Shell.
+
+srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an MP cost, their MP is
+reduced by that amount. Characters may never use an ability that costs more than their current MP";
+the text has no MP regeneration. Each turn of the fight plays the plan the MP left pays for
+(:class:`~workbench.systems.last_odyssey.simulation.LastOdysseySide`: the best plan, or a given plan
+minus the MP abilities it can no longer pay for). Against a target without a Shell that plan depends
+on the MP left alone, not on HP or dice, and the MP an ability costs is paid on every use, hit or
+miss: so the MP trajectory is fixed in advance. Turn 1 plays P(mp_0), turn 2 P(mp_1) with
+mp_1 = mp_0 - (the MP P(mp_0) costs), ..., until a plan costs nothing; from then on every turn is
+that plan. The fight on HP alone is then a time-inhomogeneous absorbing chain: the lead turns, then
+the constant turn (:func:`workbench.chains.kill_chains` with ``lead``), exact.
+
+Foretell Doom, played once after the third Effect Phase (srd/warriors/examples/tier/06.md), reads no
+HP, so its damage belongs to round 3 alone and joins that round's turn (checked: its tables at full
+and not full HP must agree). Not chained (None: the fight is simulated): a target with a Shell (the
+Shell breaks mid-turn and changes the multipliers and so the plans, CLARIFICATIONS.md, Last Odyssey:
+Shell: the state is Shell left and HP), Miasma (Poisoned lands on a hit die: whether poison damage
+comes is random state) and Dragonslayer (its multiplier reads whether the foe is at full HP).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...dist import Dist
+from ...simulate.plans import dist_table
+
+__all__ = ["mp_schedule", "state_chain"]
+
+
+def _pmf(table: dict[str, np.ndarray]) -> np.ndarray:
+    """Return the damage pmf (index = damage) of an outcome table (damage, probability)."""
+    return np.bincount(np.asarray(table["damage"], dtype=np.int64), weights=np.asarray(table["probability"]))
+
+
+def _turn(side: Any, mp: int) -> tuple[np.ndarray, int]:
+    """Return (the damage pmf, the MP spent) of the side's turn with ``mp`` MP left against its foe
+    without a Shell: the plan ``side`` chooses (LastOdysseySide._plan, the simulation's own choice
+    and tables), each ability an independent use (its own hit die) that pays its MP cost
+    (srd/heroes/numbers.md: "their MP is reduced by that amount"); no plan (None) deals 0."""
+    plan = side._plan(False, mp)
+    if plan is None:
+        return np.ones(1), 0
+    if isinstance(plan, Dist):  # a plan function's own turn: no ability is named, no MP paid
+        return _pmf(dist_table(plan)), 0
+    pmf = np.ones(1)
+    for t in side.uses.tables([a * 2 for a in plan]):  # key: ability * 2 + Shell up (0: no Shell)
+        pmf = np.convolve(pmf, _pmf(t))
+    return pmf, sum(int(side.abilities[a].mp_cost) for a in plan)
+
+
+def _after_third(side: Any) -> list[np.ndarray] | None:
+    """Return the damage pmfs of the side's abilities played once after the third Effect Phase
+    (Foretell Doom: "After the Effect Phase in battle passes three times, the Prophet uses a
+    spell", srd/warriors/examples/tier/06.md), from the simulation's phase tables; None when one
+    reads whether the foe is at full HP (its tables at full and not full HP differ: the damage
+    depends on the HP state, not on the round alone)."""
+    out = []
+    for a in side.phase["after_third_effect_phase"]:
+        i = side._ability_index(a)
+        full, hurt = side.phase_uses.tables([i * 4 + 1, i * 4])  # key: ability * 4 + Shell up * 2 + full HP
+        pf, ph = _pmf(full), _pmf(hurt)
+        if pf.size != ph.size or not np.array_equal(pf, ph):
+            return None
+        out.append(pf)
+    return out
+
+
+def mp_schedule(side: Any) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """Return (the damage pmfs of rounds 1..k, the pmf of every later round) of the side's fight
+    against its foe without a Shell, or None when an after-third-Effect-Phase ability reads the
+    foe's HP (:func:`_after_third`). Round t plays the turn (:func:`_turn`) of the MP left after
+    rounds 1..t-1; round 3 adds the abilities played after the third Effect Phase (a kill in the
+    phases after round r is a kill in round r, as the simulation counts it); the first round past
+    those whose turn costs no MP repeats for the rest of the fight (the MP no longer changes)."""
+    doom = _after_third(side)
+    if doom is None:
+        return None
+    mp = int(side.me.mp)
+    lead: list[np.ndarray] = []
+    r = 0
+    while True:
+        r += 1
+        pmf, cost = _turn(side, mp)
+        if r == 3:
+            for d in doom:
+                pmf = np.convolve(pmf, d)
+        if cost == 0 and r > (3 if doom else 0):
+            return lead, pmf
+        lead.append(pmf)
+        mp -= cost
+
+
+def state_chain(
+    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int
+) -> tuple[np.ndarray, float] | None:
+    """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival is
+    below CHAIN_TAIL, the exact mean number of rounds (inf when the turns left can never kill)), or
+    None when the fight's state is more than the MP (a Shell, a phase ability: the module docstring).
+    A fight whose MP runs out before any kill and whose turns left deal no damage (a given plan of
+    MP abilities only) is never killed: P 0 every round, mean inf (exact; the simulation would
+    refuse it, "no simulated fight killed").
+
+    Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target does nothing;
+    the turns are :func:`mp_schedule`'s, the chain :func:`workbench.chains.kill_chains` with ``lead``.
+    """
+    from ...chains import CHAIN_TAIL, kill_chains
+    from .simulation import LastOdysseySide
+
+    timed = {a.name.lower() for a in attacker.phase_abilities if a.timing == "after_third_effect_phase"}
+    if sys.state_effects(attacker, target, options, situation, plan) - {"mp"} - timed:
+        return None
+    side = LastOdysseySide(attacker, target, options, situation, plan)
+    got = mp_schedule(side)
+    if got is None:
+        return None
+    lead, turn = got
+    hp = np.array([int(sys.hit_points(target))], dtype=np.int64)
+    c = kill_chains(turn[None, :], hp, max_rounds=max_rounds, lead=lead)
+    by = np.minimum(np.cumsum(c.killed[0]), 1.0)
+    done = np.flatnonzero(1.0 - by < CHAIN_TAIL)
+    if done.size:  # the lead rounds run to their end: stop where the survival left the chain
+        by = by[: done[0] + 1]
+    if by.size == 0:  # no round deals damage: never killed (P 0, mean inf), exactly
+        by = np.zeros(1)
+    return by, float(c.mean[0])
