@@ -124,7 +124,8 @@ class AnnulusSystem(RuleSystem):
         depends only on the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution
         (the pool and the pool of a reroll, Reroll, automatic successes, the defense, the Bully /
         assassination bonus, the Trigger Die rolled twice, Critical, Flurry, Vital) and the turn on the
-        uses a turn allows. Each distinct (set, attacker, target profile) is resolved once by
+        uses a turn allows and on what holds for its first use only (the assassination bonus, First
+        Blood's advantage, Killing Spree's successes: pools.py). Each distinct (set, attacker, target profile) is resolved once by
         ``strike_parameters``; a refused matchup keeps an id of its own."""
         from ..base import _factorize
 
@@ -154,7 +155,21 @@ class AnnulusSystem(RuleSystem):
         k = np.array([self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in p_of], dtype=np.int64)
         cols = [
             np.asarray(P[c]).astype(np.int64)
-            for c in ("pool", "pool_reroll", "reroll", "auto", "defense", "bonus", "twice", "crit", "flurry", "vital")
+            for c in (
+                "pool",
+                "pool_reroll",
+                "reroll",
+                "auto",
+                "defense",
+                "bonus",
+                "twice",
+                "crit",
+                "flurry",
+                "vital",
+                "assassination",
+                "first_blood",
+                "spree",
+            )
         ]
         no = np.array([r is not None for r in refused], dtype=bool)  # a refused matchup merges with none
         K = np.stack(cols + [k, np.where(no, np.arange(first.size), -1)], axis=1)
