@@ -232,12 +232,86 @@ class AnnulusSystem(RuleSystem):
         of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
         most once) to which no further set fits (an area set alone is a full turn when the only other
         one-action set is itself: it must recharge), each preceded by every subset of the usable free
-        Gaze and Swansong sets (a free set may be declined). Sets that cannot be used in the
+        Gaze and Swansong sets (a free set may be declined), in every order whose turn can differ
+        (:meth:`_orders`; a turn is composed use by use, pools.py). Sets that cannot be used in the
         situation (CLARIFICATIONS, order of resolution, step 1) are left out."""
         sets = list(attacker.attack_sets)
         refused = self.usability(sets, [attacker] * len(sets), [target] * len(sets), options, situation)
         usable = [a for a, why in zip(sets, refused) if why is None]
-        return [(" + ".join(a.name for a in plan), plan) for plan in self._legal_plans(attacker, usable, options)]
+        sit = self.situations_of(situation, 1)[0]
+        aware = sit.target_awareness or target.awareness
+        first_matters = (aware != "alert" and not sit.target_petrified) or sit.target_setup
+        plans = self._legal_plans(attacker, usable, options)
+        return [(" + ".join(a.name for a in plan), plan) for plan in self._ordered(plans, usable, first_matters)]
+
+    @staticmethod
+    def _reads_state(a: m.Attack) -> bool:
+        """Return whether a use of ``a`` reads the state earlier uses of the turn leave beyond the
+        first use's (pools.py): First Blood (undamaged), Reroll (once per round), Killing Spree."""
+        return a.has("First Blood") or a.has("Reroll") or a.has("Killing Spree")
+
+    def _ordered(
+        self, plans: list[list[m.Attack]], usable: list[m.Attack], first_matters: bool
+    ) -> list[list[m.Attack]]:
+        """Return every order of each plan's free part and of its paid part (free sets first: "at the
+        beginning of your turn") that can change the turn (:meth:`_orders`), or, past
+        ``MAX_ORDERED_PLANS`` plans, each plan once with its First Blood sets first."""
+        out: list[list[m.Attack]] = []
+        for plan in plans:
+            free = [a for a in plan if a.alteration in ("Gaze", "Swansong")]
+            paid = [a for a in plan if a.alteration not in ("Gaze", "Swansong")]
+            heads = self._orders(free, usable, first_matters)
+            tails = self._orders(paid, usable, first_matters and not free)
+            for h in heads:
+                for t in tails:
+                    out.append(h + t)
+                    if len(out) > m.MAX_ORDERED_PLANS:
+                        return [
+                            [a for a in plan if a.alteration in ("Gaze", "Swansong")]
+                            + sorted(
+                                (a for a in plan if a.alteration not in ("Gaze", "Swansong")),
+                                key=lambda a: not a.has("First Blood"),
+                            )
+                            for plan in plans
+                        ]
+        return out
+
+    def _orders(self, items: list[m.Attack], usable: list[m.Attack], first_matters: bool) -> list[list[m.Attack]]:
+        """Return the orders of ``items`` whose turns can differ: every distinct order, except that two
+        neighbouring sets that read no state (not First Blood, Reroll, Killing Spree) are kept in set
+        order, since both meet the same state (they change only "undamaged", which neither reads), and
+        the first use is free to vary only when it is special (``first_matters``: a target not yet
+        Alert, or a Setup given as the situation). The listed order of ``items`` comes first."""
+        rank = {id(a): i for i, a in enumerate(usable)}
+        for a in items:
+            rank.setdefault(id(a), len(rank))
+        order = sorted(
+            set(rank[id(a)] for a in items), key=lambda r: min(i for i, a in enumerate(items) if rank[id(a)] == r)
+        )
+        by_rank = {rank[id(a)]: a for a in items}
+        counts = {r: sum(rank[id(a)] == r for a in items) for r in order}
+        plain = {r: not self._reads_state(by_rank[r]) for r in order}
+        out: list[list[m.Attack]] = []
+
+        def grow(seq: list[int]) -> None:
+            if len(seq) == len(items):
+                out.append([by_rank[r] for r in seq])
+                return
+            for r in order:
+                if not counts[r]:
+                    continue
+                prev = seq[-1] if seq else None
+                special = len(seq) == 1 and first_matters  # the first use is special: it may go anywhere
+                if prev is not None and plain[prev] and plain[r] and r < prev and not special:
+                    continue
+                counts[r] -= 1
+                seq.append(r)
+                grow(seq)
+                seq.pop()
+                counts[r] += 1
+
+        grow([])
+        return out
 
     def plan_tables(self, plans, options) -> list[np.ndarray]:
         """Return the joint (regular, vital) pmf of each plan's turn (:func:`pools.plan_joints`)."""
