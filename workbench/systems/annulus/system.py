@@ -242,16 +242,25 @@ class AnnulusSystem(RuleSystem):
         aware = sit.target_awareness or target.awareness
         first_matters = (aware != "alert" and not sit.target_petrified) or sit.target_setup
         plans = self._legal_plans(attacker, usable, options)
-        return [(" + ".join(a.name for a in plan), plan) for plan in self._ordered(plans, usable, first_matters)]
+        ordered = self._ordered(plans, usable, first_matters, bool(sit.after_kill))
+        return [(" + ".join(a.name for a in plan), plan) for plan in ordered]
 
     @staticmethod
-    def _reads_state(a: m.Attack) -> bool:
-        """Return whether a use of ``a`` reads the state earlier uses of the turn leave beyond the
-        first use's (pools.py): First Blood (undamaged), Reroll (once per round), Killing Spree."""
-        return a.has("First Blood") or a.has("Reroll") or a.has("Killing Spree")
+    def _state_readers(plan: list[m.Attack], after_kill: bool) -> set[int]:
+        """Return the ids of the sets of ``plan`` whose use depends on the uses before it beyond the
+        first use's state (pools.py): First Blood (undamaged while every earlier use dealt 0), Reroll
+        when two uses of the turn could spend the round's one Reroll, Killing Spree after a kill when
+        two uses could take its +2 (a lone Reroll or Killing Spree use gets it in any order)."""
+        rerolls = sum(a.has("Reroll") for a in plan)
+        sprees = sum(a.has("Killing Spree") for a in plan) if after_kill else 0
+        return {
+            id(a)
+            for a in plan
+            if a.has("First Blood") or (rerolls > 1 and a.has("Reroll")) or (sprees > 1 and a.has("Killing Spree"))
+        }
 
     def _ordered(
-        self, plans: list[list[m.Attack]], usable: list[m.Attack], first_matters: bool
+        self, plans: list[list[m.Attack]], usable: list[m.Attack], first_matters: bool, after_kill: bool = False
     ) -> list[list[m.Attack]]:
         """Return every order of each plan's free part and of its paid part (free sets first: "at the
         beginning of your turn") that can change the turn (:meth:`_orders`), or, past
@@ -260,8 +269,9 @@ class AnnulusSystem(RuleSystem):
         for plan in plans:
             free = [a for a in plan if a.alteration in ("Gaze", "Swansong")]
             paid = [a for a in plan if a.alteration not in ("Gaze", "Swansong")]
-            heads = self._orders(free, usable, first_matters)
-            tails = self._orders(paid, usable, first_matters and not free)
+            readers = self._state_readers(plan, after_kill)
+            heads = self._orders(free, usable, first_matters, readers)
+            tails = self._orders(paid, usable, first_matters and not free, readers)
             for h in heads:
                 for t in tails:
                     out.append(h + t)
@@ -276,10 +286,12 @@ class AnnulusSystem(RuleSystem):
                         ]
         return out
 
-    def _orders(self, items: list[m.Attack], usable: list[m.Attack], first_matters: bool) -> list[list[m.Attack]]:
+    def _orders(
+        self, items: list[m.Attack], usable: list[m.Attack], first_matters: bool, readers: set[int]
+    ) -> list[list[m.Attack]]:
         """Return the orders of ``items`` whose turns can differ: every distinct order, except that two
-        neighbouring sets that read no state (not First Blood, Reroll, Killing Spree) are kept in set
-        order, since both meet the same state (they change only "undamaged", which neither reads), and
+        neighbouring sets that read no state (not in ``readers``, :meth:`_state_readers`) are kept in set
+        order, since both meet the same state (they change only what neither reads), and
         the first use is free to vary only when it is special (``first_matters``: a target not yet
         Alert, or a Setup given as the situation). The listed order of ``items`` comes first."""
         rank = {id(a): i for i, a in enumerate(usable)}
@@ -290,7 +302,7 @@ class AnnulusSystem(RuleSystem):
         )
         by_rank = {rank[id(a)]: a for a in items}
         counts = {r: sum(rank[id(a)] == r for a in items) for r in order}
-        plain = {r: not self._reads_state(by_rank[r]) for r in order}
+        plain = {r: id(by_rank[r]) not in readers for r in order}
         out: list[list[m.Attack]] = []
 
         def grow(seq: list[int]) -> None:
