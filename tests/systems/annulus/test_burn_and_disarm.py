@@ -80,6 +80,18 @@ def test_disarm_takes_the_weakest_set_and_never_an_inherent_one():
     assert side.disarmed.tolist() == [[True, True, False], [False, True, False], [False, False, False]]
 
 
+def test_disarm_is_the_state_of_the_creature_that_can_lose_a_set():
+    """Disarm takes one of the victim's sets, so it is a stateful effect of the victim's fight: of the
+    Town Guard (whose Riposte has Disarm) and the Wolf, the Wolf's fight names it, and a creature whose
+    only set is Inherent ("You cannot lose access to the attack via the Disarm condition") does not."""
+    c = A.catalog()
+    guard, wolf = c.creature("Town Guard"), c.creature("Wolf")
+    assert "disarm" in state_effects(wolf, guard)
+    assert "disarm" not in state_effects(guard, wolf)
+    stone = wolf.replace(attack_sets=[A.Attack("Stone", "agility", {"Inherent": 1})])
+    assert "disarm" not in state_effects(stone, guard)
+
+
 def test_a_disarmed_set_is_not_used():
     """Disarm: "For as long as the condition lasts, they cannot use that set". The target's only set,
     Smash (Reckless 4: at least 4 damage a use vs defense 0), disarmed in fight 0: that fight's foe

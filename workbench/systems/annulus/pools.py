@@ -42,9 +42,10 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
     uses left (module docstring: Reroll once per round, First Blood while undamaged, awareness,
     Setup and Killing Spree for the single next use).
 
-    Per step, every (plan, use-state) row is resolved in ONE ``outcome_tables`` call (one row per
-    distinct use and situation) and convolved with its use's joint, split by whether the use spent
-    the Reroll and whether it dealt damage; rows of a plan that reach the same state are merged.
+    Every use a (plan, step, use-state) row can meet is resolved in ONE ``outcome_tables`` call (one
+    row per distinct use and situation); per step each row is convolved with its use's joint, split
+    by whether the use spent the Reroll and whether it dealt damage, and rows of a plan that reach
+    the same state are merged.
     """
     out: list[np.ndarray] = [np.ones((1, 1)) for _ in plans]
     live = [j for j, p in enumerate(plans) if p[3]]
@@ -71,17 +72,35 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
             sp.append(left)
             left = left and not flags[id(a)][2]
         spree[j] = sp
+    init = {
+        j: (REROLL_FREE if plans[j][2].reroll_available else 0) | (UNDAMAGED if plans[j][2].target_undamaged else 0)
+        for j in live
+    }
+    # every use any row can meet, resolved in ONE outcome_tables call: at step i the state is a subset of
+    # the plan's initial bits (a Reroll once spent and an undamaged target once hurt never come back)
+    index: dict[tuple, int] = {}
+    uses: list[tuple[Any, Any, Any, Any]] = []
+    sit_memo: dict[tuple, Any] = {}
+    key_of_use: dict[tuple[int, int, int], int] = {}  # (plan, step, state) -> use row
+    for j in live:
+        attacker, target, sit, sets = plans[j]
+        for step, a in enumerate(sets):
+            for s in {sub & need[j][step] for sub in (_subsets(init[j]) if step else [init[j]])}:
+                skey = (id(sit), s, step > 0, spree[j][step])
+                use_sit = sit_memo.get(skey)
+                if use_sit is None:
+                    use_sit = sit_memo[skey] = _use_situation(sit, s, step, spree[j][step])
+                ukey = (id(a), id(attacker), id(target), skey)
+                k = index.get(ukey)
+                if k is None:
+                    k = index[ukey] = len(uses)
+                    uses.append((a, attacker, target, use_sit))
+                key_of_use[(j, step, s)] = k
+    grid = _use_grid(system, uses, options)  # (use, rerolled, regular, vital)
     plan_of = np.array(live, dtype=np.int64)
-    state = np.array(
-        [
-            (REROLL_FREE if plans[j][2].reroll_available else 0) | (UNDAMAGED if plans[j][2].target_undamaged else 0)
-            for j in live
-        ],
-        dtype=np.int64,
-    )
+    state = np.array([init[j] for j in live], dtype=np.int64)
     pmf = np.ones((len(live), 1, 1))
     done: list[tuple[np.ndarray, np.ndarray]] = []
-    sit_memo: dict[tuple, Any] = {}
     step = 0
     while plan_of.size:
         length = np.array([len(plans[j][3]) for j in plan_of])
@@ -93,24 +112,7 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
                 break
         state = state & np.array([need[j][step] for j in plan_of], dtype=np.int64)
         plan_of, state, pmf = _merge(plan_of, state, pmf)
-        # the situation of each row's use: the state bits, awareness, Setup and Killing Spree of this step
-        index: dict[tuple, int] = {}
-        uses: list[tuple[Any, Any, Any, Any]] = []
-        key_of = np.empty(plan_of.size, dtype=np.int64)
-        for r, (j, s) in enumerate(zip(plan_of.tolist(), state.tolist())):
-            attacker, target, sit, sets = plans[j]
-            a = sets[step]
-            skey = (id(sit), s, step > 0, spree[j][step])
-            use_sit = sit_memo.get(skey)
-            if use_sit is None:
-                use_sit = sit_memo[skey] = _use_situation(sit, s, step, spree[j][step])
-            ukey = (id(a), id(attacker), id(target), skey)
-            k = index.get(ukey)
-            if k is None:
-                k = index[ukey] = len(uses)
-                uses.append((a, attacker, target, use_sit))
-            key_of[r] = k
-        grid = _use_grid(system, uses, options)  # (use, rerolled, regular, vital)
+        key_of = np.array([key_of_use[(j, step, s)] for j, s in zip(plan_of.tolist(), state.tolist())], dtype=np.int64)
         parts_plan, parts_state, parts_pmf = [], [], []
         for rerolled in (0, 1):
             B = grid[key_of, rerolled]
@@ -142,6 +144,11 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
             total = np.clip(p, 0.0, None)
             out[j] = _trim(total / total.sum())
     return out
+
+
+def _subsets(bits: int) -> list[int]:
+    """Return every subset of the bit set ``bits`` (itself included)."""
+    return [x for x in range(bits + 1) if x & bits == x]
 
 
 def _use_situation(sit: Any, state: int, step: int, spree_waits: bool) -> Any:

@@ -87,7 +87,6 @@ STATEFUL_TRIGGERS = frozenset(
         "Petrify",
         "Devour",
         "Drain",
-        "Disarm",
     }
 )
 
@@ -132,6 +131,9 @@ class AnnulusSide(Side):
         self.area = np.array([bool(s.area) for s in self.sets] or [False])
         self.telegraphed = np.array([s.alteration == "Telegraphed" for s in self.sets] or [False])
         self.spree = np.array([s.has("Killing Spree") for s in self.sets] or [False])
+        # the situation's Setup and Killing Spree bonus wait for one use (steps skipped when neither is given)
+        self.sit_setup_on = bool(self.situation.target_setup)
+        self.spree_on = bool(self.situation.after_kill) and bool(self.spree.any())
         self.defense_of = np.array([("agility", "toughness", "insight").index(s.defense) for s in self.sets] or [0])
         self.blood_sets = [i for i, s in enumerate(self.sets) if s.has("Blood Price")]
         self.p = self.options.p_success
@@ -256,6 +258,7 @@ class AnnulusSide(Side):
         self.spree_waits = np.full(n, bool(self.situation.after_kill))
         # Disarm: the sets this creature cannot use while the condition lasts (one condition per set)
         self.disarmed = np.zeros((n, max(1, len(self.sets))), dtype=bool)
+        self.disarm_seen = False  # no set disarmed in any fight yet: the masks are skipped
 
     def hp_left(self) -> np.ndarray:
         return self.E + self.V
@@ -272,7 +275,7 @@ class AnnulusSide(Side):
         undamaged = (foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)
         return (
             (foe.cond[idx] & PRONE > 0) * 1
-            | (foe.setup[idx] | self.sit_setup[idx]) * 2
+            | ((foe.setup[idx] | self.sit_setup[idx]) if self.sit_setup_on else foe.setup[idx]) * 2
             | (foe.blind_timer[idx] > 0) * 4
             | (self.blind_timer[idx] > 0) * 8
             | (self.cond[idx] & WEAK > 0) * 16
@@ -282,7 +285,7 @@ class AnnulusSide(Side):
             | (~self.reroll_used[idx]) * 512
             | self.inside[idx] * 1024
             | (self.V[idx] <= self.me.level // 2) * 2048  # Swansong: half the total Vitality, the level
-            | self.spree_waits[idx] * 8192
+            | (self.spree_waits[idx] * 8192 if self.spree_on else 0)
         ).astype(np.int64)
 
     # ------------------------------------------------------------------ Disarm
@@ -316,6 +319,7 @@ class AnnulusSide(Side):
         first = np.argmax(free, axis=1)
         self.disarmed[sel[has], order[first[has]]] = True
         self.cond[sel[has]] |= DISARM
+        self.disarm_seen = self.disarm_seen or bool(has.any())
 
     def _recover_disarm(self, sel: np.ndarray) -> None:
         """A successful recovery check against Disarm in fights ``sel``: the condition on the set it values
@@ -337,8 +341,9 @@ class AnnulusSide(Side):
         dmg, vit = row["damage"], row["vitality_damage"]
         foe.hurt(idx, dmg - vit, vit, sim)
         foe.setup[idx] = False  # "The single next attack against a Setuped target ... removes the Setup sting"
-        self.sit_setup[idx] = False
-        if self.spree.any():  # Killing Spree's +2 "the single next time you use the attack"
+        if self.sit_setup_on:
+            self.sit_setup[idx] = False
+        if self.spree_on:  # Killing Spree's +2 "the single next time you use the attack"
             self.spree_waits[idx] &= ~self.spree[sets]
         # (an outcome column that is 0 in every drawn row changes nothing: its update is skipped)
         if row["self_damage"].any() or row["self_vitality_damage"].any():
@@ -465,7 +470,8 @@ class AnnulusSide(Side):
             return
         fights = idx[sel]
         weights = 1 << np.arange(len(self.sets))
-        avail = ((self.charged[fights] & ~self.disarmed[fights]) * weights).sum(axis=1)
+        usable = self.charged[fights] & ~self.disarmed[fights] if self.disarm_seen else self.charged[fights]
+        avail = (usable * weights).sum(axis=1)
         bits = self._bits(foe, fights)
         width = len(self.sets)
         keys = bits | (avail << SHIFT) | (actions[sel].astype(np.int64) << (SHIFT + width))
@@ -528,8 +534,9 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
     Stateful triggers (Burn, Daze, ...) of a set that can deal damage (annulus-attacks.txt: "a
     triggered effect is only applied when you manage to deal at least one point of damage"),
     Reckless self-damage, area recharge, Swansong, Telegraphed, a Counter the target's sets can
-    provoke, First Blood, and a target not yet Alert (awareness changes after the first attack).
-    Memoised by value (the rows of one compare pair ask once; the plan does not change it); the
+    provoke, First Blood, a target not yet Alert (awareness changes after the first attack), and
+    "disarm" when a Disarm set of the target can take one of the attacker's sets (Burn is none in an
+    airless environment: "the condition is automatically removed"). Memoised by value (the rows of one compare pair ask once; the plan does not change it); the
     1 x 1 case of :func:`state_effects_many`.
     """
     opts, sit = sys.defaults(options, situation)
@@ -547,12 +554,13 @@ def state_effects_many(
     """Return the stateful effects of every (``attackers[i]``, ``targets[i]``) (:func:`state_effects`
     is the 1 x 1 case), with the attacker's part (Reckless, area recharge, Swansong, Telegraphed, First Blood, the
     stateful triggers and Counter types of its sets) found once per distinct attacker and the
-    target's (not yet Alert, the defenses its sets target) once per distinct target; only a set with
+    target's (not yet Alert, the defenses its sets target, its Disarm sets: "disarm" names the
+    attacker's loss of a set) once per distinct target; only a set with
     a stateful trigger is resolved against the target ("a triggered effect is only applied when you
     manage to deal at least one point of damage", annulus-attacks.txt), once per (attacker, set, target)."""
     opts, sit = sys.defaults(options, situation)
     parts: dict[int, tuple[set[str], list, list]] = {}  # attacker -> (effects, triggered sets, counter sets)
-    foes: dict[int, tuple[bool, set[str]]] = {}  # target -> (not alert, defenses of its sets)
+    foes: dict[int, tuple[bool, set[str], list]] = {}  # target -> (not alert, defenses of its sets, Disarm sets)
     hurts: dict[tuple[int, int, int], bool] = {}
     out = []
     for attacker, target in zip(attackers, targets):
@@ -580,9 +588,10 @@ def state_effects_many(
             foes[id(target)] = (
                 (sit.target_awareness or target.awareness) != "alert",
                 {t.defense for t in target.attack_sets},
+                [t for t in target.attack_sets if "Disarm" in t.triggers],
             )
         own, triggered, counters = parts[id(attacker)]
-        unaware, defenses = foes[id(target)]
+        unaware, defenses, disarms = foes[id(target)]
         got = set(own)
         for s, trig in triggered:
             key = (id(attacker), id(s), id(target))
@@ -590,8 +599,16 @@ def state_effects_many(
                 hurts[key] = _can_damage(sys, s, attacker, target, opts, sit)
             if hurts[key]:
                 got |= trig
-        if "disarm" in got and all(x.has("Inherent") for x in target.attack_sets):
-            got.discard("disarm")  # nothing to disarm: every set (if any) is Inherent
+        # Disarm is the attacker's loss: the target's Disarm sets can take one of its sets (not an Inherent
+        # one) when they deal damage to it; a duel asks both sides, so the disarmer's fight names it too
+        if disarms and not all(x.has("Inherent") for x in attacker.attack_sets):
+            for s in disarms:
+                key = (id(target), id(s), id(attacker))
+                if key not in hurts:
+                    hurts[key] = _can_damage(sys, s, target, attacker, opts, sit)
+                if hurts[key]:
+                    got.add("disarm")
+                    break
         if any(c in defenses for c in counters):
             got.add("counter")
         if unaware:
