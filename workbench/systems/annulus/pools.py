@@ -155,7 +155,7 @@ def _use_situation(sit: Any, state: int, step: int, spree_waits: bool) -> Any:
     """Return the Situation of one use: ``sit`` with the use-state's Reroll and undamaged bits, an
     Alert target after the first use (a Petrified target stays an assassination, resolve step 4),
     the situation's Setup on the first use only, and Killing Spree while its bonus still waits."""
-    changes = {
+    changes: dict[str, Any] = {
         "reroll_available": bool(state & REROLL_FREE),
         "target_undamaged": bool(state & UNDAMAGED),
         "after_kill": spree_waits,

@@ -131,6 +131,7 @@ class AnnulusSide(Side):
         self.area = np.array([bool(s.area) for s in self.sets] or [False])
         self.telegraphed = np.array([s.alteration == "Telegraphed" for s in self.sets] or [False])
         self.spree = np.array([s.has("Killing Spree") for s in self.sets] or [False])
+        self.has_disarm = any("Disarm" in s.triggers for s in self.sets)
         # the situation's Setup and Killing Spree bonus wait for one use (steps skipped when neither is given)
         self.sit_setup_on = bool(self.situation.target_setup)
         self.spree_on = bool(self.situation.after_kill) and bool(self.spree.any())
@@ -361,8 +362,8 @@ class AnnulusSide(Side):
         if fx.any():
             # Burn: "If a target with a Burn condition enters water or an airless environment, the condition
             # is automatically removed": in an airless environment (the target's situation) it never holds
-            foe.cond[idx] |= FX_CONDITIONS[fx] & ~(BURN if foe.situation.airless else 0)
-            if (fx & FX_BIT["disarm"]).any():
+            foe.cond[idx] |= FX_CONDITIONS[fx] & ~BURN if foe.situation.airless else FX_CONDITIONS[fx]
+            if self.has_disarm and (fx & FX_BIT["disarm"]).any():
                 foe._disarm(idx[(fx & FX_BIT["disarm"]) > 0])
             foe.stings_next[idx] |= FX_STINGS[fx]
             foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
