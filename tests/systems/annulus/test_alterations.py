@@ -109,3 +109,24 @@ def test_counter_is_a_normal_set_too():
     assert A.damage(c, ME, THEM).isclose(A.damage(atk(), ME, THEM))
     assert A.attack_cost(c) == 1
     assert A.Attack("C", "agility", ["Counter Insight"]).counter_type == "insight"
+
+
+def test_swansong_in_the_simulation_is_judged_against_the_level():
+    """Swansong: "if you are level 7, then you can only use Swansong attacks when you have 3 or fewer
+    Vitality remaining". A level 7 creature that starts the fight at Vitality 4 (the field is the current
+    Vitality) may use its Swansong set once it is down to 3, not at 4 (before: half of the starting 4)."""
+    import numpy as np
+
+    from workbench.simulate import make_side
+    from workbench.simulate.engine import Fights
+
+    song = A.Attack("Song", "insight", ["Swansong"])
+    me = mk("Me", level=7, vitality=4, attack_sets=[song])
+    side, foe = make_side(me, mk("Them")), make_side(mk("Them"), me)
+    sim = Fights(rng=np.random.default_rng(0))
+    side.start(2, sim)
+    foe.start(2, sim)
+    side.V[:] = [4, 3]
+    usable = side._bits(foe, np.arange(2)) & 2048 > 0
+    assert usable.tolist() == [False, True]
+    assert side._sit(int(side._bits(foe, np.array([1]))[0])).attacker_vitality == 3

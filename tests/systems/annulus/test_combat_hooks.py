@@ -37,10 +37,18 @@ def test_plan_damage_rerolls_once_per_round():
 
 
 def test_plan_damage_mean_is_sum_without_reroll():
+    """Without a Reroll the uses of a turn are independent given their states; the Suspicious Town
+    Guard becomes Alert after the first (annulus-attacks.txt: "Creatures that are successfully
+    targeted by an attack ... will immediately become Alert"), so only the first Bite assassinates."""
     c = A.catalog()
     wolf, guard = c.creature("Wolf"), c.creature("Town Guard")
     d = A.plan_damage(wolf, guard, ["Bite", "Bite"])
-    assert close(d.mean(), 2 * A.damage(c.attack("Bite"), wolf, guard).mean())
+    alert = A.damage(c.attack("Bite"), wolf, guard.replace(awareness="alert")).mean()
+    # Bite (toughness) vs Toughness 2 on 4 dice: 3 successes (4/16) -> 1, 4 (1/16) -> 2: 6/16 Alert;
+    # Suspicious: +2 when it hits (5/16): 6/16 + 10/16 = 1
+    assert close(alert, F(6, 16))
+    assert close(A.damage(c.attack("Bite"), wolf, guard).mean(), 1)
+    assert close(d.mean(), 1 + F(6, 16))
 
 
 def test_plan_rules():
@@ -55,10 +63,11 @@ def test_plan_rules():
 
 
 def test_turn_plans():
-    """Each legal full turn: 1-action sets in pairs, 2-action sets alone, area sets at most once."""
+    """Each legal full turn: 1-action sets in pairs, 2-action sets alone, area sets at most once; Maw has
+    First Blood, so both orders of Tail Sweep and Maw are turns of their own (test_plan_orders.py)."""
     c = A.catalog()
     plans = A.turn_plans(c.creature("Hill Giant"), c.creature("Ogre"))
-    assert set(plans) == {"Tail Sweep + Maw", "Maw + Maw", "Crushing Blow"}
+    assert set(plans) == {"Tail Sweep + Maw", "Maw + Tail Sweep", "Maw + Maw", "Crushing Blow"}
     for d in plans.values():
         assert abs(d.pmf.sum() - 1) < 1e-12
     # Berserker: Death Rattle (Swansong) is unusable at full Vitality, so it is left out

@@ -44,6 +44,8 @@ MAX_SETS = 8  #: attack sets of one creature [catalog 3]; turn plans grow as C(s
 MAX_POOL = 20  #: Options.base_pool ["roll four dice"]
 MAX_SIDES = 100  #: Options.dice_sides [d6]
 MAX_ACTIONS = 6  #: Options.actions [2]; 8 sets x 6 actions = 1,716 plans, about 1.3 s a turn
+#: ordered turn plans of one creature [catalog 4]: past it each multiset of sets is offered in one order only
+MAX_ORDERED_PLANS = 2000
 MAX_SIZE_STEPS = MAX_SIZE  #: Options.size_free_steps [1]; beyond the size range it changes nothing
 MAX_EXPERIENCE = 100  #: Options.experience_per_rank [1]
 MAX_ADVANTAGES = 20  #: Situation.extra_advantages / extra_disadvantages (each is one die)

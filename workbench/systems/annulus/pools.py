@@ -1,10 +1,26 @@
-"""The joint (regular, vital) damage of Annulus turns, batched: the system's turn composer.
+"""The joint (regular, vital) damage of Annulus turns, composed use by use: the system's turn composer.
 
 annulus-attacks.txt: "Endurance is removed first, then Vitality"; Vital: "the attack ignores
 Endurance and strikes directly at Vitality instead". A turn's damage therefore has two parts:
 regular damage (Endurance first) and vital damage (Vitality only), the two damage axes of the
-Annulus turn table. Each plan's Reroll is used at most once (annulus-attacks.txt: "You cannot
-reroll more than one attack check per round").
+Annulus turn table.
+
+A turn is a small chain over use-states (CLARIFICATIONS.md, Annulus, "State across uses"): each use
+is resolved against the state the uses before it left.
+
+- Reroll: "You cannot reroll more than one attack check per round" (branches: unused, spent).
+- First Blood: "a creature that is completely undamaged (has all of their Endurance and Vitality
+  intact)": the target stays undamaged only while every use so far dealt 0 (branches).
+- Assassination: "Creatures that are successfully targeted by an attack ... will immediately become
+  Alert": the awareness of the situation holds for the first use only, every later use meets an
+  Alert target (a Petrified target still counts as an assassination, resolve step 4).
+- Setup given as a situation: "The single next attack against a Setuped target gains an advantage on
+  the check and removes the Setup sting": the first use only.
+- Killing Spree given as a situation (``after_kill``): "+2 additional automatic successes the single
+  next time you use the attack": the first use of a Killing Spree set only.
+
+Effects inflicted by the turn's own triggers (Setup, Prone, Blind, Petrified, ...) are carried from
+use to use by the simulation (simulation.py), not by this one-turn table.
 """
 
 from __future__ import annotations
@@ -16,79 +32,184 @@ import numpy as np
 
 __all__ = ["plan_joints"]
 
+#: use-state bits: the Reroll is still free this round; the target is still undamaged
+REROLL_FREE, UNDAMAGED = 1, 2
+
 
 def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], options: Any) -> list[np.ndarray]:
     """Return ``J[r, v]`` = P(one turn deals r regular and v vital damage) of each (attacker, target,
-    situation, sets) plan, the sets used in order and the Reroll at most once per round.
+    situation, sets) plan, the sets used in order, each use resolved against the state the earlier
+    uses left (module docstring: Reroll once per round, First Blood while undamaged, awareness,
+    Setup and Killing Spree for the single next use).
 
-    Every distinct use is resolved in ONE ``outcome_tables`` call, twice: with the round's Reroll
-    still available (split by whether this use spent it) and once it is spent. A plan's state is
-    (Reroll unused, used); each use convolves both parts with that use's joint, for every plan of
-    the same length at once.
+    Every use a (plan, step, use-state) row can meet is resolved in ONE ``outcome_tables`` call (one
+    row per distinct use and situation); per step each row is convolved with its use's joint, split
+    by whether the use spent the Reroll and whether it dealt damage, and rows of a plan that reach
+    the same state are merged.
     """
+    out: list[np.ndarray] = [np.ones((1, 1)) for _ in plans]
+    live = [j for j, p in enumerate(plans) if p[3]]
+    if not live:
+        return out
+    flags = {}  # per distinct set: (First Blood, Reroll, Killing Spree)
+    for j in live:
+        for a in plans[j][3]:
+            if id(a) not in flags:
+                flags[id(a)] = (a.has("First Blood"), a.has("Reroll"), a.has("Killing Spree"))
+    # per plan and step: the state bits the uses from this step on read (the others are merged away)
+    need: dict[int, list[int]] = {}
+    spree: dict[int, list[bool]] = {}  # per plan and step: the Killing Spree bonus still waits for its use
+    for j in live:
+        sets, sit = plans[j][3], plans[j][2]
+        bits, acc = [0] * len(sets), 0
+        for i in range(len(sets) - 1, -1, -1):
+            fb, rr, _ = flags[id(sets[i])]
+            acc |= (UNDAMAGED if fb else 0) | (REROLL_FREE if rr else 0)
+            bits[i] = acc
+        need[j] = bits
+        left, sp = bool(sit.after_kill), []
+        for a in sets:
+            sp.append(left)
+            left = left and not flags[id(a)][2]
+        spree[j] = sp
+    init = {
+        j: (REROLL_FREE if plans[j][2].reroll_available else 0) | (UNDAMAGED if plans[j][2].target_undamaged else 0)
+        for j in live
+    }
+    # every use any row can meet, resolved in ONE outcome_tables call: at step i the state is a subset of
+    # the plan's initial bits (a Reroll once spent and an undamaged target once hurt never come back)
     index: dict[tuple, int] = {}
     uses: list[tuple[Any, Any, Any, Any]] = []
-    for attacker, target, sit, sets in plans:
-        for a in sets:
-            key = (id(a), id(attacker), id(target), id(sit))
-            if key not in index:
-                index[key] = len(uses)
-                uses.append((a, attacker, target, sit))
-    k = len(uses)
-    if k == 0:
-        return [np.ones((1, 1)) for _ in plans]
-    sits: dict[int, tuple[Any, Any]] = {}
-    for *_, s in uses:
-        if id(s) not in sits:
-            sits[id(s)] = (s.replace(reroll_available=True), s.replace(reroll_available=False))
+    sit_memo: dict[tuple, Any] = {}
+    key_of_use: dict[tuple[int, int, int], int] = {}  # (plan, step, state) -> use row
+    for j in live:
+        attacker, target, sit, sets = plans[j]
+        for step, a in enumerate(sets):
+            for s in {sub & need[j][step] for sub in (_subsets(init[j]) if step else [init[j]])}:
+                skey = (id(sit), s, step > 0, spree[j][step])
+                use_sit = sit_memo.get(skey)
+                if use_sit is None:
+                    use_sit = sit_memo[skey] = _use_situation(sit, s, step, spree[j][step])
+                ukey = (id(a), id(attacker), id(target), skey)
+                k = index.get(ukey)
+                if k is None:
+                    k = index[ukey] = len(uses)
+                    uses.append((a, attacker, target, use_sit))
+                key_of_use[(j, step, s)] = k
+    grid = _use_grid(system, uses, options)  # (use, rerolled, regular, vital)
+    plan_of = np.array(live, dtype=np.int64)
+    state = np.array([init[j] for j in live], dtype=np.int64)
+    pmf = np.ones((len(live), 1, 1))
+    done: list[tuple[np.ndarray, np.ndarray]] = []
+    step = 0
+    while plan_of.size:
+        length = np.array([len(plans[j][3]) for j in plan_of])
+        fin = length <= step
+        if fin.any():
+            done.append((plan_of[fin], pmf[fin]))
+            plan_of, state, pmf = plan_of[~fin], state[~fin], pmf[~fin]
+            if not plan_of.size:
+                break
+        state = state & np.array([need[j][step] for j in plan_of], dtype=np.int64)
+        plan_of, state, pmf = _merge(plan_of, state, pmf)
+        key_of = np.array([key_of_use[(j, step, s)] for j, s in zip(plan_of.tolist(), state.tolist())], dtype=np.int64)
+        parts_plan, parts_state, parts_pmf = [], [], []
+        for rerolled in (0, 1):
+            B = grid[key_of, rerolled]
+            if not B.any():
+                continue
+            miss = B[:, 0, 0].copy()
+            hit = B.copy()
+            hit[:, 0, 0] = 0.0
+            spent = state & ~REROLL_FREE if rerolled else state
+            if hit.any():
+                parts_plan.append(plan_of)
+                parts_state.append(spent & ~UNDAMAGED)
+                parts_pmf.append(_batch_convolve2(pmf, hit))
+            if miss.any():
+                parts_plan.append(plan_of)
+                parts_state.append(spent)
+                parts_pmf.append(pmf * miss[:, None, None])
+        R = max(p.shape[1] for p in parts_pmf)
+        V = max(p.shape[2] for p in parts_pmf)
+        pmf = np.concatenate([_pad(p, R, V) for p in parts_pmf])
+        plan_of, state = np.concatenate(parts_plan), np.concatenate(parts_state)
+        plan_of, state, pmf = _merge(plan_of, state, pmf)
+        step += 1
+    for js, block in done:
+        summed: dict[int, np.ndarray] = {}
+        for j, p in zip(js.tolist(), block):
+            summed[j] = summed[j] + p if j in summed else p.copy()
+        for j, p in summed.items():
+            total = np.clip(p, 0.0, None)
+            out[j] = _trim(total / total.sum())
+    return out
+
+
+def _subsets(bits: int) -> list[int]:
+    """Return every subset of the bit set ``bits`` (itself included)."""
+    return [x for x in range(bits + 1) if x & bits == x]
+
+
+def _use_situation(sit: Any, state: int, step: int, spree_waits: bool) -> Any:
+    """Return the Situation of one use: ``sit`` with the use-state's Reroll and undamaged bits, an
+    Alert target after the first use (a Petrified target stays an assassination, resolve step 4),
+    the situation's Setup on the first use only, and Killing Spree while its bonus still waits."""
+    changes: dict[str, Any] = {
+        "reroll_available": bool(state & REROLL_FREE),
+        "target_undamaged": bool(state & UNDAMAGED),
+        "after_kill": spree_waits,
+    }
+    if step > 0:
+        changes.update(target_awareness="alert", target_setup=False)
+    if all(getattr(sit, k) == v for k, v in changes.items()):
+        return sit
+    return sit.replace(**changes)
+
+
+def _use_grid(system: Any, uses: list[tuple[Any, Any, Any, Any]], options: Any) -> np.ndarray:
+    """Return ``G[u, rerolled, r, v]`` = P(use u deals r regular and v vital damage, spending the
+    Reroll or not): every use resolved in one ``outcome_tables`` call."""
     t = system.outcome_tables(
-        [u[0] for u in uses] * 2,
-        [u[1] for u in uses] * 2,
-        [u[2] for u in uses] * 2,
-        options,
-        [sits[id(u[3])][0] for u in uses] + [sits[id(u[3])][1] for u in uses],
+        [u[0] for u in uses], [u[1] for u in uses], [u[2] for u in uses], options, [u[3] for u in uses]
     )
     m = t["matchup"].to_numpy().astype(np.int64)
     vit = t["vitality_damage"].to_numpy().astype(np.int64)
     reg = t["damage"].to_numpy().astype(np.int64) - vit
     rer = t["rerolled"].to_numpy().astype(np.int64)
-    shape = (2 * k, 2, int(reg.max()) + 1, int(vit.max()) + 1)
-    grid = np.bincount(
+    shape = (len(uses), 2, int(reg.max()) + 1, int(vit.max()) + 1)
+    return np.bincount(
         np.ravel_multi_index((m, rer, reg, vit), shape),
         weights=t["probability"].to_numpy(),
         minlength=int(np.prod(shape)),
     ).reshape(shape)
-    out: list[np.ndarray] = [np.ones((1, 1))] * len(plans)
-    # per use: its largest regular and vital damage (with the Reroll free or spent), to cut the grid
-    reach = np.argwhere(grid.any(axis=1))  # (use, regular, vital) cells holding mass
-    reg_top = np.zeros(2 * k, dtype=np.int64)
-    vit_top = np.zeros(2 * k, dtype=np.int64)
-    np.maximum.at(reg_top, reach[:, 0], reach[:, 1])
-    np.maximum.at(vit_top, reach[:, 0], reach[:, 2])
-    uses_of = [[index[(id(a), id(att), id(tgt), id(sit))] for a in sets] for att, tgt, sit, sets in plans]
-    by_len: dict[tuple[int, bool], list[int]] = {}
-    for j, us in enumerate(uses_of):
-        if us:  # plans with as many uses, and with or without Vital damage, are composed together
-            vital = bool(vit_top[us].any() or vit_top[[k + u for u in us]].any())
-            by_len.setdefault((len(us), vital), []).append(j)
-    for (k_sets, _), js in by_len.items():
-        free_of = np.array([plans[j][2].reroll_available for j in js])
-        s0 = np.zeros((len(js), 1, 1))
-        s1 = np.zeros((len(js), 1, 1))
-        s0[free_of, 0, 0] = 1.0  # Reroll unused
-        s1[~free_of, 0, 0] = 1.0  # Reroll already spent this round
-        for step in range(k_sets):
-            u = np.array([uses_of[j][step] for j in js])
-            r_cut = int(max(reg_top[u].max(), reg_top[k + u].max())) + 1
-            v_cut = int(max(vit_top[u].max(), vit_top[k + u].max())) + 1
-            fresh, used = grid[u, :, :r_cut, :v_cut], grid[k + u, :, :r_cut, :v_cut].sum(axis=1)
-            s0, s1 = _batch_convolve2(s0, fresh[:, 0]), _batch_convolve2(s0, fresh[:, 1]) + _batch_convolve2(s1, used)
-        total = np.clip(s0 + s1, 0.0, None)
-        total /= total.sum(axis=(1, 2), keepdims=True)
-        out_rows = list(total)  # views of one block: the turn table pads to one shape anyway
-        for j, row in zip(js, out_rows):
-            out[j] = row
+
+
+def _merge(plan_of: np.ndarray, state: np.ndarray, pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the rows with equal (plan, state) summed into one (order: by plan, then state)."""
+    code = plan_of * 8 + state
+    uniq, inv = np.unique(code, return_inverse=True)
+    if uniq.size == code.size:
+        order = np.argsort(code, kind="stable")
+        return plan_of[order], state[order], pmf[order]
+    merged = np.zeros((uniq.size, *pmf.shape[1:]))
+    np.add.at(merged, inv.ravel(), pmf)
+    return uniq // 8, uniq % 8, merged
+
+
+def _pad(p: np.ndarray, R: int, V: int) -> np.ndarray:
+    if p.shape[1] == R and p.shape[2] == V:
+        return p
+    out = np.zeros((p.shape[0], R, V))
+    out[:, : p.shape[1], : p.shape[2]] = p
     return out
+
+
+def _trim(p: np.ndarray) -> np.ndarray:
+    """Return ``p`` without trailing all-zero regular rows and vital columns (at least 1 x 1)."""
+    rows = np.flatnonzero(p.any(axis=1))
+    cols = np.flatnonzero(p.any(axis=0))
+    return p[: (int(rows[-1]) + 1 if rows.size else 1), : (int(cols[-1]) + 1 if cols.size else 1)]
 
 
 def _batch_convolve2(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -274,6 +274,11 @@ def strike_parameters(
         "auto": A["reckless"] + 2 * ((A["spree"] > 0) & b("after_kill")),
         "defense": defense,
         "bonus": bonus,
+        # the parts a turn gives the first use only (pools.py, CLARIFICATIONS "State across uses"): the
+        # assassination bonus, First Blood's advantage, the Killing Spree successes after a kill
+        "assassination": assassin,
+        "first_blood": (A["first_blood"] > 0) & b("target_undamaged"),
+        "spree": (A["spree"] > 0) & b("after_kill"),
         "mask": A["mask"].reshape(n, 5),
         "crit": A["crit"],
         "vital": A["vital"],

@@ -10,6 +10,7 @@ Swansong usable; Blood Price). The modelling of each effect, with its rule, is i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, cast
 
 import numpy as np
@@ -19,19 +20,23 @@ from ...dist import Dist
 from ...errors import RulesError
 from ...simulate.engine import MEMO, Bank, Fights, Side
 from ...simulate.plans import choose_label, is_sequence_plan
-from .tactics import BURN, CHOKE, CONDITION_BIT, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
+from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
 __all__ = ["AnnulusSide", "state_effects", "state_effects_many", "STATEFUL_TRIGGERS", "RECOVERABLE", "Tactics"]
 
 RULES = "annulus-attacks.txt"
 AWARENESS = ("clueless", "suspicious", "alert")
 ALERT = 2
+#: the state-class bits of a use (``AnnulusSide._bits``) take the low SHIFT bits of a table key; the set
+#: index (or the charged sets and the actions of a turn) the bits above
+SHIFT = 14
+LOW = (1 << SHIFT) - 1
 
 # sting bits (wear off on their own); the condition bits are in tactics.py
 DAZE, PACIFY, TERROR, BERSERK = 1, 2, 4, 8
 STING_BIT = {"daze": DAZE, "pacify": PACIFY, "terrorize": TERROR, "berserk": BERSERK}
-#: outcome-table effect columns the simulation acts on; the others (Disarm, Grab, Hobble, Push,
-#: Silence, Dispel, Immobilize) change nothing in a one-against-one fight at a fixed distance
+#: outcome-table effect columns the simulation acts on; the others (Grab, Hobble, Push, Silence, Dispel,
+#: Immobilize) change nothing in a one-against-one fight at a fixed distance
 FX = (
     "burn",
     "choke",
@@ -47,6 +52,7 @@ FX = (
     "blind",
     "petrify",
     "devour",
+    "disarm",
 )
 FX_BIT = {name: 1 << i for i, name in enumerate(FX)}
 
@@ -62,7 +68,7 @@ def _fx_lookup(bits: dict[str, int]) -> np.ndarray:
 
 
 #: the conditions (tactics.CONDITION_BIT) and the stings (STING_BIT) an outcome's fx inflicts
-FX_CONDITIONS = _fx_lookup(CONDITION_BIT)
+FX_CONDITIONS = _fx_lookup({k: v for k, v in CONDITION_BIT.items() if k != "disarm"})  # Disarm: _disarm
 FX_STINGS = _fx_lookup(STING_BIT)
 STATEFUL_TRIGGERS = frozenset(
     {
@@ -124,6 +130,11 @@ class AnnulusSide(Side):
         self.cost = np.array([self.sys.attack_cost(s, self.options) for s in self.sets] or [0])
         self.area = np.array([bool(s.area) for s in self.sets] or [False])
         self.telegraphed = np.array([s.alteration == "Telegraphed" for s in self.sets] or [False])
+        self.spree = np.array([s.has("Killing Spree") for s in self.sets] or [False])
+        self.has_disarm = any("Disarm" in s.triggers for s in self.sets)
+        # the situation's Setup and Killing Spree bonus wait for one use (steps skipped when neither is given)
+        self.sit_setup_on = bool(self.situation.target_setup)
+        self.spree_on = bool(self.situation.after_kill) and bool(self.spree.any())
         self.defense_of = np.array([("agility", "toughness", "insight").index(s.defense) for s in self.sets] or [0])
         self.blood_sets = [i for i, s in enumerate(self.sets) if s.has("Blood Price")]
         self.p = self.options.p_success
@@ -159,7 +170,7 @@ class AnnulusSide(Side):
         b = lambda i: bool(bits >> i & 1)  # noqa: E731
         return base.replace(
             target_prone=base.target_prone or b(0),
-            target_setup=base.target_setup or b(1),
+            target_setup=b(1),  # the situation's Setup is the first use's only (self.sit_setup)
             target_blind=base.target_blind or b(2),
             concealment="full" if b(3) else base.concealment,
             mutual_sight=base.mutual_sight and not (b(2) or b(3) or b(10)),
@@ -169,13 +180,14 @@ class AnnulusSide(Side):
             target_awareness=AWARENESS[bits >> 7 & 3],
             reroll_available=base.reroll_available and b(9),
             inside_devourer=base.inside_devourer or b(10),
-            attacker_vitality=self.me.vitality // 2 if b(11) else None,
+            attacker_vitality=self.me.level // 2 if b(11) else None,
             blood_price=b(12),
+            after_kill=b(13),  # Killing Spree: "the single next time you use the attack" (self.spree_waits)
         )
 
     def _build_uses(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
-        sets = [self.sets[k >> 13] for k in keys]
-        sits = [self._sit(k & 0x1FFF) for k in keys]
+        sets = [self.sets[k >> SHIFT] for k in keys]
+        sits = [self._sit(k & LOW) for k in keys]
         t = self.sys.outcome_tables(sets, [self.me] * len(keys), [self.foe] * len(keys), self.options, sits)
         fx = sum(pl.col(name).cast(pl.Int64) * bit for name, bit in FX_BIT.items())
         t = t.with_columns(fx=fx)
@@ -242,6 +254,12 @@ class AnnulusSide(Side):
         self.charged = np.ones((n, max(1, len(self.sets))), dtype=bool)
         self.reroll_used, self.counter_used = z(bool), z(bool)
         self.telegraph = np.full(n, -1, np.int64)
+        # given by the situation, each for the single next use (CLARIFICATIONS, Annulus, state across uses)
+        self.sit_setup = np.full(n, bool(self.situation.target_setup))
+        self.spree_waits = np.full(n, bool(self.situation.after_kill))
+        # Disarm: the sets this creature cannot use while the condition lasts (one condition per set)
+        self.disarmed = np.zeros((n, max(1, len(self.sets))), dtype=bool)
+        self.disarm_seen = False  # no set disarmed in any fight yet: the masks are skipped
 
     def hp_left(self) -> np.ndarray:
         return self.E + self.V
@@ -258,7 +276,7 @@ class AnnulusSide(Side):
         undamaged = (foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)
         return (
             (foe.cond[idx] & PRONE > 0) * 1
-            | foe.setup[idx] * 2
+            | ((foe.setup[idx] | self.sit_setup[idx]) if self.sit_setup_on else foe.setup[idx]) * 2
             | (foe.blind_timer[idx] > 0) * 4
             | (self.blind_timer[idx] > 0) * 8
             | (self.cond[idx] & WEAK > 0) * 16
@@ -267,8 +285,51 @@ class AnnulusSide(Side):
             | foe.aware[idx] << 7
             | (~self.reroll_used[idx]) * 512
             | self.inside[idx] * 1024
-            | (self.V[idx] <= self.me.vitality // 2) * 2048
+            | (self.V[idx] <= self.me.level // 2) * 2048  # Swansong: half the total Vitality, the level
+            | (self.spree_waits[idx] * 8192 if self.spree_on else 0)
         ).astype(np.int64)
+
+    # ------------------------------------------------------------------ Disarm
+    @cached_property
+    def disarm_order(self) -> np.ndarray:
+        """Return the indices of the sets this creature gives up to a Disarm condition, first choice first:
+        "The disarmed target chooses one of their attack sets" (it gives up the set with the lowest mean
+        damage of one use against its foe, a set it cannot use here first; ties: the first listed), and a
+        set with Inherent never ("they assign the condition to one of their sets that doesn't have it (if
+        any) before ignoring the effect entirely")."""
+        value = []
+        for i, s in enumerate(self.sets):
+            if s.has("Inherent"):
+                continue
+            try:
+                v = self.sys.damage(s, self.me, self.foe, self.options, self.situation).mean()
+            except RulesError:
+                v = -1.0
+            value.append((v, i))
+        return np.array([i for _, i in sorted(value)], dtype=np.int64)
+
+    def _disarm(self, sel: np.ndarray) -> None:
+        """Put a Disarm condition on the first set of :attr:`disarm_order` not yet disarmed in fights ``sel``
+        ("A single creature can be under the effect of multiple Disarm conditions, so long as each one
+        affects a different attack set"); a fight with none left ignores it."""
+        order = self.disarm_order
+        if not order.size or not sel.size:
+            return
+        free = ~self.disarmed[sel][:, order]
+        has = free.any(axis=1)
+        first = np.argmax(free, axis=1)
+        self.disarmed[sel[has], order[first[has]]] = True
+        self.cond[sel[has]] |= DISARM
+        self.disarm_seen = self.disarm_seen or bool(has.any())
+
+    def _recover_disarm(self, sel: np.ndarray) -> None:
+        """A successful recovery check against Disarm in fights ``sel``: the condition on the set it values
+        most (the last of :attr:`disarm_order` disarmed) is removed; DISARM stays while another remains."""
+        order = self.disarmed[sel][:, self.disarm_order]
+        last = order.shape[1] - 1 - np.argmax(order[:, ::-1], axis=1)
+        has = order.any(axis=1)
+        self.disarmed[sel[has], self.disarm_order[last[has]]] = False
+        self.cond[sel] = np.where(self.disarmed[sel].any(axis=1), self.cond[sel] | DISARM, self.cond[sel] & ~DISARM)
 
     # ------------------------------------------------------------------ one attack use
     def strike(self, foe: AnnulusSide, u: _Use, sim: Fights) -> None:
@@ -276,11 +337,15 @@ class AnnulusSide(Side):
         idx, sets = u.idx, u.sets
         if idx.size == 0:
             return
-        keys = self._bits(foe, idx) | (sets.astype(np.int64) << 13) | (4096 if u.blood_price else 0)
+        keys = self._bits(foe, idx) | (sets.astype(np.int64) << SHIFT) | (4096 if u.blood_price else 0)
         row = self.uses.draw(keys, sim.rng)
         dmg, vit = row["damage"], row["vitality_damage"]
         foe.hurt(idx, dmg - vit, vit, sim)
         foe.setup[idx] = False  # "The single next attack against a Setuped target ... removes the Setup sting"
+        if self.sit_setup_on:
+            self.sit_setup[idx] = False
+        if self.spree_on:  # Killing Spree's +2 "the single next time you use the attack"
+            self.spree_waits[idx] &= ~self.spree[sets]
         # (an outcome column that is 0 in every drawn row changes nothing: its update is skipped)
         if row["self_damage"].any() or row["self_vitality_damage"].any():
             self.hurt(idx, row["self_damage"], row["self_vitality_damage"], sim)
@@ -295,7 +360,11 @@ class AnnulusSide(Side):
             self.charged[idx, sets] &= ~self.area[sets]
         fx = row["fx"]
         if fx.any():
-            foe.cond[idx] |= FX_CONDITIONS[fx]
+            # Burn: "If a target with a Burn condition enters water or an airless environment, the condition
+            # is automatically removed": in an airless environment (the target's situation) it never holds
+            foe.cond[idx] |= FX_CONDITIONS[fx] & ~BURN if foe.situation.airless else FX_CONDITIONS[fx]
+            if self.has_disarm and (fx & FX_BIT["disarm"]).any():
+                foe._disarm(idx[(fx & FX_BIT["disarm"]) > 0])
             foe.stings_next[idx] |= FX_STINGS[fx]
             foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
             until = 2 if u.own_turn else 1  # "until the end of the blinder's [petrifier's] next turn"
@@ -320,6 +389,7 @@ class AnnulusSide(Side):
                 & (foe.petrify_timer[idx] == 0)
                 & ~self.inside[idx]
                 & (~foe.area[c] | foe.charged[idx, c])
+                & ~foe.disarmed[idx, c]
             )
             if ok.any():
                 sel = idx[ok]
@@ -350,6 +420,7 @@ class AnnulusSide(Side):
         if self.telegraphed.any():
             tel = self.telegraph[idx]
             go = (tel >= 0) & attacking & ~foe.inside[idx] & foe.alive()[idx] & self.alive()[idx]
+            go &= ~self.disarmed[idx, np.maximum(tel, 0)]  # a set disarmed since it was announced is wasted
             self.telegraph[idx] = -1
             if go.any():
                 self.strike(foe, _Use(idx[go], tel[go]), sim)
@@ -368,6 +439,9 @@ class AnnulusSide(Side):
             for bit in reversed(self.recover_bits):  # the first listed condition has priority
                 target_bit = np.where(self.cond[sel] & bit, bit, target_bit)
             self.cond[sel] &= ~np.where(success, target_bit, 0)
+            back = success & (target_bit == DISARM)
+            if back.any():  # one Disarm condition (one set) per successful check
+                self._recover_disarm(sel[back])
         actions = np.where(attacking, actions, 0)
         self._attack(idx, foe, actions, attacking & ~foe.inside[idx], sim)
         # end of turn: Burn 2 dice, Choke 1 die, Sap 1, "ignoring defense ... at the end of each of their turns"
@@ -397,12 +471,15 @@ class AnnulusSide(Side):
             return
         fights = idx[sel]
         weights = 1 << np.arange(len(self.sets))
-        avail = (self.charged[fights] * weights).sum(axis=1)
+        usable = self.charged[fights] & ~self.disarmed[fights] if self.disarm_seen else self.charged[fights]
+        avail = (usable * weights).sum(axis=1)
         bits = self._bits(foe, fights)
         width = len(self.sets)
-        keys = bits | (avail << 13) | (actions[sel].astype(np.int64) << (13 + width))
+        keys = bits | (avail << SHIFT) | (actions[sel].astype(np.int64) << (SHIFT + width))
         uniq, inverse = np.unique(keys, return_inverse=True)
-        plans = [self._plan(int(k) & 0x1FFF, int(k) >> 13 & ((1 << width) - 1), int(k) >> (13 + width)) for k in uniq]
+        plans = [
+            self._plan(int(k) & LOW, int(k) >> SHIFT & ((1 << width) - 1), int(k) >> (SHIFT + width)) for k in uniq
+        ]
         length = max((len(p) for p in plans), default=0)
         mat = np.full((len(plans), max(1, length)), -1, np.int64)
         for i, p in enumerate(plans):
@@ -435,6 +512,7 @@ class AnnulusSide(Side):
                 & (self.petrify_timer[fights] == 0)
                 & ~foe.inside[fights]
                 & (~self.area[b] | self.charged[fights, b])
+                & ~self.disarmed[fights, b]
             )
             self.strike(foe, _Use(fights[go], np.full(int(go.sum()), b), blood_price=True), sim)
 
@@ -457,8 +535,9 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
     Stateful triggers (Burn, Daze, ...) of a set that can deal damage (annulus-attacks.txt: "a
     triggered effect is only applied when you manage to deal at least one point of damage"),
     Reckless self-damage, area recharge, Swansong, Telegraphed, a Counter the target's sets can
-    provoke, First Blood, and a target not yet Alert (awareness changes after the first attack).
-    Memoised by value (the rows of one compare pair ask once; the plan does not change it); the
+    provoke, First Blood, a target not yet Alert (awareness changes after the first attack), and
+    "disarm" when a Disarm set of the target can take one of the attacker's sets (Burn is none in an
+    airless environment: "the condition is automatically removed"). Memoised by value (the rows of one compare pair ask once; the plan does not change it); the
     1 x 1 case of :func:`state_effects_many`.
     """
     opts, sit = sys.defaults(options, situation)
@@ -476,12 +555,13 @@ def state_effects_many(
     """Return the stateful effects of every (``attackers[i]``, ``targets[i]``) (:func:`state_effects`
     is the 1 x 1 case), with the attacker's part (Reckless, area recharge, Swansong, Telegraphed, First Blood, the
     stateful triggers and Counter types of its sets) found once per distinct attacker and the
-    target's (not yet Alert, the defenses its sets target) once per distinct target; only a set with
+    target's (not yet Alert, the defenses its sets target, its Disarm sets: "disarm" names the
+    attacker's loss of a set) once per distinct target; only a set with
     a stateful trigger is resolved against the target ("a triggered effect is only applied when you
     manage to deal at least one point of damage", annulus-attacks.txt), once per (attacker, set, target)."""
     opts, sit = sys.defaults(options, situation)
     parts: dict[int, tuple[set[str], list, list]] = {}  # attacker -> (effects, triggered sets, counter sets)
-    foes: dict[int, tuple[bool, set[str]]] = {}  # target -> (not alert, defenses of its sets)
+    foes: dict[int, tuple[bool, set[str], list]] = {}  # target -> (not alert, defenses of its sets, Disarm sets)
     hurts: dict[tuple[int, int, int], bool] = {}
     out = []
     for attacker, target in zip(attackers, targets):
@@ -490,6 +570,8 @@ def state_effects_many(
             triggered, counters = [], []
             for s in attacker.attack_sets:
                 trig = {t.lower() for t in s.triggers if t in STATEFUL_TRIGGERS}
+                if sit.airless:  # Burn: "enters water or an airless environment, the condition is ... removed"
+                    trig.discard("burn")
                 if trig:
                     triggered.append((s, trig))
                 if s.has("Reckless"):
@@ -507,9 +589,10 @@ def state_effects_many(
             foes[id(target)] = (
                 (sit.target_awareness or target.awareness) != "alert",
                 {t.defense for t in target.attack_sets},
+                [t for t in target.attack_sets if "Disarm" in t.triggers],
             )
         own, triggered, counters = parts[id(attacker)]
-        unaware, defenses = foes[id(target)]
+        unaware, defenses, disarms = foes[id(target)]
         got = set(own)
         for s, trig in triggered:
             key = (id(attacker), id(s), id(target))
@@ -517,6 +600,16 @@ def state_effects_many(
                 hurts[key] = _can_damage(sys, s, attacker, target, opts, sit)
             if hurts[key]:
                 got |= trig
+        # Disarm is the attacker's loss: the target's Disarm sets can take one of its sets (not an Inherent
+        # one) when they deal damage to it; a duel asks both sides, so the disarmer's fight names it too
+        if disarms and not all(x.has("Inherent") for x in attacker.attack_sets):
+            for s in disarms:
+                key = (id(target), id(s), id(attacker))
+                if key not in hurts:
+                    hurts[key] = _can_damage(sys, s, target, attacker, opts, sit)
+                if hurts[key]:
+                    got.add("disarm")
+                    break
         if any(c in defenses for c in counters):
             got.add("counter")
         if unaware:

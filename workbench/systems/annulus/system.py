@@ -124,7 +124,8 @@ class AnnulusSystem(RuleSystem):
         depends only on the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution
         (the pool and the pool of a reroll, Reroll, automatic successes, the defense, the Bully /
         assassination bonus, the Trigger Die rolled twice, Critical, Flurry, Vital) and the turn on the
-        uses a turn allows. Each distinct (set, attacker, target profile) is resolved once by
+        uses a turn allows and on what holds for its first use only (the assassination bonus, First
+        Blood's advantage, Killing Spree's successes: pools.py). Each distinct (set, attacker, target profile) is resolved once by
         ``strike_parameters``; a refused matchup keeps an id of its own."""
         from ..base import _factorize
 
@@ -154,7 +155,21 @@ class AnnulusSystem(RuleSystem):
         k = np.array([self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in p_of], dtype=np.int64)
         cols = [
             np.asarray(P[c]).astype(np.int64)
-            for c in ("pool", "pool_reroll", "reroll", "auto", "defense", "bonus", "twice", "crit", "flurry", "vital")
+            for c in (
+                "pool",
+                "pool_reroll",
+                "reroll",
+                "auto",
+                "defense",
+                "bonus",
+                "twice",
+                "crit",
+                "flurry",
+                "vital",
+                "assassination",
+                "first_blood",
+                "spree",
+            )
         ]
         no = np.array([r is not None for r in refused], dtype=bool)  # a refused matchup merges with none
         K = np.stack(cols + [k, np.where(no, np.arange(first.size), -1)], axis=1)
@@ -217,12 +232,98 @@ class AnnulusSystem(RuleSystem):
         of a turn (2-action sets alone, 1-action sets in pairs, an area set or a Telegraphed set at
         most once) to which no further set fits (an area set alone is a full turn when the only other
         one-action set is itself: it must recharge), each preceded by every subset of the usable free
-        Gaze and Swansong sets (a free set may be declined). Sets that cannot be used in the
+        Gaze and Swansong sets (a free set may be declined), in every order whose turn can differ
+        (:meth:`_orders`; a turn is composed use by use, pools.py). Sets that cannot be used in the
         situation (CLARIFICATIONS, order of resolution, step 1) are left out."""
         sets = list(attacker.attack_sets)
         refused = self.usability(sets, [attacker] * len(sets), [target] * len(sets), options, situation)
         usable = [a for a, why in zip(sets, refused) if why is None]
-        return [(" + ".join(a.name for a in plan), plan) for plan in self._legal_plans(attacker, usable, options)]
+        sit = self.situations_of(situation, 1)[0]
+        aware = sit.target_awareness or target.awareness
+        first_matters = (aware != "alert" and not sit.target_petrified) or sit.target_setup
+        plans = self._legal_plans(attacker, usable, options)
+        ordered = self._ordered(plans, usable, first_matters, bool(sit.after_kill))
+        return [(" + ".join(a.name for a in plan), plan) for plan in ordered]
+
+    @staticmethod
+    def _state_readers(plan: list[m.Attack], after_kill: bool) -> set[int]:
+        """Return the ids of the sets of ``plan`` whose use depends on the uses before it beyond the
+        first use's state (pools.py): First Blood (undamaged while every earlier use dealt 0), Reroll
+        when two uses of the turn could spend the round's one Reroll, Killing Spree after a kill when
+        two uses could take its +2 (a lone Reroll or Killing Spree use gets it in any order)."""
+        rerolls = sum(a.has("Reroll") for a in plan)
+        sprees = sum(a.has("Killing Spree") for a in plan) if after_kill else 0
+        return {
+            id(a)
+            for a in plan
+            if a.has("First Blood") or (rerolls > 1 and a.has("Reroll")) or (sprees > 1 and a.has("Killing Spree"))
+        }
+
+    def _ordered(
+        self, plans: list[list[m.Attack]], usable: list[m.Attack], first_matters: bool, after_kill: bool = False
+    ) -> list[list[m.Attack]]:
+        """Return every order of each plan's free part and of its paid part (free sets first: "at the
+        beginning of your turn") that can change the turn (:meth:`_orders`), or, past
+        ``MAX_ORDERED_PLANS`` plans, each plan once with its First Blood sets first."""
+        out: list[list[m.Attack]] = []
+        for plan in plans:
+            free = [a for a in plan if a.alteration in ("Gaze", "Swansong")]
+            paid = [a for a in plan if a.alteration not in ("Gaze", "Swansong")]
+            readers = self._state_readers(plan, after_kill)
+            heads = self._orders(free, usable, first_matters, readers)
+            tails = self._orders(paid, usable, first_matters and not free, readers)
+            for h in heads:
+                for t in tails:
+                    out.append(h + t)
+                    if len(out) > m.MAX_ORDERED_PLANS:
+                        return [
+                            [a for a in plan if a.alteration in ("Gaze", "Swansong")]
+                            + sorted(
+                                (a for a in plan if a.alteration not in ("Gaze", "Swansong")),
+                                key=lambda a: not a.has("First Blood"),
+                            )
+                            for plan in plans
+                        ]
+        return out
+
+    def _orders(
+        self, items: list[m.Attack], usable: list[m.Attack], first_matters: bool, readers: set[int]
+    ) -> list[list[m.Attack]]:
+        """Return the orders of ``items`` whose turns can differ: every distinct order, except that two
+        neighbouring sets that read no state (not in ``readers``, :meth:`_state_readers`) are kept in set
+        order, since both meet the same state (they change only what neither reads), and
+        the first use is free to vary only when it is special (``first_matters``: a target not yet
+        Alert, or a Setup given as the situation). The listed order of ``items`` comes first."""
+        rank = {id(a): i for i, a in enumerate(usable)}
+        for a in items:
+            rank.setdefault(id(a), len(rank))
+        order = sorted(
+            set(rank[id(a)] for a in items), key=lambda r: min(i for i, a in enumerate(items) if rank[id(a)] == r)
+        )
+        by_rank = {rank[id(a)]: a for a in items}
+        counts = {r: sum(rank[id(a)] == r for a in items) for r in order}
+        plain = {r: id(by_rank[r]) not in readers for r in order}
+        out: list[list[m.Attack]] = []
+
+        def grow(seq: list[int]) -> None:
+            if len(seq) == len(items):
+                out.append([by_rank[r] for r in seq])
+                return
+            for r in order:
+                if not counts[r]:
+                    continue
+                prev = seq[-1] if seq else None
+                special = len(seq) == 1 and first_matters  # the first use is special: it may go anywhere
+                if prev is not None and plain[prev] and plain[r] and r < prev and not special:
+                    continue
+                counts[r] -= 1
+                seq.append(r)
+                grow(seq)
+                seq.pop()
+                counts[r] += 1
+
+        grow([])
+        return out
 
     def plan_tables(self, plans, options) -> list[np.ndarray]:
         """Return the joint (regular, vital) pmf of each plan's turn (:func:`pools.plan_joints`)."""

@@ -11,13 +11,21 @@ from dataclasses import dataclass
 from ...errors import RulesError
 from ...fields import spec
 
-__all__ = ["Tactics", "CONDITION_BIT", "RECOVERABLE"]
+__all__ = ["Tactics", "CONDITION_BIT", "RECOVERABLE", "DISARM"]
 
 RULES = "annulus-attacks.txt"
 
 # condition bits (recovered by a recovery check)
-BURN, CHOKE, SAP, FATIGUE, PRONE, WEAK = 1, 2, 4, 8, 16, 32
-CONDITION_BIT = {"burn": BURN, "choke": CHOKE, "sap": SAP, "fatigue": FATIGUE, "knockdown": PRONE, "weaken": WEAK}
+BURN, CHOKE, SAP, FATIGUE, PRONE, WEAK, DISARM = 1, 2, 4, 8, 16, 32, 64
+CONDITION_BIT = {
+    "burn": BURN,
+    "choke": CHOKE,
+    "sap": SAP,
+    "fatigue": FATIGUE,
+    "knockdown": PRONE,
+    "weaken": WEAK,
+    "disarm": DISARM,  # one or more Disarm (Set) conditions; a check removes one
+}
 RECOVERABLE = tuple(CONDITION_BIT)
 # a turn has a few actions (Options.actions is bounded too); more checks or uses than this in one
 # turn is a typo, and an unbounded count would make the simulated turn loop unbounded
@@ -30,7 +38,8 @@ class Tactics:
 
     - ``recover_from`` (burn, choke, sap): the conditions it makes recovery checks against, in
       priority order (annulus-attacks.txt: "A recovery check is made by spending 1 action and
-      rolling 4 dice ... 3 or more successes"); any of burn, choke, sap, fatigue, knockdown, weaken.
+      rolling 4 dice ... 3 or more successes"); any of burn, choke, sap, fatigue, knockdown, weaken,
+      disarm (a check against Disarm removes the condition on the set the creature values most).
     - ``recovery_actions`` (1): at most this many checks per turn while such a condition is on.
     - ``blood_price_uses`` (0): extra uses per turn of a Blood Price set paid with Vitality instead
       of actions ("There is no limit to how many times you may use an attack each round in this
