@@ -45,6 +45,7 @@ __all__ = [
     "rank",
     "pivot",
     "export",
+    "sweep",
     "__version__",
 ]
 
@@ -57,6 +58,7 @@ _LAZY = {
     "pivot": "comparison",
     "export": "comparison",
     "explore": "exploration",
+    "sweep": "sweeps",
 }
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "at_least_chart",
     "rounds_chart",
     "round_ticks",
+    "sweep_chart",
     "heatmap",
     "duel_chart",
     "compare_bars",
@@ -617,3 +618,67 @@ def save_svg(chart: AnyChart | dict, path: str | Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(vlc.vegalite_to_svg(_spec(chart)))
     return path
+
+
+def sweep_chart(
+    frame: pl.DataFrame,
+    value: str = "mean_rounds",
+    title: str | None = None,
+    *,
+    band: bool | None = None,
+    subtitle: str | None = None,
+    themed: bool = True,
+) -> AnyChart:
+    """Return one line per build (attacker · attack) of ``value`` against the swept parameter of a
+    :func:`workbench.sweeps.sweep` frame, with the 10-90 % band of the rounds (``rounds_q10`` to
+    ``rounds_q90``) behind it when ``value`` is a rounds column (``band`` forces it on or off).
+    Rows whose value is null or infinite (a build that never downs the target) leave a gap."""
+    needed = {"parameter", "value", "attacker", "attack", value}
+    missing = needed - set(frame.columns)
+    if missing:
+        raise RulesError(f"frame lacks column(s) {sorted(missing)}: give a wb.sweep frame", field="frame")
+    if band is None:
+        band = value in ("mean_rounds", "rounds_q50")
+    cols = ["value", "attacker", "attack", value] + (["rounds_q10", "rounds_q90"] if band else [])
+    data = (
+        frame.select(cols)
+        .with_columns(build=pl.col("attacker") + " · " + pl.col("attack"))
+        .with_columns(pl.when(pl.col(value).is_infinite()).then(None).otherwise(pl.col(value)).alias(value))
+    )
+    if data.height > MAX_ROWS:
+        raise RulesError(f"{data.height} points is more than a chart holds; sweep fewer values", field="frame")
+    parameter = str(frame["parameter"][0]) if frame.height else "value"
+    value_title = value.replace("_", " ")
+    builds = list(dict.fromkeys(data["build"].to_list()))
+    colour = alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=builds)
+    x = alt.X("value:Q", title=parameter.split(".", 1)[-1].replace("_", " "))
+    base = alt.Chart(data)
+    layers = []
+    if band:
+        layers.append(
+            base.mark_area(opacity=0.18).encode(
+                x=x, y=alt.Y("rounds_q10:Q", title=value_title), y2="rounds_q90:Q", color=colour
+            )
+        )
+    layers.append(
+        base.mark_line(point=data.height <= 300).encode(
+            x=x,
+            y=alt.Y(f"{value}:Q", title=value_title),
+            color=colour,
+            tooltip=[
+                alt.Tooltip("build:N"),
+                alt.Tooltip("value:Q", title=parameter),
+                alt.Tooltip(f"{value}:Q", title=value_title, format=".3f"),
+                *(
+                    [alt.Tooltip("rounds_q10:Q", title="10 %"), alt.Tooltip("rounds_q90:Q", title="90 %")]
+                    if band
+                    else []
+                ),
+            ],
+        )
+    )
+    default_sub = "line: " + value_title + (", band: 10-90 % of the rounds" if band else "")
+    chart = alt.layer(*layers).properties(
+        title=_title(title or f"{value_title} against {parameter}", subtitle or default_sub), width=WIDTH, height=HEIGHT
+    )
+    return _finish(chart, themed)

@@ -350,7 +350,7 @@ def _compare_chart(frame: Any, title: str, value: str | None = None):
 
 
 def _engine(name: str):
-    """Return ``workbench.compare`` or ``workbench.explore`` (loaded on first use)."""
+    """Return ``workbench.compare``, ``workbench.explore`` or ``workbench.sweep`` (loaded on first use)."""
     import workbench
 
     return getattr(workbench, name)
@@ -422,6 +422,65 @@ def cmd_compare(args: argparse.Namespace) -> int:
     _write_frame(frame, args.out)
     if args.chart:
         _write_chart(_compare_chart(frame, f"{sys_.title}: comparison", args.chart_value), args.chart)
+    return 0
+
+
+def _sweep_values(text: str) -> list[float | int]:
+    """Return the values of ``--values``: "10:30" (10 to 30), "10:30:5" (every 5th), or "1,4,9"."""
+    try:
+        if ":" in text:
+            parts = [float(p) for p in text.split(":")]
+            if len(parts) not in (2, 3):
+                raise ValueError
+            lo, hi, step = parts[0], parts[1], parts[2] if len(parts) == 3 else 1.0
+            if step <= 0 or hi < lo or (hi - lo) / step > 10_000:
+                raise ValueError
+            n = int((hi - lo) / step + 1e-9) + 1
+            values = [lo + i * step for i in range(n)]
+        else:
+            values = [float(p) for p in text.split(",") if p.strip()]
+    except (ValueError, OverflowError):
+        raise RulesError(
+            f"{text!r}: give LOW:HIGH, LOW:HIGH:STEP or a comma-separated list of numbers", field="--values"
+        ) from None
+    return [int(v) if v.is_integer() else v for v in values]
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """Print the one fight of the attackers against a target as one parameter runs over a range."""
+    sweep = _engine("sweep")
+    from .systems import system
+
+    sys_ = system(args.system)
+    attackers = _roster(sys_, args.attackers, "attackers")
+    targets = _roster(sys_, [args.target], "targets")
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    frame = sweep(
+        attackers,
+        targets[0] if len(targets) == 1 else targets,
+        args.parameter,
+        _sweep_values(args.values),
+        on=args.on,
+        options=options,
+        situation=situation,
+        system=sys_.name,
+        max_rounds=args.max_rounds,
+        progress=_progress(),
+        confirm=args.yes,
+        fights=args.fights,
+        seed=args.seed,
+    )
+    cols = ["value", "attacker", "attack", args.show, "rounds_q10", "rounds_q50", "rounds_q90", "method"]
+    shown = frame.select(list(dict.fromkeys(c for c in cols if c in frame.columns)))
+    _print_frame(shown, rows=args.rows)
+    from .fight_rows import method_line
+
+    print(f"parameter: {frame['parameter'][0]}; method: {method_line(frame)}")
+    _write_frame(frame, args.out)
+    if args.chart:
+        from .charts import sweep_chart
+
+        _write_chart(sweep_chart(frame, args.show, f"{sys_.title}: {args.show.replace('_', ' ')}"), args.chart)
     return 0
 
 
@@ -597,6 +656,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--yes", action="store_true", help=f"run a grid estimated past {MAX_SECONDS:g} s (else refused)")
     common(s)
     s.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser(
+        "sweep",
+        help="one target parameter over a range",
+        description="Run the attackers against one target while one of its parameters (or of the "
+        "options or situation, --on) runs over a range: damage, kill chance and rounds to kill per value.",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("-a", "--attackers", nargs="+", required=True, metavar="ATTACKER")
+    s.add_argument("-t", "--target", required=True, metavar="TARGET")
+    s.add_argument("-p", "--parameter", required=True, metavar="FIELD", help="a number field, e.g. ac, hp, armor")
+    s.add_argument("--values", required=True, metavar="RANGE", help="LOW:HIGH, LOW:HIGH:STEP or a,b,c")
+    s.add_argument("--on", default="target", choices=["target", "options", "situation"], help="whose field")
+    s.add_argument("--show", default="mean_rounds", metavar="COLUMN", help="column printed and charted")
+    s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds-to-kill horizon (default 100)")
+    s.add_argument("--fights", type=int, default=2000, metavar="N", help="simulated fights per stateful row")
+    s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the simulated rows (default 0)")
+    s.add_argument("--rows", type=int, default=60, metavar="N", help="rows to print (default 60)")
+    s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
+    common(s)
+    s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser(
         "explore",
