@@ -190,6 +190,24 @@ except wb.RulesError as err:
     print(err)
 
 # %% [markdown]
+# ## 5b. Sweep: one target parameter over a range
+#
+# `wb.sweep(builds, target, parameter, values)` is compare against the target made once per value:
+# the same fight, exact where it can be. Here two Unbound builds against the Veteran duelist as
+# his AC rises from 10 to 30. A hit needs d20 + bonus >= AC, and a natural 20 always hits, so the
+# lines flatten once only the 20 is left; the band is the 10-90 % range of the rounds.
+
+# %%
+guard, ranger = wb.system("unbound").catalog().creature("Town guard"), wb.system("unbound").catalog().creature("Ranger")
+by_ac = wb.sweep([guard, ranger], "unbound:Veteran duelist", "ac", range(10, 31, 2), progress=False)
+best = by_ac.filter(pl.col("attack") == "best plan")
+print(best.select("value", "attacker", "mean_rounds", "rounds_q10", "rounds_q90", "method").head(8))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+charts.sweep_chart(best, "mean_rounds", "Rounds to down the Veteran duelist, by his AC")
+
+# %% [markdown]
 # ## 6. Explore: every attack set within a budget
 #
 # In Annulus an attack set costs 1 Experience for its seed plus 1 per upgrade rank.
