@@ -33,6 +33,9 @@ RULES = "annulus-attacks.txt"
 CLAR = "CLARIFICATIONS.md, Annulus"
 DEFENSES = ("agility", "toughness", "insight")
 AWARENESS = ("clueless", "suspicious", "alert")
+#: the non-visual senses of the rules text ("such as tremorsense, scent or sonar"): a creature
+#: with any of them is not hindered by a Blind sting
+SENSES = ("tremorsense", "scent", "sonar")
 CONCEALMENT = ("none", "partial", "full")
 
 # Sizes the rules never need (docs/limits.md; largest in the catalog and the rules text in brackets).
@@ -388,6 +391,13 @@ class Creature(Model):
         help="how aware of attacks it is (assassination)",
         rule=f"{CLAR}: Awareness states",
     )
+    senses: tuple = spec(
+        (),
+        kind="list",
+        choices=SENSES,
+        help="non-visual senses it perceives by: a Blind sting does not stop it perceiving",
+        rule=f"{RULES}: Blindness does not affect non-visual-based modes of sensory input such as tremorsense, scent or sonar",
+    )
     attack_sets: Any = spec(
         (),
         kind="models",
@@ -398,7 +408,19 @@ class Creature(Model):
     )
 
     def validate(self) -> None:
-        """Fill in the Vitality (the level) and check that Endurance + Vitality stays within MAX_HP."""
+        """Fill in the Vitality (the level), check the senses and that Endurance + Vitality stays
+        within MAX_HP."""
+        senses = self.senses
+        if isinstance(senses, str) or not isinstance(senses, (list, tuple)):
+            raise RulesError(f"must be a list of senses, not {senses!r}", field="senses")
+        bad = [x for x in senses if not isinstance(x, str) or x.lower() not in SENSES]
+        if bad:
+            raise RulesError(
+                f"{bad[0]!r} is not a non-visual sense; choose from {', '.join(SENSES)}",
+                field="senses",
+                rule=f"{RULES}: tremorsense, scent or sonar",
+            )
+        object.__setattr__(self, "senses", tuple(dict.fromkeys(x.lower() for x in senses)))
         if self.vitality is None:
             object.__setattr__(self, "vitality", self.level)
         vitality = self.vitality

@@ -163,6 +163,9 @@ def strike_parameters(
     b = lambda k: S[k].astype(bool)  # noqa: E731
 
     asize, tsize = _column(attackers, "size"), _column(targets, "size")
+    # "Blindness does not affect non-visual-based modes of sensory input such as tremorsense, scent
+    # or sonar": a blinded target that perceives so still perceives the attacker (no advantage)
+    tsense = np.fromiter((bool(t.senses) for t in targets), dtype=bool, count=n)
     avit = _column(attackers, "vitality")  # the attacker's current Vitality (the field)
     alevel = _column(attackers, "level")  # its maximum Vitality: "Max Vitality = level" (CLARIFICATIONS)
     dist = f("distance")
@@ -230,7 +233,7 @@ def strike_parameters(
         + A["first_blood"] * b("target_undamaged")
         + (prone & (dist <= 5))
         + b("target_setup")
-        + b("target_blind")
+        + (b("target_blind") & ~tsense)
         + S["extra_advantages"].astype(np.int64)
     )
     dis = (

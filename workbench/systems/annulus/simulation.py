@@ -172,7 +172,9 @@ class AnnulusSide(Side):
             target_prone=base.target_prone or b(0),
             target_setup=b(1),  # the situation's Setup is the first use's only (self.sit_setup)
             target_blind=base.target_blind or b(2),
-            concealment="full" if b(3) else base.concealment,
+            # a Blind sting on the attacker: every space has full concealment for it, unless it
+            # perceives by a non-visual sense (it still cannot Gaze: mutual_sight below)
+            concealment="full" if b(3) and not self.me.senses else base.concealment,
             mutual_sight=base.mutual_sight and not (b(2) or b(3) or b(10)),
             attacker_weakened=base.attacker_weakened or b(4),
             target_undamaged=base.target_undamaged and b(5),

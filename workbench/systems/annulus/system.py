@@ -136,7 +136,8 @@ class AnnulusSystem(RuleSystem):
             [(tuple(sorted(x.upgrades.items())), x.counter_type, c.size, c.level, c.vitality) for c, x in pairs]
         )
         seed = np.array([seeds.index(x.defense) for _, x in pairs], dtype=np.int64)
-        prof = _factorize([(t.size, getattr(t, d), t.awareness) for t in targets for d in seeds])
+        # senses: a Blind sting on a target that perceives otherwise grants no advantage
+        prof = _factorize([(t.size, getattr(t, d), t.awareness, bool(t.senses)) for t in targets for d in seeds])
         prof = prof.reshape(len(targets), 3)
         base = pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
         if base.size == 0:
