@@ -339,7 +339,9 @@ except wb.RulesError as err:
 # With two actions per turn, the Ogre from the catalog can throw two Punches or one Charged
 # Crushing Blow at the Town Guard. `wb.turn_plans` lists every legal turn; `wb.turn_damage` is
 # the turn with the best mean, and `wb.rounds_to_kill(turn, hp=...)` chains that turn exactly
-# until the guard's Endurance + Vitality are gone.
+# until the guard's Endurance + Vitality are gone. The turn is composed use by use: the guard is
+# Suspicious, so only the first Punch can assassinate him; "Creatures that are successfully
+# targeted by an attack ... will immediately become Alert", so the second Punch meets an Alert guard.
 
 # %%
 cat = A.catalog()
