@@ -293,6 +293,8 @@ class ModelForm(Panel):
         self.controls: dict[str, W.Widget] = {}
         self._controls: dict[str, _Control] = {}
         rows: list[W.Widget] = []
+        advanced: list[W.Widget] = []
+        self.advanced_fields: set[str] = set()
         for f in dataclasses.fields(model_cls):
             if f.name in exclude or (include is not None and f.name not in include):
                 continue
@@ -309,11 +311,27 @@ class ModelForm(Panel):
             self._controls[f.name] = ctl
             self.controls[f.name] = ctl.widget
             ctl.widget.observe(self._on_control, names="value")
-            rows.append(W.HBox([ctl.widget, self._error_slot(f.name)]))
+            row = W.HBox([ctl.widget, self._error_slot(f.name)])
+            fs = declared.get(f.name)
+            if fs is not None and fs.advanced:
+                advanced.append(row)
+                self.advanced_fields.add(f.name)
+            else:
+                rows.append(row)
         self._syncing = False
         self.value = value
         self.title = W.HTML(f"<b>{title}</b>") if title else None
-        self.children = _children(self.title, rows, self.error_box)
+        # bookkeeping fields (where a stat line is published, ...) out of the way, closed
+        self.advanced = W.Accordion([W.VBox(advanced)], titles=("advanced",), selected_index=None) if advanced else None
+        if self.advanced is not None:
+            self.advanced.add_class("wb-advanced")
+        self.children = _children(self.title, rows, self.advanced, self.error_box)
+
+    def show_error(self, err: RulesError | str) -> None:
+        """Show ``err`` beside its control, opening "advanced" when the control is in there."""
+        super().show_error(err)
+        if self.advanced is not None and getattr(err, "field", None) in self.advanced_fields:
+            self.advanced.selected_index = 0
 
     @guarded
     def _on_control(self, change: dict) -> None:

@@ -76,7 +76,9 @@ class FieldSpec:
     ``optional``: None is allowed; ``model`` the nested model class of ``models``;
     ``parse`` turns a value into the form the check expects (never raising); ``checker`` replaces
     the derived check of a checked kind (same signature as the ``check_*`` helpers' ``(field,
-    value)``); ``schema`` the JSON Schema of a ``custom``, ``table`` or ``notation`` value.
+    value)``); ``schema`` the JSON Schema of a ``custom``, ``table`` or ``notation`` value;
+    ``advanced``: bookkeeping or a detail filled in from another field (where a stat line is
+    published, its record type): forms show it under "advanced", closed.
     """
 
     kind: str
@@ -96,6 +98,7 @@ class FieldSpec:
     checker: Callable[[str, Any], Any] | None = None
     schema: dict | None = None
     exclusive_minimum: bool = False
+    advanced: bool = False
 
     def options(self) -> tuple:
         """Return the declared choices as a tuple (() when the field has none)."""
@@ -211,6 +214,7 @@ def spec(
     schema: dict | None = None,
     exclusive_minimum: bool = False,
     factory: Callable[[], Any] | None = None,
+    advanced: bool = False,
 ) -> Any:
     """Return a ``dataclasses.field`` with ``default`` (or ``factory``; neither: a required field)
     whose ``metadata["spec"]`` is the :class:`FieldSpec` of the other arguments.
@@ -242,6 +246,7 @@ def spec(
         checker=checker,
         schema=schema,
         exclusive_minimum=exclusive_minimum,
+        advanced=advanced,
     )
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata={"spec": fs})

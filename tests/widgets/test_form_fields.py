@@ -74,3 +74,26 @@ def test_a_declared_choice_picked_in_the_form_builds_the_model():
     assert f.value.category == "light_melee" and f.value.damage == 4 and f.error == ""
     f.controls["category"].value = "heavy_melee"  # the table says 8, the form says 4: refused, shown
     assert f.value.category == "light_melee" and "8" in f.error
+
+
+def test_bookkeeping_fields_sit_under_advanced_closed():
+    """Issue 17, item 8: "raw internal fields (source, record type, windgun) beside real ones":
+    fields declared advanced go into a closed "advanced" section of the form; an error in one of
+    them opens it."""
+    import workbench as wb
+    from widgets.forms import ModelForm
+
+    G, L = wb.system("glass_empires"), wb.system("last_odyssey")
+    bear = G.catalog().creature("Bear")
+    form = ModelForm(G.Creature, bear, system=G)
+    assert "source" in form.advanced_fields and "hp" not in form.advanced_fields
+    assert form.advanced is not None and form.advanced.selected_index is None
+    inside = form.advanced.children[0].children
+    assert any(form.controls["source"] in row.children for row in inside)
+    assert not any(form.controls["hp"] in row.children for row in inside)
+    form.controls["source"].value = "x" * 100_000
+    assert "source" in form.error and form.advanced.selected_index == 0
+    weapon = ModelForm(G.Attack, G.catalog().attacks[next(iter(G.catalog().attacks))], system=G)
+    assert {"windgun", "source"} <= weapon.advanced_fields
+    lo = ModelForm(L.Creature, next(iter(L.catalog().creatures.values())), system=L)
+    assert {"record_type", "source"} <= lo.advanced_fields

@@ -211,9 +211,9 @@ def _order(value: Any) -> Any:
     return value.replace(" ", "") if isinstance(value, str) else value
 
 
-def _text(help: str, rule: str) -> Any:
+def _text(help: str, rule: str, advanced: bool = False) -> Any:
     """Return the spec of a free text of at most MAX_TEXT characters ("" allowed)."""
-    return spec("", kind="text", allow_empty=True, max_length=MAX_TEXT, help=help, rule=rule)
+    return spec("", kind="text", allow_empty=True, max_length=MAX_TEXT, help=help, rule=rule, advanced=advanced)
 
 
 @dataclass(frozen=True)
@@ -279,12 +279,18 @@ class Attack(Model):
     two_handed: bool = _flag(
         False, "wielded two-handed (+1 with a medium melee weapon)", f"{CLAR}: medium melee 5 (+1 two-handed)"
     )
-    windgun: bool = _flag(False, "a windgun (a Fumble jams it)", f"{CLAR}: a windgun or Reload weapon jams")
+    windgun: bool = spec(
+        False,
+        kind="bool",
+        advanced=True,
+        help="a windgun (a Fumble jams it; filled in from the category)",
+        rule=f"{CLAR}: a windgun or Reload weapon jams",
+    )
     dual_pistols: bool = _flag(
         False, "a pair of windgun pistols (+1 in melee)", f"{CLAR}: dual windgun pistols in melee +1"
     )
     natural: bool = _flag(False, "a natural weapon", f"{_DATA}: creature weapons")
-    source: str = _text("where the weapon is published", f"{_DATA}: source")
+    source: str = _text("where the weapon is published", f"{_DATA}: source", advanced=True)
 
     def validate(self) -> None:
         """Check the damage type(s), fill damage, range and flags from the category, and check range."""
@@ -472,7 +478,7 @@ class Creature(Model):
         rule=_POWER,
     )
     level: int = spec(0, kind="int", minimum=0, limit=MAX_POWER, unit="level", help="level", rule=_POWER)
-    source: str = _text("where the stat line is published", f"{_DATA}: source")
+    source: str = _text("where the stat line is published", f"{_DATA}: source", advanced=True)
     traits: Any = spec(
         None,
         kind="table",
