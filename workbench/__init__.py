@@ -46,6 +46,7 @@ __all__ = [
     "pivot",
     "export",
     "sweep",
+    "head_to_head",
     "__version__",
 ]
 
@@ -59,6 +60,7 @@ _LAZY = {
     "export": "comparison",
     "explore": "exploration",
     "sweep": "sweeps",
+    "head_to_head": "races",
 }
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "rounds_chart",
     "round_ticks",
     "sweep_chart",
+    "race_chart",
     "heatmap",
     "duel_chart",
     "compare_bars",
@@ -682,3 +683,30 @@ def sweep_chart(
         title=_title(title or f"{value_title} against {parameter}", subtitle or default_sub), width=WIDTH, height=HEIGHT
     )
     return _finish(chart, themed)
+
+
+def race_chart(row: pl.DataFrame, title: str | None = None, *, themed: bool = True) -> AnyChart:
+    """Return the two builds' rounds-to-kill curves of a :func:`workbench.races.head_to_head` row
+    made with ``curves=True``, subtitled with who downs the target first how often and which curve
+    dominates (the higher curve everywhere is the faster build)."""
+    need = {"a", "b", "target", "p_killed_by_a", "p_killed_by_b", "p_a_first", "p_b_first", "p_tie"}
+    if not isinstance(row, pl.DataFrame) or row.height != 1 or not need <= set(row.columns):
+        raise RulesError("give the one-row frame of wb.head_to_head(..., curves=True)", field="row")
+    r = row.row(0, named=True)
+    a, b = (r["a"], r["b"]) if r["a"] != r["b"] else (f"{r['a']} (A)", f"{r['b']} (B)")
+    frames = {
+        name: pl.DataFrame({"round": range(1, len(by) + 1), "p_killed_by": by})
+        for name, by in ((a, r["p_killed_by_a"]), (b, r["p_killed_by_b"]))
+    }
+    dom = r.get("rounds_dominance", "")
+    faster = {"a": a, "b": b, r["a"]: a, r["b"]: b}.get(dom) if dom not in ("equal", "neither") else None
+    sub = f"{a} first {r['p_a_first']:.1%} · same round {r['p_tie']:.1%} · {b} first {r['p_b_first']:.1%}" + (
+        f"; {faster} is faster at every round" if faster else "; the curves cross: neither is faster at every round"
+    )
+    return rounds_chart(
+        frames,
+        title=title or f"Who downs {r['target']} first",
+        subtitle=sub,
+        legend_title="Build",
+        themed=themed,
+    )

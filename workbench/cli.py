@@ -484,6 +484,46 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_race(args: argparse.Namespace) -> int:
+    """Print how often build A downs the target before build B does, and who out-damages whom."""
+    head_to_head = _engine("head_to_head")
+    from .systems import system
+
+    sys_ = system(args.system)
+    a, b, target = (_creature(sys_, x) for x in (args.a, args.b, args.target))
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    frame = head_to_head(
+        a,
+        b,
+        target,
+        options=options,
+        situation=situation,
+        max_rounds=args.max_rounds,
+        fights=args.fights,
+        seed=args.seed,
+        progress=_progress(),
+        curves=bool(args.chart),
+    )
+    r = frame.row(0, named=True)
+    print(f"{r['a']} vs {r['b']}, each against its own {r['target']} ({r['method']}):")
+    print(
+        f"  downs it first:   {r['a']} {r['p_a_first']:.2%}, same round {r['p_tie']:.2%}, {r['b']} {r['p_b_first']:.2%}"
+    )
+    print(f"  mean rounds:      {r['a']} {r['mean_rounds_a']:.3f}, {r['b']} {r['mean_rounds_b']:.3f}")
+    print(
+        f"  one turn more:    {r['a']} {r['p_a_outdamages']:.2%}, equal {r['p_equal_turn']:.2%}, {r['b']} {r['p_b_outdamages']:.2%}"
+    )
+    print(f"  dominance:        turn damage: {r['turn_dominance']}; rounds: {r['rounds_dominance']}")
+    if r["se"] is not None:
+        print(f"  standard error of the first line: about {r['se']:.4f} (simulated)")
+    _write_frame(frame.drop([c for c in ("p_killed_by_a", "p_killed_by_b") if c in frame.columns]), args.out)
+    if args.chart:
+        from .charts import race_chart
+
+        _write_chart(race_chart(frame), args.chart)
+    return 0
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     """Print the best builds within a budget against the targets."""
     explore = _engine("explore")
@@ -677,6 +717,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
     common(s)
     s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser(
+        "race",
+        help="who downs the same target first, A or B",
+        description="Two builds, each against its own copy of the target: how often each downs it first, "
+        "who out-damages whom in one turn, and whether one dominates.",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("a", metavar="A")
+    s.add_argument("b", metavar="B")
+    s.add_argument("-t", "--target", required=True, metavar="TARGET")
+    s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds horizon (default 100)")
+    s.add_argument("--fights", type=int, default=100_000, metavar="N", help="simulated fights when state forces it")
+    s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of a simulated fight (default 0)")
+    common(s)
+    s.set_defaults(func=cmd_race)
 
     s = sub.add_parser(
         "explore",

@@ -1,0 +1,104 @@
+"""wb.head_to_head (workbench/races.py; issue 18, item 3): who downs the same target first, who
+out-damages whom in one turn, and stochastic dominance, from the one fight's rounds to kill."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+import workbench as wb
+from workbench import charts
+from workbench.dist import Dist
+from workbench.errors import RulesError
+from workbench.races import dominance
+
+STEADY = Dist.constant(1)
+COIN = Dist.mixture([Dist.constant(0), Dist.constant(2)], [0.5, 0.5])
+
+
+def test_a_steady_build_against_a_coin_worked_by_hand():
+    """Target of 2 HP. A deals 1 every turn: T_A = 2. B deals 0 or 2 (1/2 each): T_B = t with
+    probability 2^-t. B first = P(T_B = 1) = 1/2; same round = P(T_B = 2) = 1/4; A first =
+    P(T_B > 2) = 1/4. One turn: A's 1 beats B's 0 (1/2) and loses to B's 2 (1/2). Neither
+    dominates: B is likelier done by round 1, A surely done by round 2; B can deal more or less."""
+    r = wb.head_to_head(STEADY, COIN, hp=2).row(0, named=True)
+    assert (r["p_b_first"], r["p_tie"], r["p_a_first"]) == pytest.approx((0.5, 0.25, 0.25), abs=1e-15)
+    assert r["p_undecided"] == 0.0 and r["mean_rounds_a"] == pytest.approx(2.0, abs=1e-12)
+    assert r["mean_rounds_b"] == pytest.approx(2.0, abs=1e-12)  # geometric(1/2): mean 2
+    assert (r["p_a_outdamages"], r["p_equal_turn"], r["p_b_outdamages"]) == pytest.approx((0.5, 0, 0.5), abs=1e-15)
+    assert (r["turn_dominance"], r["rounds_dominance"], r["method"], r["se"]) == ("neither", "neither", "exact", None)
+
+
+def test_a_build_that_is_better_everywhere_dominates():
+    """2 damage a turn against 1 (target of 4 HP): T_A = 2 < T_B = 4 surely; X_A > X_B surely."""
+    r = wb.head_to_head(Dist.constant(2), STEADY, hp=4).row(0, named=True)
+    assert r["p_a_first"] == 1.0 and r["p_a_outdamages"] == 1.0
+    assert r["turn_dominance"] == "a" and r["rounds_dominance"] == "a"
+    assert wb.head_to_head(STEADY, STEADY, hp=3).row(0, named=True)["rounds_dominance"] == "equal"
+
+
+def test_dominance_reads_the_curves():
+    up, down = np.array([0.1, 0.5, 1.0]), np.array([0.0, 0.4, 1.0])
+    assert dominance(up, down, ("x", "y")) == "x" and dominance(down, up, ("x", "y")) == "y"
+    assert dominance(np.array([0.2, 0.5]), np.array([0.1, 0.6])) == "neither"
+    assert dominance(up, up + 1e-14) == "equal"
+
+
+def test_creatures_race_through_rounds_to_kill():
+    """The race is the formula over the two rounds_to_kill curves (the one fight)."""
+    s = wb.system("unbound")
+    c = s.catalog()
+    guard, ranger, duelist = c.creature("Town guard"), c.creature("Ranger"), c.creature("Veteran duelist")
+    r = wb.head_to_head(guard, ranger, duelist, curves=True).row(0, named=True)
+    fa = wb.rounds_to_kill(guard, duelist, max_rounds=100)["p_killed_by"].to_numpy()
+    fb = wb.rounds_to_kill(ranger, duelist, max_rounds=100)["p_killed_by"].to_numpy()
+    n = 100
+    fa = np.concatenate((fa, np.full(n - fa.size, fa[-1])))[:n]
+    fb = np.concatenate((fb, np.full(n - fb.size, fb[-1])))[:n]
+    pa = np.diff(fa, prepend=0.0)
+    assert r["p_a_first"] == pytest.approx(float(pa @ (1 - fb)), abs=1e-12)
+    assert r["p_killed_by_a"][:5] == pytest.approx(fa[:5].tolist(), abs=1e-15)
+    assert r["p_a_first"] + r["p_tie"] + r["p_b_first"] + r["p_undecided"] == pytest.approx(1.0, abs=1e-12)
+    # the curves cross in the tail (the guard's heavier tail): neither is faster at every round
+    assert r["rounds_dominance"] == "neither"
+    spec = charts.race_chart(wb.head_to_head(guard, ranger, duelist, curves=True)).to_dict()
+    assert "the curves cross" in spec["title"]["subtitle"]
+
+
+def test_a_simulated_race_says_so_with_an_error():
+    a = wb.system("annulus").catalog()
+    r = wb.head_to_head(a.creature("Ogre"), a.creature("Drake"), a.creature("Wolf"), fights=20_000).row(0, named=True)
+    assert r["method"] == "simulated" and 0 < r["se"] < 0.02
+    assert r["rounds_dominance"] in ("Ogre", "Drake", "neither", "equal")
+
+
+def test_a_build_that_never_kills_loses_every_race():
+    """Annulus: a defense of 100 stops every Bite (no pool reaches it): that build never kills."""
+    a = wb.system("annulus")
+    cat = list(a.catalog().creatures.values())
+    rat, target = cat[0], cat[1].replace(toughness=100, agility=100, insight=100)
+    r = wb.head_to_head(rat, cat[2], target).row(0, named=True)
+    assert r["p_a_first"] == 0.0 and math.isinf(r["mean_rounds_a"])
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, field",
+    [
+        ((STEADY, COIN), {}, "hp"),
+        ((STEADY, "x"), {"hp": 3}, "b"),
+        ((STEADY, COIN), {"hp": 3, "max_rounds": 0}, "max_rounds"),
+    ],
+)
+def test_bad_races_are_rules_errors(args, kwargs, field):
+    with pytest.raises(RulesError) as e:
+        wb.head_to_head(*args, **kwargs)
+    assert e.value.field == field
+
+
+def test_the_frame_columns():
+    f = wb.head_to_head(STEADY, COIN, hp=2)
+    assert isinstance(f, pl.DataFrame) and f.height == 1
+    assert f.columns[:4] == ["a", "b", "target", "p_a_first"] and "p_killed_by_a" not in f.columns
