@@ -208,6 +208,23 @@ print(best.select("value", "attacker", "mean_rounds", "rounds_q10", "rounds_q90"
 charts.sweep_chart(best, "mean_rounds", "Rounds to down the Veteran duelist, by his AC")
 
 # %% [markdown]
+# ## 5c. Who wins how often
+#
+# A mean hides a lot. `wb.head_to_head(a, b, target)` races two builds, each against its own copy
+# of the target: how often each downs it first, who out-damages whom in one turn, and whether one
+# build's rounds-to-kill curve is above the other's at every round (first-order stochastic
+# dominance). The Town guard downs the Veteran duelist first two times in three, yet the curves
+# cross in the tail: neither build is faster at every round.
+
+# %%
+race = wb.head_to_head(guard, ranger, wb.system("unbound").catalog().creature("Veteran duelist"), curves=True)
+print(race.select("a", "b", "p_a_first", "p_tie", "p_b_first", "p_a_outdamages", "rounds_dominance", "method"))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+charts.race_chart(race)
+
+# %% [markdown]
 # ## 6. Explore: every attack set within a budget
 #
 # In Annulus an attack set costs 1 Experience for its seed plus 1 per upgrade rank.
