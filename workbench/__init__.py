@@ -47,6 +47,7 @@ __all__ = [
     "export",
     "sweep",
     "head_to_head",
+    "variants",
     "__version__",
 ]
 
@@ -61,6 +62,7 @@ _LAZY = {
     "explore": "exploration",
     "sweep": "sweeps",
     "head_to_head": "races",
+    "variants": "rule_variants",
 }
 
 

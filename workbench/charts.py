@@ -35,6 +35,7 @@ __all__ = [
     "round_ticks",
     "sweep_chart",
     "race_chart",
+    "variant_heatmap",
     "heatmap",
     "duel_chart",
     "compare_bars",
@@ -425,6 +426,7 @@ def heatmap(
     select: str | None = None,
     selected: tuple[Any, Any] | None = None,
     extra: Sequence[str] = (),
+    symmetric: bool = False,
     themed: bool = True,
 ) -> AnyChart:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
@@ -437,7 +439,8 @@ def heatmap(
     the state their fight carries (:func:`workbench.exploration.method_line`). ``reverse=True`` flips the colour
     scheme (for "lower is better" values such as rounds to kill). ``select="cell"`` adds click
     selections of a cell's (x, y): ``cell`` on the cells and ``cell_label`` on their labels;
-    ``selected=(x_value, y_value)`` outlines that cell.
+    ``selected=(x_value, y_value)`` outlines that cell. ``symmetric=True`` makes the colour domain
+    symmetric about 0 (for differences on a diverging scheme: 0 is the middle colour).
     """
     missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
@@ -446,6 +449,13 @@ def heatmap(
     # always in the tooltip
     how = ("method", "se", "forced_by", "state_ignored")
     extra = [*extra, *[c for c in how if c in frame.columns and c not in extra]]
+    scale = alt.Scale(scheme=scheme, reverse=reverse)
+    if symmetric:
+        values = frame[value].cast(pl.Float64)
+        finite = values.filter(values.is_finite())
+        m = float(finite.abs().max() or 0.0) if finite.len() else 0.0  # type: ignore[arg-type]
+        scale = alt.Scale(scheme=scheme, reverse=reverse, domain=[-m, m] if m > 0 else [-1.0, 1.0])
+    half = 0.5 * m if symmetric and m > 0 else 0.5
     if subtitle is None and "state_ignored" in frame.columns:  # an explore frame: one turn, exact
         from .exploration import method_line as explore_line
 
@@ -488,7 +498,11 @@ def heatmap(
     valid = f"isValid(datum['{value}'])"
     blank = base.transform_filter(f"!{valid}")
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(f"{value}:Q", title=value_title, scale=alt.Scale(scheme=scheme, reverse=reverse)),
+        color=alt.Color(
+            f"{value}:Q",
+            title=value_title,
+            scale=scale,
+        ),
         tooltip=tooltip,
     )
     if selected is not None:
@@ -512,6 +526,8 @@ def heatmap(
         # dark text on the light end of the scheme, light text on the dark end
         light_high = not reverse
         cond = f"datum['{value}'] {'>' if light_high else '<'} {mid}"
+        if symmetric:  # a diverging scheme is light in the middle, dark at both ends
+            cond = f"abs(datum['{value}']) < {half}"
         text = (
             base.transform_filter(valid)
             .mark_text(fontSize=10)
@@ -708,5 +724,39 @@ def race_chart(row: pl.DataFrame, title: str | None = None, *, themed: bool = Tr
         title=title or f"Who downs {r['target']} first",
         subtitle=sub,
         legend_title="Build",
+        themed=themed,
+    )
+
+
+def variant_heatmap(
+    frame: pl.DataFrame, variant: str, value: str = "mean_rounds", title: str | None = None, *, themed: bool = True
+) -> AnyChart:
+    """Return the builds × targets grid of one rule variant's difference from the baseline (a
+    :func:`workbench.rule_variants.variants` frame's ``delta_<value>``), on a diverging scale centred
+    on 0: blue where the variant is better for the attacker (more damage, fewer rounds), red where
+    worse."""
+    col = f"delta_{value}"
+    if "variant" not in frame.columns or col not in frame.columns:
+        raise RulesError(f"give a wb.variants frame with column {col}", field="frame")
+    rows = frame.filter(pl.col("variant") == variant)
+    if rows.height == 0:
+        raise RulesError(
+            f"no variant {variant!r}; the frame has {', '.join(frame['variant'].unique(maintain_order=True))}",
+            field="variant",
+        )
+    rows = rows.with_columns(build=pl.col("attacker") + " · " + pl.col("attack"))
+    lower_is_better = value in ("mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90")
+    base = str(frame["baseline"][0]) if "baseline" in frame.columns else "the baseline"
+    return heatmap(
+        rows,
+        "target",
+        "build",
+        col,
+        title or f"{variant} against {base}: change in {value.replace('_', ' ')}",
+        subtitle="blue: better for the attacker, red: worse",
+        value_title=f"change in {value.replace('_', ' ')}",
+        scheme="redblue",
+        reverse=lower_is_better,
+        symmetric=True,
         themed=themed,
     )

@@ -524,6 +524,44 @@ def cmd_race(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_variants(args: argparse.Namespace) -> int:
+    """Print the comparison grid under each rule variant, with its change from the baseline."""
+    variants = _engine("variants")
+    from .systems import system
+
+    sys_ = system(args.system)
+    options: dict[str, Any] = {}
+    for item in args.variant:
+        label, sep, where = item.partition("=")
+        if not sep or not label.strip() or not where.strip():
+            raise RulesError(
+                f"{item!r}: give LABEL=FILE (an Options file or share code) or LABEL=default", field="--variant"
+            )
+        options[label.strip()] = (
+            sys_.Options() if where.strip() == "default" else _model(sys_, where.strip(), "options")
+        )
+    frame = variants(
+        _roster(sys_, args.attackers, "attackers"),
+        _roster(sys_, args.targets, "targets"),
+        options,
+        situation=_model(sys_, args.situation, "situation"),
+        system=sys_.name,
+        max_rounds=args.max_rounds,
+        progress=_progress(),
+        confirm=args.yes,
+    )
+    show = args.show
+    cols = ["variant", "attacker", "attack", "target", show, f"delta_{show}", "method"]
+    _print_frame(frame.select([c for c in cols if c in frame.columns]), rows=args.rows)
+    _write_frame(frame, args.out)
+    if args.chart:
+        from .charts import variant_heatmap
+
+        others = [v for v in options if v != frame["baseline"][0]]
+        _write_chart(variant_heatmap(frame, others[0], show), args.chart)
+    return 0
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     """Print the best builds within a budget against the targets."""
     explore = _engine("explore")
@@ -733,6 +771,35 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of a simulated fight (default 0)")
     common(s)
     s.set_defaults(func=cmd_race)
+
+    s = sub.add_parser(
+        "variants",
+        help="the grid under several rule variants",
+        description="Compare the attackers against the targets under two or more rule Options, "
+        "with each row's change from the first (the baseline).",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("-a", "--attackers", nargs="+", required=True, metavar="ATTACKER")
+    s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
+    s.add_argument(
+        "--variant",
+        action="append",
+        required=True,
+        metavar="LABEL=FILE",
+        help="a variant: its label and an Options file or share code, or LABEL=default (repeat)",
+    )
+    s.add_argument(
+        "--show",
+        default="mean_rounds",
+        metavar="COLUMN",
+        help="column printed with its change (one of mean_damage, mean_turn_damage, p_kill_one_turn, mean_rounds, rounds_q50)",
+    )
+    s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds-to-kill horizon (default 100)")
+    s.add_argument("--rows", type=int, default=60, metavar="N", help="rows to print (default 60)")
+    s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
+    s.add_argument("--situation", metavar="FILE", help="situation (TOML/JSON file or share code)")
+    common(s, rules=False)
+    s.set_defaults(func=cmd_variants)
 
     s = sub.add_parser(
         "explore",

@@ -1,0 +1,99 @@
+"""Rule variants side by side (issue 18, item 2: "the same grid under two or more Options (crit
+confirmation on/off, off-hand counting, action economy, success_on, rounding), with a variant
+column, differences, and a diff-coloured heatmap").
+
+Each variant is one :func:`workbench.comparison.compare` of the same attackers and targets under
+its Options (the one fight, so each row is exact or says it is simulated); the rows of every
+variant are joined to the baseline's by (attacker, attack, target) for the differences. (The
+module is not named ``variants``, so that importing it cannot rebind ``workbench.variants``.)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from .errors import RulesError
+
+__all__ = ["variants", "MAX_VARIANTS", "DELTAS", "VARIANT_SECONDS"]
+
+#: variants in one call: past this, a chart or a table of them is unreadable
+MAX_VARIANTS = 8
+#: the columns whose change from the baseline each row carries as ``delta_<column>``
+DELTAS = ("mean_damage", "mean_turn_damage", "p_kill_one_turn", "mean_rounds", "rounds_q50")
+#: past this projected time (after the first variant) the call stops and asks (confirm=True runs it)
+VARIANT_SECONDS = 10.0
+_KEY = ["attacker", "attack", "target"]
+
+
+def variants(
+    attackers: Any,
+    targets: Any,
+    options: Mapping[str, Any],
+    *,
+    baseline: str | None = None,
+    situation: Any = None,
+    system: Any = None,
+    confirm: bool = False,
+    **compare_kwargs: Any,
+) -> pl.DataFrame:
+    """Return compare's rows of ``attackers`` against ``targets`` under each of ``options``.
+
+    ``options`` maps a label to the variant's Options (2 to :data:`MAX_VARIANTS`, one system's);
+    ``baseline`` is the label the others are measured against (default: the first). Columns:
+    ``variant`` and ``baseline`` first, then compare's columns, then ``delta_<column>`` for each of
+    :data:`DELTAS`: the row's value minus the baseline's for the same (attacker, attack, target)
+    (0 on the baseline's own rows; null where either is null or infinite). Other keyword
+    arguments go to compare (``max_rounds``, ``objective``, ``fights``, ``seed``, ``progress``).
+    """
+    from .comparison import compare
+
+    if not isinstance(options, Mapping) or not options:
+        raise RulesError("give the variants as {label: Options, ...}", field="options")
+    labels = list(options)
+    if not 2 <= len(labels) <= MAX_VARIANTS:
+        raise RulesError(
+            f"compare 2 to {MAX_VARIANTS} variants, not {len(labels)}",
+            field="options",
+            rule="docs/limits.md: bounded work",
+        )
+    for label in labels:
+        if not isinstance(label, str) or not label.strip():
+            raise RulesError(f"a variant's label is a non-empty text, not {label!r}", field="options")
+    base = labels[0] if baseline is None else baseline
+    if base not in options:
+        raise RulesError(f"baseline {base!r} is not one of the variants ({', '.join(labels)})", field="baseline")
+    parts, started = [], time.perf_counter()
+    for i, label in enumerate(labels):
+        frame = compare(
+            attackers,
+            targets,
+            options=options[label],
+            situation=situation,
+            system=system,
+            confirm=confirm,
+            **compare_kwargs,
+        )
+        parts.append(frame.with_columns(variant=pl.lit(label)))
+        spent = time.perf_counter() - started
+        projected = spent / (i + 1) * len(labels)
+        if not confirm and i + 1 < len(labels) and projected > VARIANT_SECONDS:
+            from .arguments import refuse_long_work
+
+            refuse_long_work(
+                f"variants: {len(labels)} compares (one per variant)",
+                projected,
+                f"{i + 1} took {spent:.1f} s",
+                "give fewer variants, attackers or targets, or confirm=True to run it",
+            )
+    out = pl.concat(parts, how="vertical_relaxed")
+    ref = out.filter(pl.col("variant") == base).select(_KEY + [pl.col(c).alias(f"_base_{c}") for c in DELTAS])
+    finite = lambda c: pl.when(pl.col(c).is_infinite()).then(None).otherwise(pl.col(c))  # noqa: E731
+    out = out.join(ref, on=_KEY, how="left", maintain_order="left").with_columns(
+        [(finite(c) - finite(f"_base_{c}")).alias(f"delta_{c}") for c in DELTAS]
+    )
+    out = out.drop([f"_base_{c}" for c in DELTAS]).with_columns(baseline=pl.lit(base))
+    return out.select(["variant", "baseline", *[c for c in out.columns if c not in ("variant", "baseline")]])
