@@ -225,6 +225,25 @@ print(race.select("a", "b", "p_a_first", "p_tie", "p_b_first", "p_a_outdamages",
 charts.race_chart(race)
 
 # %% [markdown]
+# ## 5d. The same grid under other rules
+#
+# `wb.variants` runs the grid once per rule variant and gives each row its change from the
+# baseline. Unbound's crit confirmation (CLARIFICATIONS.md: on by default) against dropping it:
+# every threat becomes a crit, so damage rises and rounds fall, most for weapons with a wide
+# threat range.
+
+# %%
+U = wb.system("unbound")
+v = wb.variants([guard, ranger], ["unbound:Veteran duelist", "unbound:Berserker"],
+                {"confirm crits": U.Options(), "no confirmation": U.Options(confirm_crits=False)}, progress=False)
+print(v.filter(pl.col("variant") == "no confirmation").select(
+    "attacker", "attack", "target", "mean_damage", "delta_mean_damage", "delta_mean_rounds"))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+charts.variant_heatmap(v, "no confirmation")
+
+# %% [markdown]
 # ## 6. Explore: every attack set within a budget
 #
 # In Annulus an attack set costs 1 Experience for its seed plus 1 per upgrade rank.
