@@ -48,6 +48,7 @@ __all__ = [
     "sweep",
     "head_to_head",
     "variants",
+    "explain",
     "__version__",
 ]
 
@@ -63,6 +64,7 @@ _LAZY = {
     "sweep": "sweeps",
     "head_to_head": "races",
     "variants": "rule_variants",
+    "explain": "explanations",
 }
 
 

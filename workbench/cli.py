@@ -562,6 +562,20 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    """Print how compare's row of ATTACKER (with --attack, else its best plan) on TARGET was computed."""
+    explain = _engine("explain")
+    from .explanations import explanation_markdown
+    from .systems import system
+
+    sys_ = system(args.system)
+    attacker, target = _creature(sys_, args.attacker), _creature(sys_, args.target)
+    attack = None if args.attack is None else _attack(sys_, attacker, args.attack)
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    print(explanation_markdown(explain(attacker, target, attack, options, situation)))
+    return 0
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     """Print the best builds within a budget against the targets."""
     explore = _engine("explore")
@@ -800,6 +814,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--situation", metavar="FILE", help="situation (TOML/JSON file or share code)")
     common(s, rules=False)
     s.set_defaults(func=cmd_variants)
+
+    s = sub.add_parser(
+        "explain",
+        help="how one compare number was computed, and Python that reproduces it",
+        description="Show the working behind compare's row of ATTACKER on TARGET: one use, one turn, the fight "
+        "(exact or simulated, and why), and wb.* calls that give the number again.",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("attacker", metavar="ATTACKER")
+    s.add_argument("target", metavar="TARGET")
+    s.add_argument("--attack", metavar="ATTACK", help="one of the attacker's attacks (default: its best plan)")
+    common(s, out=False, chart=False)
+    s.set_defaults(func=cmd_explain)
 
     s = sub.add_parser(
         "explore",
