@@ -43,7 +43,9 @@ def test_columns_and_dtypes():
 
 def test_hand_picked_rows():
     """Wolf is Alert, the Town Guard is not (awareness changes after the first strike,
-    annulus-attacks.txt); a Reckless set hurts its user (self-damage): state the turn leaves out."""
+    annulus-attacks.txt); a Reckless set hurts its user (self-damage); the Guard's Riposte carries
+    Disarm, which can take one of the attacker's sets away for the rest of the fight (the state of
+    the victim's fight, workbench/systems/annulus/simulation.py): state the turn leaves out."""
     f = explore("annulus", targets=[WOLF, GUARD], budget=3, top_k=200)
     assert WOLF.awareness == "alert" and GUARD.awareness != "alert"
     reckless = _by_name(f, "Agility: Reckless 2", "Wolf")
@@ -51,8 +53,9 @@ def test_hand_picked_rows():
     assert reckless["forced_by"] == "reckless"
     plain = _by_name(f, "Agility: Damage", "Wolf")
     assert plain["forced_by"] == "" and plain["state_ignored"] is False
-    assert _by_name(f, "Agility: Damage", "Town Guard")["forced_by"] == "awareness"
-    assert _by_name(f, "Agility: Reckless 2", "Town Guard")["forced_by"] == "awareness; reckless"
+    assert _by_name(f, "Agility: Damage", "Town Guard")["forced_by"] == "awareness; disarm"
+    assert _by_name(f, "Agility: Reckless 2", "Town Guard")["forced_by"] == "awareness; disarm; reckless"
+    assert "disarm" not in _by_name(f, "Agility: Damage", "Wolf")["forced_by"]  # the Wolf has no Disarm
 
 
 def test_forced_by_is_state_effects_of_every_row():
