@@ -181,6 +181,10 @@ class ComparePanel(Panel):
         self.detail: DamagePanel | None = None
         self.detail_stats = W.HTML()
         self.detail_stats.add_class("wb-compare-detail-stats")
+        # "copy as Python": wb.* calls that give the selected cell's rounds to kill again
+        self.python = W.Textarea(layout=W.Layout(width="100%", height="14em"))
+        self.python.add_class("wb-compare-python")
+        self.python_box = W.Accordion([self.python], titles=("how computed: copy as Python",), selected_index=None)
         self.redraw_seconds = float("nan")
         self.background = Background(self)
         self._ready = True
@@ -200,6 +204,7 @@ class ComparePanel(Panel):
             self.error_box,
             self.chart,
             self.detail_stats,
+            self.python_box,
             self.detail,
         )
 
@@ -349,12 +354,16 @@ class ComparePanel(Panel):
                     options=self.options,
                     situation=self.situation,
                     controls=False,
+                    fight=False,  # the row's own fight is in detail_stats; the panel's would be the best plan's
                 )
             )
         else:
             self.detail.update(
                 attacker=attacker, target=target, attack=attack, options=self.options, situation=self.situation
             )
+        from workbench.explanations import python_snippet
+
+        self.python.value = python_snippet(attacker, target, attack, self.options, self.situation)
         r = frame.row(row, named=True)
         q = " / ".join("–" if r[f"rounds_q{p}"] is None else str(r[f"rounds_q{p}"]) for p in (10, 50, 90))
         if r["mean_rounds"] is None:  # a simulated row whose fights did not all end within max_rounds

@@ -169,3 +169,19 @@ def test_attacker_and_target_pickers_choose_the_grid():
     p.attacker_picker.value = ()
     assert p.value is before
     assert "pick at least one creature" in p.errors_shown()["attackers"]
+
+
+def test_the_selected_cell_comes_with_python_that_reproduces_it():
+    """Issue 18, item 5 (the panels' numbers, how computed): the snippet under the detail gives the
+    selected cell's mean rounds to kill again with wb.* calls."""
+    from widgets.compare import ComparePanel
+
+    for system in ("unbound", "annulus", "glass_empires", "last_odyssey"):
+        p = ComparePanel(system)
+        r = p._row_of(p.selected, p.value)
+        row = p.value.row(r, named=True)
+        ns: dict = {}
+        exec(p.python.value, ns)  # noqa: S102 - the panel's own snippet
+        if row["mean_rounds"] is None or row["mean_rounds"] == float("inf"):
+            continue
+        assert abs(ns["mean_rounds"] - row["mean_rounds"]) < 1e-9, (system, p.selected)
