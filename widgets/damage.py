@@ -24,11 +24,22 @@ from .base import FOLLOW_UP, Background, Panel, _children, flag_tabs, guarded, p
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
-__all__ = ["DamagePanel", "stats_html", "events_html", "fight_summary", "fight_html", "FIGHT_FIGHTS"]
+__all__ = [
+    "DamagePanel",
+    "stats_html",
+    "events_html",
+    "fight_summary",
+    "fight_html",
+    "idle_fields",
+    "FIGHT_FIGHTS",
+    "IDLE_HINT",
+]
 
 #: fights simulated for the Damage tab's fight when its state forces a simulation (a preview: the
 #: Duel tab and ``wb.rounds_to_kill`` run 100,000); its standard error is shown beside it
 FIGHT_FIGHTS = 4_000
+#: beside a situation control that changes nothing in the matchup shown (see idle_fields)
+IDLE_HINT = '<span class="wb-idle" style="color:#8c959f;font-size:90%">no effect in this matchup</span>'
 
 
 def stats_html(dist: Dist) -> str:
@@ -112,6 +123,38 @@ def fight_summary(
         frame=frame,
     )
     return out
+
+
+def idle_fields(system: Any, attack: Any, attacker: Any, target: Any, options: Any, situation: Any) -> list[str]:
+    """Return the true/false and choice fields of the Situation that change nothing in this matchup:
+    every other value of the field leaves one use's damage distribution as it is (to 1e-12) and the
+    attack usable (a value the rules refuse is an effect, not "nothing"). For the "no effect here"
+    hints beside the situation controls (issue 17: "controls that do nothing in the matchup say so")."""
+    from workbench.fields import specs
+
+    sit = system.defaults(options, situation)[1]
+    base = system.damage(attack, attacker, target, options, sit)
+    idle = []
+    for name, fs in specs(type(sit)).items():
+        if fs.kind == "bool":
+            others = [not getattr(sit, name)] if getattr(sit, name) is not None else [True, False]
+        elif fs.kind == "choice":
+            others = [v for v in fs.options() if v != getattr(sit, name)]
+        else:
+            continue
+        same = True
+        for v in others:
+            try:
+                d = system.damage(attack, attacker, target, options, sit.replace(**{name: v}))
+            except RulesError:
+                same = False
+                break
+            if not d.isclose(base, 1e-12):
+                same = False
+                break
+        if same and others:
+            idle.append(name)
+    return idle
 
 
 def fight_html(f: dict[str, Any]) -> str:
@@ -215,6 +258,7 @@ class DamagePanel(Panel):
         self.fight_stats.add_class("wb-fight-stats")
         self.fight_chart: Any = None
         self.fight: dict[str, Any] | None = None  # the last fight_summary shown
+        self.idle: list[str] = []  # the situation fields with no effect in the matchup shown
         self.show_fight = fight
         self.redraw_seconds = float("nan")
         self.background = Background(self)
@@ -331,19 +375,21 @@ class DamagePanel(Panel):
         within half a second, else None (``panel.fight_background.wait()`` blocks until then)."""
         if not self.show_fight:
             return None
-        a, t, o, s = self.attacker, self.target, self.options, self.situation
+        a, t, o, s, x = self.attacker, self.target, self.options, self.situation, self.attack
+        hints = "situation" in self.editors
 
-        def work() -> tuple[dict[str, Any], Any]:
+        def work() -> tuple[dict[str, Any], Any, list[str]]:
             f = fight_summary(a, t, o, s, system=self.system)
             chart = None
             if "error" not in f:
                 chart = charts.rounds_chart(
                     f["frame"], title=f"Rounds for {f['attacker']} to down {f['target']}", legend_title="Fight"
                 )
-            return f, chart
+            return f, chart, idle_fields(self.system, x, a, t, o, s) if hints else []
 
-        def apply(result: tuple[dict[str, Any], Any]) -> dict[str, Any]:
-            f, chart = result
+        def apply(result: tuple[dict[str, Any], Any, list[str]]) -> dict[str, Any]:
+            f, chart, idle = result
+            self._show_idle(idle)
             self.fight = f
             self.fight_stats.value = fight_html(f)
             if chart is not None:
@@ -358,6 +404,19 @@ class DamagePanel(Panel):
             return f
 
         return self.fight_background.run(work, apply, label="fighting it out...")
+
+    def _show_idle(self, idle: list[str]) -> None:
+        """Put "no effect here" beside each situation control in ``idle`` (where no error is shown)
+        and take it away from the others."""
+        self.idle = idle
+        form = self.editors.get("situation")
+        if form is None:
+            return
+        for name, slot in form._slots.items():
+            if name in idle and not slot.value:
+                slot.value = IDLE_HINT
+            elif name not in idle and slot.value == IDLE_HINT:
+                slot.value = ""
 
     def _place_fight_chart(self) -> None:
         box = getattr(self, "fight_box", None)

@@ -86,3 +86,29 @@ def test_fight_summary_is_the_one_fight():
     frame = wb.rounds_to_kill(bear, wolf)
     assert f["exact"] and f["p_first"] == pytest.approx(float(frame["p_killed_by"][0]), abs=1e-15)
     assert f["mean"] == pytest.approx(wb.mean_rounds_to_kill(wb.turn_damage(bear, wolf), wolf.hp), abs=1e-9)
+
+
+def test_situation_controls_that_do_nothing_here_say_so():
+    """Issue 17: "controls with no effect in the matchup (cover on a melee attack) give no hint".
+    unbound-d20-attacking.txt: shooting into melee is a penalty on ranged attacks only, so for the
+    Town guard's Longsword it changes nothing and says so; for his Javelin (thrown) it matters."""
+    from widgets.damage import IDLE_HINT, idle_fields
+
+    s = wb.system("unbound")
+    guard, duelist = s.catalog().creature("Town guard"), s.catalog().creature("Veteran duelist")
+    p = DamagePanel("unbound", guard, duelist, guard.weapons[0])
+    p.fight_background.wait(30)
+    slots = p.editors["situation"]._slots
+    assert "shooting_into_melee" in p.idle and slots["shooting_into_melee"].value == IDLE_HINT
+    assert "flanking" not in p.idle and slots["flanking"].value == ""
+    p.attack = guard.weapons[2]  # the Javelin
+    p.background.wait(30)
+    p.fight_background.wait(30)
+    assert "shooting_into_melee" not in p.idle and slots["shooting_into_melee"].value == ""
+    # the rule: every other value leaves the distribution as it is
+    for name in idle_fields(s, guard.weapons[0], guard, duelist, None, None):
+        sit = s.Situation()
+        flipped = sit.replace(**{name: not getattr(sit, name)}) if isinstance(getattr(sit, name), bool) else None
+        if flipped is not None:
+            assert s.damage(guard.weapons[0], guard, duelist, None, flipped).isclose(
+                s.damage(guard.weapons[0], guard, duelist), 1e-12)
