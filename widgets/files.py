@@ -121,6 +121,13 @@ class FilePanel(Panel):
         self.code = W.Text(description="share code", placeholder="wb1:...", style=style, layout=wide)
         self.get_code_button = W.Button(description="Get code", icon="link", tooltip="a text code for these models")
         self.apply_code_button = W.Button(description="Apply code", icon="check", tooltip="recreate models from a code")
+        # in the browser: a file from the visitor's own disk, and a link that downloads one, so that
+        # nothing needs a path on the server (issue 17: "save and load take a path on the server")
+        self.upload = W.FileUpload(accept=".toml,.json", multiple=False, description="Upload")
+        self.download_button = W.Button(
+            description="Download", icon="download", tooltip="make a link that downloads the chosen models"
+        )
+        self.download_link = W.HTML()
         self.status = W.HTML()
         for w, cls in (
             (self.what, "wb-io-what"),
@@ -131,14 +138,20 @@ class FilePanel(Panel):
             (self.get_code_button, "wb-get-code"),
             (self.apply_code_button, "wb-apply-code"),
             (self.status, "wb-io-status"),
+            (self.upload, "wb-upload"),
+            (self.download_button, "wb-download"),
+            (self.download_link, "wb-download-link"),
         ):
             w.add_class(cls)
         self.save_button.on_click(self.guard(lambda _: self.save()))
         self.load_button.on_click(self.guard(lambda _: self.load()))
         self.get_code_button.on_click(self.guard(lambda _: self.get_code()))
         self.apply_code_button.on_click(self.guard(lambda _: self.apply_code()))
+        self.download_button.on_click(self.guard(lambda _: self.download()))
+        self.upload.observe(self.guard(lambda ch: self.uploaded(ch["new"])), names="value")
         self.children = _children(
             self.what,
+            W.HBox([self.upload, self.download_button, self.download_link, self._error_slot("upload")]),
             W.HBox([self.path, self.save_button, self.load_button, self._error_slot("path")]),
             W.HBox([self.code, self.get_code_button, self.apply_code_button, self._error_slot("code")]),
             self.status,
@@ -189,6 +202,44 @@ class FilePanel(Panel):
             return f"loaded {self.what.value} from {target}"
 
         return self._run("path", act)
+
+    def download(self, suffix: str = ".toml") -> bool:
+        """Make the link that downloads the chosen slot's models as a ``suffix`` file (the bytes
+        :func:`workbench.save` writes, in a data URL: nothing is stored on the server)."""
+        import base64
+
+        from workbench.io import dumps
+
+        def act() -> str:
+            obj = self._slot()[0]()
+            data = dumps(obj, suffix)
+            stem = Path(self.path.value).stem or "workbench-setup"
+            name = html.escape(f"{stem}{suffix}", quote=True)
+            href = "data:application/octet-stream;base64," + base64.b64encode(data).decode("ascii")
+            self.download_link.value = f'<a download="{name}" href="{href}">save {name} ({len(data):,} bytes)</a>'
+            self.value = obj
+            return f"{self.what.value}: click the link to download it"
+
+        return self._run("upload", act)
+
+    def uploaded(self, files: Any) -> bool:
+        """Load an uploaded file (``FileUpload.value``: its name and bytes) into the chosen slot;
+        return True on success. The file is read in memory with :func:`workbench.io.loads` (same
+        bounds and errors as a file on disk)."""
+        from workbench.io import loads
+
+        if not files:
+            return False
+
+        def act() -> str:
+            first = files[0]
+            name, content = first.get("name", "upload.toml"), first.get("content", b"")
+            obj = loads(bytes(content), str(name))
+            self._slot()[1](obj)
+            self.value = obj
+            return f"loaded {self.what.value} from {name}"
+
+        return self._run("upload", act)
 
     def get_code(self) -> bool:
         """Put the share code of the chosen slot's models in the code box; return True on success."""

@@ -40,6 +40,8 @@ from .limits import LIMITS, MAX_DOCUMENT_BYTES, MAX_FILE_BYTES, MAX_ITEMS, MAX_N
 __all__ = [
     "load",
     "save",
+    "loads",
+    "dumps",
     "share_code",
     "from_share_code",
     "to_document",
@@ -374,9 +376,7 @@ def save(obj: Any, path: str | os.PathLike) -> Path:
     path = _as_path(path)
     suffix = _suffix(path)
     try:
-        doc = to_document(obj)
-        text = to_toml(doc) if suffix == ".toml" else json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        data = text.encode("utf-8")
+        data = dumps(obj, suffix)
     except RulesError as exc:
         raise _in_file(exc, path) from None
     except UnicodeEncodeError as exc:
@@ -560,6 +560,39 @@ def _parse(text: str, suffix: str) -> Any:
         raise RulesError(f"is not valid {kind}: {reason}", field="path") from None
     _check_depth(doc)
     return doc
+
+
+def dumps(obj: Any, suffix: str = ".toml") -> bytes:
+    """Return the bytes :func:`save` writes for ``obj`` in a ``suffix`` (".toml" or ".json") file:
+    the file's content without the file (for a browser download)."""
+    if suffix not in _SUFFIXES:
+        raise RulesError(f"use .toml or .json, not {suffix!r}", field="suffix")
+    doc = to_document(obj)
+    text = to_toml(doc) if suffix == ".toml" else json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return text.encode("utf-8")
+
+
+def loads(data: bytes, name: str = "upload.toml") -> Any:
+    """Return the model (or list of models) in the bytes of a TOML or JSON file called ``name``
+    (its suffix picks the format): :func:`load` without the file (a browser upload), with the same
+    bounds (at most MAX_FILE_BYTES, UTF-8) and errors naming ``name`` and the field."""
+    path = _as_path(name)
+    suffix = _suffix(path)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise RulesError(f"expected the file's bytes, not {type(data).__name__}", field="data")
+    raw = bytes(data)
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError(
+            f"{name} is {len(raw):,} bytes; a file of models is at most {MAX_FILE_BYTES:,}", field="path", rule=LIMITS
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"{name} is not UTF-8 text", field="path") from None
+    try:
+        return from_document(_parse(text, suffix))
+    except RulesError as exc:
+        raise _in_file(exc, path) from None
 
 
 def load(path: str | os.PathLike) -> Any:

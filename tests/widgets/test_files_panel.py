@@ -68,3 +68,46 @@ def test_file_and_code_errors_are_shown_inline_and_change_nothing(tmp_path, monk
     app.files.path.value = str(tmp_path / "setup.txt")
     app.files.save_button.click()
     assert ".toml or .json" in app.files.errors_shown()["path"] and not (tmp_path / "setup.txt").exists()
+
+
+def _link_bytes(panel) -> bytes:
+    import base64
+    import re
+
+    href = re.search(r'href="data:application/octet-stream;base64,([^"]+)"', panel.download_link.value).group(1)
+    return base64.b64decode(href)
+
+
+def test_download_and_upload_round_trip_in_the_browser():
+    """Issue 17, item 7: download and upload a save file in the browser instead of server paths.
+    The link holds exactly what wb.save would write; uploading it puts the models back."""
+    from workbench.io import dumps
+
+    app = Workbench("unbound")
+    d = app.damage
+    tough = d.target.replace(ac=d.target.ac + 3)
+    d.target = tough
+    saved = app.value
+    app.files.download_button.click()
+    data = _link_bytes(app.files)
+    models = [saved[k] for k in ("attacker", "target", "attack", "options", "situation")]
+    assert data == dumps(models) and 'download="workbench-setup.toml"' in app.files.download_link.value
+    other = Workbench("annulus")
+    import datetime
+
+    other.files.upload.value = ({"name": "setup.toml", "type": "", "size": len(data), "content": memoryview(data),
+                                 "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+    assert other.files.error == "" and "loaded" in other.files.status.value
+    assert other.value["system"] == "unbound" and other.value["target"] == tough
+
+
+def test_a_bad_upload_is_explained_beside_the_upload():
+    app = Workbench("glass_empires")
+    before = app.value
+    app.files.uploaded([{"name": "notes.toml", "content": b"name = 3"}])
+    assert "notes.toml" in app.files.error and app.value == before
+    assert app.files._slots["upload"].value
+    app.files.uploaded([{"name": "photo.png", "content": b"\x89PNG"}])
+    assert ".toml or .json" in app.files.error
+    app.files.uploaded([{"name": "big.toml", "content": b"x" * (2 * 1024 * 1024)}])
+    assert "at most" in app.files.error
