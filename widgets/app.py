@@ -30,6 +30,21 @@ __all__ = ["Workbench", "TABS"]
 TABS = ("Damage", "Duel", "Compare", "Build")
 
 
+#: the Files panel's slot of the whole setup, the one a link carries
+SETUP_SLOT = "whole setup (attacker, target, attack, options, situation)"
+
+
+def setup_from_query(query: str | None) -> str | None:
+    """Return the share code of ``?setup=wb1:...`` in a URL's query string (Voilà puts the page's
+    in the kernel's ``QUERY_STRING``), or None when there is none."""
+    from urllib.parse import parse_qs
+
+    if not query:
+        return None
+    values = parse_qs(query.lstrip("?")).get("setup")
+    return values[0] if values else None
+
+
 class Workbench(Panel):
     """The workbench app. ``value`` is ``{"system", "attacker", "target", "attack", "options",
     "situation"}``: the system's name and the models of the Damage tab (the Build tab edits the
@@ -39,7 +54,9 @@ class Workbench(Panel):
 
     system_name = T.Unicode("annulus", help="the rule system shown")
 
-    def __init__(self, system: str = "annulus", *, duel_auto: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, system: str = "annulus", *, duel_auto: bool = False, setup: str | None = None, **kwargs: Any
+    ) -> None:
         import workbench as wb
 
         super().__init__(**kwargs)
@@ -60,17 +77,24 @@ class Workbench(Panel):
         self.tabs.observe(self._on_tab, names="selected_index")
         self.files = FilePanel(
             {
-                "whole setup (attacker, target, attack, options, situation)": (self._setup_models, self.apply_models),
+                SETUP_SLOT: (self._setup_models, self.apply_models),
                 "attacker": (lambda: self.damage.attacker, lambda m: self._apply_one(m, "attacker")),
                 "target": (lambda: self.damage.target, lambda m: self._apply_one(m, "target")),
                 "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
-            }
+            },
+            link_slot=SETUP_SLOT,
         )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
         self.system_name = system
         self._build(system)
         self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
+        if setup:
+            # a link's setup (?setup=wb1:... in the app's URL): a bad one is explained, the app stays up
+            try:
+                self.apply_models(wb.from_share_code(setup))
+            except RulesError as err:
+                self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
         self.children = _children(header, self.error_box, self.tabs, W.HTML("<b>Save, load, share</b>"), self.files)
         self.add_class("wb-app")

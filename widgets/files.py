@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
 from typing import Any, cast
+from urllib.parse import urlencode
 
 import ipywidgets as W
 
@@ -99,10 +100,14 @@ class FilePanel(Panel):
         slots: Mapping[str, Slot],
         path: str = "workbench-setup.toml",
         folder: str | os.PathLike | None = None,
+        link_slot: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.slots = dict(slots)
+        self.link_slot = link_slot  # the slot whose share code also goes in a link (?setup=...)
+        self.link = W.HTML()
+        self.link.add_class("wb-share-link")
         self.folder = files_folder(folder)
         style, wide = {"description_width": "6em"}, W.Layout(width="30em")
         self.what = W.Dropdown(
@@ -154,6 +159,7 @@ class FilePanel(Panel):
             W.HBox([self.upload, self.download_button, self.download_link, self._error_slot("upload")]),
             W.HBox([self.path, self.save_button, self.load_button, self._error_slot("path")]),
             W.HBox([self.code, self.get_code_button, self.apply_code_button, self._error_slot("code")]),
+            self.link,
             self.status,
             self.error_box,
         )
@@ -249,6 +255,15 @@ class FilePanel(Panel):
             obj = self._slot()[0]()
             self.code.value = wb.share_code(obj)
             self.value = obj
+            if self.link_slot is not None and self.what.value == self.link_slot:
+                # relative to the page: the same app, opened on this setup (the app reads ?setup=)
+                href = "?" + urlencode({"setup": self.code.value})
+                self.link.value = (
+                    f'<a class="wb-share-link-a" href="{html.escape(href, quote=True)}" target="_blank">'
+                    "a link to this setup</a> (copy it from the link's menu)"
+                )
+                return f"share code of {self.what.value}: copy it from the box, or the link below"
+            self.link.value = ""
             return f"share code of {self.what.value}: copy it from the box"
 
         return self._run("code", act)

@@ -6,15 +6,19 @@
 # in Voilà; the notebooks in this folder explain the rules behind it.)
 
 # %%
+import os
+
 import workbench  # first: altair then imports 3 s faster (workbench/iri_stand_in.py)
 import altair as alt
 
 from widgets import Workbench, enable_offline
+from widgets.app import setup_from_query
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
 _ = alt.renderers.enable("jupyter", offline=True)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-app = Workbench("annulus")
+# a link made by "Get code" on the whole setup opens the app on that setup (?setup=wb1:...)
+app = Workbench("annulus", setup=setup_from_query(os.environ.get("QUERY_STRING")))
 app

@@ -325,6 +325,31 @@ def test_duel_run_shows_the_engines_result(app) -> None:
     assert not app.problems, app.problems
 
 
+@pytest.mark.timeout(300)
+def test_a_link_opens_the_app_on_its_setup(browser, voila) -> None:
+    """Issue 17, item 7: a link ?setup=<share code> (what "Get code" on the whole setup gives)
+    opens the app on that setup: another system, attacker and target, with the engine's numbers."""
+    from urllib.parse import urlencode
+
+    g = wb.system("glass_empires")
+    bear, wolf = g.catalog().creature("Bear"), g.catalog().creature("Wolf")
+    attack = g.attacks_of(bear)[0]
+    code = wb.share_code([bear, wolf, attack, g.Options(), g.Situation()])
+    expected = g.damage(attack, bear, wolf)
+    problems: list[str] = []
+    page = new_page(browser, problems)
+    try:
+        page.goto(voila + "?" + urlencode({"setup": code}), timeout=60_000)
+        mean = page.locator(".wb-damage-stats .wb-mean")
+        mean.wait_for(timeout=APP_READY_MS)
+        assert text_becomes(mean, f"{expected.mean():.3f}") == f"{expected.mean():.3f}"
+        assert page.locator(".wb-system-select select").input_value() == g.title
+        assert "Wolf" in chart_picture(page, ".wb-damage-chart")
+        assert not problems, problems
+    finally:
+        page.close()
+
+
 # -- JupyterLab -----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

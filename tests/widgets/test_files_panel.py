@@ -111,3 +111,33 @@ def test_a_bad_upload_is_explained_beside_the_upload():
     assert ".toml or .json" in app.files.error
     app.files.uploaded([{"name": "big.toml", "content": b"x" * (2 * 1024 * 1024)}])
     assert "at most" in app.files.error
+
+
+def test_a_link_restores_the_whole_setup():
+    """Issue 17, item 7: the share code in the app's URL. "Get code" on the whole setup also gives
+    a link ?setup=<code>; the app built with that query's setup opens on it; a broken one is
+    explained and the app still opens."""
+    from urllib.parse import parse_qs, urlparse
+
+    import html as html_lib
+    import re
+
+    from widgets.app import SETUP_SLOT, setup_from_query
+
+    app = Workbench("glass_empires")
+    wolf = wb.system("glass_empires").catalog().creature("Wolf")
+    app.damage.target = wolf
+    app.files.what.value = SETUP_SLOT
+    app.files.get_code_button.click()
+    href = html_lib.unescape(re.search(r'href="([^"]+)"', app.files.link.value).group(1))
+    code = parse_qs(urlparse(href).query)["setup"][0]
+    assert code == app.files.code.value and setup_from_query(href) == code
+    opened = Workbench("annulus", setup=setup_from_query(href.lstrip("?")))
+    assert opened.value["system"] == "glass_empires" and opened.value["target"] == wolf
+    assert opened.damage.value.isclose(app.damage.value)
+    broken = Workbench("annulus", setup="wb1:garbage")
+    assert broken.value["system"] == "annulus" and "link's setup" in broken.error
+    app.files.what.value = "target"
+    app.files.get_code_button.click()
+    assert app.files.link.value == ""  # a link carries the whole setup only
+    assert setup_from_query("") is None and setup_from_query("x=1") is None
