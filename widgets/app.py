@@ -199,6 +199,15 @@ class Workbench(Panel):
         cmp.add_class("wb-compare")
         for name in ("options", "situation"):
             T.dlink((d, name), (cmp, name))
+        # your own builds: the Damage tab's attacker or target into the grid
+        add_attacker = W.Button(description="add my attacker", icon="plus", tooltip="the Damage tab's attacker")
+        add_target = W.Button(description="add my target", icon="plus", tooltip="the Damage tab's target")
+        add_attacker.add_class("wb-compare-add-attacker")
+        add_target.add_class("wb-compare-add-target")
+        add_attacker.on_click(cmp.guard(lambda _: cmp.add(d.attacker, "attackers")))
+        add_target.on_click(cmp.guard(lambda _: cmp.add(d.target, "targets")))
+        cmp.add_buttons = (add_attacker, add_target)
+        cmp.prepend(W.HBox([add_attacker, add_target]))
         return cmp
 
     def _make_build(self) -> Panel:

@@ -208,6 +208,42 @@ class ComparePanel(Panel):
             self.detail,
         )
 
+    def prepend(self, *widgets: W.Widget) -> None:
+        """Show ``widgets`` above the panel's own controls (the app's "add my attacker" buttons)."""
+        # through the trait API: mypy cannot infer the type of a traitlets attribute read here
+        current = tuple(getattr(self, "children"))  # noqa: B009
+        self.set_trait("children", (*widgets, *current))
+
+    def add(self, creature: Any, role: str = "attackers") -> str:
+        """Put ``creature`` (your own build, e.g. the Damage tab's attacker) into the pickers and the
+        grid as one of the ``role`` ("attackers" or "targets"); return the name it is listed under.
+        A different creature with a name already listed is listed as "NAME (yours)", "(yours 2)", ...;
+        the same creature is just selected."""
+        if role not in ("attackers", "targets"):
+            raise RulesError(f"role must be attackers or targets, not {role!r}", field="role")
+        if not isinstance(creature, self.system.Creature):
+            raise RulesError(f"expected a {self.system.title} creature, not {type(creature).__name__}", field=role)
+        given: Any = creature  # a Creature model of the system: it has a name
+        name: str = given.name
+        if name in self._known and self._known[name] != creature:
+            # the same build listed before under another name ("NAME (yours)"): select that one
+            match = next((n for n, c in self._known.items() if c.replace(name=given.name) == creature), None)
+            if match is not None:
+                name = match
+            else:
+                k = 1
+                while (name := f"{given.name} (yours{'' if k == 1 else f' {k}'})") in self._known:
+                    k += 1
+                creature = creature.replace(name=name)
+        self._known[name] = creature
+        picker = self.attacker_picker if role == "attackers" else self.target_picker
+        for p in (self.attacker_picker, self.target_picker):
+            if name not in p.options:
+                p.options = [*p.options, name]
+        if name not in picker.value:
+            picker.value = (*picker.value, name)  # the picker's observer recomputes the grid
+        return name
+
     def _pick(self, role: str, names: Sequence[str]) -> None:
         """Compare the creatures picked by name; an empty pick is explained and the grid kept."""
         if not names:

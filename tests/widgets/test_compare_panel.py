@@ -185,3 +185,31 @@ def test_the_selected_cell_comes_with_python_that_reproduces_it():
         if row["mean_rounds"] is None or row["mean_rounds"] == float("inf"):
             continue
         assert abs(ns["mean_rounds"] - row["mean_rounds"]) < 1e-9, (system, p.selected)
+
+
+def test_your_own_builds_go_into_the_grid():
+    """Issue 17, item 5: "a designer cannot compare the build they just made". The app's Compare
+    tab adds the Damage tab's attacker (a changed catalog creature is listed as "NAME (yours)")
+    and its rows are compare's for that creature."""
+    import workbench as wb
+    from widgets import Workbench
+
+    app = Workbench("unbound")
+    d = app.damage
+    cmp = app.build_tab("Compare")
+    mine = d.attacker.replace(str_mod=d.attacker.str_mod + 3)
+    d.attacker = mine
+    cmp.add_buttons[0].click()
+    cmp.background.wait(60)
+    listed = f"{mine.name} (yours)"
+    assert listed in cmp.attacker_picker.value and cmp.error == ""
+    rows = cmp.value.filter(cmp.value["attacker"] == listed)
+    assert rows.height > 0
+    target = cmp.targets[0]
+    want = wb.compare([mine.replace(name=listed)], [target], best_plan=False)
+    got = rows.filter(rows["target"] == target.name).sort("attack")["mean_damage"].to_list()
+    assert got == pytest.approx(want.sort("attack")["mean_damage"].to_list(), abs=1e-12)
+    assert cmp.add(mine, "attackers") == listed  # the same build again: selected, not listed twice
+    assert list(cmp.attacker_picker.options).count(listed) == 1
+    cmp.add_buttons[1].click()  # the target too
+    assert d.target.name in cmp.target_picker.value
