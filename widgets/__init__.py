@@ -17,6 +17,7 @@ from .duel import DuelPanel
 from .files import FilePanel
 from .forms import CatalogEditor, ModelForm
 from .situation import OptionsPanel, SituationPanel
+from .sweep import SweepPanel
 
 __all__ = [
     "Panel",
@@ -33,5 +34,6 @@ __all__ = [
     "DuelPanel",
     "ComparePanel",
     "FilePanel",
+    "SweepPanel",
     "Workbench",
 ]

@@ -24,10 +24,11 @@ from .compare import ComparePanel
 from .damage import DamagePanel
 from .duel import DuelPanel
 from .files import FilePanel
+from .sweep import SweepPanel
 
 __all__ = ["Workbench", "TABS"]
 
-TABS = ("Damage", "Duel", "Compare", "Build")
+TABS = ("Damage", "Duel", "Compare", "Build", "Sweep")
 
 
 #: the Files panel's slot of the whole setup, the one a link carries
@@ -160,6 +161,7 @@ class Workbench(Panel):
         builders: dict[str, Callable[[], Panel]] = {
             "Duel": self._make_duel,
             "Compare": self._make_compare,
+            "Sweep": self._make_sweep,
             "Build": self._make_build,
         }
         try:
@@ -209,6 +211,16 @@ class Workbench(Panel):
         cmp.add_buttons = (add_attacker, add_target)
         cmp.prepend(W.HBox([add_attacker, add_target]))
         return cmp
+
+    def _make_sweep(self) -> Panel:
+        d = self.damage
+        panel = SweepPanel(self.system, [d.attacker], d.target, options=d.options, situation=d.situation)
+        panel.add_class("wb-tab-sweep-panel")
+        # it follows the Damage tab: its attacker is the swept build, its target the one varied
+        T.dlink((d, "attacker"), (panel, "attackers"), transform=lambda a: [a])
+        for name in ("target", "options", "situation"):
+            T.dlink((d, name), (panel, name))
+        return panel
 
     def _make_build(self) -> Panel:
         d = self.damage

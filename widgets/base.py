@@ -397,7 +397,7 @@ class Panel(W.VBox):
 
     def errors_shown(self) -> dict[str, str]:
         """Return ``{field or "": message}`` of the error texts on screen now (for tests)."""
-        out = {f: s.value for f, s in self._slots.items() if s.value}
+        out = {f: s.value for f, s in self._slots.items() if "wb-error" in s.value}  # not the grey hints
         if self.error_box.value:
             out[""] = self.error_box.value
         for p in self._subpanels:

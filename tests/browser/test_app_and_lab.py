@@ -326,6 +326,19 @@ def test_duel_run_shows_the_engines_result(app) -> None:
 
 
 @pytest.mark.timeout(300)
+def test_the_sweep_tab_draws_the_engines_sweep(app) -> None:
+    """Issue 17, item 6: the Sweep tab runs wb.sweep of the Damage tab's attacker against its
+    target over the first number field and draws it."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Sweep").first.click()
+    chart = app.locator(".wb-sweep-chart svg, .wb-sweep-chart canvas").first
+    chart.wait_for(timeout=STEP_MS)
+    assert "against" in chart_picture(app, ".wb-sweep-chart")
+    shot(app, "sweep-tab", app.locator(".wb-tab-sweep"), docs="sweep-tab")
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
 def test_a_link_opens_the_app_on_its_setup(browser, voila) -> None:
     """Issue 17, item 7: a link ?setup=<share code> (what "Get code" on the whole setup gives)
     opens the app on that setup: another system, attacker and target, with the engine's numbers."""

@@ -1,0 +1,56 @@
+"""SweepPanel (widgets/sweep.py; issue 17, item 6: "a sweep view: damage or rounds-to-kill (median
+with a 10-90 % band) against one target parameter over a range")."""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from widgets import Workbench
+from widgets.sweep import SweepPanel
+
+U = wb.system("unbound")
+GUARD, DUELIST = U.catalog().creature("Town guard"), U.catalog().creature("Veteran duelist")
+
+
+def test_the_panel_is_wb_sweep_over_its_range():
+    p = SweepPanel("unbound", [GUARD], DUELIST, parameter="ac", low=10, high=30, step=5)
+    assert p.values() == [10, 15, 20, 25, 30]
+    want = wb.sweep([GUARD], DUELIST, "ac", [10, 15, 20, 25, 30])
+    assert p.value["mean_rounds"].to_list() == pytest.approx(want["mean_rounds"].to_list(), abs=1e-12)
+    spec = p.chart.chart.to_dict()
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["area", "line"]  # the rounds band and line
+    p.controls["show"].value = "mean_damage"
+    p.background.wait(30)
+    assert [layer["mark"]["type"] for layer in p.chart.chart.to_dict()["layer"]] == ["line"]
+
+
+def test_a_bad_range_is_explained_beside_its_control():
+    p = SweepPanel("unbound", [GUARD], DUELIST, parameter="ac", low=10, high=20, step=5)
+    before = p.value
+    p.controls["step"].value = 0
+    assert "step" in p.error and p.value is before
+    p.controls["step"].value = 0.01
+    assert "at most 200" in p.error
+    p.controls["step"].value = 5
+    p.background.wait(30)
+    assert p.error == ""
+    p.controls["high"].value = 5
+    assert "high" in p.error
+
+
+def test_a_new_parameter_starts_at_the_targets_value():
+    p = SweepPanel("unbound", [GUARD], DUELIST, parameter="ac", low=10, high=20, step=2)
+    p.controls["parameter"].value = "hp"
+    p.background.wait(30)
+    assert p.low == DUELIST.hp and p.high == DUELIST.hp + 20
+    assert set(p.value["parameter"]) == {"target.hp"}
+
+
+def test_the_app_sweep_tab_follows_the_damage_selection():
+    app = Workbench("unbound")
+    sweep = app.build_tab("Sweep")
+    assert sweep.attackers == [app.damage.attacker] and sweep.target == app.damage.target
+    app.damage.target = DUELIST
+    sweep.background.wait(30)
+    assert sweep.target == DUELIST and set(sweep.value["target"]) == {DUELIST.name}

@@ -1,0 +1,161 @@
+"""``SweepPanel``: builds against a target as one of its number fields runs over a range.
+
+``value`` is the :func:`workbench.sweep` frame; the chart is :func:`workbench.charts.sweep_chart`
+(a line per build, the 10-90 % band of the rounds behind a rounds line). Inputs are traits
+(``attackers``, ``target``, ``options``, ``situation``, ``parameter``, ``low``, ``high``,
+``step``, ``show``) for linking; the controls edit the last six.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as W
+import traitlets as T
+
+from workbench import charts
+from workbench.errors import RulesError
+
+from .base import Background, Panel, _children, guarded
+
+__all__ = ["SweepPanel", "SHOWN", "PREFERRED"]
+
+#: the fields a new sweep starts on, the first the target has (what designers sweep most: AC,
+#: armour, a defense, evasion, then HP)
+PREFERRED = ("ac", "armor", "physical_defense", "evasion", "toughness", "agility", "defense", "hp")
+
+#: the columns a sweep chart can show, with their labels
+SHOWN = {
+    "mean rounds to kill": "mean_rounds",
+    "median rounds to kill": "rounds_q50",
+    "mean damage per turn": "mean_turn_damage",
+    "P(kill in one turn)": "p_kill_one_turn",
+    "mean damage per use": "mean_damage",
+}
+
+
+class SweepPanel(Panel):
+    """``attackers`` (creatures: each gets its best-plan line) against ``target`` while the target's
+    ``parameter`` runs from ``low`` to ``high`` by ``step``; ``value`` is the ``wb.sweep`` frame."""
+
+    attackers: T.List[Any] = T.List()
+    target = T.Any(allow_none=True)
+    options = T.Any(allow_none=True)
+    situation = T.Any(allow_none=True)
+    parameter = T.Unicode("")
+    low = T.Float(0.0)
+    high = T.Float(10.0)
+    step = T.Float(1.0)
+    show = T.Unicode("mean_rounds")
+
+    def __init__(
+        self,
+        system: Any,
+        attackers: list[Any] | None = None,
+        target: Any = None,
+        *,
+        parameter: str | None = None,
+        low: float | None = None,
+        high: float | None = None,
+        step: float = 1.0,
+        show: str = "mean_rounds",
+        options: Any = None,
+        situation: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        from workbench.sweeps import sweep_parameters
+        from workbench.systems import system as lookup
+
+        super().__init__(**kwargs)
+        self.system = lookup(system)
+        self._ready = False
+        creatures = list(self.system.catalog().creatures.values())
+        self.attackers = list(attackers) if attackers else creatures[:1]
+        self.target = target if target is not None else (creatures[1] if len(creatures) > 1 else creatures[0])
+        self.options, self.situation = options, situation
+        names = sweep_parameters(self.target)
+        # the first defense-like field the target has, else its first number field
+        liked = [n for n in PREFERRED if n in names]
+        self.parameter = parameter if parameter is not None else (liked or names)[0]
+        here = float(getattr(self.target, self.parameter) or 0)
+        self.low = here if low is None else low
+        self.high = here + 10 * step if high is None else high
+        self.step, self.show = step, show
+        style = {"description_width": "7em"}
+        self.controls = {
+            "parameter": W.Dropdown(options=names, value=self.parameter, description="sweep", style=style),
+            "low": W.FloatText(value=self.low, description="from", style=style, layout=W.Layout(width="14em")),
+            "high": W.FloatText(value=self.high, description="to", style=style, layout=W.Layout(width="14em")),
+            "step": W.FloatText(value=self.step, description="step", style=style, layout=W.Layout(width="14em")),
+            "show": W.Dropdown(options=list(SHOWN.items()), value=show, description="show", style=style),
+        }
+        for name, w in self.controls.items():
+            T.link((w, "value"), (self, name))
+        self.controls["parameter"].observe(self.guard(self._on_parameter), names="value")
+        self.background = Background(self)
+        self._ready = True
+        self.refresh()
+        self.background.wait()
+        if self.value is None:
+            raise RulesError(self.error or "nothing to sweep", field="parameter")
+        assert self.chart is not None
+        self.chart.add_class("wb-sweep-chart")
+        rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
+        self.children = _children(W.VBox(rows), self.background.box, self.error_box, self.chart)
+        self.add_class("wb-sweep")
+
+    def _on_parameter(self, change: dict) -> None:
+        """A new parameter starts its range at the target's own value."""
+        here = getattr(self.target, change["new"], None)
+        if isinstance(here, (int, float)) and not isinstance(here, bool):
+            self._ready = False
+            try:
+                self.low, self.high = float(here), float(here) + 10 * self.step
+            finally:
+                self._ready = True
+            self.refresh()
+
+    def values(self) -> list[float]:
+        """Return the swept values: low, low + step, ... up to high (RulesError for a bad range)."""
+        from workbench.sweeps import MAX_SWEEP_VALUES
+
+        if not self.step > 0:
+            raise RulesError(f"must be above 0, not {self.step:g}", field="step")
+        if self.high < self.low:
+            raise RulesError(f"must be at least from ({self.low:g}), not {self.high:g}", field="high")
+        n = int((self.high - self.low) / self.step + 1e-9) + 1
+        if n > MAX_SWEEP_VALUES:
+            raise RulesError(f"{n} values; a sweep takes at most {MAX_SWEEP_VALUES}: widen the step", field="step")
+        return [self.low + i * self.step for i in range(n)]
+
+    @T.observe("attackers", "target", "options", "situation", "low", "high", "step", "show")
+    @guarded
+    def _on_input(self, change: dict) -> None:
+        if self._ready:
+            self.refresh()
+
+    def refresh(self) -> Any:
+        """Recompute the sweep off the message loop (Background) and redraw; a RulesError is shown
+        beside its control and the last chart stays."""
+        from workbench.sweeps import sweep
+
+        values = self.values()
+        values = [int(v) if float(v).is_integer() else v for v in values]
+        args = (list(self.attackers), self.target, self.parameter, values)
+        kw = dict(options=self.options, situation=self.situation, progress=False)
+        show = self.show
+
+        def work() -> tuple[Any, Any]:
+            frame = sweep(*args, **kw)
+            best = frame.filter(frame["attack"] == "best plan")
+            shown = best if best.height else frame
+            return frame, charts.sweep_chart(shown, show)
+
+        def apply(result: tuple[Any, Any]) -> Any:
+            frame, chart = result
+            self.set_chart(chart)
+            self.clear_message(self.error)
+            self.value = frame
+            return frame
+
+        return self.background.run(work, apply, "sweeping...")
