@@ -303,7 +303,7 @@ def explore(
             more = "at least " if n >= 10**10 else ""
             _check_work(
                 n * RATE_COMBINATION,
-                f"budget {budget} walks {more}{n:,} upgrade combinations of the {sys.name} build space",
+                f"budget {show(budget)} walks {more}{n:,} upgrade combinations of the {sys.name} build space",
                 confirm,
                 say,
                 "give a smaller budget, or confirm=True (workbench explore --yes) to run it",

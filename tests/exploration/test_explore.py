@@ -142,3 +142,11 @@ def test_bad_explore_inputs(kwargs, field):
     with pytest.raises(wb.RulesError) as e:
         explore("annulus", targets=TARGETS, **kwargs)
     assert e.value.field == field
+
+
+def test_a_budget_of_thousands_of_digits_is_a_rules_error():
+    """Found by the long property profile: a budget past 4,300 digits could not be printed in the
+    refusal (Python's integer-string limit raised ValueError); the message now gives its size."""
+    with pytest.raises(wb.RulesError) as e:
+        explore("annulus", targets=["annulus:Rat"], budget=10**5000 + 7, confirm=True, progress=False)
+    assert e.value.field == "budget" and "5001-digit number" in str(e.value)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ...errors import RulesError
+from ...errors import RulesError, show
 from ..builds import BuildSpace
 
 __all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "INERT", "EFFECTIVE"]
@@ -119,7 +119,7 @@ def build_space_size(budget: Any, options: Any = None) -> int:
     ranks = int(budget) // epr - 1
     if ranks > COUNT_RANKS:  # refused even with confirm: the walk would take days (docs/limits.md)
         raise RulesError(
-            f"budget {budget} buys {ranks:,} ranks of upgrades; explore walks at most {COUNT_RANKS} "
+            f"budget {show(budget)} buys {show(ranks)} ranks of upgrades; explore walks at most {COUNT_RANKS} "
             f"(over 10**11 combinations, days of work)",
             field="budget",
             rule="docs/limits.md: bounded work",
