@@ -5,7 +5,9 @@ Python form or raises RulesError naming the argument and the bound (docs/limits.
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -137,3 +139,23 @@ def refuse_long_work(what: str, seconds: float, detail: str, how: str) -> None:
         field="budget",
         rule=limits.BUDGET,
     )
+
+
+T = TypeVar("T")
+
+
+def run_each(
+    count: int, step: Callable[[int], T], what: str, how: str, confirm: bool, seconds: float = limits.MAX_SECONDS
+) -> list[T]:
+    """Return ``[step(0), ..., step(count - 1)]``, stopping with :func:`refuse_long_work` once the
+    time projected from the steps done passes ``seconds`` (unless ``confirm``): the bound of a call
+    that runs one compare per value or variant (``wb.sweep``, ``wb.variants``)."""
+    out: list[T] = []
+    started = time.perf_counter()
+    for i in range(count):
+        out.append(step(i))
+        spent = time.perf_counter() - started
+        projected = spent / (i + 1) * count
+        if not confirm and i + 1 < count and projected > seconds:
+            refuse_long_work(f"{what}: {count} compares", projected, f"{i + 1} took {spent:.1f} s", how)
+    return out

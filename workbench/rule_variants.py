@@ -10,7 +10,6 @@ module is not named ``variants``, so that importing it cannot rebind ``workbench
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,8 +65,10 @@ def variants(
     base = labels[0] if baseline is None else baseline
     if base not in options:
         raise RulesError(f"baseline {base!r} is not one of the variants ({', '.join(labels)})", field="baseline")
-    parts, started = [], time.perf_counter()
-    for i, label in enumerate(labels):
+    from .arguments import run_each
+
+    def one(i: int) -> pl.DataFrame:
+        label = labels[i]
         frame = compare(
             attackers,
             targets,
@@ -77,18 +78,16 @@ def variants(
             confirm=confirm,
             **compare_kwargs,
         )
-        parts.append(frame.with_columns(variant=pl.lit(label)))
-        spent = time.perf_counter() - started
-        projected = spent / (i + 1) * len(labels)
-        if not confirm and i + 1 < len(labels) and projected > VARIANT_SECONDS:
-            from .arguments import refuse_long_work
+        return frame.with_columns(variant=pl.lit(label))
 
-            refuse_long_work(
-                f"variants: {len(labels)} compares (one per variant)",
-                projected,
-                f"{i + 1} took {spent:.1f} s",
-                "give fewer variants, attackers or targets, or confirm=True to run it",
-            )
+    parts = run_each(
+        len(labels),
+        one,
+        "variants (one compare per variant)",
+        "give fewer variants, attackers or targets, or confirm=True to run it",
+        confirm,
+        VARIANT_SECONDS,
+    )
     out = pl.concat(parts, how="vertical_relaxed")
     ref = out.filter(pl.col("variant") == base).select(_KEY + [pl.col(c).alias(f"_base_{c}") for c in DELTAS])
     finite = lambda c: pl.when(pl.col(c).is_infinite()).then(None).otherwise(pl.col(c))  # noqa: E731

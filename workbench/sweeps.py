@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -144,23 +143,22 @@ def sweep(
     else:
         model = sys.options_of(options) if on == "options" else sys.defaults(options, situation)[1]
         varied = _vary(model, parameter, vals, on)
-        parts, started = [], time.perf_counter()
-        for i, m in enumerate(varied):
-            given = {"options": m, "situation": situation} if on == "options" else {"options": options, "situation": m}
-            parts.append(
-                compare(attackers, [base], confirm=confirm, **given, **kw).with_columns(value=pl.lit(float(vals[i])))
-            )
-            spent = time.perf_counter() - started
-            projected = spent / (i + 1) * len(varied)
-            if not confirm and i + 1 < len(varied) and projected > SWEEP_SECONDS:
-                from .arguments import refuse_long_work
+        from .arguments import run_each
 
-                refuse_long_work(
-                    f"sweep: {len(varied)} compares (one per value of {parameter})",
-                    projected,
-                    f"{i + 1} took {spent:.1f} s",
-                    "give fewer values or attackers, or confirm=True to run it",
-                )
+        def one(i: int) -> pl.DataFrame:
+            m = varied[i]
+            given = {"options": m, "situation": situation} if on == "options" else {"options": options, "situation": m}
+            frame = compare(attackers, [base], confirm=confirm, **given, **kw)
+            return frame.with_columns(value=pl.lit(float(vals[i])))
+
+        parts = run_each(
+            len(varied),
+            one,
+            f"sweep (one compare per value of {parameter})",
+            "give fewer values or attackers, or confirm=True to run it",
+            confirm,
+            SWEEP_SECONDS,
+        )
         frame = pl.concat(parts, how="vertical_relaxed")
     frame = frame.with_columns(parameter=pl.lit(f"{on}.{parameter}"))
     if all(float(v).is_integer() for v in vals):

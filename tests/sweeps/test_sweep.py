@@ -116,3 +116,15 @@ def test_a_build_that_never_downs_the_target_leaves_a_gap_not_infinity():
     spec = charts.sweep_chart(f).to_dict()
     rows = [r for values in spec["datasets"].values() for r in values]
     assert all(r["mean_rounds"] is None or math.isfinite(r["mean_rounds"]) for r in rows)
+
+
+def test_a_sweep_of_many_compares_stops_and_asks(monkeypatch):
+    """An options or situation sweep runs one compare per value: past SWEEP_SECONDS projected from
+    the compares done it stops with a RulesError (field budget), unless confirm=True."""
+    from workbench import sweeps
+
+    monkeypatch.setattr(sweeps, "SWEEP_SECONDS", 0.0)
+    with pytest.raises(RulesError) as e:
+        wb.sweep([GUARD], DUELIST, "bonus", [0, 1, 2], on="situation")
+    assert e.value.field == "budget" and "3 compares" in str(e.value)
+    assert wb.sweep([GUARD], DUELIST, "bonus", [0, 1, 2], on="situation", confirm=True)["value"].n_unique() == 3
