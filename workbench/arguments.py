@@ -6,7 +6,10 @@ Python form or raises RulesError naming the argument and the bound (docs/limits.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -26,6 +29,8 @@ __all__ = [
     "call_plan",
     "check_confirm",
     "refuse_long_work",
+    "time_budget",
+    "check_time",
 ]
 
 
@@ -139,6 +144,56 @@ def refuse_long_work(what: str, seconds: float, detail: str, how: str) -> None:
         field="budget",
         rule=limits.BUDGET,
     )
+
+
+@dataclass(frozen=True)
+class _Budget:
+    """The time a call may run without asking: its end (perf_counter), its start, and the words of
+    its refusal (:func:`refuse_long_work`)."""
+
+    end: float
+    started: float
+    what: str
+    how: str
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("workbench_time_budget", default=None)
+
+
+@contextmanager
+def time_budget(seconds: float, what: str, how: str, confirm: bool = False) -> Iterator[None]:
+    """Within the block, :func:`check_time` refuses (RulesError, field ``budget``) once ``seconds``
+    have passed, unless ``confirm``: the stop of a call whose parts are each bounded but whose
+    sum may not be (compare's rows: one row's chain or simulation checks the call's budget, not
+    only its own). Nested budgets keep the earliest end (an inner call cannot lift an outer
+    caller's bound); ``confirm`` sets none of its own, and an outer one still holds."""
+    outer = _BUDGET.get()
+    now = time.perf_counter()
+    if confirm or (outer is not None and outer.end <= now + seconds):
+        yield
+        return
+    token = _BUDGET.set(_Budget(now + seconds, now, what, how))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def check_time(detail: str = "") -> None:
+    """Refuse (RulesError, field ``budget``, naming the call and how to go ahead) when the innermost
+    :func:`time_budget` has run out; nothing outside one. ``detail`` says how far the work got."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return
+    now = time.perf_counter()
+    if now > budget.end:
+        spent, allowed = now - budget.started, budget.end - budget.started
+        raise RulesError(
+            f"{budget.what}: stopped after {spent:.1f} s{' (' + detail + ')' if detail else ''}, past the "
+            f"{allowed:g} s it runs without asking; {budget.how}",
+            field="budget",
+            rule=limits.BUDGET,
+        )
 
 
 T = TypeVar("T")

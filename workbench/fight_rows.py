@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import time_budget
 from .chains import _QUANTILES, QUANTILE_TOLERANCE
 from .errors import RulesError
 
@@ -55,6 +56,12 @@ def row_seed(seed: int, system: str, attacker: str, attack: str, target: str) ->
     return int.from_bytes(hashlib.blake2b(text, digest_size=16).digest(), "big")
 
 
+_HOW = (
+    "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore the state, "
+    "or confirm=True to run it"
+)
+
+
 def _project(started: float, done: int, n: int, what: str, confirm: bool) -> None:
     """Refuse (RulesError, field ``budget``) work whose rest, projected from the ``done`` of ``n``
     items after PROJECT_AFTER seconds, passes limits.MAX_SECONDS, or that has already run for
@@ -71,8 +78,7 @@ def _project(started: float, done: int, n: int, what: str, confirm: bool) -> Non
             "compare",
             total,
             f"{n:,} {what} ({done:,} took {spent:.1f} s)",
-            "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore the state, "
-            "or confirm=True to run it",
+            _HOW,
         )
 
 
@@ -150,40 +156,43 @@ def fight_rows(
     out["exact"] = np.zeros(n, dtype=bool)
     by_all = np.zeros((n, max_rounds)) if chain else None
     started = time.perf_counter()
-    for i, r in enumerate(rows):
-        if not can_damage(r.attacker, r.target, options, situation):
-            out["never"][i] = True
-            out["mean_rounds"][i], out["p_kill_one_turn"][i], out["p_unresolved"][i] = np.inf, 0.0, 1.0
-            continue
-        s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
-        by = np.zeros(max_rounds)
-        mean: float | None = None
-        run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
-        try:
-            if state_chains:
-                got, mean, out["exact"][i] = fight_rounds(
-                    r.attacker, r.target, options, situation, can_hurt=True, **run
-                )
-            else:
-                got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
-            by[: got.size] = got
-            by[got.size :] = got[-1]
-        except RulesError as exc:
-            if exc.field != "turn":  # "no simulated fight killed ... within max_rounds": all unresolved
-                raise
-        for k, v in _stats(by, fights).items():
-            out[k][i] = v
-        if out["exact"][i]:  # the chain's own mean (the whole distribution, not cut at max_rounds)
-            out["mean_rounds"][i], out["se"][i] = mean, np.nan
-        if by_all is not None:
-            by_all[i] = by
-        _project(
-            started,
-            i + 1,
-            n,
-            f"rows whose fight carries state, chained or simulated ({fights:,} fights each)",
-            confirm,
-        )
+    # one row's chain or simulation also checks the rows' budget (arguments.check_time), so a row
+    # that starts just before ROWS_SECONDS cannot run a whole simulation past it
+    with time_budget(ROWS_SECONDS, "compare", _HOW, confirm):
+        for i, r in enumerate(rows):
+            if not can_damage(r.attacker, r.target, options, situation):
+                out["never"][i] = True
+                out["mean_rounds"][i], out["p_kill_one_turn"][i], out["p_unresolved"][i] = np.inf, 0.0, 1.0
+                continue
+            s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
+            by = np.zeros(max_rounds)
+            mean: float | None = None
+            run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
+            try:
+                if state_chains:
+                    got, mean, out["exact"][i] = fight_rounds(
+                        r.attacker, r.target, options, situation, can_hurt=True, **run
+                    )
+                else:
+                    got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
+                by[: got.size] = got
+                by[got.size :] = got[-1]
+            except RulesError as exc:
+                if exc.field != "turn":  # "no simulated fight killed ... within max_rounds": all unresolved
+                    raise
+            for k, v in _stats(by, fights).items():
+                out[k][i] = v
+            if out["exact"][i]:  # the chain's own mean (the whole distribution, not cut at max_rounds)
+                out["mean_rounds"][i], out["se"][i] = mean, np.nan
+            if by_all is not None:
+                by_all[i] = by
+            _project(
+                started,
+                i + 1,
+                n,
+                f"rows whose fight carries state, chained or simulated ({fights:,} fights each)",
+                confirm,
+            )
     if by_all is not None:
         out["p_killed_by"] = by_all
     return out

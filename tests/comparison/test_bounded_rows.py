@@ -29,3 +29,18 @@ def test_a_projection_past_ten_seconds_is_refused(monkeypatch):
     with pytest.raises(RulesError) as err:
         wb.compare(*PAIR, progress=False)
     assert err.value.field == "budget"
+
+
+def test_one_row_whose_simulation_outruns_the_rows_bound_stops_inside_the_row(monkeypatch):
+    """Before, the bound was checked only between rows: a single row (or the last one) ran its
+    whole simulation past ROWS_SECONDS (a long hostile profile saw 16.5 s). Now the row's own
+    simulation checks compare's budget every round."""
+    from workbench.simulate import engine
+
+    monkeypatch.setattr(fight_rows, "PROJECT_AFTER", 1e9)  # no projection between rows
+    monkeypatch.setattr(engine, "SIMULATION_SECONDS", 1e9)  # nor the simulation's own bound
+    monkeypatch.setattr(fight_rows, "ROWS_SECONDS", 0.0)
+    with pytest.raises(RulesError) as err:
+        wb.compare(["annulus:Berserker"], ["annulus:Ogre"], fights=50_000, progress=False)
+    assert err.value.field == "budget"
+    assert err.value.message.startswith("compare: stopped after") and "undecided after round 1" in err.value.message

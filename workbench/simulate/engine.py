@@ -17,6 +17,7 @@ from typing import Generic, TypeVar, cast
 
 import numpy as np
 
+from ..arguments import check_time
 from ..errors import RulesError
 
 __all__ = ["Bank", "Side", "Fights", "run_fights", "Memo", "MEMO"]
@@ -390,6 +391,8 @@ def run_fights(
         live = np.flatnonzero(running)
         if a.settled(live, b, False) and b.settled(live, a, passive_b):  # nothing can change any more
             break
+        if r < max_rounds:  # the caller's budget too (a compare row: arguments.time_budget)
+            check_time(f"a simulation of {n:,} fights, {int(running.sum()):,} undecided after round {r:,}")
         spent = time.perf_counter() - started
         if not confirm and spent > SIMULATION_SECONDS and r < max_rounds:
             from ..arguments import refuse_long_work

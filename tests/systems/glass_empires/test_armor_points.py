@@ -139,6 +139,22 @@ def test_by_hand_armor_stays_spent():
     assert abs(free["p_killed_at"][1] - 1 / 1296) < 1e-15
 
 
+
+def test_a_chain_past_its_transitions_is_simulated(monkeypatch):
+    """The chain's time and memory follow its transitions (states x turn-table rows), so past
+    MAX_TRANSITIONS it is not built and the fight is simulated (bounded by its own time). Club 3
+    against 2 AP / 4 HP: 3 (AP left 2, 1, 0) x 4 HP states and a table of a few rows, far below the
+    bound; with the bound at 1 the same fight is simulated."""
+    import importlib
+
+    chain = importlib.import_module("workbench.systems.glass_empires.state_chain")
+    club = G.Attack(name="Club", damage=3)
+    a, t = G.Creature(name="A", power=1, weapons=(club,)), G.Creature(name="T", power=1, armor=2)
+    assert wb.rounds_to_kill(a, t)["exact"].all()
+    monkeypatch.setattr(chain, "MAX_TRANSITIONS", 1)
+    f = wb.rounds_to_kill(a, t, fights=2_000, seed=1)
+    assert not f["exact"].any() and f["fights"][0] == 2_000
+
 def test_chain_agrees_with_the_simulation_jams_included():
     """Two Attacks a turn with a jamming windgun (the jam costs the next turn one Attack) and armor:
     the chain over (AP, jammed, HP) and the simulation of the same side agree within 4 s.e."""
