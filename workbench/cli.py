@@ -514,6 +514,11 @@ def cmd_race(args: argparse.Namespace) -> int:
         f"  one turn more:    {r['a']} {r['p_a_outdamages']:.2%}, equal {r['p_equal_turn']:.2%}, {r['b']} {r['p_b_outdamages']:.2%}"
     )
     print(f"  dominance:        turn damage: {r['turn_dominance']}; rounds: {r['rounds_dominance']}")
+    if r["cheaper"] is not None:
+        print(
+            f"  cheaper build:    {r['cheaper']} ({min(r['cost_a'], r['cost_b'])} vs {max(r['cost_a'], r['cost_b'])}): "
+            f"first {r['p_cheaper_first']:.2%}, more in one turn {r['p_cheaper_outdamages']:.2%}"
+        )
     if r["se"] is not None:
         print(f"  standard error of the first line: about {r['se']:.4f} (simulated)")
     _write_frame(frame.drop([c for c in ("p_killed_by_a", "p_killed_by_b") if c in frame.columns]), args.out)

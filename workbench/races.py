@@ -42,6 +42,11 @@ _COLUMNS = [
     "rounds_dominance",
     "method",
     "se",
+    "cost_a",
+    "cost_b",
+    "cheaper",
+    "p_cheaper_first",
+    "p_cheaper_outdamages",
 ]
 
 #: two curves closer than this everywhere are "equal" (exact sums are good to about 1e-15)
@@ -117,11 +122,16 @@ def head_to_head(
     "equal" or "neither", see :func:`dominance`); ``method``
         ("exact" when both fights are, else "simulated") and ``se``, for a simulated race an
         approximate standard error of ``p_a_first`` from the two curves' largest standard errors
-        (null when exact). ``curves=True`` adds ``p_killed_by_a`` and ``p_killed_by_b``, P(T <= t) for
+        (null when exact); ``cost_a`` / ``cost_b`` (each build's cost in the system's budget unit,
+        ``RuleSystem.build_cost``: Annulus Experience; null where the system prices no builds),
+        ``cheaper`` (the cheaper build's name, null when the costs are equal or unknown), and the
+        probability that the cheaper build does better: ``p_cheaper_first`` (it downs the target in
+        fewer rounds) and ``p_cheaper_outdamages`` (its one turn deals more). ``curves=True`` adds ``p_killed_by_a`` and ``p_killed_by_b``, P(T <= t) for
         t = 1..max_rounds as list columns (what :func:`workbench.charts.race_chart` draws).
     """
     from .arguments import check_rounds
     from .combat import rounds_to_kill
+    from .systems import system_of
     from .turns import turn_damage
 
     max_rounds = check_rounds(max_rounds)
@@ -133,6 +143,7 @@ def head_to_head(
         turns: list[Dist] = [a, b]
         frames = [rounds_to_kill(t, hp=hp, max_rounds=max_rounds) for t in turns]
         names, target_name = ("a", "b"), f"{hp} HP"
+        costs: list[int | None] = [None, None]
     else:
         if target is None:
             raise RulesError("give the target both builds attack", field="target")
@@ -160,6 +171,7 @@ def head_to_head(
                 )
             turns.append(turn_damage(who, target, options, situation, plan))
         names, target_name = (a.name, b.name), target.name
+        costs = [system_of(who).build_cost(who, options) for who in (a, b)]
     fa, fb = (_curve(f, max_rounds) for f in frames)
     pa, pb = np.diff(fa, prepend=0.0), np.diff(fb, prepend=0.0)
     p_a_first = float(pa @ (1.0 - fb))
@@ -178,6 +190,12 @@ def head_to_head(
     labels = names if names[0] != names[1] else ("a", "b")
     se = None if exact else float(math.hypot(*(float(f["standard_error"].max()) for f in frames)))
     extra = {"p_killed_by_a": [fa.tolist()], "p_killed_by_b": [fb.tolist()]} if curves else {}
+    # the cheaper build, when the system prices builds (RuleSystem.build_cost) and they differ
+    cheaper = None
+    if None not in costs and costs[0] != costs[1]:
+        cheaper = 0 if costs[0] < costs[1] else 1  # type: ignore[operator]
+    p_cheaper_first = None if cheaper is None else (p_a_first, p_b_first)[cheaper]
+    p_cheaper_out = None if cheaper is None else (greater, less)[cheaper]
     return pl.DataFrame(
         {
             **extra,
@@ -198,6 +216,18 @@ def head_to_head(
             "rounds_dominance": [dominance(fa, fb, labels)],
             "method": ["exact" if exact else "simulated"],
             "se": [se],
+            "cost_a": [costs[0]],
+            "cost_b": [costs[1]],
+            "cheaper": [None if cheaper is None else labels[cheaper]],
+            "p_cheaper_first": [p_cheaper_first],
+            "p_cheaper_outdamages": [p_cheaper_out],
         },
-        schema_overrides={"se": pl.Float64},
+        schema_overrides={
+            "se": pl.Float64,
+            "cost_a": pl.Int64,
+            "cost_b": pl.Int64,
+            "cheaper": pl.Utf8,
+            "p_cheaper_first": pl.Float64,
+            "p_cheaper_outdamages": pl.Float64,
+        },
     ).select(["a", "b", "target", *[c for c in ("p_killed_by_a", "p_killed_by_b") if curves], *_COLUMNS])

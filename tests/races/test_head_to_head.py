@@ -102,3 +102,30 @@ def test_the_frame_columns():
     f = wb.head_to_head(STEADY, COIN, hp=2)
     assert isinstance(f, pl.DataFrame) and f.height == 1
     assert f.columns[:4] == ["a", "b", "target", "p_a_first"] and "p_killed_by_a" not in f.columns
+
+
+def test_the_cheaper_build_and_how_often_it_does_better():
+    """Annulus prices builds in Experience (CLARIFICATIONS.md, Annulus: "Each upgrade, and the Damage
+    seed itself, costs 1 Experience"). The Rat's one set, Bite (seed + Precise + Choke), costs 3;
+    the Giant Centipede has the same Bite and Grave Pulse (seed + Tireless, Dispel, Fatigue, Sap,
+    Burst: 6), 9 in all. So the Rat is the cheaper build, and the chance that it does better is its
+    own column: p_cheaper_first = p_a_first, p_cheaper_outdamages = p_a_outdamages. Swapped, the
+    cheaper one is b. Dists carry no price: all five columns are null."""
+    cat = wb.system("annulus").catalog()
+    rat, centipede, wolf = cat.creature("Rat"), cat.creature("Giant Centipede"), cat.creature("Wolf")
+    r = wb.head_to_head(rat, centipede, wolf, progress=False, fights=20_000).row(0, named=True)
+    assert (r["cost_a"], r["cost_b"], r["cheaper"]) == (3, 9, "Rat")
+    assert r["p_cheaper_first"] == r["p_a_first"] and r["p_cheaper_outdamages"] == r["p_a_outdamages"]
+    s = wb.head_to_head(centipede, rat, wolf, progress=False, fights=20_000).row(0, named=True)
+    assert s["cheaper"] == "Rat" and s["p_cheaper_first"] == s["p_b_first"]
+    assert s["p_cheaper_outdamages"] == s["p_b_outdamages"]
+    same = wb.head_to_head(rat, rat, wolf, progress=False, fights=20_000).row(0, named=True)
+    assert same["cost_a"] == same["cost_b"] == 3 and same["cheaper"] is None and same["p_cheaper_first"] is None
+    d = wb.head_to_head(STEADY, COIN, hp=2).row(0, named=True)
+    assert [d[k] for k in ("cost_a", "cost_b", "cheaper", "p_cheaper_first", "p_cheaper_outdamages")] == [None] * 5
+
+
+def test_systems_without_a_build_economy_name_no_cheaper_build():
+    u = wb.system("unbound").catalog()
+    r = wb.head_to_head(u.creature("Town guard"), u.creature("Veteran duelist"), u.creature("Town guard"))
+    assert r.row(0, named=True)["cheaper"] is None and r["cost_a"][0] is None

@@ -583,6 +583,12 @@ class RuleSystem(ABC):
         """Return the actions one use of ``attack`` costs."""
         return 1
 
+    def build_cost(self, creature: Any, options: Any = None) -> int | None:
+        """Return what ``creature``'s build costs in the system's budget unit (the unit of
+        :meth:`build_space`'s ``cost``), or None when the system has no build economy (the default):
+        ``wb.head_to_head`` then cannot say which of two builds is the cheaper."""
+        return None
+
     def hit_points(self, creature: Any) -> int:
         """Return the total damage that kills ``creature`` (the sum of its :meth:`hit_pools`)."""
         return int(sum(self.hit_pools(creature)))

@@ -91,6 +91,12 @@ class AnnulusSystem(RuleSystem):
         options = options or Options()
         return options.experience_per_rank * attack.cost
 
+    def build_cost(self, creature: m.Creature, options=None) -> int:
+        """Return the Experience spent on ``creature``'s attack sets: the sum of :meth:`experience`
+        over them (the unit of ``build_space(budget)``; CLARIFICATIONS.md, Annulus: "Each upgrade,
+        and the Damage seed itself, costs 1 Experience; a stackable upgrade costs 1 per rank")."""
+        return sum(self.experience(a, options) for a in creature.attack_sets)
+
     # ------------------------------------------------------------------ combat hooks
     def actions_per_turn(self, creature, options=None) -> int:
         """Return 2 (CLARIFICATIONS: 2 actions per turn; option ``actions``)."""
