@@ -24,11 +24,13 @@ from .compare import ComparePanel
 from .damage import DamagePanel
 from .duel import DuelPanel
 from .files import FilePanel
+from .race import RacePanel
 from .sweep import SweepPanel
+from .variants import VariantsPanel
 
 __all__ = ["Workbench", "TABS"]
 
-TABS = ("Damage", "Duel", "Compare", "Build", "Sweep")
+TABS = ("Damage", "Duel", "Compare", "Build", "Sweep", "Race", "Variants")
 
 
 #: the Files panel's slot of the whole setup, the one a link carries
@@ -162,6 +164,8 @@ class Workbench(Panel):
             "Duel": self._make_duel,
             "Compare": self._make_compare,
             "Sweep": self._make_sweep,
+            "Race": self._make_race,
+            "Variants": self._make_variants,
             "Build": self._make_build,
         }
         try:
@@ -219,6 +223,27 @@ class Workbench(Panel):
         # it follows the Damage tab: its attacker is the swept build, its target the one varied
         T.dlink((d, "attacker"), (panel, "attackers"), transform=lambda a: [a])
         for name in ("target", "options", "situation"):
+            T.dlink((d, name), (panel, name))
+        return panel
+
+    def _make_race(self) -> Panel:
+        d = self.damage
+        panel = RacePanel(self.system, d.attacker, target=d.target, options=d.options, situation=d.situation)
+        panel.add_class("wb-tab-race-panel")
+        # the Damage tab's attacker races a rival picked here, against the Damage tab's target
+        for src, dst in (("attacker", "a"), ("target", "target"), ("options", "options"), ("situation", "situation")):
+            T.dlink((d, src), (panel, dst))
+        return panel
+
+    def _make_variants(self) -> Panel:
+        d = self.damage
+        others = [c for c in self.system.catalog().creatures.values() if c.name != d.target.name][:3]
+        panel = VariantsPanel(self.system, [d.attacker], [d.target, *others], options=d.options, situation=d.situation)
+        panel.add_class("wb-tab-variants-panel")
+        # the baseline is the Damage tab's rules; the Damage attacker is the build, its target first
+        T.dlink((d, "attacker"), (panel, "attackers"), transform=lambda a: [a])
+        T.dlink((d, "target"), (panel, "targets"), transform=lambda t: [t, *[x for x in others if x.name != t.name]])
+        for name in ("options", "situation"):
             T.dlink((d, name), (panel, name))
         return panel
 

@@ -192,6 +192,21 @@ def chart_picture(page, css: str) -> str:
         " const s = el.querySelector('svg.marks') || el.querySelector('svg'); return s ? s.outerHTML : ''; }")
 
 
+def text_containing(locator, part: str, timeout_ms: int = STEP_MS) -> str:
+    """Wait (bounded) until ``locator``'s text contains ``part``; return the last text seen."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    seen = ""
+    while time.monotonic() < deadline:
+        try:
+            seen = locator.inner_text(timeout=2000).strip()
+        except Exception:  # noqa: BLE001 - not attached yet
+            seen = ""
+        if part in seen:
+            return seen
+        time.sleep(0.2)
+    return seen
+
+
 def text_becomes(locator, expected: str, timeout_ms: int = STEP_MS) -> str:
     """Wait (bounded) until ``locator``'s text is ``expected``; return the last text seen."""
     deadline = time.monotonic() + timeout_ms / 1000
@@ -334,6 +349,40 @@ def test_the_sweep_tab_draws_the_engines_sweep(app) -> None:
     chart.wait_for(timeout=STEP_MS)
     assert "against" in chart_picture(app, ".wb-sweep-chart")
     shot(app, "sweep-tab", app.locator(".wb-tab-sweep"), docs="sweep-tab")
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
+def test_the_race_tab_races_the_damage_attacker_against_a_rival(app) -> None:
+    """Issue 18, item 3 in the app: the Race tab runs wb.head_to_head of the Damage tab's attacker
+    and a rival against the Damage tab's target, says who downs it first in words, names the
+    cheaper build (Annulus prices builds in Experience) and draws both rounds curves."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Race").first.click()
+    summary = app.locator(".wb-race-summary")
+    summary.wait_for(timeout=APP_READY_MS)
+    text = summary.inner_text()
+    assert "first" in text and "one turn" in text and ("exact" in text or "simulated" in text)
+    app.locator(".wb-race-chart svg, .wb-race-chart canvas").first.wait_for(timeout=STEP_MS)
+    shot(app, "race-tab", app.locator(".wb-tab-race"), docs="race-tab")
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
+def test_the_variants_tab_shows_the_change_a_rule_makes(app) -> None:
+    """Issue 18, item 2 in the app: edit a rule in the Variants tab's form and the heatmap shows
+    each row's change from the Damage tab's rules, with the changed rule named."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Variants").first.click()
+    summary = app.locator(".wb-variants-summary")
+    summary.wait_for(timeout=APP_READY_MS)
+    assert "nothing yet" in summary.inner_text()
+    actions = app.locator(".wb-variant-form .widget-inline-hbox", has_text="actions").locator("input").first
+    actions.fill("3")
+    actions.press("Enter")
+    assert "actions: 2 → 3" in text_containing(summary, "actions: 2 → 3", APP_READY_MS)
+    app.locator(".wb-variants-chart svg, .wb-variants-chart canvas").first.wait_for(timeout=STEP_MS)
+    shot(app, "variants-tab", app.locator(".wb-tab-variants"), docs="variants-tab")
     app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
     assert not app.problems, app.problems
 

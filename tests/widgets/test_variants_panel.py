@@ -1,0 +1,51 @@
+"""VariantsPanel (widgets/variants.py; issue 18, item 2, "the app's panels use them": the same grid
+under the rules as written and under the designer's variant, with the change per row)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import workbench as wb
+from widgets import Workbench
+from widgets.variants import BASELINE, VARIANT, VariantsPanel
+
+U = wb.system("unbound")
+C = U.catalog()
+GUARD, DUELIST, BERSERKER = C.creature("Town guard"), C.creature("Veteran duelist"), C.creature("Berserker")
+
+
+def test_the_panel_is_wb_variants_of_the_baseline_and_the_edited_variant():
+    p = VariantsPanel("unbound", [GUARD], [DUELIST, BERSERKER])
+    assert set(p.value["variant"]) == {BASELINE, VARIANT}
+    assert p.value["delta_mean_damage"].abs().max() == 0.0  # the variant starts as a copy
+    assert "nothing yet" in p.summary.value
+    p.form.controls["confirm_crits"].value = False
+    p.background.wait(30)
+    want = wb.variants(
+        [GUARD], [DUELIST, BERSERKER], {BASELINE: U.Options(), VARIANT: U.Options(confirm_crits=False)}, progress=False
+    )
+    got = p.value.filter(pl.col("variant") == VARIANT).sort("attack", "target")
+    ref = want.filter(pl.col("variant") == VARIANT).sort("attack", "target")
+    assert got["delta_mean_damage"].to_list() == pytest.approx(ref["delta_mean_damage"].to_list(), abs=1e-12)
+    assert (got["delta_mean_damage"] > 0).all()  # every threat now a crit: more damage
+    assert "confirm_crits: True → False" in p.summary.value and "all exact" in p.summary.value
+    spec = p.chart.chart.to_dict()
+    assert "change in mean rounds" in str(spec)
+
+
+def test_a_bad_variant_value_is_explained_and_the_last_chart_stays():
+    p = VariantsPanel("unbound", [GUARD], [DUELIST])
+    before = p.value
+    p.form.controls["casts_per_turn"].value = -3
+    assert "casts_per_turn" in p.form.error and p.value is before
+    assert p.problem  # the app's tab gets its warning mark
+
+
+def test_the_app_variants_tab_follows_the_damage_selection():
+    app = Workbench("unbound")
+    v = app.build_tab("Variants")
+    assert v.attackers == [app.damage.attacker] and v.targets[0] == app.damage.target
+    app.damage.target = DUELIST
+    v.background.wait(30)
+    assert v.targets[0] == DUELIST and DUELIST.name in set(v.value["target"])

@@ -1,0 +1,152 @@
+"""``VariantsPanel``: the same builds against the same targets under two rule variants
+(``wb.variants``): the designer's own rules beside the text's.
+
+``value`` is the :func:`workbench.variants` frame (a ``variant`` column, compare's columns and
+``delta_<column>`` for each changed figure); the chart is :func:`workbench.charts.variant_heatmap`
+of the variant against the baseline (blue: better for the attacker, red: worse). The baseline is
+``options`` (in the app, the Damage tab's); the variant is edited in the panel's own Options form,
+which starts as a copy of the baseline. Inputs are traits (``attackers``, ``targets``, ``options``,
+``situation``, ``show``) for linking.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as W
+import traitlets as T
+
+from workbench import charts
+from workbench.errors import RulesError
+
+from .base import Background, Panel, _children, guarded
+from .forms import ModelForm
+
+__all__ = ["VariantsPanel", "SHOWN", "BASELINE", "VARIANT"]
+
+#: the labels of the two variants
+BASELINE, VARIANT = "these rules", "my variant"
+
+#: the figures whose change the heatmap can show, with their labels
+SHOWN = {
+    "mean rounds to kill": "mean_rounds",
+    "mean damage per use": "mean_damage",
+    "mean damage per turn": "mean_turn_damage",
+    "P(kill in one turn)": "p_kill_one_turn",
+}
+
+
+def changed_fields(base: Any, variant: Any) -> list[str]:
+    """Return the Options fields whose value differs between ``base`` and ``variant``, as
+    ``field: old → new`` texts, in field order."""
+    import dataclasses
+
+    return [
+        f"{f.name}: {getattr(base, f.name)!r} → {getattr(variant, f.name)!r}"
+        for f in dataclasses.fields(base)
+        if getattr(base, f.name) != getattr(variant, f.name)
+    ]
+
+
+class VariantsPanel(Panel):
+    """``attackers`` against ``targets`` under ``options`` (the baseline) and under the variant
+    edited in ``form``; ``value`` is the ``wb.variants`` frame."""
+
+    attackers: T.List[Any] = T.List()
+    targets: T.List[Any] = T.List()
+    options = T.Any(allow_none=True)
+    situation = T.Any(allow_none=True)
+    show = T.Unicode("mean_rounds")
+
+    def __init__(
+        self,
+        system: Any,
+        attackers: list[Any] | None = None,
+        targets: list[Any] | None = None,
+        *,
+        options: Any = None,
+        variant: Any = None,
+        situation: Any = None,
+        show: str = "mean_rounds",
+        fights: int = 2_000,
+        **kwargs: Any,
+    ) -> None:
+        from workbench.systems import system as lookup
+
+        super().__init__(**kwargs)
+        self.system = lookup(system)
+        self.fights = fights
+        self._ready = False
+        creatures = list(self.system.catalog().creatures.values())
+        self.attackers = list(attackers) if attackers else creatures[:1]
+        self.targets = list(targets) if targets else creatures[1:4] or creatures[:1]
+        self.options, self.situation, self.show = options, situation, show
+        base = options if options is not None else self.system.Options()
+        self.form = ModelForm(type(base), variant if variant is not None else base, system=self.system, title=VARIANT)
+        self.form.add_class("wb-variant-form")
+        self.form.observe(self.guard(lambda _: self.refresh() if self._ready else None), names="value")
+        self._adopt(self.form)
+        self.controls = {
+            "show": W.Dropdown(
+                options=list(SHOWN.items()), value=show, description="show", style={"description_width": "7em"}
+            )
+        }
+        T.link((self.controls["show"], "value"), (self, "show"))
+        self.summary = W.HTML()
+        self.summary.add_class("wb-variants-summary")
+        self.background = Background(self)
+        self._ready = True
+        self.refresh()
+        self.background.wait()
+        if self.value is None:
+            raise RulesError(self.error or "nothing to compare", field="options")
+        assert self.chart is not None
+        self.chart.add_class("wb-variants-chart")
+        results = W.VBox(
+            _children(self.controls["show"], self.background.box, self.error_box, self.summary, self.chart)
+        )
+        self.children = [W.HBox([self.form, results])]
+        self.add_class("wb-variants")
+
+    @property
+    def baseline(self) -> Any:
+        """The baseline Options (``options``, else the system's defaults)."""
+        return self.options if self.options is not None else self.system.Options()
+
+    @T.observe("attackers", "targets", "options", "situation", "show")
+    @guarded
+    def _on_input(self, change: dict) -> None:
+        if self._ready:
+            self.refresh()
+
+    def refresh(self) -> Any:
+        """Compare under both variants off the message loop (Background) and redraw; a RulesError is
+        shown and the last chart stays."""
+        from workbench.rule_variants import variants
+
+        base, mine = self.baseline, self.form.value
+        if type(mine) is not type(base):  # the baseline's system changed under the form
+            mine = base
+        args = (list(self.attackers), list(self.targets), {BASELINE: base, VARIANT: mine})
+        kw = dict(situation=self.situation, fights=self.fights, progress=False)
+        show = self.show
+        changed = changed_fields(base, mine)
+
+        def work() -> tuple[Any, Any]:
+            frame = variants(*args, **kw)
+            best = frame.filter(frame["attack"] == "best plan")
+            return frame, charts.variant_heatmap(best if best.height else frame, VARIANT, show)
+
+        def apply(result: tuple[Any, Any]) -> Any:
+            frame, chart = result
+            self.set_chart(chart)
+            what = ", ".join(html.escape(c) for c in changed) if changed else "nothing yet: edit a rule on the left"
+            simulated = int((frame["method"] == "simulated").sum()) if "method" in frame.columns else 0
+            how = f"{simulated} of {frame.height} rows simulated" if simulated else "all exact"
+            self.summary.value = f"changed: {what}<br><i>{how}</i>"
+            self.clear_message(self.error)
+            self.value = frame
+            return frame
+
+        return self.background.run(work, apply, "comparing the variants...")
