@@ -157,7 +157,14 @@ def test_last_odyssey_shell_breaks_between_abilities():
                 new[k] = new.get(k, 0.0) + q
         state = new
         killed_by.append(dead)
-    frame = wb.rounds_to_kill(a, b, fights=N, seed=6)
+    # the fight is chained exactly (last_odyssey/state_chain.py: shell_chain): equal to the oracle
+    exact = wb.rounds_to_kill(a, b)
+    assert exact["exact"][0]
+    got = exact["p_killed_by"].to_numpy()
+    n = min(got.size, 20)
+    np.testing.assert_allclose(got[:n], np.array(killed_by[:n]), rtol=0, atol=1e-12)
+    # and the simulation of the same side agrees with it
+    frame = wb.rounds_to_kill(a, b, fights=N, seed=6, simulate=True)
     assert not frame["exact"][0]
     m_sim, se = _mean_and_se(frame["p_killed_by"].to_numpy(), N)
     m_exact, _ = _mean_and_se(np.array(killed_by), 1)

@@ -29,7 +29,7 @@ import numpy as np
 from ...dist import Dist
 from ...simulate.plans import dist_table
 
-__all__ = ["mp_schedule", "state_chain"]
+__all__ = ["mp_schedule", "state_chain", "shell_turn", "shell_chain"]
 
 
 def _pmf(table: dict[str, np.ndarray]) -> np.ndarray:
@@ -112,7 +112,11 @@ def state_chain(
     from .simulation import LastOdysseySide
 
     timed = {a.name.lower() for a in attacker.phase_abilities if a.timing == "after_third_effect_phase"}
-    if sys.state_effects(attacker, target, options, situation, plan) - {"mp"} - timed:
+    effects = sys.state_effects(attacker, target, options, situation, plan)
+    if "shell" in effects and not effects - {"mp", "shell"}:
+        got = shell_chain(sys, attacker, target, options, situation, plan, max_rounds)
+        return None if got is None else (got.by if got.by.size else np.zeros(1), got.mean)
+    if effects - {"mp"} - timed:
         return None
     side = LastOdysseySide(attacker, target, options, situation, plan)
     got = mp_schedule(side)
@@ -128,3 +132,66 @@ def state_chain(
     if by.size == 0:  # no round deals damage: never killed (P 0, mean inf), exactly
         by = np.zeros(1)
     return by, float(c.mean[0])
+
+
+def shell_turn(side: Any, mp: int, shell: int) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
+    """Return one turn from (``mp`` MP left, ``shell`` Shell points left) as parallel outcome rows:
+    (the (MP, Shell) after it, the damage to HP, the probability).
+
+    CLARIFICATIONS.md, Last Odyssey: "a Shell is a pool of points that takes damage before HP", and
+    once broken "spells lose their x2 and strikes gain theirs": each ability of the turn is drawn
+    as the Shell stands when it is used (the simulation's tables, ``side.uses``, keyed ability * 2 +
+    Shell up), its damage absorbed by the Shell points left and the rest taken from HP. The plan is
+    chosen at the start of the turn from (Shell up, MP left), as the simulation chooses it
+    (:meth:`LastOdysseySide._plan`), and each ability pays its MP cost on use
+    (srd/heroes/numbers.md: "their MP is reduced by that amount")."""
+    plan = side._plan(shell > 0, mp)
+    if plan is None:
+        return [(mp, shell)], np.zeros(1, dtype=np.int64), np.ones(1)
+    if isinstance(plan, Dist):  # a plan function's own turn: one damage, absorbed as one
+        steps, after = [dist_table(plan)], mp
+    else:
+        steps, after = None, mp - sum(int(side.abilities[a].mp_cost) for a in plan)
+    sh = np.array([shell], dtype=np.int64)
+    dh = np.zeros(1, dtype=np.int64)
+    pr: np.ndarray = np.ones(1)
+    for j in range(len(plan) if steps is None else 1):
+        parts = []
+        for on in (True, False):
+            sel = (sh > 0) == on
+            if not sel.any():
+                continue
+            t = steps[0] if steps is not None else side.uses.tables([plan[j] * 2 + int(on)])[0]
+            d = np.asarray(t["damage"], dtype=np.int64)
+            q = np.asarray(t["probability"], dtype=np.float64)
+            s0, h0, p0 = sh[sel][:, None], dh[sel][:, None], pr[sel][:, None]
+            absorbed = np.minimum(d[None, :], s0)
+            parts.append(((s0 - absorbed).ravel(), (h0 + d[None, :] - absorbed).ravel(), (p0 * q[None, :]).ravel()))
+        sh, dh, pr = (np.concatenate([x[i] for x in parts]) for i in range(3))
+        # merge equal (Shell left, damage taken) rows: the turn's outcomes, not its paths
+        code = sh * (int(dh.max()) + 1) + dh
+        u, inv = np.unique(code, return_inverse=True)
+        pr = np.bincount(inv, weights=pr, minlength=u.size)
+        sh, dh = u // (int(dh.max()) + 1), u % (int(dh.max()) + 1)
+    return [(after, int(x)) for x in sh.tolist()], dh, pr
+
+
+def shell_chain(
+    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int, weights: Any = None
+) -> Any:
+    """Return the :class:`~workbench.state_chain.StateChain` of a fight whose state is the target's
+    Shell and the attacker's MP: the absorbing chain over (MP left, Shell points left, HP damage
+    taken), each turn :func:`shell_turn`; None when it passes the chain's bound (the fight is then
+    simulated). Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target
+    does nothing; the target falls when the damage past its Shell reaches its HP."""
+    from ...state_chain import KeyedTurn, solve_keyed_chain
+    from .simulation import LastOdysseySide
+
+    side = LastOdysseySide(attacker, target, options, situation, plan)
+
+    def turn(key: Any) -> KeyedTurn:
+        keys, damage, probability = shell_turn(side, *key)
+        return KeyedTurn(keys, damage, probability)
+
+    start = (int(attacker.mp), int(sys.shell_points(target)))
+    return solve_keyed_chain(start, int(sys.hit_points(target)), turn, max_rounds, weights=weights)
