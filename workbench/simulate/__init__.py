@@ -19,6 +19,7 @@ from .engine import MEMO, Bank, Fights, Side, run_fights
 
 __all__ = [
     "can_damage",
+    "check_round_weights",
     "state_effects",
     "simulate_duel",
     "simulate_rounds_to_kill",
@@ -57,6 +58,19 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
     from ..systems import system_of
 
     return set(system_of(attacker).state_effects(attacker, target, options, situation, plan))
+
+
+def check_round_weights(weights: Any, max_rounds: int) -> np.ndarray:
+    """Return ``weights`` as a float vector over rounds t = 0..R_w - 1, 1 <= R_w <= max_rounds + 1 (one
+    row of :func:`workbench.chains.kill_chains`' ``weights``), as ``RuleSystem.state_chain`` takes
+    it, or raise RulesError (field ``weights``)."""
+    W = np.asarray(weights, dtype=np.float64)
+    if W.ndim != 1 or not 1 <= W.size <= max_rounds + 1 or not np.all(np.isfinite(W)):
+        raise RulesError(
+            f"weights must be a finite vector of 1..max_rounds + 1 = {max_rounds + 1} weights, one per round t = 0..",
+            field="weights",
+        )
+    return W
 
 
 def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:

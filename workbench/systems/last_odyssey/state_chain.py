@@ -96,11 +96,22 @@ def mp_schedule(side: Any) -> tuple[list[np.ndarray], np.ndarray] | None:
 
 
 def state_chain(
-    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int
-) -> tuple[np.ndarray, float] | None:
+    sys: Any,
+    attacker: Any,
+    target: Any,
+    options: Any,
+    situation: Any,
+    plan: Any,
+    max_rounds: int,
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
     """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival is
     below CHAIN_TAIL, the exact mean number of rounds (inf when the turns left can never kill)), or
     None when the fight's state is more than the MP (a Shell, a phase ability: the module docstring).
+    With ``weights`` (t = 0..R_w - 1, :func:`workbench.simulate.check_round_weights`) a third item:
+    sum_t weights[t] * P(alive after t rounds, damage taken = d), d = 0..HP - 1 (the MP left is
+    fixed by the round, so nothing else is summed over; ``RuleSystem.state_chain``: a duel's
+    winner's HP left).
     A fight whose MP runs out before any kill and whose turns left deal no damage (a given plan of
     MP abilities only) is never killed: P 0 every round, mean inf (exact; the simulation would
     refuse it, "no simulated fight killed").
@@ -127,4 +138,38 @@ def state_chain(
         by = by[: done[0] + 1]
     if by.size == 0:  # no round deals damage: never killed (P 0, mean inf), exactly
         by = np.zeros(1)
-    return by, float(c.mean[0])
+    if weights is None:
+        return by, float(c.mean[0])
+    return by, float(c.mean[0]), weighted_alive(lead, turn, int(hp[0]), weights, max_rounds)
+
+
+def weighted_alive(lead: list[np.ndarray], turn: np.ndarray, hp: int, weights: Any, max_rounds: int) -> np.ndarray:
+    """Return sum_t weights[t] P(alive after t rounds, damage taken = d), d = 0..hp - 1, of the fight
+    that plays the ``lead`` turns in rounds 1..k and ``turn`` in every later round
+    (:func:`mp_schedule`): the lead rounds on the dense alive mass a_t (a_0 the untouched target,
+    a_t = (a_{t-1} * lead[t - 1]) cut at hp), then, from each damage s that a_k holds, the constant
+    chain of HP hp - s (:func:`workbench.chains.kill_chains` with weights[k:]) shifted by s."""
+    from ...chains import kill_chains
+    from ...simulate import check_round_weights
+
+    W = check_round_weights(weights, max_rounds)
+    a = np.zeros(hp)
+    a[0] = 1.0
+    out = np.zeros(hp)
+    k = len(lead)
+    for t, x in enumerate(lead):
+        if t >= W.size:
+            return out
+        out += W[t] * a
+        a = np.convolve(a, x)[:hp]
+    if k >= W.size:
+        return out
+    s = np.flatnonzero(a > 0)
+    if s.size == 0:  # killed within the lead rounds
+        return out
+    c = kill_chains(turn[None, :], hp - s, max_rounds=max(1, max_rounds - k), weights=np.tile(W[k:], (s.size, 1)))
+    assert c.weighted is not None  # asked for
+    d = s[:, None] + np.arange(c.weighted.shape[1])[None, :]
+    inside = d < hp
+    np.add.at(out, d[inside], (a[s][:, None] * c.weighted)[inside])
+    return out
