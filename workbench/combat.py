@@ -457,19 +457,7 @@ def duel(
         _check_objective(objective, bool(simulate) or bool(eff_a or eff_b))
         forced: set[str] = set()
         if simulate is None and (eff_a or eff_b):
-            # exact over the state when neither side's turns change the other direction's fight
-            # (RuleSystem.duel_couplings) and each direction with state has its chain over it
-            forced = set(sys_a.duel_couplings(a, b, options, situation, plan_a, plan_b))
-            for me, foe, plan, eff in ((a, b, plan_a, eff_a), (b, a, plan_b, eff_b)):
-                if forced:
-                    break
-                if not eff:
-                    sides.append(_TurnChain(*_side_turn(me, foe, options, situation, plan, objective)))
-                    continue
-                chain = _StateChain(sys_a, me, foe, options, situation, plan, max_rounds)
-                if chain.by is None:  # the state does not fit the system's chain
-                    forced = set(eff)
-                sides.append(chain)
+            sides, forced = _state_directions(a, b, options, situation, plan_a, plan_b, objective, max_rounds)
         if simulate or forced:
             result = simulate_duel(
                 a,
@@ -508,6 +496,36 @@ def duel(
     ).filter(pl.col("probability") > 0)
     p_a, p_b = float(np.sum(win_a)), float(np.sum(win_b))
     return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
+
+
+def _state_directions(
+    a: Any, b: Any, options: Any, situation: Any, plan_a: Any, plan_b: Any, objective: Any, max_rounds: int
+) -> tuple[list[Any], set[str]]:
+    """Return (the two directions of the duel of ``a`` and ``b``, a against b then b against a; the
+    effects that force a simulation) for a duel whose :func:`workbench.simulate.state_effects` are not
+    empty. Exact over the state when neither side's turns change the other direction's fight
+    (``RuleSystem.duel_couplings`` empty) and each direction with state has its system's chain over
+    it (``RuleSystem.state_chain`` not None): then the directions are :class:`_StateChain` (or
+    :class:`_TurnChain` for a direction without state) and the set is empty. Otherwise the set names
+    the coupling effects, or the effects of a direction whose state does not fit a chain."""
+    from .simulate import state_effects
+    from .systems import system_of
+
+    sys = system_of(a)
+    forced = set(sys.duel_couplings(a, b, options, situation, plan_a, plan_b))
+    sides: list[Any] = []
+    for me, foe, plan in ((a, b, plan_a), (b, a, plan_b)):
+        if forced:
+            return [], forced
+        eff = state_effects(me, foe, options, situation, plan)
+        if not eff:
+            sides.append(_TurnChain(*_side_turn(me, foe, options, situation, plan, objective)))
+            continue
+        chain = _StateChain(sys, me, foe, options, situation, plan, max_rounds)
+        if chain.by is None:  # the state does not fit the system's chain
+            forced = set(eff)
+        sides.append(chain)
+    return ([], forced) if forced else (sides, forced)
 
 
 def _side_turn(

@@ -288,7 +288,7 @@ def fight_rounds(
         )
     got = system_of(attacker).state_chain(attacker, target, options, situation, plan, max_rounds)
     if got is not None:
-        by, mean = got
+        by, mean = got[0], got[1]
         return np.clip(np.asarray(by, dtype=np.float64), 0.0, 1.0), float(mean), True
     by = simulate_rounds_to_kill(
         attacker,

@@ -151,7 +151,7 @@ def state_chain(
             weighted += W[r] * v
         if v.sum() < CHAIN_TAIL:
             break
-    alive = None if weighted is None else weighted.reshape(len(keys), hp).sum(axis=0)
+    left = None if weighted is None else weighted.reshape(len(keys), hp).sum(axis=0)
     # the states reached from the start, and whether each can still be killed: a reached state that
     # cannot makes the mean infinite
     reach = np.zeros(n, dtype=bool)
@@ -174,6 +174,6 @@ def state_chain(
         sub = Q[idx][:, idx]
         m = spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size))
         mean = float(np.atleast_1d(m)[int(np.searchsorted(idx, s0))])
-    if alive is None:
+    if left is None:
         return np.array(by), mean
-    return np.array(by), mean, alive
+    return np.array(by), mean, left
