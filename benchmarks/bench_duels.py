@@ -5,7 +5,8 @@ directions without state effects: ``state_effects(a, b) | state_effects(b, a)`` 
 are exact now (also those whose ``RuleSystem.duel_couplings`` is empty and whose stateful directions
 have a ``RuleSystem.state_chain``: ``workbench.combat._state_directions``, the choice ``wb.duel``
 makes), the effects that still force a simulation, and the time of every exact duel (``wb.duel(a, b)``
-as a user calls it, first="a", 100 rounds; after one warm-up duel): their total and the slowest.
+as a user calls it, first="a", 100 rounds; after one warm-up duel, with the simulation's memo of
+tables cleared before each): their total and the slowest.
 The simulated duels are not run (100,000 fights each). ``--sample N`` times only N exact pairs per
 system, drawn with a seeded generator (the shares are always over all pairs).
 Run: .venv/bin/python benchmarks/bench_duels.py [--sample N]
@@ -22,6 +23,7 @@ import numpy as np
 import workbench as wb
 from workbench.combat import _state_directions
 from workbench.simulate import state_effects
+from workbench.simulate.engine import MEMO
 
 
 def main() -> None:
@@ -57,6 +59,7 @@ def main() -> None:
             wb.duel(*timed[0])  # warm-up: tables, imports
         times = []
         for a, b in timed:
+            MEMO.clear()  # cold: no table kept from the classification above or the duel before
             t = time.perf_counter()
             r = wb.duel(a, b)
             times.append((time.perf_counter() - t, a.name, b.name))

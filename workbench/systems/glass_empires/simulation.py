@@ -49,7 +49,15 @@ class GlassEmpiresSide(Side):
         self.situation = situation if situation is not None else self.sys.Situation()
         self.name = me.name
         self.jam_matters = self.sys.attacks_per_turn(me, self.options) > 1
-        self.bank = Bank(self._build)
+        # the tables are a function of the models, options, situation and plan alone: kept in the
+        # simulation's MEMO under those (a plan function is not: its tables are built per side), so a
+        # second side of the same fight (a duel's second pass over a chain) reuses them
+        if callable(plan):
+            self.bank = Bank(self._build)
+        else:
+            named = tuple(plan) if is_sequence_plan(plan) else plan
+            memo = ("glass_empires", "turn table", me, foe, self.options, self.situation, named)
+            self.bank = Bank(self._build, share=lambda key: (*memo, key))
 
     def _candidates(self, attacks: int) -> dict[str, list[Any]]:
         if is_sequence_plan(self.plan):
