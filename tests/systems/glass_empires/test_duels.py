@@ -66,6 +66,17 @@ def duel_oracle(a, b, first: str, rounds: int):
     return win_a, win_b, left_a, left_b
 
 
+def _hp_left_agrees(exact, sim, fights: int) -> None:
+    """Assert that E[winner's HP left; that side wins] of each side, exact and simulated, agree within 4 s.e. (the
+    s.e. of a mean of ``fights`` draws of X = HP left x 1{the side wins}, from the exact distribution)."""
+    for side in (exact.a, exact.b):
+        e, s = _left(exact, side), _left(sim, side)
+        m = sum(h * p for h, p in e.items())
+        var = sum(h * h * p for h, p in e.items()) - m * m
+        got = sum(h * p for h, p in s.items())
+        assert abs(got - m) <= 4 * max(np.sqrt(var / fights), 1e-9), side
+
+
 def _left(result, side: str) -> dict[int, float]:
     f = result.hp_left.filter(result.hp_left["side"] == side)
     return dict(zip(f["hp_left"].to_list(), f["probability"].to_list()))
@@ -177,7 +188,8 @@ PAIRS = [  # catalog pairs whose fight carries state in at least one direction
 @pytest.mark.parametrize("a, b, first", PAIRS)
 def test_exact_duel_agrees_with_200000_simulated_fights(a, b, first):
     """The exact duel (armor points, the Ray Shield) and wb.duel(simulate=True) with 200,000 seeded fights agree
-    within 4 standard errors on both win chances; before, these duels were simulated."""
+    within 4 standard errors on both win chances and on each winner's mean HP left (the weighted alive mass of the
+    chains over the state); before, these duels were simulated."""
     x, y = CAT.creature(a), CAT.creature(b)
     assert GE.state_effects(x, y) | GE.state_effects(y, x)
     kw = {"first": first or "a"}
@@ -187,6 +199,7 @@ def test_exact_duel_agrees_with_200000_simulated_fights(a, b, first):
     for p, q in ((d.p_a_wins, s.p_a_wins), (d.p_b_wins, s.p_b_wins)):
         se = max(np.sqrt(p * (1 - p) / 200_000), 1e-9)
         assert abs(p - q) <= 4 * se
+    _hp_left_agrees(d, s, 200_000)
     assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
 
 

@@ -67,6 +67,17 @@ def duel_oracle(a, b, first: str, rounds: int):
     return win_a, win_b, left_a, left_b
 
 
+def _hp_left_agrees(exact, sim, fights: int) -> None:
+    """Assert that E[winner's HP left; that side wins] of each side, exact and simulated, agree within 4 s.e. (the
+    s.e. of a mean of ``fights`` draws of X = HP left x 1{the side wins}, from the exact distribution)."""
+    for side in (exact.a, exact.b):
+        e, s = _left(exact, side), _left(sim, side)
+        m = sum(h * p for h, p in e.items())
+        var = sum(h * h * p for h, p in e.items()) - m * m
+        got = sum(h * p for h, p in s.items())
+        assert abs(got - m) <= 4 * max(np.sqrt(var / fights), 1e-9), side
+
+
 def _left(result, side: str) -> dict[int, float]:
     f = result.hp_left.filter(result.hp_left["side"] == side)
     return dict(zip(f["hp_left"].to_list(), f["probability"].to_list()))
@@ -161,11 +172,12 @@ PAIRS = [("Boar Rider", 120, "Wolf", 100, "a"), ("Wolf", 60, "Boar Rider", 60, "
 @pytest.mark.parametrize("na, ha, nb, hb, first", PAIRS)
 def test_exact_duel_agrees_with_200000_simulated_fights(na, ha, nb, hb, first):
     """Both sides spend MP: the exact duel and 200,000 seeded simulated fights agree within 4 s.e. on both win
-    chances (before, any duel with an MP ability was simulated)."""
+    chances and each winner's mean HP left (before, any duel with an MP ability was simulated)."""
     a, b = bare(na, ha), bare(nb, hb)
     d = wb.duel(a, b, first=first)
     s = wb.duel(a, b, first=first, simulate=True, fights=200_000, seed=4)
     assert d.exact and not s.exact
     for p, q in ((d.p_a_wins, s.p_a_wins), (d.p_b_wins, s.p_b_wins)):
         assert abs(p - q) <= 4 * max(np.sqrt(p * (1 - p) / 200_000), 1e-9)
+    _hp_left_agrees(d, s, 200_000)
     assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
