@@ -89,10 +89,10 @@ def state_chain(
 ) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
     """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival
     is below CHAIN_TAIL, the exact mean number of rounds (inf if some reachable state can never be
-    killed)), or None when the states pass MAX_STATES or their transitions MAX_TRANSITIONS. With ``weights`` (t = 0..R_w - 1,
-    :func:`workbench.simulate.check_round_weights`) a third item: sum_t weights[t] * P(alive after t rounds, damage taken =
-    d), d = 0..HP - 1, summed over (AP left, jammed, shield up) (``RuleSystem.state_chain``: a
-    duel's winner's HP left).
+    killed)), or None when the states pass MAX_STATES or their transitions MAX_TRANSITIONS. With
+    ``weights`` (t = 0..R_w - 1, :func:`workbench.simulate.check_round_weights`) a third item:
+    sum_t weights[t] * P(alive after t rounds, damage taken = d), d = 0..HP - 1, summed over (AP
+    left, jammed, shield up) (``RuleSystem.state_chain``: a duel's winner's HP left).
 
     Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target does nothing.
     From state (key, h), each row (damage, ap_damage, jam, shield_breaks, probability) of the key's
