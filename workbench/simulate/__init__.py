@@ -1,7 +1,9 @@
 """Seeded, vectorised simulation of fights whose effects carry state (DESIGN.md, Combat).
 
 ``wb.duel`` and ``wb.rounds_to_kill`` call :func:`state_effects` to choose: the exact absorbing
-chain when no stateful effect is involved, this simulation otherwise. The engine here (``Bank``,
+chain when no stateful effect is involved, the system's chain over the state where it fits
+(``RuleSystem.state_chain``; for a duel, with ``RuleSystem.duel_couplings`` empty), this
+simulation otherwise. The engine here (``Bank``,
 ``Side``, ``run_fights``) is generic; each rule system registers its own side and its stateful
 effects through the protocol (``RuleSystem.simulation_side``, ``RuleSystem.state_effects``,
 ``RuleSystem.tactics_class``), in its package's ``simulation.py``. See docs/combat.md for what
@@ -54,7 +56,9 @@ def make_side(
 def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None) -> set[str]:
     """Return the names of the stateful effects of ``attacker`` fighting ``target`` (empty: HP-only),
     as ``attacker``'s rule system names them (``RuleSystem.state_effects``; docs/combat.md lists
-    them per system). An effect named here makes ``duel`` / ``rounds_to_kill`` simulate."""
+    them per system). An effect named here makes ``duel`` / ``rounds_to_kill`` leave the HP-only
+    chain: for the system's chain over the state where it fits (``RuleSystem.state_chain``; a duel
+    also needs ``RuleSystem.duel_couplings`` empty), else this simulation."""
     from ..systems import system_of
 
     return set(system_of(attacker).state_effects(attacker, target, options, situation, plan))

@@ -852,7 +852,8 @@ class RuleSystem(ABC):
     ) -> set[str]:
         """Return the names of the effects of ``attacker`` fighting ``target`` that carry state from
         turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
-        simulate. The default is the empty set: HP is the only state, the exact chain applies."""
+        leave the HP-only chain for :meth:`state_chain` (a duel also asks :meth:`duel_couplings`),
+        else simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
     def state_effects_many(
