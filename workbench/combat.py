@@ -309,7 +309,7 @@ class _StateChain:
 
     def __init__(self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any, rounds: int):
         self.args = (me, foe, options, situation, plan)
-        self.sys, self.hp = sys, int(sum(system_pools(foe)))
+        self.sys, self.hp = sys, int(sum(_hit_pools(foe)))
         got = sys.state_chain(*self.args, max_rounds=rounds)
         self.by = None if got is None else np.clip(np.asarray(got[0], dtype=np.float64), 0.0, 1.0)
 
@@ -328,7 +328,7 @@ class _StateChain:
         return np.asarray(got[2], dtype=np.float64)[: self.hp]
 
 
-def system_pools(creature: Any) -> tuple:
+def _hit_pools(creature: Any) -> tuple:
     """Return the hit pools of ``creature`` as its rule system gives them (``RuleSystem.hit_pools``)."""
     from .systems import system_of
 
