@@ -9,7 +9,7 @@ Vitality). ``rounds_to_kill``, ``duel`` and ``compare`` read the same chain.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -203,16 +203,18 @@ def _total(joint: np.ndarray) -> np.ndarray:
 
 
 def _check_objective(objective: Any, simulated: bool) -> None:
-    """Refuse an unknown objective, and any but "damage" in a simulated fight: the simulation's
-    sides choose their plans by the highest mean damage (a RulesError, not a silent other plan)."""
+    """Refuse an unknown objective, and any but "damage" in a fight that carries state (``simulated``:
+    simulated, or chained over its state): the simulation's sides, and the chains over the state
+    that play their tables and plans, choose their plans by the highest mean damage (a RulesError,
+    not a silent other plan)."""
     from .turns import check_objective
 
     check_objective(objective)
     if simulated and objective != "damage":
         raise RulesError(
             f"objective={objective!r} chooses plans by the exact chain; this fight carries state and "
-            "is simulated, whose sides choose by the highest mean damage (pass simulate=False to "
-            "ignore the state, or objective='damage')",
+            "is simulated or chained over its state, whose sides choose by the highest mean damage "
+            "(pass simulate=False to ignore the state, or objective='damage')",
             field="objective",
         )
 
@@ -232,7 +234,10 @@ class DuelResult:
 
     ``rounds``: polars frame (round, p_a_wins, p_b_wins) of the round each side wins in;
     ``hp_left``: polars frame (side, hp_left, probability) of the winner's remaining HP.
-    ``exact`` is True when computed by the absorbing chains (no stateful effects).
+    ``exact`` is True when computed by the absorbing chains (no stateful effects, or each
+    direction's state is its own and fits its system's chain over it: docs/combat.md), False for a
+    simulation, which also has ``fights`` and ``standard_error``; ``forced_by`` names the state
+    effects that made ``duel`` simulate (empty when exact or when ``simulate=True`` asked for it).
     """
 
     a: str
@@ -247,6 +252,7 @@ class DuelResult:
     exact: bool = True
     fights: int | None = None
     standard_error: float | None = None
+    forced_by: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """Return a short readable summary."""
@@ -272,6 +278,94 @@ def _never(pmf: np.ndarray) -> bool:
     return pmf.sum() - pmf.flat[0] <= 0
 
 
+class _TurnChain:
+    """One direction of a duel (an attacker against its foe) on the chain of one turn: the joint pmf
+    ``pmf`` over the foe's ``pools`` every round (:func:`workbench.chains.kill_chains`)."""
+
+    def __init__(self, pmf: np.ndarray, pools: tuple):
+        self.pmf, self.pools, self.hp = pmf, pools, int(sum(pools))
+
+    def killed(self, rounds: int) -> np.ndarray:
+        """Return P(T = t), t = 1..``rounds``: the foe falls in the attacker's t-th turn."""
+        out = np.zeros(rounds)
+        if not _never(self.pmf):
+            k = _chains(self.pmf, self.pools, rounds).killed[0]
+            out[: k.size] = k
+        return out
+
+    def alive(self, w: np.ndarray, rounds: int) -> np.ndarray:
+        """Return sum_t w[t] P(foe alive after t turns, damage taken = d), d = 0..HP - 1."""
+        if _never(self.pmf):  # the attacker never hurts the foe: all mass at 0 damage taken
+            out = np.zeros(self.hp)
+            out[0] = w.sum()
+            return out
+        return _chains(self.pmf, self.pools, rounds, weights=w).weighted[0][: self.hp]
+
+
+class _StateChain:
+    """One direction of a duel on the attacker's rule system's chain over the fight's state
+    (``RuleSystem.state_chain``: armor points, jams, MP ...): the same two quantities as
+    :class:`_TurnChain`, for a direction whose state is its own (``RuleSystem.duel_couplings``)."""
+
+    def __init__(self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any, rounds: int):
+        self.args = (me, foe, options, situation, plan)
+        self.sys, self.hp = sys, int(sum(_hit_pools(foe)))
+        got = sys.state_chain(*self.args, max_rounds=rounds)
+        self.by = None if got is None else np.clip(np.asarray(got[0], dtype=np.float64), 0.0, 1.0)
+
+    def killed(self, rounds: int) -> np.ndarray:
+        """Return P(T = t), t = 1..``rounds``, from the chain's P(T <= t) (0 past where it stopped:
+        its survival was below CHAIN_TAIL)."""
+        assert self.by is not None  # duel builds this direction only where the chain fits
+        out = np.zeros(rounds)
+        k = np.diff(self.by[:rounds], prepend=0.0)
+        out[: k.size] = k
+        return out
+
+    def alive(self, w: np.ndarray, rounds: int) -> np.ndarray:
+        """Return the chain's weighted alive mass by damage taken (``state_chain(..., weights=w)``)."""
+        got = self.sys.state_chain(*self.args, max_rounds=rounds, weights=w)
+        return np.asarray(got[2], dtype=np.float64)[: self.hp]
+
+
+def _hit_pools(creature: Any) -> tuple:
+    """Return the hit pools of ``creature`` as its rule system gives them (``RuleSystem.hit_pools``)."""
+    from .systems import system_of
+
+    return tuple(system_of(creature).hit_pools(creature))
+
+
+def _duel_of(side_a: Any, side_b: Any, orders: Sequence[str], rounds: int):
+    """Return (win_a, win_b, left_a, left_b) of the duel whose directions are ``side_a`` (a against b)
+    and ``side_b`` (b against a), :class:`_TurnChain` or :class:`_StateChain`, averaged over the
+    ``orders`` who acts first (["a"], ["b"] or both: a fair coin). The two directions are
+    independent processes until one side falls, so with a first, a wins in round t when its t-th
+    turn kills (T_A = t) and b's first t - 1 did not: P = P(T_A = t) P(T_B > t - 1), a's damage
+    taken then b's after t - 1 turns; b wins in round t when T_B = t and T_A > t. The winner's HP
+    left is the loser's chain run again, its alive mass weighted by the winner's kill chance of
+    each round (linear in the weights, so the orders' weights are averaged first)."""
+    ka, kb = side_a.killed(rounds), side_b.killed(rounds)
+    sa = np.concatenate(([1.0], 1.0 - np.cumsum(ka)))  # P(T_A > t), t = 0..rounds
+    sb = np.concatenate(([1.0], 1.0 - np.cumsum(kb)))
+    win_a, win_b = np.zeros(rounds), np.zeros(rounds)
+    wa, wb = np.zeros(rounds + 1), np.zeros(rounds + 1)
+    for first in orders:
+        # the winner's alive mass (a sub-probability: it already holds the loser surviving so far)
+        # is weighted by the winner's own kill chance in that round
+        if first == "a":
+            win_a += ka * sb[:-1]
+            win_b += kb * sa[1:]
+            wa[:-1] += ka  # a kills in t: b's damage to a after t - 1 rounds
+            wb[1:] += kb  # b kills in t: a's damage to b after t rounds
+        else:
+            win_a += ka * sb[1:]
+            win_b += kb * sa[:-1]
+            wa[1:] += ka
+            wb[:-1] += kb
+    n = len(orders)
+    return win_a / n, win_b / n, side_b.alive(wa / n, rounds), side_a.alive(wb / n, rounds)
+
+
 def duel_chains(
     turn_a: np.ndarray, turn_b: np.ndarray, pools_a: tuple, pools_b: tuple, first: str, rounds: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -281,39 +375,10 @@ def duel_chains(
     With a first, a wins in round t when its t-th turn kills (T_A = t) and b's first t-1 turns did
     not: P = P(T_A = t) P(T_B > t - 1); a's damage taken is then b's after t - 1 turns. b wins in round
     t when T_B = t and T_A > t. The winner's HP left comes from the same chain run again, its alive
-    mass weighted by the winner's kill chance of each round (no rounds x HP matrix is kept).
+    mass weighted by the winner's kill chance of each round (no rounds x HP matrix is kept;
+    :func:`_duel_of`, the one combination of every exact duel).
     """
-
-    def killed(pmf, pools):
-        out = np.zeros(rounds)
-        if not _never(pmf):
-            k = _chains(pmf, pools, rounds).killed[0]
-            out[: k.size] = k
-        return out
-
-    ka, kb = killed(turn_a, pools_b), killed(turn_b, pools_a)
-    sa = np.concatenate(([1.0], 1.0 - np.cumsum(ka)))  # P(T_A > t), t = 0..rounds
-    sb = np.concatenate(([1.0], 1.0 - np.cumsum(kb)))
-    # the winner's alive mass (a sub-probability: it already holds the loser surviving so far) is
-    # weighted by the winner's own kill chance in that round
-    if first == "a":
-        win_a, win_b = ka * sb[:-1], kb * sa[1:]
-        wa = np.concatenate((ka, [0.0]))  # a kills in t: b's damage to a after t - 1 rounds
-        wb = np.concatenate(([0.0], kb))  # b kills in t: a's damage to b after t rounds
-    else:
-        win_a, win_b = ka * sb[1:], kb * sa[:-1]
-        wa = np.concatenate(([0.0], ka))
-        wb = np.concatenate((kb, [0.0]))
-
-    def left(pmf, pools, w):
-        size = int(sum(pools))
-        if _never(pmf):  # the loser never hurts the winner: all mass at 0 damage taken
-            out = np.zeros(size)
-            out[0] = w.sum()
-            return out
-        return _chains(pmf, pools, rounds, weights=w).weighted[0][:size]
-
-    return win_a, win_b, left(turn_b, pools_a, wa), left(turn_a, pools_b, wb)
+    return _duel_of(_TurnChain(turn_a, pools_b), _TurnChain(turn_b, pools_a), [first], rounds)
 
 
 def duel(
@@ -344,8 +409,13 @@ def duel(
     ``first`` is "a", "b" or "random" (a fair coin each fight). Exact by the absorbing chains when
     neither side's damage depends on state (DESIGN.md, Combat): P(a wins in round t) =
     P(T_A = t) P(T_B >= t) when a acts first (:func:`duel_chains`; Annulus: over Endurance and
-    Vitality). With a stateful effect (docs/combat.md) a seeded simulation of ``fights`` fights is
-    used instead; ``simulate`` True / False forces one way. ``tactics_a`` / ``tactics_b`` (the
+    Vitality). With a stateful effect (docs/combat.md) the duel is still exact when no side's turns
+    change the other direction's fight (``RuleSystem.duel_couplings`` empty: Glass Empires armor
+    points, jams and Ray Shield, Last Odyssey MP) and each direction with state has its system's
+    chain over it (``RuleSystem.state_chain``, with the weights of the winner's HP left): the same
+    combination of the two directions (:func:`_duel_of`). Otherwise a seeded simulation of
+    ``fights`` fights is used, its ``forced_by`` naming the effects that needed it; ``simulate``
+    True / False forces one way (False ignores the state). ``tactics_a`` / ``tactics_b`` (the
     system's ``tactics_class``) set its tactics in the simulation. Bounds as for
     :func:`rounds_to_kill` (docs/limits.md): a simulation still running after 8 s stops with a
     RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks each side's plan when its
@@ -357,6 +427,7 @@ def duel(
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
     plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
     confirm = check_confirm(confirm)
+    sides: list[Any] = []  # the two directions: a against b, b against a
     if isinstance(a, Dist) or isinstance(b, Dist):
         if not (isinstance(a, Dist) and isinstance(b, Dist)):
             raise RulesError("give two creatures, or two per-turn damage Dists with hp_a= and hp_b=", field="b")
@@ -376,13 +447,18 @@ def duel(
             raise RulesError(
                 f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b"
             )
-        use_sim = _choose(
-            simulate,
-            lambda: state_effects(a, b, options, situation, plan_a) | state_effects(b, a, options, situation, plan_b),
+        # the state effects of each direction, asked only when the method is chosen here
+        eff_a, eff_b = (
+            (state_effects(a, b, options, situation, plan_a), state_effects(b, a, options, situation, plan_b))
+            if simulate is None
+            else (set(), set())
         )
-        _check_objective(objective, use_sim)
-        if use_sim:
-            return simulate_duel(
+        _check_objective(objective, bool(simulate) or bool(eff_a or eff_b))
+        forced: set[str] = set()
+        if simulate is None and (eff_a or eff_b):
+            sides, forced = _state_directions(a, b, options, situation, plan_a, plan_b, objective, max_rounds)
+        if simulate or forced:
+            result = simulate_duel(
                 a,
                 b,
                 options,
@@ -398,13 +474,18 @@ def duel(
                 progress=progress,
                 confirm=confirm,
             )
-        ta, pb = _side_turn(a, b, options, situation, plan_a, objective)
-        tb, pa = _side_turn(b, a, options, situation, plan_b, objective)
+            return replace(result, forced_by=tuple(sorted(forced))) if forced else result
+        if not sides:
+            sides = [
+                _TurnChain(*_side_turn(a, b, options, situation, plan_a, objective)),
+                _TurnChain(*_side_turn(b, a, options, situation, plan_b, objective)),
+            ]
         name_a, name_b = a.name, b.name
+    if not sides:
+        sides = [_TurnChain(ta, pb), _TurnChain(tb, pa)]
     orders = ["a", "b"] if first == "random" else [first]
-    parts = [duel_chains(ta, tb, pa, pb, o, max_rounds) for o in orders]
-    win_a, win_b, left_a, left_b = (sum(p[i] for p in parts) / len(parts) for i in range(4))
-    hp_a_, hp_b_ = int(sum(pa)), int(sum(pb))
+    win_a, win_b, left_a, left_b = _duel_of(sides[0], sides[1], orders, max_rounds)
+    hp_a_, hp_b_ = sides[1].hp, sides[0].hp
     rounds = pl.DataFrame({"round": np.arange(1, max_rounds + 1), "p_a_wins": win_a, "p_b_wins": win_b})
     hp_left = pl.concat(
         [
@@ -412,8 +493,38 @@ def duel(
             pl.DataFrame({"side": name_b, "hp_left": hp_b_ - np.arange(hp_b_), "probability": left_b}),
         ]
     ).filter(pl.col("probability") > 0)
-    p_a, p_b = float(np.sum(win_a)), float(np.sum(win_b))  # np.sum: win_a is typed array | float (sum() starts at 0)
+    p_a, p_b = float(np.sum(win_a)), float(np.sum(win_b))
     return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
+
+
+def _state_directions(
+    a: Any, b: Any, options: Any, situation: Any, plan_a: Any, plan_b: Any, objective: Any, max_rounds: int
+) -> tuple[list[Any], set[str]]:
+    """Return (the two directions of the duel of ``a`` and ``b``, a against b then b against a; the
+    effects that force a simulation) for a duel whose :func:`workbench.simulate.state_effects` are not
+    empty. Exact over the state when neither side's turns change the other direction's fight
+    (``RuleSystem.duel_couplings`` empty) and each direction with state has its system's chain over
+    it (``RuleSystem.state_chain`` not None): then the directions are :class:`_StateChain` (or
+    :class:`_TurnChain` for a direction without state) and the set is empty. Otherwise the set names
+    the coupling effects, or the effects of a direction whose state does not fit a chain."""
+    from .simulate import state_effects
+    from .systems import system_of
+
+    sys = system_of(a)
+    forced = set(sys.duel_couplings(a, b, options, situation, plan_a, plan_b))
+    sides: list[Any] = []
+    for me, foe, plan in ((a, b, plan_a), (b, a, plan_b)):
+        if forced:
+            return [], forced
+        eff = state_effects(me, foe, options, situation, plan)
+        if not eff:
+            sides.append(_TurnChain(*_side_turn(me, foe, options, situation, plan, objective)))
+            continue
+        chain = _StateChain(sys, me, foe, options, situation, plan, max_rounds)
+        if chain.by is None:  # the state does not fit the system's chain
+            forced = set(eff)
+        sides.append(chain)
+    return ([], forced) if forced else (sides, forced)
 
 
 def _side_turn(

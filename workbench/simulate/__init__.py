@@ -1,7 +1,9 @@
 """Seeded, vectorised simulation of fights whose effects carry state (DESIGN.md, Combat).
 
 ``wb.duel`` and ``wb.rounds_to_kill`` call :func:`state_effects` to choose: the exact absorbing
-chain when no stateful effect is involved, this simulation otherwise. The engine here (``Bank``,
+chain when no stateful effect is involved, the system's chain over the state where it fits
+(``RuleSystem.state_chain``; for a duel, with ``RuleSystem.duel_couplings`` empty), this
+simulation otherwise. The engine here (``Bank``,
 ``Side``, ``run_fights``) is generic; each rule system registers its own side and its stateful
 effects through the protocol (``RuleSystem.simulation_side``, ``RuleSystem.state_effects``,
 ``RuleSystem.tactics_class``), in its package's ``simulation.py``. See docs/combat.md for what
@@ -19,6 +21,7 @@ from .engine import MEMO, Bank, Fights, Side, run_fights
 
 __all__ = [
     "can_damage",
+    "check_round_weights",
     "state_effects",
     "simulate_duel",
     "simulate_rounds_to_kill",
@@ -53,10 +56,25 @@ def make_side(
 def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None) -> set[str]:
     """Return the names of the stateful effects of ``attacker`` fighting ``target`` (empty: HP-only),
     as ``attacker``'s rule system names them (``RuleSystem.state_effects``; docs/combat.md lists
-    them per system). An effect named here makes ``duel`` / ``rounds_to_kill`` simulate."""
+    them per system). An effect named here makes ``duel`` / ``rounds_to_kill`` leave the HP-only
+    chain: for the system's chain over the state where it fits (``RuleSystem.state_chain``; a duel
+    also needs ``RuleSystem.duel_couplings`` empty), else this simulation."""
     from ..systems import system_of
 
     return set(system_of(attacker).state_effects(attacker, target, options, situation, plan))
+
+
+def check_round_weights(weights: Any, max_rounds: int) -> np.ndarray:
+    """Return ``weights`` as a float vector over rounds t = 0..R_w - 1, 1 <= R_w <= max_rounds + 1 (one
+    row of :func:`workbench.chains.kill_chains`' ``weights``), as ``RuleSystem.state_chain`` takes
+    it, or raise RulesError (field ``weights``)."""
+    W = np.asarray(weights, dtype=np.float64)
+    if W.ndim != 1 or not 1 <= W.size <= max_rounds + 1 or not np.all(np.isfinite(W)):
+        raise RulesError(
+            f"weights must be a finite vector of 1..max_rounds + 1 = {max_rounds + 1} weights, one per round t = 0..",
+            field="weights",
+        )
+    return W
 
 
 def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
@@ -274,7 +292,7 @@ def fight_rounds(
         )
     got = system_of(attacker).state_chain(attacker, target, options, situation, plan, max_rounds)
     if got is not None:
-        by, mean = got
+        by, mean = got[0], got[1]
         return np.clip(np.asarray(by, dtype=np.float64), 0.0, 1.0), float(mean), True
     by = simulate_rounds_to_kill(
         attacker,

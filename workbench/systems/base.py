@@ -852,7 +852,8 @@ class RuleSystem(ABC):
     ) -> set[str]:
         """Return the names of the effects of ``attacker`` fighting ``target`` that carry state from
         turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
-        simulate. The default is the empty set: HP is the only state, the exact chain applies."""
+        leave the HP-only chain for :meth:`state_chain` (a duel also asks :meth:`duel_couplings`),
+        else simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
     def state_effects_many(
@@ -887,12 +888,34 @@ class RuleSystem(ABC):
         situation: Any = None,
         plan: Any = None,
         max_rounds: int = 10_000,
-    ) -> tuple[np.ndarray, float] | None:
+        weights: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
         """Return the exact rounds-to-kill of a fight whose :meth:`state_effects` are not empty, by
         an absorbing chain over its state: (P(killed by round t) for t = 1.. up to ``max_rounds``
         or a 1e-16 survival, the mean rounds), or None when the state does not fit a chain (the
-        fight is then simulated; docs/combat.md). The default is None."""
+        fight is then simulated; docs/combat.md). With ``weights`` (a vector over rounds
+        t = 0..R_w - 1, R_w <= max_rounds + 1, as ``kill_chains(..., weights=)`` takes) a third item:
+        sum_t weights[t] * P(alive after t rounds, damage taken = d) for d = 0..HP - 1, summed over
+        the other state components (a duel's winner's HP left, ``combat.duel``). The default is None."""
         return None
+
+    def duel_couplings(
+        self,
+        a: Any,
+        b: Any,
+        options: Any = None,
+        situation: Any = None,
+        plan_a: Any = None,
+        plan_b: Any = None,
+    ) -> set[str]:
+        """Return the names of the state effects through which, in a duel of ``a`` and ``b``, one
+        side's turns change the other direction's fight (the foe's attacks or tables, its HP outside
+        the attacker's turns, effects between rounds): empty when each direction's state is its own,
+        so the duel is exact from the two :meth:`state_chain` (``combat.duel``). The default is
+        conservative, every state effect of both directions (the duel is simulated)."""
+        return set(self.state_effects(a, b, options, situation, plan_a)) | set(
+            self.state_effects(b, a, options, situation, plan_b)
+        )
 
     def build_space_size(self, budget: Any, options: Any = None) -> int | None:
         """Return how many candidates ``build_space(budget, ...)`` walks (counted without walking

@@ -254,13 +254,22 @@ class GlassEmpires(RuleSystem):
 
         return GlassEmpiresSide(me, foe, options, situation, plan)
 
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000):
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
         """Return the exact chain over (armor points left, jammed, Ray Shield up, HP) of rounds-to-kill's
         fight (glass_empires/state_chain.py: armor points stay spent, CLARIFICATIONS.md; a broken Ray
-        Shield stays broken, shared data), or None past its state bound."""
+        Shield stays broken, shared data), or None past its state bound; with ``weights`` also the
+        weighted alive mass by damage taken (``RuleSystem.state_chain``)."""
         from .state_chain import state_chain
 
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds)
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
+
+    def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
+        """Return the state effects of the duel of ``a`` and ``b`` through which one side's turns change
+        the other direction's fight (glass_empires/simulation.py: :data:`ONE_SIDED` are not): empty
+        for every Glass Empires effect today, so each direction is its own chain (``combat.duel``)."""
+        from .simulation import duel_couplings
+
+        return duel_couplings(self, a, b, options, situation, plan_a, plan_b)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
         """Return the armor points / jams / ray shield effects of ``attacker`` on ``target``

@@ -21,7 +21,7 @@ from ...errors import RulesError
 from ...simulate.engine import Bank, Fights, Side
 from ...simulate.plans import choose_label, dist_table, grouped_table, is_sequence_plan
 
-__all__ = ["GlassEmpiresSide", "state_effects", "state_key"]
+__all__ = ["GlassEmpiresSide", "state_effects", "state_key", "duel_couplings", "ONE_SIDED"]
 
 
 def state_key(ap: Any, jammed: Any, shield_up: Any) -> Any:
@@ -49,7 +49,15 @@ class GlassEmpiresSide(Side):
         self.situation = situation if situation is not None else self.sys.Situation()
         self.name = me.name
         self.jam_matters = self.sys.attacks_per_turn(me, self.options) > 1
-        self.bank = Bank(self._build)
+        # the tables are a function of the models, options, situation and plan alone: kept in the
+        # simulation's MEMO under those (a plan function is not: its tables are built per side), so a
+        # second side of the same fight (a duel's second pass over a chain) reuses them
+        if callable(plan):
+            self.bank = Bank(self._build)
+        else:
+            named = tuple(plan) if is_sequence_plan(plan) else plan
+            memo = ("glass_empires", "turn table", me, foe, self.options, self.situation, named)
+            self.bank = Bank(self._build, share=lambda key: (*memo, key))
 
     def _candidates(self, attacks: int) -> dict[str, list[Any]]:
         if is_sequence_plan(self.plan):
@@ -177,3 +185,32 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
     if sys.attacks_per_turn(attacker, opts) > 1 and any(w.jams for w in attacker.weapons):
         out.add("jams")
     return out
+
+
+#: the state effects whose state belongs to one direction of a duel: only the attacker's own turns
+#: change it, and the attacker's turns are all that read it (GlassEmpiresSide.turn draws from
+#: state_key(the foe's AP, its own jam, the foe's shield) and changes nothing of its own but the jam)
+ONE_SIDED = {
+    # the target's armor points: "Armor points absorb physical damage before HP, 1 AP per 2 damage or
+    # fraction" (CLARIFICATIONS.md, Glass Empires): spent by the attacker's Strikes only, and the
+    # target's own Strike Saves, weapons and damage never read them
+    "armor points",
+    # the attacker's jam: "a windgun or Reload weapon jams" on a Fumble (glass-empires-attack.txt),
+    # costing the attacker's own next Attack; the foe's turns neither jam nor read it
+    "jams",
+    # the target's Ray Shield: "immune to all damage" until an effect of 6 or more breaks it, then the
+    # gem "instantly shatters, destroying the item" (shared/data/glass_empires_creatures.toml, Moon
+    # Rabbit Operator); it guards against the attacker's damage only and gives its bearer no attack
+    "ray shield",
+}
+
+
+def duel_couplings(
+    sys: Any, a: Any, b: Any, options: Any = None, situation: Any = None, plan_a: Any = None, plan_b: Any = None
+) -> set[str]:
+    """Return the state effects of the duel of ``a`` and ``b`` (both directions' :func:`state_effects`)
+    through which one side's turns change the other direction's fight: those not in
+    :data:`ONE_SIDED`. Empty for every effect Glass Empires names today; an effect added later
+    couples (is simulated) until it is shown to be one-sided."""
+    both = state_effects(sys, a, b, options, situation) | state_effects(sys, b, a, options, situation)
+    return both - ONE_SIDED

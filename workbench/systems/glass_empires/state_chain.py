@@ -26,6 +26,7 @@ import numpy as np
 
 from ...arguments import check_time
 from ...chains import CHAIN_TAIL
+from ...simulate import check_round_weights
 from .simulation import decode_key, shield_up_at_start, state_key
 
 __all__ = ["MAX_STATES", "MAX_TRANSITIONS", "state_chain"]
@@ -77,11 +78,21 @@ def _reachable(side: Any, start: int, jam_matters: bool, shield: bool) -> tuple[
 
 
 def state_chain(
-    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int
-) -> tuple[np.ndarray, float] | None:
+    sys: Any,
+    attacker: Any,
+    target: Any,
+    options: Any,
+    situation: Any,
+    plan: Any,
+    max_rounds: int,
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
     """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival
     is below CHAIN_TAIL, the exact mean number of rounds (inf if some reachable state can never be
-    killed)), or None when the states pass MAX_STATES or their transitions MAX_TRANSITIONS.
+    killed)), or None when the states pass MAX_STATES or their transitions MAX_TRANSITIONS. With
+    ``weights`` (t = 0..R_w - 1, :func:`workbench.simulate.check_round_weights`) a third item:
+    sum_t weights[t] * P(alive after t rounds, damage taken = d), d = 0..HP - 1, summed over (AP
+    left, jammed, shield up) (``RuleSystem.state_chain``: a duel's winner's HP left).
 
     Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target does nothing.
     From state (key, h), each row (damage, ap_damage, jam, shield_breaks, probability) of the key's
@@ -127,15 +138,20 @@ def state_chain(
     s0 = where[start] * hp
     v = np.zeros(n)
     v[s0] = 1.0
+    W = None if weights is None else check_round_weights(weights, max_rounds)
+    weighted = None if W is None else W[0] * v
     by = []
     total = 0.0
-    for r in range(max_rounds):
-        check_time(f"the armor-point chain of {n:,} states, round {r + 1:,}")  # the caller's budget
+    for r in range(1, max_rounds + 1):
+        check_time(f"the armor-point chain of {n:,} states, round {r:,}")  # the caller's budget
         total += float(v @ kill)
         by.append(min(total, 1.0))
-        v = QT @ v
+        v = QT @ v  # the alive mass after r rounds
+        if weighted is not None and W is not None and r < W.size:
+            weighted += W[r] * v
         if v.sum() < CHAIN_TAIL:
             break
+    left = None if weighted is None else weighted.reshape(len(keys), hp).sum(axis=0)
     # the states reached from the start, and whether each can still be killed: a reached state that
     # cannot makes the mean infinite
     reach = np.zeros(n, dtype=bool)
@@ -152,9 +168,12 @@ def state_chain(
             break
         can = more
     if not can[reach].all():
-        return np.array(by), float("inf")
-    idx = np.flatnonzero(reach)
-    sub = Q[idx][:, idx]
-    m = spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size))
-    mean = float(np.atleast_1d(m)[int(np.searchsorted(idx, s0))])
-    return np.array(by), mean
+        mean = float("inf")
+    else:
+        idx = np.flatnonzero(reach)
+        sub = Q[idx][:, idx]
+        m = spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size))
+        mean = float(np.atleast_1d(m)[int(np.searchsorted(idx, s0))])
+    if left is None:
+        return np.array(by), mean
+    return np.array(by), mean, left

@@ -18,7 +18,15 @@ from ...errors import RulesError
 from ...simulate.engine import MEMO, Bank, Fights, Side
 from ...simulate.plans import choose_label, dist_table, grouped_table, is_sequence_plan
 
-__all__ = ["LastOdysseySide", "state_effects", "poison_damage", "PHASE_TIMINGS", "MAX_ANIMA"]
+__all__ = [
+    "LastOdysseySide",
+    "state_effects",
+    "poison_damage",
+    "PHASE_TIMINGS",
+    "MAX_ANIMA",
+    "duel_couplings",
+    "ONE_SIDED",
+]
 
 
 class LastOdysseySide(Side):
@@ -291,3 +299,36 @@ def phase_effects(attacker: Any, target: Any) -> set[str]:
         if not (spared or immune):
             out.add(a.name.lower())
     return out
+
+
+#: the state effects whose state belongs to one direction of a duel: only the attacker's own turns
+#: change it, and only the attacker's turns read it (LastOdysseySide.turn: the plan of (the foe's
+#: Shell up, its own MP left), abilities drawn as the foe's Shell stands, damage to the foe alone)
+ONE_SIDED = {
+    # the attacker's MP: "When a character uses an ability that has an MP cost, their MP is reduced by
+    # that amount. Characters may never use an ability that costs more than their current MP"
+    # (srd/heroes/numbers.md); it pays for the attacker's own abilities, nothing of the foe's
+    "mp",
+    # the target's Shell: it "takes damage before HP" and, once broken, changes the multipliers of the
+    # attacks made on it (CLARIFICATIONS.md, Last Odyssey: Shell): the attacker's damage only; the
+    # Shell's bearer attacks as it would without one
+    "shell",
+}
+# Not one-sided: every phase ability (state_effects names each, lowercased). They are played between
+# rounds, after both sides' turns (srd/combat/round.md: the Action Phase, then the Effect Phase, then
+# the Paradigm Phase; "An extra Paradigm Phase also takes place at the beginning of the first
+# round"), so a kill by Poisoned (Miasma), Foretell Doom or Dragonslayer is not a kill within the
+# attacker's turn: it comes after the foe's turn of that round whoever acted first, which the duel of
+# two turn-by-turn chains cannot order. Dragonslayer also hands the anima it spends to the foe
+# (srd/anima/spending.md), which pays for the foe's own paradigm actions.
+
+
+def duel_couplings(
+    sys: Any, a: Any, b: Any, options: Any = None, situation: Any = None, plan_a: Any = None, plan_b: Any = None
+) -> set[str]:
+    """Return the state effects of the duel of ``a`` and ``b`` (both directions' :func:`state_effects`)
+    through which one side's turns or phases change the other direction's fight: all but
+    :data:`ONE_SIDED` (the phase abilities: the comment above). An effect added later couples (is
+    simulated) until it is shown to be one-sided."""
+    both = state_effects(sys, a, b, plan_a) | state_effects(sys, b, a, plan_b)
+    return both - ONE_SIDED

@@ -1,5 +1,5 @@
 """The exact fight of a Last Odyssey attacker that spends MP (or plays Foretell Doom) against a passive
-target without a Shell.
+target, and of any attacker against a target with a Shell.
 
 srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an MP cost, their MP is
 reduced by that amount. Characters may never use an ability that costs more than their current MP";
@@ -14,10 +14,15 @@ the constant turn (:func:`workbench.chains.kill_chains` with ``lead``), exact.
 
 Foretell Doom, played once after the third Effect Phase (srd/warriors/examples/tier/06.md), reads no
 HP, so its damage belongs to round 3 alone and joins that round's turn (checked: its tables at full
-and not full HP must agree). Not chained (None: the fight is simulated): a target with a Shell (the
-Shell breaks mid-turn and changes the multipliers and so the plans, CLARIFICATIONS.md, Last Odyssey:
-Shell: the state is Shell left and HP), Miasma (Poisoned lands on a hit die: whether poison damage
-comes is random state) and Dragonslayer (its multiplier reads whether the foe is at full HP).
+and not full HP must agree).
+
+A target with a Shell: the Shell breaks mid-turn and changes the multipliers and so the plans
+(CLARIFICATIONS.md, Last Odyssey: Shell), so the MP trajectory is no longer fixed: the fight is the
+chain over (MP left, Shell points left, HP damage taken) of :func:`shell_chain`, each turn composed
+ability by ability as the Shell stands (:func:`shell_turn`), solved by
+:func:`workbench.state_chain.solve_keyed_chain`. Not chained (None: the fight is simulated): Miasma
+(Poisoned lands on a hit die: whether poison damage comes is random state), Dragonslayer (its
+multiplier reads whether the foe is at full HP) and Foretell Doom against a Shell.
 """
 
 from __future__ import annotations
@@ -96,11 +101,24 @@ def mp_schedule(side: Any) -> tuple[list[np.ndarray], np.ndarray] | None:
 
 
 def state_chain(
-    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int
-) -> tuple[np.ndarray, float] | None:
+    sys: Any,
+    attacker: Any,
+    target: Any,
+    options: Any,
+    situation: Any,
+    plan: Any,
+    max_rounds: int,
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
     """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival is
     below CHAIN_TAIL, the exact mean number of rounds (inf when the turns left can never kill)), or
-    None when the fight's state is more than the MP (a Shell, a phase ability: the module docstring).
+    None when the fight's state is more than the MP and a Shell (a phase ability: the module
+    docstring). A target with a Shell is chained over (MP left, Shell left, HP damage taken):
+    :func:`shell_chain`.
+    With ``weights`` (t = 0..R_w - 1, :func:`workbench.simulate.check_round_weights`) a third item:
+    sum_t weights[t] * P(alive after t rounds, damage taken = d), d = 0..HP - 1 (the MP left is
+    fixed by the round, so nothing else is summed over; ``RuleSystem.state_chain``: a duel's
+    winner's HP left).
     A fight whose MP runs out before any kill and whose turns left deal no damage (a given plan of
     MP abilities only) is never killed: P 0 every round, mean inf (exact; the simulation would
     refuse it, "no simulated fight killed").
@@ -114,8 +132,14 @@ def state_chain(
     timed = {a.name.lower() for a in attacker.phase_abilities if a.timing == "after_third_effect_phase"}
     effects = sys.state_effects(attacker, target, options, situation, plan)
     if "shell" in effects and not effects - {"mp", "shell"}:
-        got = shell_chain(sys, attacker, target, options, situation, plan, max_rounds)
-        return None if got is None else (got.by if got.by.size else np.zeros(1), got.mean)
+        from ...simulate import check_round_weights
+
+        w = None if weights is None else check_round_weights(weights, max_rounds)
+        chained = shell_chain(sys, attacker, target, options, situation, plan, max_rounds, w)
+        if chained is None:
+            return None
+        by = chained.by if chained.by.size else np.zeros(1)
+        return (by, chained.mean) if chained.weighted is None else (by, chained.mean, chained.weighted)
     if effects - {"mp"} - timed:
         return None
     side = LastOdysseySide(attacker, target, options, situation, plan)
@@ -131,7 +155,41 @@ def state_chain(
         by = by[: done[0] + 1]
     if by.size == 0:  # no round deals damage: never killed (P 0, mean inf), exactly
         by = np.zeros(1)
-    return by, float(c.mean[0])
+    if weights is None:
+        return by, float(c.mean[0])
+    return by, float(c.mean[0]), weighted_alive(lead, turn, int(hp[0]), weights, max_rounds)
+
+
+def weighted_alive(lead: list[np.ndarray], turn: np.ndarray, hp: int, weights: Any, max_rounds: int) -> np.ndarray:
+    """Return sum_t weights[t] P(alive after t rounds, damage taken = d), d = 0..hp - 1, of the fight
+    that plays the ``lead`` turns in rounds 1..k and ``turn`` in every later round
+    (:func:`mp_schedule`): the lead rounds on the dense alive mass a_t (a_0 the untouched target,
+    a_t = (a_{t-1} * lead[t - 1]) cut at hp), then, from each damage s that a_k holds, the constant
+    chain of HP hp - s (:func:`workbench.chains.kill_chains` with weights[k:]) shifted by s."""
+    from ...chains import kill_chains
+    from ...simulate import check_round_weights
+
+    W = check_round_weights(weights, max_rounds)
+    a = np.zeros(hp)
+    a[0] = 1.0
+    out = np.zeros(hp)
+    k = len(lead)
+    for t, x in enumerate(lead):
+        if t >= W.size:
+            return out
+        out += W[t] * a
+        a = np.convolve(a, x)[:hp]
+    if k >= W.size:
+        return out
+    s = np.flatnonzero(a > 0)
+    if s.size == 0:  # killed within the lead rounds
+        return out
+    c = kill_chains(turn[None, :], hp - s, max_rounds=max(1, max_rounds - k), weights=np.tile(W[k:], (s.size, 1)))
+    assert c.weighted is not None  # asked for
+    d = s[:, None] + np.arange(c.weighted.shape[1])[None, :]
+    inside = d < hp
+    np.add.at(out, d[inside], (a[s][:, None] * c.weighted)[inside])
+    return out
 
 
 def shell_turn(side: Any, mp: int, shell: int) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:

@@ -218,15 +218,26 @@ class LastOdyssey(RuleSystem):
 
         return state_effects(self, attacker, target, plan)
 
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds: int = 10_000):
+    def state_chain(
+        self, attacker, target, options=None, situation=None, plan=None, max_rounds: int = 10_000, weights=None
+    ):
         """Return the exact rounds-to-kill (P(killed by round t) for t = 1.., the mean rounds) of a fight
         whose only state is the attacker's MP (srd/heroes/numbers.md: "When a character uses an ability
         that has an MP cost, their MP is reduced by that amount"): the MP schedule is fixed in advance,
         so the fight is a chain of per-round turns (last_odyssey/state_chain.py); None (simulated)
-        when the target has a Shell or a phase ability is played."""
+        when the target has a Shell or a phase ability is played; with ``weights`` also the weighted
+        alive mass by damage taken (``RuleSystem.state_chain``)."""
         from .state_chain import state_chain
 
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds)
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
+
+    def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
+        """Return the state effects of the duel of ``a`` and ``b`` through which one side's turns or
+        phases change the other direction's fight (last_odyssey/simulation.py: the phase abilities;
+        the MP and the Shell are one-sided)."""
+        from .simulation import duel_couplings
+
+        return duel_couplings(self, a, b, options, situation, plan_a, plan_b)
 
 
 def _combos(usable: list[Attack], ap: int, mp: int) -> list[tuple[str, list[int]]]:

@@ -1,0 +1,141 @@
+"""Exact duels over state (issue 15, item 2 for duels): ``wb.duel`` asks the protocol, never a list of effects.
+
+When a duel's directions carry state (``state_effects``), it is exact when the system says no effect couples the
+two directions (``RuleSystem.duel_couplings`` empty) and each direction with state has its chain over the state
+(``RuleSystem.state_chain``, which with ``weights`` also returns the weighted alive mass by damage taken); then
+P(a wins in round t) = P(T_A = t) P(T_B > t - 1) with a first, the one combination of every exact duel
+(combat._duel_of). Otherwise the duel is simulated and ``DuelResult.forced_by`` names the effects that needed it.
+The default ``duel_couplings`` is every state effect of both directions (a system that says nothing is simulated).
+
+Here a toy system (tests/widget_toy.py) declares a state effect whose chain is the HP chain itself, so the exact
+duel over the "state" must equal the HP-only duel to 1e-12; the coupling and the missing chain switch it to the
+simulation. The catalog part checks the sums of Glass Empires and Last Odyssey duels over state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from tests.widget_toy import TOY, Attack, Creature
+from workbench.chains import kill_chains
+from workbench.systems.base import RuleSystem
+
+GOBLIN = Creature("Goblin", hp=9, armor=1, attacks=(Attack("Club", bonus=2),))
+OGRE = Creature("Ogre", hp=12, armor=1, attacks=(Attack("Fist", bonus=1),))
+
+
+class StatefulToy(type(TOY)):
+    """The toy rules with one declared state effect, "ledger", whose chain is the plain HP chain of the turn (so the
+    duel over it is the HP-only duel). ``couple`` is what duel_couplings answers (None: the protocol's default);
+    ``chained`` False: state_chain has no chain (None)."""
+
+    couple: set[str] | None = set()
+    chained = True
+
+    def state_effects(self, attacker, target, options=None, situation=None, plan=None):
+        return {"ledger"}
+
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
+        if not self.chained:
+            return None
+        d = wb.turn_damage(attacker, target, options, situation, plan=plan)
+        pmf = np.concatenate((np.zeros(d.offset), d.pmf))
+        w = None if weights is None else np.asarray(weights, dtype=float)[None, :]
+        c = kill_chains(pmf[None, :], np.array([target.hp]), max_rounds=max_rounds, weights=w)
+        by = np.cumsum(c.killed[0])
+        if weights is None:
+            return by, float(c.mean[0])
+        assert c.weighted is not None
+        return by, float(c.mean[0]), c.weighted[0][: target.hp]
+
+    def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None):
+        if self.couple is None:
+            return RuleSystem.duel_couplings(self, a, b, options, situation, plan_a, plan_b)
+        return set(self.couple)
+
+
+@pytest.fixture
+def toy():
+    sys = StatefulToy()
+    wb.register_system(sys, replace=True)
+    yield sys
+    wb.unregister_system("toy")
+
+
+def _left(r) -> dict[tuple[str, int], float]:
+    return {(s, h): p for s, h, p in r.hp_left.iter_rows()}
+
+
+@pytest.mark.parametrize("first", ["a", "b", "random"])
+def test_a_duel_over_state_is_the_combination_of_the_two_chains(toy, first):
+    """The toy's "ledger" chain is the HP chain, so the exact duel over it equals the HP-only duel (simulate=False:
+    duel_chains of the two turns) to 1e-12 round by round and in the winner's HP left, and says exact."""
+    d = wb.duel(GOBLIN, OGRE, first=first, max_rounds=30)
+    plain = wb.duel(GOBLIN, OGRE, first=first, max_rounds=30, simulate=False)
+    assert d.exact and d.forced_by == () and d.fights is None
+    np.testing.assert_allclose(d.rounds["p_a_wins"].to_numpy(), plain.rounds["p_a_wins"].to_numpy(), atol=1e-12)
+    np.testing.assert_allclose(d.rounds["p_b_wins"].to_numpy(), plain.rounds["p_b_wins"].to_numpy(), atol=1e-12)
+    got, want = _left(d), _left(plain)
+    assert set(got) == set(want) and all(abs(got[k] - want[k]) < 1e-12 for k in want)
+    assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
+    assert abs(d.hp_left["probability"].sum() - (d.p_a_wins + d.p_b_wins)) < 1e-12
+
+
+def test_a_coupled_duel_is_simulated_and_names_the_effect(toy):
+    """A system that names a coupling effect, or says nothing (the default: every state effect of both
+    directions), or has no chain for a direction's state, is simulated; forced_by names why.
+    simulate=True forces the simulation with nothing forcing it; simulate=False is the HP-only duel."""
+    toy.couple = {"bond"}
+    d = wb.duel(GOBLIN, OGRE, fights=2_000, seed=1)
+    assert not d.exact and d.fights == 2_000 and d.forced_by == ("bond",)
+    toy.couple = None
+    assert wb.duel(GOBLIN, OGRE, fights=2_000, seed=1).forced_by == ("ledger",)
+    toy.couple, toy.chained = set(), False
+    assert wb.duel(GOBLIN, OGRE, fights=2_000, seed=1).forced_by == ("ledger",)
+    toy.chained = True
+    forced = wb.duel(GOBLIN, OGRE, fights=2_000, seed=1, simulate=True)
+    assert not forced.exact and forced.forced_by == ()
+    assert wb.duel(GOBLIN, OGRE, simulate=False).exact
+
+
+def test_objective_other_than_damage_is_refused_over_state(toy):
+    """The chains over the state play their sides' own plan choice (highest mean damage), as the simulation does:
+    another objective is a RulesError naming the field, not a silently other plan; simulate=False allows it."""
+    with pytest.raises(wb.RulesError) as err:
+        wb.duel(GOBLIN, OGRE, objective="rounds")
+    assert err.value.field == "objective" and "chained over its state" in str(err.value)
+    assert wb.duel(GOBLIN, OGRE, objective="rounds", simulate=False).exact
+
+
+GE = wb.system("glass_empires")
+LO = wb.system("last_odyssey")
+
+
+def _sample(sys, n: int, seed: int):
+    cr = list(sys.catalog().creatures.values())
+    if sys is LO:  # no bundled Last Odyssey creature with an MP ability lacks a Shell: take the Shells off
+        cr = [c.replace(shell=None, hp=c.hp * 4) for c in cr if any(a.mp_cost for a in c.abilities)]
+    pairs = [(a, b) for a in cr for b in cr if sys.state_effects(a, b) | sys.state_effects(b, a)]
+    pick = np.random.default_rng(seed).choice(len(pairs), n, replace=False)
+    return [pairs[i] for i in pick]
+
+
+@pytest.mark.parametrize(
+    "a, b", _sample(GE, 6, 0) + _sample(LO, 6, 1), ids=lambda c: getattr(c, "name", "?")[:16]
+)
+def test_duels_over_state_add_up(a, b):
+    """Catalog pairs whose duel carries state (Glass Empires armor points; Last Odyssey MP, Shells taken off):
+    exact, and for each first p_a_wins + p_b_wins + p_draw = 1, the rounds frame sums to the win chances, the
+    winners' HP left sums to the decided share and lies in 1..HP; acting first never hurts; the coin is the mean."""
+    res = {f: wb.duel(a, b, first=f) for f in ("a", "b", "random")}
+    for r in res.values():
+        assert r.exact and r.forced_by == ()
+        assert abs(r.p_a_wins + r.p_b_wins + r.p_draw - 1) < 1e-12 and r.p_draw >= 0
+        assert abs(r.rounds["p_a_wins"].sum() - r.p_a_wins) < 1e-12
+        assert abs(r.rounds["p_b_wins"].sum() - r.p_b_wins) < 1e-12
+        assert abs(r.hp_left["probability"].sum() - (r.p_a_wins + r.p_b_wins)) < 1e-12
+        assert (r.hp_left["hp_left"] >= 1).all()
+    assert res["a"].p_a_wins >= res["b"].p_a_wins - 1e-12
+    assert abs(res["random"].p_a_wins - (res["a"].p_a_wins + res["b"].p_a_wins) / 2) < 1e-12

@@ -1,0 +1,199 @@
+"""Last Odyssey duels whose state is each side's MP, solved exactly (issue 15, item 2 for duels); phase abilities
+still couple the two directions and are simulated.
+
+srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an MP cost, their MP is reduced by
+that amount. Characters may never use an ability that costs more than their current MP". A side's MP pays for its
+own abilities only, and a Shell guards its bearer against the foe's damage only (CLARIFICATIONS.md, Last Odyssey:
+Shell), so both are one-sided (LastOdyssey.duel_couplings leaves them out) and, between two creatures without a
+Shell, the duel is the combination of the two MP chains (last_odyssey/state_chain.py), exact. Phase abilities are
+played between rounds, after both turns (srd/combat/round.md: the Action Phase, then the Effect Phase, then the
+Paradigm Phase), and Dragonslayer hands its anima to the foe (srd/anima/spending.md): they couple, and the duel is
+simulated, its forced_by naming them. The oracle is a plain enumeration over (damage taken and MP left of both
+sides) with Fractions, each turn the one test_mp_chain._turn chooses from the rules (the hit-die faces of
+test_oracle.oracle_face), to 1e-12. No bundled creature with an MP ability lacks a Shell, so the cases take
+catalog creatures with their Shell taken off.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.systems.last_odyssey import simulation as lo_sim
+
+from .published import CAT, LO
+from .test_mp_chain import _turn
+
+
+def bare(name: str, hp: int):
+    """Return the catalog creature ``name`` without its Shell, with ``hp`` HP."""
+    return CAT.creature(name).replace(shell=None, hp=hp)
+
+
+def duel_oracle(a, b, first: str, rounds: int):
+    """Return (P(a wins in round r), P(b wins in round r) for r = 1..rounds, {a's HP left: P}, {b's HP left: P}) by
+    enumeration over (damage a has taken, a's MP, damage b has taken, b's MP): each turn the side plays the turn its
+    MP left pays for (``_turn``: the pmf and the MP it spends), ``first`` acting first."""
+    turns: dict[tuple[str, int], tuple[dict[int, Fraction], int]] = {}
+
+    def turn_of(who: str, mp: int):
+        if (who, mp) not in turns:
+            turns[(who, mp)] = _turn(a, b, mp, None) if who == "a" else _turn(b, a, mp, None)
+        return turns[(who, mp)]
+
+    alive = {(0, a.mp, 0, b.mp): Fraction(1)}
+    win_a, win_b = [Fraction(0)] * rounds, [Fraction(0)] * rounds
+    left_a: dict[int, Fraction] = {}
+    left_b: dict[int, Fraction] = {}
+    for r in range(rounds):
+        for who in ("a", "b") if first == "a" else ("b", "a"):
+            nxt: dict[tuple[int, int, int, int], Fraction] = {}
+            for (sa, ma, sb, mb), p in alive.items():
+                pmf, cost = turn_of(who, ma if who == "a" else mb)
+                for d, q in pmf.items():
+                    if who == "a" and sb + d >= b.hp:
+                        win_a[r] += p * q
+                        left_a[a.hp - sa] = left_a.get(a.hp - sa, Fraction(0)) + p * q
+                    elif who == "b" and sa + d >= a.hp:
+                        win_b[r] += p * q
+                        left_b[b.hp - sb] = left_b.get(b.hp - sb, Fraction(0)) + p * q
+                    else:
+                        key = (sa, ma - cost, sb + d, mb) if who == "a" else (sa + d, ma, sb, mb - cost)
+                        nxt[key] = nxt.get(key, Fraction(0)) + p * q
+            alive = nxt
+    return win_a, win_b, left_a, left_b
+
+
+def _hp_left_agrees(exact, sim, fights: int) -> None:
+    """Assert that E[winner's HP left; that side wins] of each side, exact and simulated, agree within 4 s.e. (the
+    s.e. of a mean of ``fights`` draws of X = HP left x 1{the side wins}, from the exact distribution)."""
+    for side in (exact.a, exact.b):
+        e, s = _left(exact, side), _left(sim, side)
+        m = sum(h * p for h, p in e.items())
+        var = sum(h * h * p for h, p in e.items()) - m * m
+        got = sum(h * p for h, p in s.items())
+        assert abs(got - m) <= 4 * max(np.sqrt(var / fights), 1e-9), side
+
+
+def _left(result, side: str) -> dict[int, float]:
+    f = result.hp_left.filter(result.hp_left["side"] == side)
+    return dict(zip(f["hp_left"].to_list(), f["probability"].to_list()))
+
+
+def test_mp_and_shell_are_one_sided_and_phase_abilities_couple():
+    """MP (both sides) and the Shell are left out of duel_couplings; Miasma (the Zombie Hulk), Dragonslayer (Ser
+    Tarbh) and Foretell Doom (the Prophet) are named, in either direction, and the duel is simulated with them as
+    forced_by (2,000 fights here). A Shell is one-sided and chained (state_chain.shell_chain): a duel against a
+    shelled side is exact (test_a_duel_with_shells_on_both_sides_agrees_with_the_simulation)."""
+    wolf, rider = bare("Wolf", 30), bare("Boar Rider", 30)
+    assert LO.state_effects(wolf, rider) == {"mp"} == LO.state_effects(rider, wolf)
+    assert LO.duel_couplings(wolf, rider) == set()
+    assert lo_sim.ONE_SIDED == {"mp", "shell"}
+    jianna = CAT.creature("Jianna")
+    for name, effect in (
+        ("Zombie Hulk", "miasma"),
+        ("Ser Tarbh of Greenhill, Form 1: War Leader", "dragonslayer"),
+        ("Prophet", "foretell doom"),
+    ):
+        x = CAT.creature(name)
+        assert LO.duel_couplings(x, jianna) == {effect} == LO.duel_couplings(jianna, x)
+        d = wb.duel(x, jianna, fights=2_000, seed=1)
+        assert not d.exact and d.forced_by == (effect,) and "simulated (2,000 fights" in d.summary()
+    shelled = CAT.creature("Wolf")
+    assert LO.duel_couplings(shelled, rider) == set()
+    d = wb.duel(rider, shelled, fights=2_000, seed=1)
+    assert d.exact and d.forced_by == ()
+
+
+def test_a_duel_with_shells_on_both_sides_agrees_with_the_simulation():
+    """The Wolf (Shell 8, 15 MP) and the Boar Rider (Shell 3, 10 MP), HP raised to 60 and 70 so the fight lasts
+    past both Shells and the MP turns: the exact duel over both sides' (MP, Shell, HP) chains and 200,000
+    simulated fights agree within 4 standard errors on each side's win chance."""
+    wolf, rider = CAT.creature("Wolf").replace(hp=60), CAT.creature("Boar Rider").replace(hp=70)
+    assert wolf.shell_points > 0 and rider.shell_points > 0
+    assert LO.state_effects(wolf, rider) == {"mp", "shell"} == LO.state_effects(rider, wolf)
+    exact = wb.duel(wolf, rider)
+    assert exact.exact and abs(exact.p_a_wins + exact.p_b_wins + exact.p_draw - 1) < 1e-12
+    assert 0.05 < exact.p_a_wins < 0.95  # not decided at once
+    n = 200_000
+    sim = wb.duel(wolf, rider, simulate=True, fights=n, seed=3)
+    for e, s_ in ((exact.p_a_wins, sim.p_a_wins), (exact.p_b_wins, sim.p_b_wins)):
+        assert abs(e - s_) <= 4 * (e * (1 - e) / n) ** 0.5 + 1e-12
+
+
+CASES = [  # (a, its HP, b, its HP): HP raised so that fights last rounds past the MP turns (about 40-90 a turn)
+    ("Wolf", 150, "Boar Rider", 180),  # both spend MP: Wolf 15 MP (Gore 3), Boar Rider 10 MP (Gore 3, Charge 5)
+    ("Boar Rider", 90, "Jianna", 200),  # one side's MP, the other HP only (Jianna's Attack costs none)
+    ("Spitter", 150, "Wolf", 120),  # Spitter 45 MP (Acid Spit 5)
+]
+
+
+@pytest.mark.parametrize("first", ["a", "b", "random"])
+@pytest.mark.parametrize("na, ha, nb, hb", CASES)
+def test_duel_equals_the_enumeration(na, ha, nb, hb, first):
+    """Per-round wins of both sides and each winner's HP left equal the enumeration over both sides' MP to 1e-12
+    (first = random: the mean of the two orders), over 6 rounds; p_a_wins + p_b_wins + p_draw = 1."""
+    a, b = bare(na, ha), CAT.creature(nb).replace(shell=None, hp=hb)
+    assert "mp" in LO.state_effects(a, b)
+    d = wb.duel(a, b, first=first, max_rounds=6)
+    assert d.exact and d.forced_by == ()
+    orders = ["a", "b"] if first == "random" else [first]
+    got = [duel_oracle(a, b, o, 6) for o in orders]
+    win_a = [float(sum(g[0][r] for g in got) / len(got)) for r in range(6)]
+    win_b = [float(sum(g[1][r] for g in got) / len(got)) for r in range(6)]
+    np.testing.assert_allclose(d.rounds["p_a_wins"].to_numpy(), win_a, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(d.rounds["p_b_wins"].to_numpy(), win_b, rtol=0, atol=1e-12)
+    for side, i, hp in ((a.name, 2, ha), (b.name, 3, hb)):
+        left = _left(d, side)
+        for h in range(1, hp + 1):
+            want = float(sum(g[i].get(h, Fraction(0)) for g in got) / len(got))
+            assert abs(left.get(h, 0.0) - want) < 1e-12, (side, h)
+    assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
+    assert d.p_a_wins > 1e-4 and d.p_b_wins > 1e-4  # both sides win sometimes: both chains matter
+
+
+def test_state_chain_weighted_alive_mass_is_the_enumeration():
+    """state_chain(weights=w) returns sum_t w[t] P(alive after t rounds, damage taken d): the Boar Rider (10 MP:
+    Gore + Gore, then Stab + Gore, then Stab + Stab) on Jianna raised to 250 HP, weights 1..9 over rounds 0..8,
+    against the enumeration to 1e-12 (lead rounds and the constant turn after them both weighted)."""
+    rider, jianna = bare("Boar Rider", 22), CAT.creature("Jianna").replace(hp=250)
+    w = np.arange(1.0, 10.0)
+    by, mean, left = LO.state_chain(rider, jianna, max_rounds=8, weights=w)
+    assert len(LO.state_chain(rider, jianna, max_rounds=8)) == 2
+    alive, mp = {0: Fraction(1)}, rider.mp
+    want = [Fraction(0)] * 250
+    for r in range(9):
+        for s, p in alive.items():
+            want[s] += int(w[r]) * p
+        pmf, cost = _turn(rider, jianna, mp, None)
+        nxt: dict[int, Fraction] = {}
+        for s, p in alive.items():
+            for d, q in pmf.items():
+                if s + d < 250:
+                    nxt[s + d] = nxt.get(s + d, Fraction(0)) + p * q
+        alive, mp = nxt, mp - cost
+    np.testing.assert_allclose(left, [float(x) for x in want], rtol=0, atol=1e-12)
+    assert left.sum() > w[:4].sum()  # alive past the two lead rounds: the constant turn's weights count
+    with pytest.raises(wb.RulesError) as err:
+        LO.state_chain(rider, jianna, max_rounds=8, weights=np.full(3, np.nan))
+    assert err.value.field == "weights"
+
+
+PAIRS = [("Boar Rider", 120, "Wolf", 100, "a"), ("Wolf", 60, "Boar Rider", 60, "random")]
+
+
+@pytest.mark.parametrize("na, ha, nb, hb, first", PAIRS)
+def test_exact_duel_agrees_with_200000_simulated_fights(na, ha, nb, hb, first):
+    """Both sides spend MP: the exact duel and 200,000 seeded simulated fights agree within 4 s.e. on both win
+    chances and each winner's mean HP left (before, any duel with an MP ability was simulated)."""
+    a, b = bare(na, ha), bare(nb, hb)
+    d = wb.duel(a, b, first=first)
+    s = wb.duel(a, b, first=first, simulate=True, fights=200_000, seed=4)
+    assert d.exact and not s.exact
+    for p, q in ((d.p_a_wins, s.p_a_wins), (d.p_b_wins, s.p_b_wins)):
+        assert abs(p - q) <= 4 * max(np.sqrt(p * (1 - p) / 200_000), 1e-9)
+    _hp_left_agrees(d, s, 200_000)
+    assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
