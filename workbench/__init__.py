@@ -49,6 +49,7 @@ __all__ = [
     "head_to_head",
     "variants",
     "explain",
+    "optimal_play",
     "__version__",
 ]
 
@@ -65,6 +66,7 @@ _LAZY = {
     "head_to_head": "races",
     "variants": "rule_variants",
     "explain": "explanations",
+    "optimal_play": "policies",
 }
 
 

@@ -152,7 +152,9 @@ def rounds_to_kill(
     survival probability is below 1e-16 (or at ``max_rounds``). Bounds (docs/limits.md): ``hp`` up
     to 100,000 (a creature's own HP up to 1000), ``max_rounds`` up to 10,000, ``fights`` up to 10,000,000; a simulation still running
     after 8 s stops with a RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks the plan when ``plan`` is None
-    ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`).
+    ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`), or, with
+    ``"optimal"``, a plan for every state of the target's pools, the one that makes the expected
+    rounds fewest (:func:`workbench.policies.optimal_play`; a fight without state only).
     """
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
     confirm = check_confirm(confirm)
@@ -171,6 +173,10 @@ def rounds_to_kill(
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
         use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
+        if objective == "optimal":  # a plan per state (pools left), by dynamic programming
+            return _optimal_frame(
+                attacker_or_turn, target, options, situation, plan, hp, use_sim, max_rounds, simulate is False
+            )
         _check_objective(objective, use_sim)
         if use_sim:
             if hp is not None:
@@ -193,6 +199,38 @@ def rounds_to_kill(
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
     c = _chains(pmf, pools, max_rounds)
     return _frame(np.clip(np.cumsum(c.killed[0]), 0.0, 1.0), True)
+
+
+def _optimal_frame(
+    attacker: Any,
+    target: Any,
+    options: Any,
+    situation: Any,
+    plan: Any,
+    hp: Any,
+    use_sim: bool,
+    max_rounds: int,
+    ignore_state: bool,
+):
+    """Return rounds_to_kill's frame under optimal play (:func:`workbench.policies.optimal_play`:
+    the plan of each state of the target's pools that makes the expected rounds fewest), refusing
+    what it cannot honour: a given plan, another HP, a fight that carries state."""
+    from .policies import optimal_play
+
+    if plan is not None:
+        raise RulesError("objective='optimal' chooses the plan of every state; give plan=None", field="plan")
+    if hp is not None:
+        raise RulesError("objective='optimal' plays against the target's own pools; leave hp= out", field="hp")
+    if use_sim:
+        raise RulesError(
+            "objective='optimal' is solved over the target's pools, and this fight carries state; "
+            "pass simulate=False to ignore the state, or another objective",
+            field="objective",
+        )
+    policy, _ = optimal_play(attacker, target, options, situation, max_rounds, ignore_state)
+    if not np.isfinite(policy.mean):
+        raise RulesError("no plan ever deals damage here, so the target is never killed", field="turn")
+    return _frame(np.clip(policy.by, 0.0, 1.0), True)
 
 
 def _total(joint: np.ndarray) -> np.ndarray:

@@ -137,7 +137,12 @@ def check_objective(objective: Any) -> int | None:
             return int(tail)
         raise RulesError(f"kill_within_K takes a whole K from 1 to 1000, not {objective!r}", field="objective")
     raise RulesError(
-        f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), not {objective!r}",
+        f"objective must be one of damage, rounds, kill_within_K (e.g. kill_within_3), not {objective!r}"
+        + (
+            " (optimal play, a plan for every state, is wb.rounds_to_kill(..., objective='optimal') and wb.optimal_play)"
+            if objective == "optimal"
+            else ""
+        ),
         field="objective",
     )
 
