@@ -148,14 +148,14 @@ def _check_suffix(path: str | None, allowed: tuple[str, ...], flag: str) -> None
         raise RulesError(f"{path}: {flag} takes a {' or '.join(allowed)} file", field=flag)
 
 
-def _print_frame(frame: Any, rows: int = 40, width: int = 200) -> None:
+def _print_frame(frame: Any, rows: int = 40, width: int = 200, text: int = 40) -> None:
     import polars as pl
 
     with pl.Config(
         tbl_rows=rows,
         tbl_cols=-1,
         tbl_width_chars=width,
-        fmt_str_lengths=40,
+        fmt_str_lengths=text,
         tbl_hide_dataframe_shape=False,
         float_precision=4,
     ):
@@ -529,6 +529,47 @@ def cmd_race(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_optimal(args: argparse.Namespace) -> int:
+    """Print optimal play: which plan to use at each state of the target's pools, and how many rounds
+    it saves over the best single plan."""
+    import polars as pl
+
+    from .combat import rounds_to_kill
+    from .policies import optimal_play
+    from .systems import system
+
+    sys_ = system(args.system)
+    a, target = _creature(sys_, args.attacker), _creature(sys_, args.target)
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    policy, frame = optimal_play(a, target, options, situation, ignore_state=args.ignore_state)
+    fixed = rounds_to_kill(a, target, options=options, situation=situation, objective="rounds", simulate=False)
+    best = float((fixed["round"] * fixed["p_killed_at"]).sum())
+    print(f"{a.name} against {target.name} ({sys_.name}), optimal play (a plan for each state of its pools):")
+    print(f"  mean rounds {policy.mean:.4f}; the best single plan {best:.4f} ({best - policy.mean:.4f} more)")
+    state = [c for c in frame.columns if c not in ("plan", "mean_rounds_left")]
+    if len(state) == 1:  # HP left: the runs of HP left that play one plan
+        runs = frame.with_columns(run=(pl.col("plan") != pl.col("plan").shift(1)).fill_null(True).cum_sum())
+        table = runs.group_by("run", maintain_order=True).agg(
+            pl.col(state[0]).min().alias(f"{state[0]} from"), pl.col(state[0]).max().alias("to"), pl.col("plan").first()
+        )
+        _print_frame(table.drop("run"), rows=40, text=100)  # plan labels differ in their tails
+    else:  # two pools: each plan, how many states play it, and (the rarer ones) which
+        most = frame["plan"].drop_nulls().mode().sort()[0] if frame["plan"].drop_nulls().len() else None
+        where = pl.format("({}, {})", *[pl.col(c) for c in state])
+        table = frame.group_by("plan", maintain_order=True).agg(
+            pl.len().alias("states"), where.head(12).str.join(" ").alias(f"({', '.join(state)})")
+        )
+        table = table.with_columns(
+            pl.when(pl.col("plan") == most)
+            .then(pl.lit("every other state"))
+            .otherwise(pl.col(table.columns[2]))
+            .alias(table.columns[2])
+        )
+        _print_frame(table, rows=40, text=100)
+    _write_frame(frame, args.out)
+    return 0
+
+
 def cmd_variants(args: argparse.Namespace) -> int:
     """Print the comparison grid under each rule variant, with its change from the baseline."""
     variants = _engine("variants")
@@ -790,6 +831,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of a simulated fight (default 0)")
     common(s)
     s.set_defaults(func=cmd_race)
+
+    s = sub.add_parser(
+        "optimal",
+        help="the best plan at each state of the target's pools",
+        description="Optimal play against a passive target: the plan for each HP left (Annulus: Endurance and "
+        "Vitality left) that makes the expected rounds to kill fewest, by dynamic programming.",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("attacker", metavar="ATTACKER")
+    s.add_argument("-t", "--target", required=True, metavar="TARGET")
+    s.add_argument(
+        "--ignore-state", action="store_true", help="solve over the pools even if the fight carries other state"
+    )
+    common(s, chart=False)
+    s.set_defaults(func=cmd_optimal)
 
     s = sub.add_parser(
         "variants",

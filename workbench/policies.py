@@ -173,7 +173,8 @@ def optimal_play(
     effects = set() if ignore_state else state_effects(attacker, target, options, situation)
     if effects:
         raise RulesError(
-            f"optimal play is solved over the target's pools; this fight also carries {', '.join(sorted(effects))}",
+            f"optimal play is solved over the target's pools; this fight also carries {', '.join(sorted(effects))} "
+            "(ignore_state=True, workbench optimal --ignore-state, solves over the pools alone)",
             field="objective",
         )
     sys = system_of(attacker)

@@ -1,0 +1,38 @@
+"""The ``workbench optimal`` command (workbench/cli.py): wb.optimal_play's policy and its saving over
+the best single plan, --out, one-line errors."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import workbench as wb
+from tests.cli.running import assert_one_line_error, creature, run
+
+
+def test_optimal_prints_the_policy_and_its_saving(capsys, tmp_path):
+    out_file = tmp_path / "policy.csv"
+    code, out, err = run(capsys, "optimal", "unbound", "Minotaur", "-t", "Shieldbearer", "--out", str(out_file))
+    assert code == 0, err
+    policy, frame = wb.optimal_play(creature("unbound", "Minotaur"), creature("unbound", "Shieldbearer"))
+    fixed = wb.rounds_to_kill(creature("unbound", "Minotaur"), creature("unbound", "Shieldbearer"), objective="rounds")
+    best = float((fixed["round"] * fixed["p_killed_at"]).sum())
+    assert f"mean rounds {policy.mean:.4f}; the best single plan {best:.4f}" in out
+    assert policy.mean < best  # this pair gains from switching plans
+    written = pl.read_csv(out_file)
+    assert written["plan"].to_list() == frame["plan"].to_list() and written.height == 40
+
+
+def test_a_fight_with_state_is_refused_unless_ignored(capsys):
+    line = assert_one_line_error(capsys, "optimal", "unbound", "Town guard", "-t", "Veteran duelist")
+    assert "objective" in line and "shield bash" in line and "--ignore-state" in line
+    code, out, err = run(capsys, "optimal", "unbound", "Town guard", "-t", "Veteran duelist", "--ignore-state")
+    assert code == 0, err
+    assert "mean rounds" in out
+
+
+def test_two_pools_list_the_states_of_each_plan(capsys):
+    code, out, err = run(capsys, "optimal", "annulus", "Hill Giant", "-t", "Drake", "--ignore-state")
+    assert code == 0, err
+    assert "(endurance_left, vitality_left)" in out and "every other state" in out
+    assert pytest.approx(27.7277, abs=5e-5) == float(out.split("mean rounds ")[1].split(";")[0])
