@@ -5,6 +5,7 @@ Python form or raises RulesError naming the argument and the bound (docs/limits.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ __all__ = [
     "refuse_long_work",
     "time_budget",
     "check_time",
+    "bounded",
 ]
 
 
@@ -194,6 +196,26 @@ def check_time(detail: str = "") -> None:
             field="budget",
             rule=limits.BUDGET,
         )
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def bounded(what: str, how: str, seconds: float = limits.MAX_SECONDS) -> Callable[[F], F]:
+    """Decorate a public call so that it runs under :func:`time_budget` of ``seconds`` (named
+    ``what``, with ``how`` to go ahead), lifted when it is called with ``confirm=True``: its chains
+    and simulations check it (:func:`check_time`), so no input makes it run past the bound without
+    asking (docs/limits.md, bounded work)."""
+
+    def wrap(f: F) -> F:
+        @functools.wraps(f)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with time_budget(seconds, what, how, kwargs.get("confirm") is True):
+                return f(*args, **kwargs)
+
+        return call  # type: ignore[return-value]
+
+    return wrap
 
 
 T = TypeVar("T")

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .arguments import (
+    bounded,
     check_confirm,
     check_fights,
     check_first,
@@ -124,6 +125,7 @@ def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
     )
 
 
+@bounded("rounds_to_kill", "give a smaller max_rounds= or fewer fights=, or confirm=True to run it")
 def rounds_to_kill(
     attacker_or_turn: Any,
     target: Any = None,
@@ -419,6 +421,7 @@ def duel_chains(
     return _duel_of(_TurnChain(turn_a, pools_b), _TurnChain(turn_b, pools_a), [first], rounds)
 
 
+@bounded("duel", "give a smaller max_rounds= or fewer fights=, or confirm=True to run it")
 def duel(
     a: Any,
     b: Any,

@@ -20,12 +20,17 @@ import numpy as np
 from .arguments import check_time
 from .chains import CHAIN_TAIL
 
-__all__ = ["KeyedTurn", "StateChain", "MAX_KEYED_TRANSITIONS", "solve_keyed_chain"]
+__all__ = ["KeyedTurn", "StateChain", "MAX_KEYED_TRANSITIONS", "MAX_KEYS", "solve_keyed_chain"]
 
 #: transitions (states x turn-table rows) past which :func:`solve_keyed_chain` gives up (returns
 #: None: the caller simulates): the chain's time and memory follow them (about 0.6 s and 200 MB
 #: at 4 M here)
 MAX_KEYED_TRANSITIONS = 4_000_000
+#: keys (the state beyond the damage taken) past which the chain gives up: each asks its system for
+#: one turn (a Last Odyssey (MP, Shell) key about 0.3 ms, a new MP value a plan choice of about
+#: 10 ms), so the keys bound the time spent before the chain is built; the largest published state
+#: (Shells of 75, Mana of 135) stays under a few thousand
+MAX_KEYS = 20_000
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,8 @@ def solve_keyed_chain(
 ) -> StateChain | None:
     """Return the :class:`StateChain` of a target with ``hp`` hit points, the fight starting at key
     ``start`` with no damage taken, each turn from key k being ``turn(k)``; None when the states
-    reached times their turn rows pass ``max_transitions`` (default MAX_KEYED_TRANSITIONS).
+    reached times their turn rows pass ``max_transitions`` (default MAX_KEYED_TRANSITIONS) or the keys
+    reached pass MAX_KEYS (the caller then simulates).
 
     From state (k, h) each row (k', d, p) of ``turn(k)`` leads to (k', h + d) with probability p,
     and h + d >= hp kills. The keys reached from ``start`` are found first (breadth first, each
@@ -88,6 +94,8 @@ def solve_keyed_chain(
             if k not in where:
                 where[k] = len(keys)
                 keys.append(k)
+        if len(keys) > MAX_KEYS:
+            return None
         i += 1
         if i % 64 == 0:
             check_time(f"the state chain, {len(keys):,} keys found")

@@ -50,3 +50,20 @@ def test_nested_budgets_keep_the_earliest_end():
             with pytest.raises(RulesError, match="^budget: inner"):
                 check_time()
         check_time()  # back under the outer one, which has time left
+
+
+def test_a_bounded_call_stops_unless_confirmed():
+    """``bounded`` gives a public call (wb.rounds_to_kill, wb.duel) one budget for all its chains and
+    simulations; confirm=True lifts it."""
+    from workbench.arguments import bounded
+
+    @bounded("slow call", "confirm=True to run it", seconds=0.0)
+    def slow(confirm: bool = False) -> str:
+        time.sleep(0.01)
+        check_time("step 1")
+        return "done"
+
+    with pytest.raises(RulesError, match="slow call: stopped after") as err:
+        slow()
+    assert err.value.field == "budget"
+    assert slow(confirm=True) == "done"

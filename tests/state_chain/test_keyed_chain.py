@@ -54,3 +54,16 @@ def test_a_state_that_never_kills_makes_the_mean_infinite_and_weights_count_the_
 
 def test_past_its_transitions_it_gives_up():
     assert solve_keyed_chain(0, 1000, lambda k: KeyedTurn([0], np.array([1]), np.array([1.0])), 10, max_transitions=10) is None
+
+
+def test_past_its_keys_it_gives_up(monkeypatch):
+    """Each key asks its system for a turn: past MAX_KEYS the chain is not built (the caller simulates)."""
+    import workbench.state_chain as sc
+
+    monkeypatch.setattr(sc, "MAX_KEYS", 5)
+    walk = lambda k: KeyedTurn([k + 1], np.array([0]), np.array([1.0]))  # noqa: E731 - a new key every turn
+    assert sc.solve_keyed_chain(0, 3, walk, 10) is None
+    monkeypatch.setattr(sc, "MAX_KEYS", 50)
+    bounded_walk = lambda k: KeyedTurn([min(k + 1, 9)], np.array([1]), np.array([1.0]))  # noqa: E731
+    c = sc.solve_keyed_chain(0, 3, bounded_walk, 10)
+    assert c is not None and c.by.tolist() == pytest.approx([0.0, 0.0, 1.0]) and c.mean == pytest.approx(3.0)
