@@ -8,6 +8,7 @@ float64 rounding (checked against icepool and dyce to 1e-12 in tests/dist/test_a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import islice
@@ -291,27 +292,30 @@ class Dist:
             i = next(i for i, d in enumerate(dists) if not isinstance(d, Dist))
             raise RulesError(f"must be a Dist, not {show(dists[i])}", field=f"dists[{i}]")
         if weights is None:
-            w = np.ones(len(dists))
+            wl = [1.0] * len(dists)
         else:
             try:
-                w = np.asarray(weights, dtype=np.float64)
+                arr = np.asarray(weights, dtype=np.float64)
             except (TypeError, ValueError, OverflowError):
                 raise RulesError(f"must be numbers, not {show(weights)}", field="weights") from None
-        total = w.sum() if w.shape == (len(dists),) else 0.0
-        # (w >= 0).all() refuses NaN too; an infinite weight makes the total infinite
-        if not (0.0 < total < np.inf) or not (w >= 0).all():
+            # a handful of weights is the common case: plain floats are cheaper than numpy here
+            wl = arr.tolist() if arr.shape == (len(dists),) else []
+        total = math.fsum(wl) if len(wl) == len(dists) else 0.0
+        # x >= 0 refuses NaN too; an infinite weight makes the total infinite (or NaN)
+        if not (0.0 < total < math.inf) or not all(x >= 0 for x in wl):
             raise RulesError(
                 "mixture weights must be finite and non-negative, one per distribution, not all 0", field="weights"
             )
-        w = w / total
         lo = min(d.offset for d in dists)
         hi = max(d.offset + d.pmf.size for d in dists)
         _width("dists", hi - lo)
         out = np.zeros(hi - lo)
-        for d, wi in zip(dists, w.tolist()):
+        for d, wi in zip(dists, wl):
             if wi:
-                out[d.offset - lo : d.offset - lo + d.pmf.size] += wi * d.pmf
-        return cls(out / out.sum(), lo, _trusted=True)
+                start = d.offset - lo
+                out[start : start + d.pmf.size] += (wi / total) * d.pmf
+        out /= out.sum()
+        return cls(out, lo, _trusted=True)
 
     @classmethod
     def from_outcomes(cls, values: Iterable[int] | np.ndarray, probabilities: Iterable[float] | np.ndarray) -> Dist:
