@@ -173,22 +173,16 @@ def estimate(
     return {"combinations": n, "builds": builds, "targets": len(tgt), "rows": rows, "seconds": seconds}
 
 
-def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.ndarray, Any]:
-    """Return (stat(name, rows) -> that statistic on those rows, the usable mask, maths(rows) -> the
-    rows' maths keys) for one chunk; rows are pair-major × targets (flat indices). Statistics are
-    computed once per distinct pmf and gathered, so only the rows asked for cost anything.
-
-    A row's maths key (two uint64 columns, :func:`_maths_digests`) is the 128-bit BLAKE2b digest of
-    its per-use damage pmf and its one-turn joint pmf over the system's pools, both trimmed of
-    trailing zeros: equal keys mean bit-identical tables."""
+def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.ndarray]:
+    """Return (stat(name, rows) -> that statistic on those rows, the usable mask) for one chunk;
+    rows are pair-major × targets (flat indices). Statistics are computed once per distinct pmf and
+    gathered, so only the rows asked for cost anything."""
     M = matchup_tables(sys, pairs, targets, options, situation)
     inv, tinv, ok = M["use_inv"], M["turn_inv"], M["row_ok"]
     nT = len(targets)
-    if M["k"].size == 0 or not ok.any():
-        zero = np.zeros(0, dtype=np.uint64)
-        return (lambda name, rows: np.zeros(np.asarray(rows).size)), ok, (lambda rows: (zero, zero))
+    if M["k"].size == 0:
+        return (lambda name, rows: np.zeros(np.asarray(rows).size)), ok
     U, T = M["per_use"], M["turns"].total
-    joint = M["turns"].pmf
     if T.shape[0] == 0:
         T = np.ones((1, 1))  # no usable turn: every row reads the no-damage turn below
     iu = np.maximum(inv, 0)
@@ -207,60 +201,25 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
         inside = h < T.shape[1]
         return np.clip(np.where(inside, tail[it[rows], np.minimum(h, T.shape[1] - 1)], 0.0), 0.0, 1.0)
 
-    def maths(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        usable = np.flatnonzero(ok)
-        d, first = np.unique(iu[usable], return_index=True)  # one digest per distinct per-use table
-        turn = it[usable[first]]
-        hi, lo = _maths_digests([U[i] for i in d], [joint[j] if j < joint.shape[0] else None for j in turn])
-        pos = np.searchsorted(d, iu[rows])
-        return hi[pos], lo[pos]
-
-    return stat, ok, maths
-
-
-def _trimmed(a: np.ndarray) -> np.ndarray:
-    """Return ``a`` cut to the box of its nonzero cells (a table padded with zeros to a chunk's
-    common shape is the same table)."""
-    nz = np.nonzero(a)
-    if nz[0].size == 0:
-        return a[tuple(slice(0, 0) for _ in range(a.ndim))]
-    return a[tuple(slice(0, int(i.max()) + 1) for i in nz)]
-
-
-def _maths_digests(use: list[np.ndarray], turn: list[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
-    """Return the maths keys (high and low 64 bits of a 128-bit BLAKE2b digest) of (per-use pmf,
-    one-turn joint pmf) pairs: the bytes of each table cut to its nonzero box, with its shape."""
-    hi = np.empty(len(use), dtype=np.uint64)
-    lo = np.empty(len(use), dtype=np.uint64)
-    for i, (u, t) in enumerate(zip(use, turn)):
-        h = hashlib.blake2b(digest_size=16)
-        for a in (u, t):
-            if a is None:
-                h.update(b"none;")
-                continue
-            a = np.ascontiguousarray(_trimmed(np.asarray(a, dtype=np.float64)))
-            h.update(repr(a.shape).encode() + b";")
-            h.update(a.tobytes())
-        hi[i], lo[i] = np.frombuffer(h.digest(), dtype=np.uint64)
-    return hi, lo
+    return stat, ok
 
 
 #: rows (builds x targets) explore evaluates in one call at most (``chunk_size`` builds, fewer when
 #: there are many targets): the joint turn tables of a chunk are padded to one shape, so a chunk of
 #: 2,000 builds against the 11 Annulus catalog creatures took 2.8 GB and 17 s at budget 5, chunks
 #: of 30 took 75 MB and 3.9 s (measured 2026-12-01, the 2-core machine)
-ROWS_PER_CHUNK = 512
+ROWS_PER_CHUNK = 8192
 _KEY = ["target_id", "maths_hi", "maths_lo"]
 
 
 def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     """Return every usable (build, target) row of one chunk, pair-major: build_id, target_id, the
-    four statistics, cost (budget searches) and the maths key (maths_hi, maths_lo)."""
+    four statistics, cost (budget searches) and, when the build space gives them
+    (``BuildSpace.maths_keys``), the maths key (maths_hi, maths_lo)."""
     ids = np.asarray(unit["ids"], dtype=np.int64)
     pairs = [(c, a) for c, a in zip(unit["creatures"], unit["attacks"])]
-    stat, ok, maths = _chunk_stats(sys, pairs, tgt, hp, unit["options"], unit["situation"])
+    stat, ok = _chunk_stats(sys, pairs, tgt, hp, unit["options"], unit["situation"])
     rows = np.flatnonzero(ok)
-    hi, lo = maths(rows)
     cols: dict[str, Any] = {
         "build_id": pl.Series(ids[rows // len(tgt)], dtype=pl.Int64),
         "target_id": pl.Series(rows % len(tgt), dtype=pl.Int64),
@@ -268,8 +227,10 @@ def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     }
     if unit["cost"] is not None:
         cols["cost"] = pl.Series(np.asarray(unit["cost"], dtype=np.int64)[rows // len(tgt)], dtype=pl.Int64)
-    cols["maths_hi"] = pl.Series(hi, dtype=pl.UInt64)
-    cols["maths_lo"] = pl.Series(lo, dtype=pl.UInt64)
+    if unit.get("maths") is not None:  # the build space's exact maths keys, per (build, target)
+        hi, lo = unit["maths"](unit["creatures"][0], unit["attacks"], tgt, unit["options"], unit["situation"])
+        cols["maths_hi"] = pl.Series(np.asarray(hi).ravel()[rows], dtype=pl.UInt64)
+        cols["maths_lo"] = pl.Series(np.asarray(lo).ravel()[rows], dtype=pl.UInt64)
     return pl.DataFrame(cols)
 
 
@@ -337,6 +298,7 @@ def _units_budget(space: Any, nb: int, options, situation):
             "situation": situation,
             "cost": frame["cost"].to_numpy(),
             "info": frame.drop("build"),
+            "maths": space.maths_keys,
         }
 
 
@@ -368,7 +330,7 @@ def explore(
     budget: int | None = None,
     vary: dict | None = None,
     top_k: int = 10,
-    chunk_size: int = 2000,
+    chunk_size: int = 32,
     progress: Any = None,
     options: Any = None,
     situation: Any = None,
@@ -402,9 +364,10 @@ def explore(
     with a budget ``same_as`` and legal_sets.
 
     Identical maths (budget searches, ``merge`` True, the default; docs/explore.md): against one
-    target, builds whose per-use damage pmf and one-turn joint pmf over the pools are bit-identical
-    are one candidate: the cheapest (lowest build id; build ids follow cost) stands for them all,
-    and ``same_as`` counts the builds it stands for (itself included). Merging changes no value.
+    target, builds whose maths keys are equal (``BuildSpace.maths_keys``: for Annulus the resolved
+    dice parameters that ``damage_keys`` compares, so equal per-use and per-turn damage over the
+    pools) are one candidate: the cheapest (lowest build id; build ids follow cost) stands for them
+    all, and ``same_as`` counts the builds it stands for (itself included).
 
     ``output`` (a folder): every usable row (not only the top-k) is written there chunk by chunk as
     a Parquet dataset (``part-NNNNNN.parquet``, each written to a temporary file and renamed), with
@@ -473,6 +436,7 @@ def explore(
                 "give a smaller budget, or confirm=True (workbench explore --yes) to run it",
             )
         space = sys.build_space(budget, tgt, base, options, situation)
+        merge = merge and space.maths_keys is not None  # a space without exact keys merges nothing
         counts = space.counts
         n_builds = space.size
         _check_work(
@@ -676,7 +640,7 @@ def _done_unit(store, i: int, by: str, k: int, merge: bool):
     if store is None or not store.has(i):
         return None
     rows = pl.read_parquet(store.part(i))
-    keep = ["build_id", "target_id", *_STATS] + (["cost"] if "cost" in rows.columns else []) + ["maths_hi", "maths_lo"]
+    keep = [c for c in ("build_id", "target_id", *_STATS, "cost", "maths_hi", "maths_lo") if c in rows.columns]
     cands, classes = _reduce(rows.select(keep), by, k, merge)
     return cands, classes, None
 

@@ -32,11 +32,16 @@ class BuildSpace:
       ``cost`` (Int64, in the system's budget unit) and any descriptive columns (carried into
       ``explore``'s result, in this order). A chunk should hold builds whose tables have alike
       shapes (a speed hint: the system decides which builds share a chunk).
+    - ``maths_keys`` (optional): a module-level function ``(attacker, attacks, targets, options,
+      situation) -> (hi, lo)``, two uint64 arrays of shape (attacks, targets) equal exactly when the
+      matchups' damage per use and per turn over the pools is (``explore`` merges such builds);
+      None: the system cannot tell, and nothing is merged.
     """
 
     attacker: Any
     counts: dict[str, int]
     chunks: Callable[[int], Iterator[pl.DataFrame]]
+    maths_keys: Callable[..., tuple[Any, Any]] | None = None
 
     @property
     def size(self) -> int:

@@ -10,6 +10,7 @@ that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 from typing import Any
@@ -20,7 +21,7 @@ import polars as pl
 from ...errors import RulesError, show
 from ..builds import BuildSpace
 
-__all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "INERT", "EFFECTIVE"]
+__all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "maths_keys", "INERT", "EFFECTIVE"]
 
 RULES = "annulus-attacks.txt"
 #: explore walks at most this many ranks of upgrades, even with confirm (40 ranks: over 10**11
@@ -281,4 +282,65 @@ def build_space(
     attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack("seed", "agility"))
     groups, counts = _walk(budget, targets, attacker, options, situation)
     epr = options.experience_per_rank
-    return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n))
+    return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), maths_keys)
+
+
+#: the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution that
+#: ``AnnulusSystem.damage_keys`` compares (annulus/system.py): equal parameters, equal damage
+_PARAMETERS = (
+    "pool",
+    "pool_reroll",
+    "reroll",
+    "auto",
+    "defense",
+    "bonus",
+    "twice",
+    "crit",
+    "flurry",
+    "vital",
+    "assassination",
+    "first_blood",
+    "spree",
+)
+
+
+def maths_keys(
+    attacker: Any, attacks: Sequence[Any], targets: Sequence[Any], options: Any = None, situation: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the maths keys of every (attack set, target) matchup of ``attacker``: (hi, lo), two
+    uint64 arrays of shape (sets, targets), the halves of a 128-bit BLAKE2b digest of the integers
+    that decide the damage (the same as ``AnnulusSystem.damage_keys``: one use's damage over
+    (Endurance, Vitality) depends only on the resolved parameters of CLARIFICATIONS, Annulus, order
+    of resolution (pool, reroll pool, Reroll, automatic successes, defense, Bully / assassination
+    bonus, Trigger Die rolled twice, Critical, Flurry, Vital, and what holds for a turn's first use
+    only: assassination, First Blood, Killing Spree), and the turn on those and the uses a turn
+    allows), plus whether the rules refuse the matchup here. Equal keys: identical maths, exactly
+    (up to a digest collision, about 2**-128 per pair). The parameters are resolved once per
+    distinct (set, target profile) by ``resolve.strike_parameters``."""
+    from ..base import _factorize
+    from . import SYSTEM, resolve
+
+    options = SYSTEM.options_of(options)
+    sit = SYSTEM.situations_of(situation, 1)[0]
+    pid = _factorize([(tuple(sorted(x.upgrades.items())), x.counter_type) for x in attacks])
+    seed = np.array([_SEEDS.index(x.defense) for x in attacks], dtype=np.int64)
+    prof = _factorize([(t.size, getattr(t, d), t.awareness, bool(t.senses)) for t in targets for d in _SEEDS])
+    prof = prof.reshape(len(targets), 3)
+    base = pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
+    _, first, inv = np.unique(base.ravel(), return_index=True, return_inverse=True)
+    p_of, t_of = np.divmod(first, len(targets))
+    refused: list = [None] * first.size
+    P = resolve.strike_parameters(
+        [attacks[p] for p in p_of], [attacker] * first.size, [targets[t] for t in t_of], options, sit, refusals=refused
+    )
+    k = np.array([SYSTEM.uses_per_turn(attacker, attacks[p], options) for p in p_of], dtype=np.int64)
+    no = np.array([r is not None for r in refused], dtype=np.int64)
+    K = np.ascontiguousarray(
+        np.stack([np.asarray(P[c]).astype(np.int64) for c in _PARAMETERS] + [k, no], axis=1), dtype=np.int64
+    )
+    hi = np.empty(first.size, dtype=np.uint64)
+    lo = np.empty(first.size, dtype=np.uint64)
+    for i in range(first.size):
+        hi[i], lo[i] = np.frombuffer(hashlib.blake2b(K[i].tobytes(), digest_size=16).digest(), dtype=np.uint64)
+    inv = inv.ravel()
+    return hi[inv].reshape(base.shape), lo[inv].reshape(base.shape)
