@@ -267,6 +267,53 @@ def _run_unit(system_name: str, unit: dict, tgt: list, hp: np.ndarray, by: str, 
     return cands, classes, len(unit["ids"]) * len(tgt)
 
 
+def _to_wire(obj: Any) -> Any:
+    """Return a model as a plain document (workbench.io), for a Dask task: rule models are sent as
+    documents and rebuilt by the worker (the documents are plain data; None stays None)."""
+    from .io import to_document
+
+    return None if obj is None else to_document(obj)
+
+
+def _from_wire(doc: Any) -> Any:
+    from .io import from_document
+
+    return None if doc is None else from_document(doc)
+
+
+def _unit_to_wire(unit: dict) -> dict:
+    """Return a chunk whose models are documents (each distinct creature once)."""
+    seen: dict[int, int] = {}
+    docs: list = []
+    index = []
+    for c in unit["creatures"]:
+        if id(c) not in seen:
+            seen[id(c)] = len(docs)
+            docs.append(_to_wire(c))
+        index.append(seen[id(c)])
+    return {
+        **unit,
+        "creatures": (docs, index),
+        "attacks": [_to_wire(a) for a in unit["attacks"]],
+        "options": _to_wire(unit["options"]),
+        "situation": _to_wire(unit["situation"]),
+    }
+
+
+def _run_wire_unit(system_name: str, unit: dict, tgt_docs: list, hp, by: str, k: int, merge: bool, path: Any):
+    """A Dask task: rebuild the chunk's models from their documents and run :func:`_run_unit`."""
+    docs, index = unit["creatures"]
+    made = [_from_wire(d) for d in docs]
+    unit = {
+        **unit,
+        "creatures": [made[i] for i in index],
+        "attacks": [_from_wire(a) for a in unit["attacks"]],
+        "options": _from_wire(unit["options"]),
+        "situation": _from_wire(unit["situation"]),
+    }
+    return _run_unit(system_name, unit, [_from_wire(t) for t in tgt_docs], hp, by, k, merge, path)
+
+
 def _write_part(rows: pl.DataFrame, unit: dict, tgt: list, path: Any) -> None:
     """Write one chunk's rows (with the build's descriptive columns and the target's name) to
     ``path``: to a temporary file in its folder, then renamed over it (no reader sees half a file)."""
@@ -653,7 +700,7 @@ def _local_client():
         raise RulesError(
             "engine='dask' needs dask.distributed: pip install rules-workbench[cluster]", field="engine"
         ) from None
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(cluster)
     return client, (client, cluster)
 
@@ -664,7 +711,7 @@ def _run_dask(client, system_name, units, tgt, hp, by, k, merge, store, fold, ba
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     window = 2 * workers + 2
-    tgt_f = client.scatter([tgt], broadcast=True)[0]
+    tgt_f = client.scatter([[_to_wire(t) for t in tgt]], broadcast=True)[0]
     hp_f = client.scatter([hp], broadcast=True)[0]
     pending: dict[int, Any] = {}
     ready: dict[int, tuple] = {}
@@ -686,7 +733,9 @@ def _run_dask(client, system_name, units, tgt, hp, by, k, merge, store, fold, ba
                     ready[i] = got
                     continue
                 path = store.part(i) if store is not None else None
-                pending[i] = client.submit(_run_unit, system_name, unit, tgt_f, hp_f, by, k, merge, path, pure=False)
+                pending[i] = client.submit(
+                    _run_wire_unit, system_name, _unit_to_wire(unit), tgt_f, hp_f, by, k, merge, path, pure=False
+                )
             if pending:
                 done, _ = wait(list(pending.values()), return_when="FIRST_COMPLETED")
                 for i in [i for i, f in pending.items() if f in done]:
