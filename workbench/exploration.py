@@ -31,7 +31,7 @@ from .limits import BUDGET, LIMITS, MAX_SECONDS, MAX_TOP_K, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
 
-__all__ = ["explore", "estimate", "fighter", "method_line", "METHOD_COLUMNS"]
+__all__ = ["explore", "estimate", "cost_front", "fighter", "method_line", "METHOD_COLUMNS"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
 #: the columns of every explore row saying how it was computed (:func:`_method_columns`)
@@ -876,6 +876,32 @@ def method_line(frame: pl.DataFrame) -> str:
         f"one-turn statistics, exact; {ignored.height:,} of {frame.height:,} rows rank without the state "
         f"their fight carries ({', '.join(forced)}): compare runs the fight"
     )
+
+
+def cost_front(frame: pl.DataFrame, by: str = "mean_turn_damage") -> pl.DataFrame:
+    """Return the Pareto front of cost against ``by`` (higher is better) per target, cheapest first:
+    the rows of ``frame`` (an explore result, or the rows of its ``output`` dataset) that no other
+    row of the same target beats with at most the same cost and strictly more ``by``, nor equals
+    with a strictly lower cost (ties at one cost: the first row). On an explore result ranked by
+    the same ``by`` these are its ``pareto`` rows: explore keeps the front of the whole build space.
+    Columns: those of ``frame``, sorted by target and cost."""
+    if not isinstance(frame, pl.DataFrame):
+        raise RulesError(f"give an explore frame, not {show(frame)}", field="frame")
+    if by not in _STATS:
+        raise RulesError(f"rank by {', '.join(_STATS)}, not {by!r}", field="by")
+    missing = [c for c in ("target", "cost", by) if c not in frame.columns]
+    if missing:
+        raise RulesError(f"the frame lacks {', '.join(missing)}: give a budget search's explore frame", field="frame")
+    f = frame.with_row_index("_row")
+    order = f.select("target").unique(maintain_order=True).with_row_index("_target")
+    f = f.join(order, on="target")
+    best = (
+        f.sort(["_target", "cost", by, "_row"], descending=[False, False, True, False])
+        .group_by(["_target", "cost"], maintain_order=True)
+        .head(1)
+    )
+    prev = pl.col(by).cum_max().shift(1).over("_target")
+    return best.filter(prev.is_null() | (pl.col(by) > prev)).sort(["_target", "cost"]).select(frame.columns)
 
 
 def _top(frame: pl.DataFrame, by: str, k: int) -> pl.DataFrame:

@@ -100,3 +100,23 @@ def test_annulus_maths_keys_agree_with_damage_keys():
     pairs = set(zip(ours.tolist(), theirs.tolist()))
     assert len(pairs) == len(set(ours.tolist())) == len(set(theirs.tolist()))
     assert len(pairs) < ours.size  # the chunk does hold identical matchups
+
+
+@pytest.mark.parametrize("by", ["mean_turn_damage", "p_kill_one_turn"])
+def test_cost_front_of_every_row_is_explores_front(by, tmp_path):
+    """The oracle: every usable row (the dataset), the front found by hand (no row of the target
+    costs at most as much with strictly more, nor as much for strictly less); cost_front of the
+    dataset and explore's pareto rows give the same (cost, value) points."""
+    from workbench.exploration import cost_front
+
+    targets = _targets(4, 11)
+    f = explore("annulus", targets=targets, budget=3, top_k=2, by=by, progress=False, output=tmp_path / "d")
+    rows = pl.read_parquet(tmp_path / "d" / "*.parquet")
+    for t in targets:
+        r = rows.filter(pl.col("target") == t.name)
+        pts = list(zip(r["cost"].to_list(), r[by].to_list()))
+        want = {(c, v) for c, v in pts if not any((c2 <= c and v2 > v) or (c2 < c and v2 == v) for c2, v2 in pts)}
+        got = cost_front(r, by)
+        assert set(zip(got["cost"], got[by])) == want
+        mine = f.filter((pl.col("target") == t.name) & pl.col("pareto"))
+        assert set(zip(mine["cost"], mine[by])) == want
