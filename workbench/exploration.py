@@ -208,13 +208,18 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
 #: there are many targets): the joint turn tables of a chunk are padded to one shape, so a chunk of
 #: 2,000 builds against the 11 Annulus catalog creatures took 2.8 GB and 17 s at budget 5, chunks
 #: of 30 took 75 MB and 3.9 s (measured 2026-12-01, the 2-core machine)
-ROWS_PER_CHUNK = 8192
+ROWS_PER_CHUNK = 1_000_000
+#: explore's statistics are rounded to this many decimal places: the engine's turn tables differ by
+#: an ulp or so from call to call (the Annulus outcome rows are summed in polars' group order,
+#: which varies), so unrounded a resumed or a distributed run could differ from an uninterrupted
+#: one in the last bit and break a tie the other way; at 12 places they agree (5e-13 at most off)
+DECIMALS = 12
 _KEY = ["target_id", "maths_hi", "maths_lo"]
 
 
 def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     """Return every usable (build, target) row of one chunk, pair-major: build_id, target_id, the
-    four statistics, cost (budget searches) and, when the build space gives them
+    four statistics (to DECIMALS places), cost (budget searches) and, when the build space gives them
     (``BuildSpace.maths_keys``), the maths key (maths_hi, maths_lo)."""
     ids = np.asarray(unit["ids"], dtype=np.int64)
     pairs = [(c, a) for c, a in zip(unit["creatures"], unit["attacks"])]
@@ -223,7 +228,7 @@ def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     cols: dict[str, Any] = {
         "build_id": pl.Series(ids[rows // len(tgt)], dtype=pl.Int64),
         "target_id": pl.Series(rows % len(tgt), dtype=pl.Int64),
-        **{c: pl.Series(stat(c, rows), dtype=pl.Float64) for c in _STATS},
+        **{c: pl.Series(np.round(stat(c, rows), DECIMALS), dtype=pl.Float64) for c in _STATS},
     }
     if unit["cost"] is not None:
         cols["cost"] = pl.Series(np.asarray(unit["cost"], dtype=np.int64)[rows // len(tgt)], dtype=pl.Int64)
@@ -322,7 +327,9 @@ def _write_part(rows: pl.DataFrame, unit: dict, tgt: list, path: Any) -> None:
     path = Path(path)
     info = unit["info"]
     names = pl.DataFrame({"target_id": np.arange(len(tgt), dtype=np.int64), "target": [t.name for t in tgt]})
-    out = rows.join(info, on="build_id", how="left", suffix="_info").join(names, on="target_id", how="left")
+    out = rows.join(info, on="build_id", how="left", suffix="_info", maintain_order="left").join(
+        names, on="target_id", how="left", maintain_order="left"
+    )
     out = out.drop([c for c in out.columns if c.endswith("_info")])
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
     try:
