@@ -209,17 +209,28 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
 #: 2,000 builds against the 11 Annulus catalog creatures took 2.8 GB and 17 s at budget 5, chunks
 #: of 30 took 75 MB and 3.9 s (measured 2026-12-01, the 2-core machine)
 ROWS_PER_CHUNK = 1_000_000
-#: explore's statistics are rounded to this many decimal places: the engine's turn tables differ by
-#: an ulp or so from call to call (the Annulus outcome rows are summed in polars' group order,
-#: which varies), so unrounded a resumed or a distributed run could differ from an uninterrupted
-#: one in the last bit and break a tie the other way; at 12 places they agree (5e-13 at most off)
-DECIMALS = 12
+#: explore's statistics are rounded to the nearest multiple of 1 / GRID: the engine's turn tables
+#: differ by an ulp or so from call to call (the Annulus outcome rows are summed in polars' group
+#: order, which varies), so unrounded a resumed or a distributed run could differ from an
+#: uninterrupted one in the last bit and break a tie the other way. Dice probabilities are
+#: fractions over powers of 2 and 3: every value whose denominator divides GRID = 2**36 * 3**3 is
+#: kept exactly and rounds the same from any run; any other moves by at most 0.5 / GRID (2.7e-13).
+#: (Rounding to 12 decimal places was tried first: dyadic values such as 3339/8192 =
+#: 0.4075927734375 sit exactly on a decimal tie, and 3 of 103,158 rows of budget 6 flipped.)
+GRID = 2**36 * 3**3
+
+
+def _canonical(values: np.ndarray) -> np.ndarray:
+    """Return ``values`` rounded to the nearest multiple of 1 / GRID (see GRID)."""
+    return np.rint(np.asarray(values, dtype=np.float64) * GRID) / GRID
+
+
 _KEY = ["target_id", "maths_hi", "maths_lo"]
 
 
 def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     """Return every usable (build, target) row of one chunk, pair-major: build_id, target_id, the
-    four statistics (to DECIMALS places), cost (budget searches) and, when the build space gives them
+    four statistics (to the nearest 1 / GRID), cost (budget searches) and, when the build space gives them
     (``BuildSpace.maths_keys``), the maths key (maths_hi, maths_lo)."""
     ids = np.asarray(unit["ids"], dtype=np.int64)
     pairs = [(c, a) for c, a in zip(unit["creatures"], unit["attacks"])]
@@ -228,7 +239,7 @@ def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     cols: dict[str, Any] = {
         "build_id": pl.Series(ids[rows // len(tgt)], dtype=pl.Int64),
         "target_id": pl.Series(rows % len(tgt), dtype=pl.Int64),
-        **{c: pl.Series(np.round(stat(c, rows), DECIMALS), dtype=pl.Float64) for c in _STATS},
+        **{c: pl.Series(_canonical(stat(c, rows)), dtype=pl.Float64) for c in _STATS},
     }
     if unit["cost"] is not None:
         cols["cost"] = pl.Series(np.asarray(unit["cost"], dtype=np.int64)[rows // len(tgt)], dtype=pl.Int64)

@@ -84,3 +84,16 @@ def test_another_run_in_the_same_folder_is_refused(tmp_path):
     with pytest.raises(wb.RulesError) as e:
         explore("annulus", **ARGS, output=tmp_path / "file")
     assert e.value.field == "output"
+
+
+def test_canonical_values_do_not_depend_on_the_last_bit():
+    """A value whose denominator divides GRID is kept exactly and an ulp either way rounds back to
+    it (3339/8192 sits on a decimal tie: 12-place rounding flipped it); others move < 0.5 / GRID."""
+    import numpy as np
+
+    exact = np.array([3339 / 8192, 13 / 12, 0.5, 5.875, 1 / 27, 2.0**-36, 0.0, 1.0])
+    for v in (exact, np.nextafter(exact, 2.0), np.nextafter(exact, -1.0)):
+        assert (ex._canonical(v) == exact).all()
+    other = np.array([1 / 7, 2 / 3**5, 0.1, 123.456])
+    assert np.abs(ex._canonical(other) - other).max() <= 0.5 / ex.GRID + 1e-16
+    assert (ex._canonical(other) != other).any()
