@@ -456,6 +456,8 @@ def explore(
     resume = bool(check_flag("resume", resume, allow_none=False))
     if engine not in ("local", "dask"):
         raise RulesError(f"engine must be 'local' or 'dask', not {show(engine)}", field="engine")
+    if executor is not None and not all(hasattr(executor, m) for m in ("submit", "scatter", "scheduler_info")):
+        raise RulesError(f"give a dask.distributed.Client, not {show(executor)}", field="executor")
     if say is None and progress is False:
         say = False
     tgt = None

@@ -38,10 +38,13 @@ def test_dask_equals_one_process_row_for_row(client, tmp_path):
     assert by_kill.equals(explore("annulus", **ARGS, by="p_kill_one_turn"))
 
 
-def test_a_bad_engine_is_refused():
+def test_a_bad_engine_or_executor_is_refused():
     with pytest.raises(wb.RulesError) as e:
         explore("annulus", **ARGS, engine="spark")
     assert e.value.field == "engine"
+    with pytest.raises(wb.RulesError) as e:
+        explore("annulus", **ARGS, executor="tcp://scheduler:8786")
+    assert e.value.field == "executor"
 
 
 def test_engine_dask_starts_and_closes_a_local_cluster():
