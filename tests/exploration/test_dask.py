@@ -3,13 +3,12 @@ the single-process result row for row, and writes the same dataset (issue 19 ite
 
 from __future__ import annotations
 
+import dask.distributed as distributed  # in the test extra (pyproject.toml): installed in CI
 import polars as pl
 import pytest
 
 import workbench as wb
 from workbench.exploration import explore
-
-distributed = pytest.importorskip("dask.distributed")  # in the test extra: installed in CI
 
 A = wb.system("annulus")
 CAT = A.catalog()
