@@ -36,6 +36,7 @@ __all__ = [
     "sweep_chart",
     "race_chart",
     "variant_heatmap",
+    "cost_front_chart",
     "heatmap",
     "duel_chart",
     "compare_bars",
@@ -760,3 +761,43 @@ def variant_heatmap(
         symmetric=True,
         themed=themed,
     )
+
+
+def cost_front_chart(
+    frame: pl.DataFrame, by: str = "mean_turn_damage", title: str | None = None, *, themed: bool = True
+) -> AnyChart:
+    """Return a scatter of cost (x) against ``by`` (y) of an explore frame's rows, one colour per
+    target, with each target's Pareto front (:func:`workbench.exploration.cost_front`) drawn as
+    larger points joined by a line; the tooltip names the build, its sets and what it stands for."""
+    from .exploration import cost_front
+
+    front = cost_front(frame, by)  # checks the columns
+    keep = [c for c in ("name", "target", "cost", by, "sets", "same_as") if c in frame.columns]
+    data = frame.select(keep).with_columns(pl.lit(False).alias("front"))
+    data = pl.concat([data, front.select(keep).with_columns(pl.lit(True).alias("front"))], how="vertical_relaxed")
+    if data.height > MAX_ROWS:
+        raise RulesError(f"{data.height} points is more than a chart holds; give fewer rows", field="frame")
+    label = by.replace("_", " ")
+    targets = list(dict.fromkeys(frame["target"].to_list()))
+    colour = alt.Color("target:N", title="Target", scale=alt.Scale(range=PALETTE), sort=targets)
+    tips = [alt.Tooltip(f"{c}:N" if c in ("name", "target") else f"{c}:Q") for c in keep if c != by]
+    tips.insert(2, alt.Tooltip(f"{by}:Q", title=label, format=".4f"))
+    x = alt.X("cost:Q", title="cost", scale=alt.Scale(zero=False), axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y(f"{by}:Q", title=label)
+    base = alt.Chart(data)
+    points = (
+        base.transform_filter("!datum.front")
+        .mark_circle(size=36, opacity=0.35)
+        .encode(x=x, y=y, color=colour, tooltip=tips)
+    )
+    line = (
+        base.transform_filter("datum.front")
+        .mark_line(point=alt.OverlayMarkDef(size=80, filled=True))
+        .encode(x=x, y=y, color=colour, tooltip=tips)
+    )
+    chart = alt.layer(points, line).properties(
+        title=_title(title or f"Cost front: {label} per cost", "joined: the Pareto front per target (cheapest best)"),
+        width=WIDTH,
+        height=HEIGHT,
+    )
+    return _finish(chart, themed)

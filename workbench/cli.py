@@ -639,17 +639,33 @@ def cmd_explore(args: argparse.Namespace) -> int:
         "progress": _progress(),
         "confirm": args.yes,
         "say": True,
+        "by": args.by,
+        "output": args.dataset,
+        "resume": args.resume,
     }  # the estimate first, on stderr
     frame = explore(sys_.name, **kwargs)
-    from .exploration import method_line
+    from .exploration import cost_front, method_line
 
     # se and p_unresolved are null on every row (one turn, no fight): printed only in --out
     shown = frame.drop([c for c in ("se", "p_unresolved") if frame[c].null_count() == frame.height])
     _print_frame(shown, rows=max(args.top_k * max(len(targets), 1), 10), width=320)
     print(f"method: {method_line(frame)}")
+    if args.front:
+        front = cost_front(frame, args.by)
+        print(f"\ncost front ({args.by} per cost, per target; cheapest best):")
+        _print_frame(front.select("target", "cost", args.by, "name", "sets", "same_as"), rows=front.height, width=200)
+    if args.dataset:
+        print(f"every row: {args.dataset} (Parquet dataset)")
     _write_frame(frame, args.out)
     if args.chart:
-        _write_chart(_compare_chart(frame, f"{sys_.title}: best builds"), args.chart)
+        from .charts import cost_front_chart
+
+        chart = (
+            cost_front_chart(frame, args.by, f"{sys_.title}: cost front")
+            if args.front
+            else _compare_chart(frame, f"{sys_.title}: best builds")
+        )
+        _write_chart(chart, args.chart)
     return 0
 
 
@@ -898,6 +914,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
     s.add_argument("--budget", type=int, metavar="N", help="build budget (e.g. Annulus Experience)")
     s.add_argument("--top-k", type=int, default=10, metavar="K", help="builds to keep (default 10)")
+    s.add_argument(
+        "--by",
+        default="mean_turn_damage",
+        choices=["mean_turn_damage", "mean_damage", "p_any_damage", "p_kill_one_turn"],
+        help="the statistic to rank by (default mean_turn_damage)",
+    )
+    s.add_argument("--front", action="store_true", help="print the cost front per target (--chart: its scatter)")
+    s.add_argument("--dataset", metavar="DIR", help="write every row to a Parquet dataset in DIR, chunk by chunk")
+    s.add_argument("--resume", action="store_true", help="continue the run already in --dataset DIR")
     s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
     common(s)
     s.set_defaults(func=cmd_explore)

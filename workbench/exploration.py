@@ -11,8 +11,12 @@ vary={...})`` does the same for every combination of fields marked variable on a
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
+import os
+import secrets
 import sys as _sys
 from collections.abc import Iterable
 from typing import Any
@@ -27,7 +31,7 @@ from .limits import BUDGET, LIMITS, MAX_SECONDS, MAX_TOP_K, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
 
-__all__ = ["explore", "estimate", "fighter", "method_line", "METHOD_COLUMNS"]
+__all__ = ["explore", "estimate", "cost_front", "fighter", "method_line", "METHOD_COLUMNS"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
 #: the columns of every explore row saying how it was computed (:func:`_method_columns`)
@@ -200,26 +204,188 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
     return stat, ok
 
 
-def _candidates(value: np.ndarray, ok: np.ndarray, n_pairs: int, k: int, cost: np.ndarray | None) -> np.ndarray:
-    """Return the rows (pair-major × targets, flat indices) that can survive the running top-k and
-    Pareto front: per target the best ``k`` usable rows (ties: the earlier pair, which has the lower
-    build id), and with ``cost`` (per pair) the first best row per (target, cost). A superset of
-    what ``_top`` and ``_front_candidates`` keep from this chunk, so the result is unchanged."""
-    V = np.where(ok, value, -np.inf).reshape(n_pairs, -1)
-    okm = ok.reshape(n_pairs, -1)
-    if n_pairs > k:
-        kth = np.partition(V, n_pairs - k, axis=0)[n_pairs - k]  # the k-th largest per target
-        above = V > kth
-        tied = V == kth
-        keep = above | (tied & (np.cumsum(tied, axis=0) <= k - above.sum(axis=0)))
-    else:
-        keep = np.ones_like(okm)
-    if cost is not None:
-        for c in np.unique(cost):  # a loop over the few distinct costs
-            rows = np.flatnonzero(cost == c)
-            best = rows[np.argmax(V[rows], axis=0)]
-            keep[best, np.arange(V.shape[1])] = True
-    return np.flatnonzero(keep & okm)
+#: rows (builds x targets) explore evaluates in one call at most (``chunk_size`` builds, fewer when
+#: there are many targets): the joint turn tables of a chunk are padded to one shape, so a chunk of
+#: 2,000 builds against the 11 Annulus catalog creatures took 2.8 GB and 17 s at budget 5, chunks
+#: of 30 took 75 MB and 3.9 s (measured 2026-12-01, the 2-core machine)
+ROWS_PER_CHUNK = 1_000_000
+#: explore's statistics are rounded to the nearest multiple of 1 / GRID: the engine's turn tables
+#: differ by an ulp or so from call to call (the Annulus outcome rows are summed in polars' group
+#: order, which varies), so unrounded a resumed or a distributed run could differ from an
+#: uninterrupted one in the last bit and break a tie the other way. Dice probabilities are
+#: fractions over powers of 2 and 3: every value whose denominator divides GRID = 2**36 * 3**3 is
+#: kept exactly and rounds the same from any run; any other moves by at most 0.5 / GRID (2.7e-13).
+#: (Rounding to 12 decimal places was tried first: dyadic values such as 3339/8192 =
+#: 0.4075927734375 sit exactly on a decimal tie, and 3 of 103,158 rows of budget 6 flipped.)
+GRID = 2**36 * 3**3
+
+
+def _canonical(values: np.ndarray) -> np.ndarray:
+    """Return ``values`` rounded to the nearest multiple of 1 / GRID (see GRID)."""
+    return np.rint(np.asarray(values, dtype=np.float64) * GRID) / GRID
+
+
+_KEY = ["target_id", "maths_hi", "maths_lo"]
+
+
+def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
+    """Return every usable (build, target) row of one chunk, pair-major: build_id, target_id, the
+    four statistics (to the nearest 1 / GRID), cost (budget searches) and, when the build space gives them
+    (``BuildSpace.maths_keys``), the maths key (maths_hi, maths_lo)."""
+    ids = np.asarray(unit["ids"], dtype=np.int64)
+    pairs = [(c, a) for c, a in zip(unit["creatures"], unit["attacks"])]
+    stat, ok = _chunk_stats(sys, pairs, tgt, hp, unit["options"], unit["situation"])
+    rows = np.flatnonzero(ok)
+    cols: dict[str, Any] = {
+        "build_id": pl.Series(ids[rows // len(tgt)], dtype=pl.Int64),
+        "target_id": pl.Series(rows % len(tgt), dtype=pl.Int64),
+        **{c: pl.Series(_canonical(stat(c, rows)), dtype=pl.Float64) for c in _STATS},
+    }
+    if unit["cost"] is not None:
+        cols["cost"] = pl.Series(np.asarray(unit["cost"], dtype=np.int64)[rows // len(tgt)], dtype=pl.Int64)
+    if unit.get("maths") is not None:  # the build space's exact maths keys, per (build, target)
+        hi, lo = unit["maths"](unit["creatures"][0], unit["attacks"], tgt, unit["options"], unit["situation"])
+        cols["maths_hi"] = pl.Series(np.asarray(hi).ravel()[rows], dtype=pl.UInt64)
+        cols["maths_lo"] = pl.Series(np.asarray(lo).ravel()[rows], dtype=pl.UInt64)
+    return pl.DataFrame(cols)
+
+
+def _first_of_class(frame: pl.DataFrame) -> pl.DataFrame:
+    """Return, per (target, maths key), the row of the lowest build id (the cheapest: build ids
+    follow cost)."""
+    return frame.sort("build_id").unique(_KEY, keep="first", maintain_order=True).select(frame.columns)
+
+
+def _reduce(rows: pl.DataFrame, by: str, k: int, merge: bool) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """Return (the rows of one chunk that can survive the running top-k and Pareto front, the
+    chunk's maths classes: target_id, maths key, same_as (rows of the class), rep (its lowest build
+    id); None without merging). With ``merge`` only the first row of each class competes."""
+    classes = None
+    if merge:
+        classes = rows.group_by(_KEY).agg(
+            pl.len().cast(pl.Int64).alias("same_as"), pl.col("build_id").min().alias("rep")
+        )
+        rows = _first_of_class(rows)
+    parts = [_top(rows, by, k)]
+    if "cost" in rows.columns:
+        parts.append(_front_candidates(rows, by))
+    return pl.concat(parts).unique(["build_id", "target_id"], keep="first", maintain_order=True), classes
+
+
+def _run_unit(system_name: str, unit: dict, tgt: list, hp: np.ndarray, by: str, k: int, merge: bool, path: Any):
+    """Evaluate one chunk (in this process or on a Dask worker): return (candidates, classes,
+    rows evaluated); with ``path`` first write its every usable row to that Parquet file, atomically."""
+    sys = _system(system_name)
+    rows = _unit_rows(sys, unit, tgt, hp)
+    if path is not None:
+        _write_part(rows, unit, tgt, path)
+    cands, classes = _reduce(rows, by, k, merge)
+    return cands, classes, len(unit["ids"]) * len(tgt)
+
+
+def _to_wire(obj: Any) -> Any:
+    """Return a model as a plain document (workbench.io), for a Dask task: rule models are sent as
+    documents and rebuilt by the worker (the documents are plain data; None stays None)."""
+    from .io import to_document
+
+    return None if obj is None else to_document(obj)
+
+
+def _from_wire(doc: Any) -> Any:
+    from .io import from_document
+
+    return None if doc is None else from_document(doc)
+
+
+def _unit_to_wire(unit: dict) -> dict:
+    """Return a chunk whose models are documents (each distinct creature once)."""
+    seen: dict[int, int] = {}
+    docs: list = []
+    index = []
+    for c in unit["creatures"]:
+        if id(c) not in seen:
+            seen[id(c)] = len(docs)
+            docs.append(_to_wire(c))
+        index.append(seen[id(c)])
+    return {
+        **unit,
+        "creatures": (docs, index),
+        "attacks": [_to_wire(a) for a in unit["attacks"]],
+        "options": _to_wire(unit["options"]),
+        "situation": _to_wire(unit["situation"]),
+    }
+
+
+def _run_wire_unit(system_name: str, unit: dict, tgt_docs: list, hp, by: str, k: int, merge: bool, path: Any):
+    """A Dask task: rebuild the chunk's models from their documents and run :func:`_run_unit`."""
+    docs, index = unit["creatures"]
+    made = [_from_wire(d) for d in docs]
+    unit = {
+        **unit,
+        "creatures": [made[i] for i in index],
+        "attacks": [_from_wire(a) for a in unit["attacks"]],
+        "options": _from_wire(unit["options"]),
+        "situation": _from_wire(unit["situation"]),
+    }
+    return _run_unit(system_name, unit, [_from_wire(t) for t in tgt_docs], hp, by, k, merge, path)
+
+
+def _write_part(rows: pl.DataFrame, unit: dict, tgt: list, path: Any) -> None:
+    """Write one chunk's rows (with the build's descriptive columns and the target's name) to
+    ``path``: to a temporary file in its folder, then renamed over it (no reader sees half a file)."""
+    from pathlib import Path
+
+    path = Path(path)
+    info = unit["info"]
+    names = pl.DataFrame({"target_id": np.arange(len(tgt), dtype=np.int64), "target": [t.name for t in tgt]})
+    out = rows.join(info, on="build_id", how="left", suffix="_info", maintain_order="left").join(
+        names, on="target_id", how="left", maintain_order="left"
+    )
+    out = out.drop([c for c in out.columns if c.endswith("_info")])
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
+    try:
+        out.write_parquet(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _units_budget(space: Any, nb: int, options, situation):
+    """Yield the chunks of a budget search: the build space's frames of at most ``nb`` builds."""
+    for frame in space.frames(nb):
+        builds = frame["build"].to_list()
+        yield {
+            "ids": frame["build_id"].to_numpy(),
+            "creatures": [space.attacker] * len(builds),
+            "attacks": builds,
+            "options": options,
+            "situation": situation,
+            "cost": frame["cost"].to_numpy(),
+            "info": frame.drop("build"),
+            "maths": space.maths_keys,
+        }
+
+
+def _units_vary(items: list, info: pl.DataFrame, nb: int):
+    """Yield the chunks of a vary search: items grouped by (options, situation), ``nb`` at a time."""
+    order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3]), i))
+    keyed: dict[tuple, list[int]] = {}
+    for i in order:
+        keyed.setdefault((repr(items[i][2]), repr(items[i][3])), []).append(i)
+    info = info.with_row_index("build_id").with_columns(pl.col("build_id").cast(pl.Int64))
+    for ids in keyed.values():
+        for start in range(0, len(ids), nb):
+            part = ids[start : start + nb]
+            yield {
+                "ids": np.asarray(part, dtype=np.int64),
+                "creatures": [items[i][0] for i in part],
+                "attacks": [items[i][1] for i in part],
+                "options": items[part[0]][2],
+                "situation": items[part[0]][3],
+                "cost": None,
+                "info": info[np.asarray(part, dtype=np.int64)],
+            }
 
 
 def explore(
@@ -229,7 +395,7 @@ def explore(
     budget: int | None = None,
     vary: dict | None = None,
     top_k: int = 10,
-    chunk_size: int = 2000,
+    chunk_size: int = 32,
     progress: Any = None,
     options: Any = None,
     situation: Any = None,
@@ -238,6 +404,11 @@ def explore(
     by: str = "mean_turn_damage",
     confirm: bool = False,
     say: bool | None = None,
+    merge: bool = True,
+    output: Any = None,
+    resume: bool = False,
+    executor: Any = None,
+    engine: str = "local",
 ) -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
     better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
@@ -250,11 +421,26 @@ def explore(
     neutral attacker); a system without one raises RulesError. Any system with ``vary``: every
     combination of the listed fields on ``base`` using ``attack`` (keys: creature fields,
     ``attack``/``weapon`` (a list of attacks or names), ``attack.<field>``, ``situation.<field>``,
-    ``options.<field>``). Builds are evaluated ``chunk_size`` at a time, keeping only the running
-    top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed, cost,
-    sets) or the varied fields (vary), target, target_hp, mean_damage, p_any_damage,
-    mean_turn_damage, p_kill_one_turn, rank (1 = best per target), pareto, and with a budget
-    legal_sets.
+    ``options.<field>``). Builds are evaluated in chunks of at most ``chunk_size`` builds and
+    ROWS_PER_CHUNK rows (builds x targets), the space enumerated chunk by chunk, keeping only the
+    running top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed,
+    cost, sets) or the varied fields (vary), target, target_hp, mean_damage, p_any_damage,
+    mean_turn_damage, p_kill_one_turn, rank (1 = best per target), pareto, the method columns, and
+    with a budget ``same_as`` and legal_sets.
+
+    Identical maths (budget searches, ``merge`` True, the default; docs/explore.md): against one
+    target, builds whose maths keys are equal (``BuildSpace.maths_keys``: for Annulus the resolved
+    dice parameters that ``damage_keys`` compares, so equal per-use and per-turn damage over the
+    pools) are one candidate: the cheapest (lowest build id; build ids follow cost) stands for them
+    all, and ``same_as`` counts the builds it stands for (itself included).
+
+    ``output`` (a folder): every usable row (not only the top-k) is written there chunk by chunk as
+    a Parquet dataset (``part-NNNNNN.parquet``, each written to a temporary file and renamed), with
+    ``manifest.json`` (the parameters' digests and the chunks done); ``resume=True`` skips the
+    chunks already written (a run stopped by Ctrl-C resumes), and a folder holding a run of other
+    parameters is refused (RulesError naming the field that differs). ``executor`` (a
+    ``dask.distributed.Client``) or ``engine="dask"`` (a local cluster) runs the chunks as Dask
+    tasks; the result is the same, row for row.
 
     Bounded work (docs/limits.md, Bounded work): before it starts, explore says on stderr how many
     upgrade combinations it walks, then how many builds and rows it evaluates, each with roughly
@@ -266,6 +452,12 @@ def explore(
     confirm = check_confirm(confirm)
     check_flag("progress", progress)
     say = check_flag("say", say)
+    merge = bool(check_flag("merge", merge, allow_none=False))
+    resume = bool(check_flag("resume", resume, allow_none=False))
+    if engine not in ("local", "dask"):
+        raise RulesError(f"engine must be 'local' or 'dask', not {show(engine)}", field="engine")
+    if executor is not None and not all(hasattr(executor, m) for m in ("submit", "scatter", "scheduler_info")):
+        raise RulesError(f"give a dask.distributed.Client, not {show(executor)}", field="executor")
     if say is None and progress is False:
         say = False
     tgt = None
@@ -297,6 +489,8 @@ def explore(
             "give either budget= (every legal attack within a budget) or vary= (fields of a base creature)",
             field="budget",
         )
+    nb = max(1, min(chunk_size, ROWS_PER_CHUNK // max(len(tgt), 1)))
+    items: list | None = None
     if budget is not None:
         n = sys.build_space_size(budget, options)
         if n is not None:
@@ -309,18 +503,19 @@ def explore(
                 "give a smaller budget, or confirm=True (workbench explore --yes) to run it",
             )
         space = sys.build_space(budget, tgt, base, options, situation)
-        info, counts = space.builds.drop("build"), space.counts
-        rows = space.builds.height * len(tgt)
+        merge = merge and space.maths_keys is not None  # a space without exact keys merges nothing
+        counts = space.counts
+        n_builds = space.size
         _check_work(
-            rows * RATE_ROW,
-            f"evaluating {space.builds.height:,} distinct builds x {len(tgt)} targets = {rows:,} rows",
+            n_builds * len(tgt) * RATE_ROW,
+            f"evaluating {n_builds:,} distinct builds x {len(tgt)} targets = {n_builds * len(tgt):,} rows",
             confirm,
             say,
             "give a smaller budget or fewer targets, or confirm=True (workbench explore --yes) to run it",
         )
-        items = [(space.attacker, b, options, situation) for b in space.builds["build"].to_list()]
-        same = space.family.tolist()
+        units = _units_budget(space, nb, options, situation)
     else:
+        merge = False  # vary: no cost to say which of two identical builds is the cheaper
         if base is None:
             raise RulesError("give base= (the creature whose fields vary)", field="base")
         est = estimate(sys, targets=tgt, vary=vary, base=base)
@@ -332,7 +527,7 @@ def explore(
             "vary fewer values, or confirm=True to run it",
         )
         combos = list(_vary_items(sys, base, attack, vary, options, situation))
-        info = pl.DataFrame(
+        vinfo = pl.DataFrame(
             [
                 {k: (v.name if hasattr(v, "name") and not isinstance(v, str) else v) for k, v in c[0].items()}
                 for c in combos
@@ -341,46 +536,53 @@ def explore(
         )
         items = [c[1:] for c in combos]
         counts = {"distinct": len(items)}
-        same = list(range(len(items)))
-    bar = _progress(progress, len(items) * len(tgt), "explore")
-    best: pl.DataFrame | None = None
-    front: pl.DataFrame | None = None
+        n_builds = len(items)
+        units = _units_vary(items, vinfo, nb)
+    store = None
+    if output is not None:
+        params = {
+            "system": sys.name,
+            "budget": budget,
+            "vary": vary,
+            "targets": tgt,
+            "base": base,
+            "attack": attack,
+            "options": options,
+            "situation": situation,
+            "by": by,
+            "top_k": top_k,
+            "chunk_size": nb,
+            "merge": merge,
+        }
+        store = _Store(output, params, resume)
+    fold = _Fold(by, top_k, merge)
+    bar = _progress(progress, n_builds * len(tgt), "explore")
     try:
-        # group by (options, situation) so that each chunk is one vectorised call; builds of one
-        # family (the build space's hint: equal dice parameters against equal defenses) share a chunk
-        order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3]), same[i], i))
-        for start in range(0, len(order), chunk_size):
-            chunk = order[start : start + chunk_size]
-            keyed: dict[tuple, list[int]] = {}
-            for i in chunk:
-                keyed.setdefault((repr(items[i][2]), repr(items[i][3])), []).append(i)
-            for ids in keyed.values():
-                ids = sorted(ids)  # pairs in build-id order: ties go to the lower build id
-                opt, sit = items[ids[0]][2], items[ids[0]][3]
-                stat, ok = _chunk_stats(sys, [(items[i][0], items[i][1]) for i in ids], tgt, hp, opt, sit)
-                ids_a = np.asarray(ids, dtype=np.int64)
-                cost = info["cost"].to_numpy()[ids_a] if budget is not None else None
-                rows = _candidates(stat(by, np.arange(ok.size)), ok, len(ids), top_k, cost)
-                frame = pl.DataFrame(
-                    {
-                        "build_id": ids_a[rows // len(tgt)],
-                        "target_id": rows % len(tgt),
-                        **{c: stat(c, rows) for c in _STATS},
-                    }
-                )
-                best = _top(frame if best is None else pl.concat([best, frame]), by, top_k)
-                if cost is not None:  # a budget search
-                    f2 = frame.with_columns(pl.Series("cost", cost[rows // len(tgt)]))
-                    front = _front_candidates(f2 if front is None else pl.concat([front, f2]), by)
-                if bar is not None:
-                    bar.update(len(ids) * len(tgt))
+        _run_units(sys.name, units, tgt, hp, by, top_k, merge, store, fold, bar, executor, engine)
     finally:
         if bar is not None:
             bar.close()
-    if best is None:
+    if store is not None:
+        store.finish()
+    best, front = fold.result()
+    if best is None or best.height == 0:
         raise RulesError("no build is usable against these targets in this situation", field="targets")
+    # the returned builds: their Attacks and descriptive columns, read again from the build space
+    want = set(best["build_id"].to_list()) | (set(front["build_id"].to_list()) if front is not None else set())
+    if budget is not None:
+        chosen: dict[int, tuple] = {}
+        infos = []
+        for unit in _units_budget(sys.build_space(budget, tgt, base, options, situation), 4096, options, situation):
+            for j, b in enumerate(unit["ids"].tolist()):
+                if b in want:
+                    chosen[b] = (unit["creatures"][j], unit["attacks"][j], options, situation)
+            infos.append(unit["info"].filter(pl.col("build_id").is_in(list(want))))
+        info = pl.concat(infos).sort("build_id")
+        lookup = chosen
+    else:
+        info = vinfo.with_row_index("build_id").with_columns(pl.col("build_id").cast(pl.Int64))
+        lookup = dict(enumerate(items or []))
     if front is not None:
-        best = best.with_columns(pl.Series("cost", info["cost"].to_numpy()[best["build_id"].to_numpy()]))
         pareto = _pareto(front, by)
         out = pl.concat([best, pareto.select(best.columns)]).unique(["build_id", "target_id"], keep="first")
         out = out.join(
@@ -388,14 +590,13 @@ def explore(
             on=["build_id", "target_id"],
             how="left",
         ).with_columns(pl.col("pareto").fill_null(False))
-        out = out.drop("cost")
     else:
         out = best.with_columns(pl.lit(None, dtype=pl.Boolean).alias("pareto"))
     out = out.with_columns(pl.col(by).rank("min", descending=True).over("target_id").cast(pl.Int64).alias("rank"))
     names = pl.DataFrame({"target_id": np.arange(len(tgt)), "target": [t.name for t in tgt], "target_hp": hp})
-    info = info.with_row_index("build_id").with_columns(pl.col("build_id").cast(pl.Int64))
+    out = out.drop([c for c in ("cost",) if c in out.columns])
     out = out.join(info, on="build_id").join(names, on="target_id").sort(["target_id", "rank", "build_id"])
-    out = out.with_columns(_method_columns(sys, items, tgt, out["build_id"].to_numpy(), out["target_id"].to_numpy()))
+    out = out.with_columns(_method_columns(sys, lookup, tgt, out["build_id"].to_numpy(), out["target_id"].to_numpy()))
     lead = [c for c in info.columns if c != "build_id"]
     cols = lead + [
         "target",
@@ -408,6 +609,9 @@ def explore(
         "pareto",
         *METHOD_COLUMNS,
     ]
+    if budget is not None:
+        out = out.with_columns(pl.col("same_as").fill_null(1) if merge else pl.lit(1, dtype=pl.Int64).alias("same_as"))
+        cols.append("same_as")
     result = out.select(cols)
     result = (
         result.with_columns(pl.lit(counts.get("legal_sets"), dtype=pl.Int64).alias("legal_sets"))
@@ -417,13 +621,233 @@ def explore(
     return result
 
 
+class _Fold:
+    """The running top-k, front candidates and maths classes, folded chunk by chunk in chunk order
+    (so a Dask run, whose chunks finish in any order, folds exactly as one process does)."""
+
+    def __init__(self, by: str, k: int, merge: bool) -> None:
+        self.by, self.k, self.merge = by, k, merge
+        self.best: pl.DataFrame | None = None
+        self.front: pl.DataFrame | None = None
+        self.classes: pl.DataFrame | None = None
+        self._parts: list[pl.DataFrame] = []
+        self._rows = 0
+
+    def add(self, cands: pl.DataFrame, classes: pl.DataFrame | None) -> None:
+        """Fold one chunk's candidates and classes in."""
+        if cands.height == 0:
+            return
+        best = cands if self.best is None else pl.concat([self.best, cands])
+        self.best = _top(_first_of_class(best) if self.merge else best, self.by, self.k)
+        if "cost" in cands.columns:
+            front = cands if self.front is None else pl.concat([self.front, cands])
+            self.front = _front_candidates(_first_of_class(front) if self.merge else front, self.by)
+        if classes is not None:  # compacted now and then: the work stays linear in the chunks
+            self._parts.append(classes)
+            self._rows += classes.height
+            if self._rows > 2 * (0 if self.classes is None else self.classes.height) + 100_000:
+                self._compact()
+
+    def _compact(self) -> None:
+        if self._parts:
+            both = pl.concat(([] if self.classes is None else [self.classes]) + self._parts)
+            self.classes = both.group_by(_KEY).agg(pl.col("same_as").sum(), pl.col("rep").min())
+            self._parts, self._rows = [], 0
+
+    def result(self) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+        """Return (top-k rows, front candidates); with merging only each class's first build
+        (lowest id of all chunks) is kept, with its ``same_as``."""
+        self._compact()
+        best, front = self.best, self.front
+        if self.merge and self.classes is not None and best is not None:
+            cls = self.classes
+
+            def keep(f: pl.DataFrame | None) -> pl.DataFrame | None:
+                if f is None:
+                    return None
+                f = f.join(cls, on=_KEY, how="left")
+                return f.filter(pl.col("build_id") == pl.col("rep")).drop("rep")
+
+            best, front = keep(best), keep(front)
+            best = _top(best, self.by, self.k) if best is not None else None
+        if best is not None:
+            best = best.drop([c for c in ("maths_hi", "maths_lo") if c in best.columns])
+        if front is not None:
+            front = front.drop([c for c in ("maths_hi", "maths_lo") if c in front.columns])
+        return best, front
+
+
+def _run_units(system_name, units, tgt, hp, by, k, merge, store, fold, bar, executor, engine) -> None:
+    """Evaluate every chunk (in this process, or as Dask tasks), fold them in order, write and
+    record them in ``store``; chunks ``store`` already holds are read back instead."""
+    client, owned = executor, None
+    if client is None and engine == "dask":
+        client, owned = _local_client()
+    try:
+        if client is None:
+            for i, unit in enumerate(units):
+                got = _done_unit(store, i, by, k, merge)
+                if got is None:
+                    got = _run_unit(system_name, unit, tgt, hp, by, k, merge, store and store.part(i))
+                    if store is not None:
+                        store.done(i)
+                fold.add(got[0], got[1])
+                if bar is not None:
+                    bar.update(len(unit["ids"]) * len(tgt))
+        else:
+            _run_dask(client, system_name, units, tgt, hp, by, k, merge, store, fold, bar)
+    finally:
+        if owned is not None:
+            for o in owned:
+                o.close()
+
+
+def _done_unit(store, i: int, by: str, k: int, merge: bool):
+    """Return chunk ``i``'s (candidates, classes, rows) read back from ``store``; None when not written."""
+    if store is None or not store.has(i):
+        return None
+    rows = pl.read_parquet(store.part(i))
+    keep = [c for c in ("build_id", "target_id", *_STATS, "cost", "maths_hi", "maths_lo") if c in rows.columns]
+    cands, classes = _reduce(rows.select(keep), by, k, merge)
+    return cands, classes, None
+
+
+def _local_client():
+    """Return (a Client of a new local Dask cluster, the objects to close after)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RulesError(
+            "engine='dask' needs dask.distributed: pip install rules-workbench[cluster]", field="engine"
+        ) from None
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    client = Client(cluster)
+    return client, (client, cluster)
+
+
+def _run_dask(client, system_name, units, tgt, hp, by, k, merge, store, fold, bar) -> None:
+    """Run the chunks as Dask tasks (a bounded number in flight), folding results in chunk order."""
+    from dask.distributed import wait
+
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    window = 2 * workers + 2
+    tgt_f = client.scatter([[_to_wire(t) for t in tgt]], broadcast=True)[0]
+    hp_f = client.scatter([hp], broadcast=True)[0]
+    pending: dict[int, Any] = {}
+    ready: dict[int, tuple] = {}
+    sizes: dict[int, int] = {}
+    nxt = 0
+    it = enumerate(units)
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < window:
+                try:
+                    i, unit = next(it)
+                except StopIteration:
+                    exhausted = True
+                    break
+                sizes[i] = len(unit["ids"]) * len(tgt)
+                got = _done_unit(store, i, by, k, merge)
+                if got is not None:
+                    ready[i] = got
+                    continue
+                path = store.part(i) if store is not None else None
+                pending[i] = client.submit(
+                    _run_wire_unit, system_name, _unit_to_wire(unit), tgt_f, hp_f, by, k, merge, path, pure=False
+                )
+            if pending:
+                done, _ = wait(list(pending.values()), return_when="FIRST_COMPLETED")
+                for i in [i for i, f in pending.items() if f in done]:
+                    ready[i] = pending.pop(i).result()
+                    if store is not None:
+                        store.done(i)
+            while nxt in ready:
+                got = ready.pop(nxt)
+                fold.add(got[0], got[1])
+                if bar is not None:
+                    bar.update(sizes.pop(nxt))
+                nxt += 1
+            if exhausted and not pending and not ready:
+                break
+    finally:
+        for f in pending.values():
+            f.cancel()
+
+
+class _Store:
+    """A Parquet dataset folder of one explore run: ``part-NNNNNN.parquet`` per chunk and
+    ``manifest.json`` (format, the digest of each parameter, the chunks done, complete)."""
+
+    FORMAT = 1
+
+    def __init__(self, folder: Any, params: dict, resume: bool) -> None:
+        from pathlib import Path
+
+        if not isinstance(folder, (str, os.PathLike)):
+            raise RulesError(f"give a folder path, not {show(folder)}", field="output")
+        self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise RulesError(f"{self.folder} is a file, not a folder", field="output")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.digests = {k: hashlib.sha256(repr(v).encode()).hexdigest()[:32] for k, v in params.items()}
+        self.manifest = self.folder / "manifest.json"
+        self.chunks: set[int] = set()
+        if self.manifest.exists():
+            try:
+                old = json.loads(self.manifest.read_text())
+            except (OSError, ValueError) as exc:
+                raise RulesError(f"{self.manifest} cannot be read ({exc})", field="output") from None
+            if old.get("format") != self.FORMAT:
+                raise RulesError(f"{self.manifest} is not an explore manifest of format {self.FORMAT}", field="output")
+            for key, value in self.digests.items():
+                if old.get("parameters", {}).get(key) != value:
+                    raise RulesError(
+                        f"{self.folder} holds an explore run with another {key}; give the same {key} "
+                        f"or another output folder",
+                        field=key,
+                    )
+            if not resume:
+                raise RulesError(
+                    f"{self.folder} already holds this run ({len(old.get('chunks', []))} chunks); "
+                    f"give resume=True to continue it, or another output folder",
+                    field="resume",
+                )
+            self.chunks = {int(i) for i in old.get("chunks", []) if self.part(int(i)).exists()}
+        elif any(self.folder.glob("part-*.parquet")):
+            raise RulesError(f"{self.folder} holds Parquet parts without a manifest", field="output")
+        for stale in self.folder.glob(".part-*.tmp"):
+            stale.unlink()
+        self._write(complete=False)
+
+    def part(self, i: int) -> Any:
+        return self.folder / f"part-{i:06d}.parquet"
+
+    def has(self, i: int) -> bool:
+        return i in self.chunks
+
+    def done(self, i: int) -> None:
+        """Record chunk ``i`` as written (its file was renamed in place)."""
+        self.chunks.add(i)
+        self._write(complete=False)
+
+    def finish(self) -> None:
+        self._write(complete=True)
+
+    def _write(self, complete: bool) -> None:
+        doc = {"format": self.FORMAT, "parameters": self.digests, "chunks": sorted(self.chunks), "complete": complete}
+        tmp = self.folder / f".manifest.{os.getpid()}-{secrets.token_hex(6)}.tmp"
+        tmp.write_text(json.dumps(doc, indent=1))
+        os.replace(tmp, self.manifest)
+
+
 def fighter(sys: Any, creature: Any, attack: Any) -> Any:
     """Return ``creature`` holding only ``attack`` (its ``RuleSystem.attacks_field`` replaced): the
     attacker of an explore row, whose fight uses the row's build ``uses_per_turn`` times a turn."""
     return creature.replace(**{sys.attacks_field: (attack,)})
 
 
-def _method_columns(sys: Any, items: list, targets: list, build_id: np.ndarray, target_id: np.ndarray) -> list:
+def _method_columns(sys: Any, items: Any, targets: list, build_id: np.ndarray, target_id: np.ndarray) -> list:
     """Return explore's columns on how each returned row was computed (docs/compare.md, explore):
     ``method`` "exact, one turn" (the statistics are those of one turn's exact table), ``se`` and
     ``p_unresolved`` null (no fight, nothing simulated, no round limit), ``forced_by`` (the sorted
@@ -472,6 +896,32 @@ def method_line(frame: pl.DataFrame) -> str:
         f"one-turn statistics, exact; {ignored.height:,} of {frame.height:,} rows rank without the state "
         f"their fight carries ({', '.join(forced)}): compare runs the fight"
     )
+
+
+def cost_front(frame: pl.DataFrame, by: str = "mean_turn_damage") -> pl.DataFrame:
+    """Return the Pareto front of cost against ``by`` (higher is better) per target, cheapest first:
+    the rows of ``frame`` (an explore result, or the rows of its ``output`` dataset) that no other
+    row of the same target beats with at most the same cost and strictly more ``by``, nor equals
+    with a strictly lower cost (ties at one cost: the first row). On an explore result ranked by
+    the same ``by`` these are its ``pareto`` rows: explore keeps the front of the whole build space.
+    Columns: those of ``frame``, sorted by target and cost."""
+    if not isinstance(frame, pl.DataFrame):
+        raise RulesError(f"give an explore frame, not {show(frame)}", field="frame")
+    if by not in _STATS:
+        raise RulesError(f"rank by {', '.join(_STATS)}, not {by!r}", field="by")
+    missing = [c for c in ("target", "cost", by) if c not in frame.columns]
+    if missing:
+        raise RulesError(f"the frame lacks {', '.join(missing)}: give a budget search's explore frame", field="frame")
+    f = frame.with_row_index("_row")
+    order = f.select("target").unique(maintain_order=True).with_row_index("_target")
+    f = f.join(order, on="target")
+    best = (
+        f.sort(["_target", "cost", by, "_row"], descending=[False, False, True, False])
+        .group_by(["_target", "cost"], maintain_order=True)
+        .head(1)
+    )
+    prev = pl.col(by).cum_max().shift(1).over("_target")
+    return best.filter(prev.is_null() | (pl.col(by) > prev)).sort(["_target", "cost"]).select(frame.columns)
 
 
 def _top(frame: pl.DataFrame, by: str, k: int) -> pl.DataFrame:

@@ -31,3 +31,23 @@ def test_explore_chart_is_a_heatmap_of_builds(capsys, tmp_path):
     assert code == 0, err
     text = chart.read_text()
     assert text.startswith("<svg") and "Town Guard" in text and "one-turn statistics, exact" in text
+
+
+def test_explore_front_prints_the_cost_front_and_charts_it(capsys, tmp_path):
+    chart = tmp_path / "front.svg"
+    code, out, err = run(capsys, "explore", "annulus", "-t", "Wolf", "Hill Giant", "--budget", "3", "--top-k", "2",
+                         "--front", "--by", "p_any_damage", "--chart", str(chart), "--dataset", str(tmp_path / "rows"))
+    assert code == 0, err
+    from workbench.exploration import cost_front
+
+    f = explore("annulus", targets=["annulus:Wolf", "annulus:Hill Giant"], budget=3, top_k=2, by="p_any_damage",
+                progress=False)
+    front = cost_front(f, "p_any_damage")
+    text = out.split("cost front (p_any_damage per cost")[1]
+    for name in front["name"].to_list():
+        assert name in text
+    assert chart.read_text().startswith("<svg") and "cost front" in chart.read_text()
+    assert pl.read_parquet(tmp_path / "rows" / "*.parquet").height > f.height
+    code, out, err = run(capsys, "explore", "annulus", "-t", "Wolf", "Hill Giant", "--budget", "3", "--top-k", "2",
+                         "--by", "p_any_damage", "--dataset", str(tmp_path / "rows"))
+    assert code != 0 and "resume" in (out + err)

@@ -10,23 +10,47 @@ import pytest
 
 import workbench as wb
 from workbench.comparison import compare
-from workbench.exploration import _candidates, explore
+from workbench.exploration import _reduce, explore
 
 A = wb.system("annulus")
 
 TOL = 1e-12
 
 
-def test_candidates_keep_top_k_with_build_id_ties_and_best_per_cost():
-    value = np.array([[1.0, 0.0], [3.0, 0.0], [3.0, 0.0], [2.0, 5.0]]).ravel()  # 4 pairs x 2 targets
-    ok = np.ones(8, dtype=bool)
-    ok[7] = False  # pair 3 unusable against target 1
-    rows = set(_candidates(value, ok, 4, 2, None).tolist())
-    # target 0: 3, 3 (pairs 1, 2); target 1: the zeros of pairs 0, 1 (ties: earlier pairs)
-    assert rows == {2, 4, 1, 3}
-    rows = set(_candidates(value, ok, 4, 1, np.array([1, 1, 2, 2])).tolist())
-    # top 1: pair 1 (t0), pair 0 (t1); best per (cost, target): cost 1 -> pair 1 / pair 0, cost 2 -> pair 2 / pair 2
-    assert rows == {2, 1, 4, 5}
+def _rows(value, cost=None, maths=None):
+    """A chunk's rows: 4 builds x 2 targets, pair-major, as _unit_rows gives them."""
+    n = len(value)
+    f = pl.DataFrame({"build_id": np.arange(n) // 2, "target_id": np.arange(n) % 2,
+                      **{c: np.asarray(value, dtype=float) for c in
+                         ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")}})
+    if cost is not None:
+        f = f.with_columns(pl.Series("cost", np.repeat(cost, 2), dtype=pl.Int64))
+    m = np.arange(n, dtype=np.uint64) if maths is None else np.asarray(maths, dtype=np.uint64)
+    return f.with_columns(pl.Series("maths_hi", m, dtype=pl.UInt64), pl.Series("maths_lo", m * 0, dtype=pl.UInt64))
+
+
+def test_reduce_keeps_top_k_with_build_id_ties_and_best_per_cost():
+    value = [1.0, 0.0, 3.0, 0.0, 3.0, 0.0, 2.0, 5.0]  # 4 builds x 2 targets
+    rows = _rows(value).filter(~((pl.col("build_id") == 3) & (pl.col("target_id") == 1)))  # unusable
+    got, _ = _reduce(rows, "mean_turn_damage", 2, merge=False)
+    # target 0: 3, 3 (builds 1, 2); target 1: the zeros of builds 0, 1 (ties: lower build ids)
+    assert set(zip(got["build_id"], got["target_id"])) == {(1, 0), (2, 0), (0, 1), (1, 1)}
+    got, _ = _reduce(_rows(value, cost=[1, 1, 2, 2]), "mean_turn_damage", 1, merge=False)
+    # top 1: build 1 (t0), build 3 (t1); best per (target, cost): cost 1 -> build 1 / build 0, cost 2 -> 2 / 3
+    assert set(zip(got["build_id"], got["target_id"])) == {(1, 0), (3, 1), (0, 1), (2, 0)}
+
+
+def test_reduce_merges_identical_maths_into_the_lowest_build():
+    """Builds 1 and 2 have the same maths against target 0 (and different maths against target 1):
+    against target 0 only build 1 competes, and it stands for two."""
+    value = [1.0, 0.0, 3.0, 0.0, 3.0, 1.0, 2.0, 5.0]
+    maths = [0, 1, 2, 3, 2, 5, 6, 7]
+    got, classes = _reduce(_rows(value, cost=[1, 2, 3, 3], maths=maths), "mean_turn_damage", 3, merge=True)
+    assert set(got.filter(pl.col("target_id") == 0)["build_id"]) == {0, 1, 3}
+    assert set(got.filter(pl.col("target_id") == 1)["build_id"]) == {0, 1, 2, 3}  # 0: the best at cost 1
+    twin = classes.filter((pl.col("target_id") == 0) & (pl.col("maths_hi") == 2))
+    assert twin["same_as"].to_list() == [2] and twin["rep"].to_list() == [1]
+    assert classes["same_as"].sum() == 8
 
 
 @pytest.mark.parametrize("by", ["mean_turn_damage", "p_kill_one_turn"])
@@ -53,9 +77,9 @@ def _targets(n: int, seed: int):
 
 
 def test_explore_top_k_equals_brute_force_ranking():
-    """Every row of every build, computed by compare (the general path), ranked by hand."""
+    """Every row of every build, computed by compare (the general path), ranked by hand (no merging)."""
     targets = _targets(8, 9)
-    got = explore("annulus", targets=targets, budget=3, top_k=3, progress=False)
+    got = explore("annulus", targets=targets, budget=3, top_k=3, progress=False, merge=False)
     from workbench.systems.annulus.builds import annulus_builds
 
     frame, _ = annulus_builds(3, targets)

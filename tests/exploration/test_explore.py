@@ -94,7 +94,7 @@ def test_explore_rows_equal_one_at_a_time():
 
 
 def test_top_k_and_pareto_on_a_constructed_case():
-    """One target, budget 3: the top-k are the k highest mean turn damages of all distinct builds,
+    """One target, budget 3, without merging: the top-k are the k highest mean turn damages of all distinct builds,
     and a build is on the front iff no build costs at most as much with strictly more damage (or
     the same damage for strictly less)."""
     target = [CAT.creature("Wolf")]
@@ -104,7 +104,7 @@ def test_top_k_and_pareto_on_a_constructed_case():
         full = compare(builds["build"].to_list(), target, best_plan=False, simulate=False)
     dmg = dict(zip(full["attack"], full["mean_turn_damage"]))
     cost = dict(zip(builds["name"], builds["cost"]))
-    f = explore("annulus", targets=target, budget=3, top_k=5, chunk_size=7)
+    f = explore("annulus", targets=target, budget=3, top_k=5, chunk_size=7, merge=False)
     top = f.filter(pl.col("rank") <= 5)
     best5 = sorted(dmg.values(), reverse=True)[:5]
     assert sorted(top["mean_turn_damage"].to_list(), reverse=True)[:5] == pytest.approx(best5, abs=1e-12)

@@ -10,7 +10,8 @@ that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 from typing import Any
 
@@ -20,7 +21,7 @@ import polars as pl
 from ...errors import RulesError, show
 from ..builds import BuildSpace
 
-__all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "INERT", "EFFECTIVE"]
+__all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "maths_keys", "INERT", "EFFECTIVE"]
 
 RULES = "annulus-attacks.txt"
 #: explore walks at most this many ranks of upgrades, even with confirm (40 ranks: over 10**11
@@ -133,22 +134,16 @@ def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
     return sum(comb(n_free, j) + (3 * comb(n_free, j - 1) if counter_ok and j >= 1 else 0) for j in range(left + 1))
 
 
-def annulus_builds(
-    budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
-) -> tuple[pl.DataFrame, dict[str, int]]:
-    """Return the distinct Annulus builds within ``budget`` Experience and the counts.
-
-    One row per damage signature (seed and the upgrades that change the damage against these
-    targets here): ``build`` (the cheapest set with it, as an Attack), ``cost``, ``sets`` (legal
-    sets sharing it). Counts: ``legal_sets`` (every legal set within the budget), ``unusable_sets``
-    (legal but not usable in this situation), ``distinct`` (rows).
-    """
-    from . import SYSTEM as A
+def _walk(
+    budget: int, targets: Sequence[Any], attacker: Any, options: Any, situation: Any
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Return the damage signatures within ``budget`` (each: ``size`` (upgrade ranks of its
+    cheapest set), ``upgrades`` (that set), ``sets`` (legal usable sets sharing it), ``vital``),
+    cheapest first (ties: walk order), and the counts. One small record per signature, never an
+    Attack nor a row per legal set."""
     from .models import range_band
     from .resolve import AREA_REACH
 
-    options, situation = A.defaults(options, situation)
-    attacker = attacker or A.neutral_attacker(A.Attack("seed", "agility"))
     epr = options.experience_per_rank
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < epr:
         raise RulesError(
@@ -218,44 +213,134 @@ def annulus_builds(
             groups[key] = {"size": size, "upgrades": dict(E), "sets": (g["sets"] if g else 0) + sets}
         else:
             g["sets"] += sets
-    rows = []
-    for seed in ("agility", "toughness", "insight"):
-        for g in groups.values():
-            label = " + ".join(f"{n} {r}" if r > 1 else n for n, r in g["upgrades"].items()) or "Damage"
-            rows.append(
-                {
-                    "seed": seed,
-                    "name": f"{seed.title()}: {label}",
-                    "cost": epr * (1 + g["size"]),
-                    "sets": g["sets"],
-                    "upgrades": g["upgrades"],
-                }
-            )
-    builds = pl.DataFrame(
-        {
-            "build": [A.Attack(r["name"], r["seed"], r["upgrades"]) for r in rows],
-            "name": [r["name"] for r in rows],
-            "seed": [r["seed"] for r in rows],
-            "cost": pl.Series([r["cost"] for r in rows], dtype=pl.Int64),
-            "sets": pl.Series([r["sets"] for r in rows], dtype=pl.Int64),
-        },
-        schema_overrides={"build": pl.Object},
-    )
-    return builds, {"legal_sets": legal, "unusable_sets": unusable, "distinct": len(rows)}
+    ordered = sorted(groups.values(), key=lambda g: g["size"])  # stable: walk order within a size
+    for g in ordered:
+        g["vital"] = "Vital" in g["upgrades"]
+    return ordered, {"legal_sets": legal, "unusable_sets": unusable, "distinct": 3 * len(ordered)}
+
+
+_SEEDS = ("agility", "toughness", "insight")
+
+
+def _frames(groups: list[dict[str, Any]], epr: int, n: int) -> Iterator[pl.DataFrame]:
+    """Yield the builds of ``groups`` (the three seeds of each signature; build id ``3 * g + seed``,
+    so ids follow cost) in frames of at most ``n`` rows: the sets that strike Vitality (Vital)
+    after the others, because a chunk's joint turn tables are padded to a common shape."""
+    from . import SYSTEM as A
+
+    order = [g for g in range(len(groups)) if not groups[g]["vital"]] + [
+        g for g in range(len(groups)) if groups[g]["vital"]
+    ]
+    ids = [3 * g + s for g in order for s in range(3)]
+    for start in range(0, len(ids), max(1, int(n))):
+        part = ids[start : start + max(1, int(n))]
+        rows = []
+        for i in part:
+            g, seed = groups[i // 3], _SEEDS[i % 3]
+            label = " + ".join(f"{u} {r}" if r > 1 else u for u, r in g["upgrades"].items()) or "Damage"
+            rows.append((i, f"{seed.title()}: {label}", seed, epr * (1 + g["size"]), g["sets"], g["upgrades"]))
+        yield pl.DataFrame(
+            {
+                "build_id": pl.Series([r[0] for r in rows], dtype=pl.Int64),
+                "build": [A.Attack(r[1], r[2], r[5]) for r in rows],
+                "name": [r[1] for r in rows],
+                "seed": [r[2] for r in rows],
+                "cost": pl.Series([r[3] for r in rows], dtype=pl.Int64),
+                "sets": pl.Series([r[4] for r in rows], dtype=pl.Int64),
+            },
+            schema_overrides={"build": pl.Object},
+        )
+
+
+def annulus_builds(
+    budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
+) -> tuple[pl.DataFrame, dict[str, int]]:
+    """Return the distinct Annulus builds within ``budget`` Experience and the counts, in one frame
+    (by build id; :func:`build_space` yields the same builds chunk by chunk).
+
+    One row per damage signature (seed and the upgrades that change the damage against these
+    targets here): ``build_id`` (cheapest first), ``build`` (the cheapest set with it, as an
+    Attack), ``name``, ``seed``, ``cost``, ``sets`` (legal sets sharing it). Counts:
+    ``legal_sets`` (every legal set within the budget), ``unusable_sets`` (legal but not usable in
+    this situation), ``distinct`` (rows).
+    """
+    space = build_space(budget, targets, attacker, options, situation)
+    return space.builds, space.counts
 
 
 def build_space(
     budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
 ) -> BuildSpace:
-    """Return the BuildSpace of :func:`annulus_builds` (columns ``build``, ``name``, ``seed``,
-    ``cost``, ``sets``); ``attacker`` defaults to the neutral attacker; a family is the sets of one
-    upgrade multiset under the three seeds (equal dice against equal defenses)."""
+    """Return the lazy BuildSpace of the Annulus signatures (annulus-attacks.txt: seed, at most one
+    alteration, at most one area, no Range with an area, stackable upgrades by rank): the walk over
+    upgrade combinations runs once, keeping one small record per damage signature; its chunks
+    (columns ``build_id``, ``build``, ``name``, ``seed``, ``cost``, ``sets``) are made on demand.
+    ``attacker`` defaults to the neutral attacker."""
     from . import SYSTEM
 
+    options, situation = SYSTEM.defaults(options, situation)
     attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack("seed", "agility"))
-    builds, counts = annulus_builds(budget, targets, attacker, options, situation)
-    first: dict[Any, int] = {}
-    family = np.array(
-        [first.setdefault(b.upgrades, i) for i, b in enumerate(builds["build"].to_list())], dtype=np.int64
+    groups, counts = _walk(budget, targets, attacker, options, situation)
+    epr = options.experience_per_rank
+    return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), maths_keys)
+
+
+#: the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution that
+#: ``AnnulusSystem.damage_keys`` compares (annulus/system.py): equal parameters, equal damage
+_PARAMETERS = (
+    "pool",
+    "pool_reroll",
+    "reroll",
+    "auto",
+    "defense",
+    "bonus",
+    "twice",
+    "crit",
+    "flurry",
+    "vital",
+    "assassination",
+    "first_blood",
+    "spree",
+)
+
+
+def maths_keys(
+    attacker: Any, attacks: Sequence[Any], targets: Sequence[Any], options: Any = None, situation: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the maths keys of every (attack set, target) matchup of ``attacker``: (hi, lo), two
+    uint64 arrays of shape (sets, targets), the halves of a 128-bit BLAKE2b digest of the integers
+    that decide the damage (the same as ``AnnulusSystem.damage_keys``: one use's damage over
+    (Endurance, Vitality) depends only on the resolved parameters of CLARIFICATIONS, Annulus, order
+    of resolution (pool, reroll pool, Reroll, automatic successes, defense, Bully / assassination
+    bonus, Trigger Die rolled twice, Critical, Flurry, Vital, and what holds for a turn's first use
+    only: assassination, First Blood, Killing Spree), and the turn on those and the uses a turn
+    allows), plus whether the rules refuse the matchup here. Equal keys: identical maths, exactly
+    (up to a digest collision, about 2**-128 per pair). The parameters are resolved once per
+    distinct (set, target profile) by ``resolve.strike_parameters``."""
+    from ..base import _factorize
+    from . import SYSTEM, resolve
+
+    options = SYSTEM.options_of(options)
+    sit = SYSTEM.situations_of(situation, 1)[0]
+    pid = _factorize([(tuple(sorted(x.upgrades.items())), x.counter_type) for x in attacks])
+    seed = np.array([_SEEDS.index(x.defense) for x in attacks], dtype=np.int64)
+    prof = _factorize([(t.size, getattr(t, d), t.awareness, bool(t.senses)) for t in targets for d in _SEEDS])
+    prof = prof.reshape(len(targets), 3)
+    base = pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
+    _, first, inv = np.unique(base.ravel(), return_index=True, return_inverse=True)
+    p_of, t_of = np.divmod(first, len(targets))
+    refused: list = [None] * first.size
+    P = resolve.strike_parameters(
+        [attacks[p] for p in p_of], [attacker] * first.size, [targets[t] for t in t_of], options, sit, refusals=refused
     )
-    return BuildSpace(attacker, builds, counts, family)
+    k = np.array([SYSTEM.uses_per_turn(attacker, attacks[p], options) for p in p_of], dtype=np.int64)
+    no = np.array([r is not None for r in refused], dtype=np.int64)
+    K = np.ascontiguousarray(
+        np.stack([np.asarray(P[c]).astype(np.int64) for c in _PARAMETERS] + [k, no], axis=1), dtype=np.int64
+    )
+    hi = np.empty(first.size, dtype=np.uint64)
+    lo = np.empty(first.size, dtype=np.uint64)
+    for i in range(first.size):
+        hi[i], lo[i] = np.frombuffer(hashlib.blake2b(K[i].tobytes(), digest_size=16).digest(), dtype=np.uint64)
+    inv = inv.ravel()
+    return hi[inv].reshape(base.shape), lo[inv].reshape(base.shape)
