@@ -20,6 +20,7 @@ from workbench.errors import RulesError
 
 from .attack import attack_builder
 from .base import Panel, _children, guarded
+from .budget import BudgetSearchPanel, has_build_space
 from .compare import ComparePanel
 from .damage import DamagePanel
 from .duel import DuelPanel
@@ -270,7 +271,17 @@ class Workbench(Panel):
         box._adopt(builder)
         T.link((builder, "value"), (box, "value"))
         box.builder, box.summary = builder, summary
-        box.children = [builder, summary]
+        box.search = None
+        parts: list[W.Widget] = [builder, summary]
+        if has_build_space(self.system):
+            # the best builds within a budget for the Damage tab's attacker against its target
+            search = BudgetSearchPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation)
+            for name in ("attacker", "target", "options", "situation"):
+                T.dlink((d, name), (search, name))
+            box._adopt(search)
+            box.search = search
+            parts.append(W.VBox([W.HTML("<b>Budget search</b>"), search]))
+        box.children = parts
         return box
 
     # -- value and models

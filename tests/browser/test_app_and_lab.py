@@ -388,6 +388,32 @@ def test_the_variants_tab_shows_the_change_a_rule_makes(app) -> None:
 
 
 @pytest.mark.timeout(300)
+def test_the_build_tab_searches_a_budget(app) -> None:
+    """Issue 17 (the Build tab's budget search) and 18, item 4 (cost fronts): the Build tab says what a
+    budget costs before searching, lists the best builds for the Damage tab's attacker against its
+    target and draws the cost front; a bigger budget is searched when Search is pressed."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Build").first.click()
+    table = app.locator(".wb-budget-table")
+    table.wait_for(timeout=APP_READY_MS)
+    assert "rank" in table.inner_text() and "stands for" in table.inner_text()
+    assert "upgrade combinations" in app.locator(".wb-budget-estimate").inner_text()
+    app.locator(".wb-budget-chart svg, .wb-budget-chart canvas").first.wait_for(timeout=STEP_MS)
+    box = app.locator(".wb-budget .widget-inline-hbox", has_text="budget").locator("input").first
+    box.fill("4")
+    box.press("Enter")
+    assert "budget 4:" in text_containing(app.locator(".wb-budget-estimate"), "budget 4:", STEP_MS)
+    app.locator(".wb-budget-search").click()
+    deadline = time.monotonic() + APP_READY_MS / 1000
+    while "Builds within 4" not in chart_picture(app, ".wb-budget-chart") and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert "Builds within 4" in chart_picture(app, ".wb-budget-chart")
+    shot(app, "build-tab-chart", app.locator(".wb-budget-chart"))
+    shot(app, "build-tab", app.locator(".wb-tab-build"), docs="build-tab")
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
 def test_a_link_opens_the_app_on_its_setup(browser, voila) -> None:
     """Issue 17, item 7: a link ?setup=<share code> (what "Get code" on the whole setup gives)
     opens the app on that setup: another system, attacker and target, with the engine's numbers."""

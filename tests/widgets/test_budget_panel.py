@@ -1,0 +1,61 @@
+"""BudgetSearchPanel (widgets/budget.py; issue 17, "the Build tab has no chart and no budget search";
+issue 18, item 4, cost fronts in a panel): wb.explore within a budget, its top builds and cost front."""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from widgets import Workbench
+from widgets.budget import BudgetSearchPanel, has_build_space
+from workbench.errors import RulesError
+from workbench.exploration import cost_front, explore
+
+A = wb.system("annulus").catalog()
+RAT, WOLF, OGRE = A.creature("Rat"), A.creature("Wolf"), A.creature("Ogre")
+
+
+def test_the_panel_is_explore_and_its_cost_front():
+    p = BudgetSearchPanel("annulus", RAT, WOLF, budget=3)
+    want = explore("annulus", targets=[WOLF], base=RAT, budget=3, top_k=10, progress=False, say=False)
+    assert p.value["name"].to_list() == want["name"].to_list()
+    assert p.value["mean_turn_damage"].to_list() == pytest.approx(want["mean_turn_damage"].to_list(), abs=1e-12)
+    top = want.sort("rank").row(0, named=True)
+    assert top["name"] in p.table.value and f"{top['mean_turn_damage']:.4f}" in p.table.value
+    spec = p.chart.chart.to_dict()
+    assert "cost" in str(spec) and "Builds within 3 against Wolf" in str(spec)
+    assert list(p.results.children) == [p.table, p.chart]  # on screen, under the list
+    front = cost_front(want, "mean_turn_damage")
+    assert front.height >= 1 and front["cost"].is_sorted()
+    assert "budget 3: " in p.estimate_line.value and "upgrade combinations" in p.estimate_line.value
+
+
+def test_a_new_budget_is_estimated_first_and_searched_on_request():
+    p = BudgetSearchPanel("annulus", RAT, WOLF, budget=2)
+    before = p.value
+    p.controls["budget"].value = 12
+    assert "past 10 s" in p.estimate_line.value and p.value is before  # nothing runs until Search
+    p.search()
+    p.background.wait(30)
+    assert "budget" in p.error and p.value is before  # refused with its estimate, the last result stays
+    p.controls["budget"].value = 3
+    p.controls["by"].value = "p_kill_one_turn"
+    p.search()
+    p.background.wait(60)
+    assert p.error == "" and p.value is not before and set(p.value["cost"].to_list()) <= {1, 2, 3}
+
+
+def test_systems_without_a_build_economy_have_no_budget_search():
+    assert has_build_space(wb.system("annulus")) and not has_build_space(wb.system("unbound"))
+    with pytest.raises(RulesError) as err:
+        BudgetSearchPanel("unbound")
+    assert err.value.field == "budget" and "Compare or Sweep" in err.value.message
+
+
+def test_the_build_tab_searches_for_the_damage_attacker_and_target():
+    app = Workbench("annulus")
+    build = app.build_tab("Build")
+    assert build.search is not None and build.search.attacker == app.damage.attacker
+    app.damage.target = OGRE
+    assert build.search.target == OGRE and "budget 3" in build.search.estimate_line.value
+    assert Workbench("unbound").build_tab("Build").search is None
