@@ -288,6 +288,20 @@ print(found.filter(pl.col("pareto")).sort("target", "cost").select(
     "target", "cost", "name", "mean_turn_damage", "p_kill_one_turn"))
 
 # %% [markdown]
+# `workbench.exploration.cost_front(found, by)` gives that front for any figure, cheapest first,
+# and `charts.cost_front_chart` draws it: every build as a faint point, the front joined
+# (`same_as`: how many builds of identical dice maths each row stands for; the cheapest is kept).
+
+# %%
+from workbench.exploration import cost_front
+
+print(cost_front(found, "p_kill_one_turn").select("target", "cost", "name", "p_kill_one_turn", "same_as"))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+charts.cost_front_chart(found, "mean_turn_damage", "What each Experience buys")
+
+# %% [markdown]
 # `explore` ranks on one turn; for rounds to kill, hand the winners to `compare` as bare attacks
 # (used by the same neutral attacker):
 
