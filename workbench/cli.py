@@ -625,6 +625,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_explore(args: argparse.Namespace) -> int:
     """Print the best builds within a budget against the targets."""
     explore = _engine("explore")
+    from .exploration import check_by
     from .systems import system
 
     sys_ = system(args.system)
@@ -639,7 +640,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         "progress": _progress(),
         "confirm": args.yes,
         "say": True,
-        "by": args.by,
+        "by": check_by(args.by),
         "output": args.dataset,
         "resume": args.resume,
     }  # the estimate first, on stderr
@@ -651,7 +652,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     _print_frame(shown, rows=max(args.top_k * max(len(targets), 1), 10), width=320)
     print(f"method: {method_line(frame)}")
     if args.front:
-        front = cost_front(frame, args.by)
+        front = cost_front(frame, check_by(args.by))
         print(f"\ncost front ({args.by} per cost, per target; cheapest best):")
         _print_frame(front.select("target", "cost", args.by, "name", "sets", "same_as"), rows=front.height, width=200)
     if args.dataset:
@@ -917,8 +918,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--by",
         default="mean_turn_damage",
-        choices=["mean_turn_damage", "mean_damage", "p_any_damage", "p_kill_one_turn"],
-        help="the statistic to rank by (default mean_turn_damage)",
+        metavar="FIGURE",
+        help="the figure to rank by, higher is better: mean_turn_damage (default), mean_damage, p_any_damage, "
+        "p_kill_one_turn, p_kill_within_K (P(killed within K rounds), e.g. p_kill_within_3)",
     )
     s.add_argument("--front", action="store_true", help="print the cost front per target (--chart: its scatter)")
     s.add_argument("--dataset", metavar="DIR", help="write every row to a Parquet dataset in DIR, chunk by chunk")

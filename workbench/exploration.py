@@ -34,6 +34,8 @@ from .systems import system_of
 __all__ = ["explore", "estimate", "cost_front", "fighter", "method_line", "METHOD_COLUMNS"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
+#: the largest K of ``by="p_kill_within_K"`` (rounds of the kill chain per row)
+MAX_WITHIN = 100
 #: the columns of every explore row saying how it was computed (:func:`_method_columns`)
 METHOD_COLUMNS = ("method", "se", "p_unresolved", "forced_by", "state_ignored")
 
@@ -173,6 +175,68 @@ def estimate(
     return {"combinations": n, "builds": builds, "targets": len(tgt), "rows": rows, "seconds": seconds}
 
 
+def within(by: str) -> int | None:
+    """Return K of ``"p_kill_within_K"`` (1..MAX_WITHIN), else None."""
+    if isinstance(by, str) and by.startswith("p_kill_within_") and by[len("p_kill_within_") :].isdigit():
+        k = int(by[len("p_kill_within_") :])
+        return k if 1 <= k <= MAX_WITHIN else None
+    return None
+
+
+def check_by(by: Any, objective: Any = None) -> str:
+    """Return the figure explore ranks by (higher is better): ``by``, or the one the ``objective``
+    names (the objective option of compare and rounds_to_kill, workbench.turns.check_objective):
+    "damage" ranks by mean turn damage, "kill_within_K" by P(killed within K rounds) (the stateless
+    kill chain, ``p_kill_within_K``); "rounds" (fewest expected rounds) is refused: explore keeps the
+    highest of a figure, and the P(kill within K) of a few rounds ranks fights by speed."""
+    if objective is not None:
+        from .turns import check_objective
+
+        k = check_objective(objective)
+        if objective == "rounds":
+            raise RulesError(
+                "explore ranks by a figure where higher is better; rank by objective='kill_within_K' "
+                "(e.g. kill_within_3), or compare the winners for their mean rounds",
+                field="objective",
+            )
+        by = "mean_turn_damage" if k is None else f"p_kill_within_{k}"
+    if isinstance(by, str) and (by in _STATS or within(by) is not None):
+        return by
+    raise RulesError(
+        f"rank by mean_turn_damage, mean_damage, p_any_damage, p_kill_one_turn or p_kill_within_K "
+        f"(K from 1 to {MAX_WITHIN}), not {by!r}",
+        field="by",
+    )
+
+
+def pools_of(sys: Any, targets: list) -> np.ndarray:
+    """Return the targets' hit pools, one row per target (``RuleSystem.hit_pools``)."""
+    return np.array([sys.hit_pools(t) for t in targets], dtype=np.int64)
+
+
+def one_turn_kill(pmf: np.ndarray, turn: np.ndarray, pools: np.ndarray) -> np.ndarray:
+    """Return P(one turn kills) per row: turn ``pmf[turn[i]]`` (-1: none, 0) against ``pools[i]``. One
+    pool: P(damage >= HP). Two (Annulus Endurance, Vitality; workbench.chains.kill_chains' channels=2):
+    regular damage r spends Endurance first, vital damage v goes to Vitality, so the turn kills when
+    v + max(0, r - Endurance) >= Vitality (P(r + v >= Endurance + Vitality) would miss Vital kills)."""
+    out = np.zeros(turn.size)
+    key = np.stack([turn, *pools.T], axis=1)
+    uniq, back = np.unique(key, axis=0, return_inverse=True)
+    vals = np.zeros(uniq.shape[0])
+    for j, (t, *pool) in enumerate(uniq.tolist()):
+        if t < 0:
+            continue
+        J = pmf[t]
+        if J.ndim == 1:
+            vals[j] = J[int(pool[0]) :].sum()
+        else:
+            r = np.arange(J.shape[0])[:, None]
+            v = np.arange(J.shape[1])[None, :]
+            vals[j] = J[(v + np.maximum(0, r - int(pool[0]))) >= int(pool[1])].sum()
+    out[:] = np.clip(vals[np.ravel(back)], 0.0, 1.0)
+    return out
+
+
 def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.ndarray]:
     """Return (stat(name, rows) -> that statistic on those rows, the usable mask) for one chunk;
     rows are pair-major × targets (flat indices). Statistics are computed once per distinct pmf and
@@ -190,16 +254,25 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
     T = np.vstack([T, np.eye(1, T.shape[1])])  # the last row: a turn that never damages
     per_use = {"mean_damage": U @ np.arange(U.shape[1]), "p_any_damage": 1.0 - U[:, 0]}
     mean_turn = T @ np.arange(T.shape[1])
-    tail = np.cumsum(T[:, ::-1], axis=1)[:, ::-1]  # P(turn damage >= d): exactly 0 past the support
 
     def stat(name: str, rows: np.ndarray) -> np.ndarray:
         if name in per_use:
             return per_use[name][iu[rows]]
         if name == "mean_turn_damage":
             return mean_turn[it[rows]]
-        h = hp[rows % nT]  # p_kill_one_turn: P(turn damage >= HP)
-        inside = h < T.shape[1]
-        return np.clip(np.where(inside, tail[it[rows], np.minimum(h, T.shape[1] - 1)], 0.0), 0.0, 1.0)
+        if name == "p_kill_one_turn":
+            return one_turn_kill(M["turns"].pmf, tinv[rows], pools_of(sys, targets)[rows % nT])
+        k = within(name)
+        if k is not None:  # P(killed within k rounds): the one kill chain (kill_stats), per distinct row;
+            # over the target's pools, so Vital damage goes to Vitality (P(total damage >= HP) would not)
+            from .chains import kill_stats
+
+            pools = pools_of(sys, targets)
+            key = np.stack([tinv[rows], rows % nT], axis=1)
+            uniq, back = np.unique(key, axis=0, return_inverse=True)
+            st = kill_stats(M["turns"].pmf, uniq[:, 0], pools[uniq[:, 1]], max_rounds=k, chain=True)
+            return np.clip(st["p_killed_by"][:, k - 1][np.ravel(back)], 0.0, 1.0)
+        raise RulesError(f"no figure {name!r}", field="by")
 
     return stat, ok
 
@@ -228,9 +301,9 @@ def _canonical(values: np.ndarray) -> np.ndarray:
 _KEY = ["target_id", "maths_hi", "maths_lo"]
 
 
-def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
+def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray, by: str | None = None) -> pl.DataFrame:
     """Return every usable (build, target) row of one chunk, pair-major: build_id, target_id, the
-    four statistics (to the nearest 1 / GRID), cost (budget searches) and, when the build space gives them
+    four statistics and ``by`` when it is another (to the nearest 1 / GRID), cost (budget searches) and, when the build space gives them
     (``BuildSpace.maths_keys``), the maths key (maths_hi, maths_lo)."""
     ids = np.asarray(unit["ids"], dtype=np.int64)
     pairs = [(c, a) for c, a in zip(unit["creatures"], unit["attacks"])]
@@ -239,7 +312,7 @@ def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
     cols: dict[str, Any] = {
         "build_id": pl.Series(ids[rows // len(tgt)], dtype=pl.Int64),
         "target_id": pl.Series(rows % len(tgt), dtype=pl.Int64),
-        **{c: pl.Series(_canonical(stat(c, rows)), dtype=pl.Float64) for c in _STATS},
+        **{c: pl.Series(_canonical(stat(c, rows)), dtype=pl.Float64) for c in _figures(by)},
     }
     if unit["cost"] is not None:
         cols["cost"] = pl.Series(np.asarray(unit["cost"], dtype=np.int64)[rows // len(tgt)], dtype=pl.Int64)
@@ -248,6 +321,12 @@ def _unit_rows(sys, unit: dict, tgt: list, hp: np.ndarray) -> pl.DataFrame:
         cols["maths_hi"] = pl.Series(np.asarray(hi).ravel()[rows], dtype=pl.UInt64)
         cols["maths_lo"] = pl.Series(np.asarray(lo).ravel()[rows], dtype=pl.UInt64)
     return pl.DataFrame(cols)
+
+
+def _figures(by: str | None) -> tuple[str, ...]:
+    """Return the figures of explore's rows: the four of every run, and ``by`` when it is another
+    (``p_kill_within_K``)."""
+    return _STATS if by is None or by in _STATS else (*_STATS, by)
 
 
 def _first_of_class(frame: pl.DataFrame) -> pl.DataFrame:
@@ -276,7 +355,7 @@ def _run_unit(system_name: str, unit: dict, tgt: list, hp: np.ndarray, by: str, 
     """Evaluate one chunk (in this process or on a Dask worker): return (candidates, classes,
     rows evaluated); with ``path`` first write its every usable row to that Parquet file, atomically."""
     sys = _system(system_name)
-    rows = _unit_rows(sys, unit, tgt, hp)
+    rows = _unit_rows(sys, unit, tgt, hp, by)
     if path is not None:
         _write_part(rows, unit, tgt, path)
     cands, classes = _reduce(rows, by, k, merge)
@@ -405,14 +484,18 @@ def explore(
     confirm: bool = False,
     say: bool | None = None,
     merge: bool = True,
+    objective: Any = None,
     output: Any = None,
     resume: bool = False,
     executor: Any = None,
     engine: str = "local",
 ) -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
-    better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``), plus, for
-    budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
+    better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``, or
+    ``p_kill_within_K``, P(killed within K rounds) by the kill chain of the build's turn, a column of
+    its own), plus, for budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
+    ``objective`` (the option of compare and rounds_to_kill) names ``by`` instead: "damage" is mean
+    turn damage, "kill_within_K" is ``p_kill_within_K``; "rounds" is refused (:func:`check_by`).
 
     ``system`` (a name or rule system) defaults to that of ``base``, else of the first target
     (a creature or a ``"system:Name"`` catalog name). With ``budget``: every build in the system's
@@ -473,10 +556,7 @@ def explore(
     tgt = _targets(targets, sys.name) if tgt is None else tgt
     if any(_system(type(t).system).name != sys.name for t in tgt):
         raise RulesError(f"every target must be a {sys.name} creature", field="targets")
-    if not isinstance(by, str) or by not in _STATS:
-        raise RulesError(
-            f"rank by mean_turn_damage, mean_damage, p_any_damage or p_kill_one_turn, not {by!r}", field="by"
-        )
+    by = check_by(by, objective)
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
         raise RulesError(
             f"must be a whole number from 1 to {MAX_TOP_K:,}, not {show(top_k)}", field="top_k", rule=BUDGET
@@ -605,6 +685,7 @@ def explore(
         "p_any_damage",
         "mean_turn_damage",
         "p_kill_one_turn",
+        *[c for c in _figures(by) if c not in _STATS],
         "rank",
         "pareto",
         *METHOD_COLUMNS,
