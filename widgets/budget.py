@@ -29,6 +29,7 @@ __all__ = ["BudgetSearchPanel", "RANK_BY", "has_build_space"]
 RANK_BY = {
     "mean damage per turn": "mean_turn_damage",
     "P(kill in one turn)": "p_kill_one_turn",
+    "P(kill within 3 rounds)": "p_kill_within_3",
     "mean damage per use": "mean_damage",
     "P(any damage)": "p_any_damage",
 }

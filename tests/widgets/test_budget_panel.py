@@ -39,10 +39,11 @@ def test_a_new_budget_is_estimated_first_and_searched_on_request():
     p.background.wait(30)
     assert "budget" in p.error and p.value is before  # refused with its estimate, the last result stays
     p.controls["budget"].value = 3
-    p.controls["by"].value = "p_kill_one_turn"
+    p.controls["by"].value = "p_kill_within_3"
     p.search()
     p.background.wait(60)
     assert p.error == "" and p.value is not before and set(p.value["cost"].to_list()) <= {1, 2, 3}
+    assert "p kill within 3" in p.table.value and p.value.sort("rank")["p_kill_within_3"].is_sorted(descending=True)
 
 
 def test_systems_without_a_build_economy_have_no_budget_search():
