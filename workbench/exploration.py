@@ -988,8 +988,7 @@ def cost_front(frame: pl.DataFrame, by: str = "mean_turn_damage") -> pl.DataFram
     Columns: those of ``frame``, sorted by target and cost."""
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"give an explore frame, not {show(frame)}", field="frame")
-    if by not in _STATS:
-        raise RulesError(f"rank by {', '.join(_STATS)}, not {by!r}", field="by")
+    by = check_by(by)
     missing = [c for c in ("target", "cost", by) if c not in frame.columns]
     if missing:
         raise RulesError(f"the frame lacks {', '.join(missing)}: give a budget search's explore frame", field="frame")
