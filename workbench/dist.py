@@ -37,6 +37,8 @@ _MAX_KEEP_WORK = 250_000
 def _whole(field: str, value: Any, minimum: int = -MAX_OUTCOME, maximum: int = MAX_OUTCOME) -> int:
     """Return ``value`` as an int within ``minimum..maximum`` (a whole float such as 2.0 is accepted;
     1.5, bools, NaN and non-numbers are refused), or raise RulesError naming ``field``."""
+    if type(value) is int and minimum <= value <= maximum:  # the common case, at once (bool is not int here)
+        return value
     if isinstance(value, (bool, np.bool_)):
         raise RulesError(f"must be a whole number, not {value!r}", field=field)
     if (
