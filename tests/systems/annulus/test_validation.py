@@ -84,3 +84,24 @@ def test_upgrades_frozen_and_hashable():
     with pytest.raises(RulesError):
         a.upgrades["Bully"] = 1
     assert A.Attack.from_dict(a.to_dict()) == a
+
+
+def test_models_pickle_and_copy_whole():
+    """An attack set's read-only upgrades mapping pickles as itself (the default for a dict subclass fills the
+    copy item by item, which it refuses), so Annulus models cross to Dask workers and process pools; the
+    copy equals the original, hashes alike and is still read-only."""
+    import copy
+    import pickle
+
+    import pytest
+
+    import workbench as wb
+    from workbench.errors import RulesError
+
+    drake = wb.system("annulus").catalog().creature("Drake")
+    back = pickle.loads(pickle.dumps(drake))
+    assert back == drake and copy.deepcopy(drake) == drake
+    ups = back.attack_sets[0].upgrades
+    assert hash(ups) == hash(drake.attack_sets[0].upgrades)
+    with pytest.raises(RulesError):
+        ups["Reckless"] = 3

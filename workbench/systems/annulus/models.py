@@ -92,6 +92,12 @@ class UpgradeRanks(dict):
     def __repr__(self) -> str:
         return repr(dict(self))
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, int]]]:
+        """Pickle as ``UpgradeRanks(dict)``: the default for a dict subclass fills the new object item by
+        item, which the read-only mapping refuses (so an Annulus model could not cross to a Dask
+        worker or a multiprocessing pool)."""
+        return (UpgradeRanks, (dict(self),))
+
 
 def _seed(value: Any) -> Any:
     """Return a seed name as a defense ("Toughness Damage" -> "toughness"); other values unchanged."""
