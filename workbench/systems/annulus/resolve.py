@@ -370,7 +370,7 @@ _KEYS = ["matchup", "rerolled", "damage", "vitality_damage", "self_heal", "mask"
 
 
 def _merge(frame: pl.DataFrame) -> pl.DataFrame:
-    return frame.group_by(_KEYS).agg(pl.col("probability").sum())
+    return frame.group_by(_KEYS, maintain_order=True).agg(pl.col("probability").sum())
 
 
 def _add_strike(state: pl.DataFrame, with_reroll: pl.DataFrame, without: pl.DataFrame) -> pl.DataFrame:

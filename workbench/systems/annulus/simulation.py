@@ -194,7 +194,11 @@ class AnnulusSide(Side):
         fx = sum(pl.col(name).cast(pl.Int64) * bit for name, bit in FX_BIT.items())
         t = t.with_columns(fx=fx)
         cols = ["damage", "vitality_damage", "self_damage", "self_vitality_damage", "self_heal", "rerolled", "fx"]
-        g = t.group_by(["matchup", *cols]).agg(pl.col("probability").sum()).sort(["matchup", *cols])
+        g = (
+            t.group_by(["matchup", *cols], maintain_order=True)
+            .agg(pl.col("probability").sum())
+            .sort(["matchup", *cols])
+        )
         out = []
         for part in g.partition_by("matchup", maintain_order=True):
             out.append({c: part[c].to_numpy() for c in (*cols, "probability")})
