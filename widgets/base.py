@@ -20,7 +20,7 @@ import altair as alt
 import ipywidgets as W
 import traitlets as T
 
-from workbench.errors import RulesError
+from workbench.errors import RulesError, docs_page
 
 from .offline import enable_offline
 
@@ -314,8 +314,12 @@ class Panel(W.VBox):
         )
 
     def show_error(self, err: RulesError | str) -> None:
-        """Show ``err`` beside the control named by its field (else in the panel's error line)."""
+        """Show ``err`` beside the control named by its field (else in the panel's error line), with
+        the docs page that explains its rule (the rules files do not ship with the package)."""
         message = str(err)
+        page = docs_page(getattr(err, "rule", None))
+        if page:
+            message = f"{message} (see {page})"
         field = getattr(err, "field", None)
         if field is not None and field not in self.fields():
             field = re.split(r"[.\[]", field)[0]  # "weapons[0].damage": the weapons control

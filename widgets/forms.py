@@ -27,7 +27,7 @@ from typing import Any
 import ipywidgets as W
 import traitlets as T
 
-from workbench.errors import RulesError
+from workbench.errors import RulesError, docs_page
 from workbench.fields import FieldSpec, specs
 
 from .base import Panel, _children, guarded
@@ -88,7 +88,8 @@ def field_tooltip(fs: FieldSpec | None) -> str:
     if fs.kind in ("list", "notation") and fs.choices is not None:
         parts.append(f"one or more of {', '.join(map(str, fs.options()))}")
     text = "; ".join(parts)
-    return f"{text} [{fs.rule}]" if fs.rule else text
+    page = docs_page(fs.rule)
+    return f"{text} [{fs.rule}]" + (f" (see {page})" if page else "") if fs.rule else text
 
 
 def _is_union(hint: Any) -> bool:

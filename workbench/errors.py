@@ -2,10 +2,43 @@
 
 from __future__ import annotations
 
+import re
 import reprlib
 from typing import Any
 
-__all__ = ["RulesError", "show"]
+__all__ = ["RulesError", "show", "docs_page"]
+
+#: where a reader of the package finds each rules source cited in errors and field help: the page
+#: of the system in docs/ (its rule table quotes every sentence and where it is modelled), since
+#: the rules files themselves do not ship with the package
+_PAGES = (
+    ("annulus-attacks.txt", "docs/systems/annulus.md"),
+    ("CLARIFICATIONS.md, Annulus", "docs/systems/annulus.md"),
+    ("unbound-d20-attacking.txt", "docs/systems/unbound.md"),
+    ("CLARIFICATIONS.md, Unbound", "docs/systems/unbound.md"),
+    ("last-odyssey-attacks.txt", "docs/systems/last_odyssey.md"),
+    ("CLARIFICATIONS.md, Last Odyssey", "docs/systems/last_odyssey.md"),
+    ("srd/", "docs/systems/last_odyssey.md"),
+    ("last_odyssey_creatures.toml", "docs/systems/last_odyssey.md"),
+    ("glass-empires-attack.txt", "docs/systems/glass_empires.md"),
+    ("CLARIFICATIONS.md, Glass Empires", "docs/systems/glass_empires.md"),
+    ("characters.mdx", "docs/systems/glass_empires.md"),
+    ("glass_empires_creatures.toml", "docs/systems/glass_empires.md"),
+    ("DESIGN.md: Model fields", "docs/models.md"),
+)
+
+
+def docs_page(rule: str | None) -> str | None:
+    """Return the docs page where the rule cited by ``rule`` is explained (the first source named in
+    it that has one: a system's rules text or clarification -> docs/systems/<system>.md, a bound ->
+    docs/limits.md), or None."""
+    if not rule:
+        return None
+    hits = [(rule.find(token), page) for token, page in _PAGES if token in rule]
+    named = re.search(r"docs/[\w/.-]+\.md", rule)  # a docs page cited by name is its own page
+    if named:
+        hits.append((named.start(), named.group(0)))
+    return min(hits)[1] if hits else None
 
 
 class RulesError(ValueError):

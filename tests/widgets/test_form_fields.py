@@ -4,6 +4,7 @@ field, its help, unit, bounds and rule; no form calls a model to find out what i
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import ipywidgets as W
 import pytest
@@ -12,7 +13,10 @@ import widgets.forms as forms
 from tests.systems.test_fields import MODELS, base_instance
 from widgets.forms import ModelForm, field_choices
 from workbench import fields
+from workbench.errors import docs_page
 from workbench.systems.base import Model
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_form_probes_a_model_for_its_choices():
@@ -49,7 +53,10 @@ def test_the_form_of_each_model_offers_exactly_the_declared_choices(system, name
             assert offered == wanted, n
     for n, ctl in form.controls.items():
         s = declared[n]
-        assert ctl.tooltip.startswith(s.help) and ctl.tooltip.endswith(f"[{s.rule}]"), n
+        # the rule cited, then the docs page that explains it (the rules files do not ship with the package)
+        page = docs_page(s.rule)
+        assert page is not None and page.startswith("docs/") and (ROOT / page).exists(), (n, s.rule)
+        assert ctl.tooltip.startswith(s.help) and ctl.tooltip.endswith(f"[{s.rule}] (see {page})"), n
         if s.unit:
             assert f"unit: {s.unit}" in ctl.tooltip and ctl.description.endswith(f"({s.unit})"), n
         if s.kind == "int" and s.low() is not None and s.high() is not None:

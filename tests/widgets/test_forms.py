@@ -135,3 +135,20 @@ def test_form_value_is_always_the_last_legal_entry(entries):
     legal = [v for v in entries if -5 <= v <= 10]
     assert form.value.bonus == (legal[-1] if legal else 0)
     assert ("bonus" in form.errors_shown()) == (not -5 <= entries[-1] <= 10)
+
+
+def test_an_error_beside_its_control_names_the_docs_page_of_its_rule():
+    """Issue 17, item 8: the rules files do not ship with the package, so an error shown in a panel (and a
+    field's help) also names the docs page that explains its rule (workbench.errors.docs_page)."""
+    import workbench as wb
+    from workbench.errors import docs_page
+
+    assert docs_page("annulus-attacks.txt: one alteration per set") == "docs/systems/annulus.md"
+    assert docs_page("CLARIFICATIONS.md, Glass Empires: HP = 4 x Power; docs/limits.md: sizes") == (
+        "docs/systems/glass_empires.md"
+    )
+    assert docs_page("docs/limits.md: bounded work") == "docs/limits.md" and docs_page(None) is None
+    U = wb.system("unbound")
+    form = ModelForm(U.Creature, U.catalog().creature("Town guard"), system=U)
+    form.controls["hp"].value = 10**6  # past the bound no rule needs (docs/limits.md)
+    assert "hp" in form.errors_shown() and "(see docs/" in form.errors_shown()["hp"], form.errors_shown()

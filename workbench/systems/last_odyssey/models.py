@@ -209,9 +209,12 @@ class Attack(Model):
         optional=True,
         unit="×",
         help="the multiplier against a target below full HP (None: multiplier)",
-        rule="Dragonslayer: 'If the target is not at full HP'",
+        rule="shared/data/last_odyssey_creatures.toml, Dragonslayer: 'If the target is not at full HP'",
     )
-    spares_creature_types: tuple = _list("creature types it has no effect on", "Miasma: 'every non-Undead character'")
+    spares_creature_types: tuple = _list(
+        "creature types it has no effect on",
+        "shared/data/last_odyssey_creatures.toml, Miasma: 'every non-Undead character'",
+    )
 
     def validate(self) -> None:
         """Check ``targets``, the lists of names, and the rules joining kind, status and nonlethal."""
@@ -244,7 +247,11 @@ class Attack(Model):
         set_("tags", _names("tags", self.tags, TEXT))
         set_(
             "spares_creature_types",
-            _names("spares_creature_types", self.spares_creature_types, "Miasma: 'every non-Undead character'"),
+            _names(
+                "spares_creature_types",
+                self.spares_creature_types,
+                "shared/data/last_odyssey_creatures.toml, Miasma: 'every non-Undead character'",
+            ),
         )
 
     @property
@@ -366,7 +373,7 @@ class Creature(Model):
         kind="text",
         optional=True,
         help="the published type (Human, Undead, Beast, ...)",
-        rule="Miasma: 'every non-Undead character'",
+        rule="shared/data/last_odyssey_creatures.toml, Miasma: 'every non-Undead character'",
     )
     phase_abilities: tuple = spec(
         (),
