@@ -24,8 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from ...arguments import check_time
-from ...chains import CHAIN_TAIL
 from ...simulate import check_round_weights
 from .simulation import decode_key, shield_up_at_start, state_key
 
@@ -97,83 +95,41 @@ def state_chain(
     Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target does nothing.
     From state (key, h), each row (damage, ap_damage, jam, shield_breaks, probability) of the key's
     turn table leads to (max(0, AP - ap_damage), jam, shield up and not shield_breaks; h + damage),
-    and h + damage >= HP kills. The mean
-    solves (I - Q) m = 1 over the transient states (scipy.sparse), as the chain of any absorbing
-    Markov chain.
+    and h + damage >= HP kills; the chain is solved by
+    :func:`workbench.state_chain.solve_keyed_chain` (the mean from (I - Q) m = 1 over the states
+    reached).
     """
-    import scipy.sparse as sp
-    import scipy.sparse.linalg as spl
-
+    from ...state_chain import KeyedTurn, solve_keyed_chain
     from .simulation import GlassEmpiresSide
 
     side = GlassEmpiresSide(attacker, target, options, situation, plan)
     hp = int(sys.hit_points(target))
     shield = shield_up_at_start(target, side.situation)
     ap0 = int(sys.armor_points(target, side.options))
-    start = state_key(ap0, 0, int(shield))
+    start = int(state_key(ap0, 0, int(shield)))
     if (ap0 + 1) * 2 * (1 + shield) * hp > MAX_STATES:
         return None
     keys, tables = _reachable(side, start, side.jam_matters, shield)
     if hp * sum(len(t["damage"]) for t in tables) > MAX_TRANSITIONS:
         return None
-    where = {k: i for i, k in enumerate(keys)}
-    n = len(keys) * hp
-    rows, cols, vals = [], [], []
-    kill = np.zeros(n)
-    h = np.arange(hp)
-    for i, (k, t) in enumerate(zip(keys, tables)):
-        dmg = np.asarray(t["damage"], dtype=np.int64)
-        nk = _next_keys(k, t, side.jam_matters)
-        dest = np.array([where[int(x)] for x in nk], dtype=np.int64)
-        p = np.asarray(t["probability"], dtype=np.float64)
-        hh = h[:, None] + dmg[None, :]  # hp x rows
-        alive = hh < hp
-        src = np.broadcast_to(i * hp + h[:, None], hh.shape)
-        rows.append(src[alive])
-        cols.append((dest[None, :] * hp + hh)[alive])
-        vals.append(np.broadcast_to(p, hh.shape)[alive])
-        kill[i * hp : (i + 1) * hp] = np.where(~alive, p[None, :], 0.0).sum(axis=1)
-    Q = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n))
-    QT = Q.T.tocsr()
-    s0 = where[start] * hp
-    v = np.zeros(n)
-    v[s0] = 1.0
+    table_of = dict(zip(keys, tables))
+
+    def turn(key: Any) -> KeyedTurn:
+        """One turn from (AP left, jammed, shield up): each row of the key's turn table, to the key
+        :func:`_next_keys` gives it, with its damage to HP."""
+        t = table_of[key]
+        return KeyedTurn(
+            _next_keys(key, t, side.jam_matters).tolist(),
+            np.asarray(t["damage"], dtype=np.int64),
+            np.asarray(t["probability"], dtype=np.float64),
+        )
+
     W = None if weights is None else check_round_weights(weights, max_rounds)
-    weighted = None if W is None else W[0] * v
-    by = []
-    total = 0.0
-    for r in range(1, max_rounds + 1):
-        check_time(f"the armor-point chain of {n:,} states, round {r:,}")  # the caller's budget
-        total += float(v @ kill)
-        by.append(min(total, 1.0))
-        v = QT @ v  # the alive mass after r rounds
-        if weighted is not None and W is not None and r < W.size:
-            weighted += W[r] * v
-        if v.sum() < CHAIN_TAIL:
-            break
-    left = None if weighted is None else weighted.reshape(len(keys), hp).sum(axis=0)
-    # the states reached from the start, and whether each can still be killed: a reached state that
-    # cannot makes the mean infinite
-    reach = np.zeros(n, dtype=bool)
-    reach[s0] = True
-    frontier = reach.copy()
-    while frontier.any():
-        nxt = (QT @ frontier.astype(np.float64)) > 0
-        frontier = nxt & ~reach
-        reach |= nxt
-    can = kill > 0
-    while True:
-        more = can | ((Q @ can.astype(np.float64)) > 0)
-        if (more == can).all():
-            break
-        can = more
-    if not can[reach].all():
-        mean = float("inf")
-    else:
-        idx = np.flatnonzero(reach)
-        sub = Q[idx][:, idx]
-        m = spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size))
-        mean = float(np.atleast_1d(m)[int(np.searchsorted(idx, s0))])
-    if left is None:
-        return np.array(by), mean
-    return np.array(by), mean, left
+    # the one solver of keyed chains (workbench/state_chain.py): P(killed by t), the exact mean,
+    # and with weights the alive mass by damage taken summed over the keys
+    chained = solve_keyed_chain(start, hp, turn, max_rounds, weights=W, max_transitions=MAX_TRANSITIONS)
+    if chained is None:
+        return None
+    if chained.weighted is None:
+        return chained.by, chained.mean
+    return chained.by, chained.mean, chained.weighted
