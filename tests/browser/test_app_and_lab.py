@@ -192,8 +192,8 @@ def chart_picture(page, css: str) -> str:
         " const s = el.querySelector('svg.marks') || el.querySelector('svg'); return s ? s.outerHTML : ''; }")
 
 
-def text_containing(locator, part: str, timeout_ms: int = STEP_MS) -> str:
-    """Wait (bounded) until ``locator``'s text contains ``part``; return the last text seen."""
+def _text_until(locator, done, timeout_ms: int) -> str:
+    """Wait (bounded) until ``done(text)`` holds for ``locator``'s text; return the last text seen."""
     deadline = time.monotonic() + timeout_ms / 1000
     seen = ""
     while time.monotonic() < deadline:
@@ -201,25 +201,20 @@ def text_containing(locator, part: str, timeout_ms: int = STEP_MS) -> str:
             seen = locator.inner_text(timeout=2000).strip()
         except Exception:  # noqa: BLE001 - not attached yet
             seen = ""
-        if part in seen:
+        if done(seen):
             return seen
         time.sleep(0.2)
     return seen
+
+
+def text_containing(locator, part: str, timeout_ms: int = STEP_MS) -> str:
+    """Wait (bounded) until ``locator``'s text contains ``part``; return the last text seen."""
+    return _text_until(locator, lambda seen: part in seen, timeout_ms)
 
 
 def text_becomes(locator, expected: str, timeout_ms: int = STEP_MS) -> str:
     """Wait (bounded) until ``locator``'s text is ``expected``; return the last text seen."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    seen = ""
-    while time.monotonic() < deadline:
-        try:
-            seen = locator.inner_text(timeout=2000).strip()
-        except Exception:  # noqa: BLE001 - not attached yet
-            seen = ""
-        if seen == expected:
-            return seen
-        time.sleep(0.2)
-    return seen
+    return _text_until(locator, lambda seen: seen == expected, timeout_ms)
 
 
 def annulus() -> tuple:

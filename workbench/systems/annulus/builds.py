@@ -285,25 +285,6 @@ def build_space(
     return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), maths_keys)
 
 
-#: the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution that
-#: ``AnnulusSystem.damage_keys`` compares (annulus/system.py): equal parameters, equal damage
-_PARAMETERS = (
-    "pool",
-    "pool_reroll",
-    "reroll",
-    "auto",
-    "defense",
-    "bonus",
-    "twice",
-    "crit",
-    "flurry",
-    "vital",
-    "assassination",
-    "first_blood",
-    "spree",
-)
-
-
 def maths_keys(
     attacker: Any, attacks: Sequence[Any], targets: Sequence[Any], options: Any = None, situation: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -316,31 +297,17 @@ def maths_keys(
     only: assassination, First Blood, Killing Spree), and the turn on those and the uses a turn
     allows), plus whether the rules refuse the matchup here. Equal keys: identical maths, exactly
     (up to a digest collision, about 2**-128 per pair). The parameters are resolved once per
-    distinct (set, target profile) by ``resolve.strike_parameters``."""
-    from ..base import _factorize
-    from . import SYSTEM, resolve
+    distinct (set, target profile): ``AnnulusSystem.damage_parameters``, the rows ``damage_keys``
+    compares."""
+    from . import SYSTEM
 
-    options = SYSTEM.options_of(options)
-    sit = SYSTEM.situations_of(situation, 1)[0]
-    pid = _factorize([(tuple(sorted(x.upgrades.items())), x.counter_type) for x in attacks])
-    seed = np.array([_SEEDS.index(x.defense) for x in attacks], dtype=np.int64)
-    prof = _factorize([(t.size, getattr(t, d), t.awareness, bool(t.senses)) for t in targets for d in _SEEDS])
-    prof = prof.reshape(len(targets), 3)
-    base = pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
-    _, first, inv = np.unique(base.ravel(), return_index=True, return_inverse=True)
-    p_of, t_of = np.divmod(first, len(targets))
-    refused: list = [None] * first.size
-    P = resolve.strike_parameters(
-        [attacks[p] for p in p_of], [attacker] * first.size, [targets[t] for t in t_of], options, sit, refusals=refused
-    )
-    k = np.array([SYSTEM.uses_per_turn(attacker, attacks[p], options) for p in p_of], dtype=np.int64)
-    no = np.array([r is not None for r in refused], dtype=np.int64)
-    K = np.ascontiguousarray(
-        np.stack([np.asarray(P[c]).astype(np.int64) for c in _PARAMETERS] + [k, no], axis=1), dtype=np.int64
-    )
-    hi = np.empty(first.size, dtype=np.uint64)
-    lo = np.empty(first.size, dtype=np.uint64)
-    for i in range(first.size):
+    rows, no, inv, shape = SYSTEM.damage_parameters([(attacker, x) for x in attacks], targets, options, situation)
+    if rows is None:
+        return np.zeros(shape, dtype=np.uint64), np.zeros(shape, dtype=np.uint64)
+    K = np.ascontiguousarray(np.column_stack([rows, no.astype(np.int64)]), dtype=np.int64)
+    n = K.shape[0]
+    hi = np.empty(n, dtype=np.uint64)
+    lo = np.empty(n, dtype=np.uint64)
+    for i in range(n):
         hi[i], lo[i] = np.frombuffer(hashlib.blake2b(K[i].tobytes(), digest_size=16).digest(), dtype=np.uint64)
-    inv = inv.ravel()
-    return hi[inv].reshape(base.shape), lo[inv].reshape(base.shape)
+    return hi[inv].reshape(shape), lo[inv].reshape(shape)

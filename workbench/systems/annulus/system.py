@@ -133,6 +133,43 @@ class AnnulusSystem(RuleSystem):
         uses a turn allows and on what holds for its first use only (the assassination bonus, First
         Blood's advantage, Killing Spree's successes: pools.py). Each distinct (set, attacker, target profile) is resolved once by
         ``strike_parameters``; a refused matchup keeps an id of its own."""
+        rows, no, inv, shape = self.damage_parameters(pairs, targets, options, situation)
+        if rows is None:
+            return np.zeros(shape, dtype=np.int64)
+        K = np.column_stack([rows, np.where(no, np.arange(no.size), -1)])  # a refused matchup merges with none
+        K = K - K.min(axis=0)
+        span = K.max(axis=0) + 1
+        if np.prod(span.astype(np.float64)) < 2.0**62:  # one integer per row (mixed radix): a 1-D unique
+            code = K @ np.concatenate(([1], np.cumprod(span[:-1]))).astype(np.int64)
+            _, key = np.unique(code, return_inverse=True)
+        else:
+            _, key = np.unique(K, axis=0, return_inverse=True)
+        return key.ravel()[inv].reshape(shape)
+
+    #: the resolved dice parameters of CLARIFICATIONS, Annulus, order of resolution that decide one
+    #: use's damage (resolve.strike_parameters' columns)
+    DAMAGE_PARAMETERS = (
+        "pool",
+        "pool_reroll",
+        "reroll",
+        "auto",
+        "defense",
+        "bonus",
+        "twice",
+        "crit",
+        "flurry",
+        "vital",
+        "assassination",
+        "first_blood",
+        "spree",
+    )
+
+    def damage_parameters(self, pairs, targets, options=None, situation=None):
+        """Return (rows, refused, inv, shape) of the pairs x targets grid: one int64 row per distinct
+        (set, attacker, target profile) of its :data:`DAMAGE_PARAMETERS` and the uses a turn allows,
+        whether the rules refuse it, and ``inv`` mapping each grid cell (pair-major, ``shape``) to
+        its row. Each distinct row is resolved once by ``resolve.strike_parameters``; ``rows`` is
+        None for an empty grid. :meth:`damage_keys` and ``builds.maths_keys`` read it."""
         from ..base import _factorize
 
         options = self.options_of(options)
@@ -147,7 +184,7 @@ class AnnulusSystem(RuleSystem):
         prof = prof.reshape(len(targets), 3)
         base = pid[:, None] * (int(prof.max(initial=0)) + 1) + prof[:, seed].T
         if base.size == 0:
-            return base
+            return None, np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64), base.shape
         _, first, inv = np.unique(base.ravel(), return_index=True, return_inverse=True)
         p_of, t_of = np.divmod(first, len(targets))
         refused: list = [None] * first.size
@@ -160,34 +197,9 @@ class AnnulusSystem(RuleSystem):
             refusals=refused,
         )
         k = np.array([self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in p_of], dtype=np.int64)
-        cols = [
-            np.asarray(P[c]).astype(np.int64)
-            for c in (
-                "pool",
-                "pool_reroll",
-                "reroll",
-                "auto",
-                "defense",
-                "bonus",
-                "twice",
-                "crit",
-                "flurry",
-                "vital",
-                "assassination",
-                "first_blood",
-                "spree",
-            )
-        ]
-        no = np.array([r is not None for r in refused], dtype=bool)  # a refused matchup merges with none
-        K = np.stack(cols + [k, np.where(no, np.arange(first.size), -1)], axis=1)
-        K = K - K.min(axis=0)
-        span = K.max(axis=0) + 1
-        if np.prod(span.astype(np.float64)) < 2.0**62:  # one integer per row (mixed radix): a 1-D unique
-            code = K @ np.concatenate(([1], np.cumprod(span[:-1]))).astype(np.int64)
-            _, key = np.unique(code, return_inverse=True)
-        else:
-            _, key = np.unique(K, axis=0, return_inverse=True)
-        return key.ravel()[inv.ravel()].reshape(base.shape)
+        rows = np.column_stack([np.asarray(P[c]).astype(np.int64) for c in self.DAMAGE_PARAMETERS] + [k])
+        no = np.array([r is not None for r in refused], dtype=bool)
+        return rows, no, inv.ravel(), base.shape
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return size 5, level 1, every defense 0, holding only ``attack`` (named after it)."""

@@ -227,10 +227,10 @@ def shell_turn(side: Any, mp: int, shell: int) -> tuple[list[tuple[int, int]], n
             parts.append(((s0 - absorbed).ravel(), (h0 + d[None, :] - absorbed).ravel(), (p0 * q[None, :]).ravel()))
         sh, dh, pr = (np.concatenate([x[i] for x in parts]) for i in range(3))
         # merge equal (Shell left, damage taken) rows: the turn's outcomes, not its paths
-        code = sh * (int(dh.max()) + 1) + dh
-        u, inv = np.unique(code, return_inverse=True)
+        radix = int(dh.max()) + 1
+        u, inv = np.unique(sh * radix + dh, return_inverse=True)
         pr = np.bincount(inv, weights=pr, minlength=u.size)
-        sh, dh = u // (int(dh.max()) + 1), u % (int(dh.max()) + 1)
+        sh, dh = np.divmod(u, radix)
     return [(after, int(x)) for x in sh.tolist()], dh, pr
 
 
