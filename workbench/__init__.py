@@ -50,6 +50,7 @@ __all__ = [
     "variants",
     "explain",
     "optimal_play",
+    "references",
     "__version__",
 ]
 
@@ -67,6 +68,7 @@ _LAZY = {
     "variants": "rule_variants",
     "explain": "explanations",
     "optimal_play": "policies",
+    "references": "published",
 }
 
 

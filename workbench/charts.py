@@ -801,3 +801,88 @@ def cost_front_chart(
         height=HEIGHT,
     )
     return _finish(chart, themed)
+
+
+#: how far past its tolerance a published figure is drawn (further ones sit at the edge, marked)
+REFERENCE_CLIP = 3.0
+
+
+def references_chart(frame: pl.DataFrame | None = None, title: str | None = None, *, themed: bool = True) -> AnyChart:
+    """Return one point per published figure of :func:`workbench.published.references` (default:
+    all of them): x = (engine - published) / tolerance, the deviation in units of the source's own
+    rounding (the shaded band, -1 to 1, is agreement; points past ±REFERENCE_CLIP sit at the edge
+    as a triangle), one row per figure grouped by section; the colour says whether the figure is
+    within its rounding, published wrong as docs/references.md explains, or NOT reproduced."""
+    from .published import references
+
+    frame = references() if frame is None else frame
+    need = {"section", "source", "figure", "published", "engine", "tolerance", "within", "agrees", "reproduced"}
+    if not isinstance(frame, pl.DataFrame) or not need <= set(frame.columns) or frame.height == 0:
+        raise RulesError("give the frame of wb.references()", field="frame")
+    scaled = (pl.col("engine") - pl.col("published")) / pl.col("tolerance")
+    status = (
+        pl.when(~pl.col("reproduced"))
+        .then(pl.lit("NOT reproduced"))
+        .when(pl.col("within"))
+        .then(pl.lit("within the source's rounding"))
+        .otherwise(pl.lit("published wrong (explained)"))
+    )
+    data = frame.with_columns(
+        (pl.col("source").str.split(",").list.first() + ": " + pl.col("figure")).alias("label"),
+        scaled.clip(-REFERENCE_CLIP, REFERENCE_CLIP).alias("x"),
+        (scaled.abs() > REFERENCE_CLIP).alias("clipped"),
+        status.alias("status"),
+    ).select(
+        "section",
+        "label",
+        "source",
+        "figure",
+        "published",
+        "engine",
+        "tolerance",
+        "unit",
+        "note",
+        "x",
+        "clipped",
+        "status",
+    )
+    order = data["label"].to_list()
+    statuses = ["within the source's rounding", "published wrong (explained)", "NOT reproduced"]
+    colour = alt.Color(
+        "status:N", title=None, scale=alt.Scale(domain=statuses, range=[PALETTE[2], PALETTE[1], PALETTE[3]])
+    )
+    x = alt.X(
+        "x:Q",
+        title="(engine − published) / the source's rounding",
+        scale=alt.Scale(domain=[-REFERENCE_CLIP, REFERENCE_CLIP]),
+    )
+    y = alt.Y("label:N", title=None, sort=order, axis=alt.Axis(labelLimit=320))
+    tips = [
+        alt.Tooltip("source:N"),
+        alt.Tooltip("figure:N"),
+        alt.Tooltip("published:Q"),
+        alt.Tooltip("engine:Q", format=".8g"),
+        alt.Tooltip("tolerance:Q", title="± (rounding)"),
+        alt.Tooltip("unit:N"),
+        alt.Tooltip("note:N"),
+    ]
+    band = (
+        alt.Chart(pl.DataFrame({"lo": [-1.0], "hi": [1.0]}))
+        .mark_rect(opacity=0.12, color=PALETTE[2])
+        .encode(x="lo:Q", x2="hi:Q")
+    )
+    shape = alt.Shape(
+        "clipped:N", legend=None, scale=alt.Scale(domain=[False, True], range=["circle", "triangle-right"])
+    )
+    points = alt.Chart(data).mark_point(filled=True, size=60).encode(x=x, y=y, color=colour, shape=shape, tooltip=tips)
+    n_in = int(frame["within"].sum())
+    sub = (
+        f"{int(frame['reproduced'].sum())} of {frame.height} reproduced: {n_in} within the source's rounding, "
+        f"{int((~frame['agrees']).sum())} published wrong (docs/references.md says why)"
+    )
+    chart = alt.layer(band, points).properties(
+        title=_title(title or "Published numbers against the engine", sub),
+        width=WIDTH,
+        height=alt.Step(14),
+    )
+    return _finish(chart, themed)

@@ -529,6 +529,42 @@ def cmd_race(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_references(args: argparse.Namespace) -> int:
+    """Print the published figures of docs/references.md beside the engine's values; exit 1 when a
+    figure is no longer reproduced (the engine drifted from a source, or from the page's account of
+    a source's error)."""
+    from .published import references
+
+    frame = references(args.section)
+    import polars as pl
+
+    # as the sources print them: the figure with its unit, the tolerance as a ± (the exact ones 1e-12)
+    rows = zip(frame["published"], frame["engine"], frame["tolerance"], frame["unit"])
+    text = [(f"{p:g}{u}", f"{e:.8g}{u}", f"±{t:g}{u}") for p, e, t, u in rows]
+    shown = frame.select("section", "source", "figure").with_columns(
+        pl.Series("published", [t[0] for t in text]),
+        pl.Series("engine", [t[1] for t in text]),
+        pl.Series("tolerance", [t[2] for t in text]),
+        frame["within"],
+        frame["agrees"],
+    )
+    _print_frame(shown, rows=200, text=48)
+    bad = frame.filter(~frame["reproduced"])
+    wrong = int((~frame["agrees"]).sum())
+    print(
+        f"{frame.height - bad.height} of {frame.height} published figures reproduced: "
+        f"{int(frame['within'].sum())} within their source's rounding, {wrong} published wrong as docs/references.md explains"
+    )
+    for row in bad.iter_rows(named=True):
+        print(f"NOT reproduced: {row['source']}: {row['figure']} ({row['published']} vs {row['engine']:.6g})")
+    _write_frame(frame, args.out)
+    if args.chart:
+        from .charts import references_chart
+
+        _write_chart(references_chart(frame), args.chart)
+    return 0 if bad.height == 0 else EXIT_INTERNAL
+
+
 def cmd_optimal(args: argparse.Namespace) -> int:
     """Print optimal play: which plan to use at each state of the target's pools, and how many rounds
     it saves over the best single plan."""
@@ -848,6 +884,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of a simulated fight (default 0)")
     common(s)
     s.set_defaults(func=cmd_race)
+
+    s = sub.add_parser(
+        "references",
+        help="published numbers beside the engine's",
+        description="Numbers others published (d20 odds, dice sums, 4d6 scores, success pools, waiting times, "
+        "duels), each with the engine's value and the source's rounding as the tolerance (docs/references.md).",
+    )
+    s.add_argument(
+        "--section", metavar="NAME", help="one section: d20, sums, 4d6 drop lowest, success pools, waiting, duels"
+    )
+    common(s, rules=False)
+    s.set_defaults(func=cmd_references)
 
     s = sub.add_parser(
         "optimal",

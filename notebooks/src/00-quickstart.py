@@ -100,6 +100,23 @@ print(rtk.select("round", "p_killed_at", "p_killed_by").head(8))
 charts.rounds_chart({"4 attacks with advantage": rtk}, title="Rounds to kill 150 HP")
 
 # %% [markdown]
+# ## Does it agree with what others published?
+#
+# `wb.references()` runs the engine against 46 figures that others published (d20 odds with
+# advantage, dice sums, 4d6 scores, success pools, waiting times, textbook duels), each with its
+# source's own rounding as the tolerance (docs/references.md). Two published figures are
+# misprints, and the engine says so: they stay outside their rounding.
+
+# %%
+refs = wb.references()
+print(f"{int(refs['within'].sum())} of {refs.height} within their source's rounding; misprints:")
+print(refs.filter(~refs["agrees"]).select("source", "figure", "published", "engine"))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+charts.references_chart(refs)
+
+# %% [markdown]
 # ## Your turn
 #
 # Change the bonus, the armour class or the HP below and run the cell: every number moves.

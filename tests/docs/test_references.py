@@ -240,3 +240,51 @@ def test_gelman_table_is_not_exact(dc: int):
     published = {15: 0.510, 19: 0.191}[dc]
     off = abs(float(ADV.sf(dc)) - published)
     assert (off <= 0.0005) == (dc == 15)
+
+
+# ---------------------------------------------------------------- wb.references(): the page's figures as data
+PAGE = (__import__("pathlib").Path(__file__).parents[2] / "docs" / "references.md").read_text()
+
+
+def test_every_figure_is_reproduced_and_the_misprints_stay_misprints():
+    """wb.references() runs each figure's expression: 44 within their source's rounding and the two
+    misprints the page explains (AnyDice 4.03%, the Elemental d6 entry rounded twice) outside it."""
+    refs = wb.references()
+    assert refs["reproduced"].all()
+    wrong = refs.filter(~pl.col("agrees"))
+    assert sorted(wrong["figure"].to_list()) == ["4d6: at least 1 of 5-6", "six scores: at least two of 17+"]
+    assert not wrong["within"].any() and refs.filter(pl.col("agrees"))["within"].all()
+    # numbers worked out by hand: P(score >= 17) = 75/1296, so two of six scores of 17+ is
+    # 1 - (1221/1296)^6 - 6 (75/1296)(1221/1296)^5
+    two_17 = refs.filter(pl.col("figure") == "six scores: at least two of 17+")["engine"][0]
+    assert abs(two_17 / 100 - (1 - (1221 / 1296) ** 6 - 6 * (75 / 1296) * (1221 / 1296) ** 5)) <= EXACT
+    # Parslip DC 10 with advantage: 1 - (9/20)^2 = 0.7975
+    adv10 = refs.filter((pl.col("figure") == "DC 10, advantage"))["engine"][0]
+    assert abs(adv10 - 100 * (1 - 0.45**2)) <= 100 * EXACT
+    assert refs.filter(pl.col("figure") == "throws until a 6: variance")["engine"][0] == pytest.approx(30, abs=1e-9)
+
+
+def test_a_drifted_figure_would_be_caught():
+    """The check is not vacuous: a published value moved by twice its tolerance is not within it."""
+    refs = wb.references()
+    moved = refs.with_columns((pl.col("published") + 2 * pl.col("tolerance")).alias("published"))
+    assert not ((moved["engine"] - moved["published"]).abs() <= moved["tolerance"]).any()
+
+
+def test_the_data_and_the_page_name_the_same_sources_and_figures():
+    """Every source of wb.references() is linked on the page, and every published value it holds is
+    printed there (so the page and the data cannot drift apart)."""
+    refs = wb.references()
+    for url in set(refs["url"].to_list()):
+        assert url in PAGE, url
+    for value, unit in zip(refs["published"], refs["unit"]):
+        text = f"{value:g}" if unit != "%" else f"{value:g}%"
+        assert text in PAGE or f"{value:.2f}%" in PAGE or f"{value:.4f}%" in PAGE, text
+
+
+def test_references_section_and_its_refusal():
+    assert wb.references("duels").height == 2
+    assert set(wb.references("sums")["section"]) == {"sums"}
+    with pytest.raises(wb.RulesError) as info:
+        wb.references("nope")
+    assert info.value.field == "section" and "d20" in str(info.value)
