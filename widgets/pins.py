@@ -333,8 +333,12 @@ class PinsPanel(Panel):
     def _on_reference(self, change: dict) -> None:
         labels = [p.label for p in self.pins]
         if change["new"] and change["new"] not in labels:
+            ready, self._ready = self._ready, False
+            try:
+                self.reference = change["old"] if change["old"] in labels else (labels[0] if labels else "")
+            finally:
+                self._ready = ready
             self.show_error(RulesError(f"no pinned build is labelled {change['new']!r}", field="reference"))
-            self.reference = labels[0] if labels else ""
             return
         if self.reference_picker.value != change["new"] and change["new"] in self.reference_picker.options:
             self.reference_picker.value = change["new"]
@@ -389,7 +393,9 @@ class PinsPanel(Panel):
         pins, target = list(self.pins), self.target
         if not pins or target is None:
             self.summaries = []
-            self.value = None
+            with warnings.catch_warnings():  # traitlets compares the old frame with None
+                warnings.simplefilter("ignore")
+                self.value = None
             self.results.layout.display = "none"
             self.heading.value = (
                 "<b>Pinned builds</b>: <span style='color:#57606a'>press <i>Pin this build</i> beside the "

@@ -13,6 +13,7 @@ column in ``value`` holding the label.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import ipywidgets as W
@@ -163,7 +164,9 @@ class SweepPanel(Panel):
             frame, chart = result
             self.set_chart(chart)
             self.clear_message(self.error)
-            self.value = frame
+            with warnings.catch_warnings():  # traitlets compares the old frame with == first
+                warnings.simplefilter("ignore")
+                self.value = frame
             return frame
 
         return self.background.run(work, apply, "sweeping...")
