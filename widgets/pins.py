@@ -161,7 +161,10 @@ def deltas_html(frame: pl.DataFrame) -> str:
                 better = d < 0 if lower else d > 0
                 colour = "#57606a" if abs(d) < 1e-12 else ("#1a7f37" if better else "#b42318")
                 times = "" if ratio is None else f" · ×{ratio:.3f}"
-                note = f'<br><span class="wb-pin-delta" style="color:{colour};font-size:90%">Δ {delta}{times}</span>'
+                note = (
+                    f' <span class="wb-pin-delta" style="color:{colour};font-size:85%;white-space:nowrap">'
+                    f"Δ {delta}{times}</span>"
+                )
             cells.append(f'<td style="text-align:right;padding:0 0.8em" class="wb-pin-{f}">{main}{note}</td>')
         body.append(f'<tr><th style="text-align:left;padding-right:1em">{label}</th>{"".join(cells)}</tr>')
     return f'<table class="wb-stats wb-pin-table"><tr><th></th>{head}</tr>{"".join(body)}</table>'
