@@ -421,7 +421,7 @@ def test_two_pinned_builds_are_overlaid_with_deltas(app) -> None:
     try:
         button = app.locator(".wb-tab-damage .wb-pin").first.bounding_box()
         chart = app.locator(".wb-damage-chart").bounding_box()
-        assert button and chart and button["y"] + button["height"] <= 768 and chart["y"] + 0.5 * chart["height"] <= 768
+        assert button and chart and button["y"] + button["height"] <= 768 and chart["y"] + 0.6 * chart["height"] <= 768
     finally:
         app.set_viewport_size({"width": 1280, "height": 1000})
     app.locator(".wb-tab-damage .wb-pin").first.click()
