@@ -25,6 +25,7 @@ from .compare import ComparePanel
 from .damage import DamagePanel
 from .duel import DuelPanel
 from .files import FilePanel
+from .pins import MAX_PINS, Pin, PinsPanel
 from .race import RacePanel
 from .sweep import SweepPanel
 from .variants import VariantsPanel
@@ -54,9 +55,18 @@ class Workbench(Panel):
     "situation"}``: the system's name and the models of the Damage tab (the Build tab edits the
     same attack). ``panels`` holds the built panels by tab name (``"Damage"``, ``"Duel"``,
     ``"Compare"``, ``"Build"``); ``files`` is the :class:`~widgets.files.FilePanel`.
+
+    ``pins`` holds the pinned builds (:class:`~widgets.pins.Pin`, at most six): **Pin this build**
+    beside the Damage chart (or :meth:`pin`) snapshots the Damage tab's attacker, attack, options and
+    situation; ``pinned`` (a :class:`~widgets.pins.PinsPanel` under the Damage tab's columns)
+    overlays them against the Damage tab's target with deltas against ``reference`` (a pin's
+    label, the first pin's by default); the Sweep tab draws one line per pin, and Compare's
+    **add pinned builds** adds them to its grid. Switching the system clears the pins.
     """
 
     system_name = T.Unicode("annulus", help="the rule system shown")
+    pins: T.List[Pin] = T.List(help=f"the pinned builds (widgets.pins.Pin), at most {MAX_PINS}")
+    reference = T.Unicode("", help="the label of the pin the deltas are against")
 
     def __init__(
         self, system: str = "annulus", *, duel_auto: bool = False, setup: str | None = None, **kwargs: Any
@@ -90,6 +100,7 @@ class Workbench(Panel):
         )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
+        self._pin_links: list[Any] = []
         self.system_name = system
         self._build(system)
         self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
@@ -134,7 +145,8 @@ class Workbench(Panel):
         damage.add_class("wb-damage")
         damage.observe(self._on_models, names=["attacker", "target", "attack", "options", "situation"])
         self.panels["Damage"] = damage
-        self._boxes["Damage"].children = [damage]
+        self.pinned = self._make_pins(damage)
+        self._boxes["Damage"].children = [damage, self.pinned]
         self.tabs.unobserve(self._on_tab, names="selected_index")
         try:
             self.tabs.children = list(self._boxes.values())
@@ -146,6 +158,30 @@ class Workbench(Panel):
         self.clear_error()
         self._on_models()
         self.build_seconds[name] = time.perf_counter() - start
+
+    def _make_pins(self, d: DamagePanel) -> PinsPanel:
+        """Return the Damage tab's pins panel, linked to the Damage tab and to ``pins`` and
+        ``reference`` (the pins of the system shown before are dropped); its bar (Pin this build)
+        goes above the Damage chart."""
+        for link in self._pin_links:
+            link.unlink()
+        self.pins = []
+        pinned = PinsPanel(self.system, d.attacker, d.attack, d.target, options=d.options, situation=d.situation)
+        self._pin_links = [
+            T.dlink((d, n), (pinned, n)) for n in ("attacker", "attack", "target", "options", "situation")
+        ]
+        self._pin_links += [T.link((self, n), (pinned, n)) for n in ("pins", "reference")]
+        d.results.children = (pinned.bar, *d.results.children)
+        return pinned
+
+    def pin(self, label: str | None = None) -> Pin | None:
+        """Pin the Damage tab's build (see :meth:`widgets.pins.PinsPanel.pin`): return the pin, or
+        None with the reason beside the pin button (six pinned already, the same build pinned)."""
+        return self.pinned.pin(label)
+
+    def unpin(self, label: str) -> None:
+        """Remove the pin labelled ``label`` (RulesError naming ``pins`` if there is none)."""
+        self.pinned.unpin(label)
 
     @property
     def damage(self) -> DamagePanel:
@@ -211,20 +247,37 @@ class Workbench(Panel):
         add_target = W.Button(description="add my target", icon="plus", tooltip="the Damage tab's target")
         add_attacker.add_class("wb-compare-add-attacker")
         add_target.add_class("wb-compare-add-target")
+        add_pins = W.Button(description="add pinned builds", icon="thumb-tack", tooltip="each pin, named by its label")
+        add_attacker.add_class("wb-compare-add-attacker")
+        add_target.add_class("wb-compare-add-target")
+        add_pins.add_class("wb-compare-add-pins")
         add_attacker.on_click(cmp.guard(lambda _: cmp.add(d.attacker, "attackers")))
         add_target.on_click(cmp.guard(lambda _: cmp.add(d.target, "targets")))
-        cmp.add_buttons = (add_attacker, add_target)
-        cmp.prepend(W.HBox([add_attacker, add_target]))
+        add_pins.on_click(cmp.guard(lambda _: self.add_pins_to_compare()))
+        cmp.add_buttons = (add_attacker, add_target, add_pins)
+        cmp.prepend(W.HBox([add_attacker, add_target, add_pins]))
         return cmp
+
+    def add_pins_to_compare(self) -> list[str]:
+        """Add every pinned build's attacker (named by its pin's label) to the Compare tab's attackers
+        (building the tab if needed); return the names they are listed under. The grid uses the
+        Damage tab's options and situation. RulesError naming ``attackers`` when nothing is pinned."""
+        cmp = self.build_tab("Compare")
+        assert isinstance(cmp, ComparePanel)
+        if not self.pins:
+            raise RulesError("no build is pinned: press Pin this build on the Damage tab first", field="attackers")
+        return [cmp.add(p.attacker.replace(name=p.label), "attackers") for p in self.pins]
 
     def _make_sweep(self) -> Panel:
         d = self.damage
         panel = SweepPanel(self.system, [d.attacker], d.target, options=d.options, situation=d.situation)
         panel.add_class("wb-tab-sweep-panel")
-        # it follows the Damage tab: its attacker is the swept build, its target the one varied
+        # it follows the Damage tab: its attacker is the swept build, its target the one varied;
+        # with builds pinned, one line per pin instead (each under its own options and situation)
         T.dlink((d, "attacker"), (panel, "attackers"), transform=lambda a: [a])
         for name in ("target", "options", "situation"):
             T.dlink((d, name), (panel, name))
+        T.dlink((self, "pins"), (panel, "builds"))
         return panel
 
     def _make_race(self) -> Panel:

@@ -239,13 +239,21 @@ class ComparePanel(Panel):
         picker = self.attacker_picker if role == "attackers" else self.target_picker
         for p in (self.attacker_picker, self.target_picker):
             if name not in p.options:
-                p.options = [*p.options, name]
+                # new options reset a SelectMultiple's selection: keep what was picked
+                kept, self._relisting = p.value, True
+                try:
+                    p.options = [*p.options, name]
+                    p.value = kept
+                finally:
+                    self._relisting = False
         if name not in picker.value:
             picker.value = (*picker.value, name)  # the picker's observer recomputes the grid
         return name
 
     def _pick(self, role: str, names: Sequence[str]) -> None:
         """Compare the creatures picked by name; an empty pick is explained and the grid kept."""
+        if getattr(self, "_relisting", False):
+            return  # add() is listing a new name; the pick is put back at once
         if not names:
             self.show_error(RulesError("pick at least one creature", field=role))
             return

@@ -88,9 +88,9 @@ def fight_summary(
     the best plan per turn and its mean damage (``wb.turn_plans``, the plan ``wb.rounds_to_kill``
     plays), the target's pools, and from ``wb.rounds_to_kill`` (the one fight: exact when the
     state fits a chain, else ``fights`` seeded fights) P(down in round 1), the mean and median
-    rounds, the mass left unresolved at its last round, exact or not with the standard error, and
-    the frame itself (``frame``). A fight that cannot end (the attacker never hurts the target)
-    is ``{"error": message}``."""
+    rounds, the mass left unresolved at its last round, exact or not with the standard error, the
+    frame itself (``frame``) and the best plan's damage Dist of one turn (``turn``). A fight that
+    cannot end (the attacker never hurts the target) is ``{"error": message}``."""
     import numpy as np
 
     import workbench as wb
@@ -111,6 +111,7 @@ def fight_summary(
     half = np.flatnonzero(by >= 0.5)
     out.update(
         plan=label,
+        turn=turn,
         turn_mean=None if turn is None else turn.mean(),
         p_first=float(by[0]) if by.size else 0.0,
         mean=float((rounds * at).sum() / resolved) if resolved > 0 else None,

@@ -3,11 +3,17 @@
 ``value`` is the :func:`workbench.sweep` frame; the chart is :func:`workbench.charts.sweep_chart`
 (a line per build, the 10-90 % band of the rounds behind a rounds line). Inputs are traits
 (``attackers``, ``target``, ``options``, ``situation``, ``parameter``, ``low``, ``high``,
-``step``, ``show``) for linking; the controls edit the last six.
+``step``, ``show``, ``builds``) for linking; the controls edit ``parameter`` to ``show``.
+
+``builds`` (pinned builds, :class:`widgets.pins.Pin`: a label, an attacker, its options and
+situation), when not empty, replaces ``attackers``: one line per build, named by its label, each
+swept under its own options and situation (one ``wb.sweep`` per distinct pair), with a ``build``
+column in ``value`` holding the label.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import ipywidgets as W
@@ -47,6 +53,7 @@ class SweepPanel(Panel):
     high = T.Float(10.0)
     step = T.Float(1.0)
     show = T.Unicode("mean_rounds")
+    builds: T.List[Any] = T.List(help="pinned builds (label, attacker, options, situation): one line each")
 
     def __init__(
         self,
@@ -128,7 +135,7 @@ class SweepPanel(Panel):
             raise RulesError(f"{n} values; a sweep takes at most {MAX_SWEEP_VALUES}: widen the step", field="step")
         return [self.low + i * self.step for i in range(n)]
 
-    @T.observe("attackers", "target", "options", "situation", "low", "high", "step", "show")
+    @T.observe("attackers", "target", "options", "situation", "low", "high", "step", "show", "builds")
     @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
@@ -143,9 +150,11 @@ class SweepPanel(Panel):
         values = [int(v) if float(v).is_integer() else v for v in values]
         args = (list(self.attackers), self.target, self.parameter, values)
         kw = dict(options=self.options, situation=self.situation, progress=False)
-        show = self.show
+        show, builds = self.show, list(self.builds)
 
         def work() -> tuple[Any, Any]:
+            if builds:
+                return self._sweep_builds(builds, show, *args[1:])
             frame = sweep(*args, **kw)
             best = frame.filter(frame["attack"] == "best plan")
             shown = best if best.height else frame
@@ -155,7 +164,34 @@ class SweepPanel(Panel):
             frame, chart = result
             self.set_chart(chart)
             self.clear_message(self.error)
-            self.value = frame
+            with warnings.catch_warnings():  # traitlets compares the old frame with == first
+                warnings.simplefilter("ignore")
+                self.value = frame
             return frame
 
         return self.background.run(work, apply, "sweeping...")
+
+    def _sweep_builds(
+        self, builds: list[Any], show: str, target: Any, parameter: str, values: list[Any]
+    ) -> tuple[Any, Any]:
+        """Return the sweep frame of ``builds`` (one ``wb.sweep`` per distinct options and situation,
+        each build's attacker named by its label so that two builds of one creature stay apart;
+        ``build`` holds the label) and its chart, one best-plan line per build."""
+        import polars as pl
+
+        from workbench.sweeps import sweep
+
+        groups: dict[tuple, list[Any]] = {}
+        for b in builds:
+            groups.setdefault((b.options, b.situation), []).append(b)
+        parts = []
+        for (options, situation), members in groups.items():
+            named = [b.attacker.replace(name=b.label) for b in members]
+            frame = sweep(named, target, parameter, values, options=options, situation=situation, progress=False)
+            parts.append(frame.with_columns(build=pl.col("attacker")))
+        frame = pl.concat(parts, how="vertical_relaxed")
+        order = {b.label: i for i, b in enumerate(builds)}
+        frame = frame.sort(pl.col("build").replace_strict(order, return_dtype=pl.Int64), maintain_order=True)
+        best = frame.filter(frame["attack"] == "best plan")
+        shown = best if best.height else frame
+        return frame, charts.sweep_chart(shown, show, label="build")

@@ -37,6 +37,8 @@ __all__ = [
     "race_chart",
     "variant_heatmap",
     "cost_front_chart",
+    "pinned_chart",
+    "PINNED_VIEWS",
     "heatmap",
     "duel_chart",
     "compare_bars",
@@ -175,7 +177,7 @@ def _named(dists: Any, default_name: str) -> dict[str, Dist | pl.DataFrame]:
 
 # --------------------------------------------------------------------------- damage
 def damage_chart(
-    dist: Dist | pl.DataFrame,
+    dist: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
     title: str = "Damage per attack",
     *,
     subtitle: str | None = None,
@@ -184,11 +186,18 @@ def damage_chart(
     x_title: str = "Damage",
     themed: bool = True,
 ) -> AnyChart:
-    """Return PMF bars of a damage distribution, with a rule and label at its mean.
+    """Return PMF bars of a damage distribution, with a rule and label at its mean; or, given several
+    named distributions (a mapping of two or more), their PMFs overlaid as lines with points, one
+    colour per name (legend "Build", in the mapping's order), each with a dashed rule at its mean.
 
     Tooltips give P(exactly), P(at least) and P(at most) each damage. The subtitle defaults to
-    "mean · sd · P(any damage)".
+    "mean · sd · P(any damage)" (for several: "dashed: each build's mean").
     """
+    if isinstance(dist, Mapping):
+        named = _named(dist, "damage")
+        if len(named) > 1:
+            return _damage_lines(named, title, subtitle, x_title, themed)
+        dist = next(iter(named.values()))
     d = dist if isinstance(dist, Dist) else _dist_of_frame(dist)
     frame = dist_frame(d)
     binned = bool((frame["damage_hi"] != frame["damage"]).any())
@@ -232,6 +241,51 @@ def damage_chart(
             ),
         ]
     chart = alt.layer(*layers).properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    return _finish(chart, themed)
+
+
+def _damage_lines(
+    named: Mapping[str, Dist | pl.DataFrame], title: str, subtitle: str | None, x_title: str, themed: bool
+) -> AnyChart:
+    """The PMFs of several named distributions as coloured lines with points and mean rules."""
+    frames, means = [], []
+    for name, dist in named.items():
+        d = dist if isinstance(dist, Dist) else _dist_of_frame(dist)
+        frames.append(dist_frame(d).with_columns(build=pl.lit(str(name))))
+        means.append({"build": str(name), "mean": d.mean()})
+    frame = pl.concat(frames)
+    if frame.height > MAX_ROWS:
+        raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
+    order = [str(n) for n in named]
+    colour = alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=order)
+    lines = (
+        alt.Chart(frame)
+        .mark_line(point=frame.height <= 240, strokeWidth=2, interpolate="linear")
+        .encode(
+            x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("probability:Q", title="Probability", axis=alt.Axis(format="%"), scale=alt.Scale(zero=True)),
+            color=colour,
+            tooltip=[
+                alt.Tooltip("build:N", title="build"),
+                alt.Tooltip("damage:Q", title="damage"),
+                alt.Tooltip("probability:Q", title="P(exactly)", format=".2%"),
+                alt.Tooltip("at_least:Q", title="P(at least)", format=".2%"),
+                alt.Tooltip("at_most:Q", title="P(at most)", format=".2%"),
+            ],
+        )
+    )
+    rules = (
+        alt.Chart(pl.DataFrame(means))
+        .mark_rule(strokeWidth=1.5, strokeDash=[5, 3])
+        .encode(
+            x=alt.X("mean:Q"),
+            color=colour,
+            tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("mean:Q", title="mean damage", format=".3f")],
+        )
+    )
+    chart = alt.layer(lines, rules).properties(
+        title=_title(title, subtitle or "dashed: each build's mean"), width=WIDTH, height=HEIGHT
+    )
     return _finish(chart, themed)
 
 
@@ -645,13 +699,15 @@ def sweep_chart(
     *,
     band: bool | None = None,
     subtitle: str | None = None,
+    label: str | None = None,
     themed: bool = True,
 ) -> AnyChart:
     """Return one line per build (attacker · attack) of ``value`` against the swept parameter of a
     :func:`workbench.sweeps.sweep` frame, with the 10-90 % band of the rounds (``rounds_q10`` to
     ``rounds_q90``) behind it when ``value`` is a rounds column (``band`` forces it on or off).
-    Rows whose value is null or infinite (a build that never downs the target) leave a gap."""
-    needed = {"parameter", "value", "attacker", "attack", value}
+    ``label`` names a column of the frame that names each line instead (e.g. a pinned build's
+    label). Rows whose value is null or infinite (a build that never downs the target) leave a gap."""
+    needed = {"parameter", "value", "attacker", "attack", value} | ({label} if label else set())
     missing = needed - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}: give a wb.sweep frame", field="frame")
@@ -659,8 +715,8 @@ def sweep_chart(
         band = value in ("mean_rounds", "rounds_q50")
     cols = ["value", "attacker", "attack", value] + (["rounds_q10", "rounds_q90"] if band else [])
     data = (
-        frame.select(cols)
-        .with_columns(build=pl.col("attacker") + " · " + pl.col("attack"))
+        frame.select(cols + ([label] if label and label not in cols else []))
+        .with_columns(build=pl.col(label).cast(pl.String) if label else pl.col("attacker") + " · " + pl.col("attack"))
         .with_columns(pl.when(pl.col(value).is_infinite()).then(None).otherwise(pl.col(value)).alias(value))
     )
     if data.height > MAX_ROWS:
@@ -885,4 +941,46 @@ def references_chart(frame: pl.DataFrame | None = None, title: str | None = None
         width=WIDTH,
         height=alt.Step(14),
     )
+    return _finish(chart, themed)
+
+
+#: the views of :func:`pinned_chart`'s damage half
+PINNED_VIEWS = ("distribution", "at least")
+
+
+def pinned_chart(
+    dists: Mapping[str, Dist | pl.DataFrame],
+    frames: Mapping[str, pl.DataFrame],
+    title: str = "Pinned builds",
+    *,
+    view: str = "distribution",
+    damage_title: str = "Damage per turn",
+    themed: bool = True,
+) -> AnyChart:
+    """Return several named builds side by side in two overlays, one colour per name (the legend
+    "Build", in the order of ``dists``): on the left their damage distributions
+    (:func:`damage_chart` of several; ``view="at least"``: :func:`at_least_chart`), on the right
+    their rounds-to-kill curves (:func:`rounds_chart`; ``frames`` may lack a name whose fight
+    cannot end)."""
+    if view not in PINNED_VIEWS:
+        raise RulesError(f"must be one of {', '.join(PINNED_VIEWS)}, not {view!r}", field="view")
+    named = _named(dists, "damage")
+    if not frames:
+        raise RulesError("nothing to chart: no rounds-to-kill frames given", field="frames")
+    unknown = [n for n in frames if n not in named]
+    if unknown:
+        raise RulesError(f"rounds given for {unknown} but no damage", field="frames")
+    if view == "at least":
+        left = at_least_chart(named, damage_title + ": at least X", subtitle="P(damage ≥ x)", themed=False)
+    elif len(named) > 1:
+        left = damage_chart(named, damage_title, themed=False)
+    else:
+        left = _damage_lines(named, damage_title, None, "Damage", themed=False)
+    order = [n for n in named if n in frames]
+    right = rounds_chart({n: frames[n] for n in order}, "Rounds to kill", themed=False)
+    if len(order) == 1:  # one curve: still coloured and in the legend as that build
+        right = right.encode(
+            color=alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+        )
+    chart = alt.hconcat(left, right, title=_title(title)).resolve_scale(color="shared")
     return _finish(chart, themed)

@@ -408,6 +408,59 @@ def test_the_build_tab_searches_a_budget(app) -> None:
     assert not app.problems, app.problems
 
 
+@pytest.mark.timeout(400)
+def test_two_pinned_builds_are_overlaid_with_deltas(app) -> None:
+    """Issue 17, item 5: Pin this build (beside the Damage chart, which stays in view at 1366 x 768),
+    pick another attacker, pin it as "guard": the overlay below draws both builds by label, and the
+    delta table shows the engine's mean damage per turn of the guard's best plan against the target."""
+    s, creatures = annulus()
+    guard = creatures[3]
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    app.set_viewport_size({"width": 1366, "height": 768})
+    app.evaluate("window.scrollTo(0, 0)")
+    try:
+        button = app.locator(".wb-tab-damage .wb-pin").first.bounding_box()
+        chart = app.locator(".wb-damage-chart").bounding_box()
+        assert button and chart and button["y"] + button["height"] <= 768 and chart["y"] + 0.6 * chart["height"] <= 768
+    finally:
+        app.set_viewport_size({"width": 1280, "height": 1000})
+    app.locator(".wb-tab-damage .wb-pin").first.click()
+    count = app.locator(".wb-tab-damage .wb-pin-count")
+    assert "1 of 6" in text_containing(count, "1 of 6")
+    damage = app.locator(".wb-tab-damage")
+    damage.locator(".lm-TabBar-tab", has_text=re.compile(r"^attacker$")).first.click()
+    picker = damage.locator(".widget-dropdown:visible", has_text="catalog").locator("select").first
+    picker.select_option(label=guard.name)
+    deadline = time.monotonic() + STEP_MS / 1000
+    while guard.name not in chart_picture(app, ".wb-damage-chart") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert guard.name in chart_picture(app, ".wb-damage-chart")
+    label = app.locator(".wb-tab-damage .wb-pin-label input").first
+    label.fill("guard")
+    app.locator(".wb-tab-damage .wb-pin").first.click()
+    assert "2 of 6" in text_containing(count, "2 of 6")
+    table = app.locator(".wb-pin-deltas")
+    text = text_containing(table, "guard", APP_READY_MS)
+    assert "(reference)" in text and "Δ" in text
+    heading = app.locator(".wb-pin-heading").inner_text()
+    target = s.catalog().creature(re.search(r"Pinned builds against (.+?) \(", heading).group(1))
+    turn = max(d.mean() for d in wb.turn_plans(guard, target, s.Options(), s.Situation()).values())
+    assert f"{turn:.3f}" in app.locator(".wb-pin-deltas .wb-pin-mean_turn_damage").nth(1).inner_text()
+    overlay = app.locator(".wb-pin-chart svg, .wb-pin-chart canvas").first
+    overlay.wait_for(timeout=STEP_MS)
+    deadline = time.monotonic() + STEP_MS / 1000
+    while "guard" not in chart_picture(app, ".wb-pin-chart") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    picture = chart_picture(app, ".wb-pin-chart")
+    labels = [t.strip() for t in app.locator(".wb-pin-list").inner_text().splitlines() if t.strip() != "remove"]
+    labels = [t for t in labels if t]
+    assert len(labels) == 2 and labels[1] == "guard"
+    assert all(t in picture for t in labels) and "Rounds to kill" in picture  # both builds, both overlays
+    app.locator(".wb-pins").scroll_into_view_if_needed()
+    shot(app, "pinned-builds", app.locator(".wb-tab-damage .wb-pins"), docs="pinned-builds")
+    assert not app.problems, app.problems
+
+
 @pytest.mark.timeout(300)
 def test_a_link_opens_the_app_on_its_setup(browser, voila) -> None:
     """Issue 17, item 7: a link ?setup=<share code> (what "Get code" on the whole setup gives)
