@@ -94,7 +94,6 @@ def guarded(method: Callable) -> Callable:
 #: had run inline; longer work shows "working..." with a Cancel button and is applied when done
 INLINE_SECONDS = 1.0
 _WORKER_PREFIX = "workbench-panel"
-_EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_PREFIX)
 # a second worker for work that follows a result and may take seconds (the Damage tab's fight), so
 # that it never holds up the next redraw: each queue has one worker, and a newer request supersedes
 FOLLOW_UP = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-follow-up")
@@ -118,7 +117,14 @@ class Background:
     ) -> None:
         self.panel = panel
         self.inline = INLINE_SECONDS if inline is None else inline
-        self.executor = _EXECUTOR if executor is None else executor
+        # each panel its own worker, so that one panel's long work (a simulated duel) never holds
+        # up another's (a Damage redraw); within a panel a newer request supersedes the older
+        self._own = executor is None
+        self.executor = (
+            concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_PREFIX)
+            if executor is None
+            else executor
+        )
         self.generation = 0
         self.future: concurrent.futures.Future | None = None
         self._lock = threading.RLock()
@@ -141,12 +147,25 @@ class Background:
         """Return True while a request's result is still awaited."""
         return not self._idle.is_set()
 
-    def run(self, work: Callable[[], Any], apply: Callable[[Any], Any], label: str = "working...") -> Any:
+    def run(
+        self,
+        work: Callable[[], Any],
+        apply: Callable[[Any], Any],
+        label: str = "working...",
+        preview: tuple[Callable[[], Any], Callable[[Any], bool], Callable[[Any], Any]] | None = None,
+    ) -> Any:
         """Run ``work()`` off the message loop and ``apply(result)`` when it is done; return what
-        ``apply`` returned when the work finished within ``inline`` seconds, else None."""
-        if self.executor is _EXECUTOR and threading.current_thread().name.startswith(_WORKER_PREFIX):
-            # Already on the worker (a panel built or refreshed by another panel's result): the one
-            # worker cannot wait for itself, so the work runs here, where it is off the loop anyway.
+        ``apply`` returned when the work finished within ``inline`` seconds, else None.
+
+        ``preview`` = (quick, final, show): the same job first runs ``quick()`` (a cheaper form of
+        the work, e.g. fewer simulated fights); when ``final(result)`` is true that is the result
+        (``work`` never runs, e.g. the duel turned out exact), otherwise ``show(result)`` draws it at
+        once as a preview (if the request is still the newest) and ``work()`` follows, with
+        ``label`` in the busy line and Cancel offered."""
+        if self._own and threading.current_thread().name.startswith(_WORKER_PREFIX):
+            # Already on a panel's worker (a panel built or refreshed by a panel's result): the work
+            # runs here, where it is off the loop anyway (its own worker may be the one running
+            # this, and could not start it before this returns).
             done: concurrent.futures.Future = concurrent.futures.Future()
             try:
                 done.set_result(work())
@@ -163,7 +182,8 @@ class Background:
             if self.future is not None:
                 self.future.cancel()  # not started yet: it never runs
             self._idle.clear()
-            future = self.executor.submit(work)
+            # (on the worker already, above, the work runs whole: nothing would show a preview)
+            future = self.executor.submit(work if preview is None else self._staged(gen, work, *preview))
             self.future = future
         try:
             concurrent.futures.wait([future], timeout=self.inline)
@@ -175,6 +195,34 @@ class Background:
         self.cancel_button.layout.display = None
         future.add_done_callback(lambda f: self._finish(f, gen, apply))
         return None
+
+    def _staged(
+        self,
+        gen: int,
+        work: Callable[[], Any],
+        quick: Callable[[], Any],
+        final: Callable[[Any], bool],
+        show: Callable[[Any], Any],
+    ) -> Callable[[], Any]:
+        """Return the job of a previewed request (see :meth:`run`): quick, then, unless final, its
+        preview shown and the full work."""
+
+        def job() -> Any:
+            first = quick()
+            if final(first):
+                return first
+            with self._lock:
+                if gen != self.generation:
+                    return first  # superseded or cancelled while previewing: nothing more to do
+                try:
+                    show(first)
+                except RulesError as err:
+                    self.panel.show_error(err)
+                except Exception as exc:  # noqa: BLE001 - a bug must not escape the worker silently
+                    self.panel.show_unexpected(exc)
+            return work()
+
+        return job
 
     def _finish(self, future: concurrent.futures.Future, gen: int, apply: Callable[[Any], Any]) -> Any:
         with self._lock:

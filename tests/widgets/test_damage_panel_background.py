@@ -110,3 +110,23 @@ def test_a_panel_built_by_another_panels_background_result_does_not_wait_for_its
     gate.set()
     assert bg.wait(20), "the nested panel waited for the worker it runs on"
     assert len(built) == 1 and built[0].value is not None and not built[0].background.working
+
+
+def test_one_panels_long_work_does_not_hold_up_another():
+    """Issue 17 item 4, "no tab blocked by another": each panel has its own worker, so while one
+    panel's work waits (a long simulated duel, here a gate), another panel's edit is drawn inline."""
+    slow, quick = DamagePanel("unbound"), DamagePanel("glass_empires")  # the gate is on the Unbound system
+    gate = threading.Event()
+    slow_damage(slow, gate)
+    try:
+        slow.view = "at least"
+        assert slow.background.working
+        before = quick.value
+        start = time.perf_counter()
+        quick.view = "at least"
+        assert time.perf_counter() - start < INLINE_SECONDS  # drawn inline, not queued behind the gate
+        assert not quick.background.working and quick.value is not before
+    finally:
+        gate.set()
+        del slow.system.damage
+    assert slow.background.wait(10)

@@ -70,15 +70,15 @@ def test_bad_max_rounds_is_shown_and_the_last_duel_kept(toy):
     p.controls["max_rounds"].value = 0
     assert p.value is result and p.chart.chart.to_dict() == spec
     assert "max_rounds" in p.errors_shown()
-    p.controls["max_rounds"].value = 100                              # back to the same valid value
+    p.controls["max_rounds"].value = 100  # back to the same valid value
     assert p.errors_shown() == {}
-    p.controls["max_rounds"].value = 1          # at most 2 x 7 = 14 a turn < 30 HP: nobody falls
+    p.controls["max_rounds"].value = 1  # at most 2 x 7 = 14 a turn < 30 HP: nobody falls
     assert p.value.p_draw == pytest.approx(1.0) and split(p)["draw"] == pytest.approx(1.0)
 
 
 def test_engine_error_lands_beside_the_situation_control(toy):
     p = DuelPanel(toy)
-    p.editors["situation"].controls["distance"].value = 12.0          # toy rules: melee reaches 5
+    p.editors["situation"].controls["distance"].value = 12.0  # toy rules: melee reaches 5
     assert "distance" in p.errors_shown() and p.situation == Situation(distance=12.0)
     p.editors["situation"].controls["distance"].value = 2.0
     assert p.errors_shown() == {}
@@ -117,7 +117,7 @@ def test_badge_shows_fights_and_standard_error_when_simulated():
     r = p.value
     expected = wb.duel(cat.creature("Ogre"), cat.creature("Berserker"), fights=2000)
     assert not r.exact and r.fights == 2000
-    assert r.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)           # seeded: reproducible
+    assert r.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)  # seeded: reproducible
     assert f"simulated: 2,000 fights, s.e. {r.standard_error:.4f}" in p.badge.value
     assert f"{r.standard_error:.4f}" in p.stats.value
 
@@ -143,3 +143,52 @@ def test_a_duel_nobody_can_win_reads_as_words(toy):
     spec = p.chart.chart.to_dict()
     subtitles = [c.get("title", {}).get("subtitle", "") for c in spec["vconcat"]]
     assert any("no fight is decided within 20 rounds" in s for s in subtitles)
+
+
+def test_a_simulated_duel_shows_a_preview_first_then_the_full_run(monkeypatch):
+    """Issue 17 item 4, "a fast preview before a full run": a simulated duel of 20,000 fights is
+    drawn first from PREVIEW_FIGHTS fights (badge "preview"), then replaced by the full run; the
+    preview is the engine's own duel of that many fights (seeded: the same numbers)."""
+    import threading
+
+    import workbench.combat as combat
+    from widgets.duel import PREVIEW_FIGHTS
+
+    cat = wb.system("annulus").catalog()
+    ogre, berserker = cat.creature("Ogre"), cat.creature("Berserker")
+    p = DuelPanel("annulus", ogre, berserker, fights=PREVIEW_FIGHTS)
+    gate, seen = threading.Event(), []
+    real = combat.duel
+
+    def gated(*args, **kwargs):
+        if kwargs.get("fights") != PREVIEW_FIGHTS:  # the full run waits until the preview is checked
+            seen.append(p.badge.value)
+            gate.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(combat, "duel", gated)
+    p.fights = 20_000
+    p.first = "b"  # an edit: preview, then the full run
+    try:
+        deadline = __import__("time").monotonic() + 20
+        while not seen and __import__("time").monotonic() < deadline:
+            __import__("time").sleep(0.05)
+        assert seen and "preview: simulated: 2,000 fights" in seen[0]
+        preview = real(ogre, berserker, first="b", fights=PREVIEW_FIGHTS)
+        assert f"{preview.p_a_wins:.2%}" in p.stats.value
+    finally:
+        gate.set()
+    assert p.background.wait(30)
+    assert p.value.fights == 20_000 and "preview" not in p.badge.value
+    assert "simulated: 20,000 fights" in p.badge.value
+
+
+def test_an_exact_duel_needs_no_preview(toy, monkeypatch):
+    """An exact duel is the answer at once: the preview run is the only run (fights do not matter)."""
+    import workbench.combat as combat
+
+    calls = []
+    real = combat.duel
+    monkeypatch.setattr(combat, "duel", lambda *a, **k: calls.append(k["fights"]) or real(*a, **k))
+    p = DuelPanel(toy, fights=50_000)
+    assert p.value.exact and calls == [2_000] and "preview" not in p.badge.value
