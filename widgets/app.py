@@ -165,7 +165,7 @@ class Workbench(Panel):
         goes above the Damage chart."""
         for link in self._pin_links:
             link.unlink()
-        self.pins = []
+        self.pins, self.reference = [], ""  # the reference too: a label of the old pins names no pin now
         pinned = PinsPanel(self.system, d.attacker, d.attack, d.target, options=d.options, situation=d.situation)
         self._pin_links = [
             T.dlink((d, n), (pinned, n)) for n in ("attacker", "attack", "target", "options", "situation")

@@ -237,6 +237,8 @@ def test_switching_the_system_drops_the_pins(two):
     app, first, second = two
     app.system_select.value = "glass_empires"
     assert app.pins == [] and app.pinned.pins == [] and app.pinned.value is None
+    # the old reference's label names no pin now: dropped, not shown as an error (found in the browser)
+    assert app.reference == "" and app.pinned.errors_shown() == {}
     assert app.pin() is not None and type(app.pins[0].attacker).system == "glass_empires"
 
 
