@@ -460,10 +460,16 @@ class PinsPanel(Panel):
             for s in self.summaries
             if "error" in s or s.get("damage_error")
         ]
-        simulated = [s["label"] for s in self.summaries if "error" not in s and not s["exact"]]
-        if simulated:
+        simulated = [s for s in self.summaries if "error" not in s and not s["exact"]]
+        if simulated:  # as the Damage tab's fight says it: fights, standard error, the state that forced it
             notes.append(
-                "simulated (seeded fights, as the Damage tab's fight): " + ", ".join(html.escape(x) for x in simulated)
+                "simulated (seeded fights, as the Damage tab's fight): "
+                + "; ".join(
+                    f"{html.escape(s['label'])} ({s['fights']:,} fights, s.e. {s['se']:.4f}"
+                    + (f", state: {html.escape(', '.join(s['forced_by']))}" if s.get("forced_by") else "")
+                    + ")"
+                    for s in simulated
+                )
             )
         self.table.value = deltas_html(frame) + "".join(
             f'<div class="wb-pin-note" style="color:#57606a">{n}</div>' for n in notes
