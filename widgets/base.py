@@ -13,6 +13,7 @@ import html
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +100,16 @@ _WORKER_PREFIX = "workbench-panel"
 FOLLOW_UP = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-follow-up")
 
 
+class Cancelled(BaseException):
+    """Raised inside a panel's superseded or cancelled work at its next progress check
+    (``workbench.arguments.check_time``), so the worker stops instead of finishing work nobody
+    will see; a BaseException, so no ``except Exception`` in the engine turns it into a result."""
+
+
+#: the busy line's progress is redrawn at most this often (seconds)
+PROGRESS_EVERY = 0.25
+
+
 class Background:
     """Runs a panel's long work (a simulated duel, a big compare) in a worker thread, off the
     kernel's message loop, so that the app stays responsive and the last valid result stays on
@@ -183,7 +194,8 @@ class Background:
                 self.future.cancel()  # not started yet: it never runs
             self._idle.clear()
             # (on the worker already, above, the work runs whole: nothing would show a preview)
-            future = self.executor.submit(work if preview is None else self._staged(gen, work, *preview))
+            job = work if preview is None else self._staged(gen, work, *preview)
+            future = self.executor.submit(self._reported(gen, job, label))
             self.future = future
         try:
             concurrent.futures.wait([future], timeout=self.inline)
@@ -195,6 +207,33 @@ class Background:
         self.cancel_button.layout.display = None
         future.add_done_callback(lambda f: self._finish(f, gen, apply))
         return None
+
+    def _reported(self, gen: int, job: Callable[[], Any], label: str) -> Callable[[], Any]:
+        """Return ``job`` run under a progress listener (``workbench.arguments.reporting``): each
+        progress check of the engine's long work shows "label 40% (40,000 of 100,000 fights
+        decided)" in the busy line (at most every PROGRESS_EVERY s), and raises :class:`Cancelled`
+        once this request is superseded or cancelled, so the work stops there."""
+        from workbench.arguments import reporting
+
+        shown = [0.0]
+
+        def listen(done: int | None, total: int | None, unit: str) -> None:
+            if gen != self.generation:
+                raise Cancelled
+            now = time.monotonic()
+            if done is None or not total or now - shown[0] < PROGRESS_EVERY or self._idle.is_set():
+                return
+            shown[0] = now
+            self.busy.value = (
+                f'<i class="wb-working" style="color:#9a6700">&#8987; {html.escape(label)} '
+                f"{done / total:.0%} ({done:,} of {total:,} {html.escape(unit)})</i>"
+            )
+
+        def reported() -> Any:
+            with reporting(listen):
+                return job()
+
+        return reported
 
     def _staged(
         self,

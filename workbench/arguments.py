@@ -19,6 +19,7 @@ from . import limits
 from .errors import RulesError, show
 
 __all__ = [
+    "reporting",
     "whole",
     "check_rounds",
     "check_fights",
@@ -181,9 +182,33 @@ def time_budget(seconds: float, what: str, how: str, confirm: bool = False) -> I
         _BUDGET.reset(token)
 
 
-def check_time(detail: str = "") -> None:
+#: who hears how far long work got (:func:`reporting`); None: nobody
+_LISTENER: ContextVar[Callable[[int | None, int | None, str], None] | None] = ContextVar(
+    "workbench_progress_listener", default=None
+)
+
+
+@contextmanager
+def reporting(listener: Callable[[int | None, int | None, str], None]) -> Iterator[None]:
+    """Within the block, every :func:`check_time` of long work (a simulation's rounds, a chain's
+    rounds, compare's rows) calls ``listener(done, total, unit)`` first (``done`` / ``total`` None
+    when the work cannot count itself): a panel's progress line. The listener may raise to stop the
+    work there (a panel's Cancel); a BaseException that is not an Exception passes every handler."""
+    token = _LISTENER.set(listener)
+    try:
+        yield
+    finally:
+        _LISTENER.reset(token)
+
+
+def check_time(detail: str = "", done: int | None = None, total: int | None = None, unit: str = "") -> None:
     """Refuse (RulesError, field ``budget``, naming the call and how to go ahead) when the innermost
-    :func:`time_budget` has run out; nothing outside one. ``detail`` says how far the work got."""
+    :func:`time_budget` has run out; nothing outside one. ``detail`` says how far the work got;
+    ``done`` of ``total`` ``unit`` (e.g. 40,000 of 100,000 "fights decided") go to the
+    :func:`reporting` listener, if any, which hears every call."""
+    listener = _LISTENER.get()
+    if listener is not None:
+        listener(done, total, unit)
     budget = _BUDGET.get()
     if budget is None:
         return

@@ -192,3 +192,29 @@ def test_an_exact_duel_needs_no_preview(toy, monkeypatch):
     monkeypatch.setattr(combat, "duel", lambda *a, **k: calls.append(k["fights"]) or real(*a, **k))
     p = DuelPanel(toy, fights=50_000)
     assert p.value.exact and calls == [2_000] and "preview" not in p.badge.value
+
+
+def test_a_long_duel_shows_its_progress_and_cancel_stops_it():
+    """Issue 17 item 4, "progress for simulations ... a cancel": while the full run of a simulated
+    duel plays, the busy line counts the fights decided (from the engine's own progress checks);
+    Cancel keeps the last result and stops the worker at its next check instead of letting it
+    finish 100,000 fights nobody will see."""
+    import time
+
+    cat = wb.system("annulus").catalog()
+    p = DuelPanel("annulus", cat.creature("Storm Priest"), cat.creature("Basilisk"), fights=2_000)
+    before = p.value
+    p.fights = 400_000  # several seconds even with the tables cached by earlier tests
+    p.first = "b"
+    deadline = time.monotonic() + 30
+    while "of 400,000 fights decided" not in p.background.busy.value and time.monotonic() < deadline:
+        time.sleep(0.02)
+    busy = p.background.busy.value
+    assert "of 400,000 fights decided" in busy and "%" in busy, busy
+    future = p.background.future
+    p.background.cancel()
+    stopped = time.monotonic()
+    while not future.done() and time.monotonic() < stopped + 30:
+        time.sleep(0.01)
+    assert future.done() and type(future.exception()).__name__ == "Cancelled", future
+    assert p.value is before and "cancelled" in p.background.busy.value

@@ -392,7 +392,10 @@ def run_fights(
         if a.settled(live, b, False) and b.settled(live, a, passive_b):  # nothing can change any more
             break
         if r < max_rounds:  # the caller's budget too (a compare row: arguments.time_budget)
-            check_time(f"a simulation of {n:,} fights, {int(running.sum()):,} undecided after round {r:,}")
+            left = int(running.sum())
+            check_time(
+                f"a simulation of {n:,} fights, {left:,} undecided after round {r:,}", n - left, n, "fights decided"
+            )
         spent = time.perf_counter() - started
         if not confirm and spent > SIMULATION_SECONDS and r < max_rounds:
             from ..arguments import refuse_long_work
