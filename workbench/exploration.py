@@ -155,16 +155,17 @@ def estimate(
     base: Any = None,
 ) -> dict[str, Any]:
     """Return what ``explore`` with these arguments would do, before any of it runs:
-    ``combinations`` (upgrade combinations the build space walks; None when the system cannot
-    count them, or with ``vary``), ``builds`` (with a budget an upper bound, three seeds per
-    combination: the distinct builds are known after the walk; with ``vary`` the exact count of
-    combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
+    ``combinations`` (the combinations the build space walks, ``RuleSystem.build_space_size``: upgrade
+    combinations for Annulus, choice combinations for a declared choice space; None when the
+    system cannot count them, or with ``vary``), ``builds`` (with a budget an upper bound,
+    ``RuleSystem.builds_per_combination`` per combination (Annulus: three seeds): the distinct
+    builds are known after the walk; with ``vary`` the exact count of combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
     ``seconds`` (rough: the walk at RATE_COMBINATION, or with ``vary`` the rows at RATE_ROW)."""
     tgt = _targets(targets, None if system is None else _system(system).name)
     sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
     if budget is not None:
         n = sys_.build_space_size(budget, options)
-        builds = None if n is None else 3 * n
+        builds = None if n is None else sys_.builds_per_combination * n
         seconds = 0.0 if n is None else n * RATE_COMBINATION
     else:
         if not isinstance(vary, dict) or not vary:
@@ -527,7 +528,7 @@ def explore(
     tasks; the result is the same, row for row.
 
     Bounded work (docs/limits.md, Bounded work): before it starts, explore says on stderr how many
-    upgrade combinations it walks, then how many builds and rows it evaluates, each with roughly
+    combinations it walks (Annulus: upgrade combinations), then how many builds and rows it evaluates, each with roughly
     how long (:func:`estimate`; ``say`` True always, False never, None (the default) when the
     estimate is a second or more and ``progress`` is not False), and refuses work estimated past
     10 s (RulesError, field ``budget``, with the counts and the estimate) unless ``confirm=True``
@@ -578,7 +579,7 @@ def explore(
             more = "at least " if n >= 10**10 else ""
             _check_work(
                 n * RATE_COMBINATION,
-                f"budget {show(budget)} walks {more}{n:,} upgrade combinations of the {sys.name} build space",
+                f"budget {show(budget)} walks {more}{n:,} {sys.build_combinations_noun} of the {sys.name} build space",
                 confirm,
                 say,
                 "give a smaller budget, or confirm=True (workbench explore --yes) to run it",
