@@ -131,3 +131,23 @@ def test_a_system_without_declared_choices_has_no_budget_search():
     with pytest.raises(wb.RulesError) as err:
         plain.build_space(2, [])
     assert err.value.field == "budget" and "use vary=" in str(err.value)
+
+
+def test_explore_streams_a_real_choice_space_to_parquet(tmp_path):
+    """Unbound at budget 1 (169 builds, tests/systems/unbound/test_build_space.py) against the Town
+    guard and the Owlbear: every usable (build, target) row is written (the thrown and ranged
+    weapons are usable at the default distance like the rest: 169 x 2 rows), and each target's best
+    row of the dataset is explore's rank 1. Budget 0 is the 25 catalog attacks unchanged."""
+    U = wb.system("unbound")
+    targets = [U.catalog().creature("Town guard"), U.catalog().creature("Owlbear")]
+    f = wb.explore("unbound", targets=targets, budget=1, top_k=2, progress=False, output=tmp_path / "rows")
+    rows = pl.read_parquet(tmp_path / "rows" / "*.parquet")
+    usable = sum(e is None for e in U.usability(
+        [b for b in U.build_space(1, targets).builds["build"] for _ in targets],
+        [U.build_space(1, targets).attacker] * (169 * 2), targets * 169))
+    assert rows.height == usable == 169 * 2
+    best = rows.group_by("target").agg(pl.col("mean_turn_damage").max()).sort("target")
+    ranked = f.filter(pl.col("rank") == 1).group_by("target").agg(pl.col("mean_turn_damage").first()).sort("target")
+    assert best["mean_turn_damage"].to_list() == ranked["mean_turn_damage"].to_list()
+    zero = wb.explore("unbound", targets=targets, budget=0, top_k=30, progress=False)
+    assert set(zero["cost"]) == {0} and zero["legal_sets"][0] == 25 and zero["changes"].to_list() == [""] * zero.height
