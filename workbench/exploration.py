@@ -502,16 +502,18 @@ def explore(
     ``system`` (a name or rule system) defaults to that of ``base``, else of the first target
     (a creature or a ``"system:Name"`` catalog name). With ``budget``: every build in the system's
     build space (``RuleSystem.build_space``; for Annulus, every legal attack set within that
-    Experience, see workbench/systems/annulus/builds.py), used by ``base`` (default: the system's
+    Experience, see workbench/systems/annulus/builds.py; for a system declaring
+    ``RuleSystem.build_choices``, every catalog attack with at most ``budget`` declared fields
+    changed, see workbench/systems/builds.py, choice_space), used by ``base`` (default: the system's
     neutral attacker); a system without one raises RulesError. Any system with ``vary``: every
     combination of the listed fields on ``base`` using ``attack`` (keys: creature fields,
     ``attack``/``weapon`` (a list of attacks or names), ``attack.<field>``, ``situation.<field>``,
     ``options.<field>``). Builds are evaluated in chunks of at most ``chunk_size`` builds and
     ROWS_PER_CHUNK rows (builds x targets), the space enumerated chunk by chunk, keeping only the
     running top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed,
-    cost, sets) or the varied fields (vary), target, target_hp, mean_damage, p_any_damage,
-    mean_turn_damage, p_kill_one_turn, rank (1 = best per target), pareto, the method columns, and
-    with a budget ``same_as`` and legal_sets.
+    cost, sets; a choice space: name, base, changes, cost) or the varied fields (vary), target,
+    target_hp, mean_damage, p_any_damage, mean_turn_damage, p_kill_one_turn, rank (1 = best per
+    target), pareto, the method columns, and with a budget ``same_as`` and legal_sets.
 
     Identical maths (budget searches, ``merge`` True, the default; docs/explore.md): against one
     target, builds whose maths keys are equal (``BuildSpace.maths_keys``: for Annulus the resolved
