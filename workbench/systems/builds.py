@@ -85,13 +85,13 @@ class BuildSpace:
 
 
 # --------------------------------------------------------------------------- the choice space
-#: what :func:`choice_space` costs, and why: none of the Unbound, Last Odyssey and Glass Empires
-#: texts prices a change to an attack, so the workbench counts each modification as 1, by analogy
-#: with Annulus (CLARIFICATIONS.md, Annulus: "Each upgrade, and the Damage seed itself, costs 1
-#: Experience")
+#: what :func:`choice_space` costs, and why: a rules text that declares choices but no build
+#: economy prices no change to an attack, so the workbench counts each modification as 1, by
+#: analogy with the one economy of the four texts (CLARIFICATIONS.md: "Each upgrade, and the Damage
+#: seed itself, costs 1 Experience"; docs/explore.md, Other systems)
 CHOICE_COST_RULE = (
-    "docs/explore.md, Other systems: the workbench's convention (these texts have no build economy): "
-    "each modification of a catalog attack costs 1, by analogy with CLARIFICATIONS.md, Annulus"
+    "docs/explore.md, Other systems: each modification of a catalog attack costs 1, the workbench's "
+    "convention (these rules texts have no build economy)"
 )
 #: the largest budget a choice space accepts (a budget past the number of declared fields changes
 #: nothing more: no attack has more fields to change)
