@@ -151,3 +151,17 @@ def test_explore_streams_a_real_choice_space_to_parquet(tmp_path):
     assert best["mean_turn_damage"].to_list() == ranked["mean_turn_damage"].to_list()
     zero = wb.explore("unbound", targets=targets, budget=0, top_k=30, progress=False)
     assert set(zero["cost"]) == {0} and zero["legal_sets"][0] == 25 and zero["changes"].to_list() == [""] * zero.height
+
+
+@pytest.mark.parametrize("choices", [{}, {"reach_of": ("melee",)}, {"name": ("Axe",)}, {"sides": ()},
+                                     {"sides": (4, 4)}, [("sides", (4,))]])
+def test_a_bad_declaration_names_build_choices(choices):
+    """A system declaring no field, a field its Attack lacks, the name, no value or a repeated one."""
+
+    class Bad(ToySystem):
+        def build_choices(self, options=None):
+            return choices
+
+    with pytest.raises(wb.RulesError) as err:
+        choice_space(Bad(), 1, [])
+    assert err.value.field == "build_choices"

@@ -163,7 +163,7 @@ def choice_space_size(system: Any, budget: Any, options: Any = None) -> int:
     choices = check_choices(system, system.build_choices(options))
     total = 0
     for base in catalog_attacks(system):
-        e = np.zeros(budget + 1, dtype=object)  # e[k]: ways to change k fields (exact integers)
+        e = np.zeros(min(budget, len(choices)) + 1, dtype=object)  # e[k]: ways to change k fields (exact ints)
         e[0] = 1
         for n in map(len, _alternatives(base, choices)):
             e[1:] = e[1:] + n * e[:-1]
