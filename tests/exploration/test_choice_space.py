@@ -165,3 +165,22 @@ def test_a_bad_declaration_names_build_choices(choices):
     with pytest.raises(wb.RulesError) as err:
         choice_space(Bad(), 1, [])
     assert err.value.field == "build_choices"
+
+
+@pytest.mark.parametrize("system, target", [("unbound", "Owlbear"), ("last_odyssey", "Skirmisher"),
+                                            ("glass_empires", "Creeping Cap")])
+def test_the_one_attacker_gives_each_build_its_own_figures(system, target):
+    """explore uses every build with the space's one attacker (the neutral attacker of the first
+    catalog attack); each build's figures are those of the build used by its own neutral attacker
+    (compare of the bare attack), row for row: the attacker's own attack changes nothing."""
+    from workbench.comparison import compare
+
+    s = wb.system(system)
+    t = [s.catalog().creature(target)]
+    space = s.build_space(1, t)
+    builds = space.builds["build"].to_list()
+    shared = compare([(space.attacker, b) for b in builds], t, best_plan=False, simulate=False)
+    own = compare(builds, t, best_plan=False, simulate=False)
+    assert shared.height == own.height == len(builds)
+    for col in ("mean_damage", "mean_turn_damage", "p_kill_one_turn"):
+        assert (shared[col] - own[col]).abs().max() < 1e-12
