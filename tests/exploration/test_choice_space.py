@@ -184,3 +184,16 @@ def test_the_one_attacker_gives_each_build_its_own_figures(system, target):
     assert shared.height == own.height == len(builds)
     for col in ("mean_damage", "mean_turn_damage", "p_kill_one_turn"):
         assert (shared[col] - own[col]).abs().max() < 1e-12
+
+
+def test_long_work_is_refused_as_for_annulus(capsys):
+    """Last Odyssey at budget 2: 2,550 candidates walked (85 + 935 + 85 x 2 x 9 = 1,530 two-field
+    changes), 1,850 builds; against its 40 catalog creatures that is 74,000 rows, about 15 s at
+    RATE_ROW (2e-4 s): refused without confirm (docs/limits.md, Bounded work), naming the budget."""
+    LO = wb.system("last_odyssey")
+    assert LO.build_space_size(2) == 85 + 85 * 11 + 85 * 2 * 9 == 2550
+    with pytest.raises(wb.RulesError) as err:
+        wb.explore("last_odyssey", targets=list(LO.catalog().creatures.values()), budget=2, progress=False, say=True)
+    assert err.value.field == "budget" and "74,000 rows" in str(err.value)
+    said = capsys.readouterr().err
+    assert "budget 2 walks 2,550 choice combinations of the last_odyssey build space" in said
