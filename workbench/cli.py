@@ -690,7 +690,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
     if args.front:
         front = cost_front(frame, check_by(args.by))
         print(f"\ncost front ({args.by} per cost, per target; cheapest best):")
-        _print_frame(front.select("target", "cost", args.by, "name", "sets", "same_as"), rows=front.height, width=200)
+        # the build space's own descriptive columns (Annulus: sets; a choice space: base, changes)
+        cols = ["target", "cost", args.by, "name", *[c for c in ("sets", "base", "changes") if c in front.columns]]
+        _print_frame(front.select(*cols, "same_as"), rows=front.height, width=200)
     if args.dataset:
         print(f"every row: {args.dataset} (Parquet dataset)")
     _write_frame(frame, args.out)
@@ -961,7 +963,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("system", metavar="SYSTEM")
     s.add_argument("-t", "--targets", nargs="+", required=True, metavar="TARGET")
-    s.add_argument("--budget", type=int, metavar="N", help="build budget (e.g. Annulus Experience)")
+    s.add_argument(
+        "--budget",
+        type=int,
+        metavar="N",
+        help="build budget: Annulus Experience; elsewhere modifications of a catalog attack (1 each)",
+    )
     s.add_argument("--top-k", type=int, default=10, metavar="K", help="builds to keep (default 10)")
     s.add_argument(
         "--by",

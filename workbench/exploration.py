@@ -155,16 +155,17 @@ def estimate(
     base: Any = None,
 ) -> dict[str, Any]:
     """Return what ``explore`` with these arguments would do, before any of it runs:
-    ``combinations`` (upgrade combinations the build space walks; None when the system cannot
-    count them, or with ``vary``), ``builds`` (with a budget an upper bound, three seeds per
-    combination: the distinct builds are known after the walk; with ``vary`` the exact count of
-    combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
+    ``combinations`` (the combinations the build space walks, ``RuleSystem.build_space_size``: upgrade
+    combinations for Annulus, choice combinations for a declared choice space; None when the
+    system cannot count them, or with ``vary``), ``builds`` (with a budget an upper bound,
+    ``RuleSystem.builds_per_combination`` per combination (Annulus: three seeds): the distinct
+    builds are known after the walk; with ``vary`` the exact count of combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
     ``seconds`` (rough: the walk at RATE_COMBINATION, or with ``vary`` the rows at RATE_ROW)."""
     tgt = _targets(targets, None if system is None else _system(system).name)
     sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
     if budget is not None:
         n = sys_.build_space_size(budget, options)
-        builds = None if n is None else 3 * n
+        builds = None if n is None else sys_.builds_per_combination * n
         seconds = 0.0 if n is None else n * RATE_COMBINATION
     else:
         if not isinstance(vary, dict) or not vary:
@@ -501,16 +502,18 @@ def explore(
     ``system`` (a name or rule system) defaults to that of ``base``, else of the first target
     (a creature or a ``"system:Name"`` catalog name). With ``budget``: every build in the system's
     build space (``RuleSystem.build_space``; for Annulus, every legal attack set within that
-    Experience, see workbench/systems/annulus/builds.py), used by ``base`` (default: the system's
+    Experience, see workbench/systems/annulus/builds.py; for a system declaring
+    ``RuleSystem.build_choices``, every catalog attack with at most ``budget`` declared fields
+    changed, see workbench/systems/builds.py, choice_space), used by ``base`` (default: the system's
     neutral attacker); a system without one raises RulesError. Any system with ``vary``: every
     combination of the listed fields on ``base`` using ``attack`` (keys: creature fields,
     ``attack``/``weapon`` (a list of attacks or names), ``attack.<field>``, ``situation.<field>``,
     ``options.<field>``). Builds are evaluated in chunks of at most ``chunk_size`` builds and
     ROWS_PER_CHUNK rows (builds x targets), the space enumerated chunk by chunk, keeping only the
     running top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed,
-    cost, sets) or the varied fields (vary), target, target_hp, mean_damage, p_any_damage,
-    mean_turn_damage, p_kill_one_turn, rank (1 = best per target), pareto, the method columns, and
-    with a budget ``same_as`` and legal_sets.
+    cost, sets; a choice space: name, base, changes, cost) or the varied fields (vary), target,
+    target_hp, mean_damage, p_any_damage, mean_turn_damage, p_kill_one_turn, rank (1 = best per
+    target), pareto, the method columns, and with a budget ``same_as`` and legal_sets.
 
     Identical maths (budget searches, ``merge`` True, the default; docs/explore.md): against one
     target, builds whose maths keys are equal (``BuildSpace.maths_keys``: for Annulus the resolved
@@ -527,7 +530,7 @@ def explore(
     tasks; the result is the same, row for row.
 
     Bounded work (docs/limits.md, Bounded work): before it starts, explore says on stderr how many
-    upgrade combinations it walks, then how many builds and rows it evaluates, each with roughly
+    combinations it walks (Annulus: upgrade combinations), then how many builds and rows it evaluates, each with roughly
     how long (:func:`estimate`; ``say`` True always, False never, None (the default) when the
     estimate is a second or more and ``progress`` is not False), and refuses work estimated past
     10 s (RulesError, field ``budget``, with the counts and the estimate) unless ``confirm=True``
@@ -578,7 +581,7 @@ def explore(
             more = "at least " if n >= 10**10 else ""
             _check_work(
                 n * RATE_COMBINATION,
-                f"budget {show(budget)} walks {more}{n:,} upgrade combinations of the {sys.name} build space",
+                f"budget {show(budget)} walks {more}{n:,} {sys.build_combinations_noun} of the {sys.name} build space",
                 confirm,
                 say,
                 "give a smaller budget, or confirm=True (workbench explore --yes) to run it",

@@ -51,3 +51,22 @@ def test_explore_front_prints_the_cost_front_and_charts_it(capsys, tmp_path):
     code, out, err = run(capsys, "explore", "annulus", "-t", "Wolf", "Hill Giant", "--budget", "3", "--top-k", "2",
                          "--by", "p_any_damage", "--dataset", str(tmp_path / "rows"))
     assert code != 0 and "resume" in (out + err)
+
+
+def test_explore_runs_a_declared_choice_space(capsys, tmp_path):
+    """Glass Empires has no build economy: its budget counts modifications of catalog weapons
+    (GlassEmpiresSystem.build_choices). The command says the choice combinations it walks (321 at
+    budget 1: tests/systems/glass_empires/test_build_space.py), prints the engine's rows, and its
+    cost front shows the build space's own columns (base, changes; Annulus's sets is absent)."""
+    code, out, err = run(capsys, "explore", "glass_empires", "-t", "Creeping Cap", "--budget", "1", "--top-k", "2",
+                         "--front", "--out", str(tmp_path / "best.csv"))
+    assert code == 0, err
+    assert "budget 1 walks 321 choice combinations of the glass_empires build space" in err
+    expected = explore("glass_empires", targets=["glass_empires:Creeping Cap"], budget=1, top_k=2, progress=False)
+    written = pl.read_csv(tmp_path / "best.csv")
+    assert written["name"].to_list() == expected["name"].to_list()
+    assert written["mean_turn_damage"].to_list() == expected["mean_turn_damage"].to_list()
+    front = out.split("cost front (mean_turn_damage per cost")[1]
+    assert "Weapon (unspecified): damage_type fire" in front and "changes" in front and "sets" not in front
+    code, out, err = run(capsys, "explore", "glass_empires", "-t", "Creeping Cap", "--budget", "-1")
+    assert code == 2 and "budget" in err

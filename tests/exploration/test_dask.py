@@ -49,3 +49,14 @@ def test_a_bad_engine_or_executor_is_refused():
 def test_engine_dask_starts_and_closes_a_local_cluster():
     got = explore("annulus", targets=TARGETS[:1], budget=2, top_k=2, progress=False, engine="dask")
     assert got.equals(explore("annulus", targets=TARGETS[:1], budget=2, top_k=2, progress=False))
+
+
+def test_a_choice_space_on_dask_equals_one_process(client):
+    """The other systems' build spaces (RuleSystem.build_choices) run on the cluster unchanged: Glass
+    Empires at budget 1 (316 builds) against the Creeping Cap and the Wolf, row for row."""
+    G = wb.system("glass_empires")
+    args = dict(targets=[G.catalog().creature("Creeping Cap"), G.catalog().creature("Wolf")], budget=1, top_k=3,
+                chunk_size=40, progress=False)
+    one = explore("glass_empires", **args)
+    assert one.height > 0 and one["legal_sets"][0] == 316
+    assert explore("glass_empires", **args, executor=client).equals(one)

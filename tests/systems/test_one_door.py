@@ -65,7 +65,7 @@ def offences(source: str, filename: str) -> list[str]:
 
 
 def _generic_modules() -> list[str]:
-    paths = ["combat.py", "turns.py", "comparison.py", "exploration.py", "chains.py"]
+    paths = ["combat.py", "turns.py", "comparison.py", "exploration.py", "chains.py", "systems/builds.py"]
     paths += sorted(str(p.relative_to(PKG)) for p in (PKG / "simulate").glob("*.py"))
     return [p for p in paths if (PKG / p).exists()]
 
@@ -84,6 +84,7 @@ def test_the_guard_covers_simulate_and_exploration():
     mods = _generic_modules()
     assert {"exploration.py", "simulate/__init__.py", "simulate/engine.py", "simulate/plans.py"} <= set(mods)
     assert {"combat.py", "turns.py", "comparison.py"} <= set(mods)
+    assert "systems/builds.py" in mods  # the generic choice space of every system declaring build_choices
 
 
 def test_the_checker_finds_each_kind_of_offence():

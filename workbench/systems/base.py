@@ -917,17 +917,42 @@ class RuleSystem(ABC):
             self.state_effects(b, a, options, situation, plan_b)
         )
 
+    #: what ``build_space_size`` counts, for explore's estimate ("budget 2 walks 1,234 choice
+    #: combinations"), and how many distinct builds one of them makes at most (Annulus: an upgrade
+    #: combination is built on each of three seeds)
+    build_combinations_noun: str = "choice combinations"
+    builds_per_combination: int = 1
+
+    def build_choices(self, options: Any = None) -> dict[str, tuple[Any, ...]] | None:
+        """Return the build choices a designer has over one attack, ``{Attack field: (values, ...)}``
+        (each value one the rules text names), or None (the default): the system has no build space
+        unless it defines its own ``build_space``. Declared choices make :meth:`build_space` the
+        generic choice space (``workbench.systems.builds.choice_space``): a build is one catalog
+        attack with at most ``budget`` fields set to another of their declared values, each such
+        modification costing 1 (the workbench's convention for rules texts without a build economy)."""
+        return None
+
     def build_space_size(self, budget: Any, options: Any = None) -> int | None:
         """Return how many candidates ``build_space(budget, ...)`` walks (counted without walking
-        them), for ``explore``'s estimate before it starts; None when the system cannot tell (the
-        default: its build space, if any, is then timed as it runs)."""
-        return None
+        them), for ``explore``'s estimate before it starts; None when the system cannot tell. With
+        :meth:`build_choices` declared: the candidates of the choice space
+        (``workbench.systems.builds.choice_space_size``); else None."""
+        if self.build_choices(options) is None:
+            return None
+        from .builds import choice_space_size
+
+        return choice_space_size(self, budget, options)
 
     def build_space(
         self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
     ) -> Any:
         """Return the :class:`~workbench.systems.builds.BuildSpace` of every legal attack within
         ``budget`` (its cost unit is the system's) used by ``attacker`` against ``targets``, for
-        ``explore(budget=...)``. Systems with a build economy override this; the default raises
-        RulesError."""
-        raise RulesError(f"budget search is not defined for the {self.name} rule system; use vary=", field="budget")
+        ``explore(budget=...)``. Default: with :meth:`build_choices` declared, the choice space of
+        the catalog attacks (``workbench.systems.builds.choice_space``: cost = modifications);
+        without, RulesError. Systems with a build economy of their own override this (Annulus)."""
+        if self.build_choices(options) is None:
+            raise RulesError(f"budget search is not defined for the {self.name} rule system; use vary=", field="budget")
+        from .builds import choice_space
+
+        return choice_space(self, budget, targets, attacker, options, situation)

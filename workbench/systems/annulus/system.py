@@ -419,6 +419,10 @@ class AnnulusSystem(RuleSystem):
             raise RulesError("give as many attackers, targets and plans", field="attackers")
         return state_effects_many(self, list(attackers), list(targets), options, situation)
 
+    #: explore's estimate: "budget 3 walks 315 upgrade combinations", each built on three seeds
+    build_combinations_noun = "upgrade combinations"
+    builds_per_combination = 3
+
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
         against ``targets`` (annulus/builds.py)."""

@@ -241,6 +241,20 @@ class GlassEmpires(RuleSystem):
         return cast(list[np.ndarray], out)  # every plan got its pmf: np.ones(1) or its row
 
     # ------------------------------------------------------------------ catalog
+    # ------------------------------------------------------------------ build space
+    def build_choices(self, options: Any = None) -> dict[str, tuple[Any, ...]]:
+        """Return the choices a designer has over one Glass Empires weapon (the loadouts themselves
+        are the catalog's weapons: its weapon table and the creatures' weapons), each value one the
+        rules name: ``damage_type`` the damage types of the published stat lines
+        (weapons.DAMAGE_TYPES, shared/data/README.md; CLARIFICATIONS.md, Glass Empires: "Resistance
+        halves damage (round down), weakness doubles, immunity zeroes") and ``two_handed``
+        (CLARIFICATIONS.md, Glass Empires: "medium melee 5 (+1 two-handed)"; a weapon the table
+        wields two-handed stays so, the same build). explore's budget counts these modifications
+        (workbench/systems/builds.py, choice_space)."""
+        from .weapons import DAMAGE_TYPES
+
+        return {"damage_type": DAMAGE_TYPES, "two_handed": (False, True)}
+
     def catalog(self) -> Catalog:
         """Return the bundled catalog (cached): creatures from the published stat lines and the weapon table."""
         if self._catalog is None:

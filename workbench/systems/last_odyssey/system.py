@@ -202,6 +202,20 @@ class LastOdyssey(RuleSystem):
             self._catalog = _catalog.load_catalog()
         return self._catalog
 
+    # ------------------------------------------------------------------ build space
+    def build_choices(self, options: Any = None) -> dict[str, tuple[Any, ...]]:
+        """Return the choices a designer has over one Last Odyssey ability, each value one the rules
+        name: ``kind`` the three types of attacks (last-odyssey-attacks.txt: "There are three types
+        of attacks: strikes, spells, and sleights"; a sleight must name the status it inflicts, so
+        the model refuses a damaging ability without one turned sleight) and ``element`` colorless
+        (None) or one of the nine of the element table (CLARIFICATIONS.md, Last Odyssey: "Elements
+        (attack row, target column; colorless on either side -> 1)"). The text names no value of an
+        ability's own multiplier, so it is not a choice. explore's budget counts these modifications
+        (workbench/systems/builds.py, choice_space)."""
+        from .elements import ELEMENTS
+
+        return {"kind": m.KINDS, "element": (None, *ELEMENTS)}
+
     # -- fight simulation and build space (registered by each system)
     def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
         """Return the LastOdysseySide of ``me`` attacking ``foe`` (last_odyssey/simulation.py)."""

@@ -356,6 +356,21 @@ class UnboundSystem(RuleSystem):
             self._catalog = load_catalog()
         return self._catalog
 
+    # ------------------------------------------------------------------ build space
+    def build_choices(self, options: m.Options | None = None) -> dict[str, tuple[Any, ...]]:
+        """Return the choices a designer has over one Unbound attack, each value one the rules name:
+        ``damage`` the dice of the text's only weapon profiles (Shield Bash, "Shield Weapon
+        Profiles: Buckler - 2d6 (B) 20x2 ... Kite - 2d8 ... Tower - 2d10"), ``crit`` the threat range
+        and multiplier of those profiles and of CLARIFICATIONS.md, Unbound ('"20x2" is threat range
+        and multiplier ("19-20x2", "20x3")'), ``touch`` the two applications ("targeting either
+        normal armor class or touch armor class", Attacking). explore's budget counts these
+        modifications (workbench/systems/builds.py, choice_space)."""
+        return {
+            "damage": ("2d6", "2d8", "2d10"),
+            "crit": ("20x2", "19-20x2", "20x3"),
+            "touch": (False, True),
+        }
+
     # -- fight simulation and build space (registered by each system)
     def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
         """Return the UnboundSide of ``me`` attacking ``foe`` (unbound/simulation.py)."""
