@@ -23,7 +23,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 
-__all__ = ["BudgetSearchPanel", "RANK_BY", "has_build_space"]
+__all__ = ["BudgetSearchPanel", "RANK_BY", "has_build_space", "default_budget"]
 
 #: what a search ranks by, with its label (higher is better)
 RANK_BY = {
@@ -36,10 +36,17 @@ RANK_BY = {
 
 
 def has_build_space(system: Any) -> bool:
-    """Return True when ``system`` overrides ``RuleSystem.build_space`` (it has a build economy)."""
+    """Return True when ``system`` has a build space: its own ``RuleSystem.build_space`` (a build
+    economy: Annulus Experience) or declared ``build_choices`` (the generic choice space)."""
     from workbench.systems.base import RuleSystem
 
-    return type(system).build_space is not RuleSystem.build_space
+    return type(system).build_space is not RuleSystem.build_space or system.build_choices() is not None
+
+
+def default_budget(system: Any) -> int:
+    """Return the budget a search starts at: 3 in a build economy (three Experience), 1 in a
+    choice space (one change to a catalog attack: a choice space grows fast with the budget)."""
+    return 1 if system.build_choices() is not None else 3
 
 
 class BudgetSearchPanel(Panel):
@@ -59,7 +66,7 @@ class BudgetSearchPanel(Panel):
         attacker: Any = None,
         target: Any = None,
         *,
-        budget: int = 3,
+        budget: int | None = None,
         by: str = "mean_turn_damage",
         top_k: int = 10,
         options: Any = None,
@@ -73,10 +80,11 @@ class BudgetSearchPanel(Panel):
         self.system = lookup(system)
         if not has_build_space(self.system):
             raise RulesError(
-                f"budget search is defined for systems with a build economy; {self.system.name} has none "
+                f"budget search is defined for systems with a build space; {self.system.name} has none "
                 "(use the Compare or Sweep tab)",
                 field="budget",
             )
+        budget = default_budget(self.system) if budget is None else budget
         self.top_k = top_k
         creatures = list(self.system.catalog().creatures.values())
         self.attacker = attacker if attacker is not None else creatures[0]
@@ -127,7 +135,8 @@ class BudgetSearchPanel(Panel):
 
         est = estimate(self.system, targets=[self.target], budget=self.budget, options=self.options)
         self.estimate_line.value = (
-            f"budget {self.budget}: {est['combinations']:,} upgrade combinations, about {est['seconds']:.1f} s"
+            f"budget {self.budget}: {est['combinations']:,} {self.system.build_combinations_noun}, "
+            f"about {est['seconds']:.1f} s"
             + (" (past 10 s: a search is refused; give a smaller budget)" if est["seconds"] > 10 else "")
         )
         return est

@@ -46,11 +46,28 @@ def test_a_new_budget_is_estimated_first_and_searched_on_request():
     assert "p kill within 3" in p.table.value and p.value.sort("rank")["p_kill_within_3"].is_sorted(descending=True)
 
 
-def test_systems_without_a_build_economy_have_no_budget_search():
-    assert has_build_space(wb.system("annulus")) and not has_build_space(wb.system("unbound"))
+def test_a_system_without_a_build_space_has_no_budget_search():
+    from tests.widget_toy import TOY
+
+    assert has_build_space(wb.system("annulus")) and not has_build_space(TOY)
     with pytest.raises(RulesError) as err:
-        BudgetSearchPanel("unbound")
+        BudgetSearchPanel(TOY)
     assert err.value.field == "budget" and "Compare or Sweep" in err.value.message
+
+
+@pytest.mark.parametrize("name", ["unbound", "last_odyssey", "glass_empires"])
+def test_a_choice_space_is_searched_from_one_change(name):
+    """The three systems without a build economy declare build choices (workbench/systems/builds.py:
+    a catalog attack with at most ``budget`` changes, each costing 1): the panel starts at budget 1
+    and shows the engine's explore of that budget, top builds and their cost front."""
+    s = wb.system(name)
+    cs = list(s.catalog().creatures.values())
+    p = BudgetSearchPanel(name, cs[0], cs[1])
+    assert has_build_space(s) and p.budget == 1 and "choice combinations" in p.estimate_line.value
+    want = explore(name, targets=[cs[1]], base=cs[0], budget=1, top_k=10, progress=False, say=False)
+    best = want.sort("rank").row(0, named=True)
+    assert p.value.sort("rank").row(0, named=True)["mean_turn_damage"] == pytest.approx(best["mean_turn_damage"], abs=1e-12)
+    assert str(best["name"]) in p.table.value and p.chart is not None
 
 
 def test_the_build_tab_searches_for_the_damage_attacker_and_target():
@@ -59,4 +76,6 @@ def test_the_build_tab_searches_for_the_damage_attacker_and_target():
     assert build.search is not None and build.search.attacker == app.damage.attacker
     app.damage.target = OGRE
     assert build.search.target == OGRE and "budget 3" in build.search.estimate_line.value
-    assert Workbench("unbound").build_tab("Build").search is None
+    other = Workbench("unbound")  # a choice space: the Build tab searches it too, from one change
+    search = other.build_tab("Build").search
+    assert search is not None and search.budget == 1 and search.attacker == other.damage.attacker
