@@ -2,6 +2,7 @@
 (unbound-d20-attacking.txt; CLARIFICATIONS.md, Unbound).
 """
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -108,3 +109,40 @@ def test_plans_propose_the_brace_and_it_holds_from_turn_to_turn():
     sim = wb.rounds_to_kill(c, target, options=opts, simulate=True, fights=20_000, seed=4)
     m_sim = float((sim["round"] * sim["p_killed_at"]).sum())
     assert abs(m_sim - mean) < 4 * (0.9 / 20_000) ** 0.5  # the variance of the rounds is 0.77 < 0.9
+
+
+def test_a_duel_with_a_brace_is_exact():
+    """Implaced Weapons: a Brace gives the braced weapon advantage on the bracer's own later turns; it
+    lowers nothing the foe attacks, so a duel in which one side braces is exact (the bracer's chain over
+    its braced mask, UnboundSystem.duel_couplings) instead of simulated. Hand-worked: the crossbowman of
+    the test above with 1 HP, A first, against a 1-HP swordsman (AC 16, Strength 2, two swings: the
+    first hits AC 10 on 8+ (13/20), the second at -4 on 12+ (9/20), so he kills with
+    b = 1 - (7/20)(11/20) = 323/400). A kills in round 1 with a1 = 231/400, later with q = 111159/160000;
+    P(A wins) = a1 + (1 - a1)(1 - b) q / (1 - (1 - q)(1 - b)) = 38404443/60239243 (100 rounds leave
+    ((1 - q)(1 - b))^99 < 1e-100)."""
+    c = who(weapons=[XBOW]).replace(hp=1)
+    swordsman = Creature("T", 1, 16, 10, 2, 2, 2, "untrained", [SWORD])
+    opts = Options(confirm_crits=False)
+    assert state_effects(c, swordsman, opts) == {"braced weapon"} and not U.duel_couplings(c, swordsman, opts)
+    assert wb.turn_damage(swordsman, c, opts).sf(1) == pytest.approx(323 / 400, abs=1e-12)
+    r = wb.duel(c, swordsman, opts)
+    assert r.exact and r.forced_by == ()
+    assert r.p_a_wins == pytest.approx(38404443 / 60239243, abs=1e-12)
+    assert r.p_b_wins == pytest.approx(1 - 38404443 / 60239243, abs=1e-12)
+    sim = wb.duel(c, swordsman, opts, simulate=True, fights=20_000, seed=3)
+    assert abs(sim.p_a_wins - r.p_a_wins) < 4 * sim.standard_error
+
+
+def test_the_brace_chain_gives_a_duels_hp_left():
+    """The chain's weighted alive mass (state_chain(..., weights=)): with weights 1 at t = 0 only it is
+    the untouched target (all mass at 0 damage taken); at t = 1 after the first turn (a braced shot,
+    1d10 at advantage against a 30-HP target: damage 0 w.p. 1 - 231/400 - 39/400 (no hit), each of
+    1..10 w.p. (231 - 39)/400/10 as a hit, crits doubling)."""
+    c = who(weapons=[XBOW])
+    target = Creature("T", 30, 16, 10)
+    opts = Options(confirm_crits=False)
+    by, mean, w0 = U.state_chain(c, target, opts, Situation(), None, 100, np.array([1.0]))
+    assert w0[0] == pytest.approx(1.0, abs=1e-12) and w0[1:].sum() == pytest.approx(0.0, abs=1e-12)
+    _, _, w1 = U.state_chain(c, target, opts, Situation(), None, 100, np.array([0.0, 1.0]))
+    assert w1[0] == pytest.approx(1 - 231 / 400, abs=1e-12) and w1.sum() == pytest.approx(1.0 - by[0], abs=1e-12)
+    assert w1[1] == pytest.approx(192 / 400 / 10, abs=1e-12)  # a plain hit of 1 (a crit deals 2 at least)

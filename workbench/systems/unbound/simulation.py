@@ -166,10 +166,21 @@ def state_effects(
 
 
 def state_chain(
-    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int
-) -> tuple[np.ndarray, float]:
+    sys: Any,
+    attacker: Any,
+    target: Any,
+    options: Any,
+    situation: Any,
+    plan: Any,
+    max_rounds: int,
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray]:
     """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival is
     below CHAIN_TAIL, the exact mean number of rounds (inf when a reachable state never kills)).
+    With ``weights`` (t = 0..R_w - 1, :func:`workbench.simulate.check_round_weights`) a third item:
+    sum_t weights[t] * P(alive after t rounds, damage taken = d), d = 0..HP - 1, summed over the
+    braced masks (a duel's winner's HP left, ``combat.duel``); the rounds then run to R_w - 1 at
+    least, so that every weighted round is counted.
 
     Rounds-to-kill's fight (docs/combat.md): the attacker takes its turn, the target does nothing,
     so the AC the attacker's own turns give up (Wild Attack, Shield Bash) never meets an attack and
@@ -211,10 +222,18 @@ def state_chain(
                 m[h] = 1.0 + p[: hp - h + 1] @ later[h : hp + 1]
         mean[mk] = m
     # P(killed by round t): the alive mass over (mask, damage taken) round by round
+    wts = None
+    if weights is not None:
+        from ...simulate import check_round_weights
+
+        wts = check_round_weights(weights, max_rounds)
     alive = {start: np.eye(1, hp, 0).ravel()}
+    weighted = np.zeros(hp)
+    if wts is not None and wts.size:
+        weighted += wts[0] * alive[start]  # t = 0: the untouched target
     by: list[float] = []
     dead = 0.0
-    for _ in range(max_rounds):
+    for t in range(1, max_rounds + 1):
         new: dict[int, np.ndarray] = {}
         for mk, v in alive.items():
             w = np.convolve(v, pmf[mk][:hp])[:hp]
@@ -223,6 +242,10 @@ def state_chain(
             new[succ] = new[succ] + w if succ in new else w
         alive = new
         by.append(dead)
-        if sum(v.sum() for v in alive.values()) < CHAIN_TAIL:
+        if wts is not None and t < wts.size:
+            weighted += wts[t] * sum(alive.values())
+        if sum(v.sum() for v in alive.values()) < CHAIN_TAIL and (wts is None or t >= wts.size - 1):
             break
-    return np.asarray(by), float(mean[start][0])
+    if wts is None:
+        return np.asarray(by), float(mean[start][0])
+    return np.asarray(by), float(mean[start][0]), weighted

@@ -385,12 +385,27 @@ class UnboundSystem(RuleSystem):
 
         return state_effects(self, attacker, target, options, situation, plan)
 
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000):
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
         """Return the exact rounds-to-kill of a fight with state, by the chain over (weapons braced,
-        damage taken) (unbound/simulation.py :func:`~workbench.systems.unbound.simulation.state_chain`)."""
+        damage taken) (unbound/simulation.py :func:`~workbench.systems.unbound.simulation.state_chain`);
+        with ``weights`` also the weighted alive mass by damage taken (a duel's HP left)."""
         from .simulation import state_chain
 
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds)
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
+
+    def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
+        """Return the state effects through which one side's turns change the other's fight: "wild
+        attack" and "shield bash" lower the attacker's own AC "until the start of their next turn"
+        (unbound-d20-attacking.txt, Wild Attack; Shield Bash: "they lose all bonuses from that shield
+        until the start of their next turn"), which the foe's attacks meet. "braced weapon" couples
+        nothing: a Brace gives its own weapon advantage ("While braced ... the character gains
+        advantage on attack roles with these weapons", Implaced Weapons), so that direction's chain
+        over the braced mask is the whole of it and the duel is exact."""
+        own = {"wild attack", "shield bash"}
+        return (
+            set(self.state_effects(a, b, options, situation, plan_a))
+            | set(self.state_effects(b, a, options, situation, plan_b))
+        ) & own
 
 
 SYSTEM = UnboundSystem()
