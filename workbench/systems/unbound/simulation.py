@@ -233,7 +233,7 @@ def state_chain(
         weighted += wts[0] * alive[start]  # t = 0: the untouched target
     by: list[float] = []
     dead = 0.0
-    for t in range(1, max_rounds + 1):
+    for r in range(1, max_rounds + 1):
         new: dict[int, np.ndarray] = {}
         for mk, v in alive.items():
             w = np.convolve(v, pmf[mk][:hp])[:hp]
@@ -242,9 +242,9 @@ def state_chain(
             new[succ] = new[succ] + w if succ in new else w
         alive = new
         by.append(dead)
-        if wts is not None and t < wts.size:
-            weighted += wts[t] * sum(alive.values())
-        if sum(v.sum() for v in alive.values()) < CHAIN_TAIL and (wts is None or t >= wts.size - 1):
+        if wts is not None and r < wts.size:
+            weighted += wts[r] * sum(alive.values())
+        if sum(v.sum() for v in alive.values()) < CHAIN_TAIL and (wts is None or r >= wts.size - 1):
             break
     if wts is None:
         return np.asarray(by), float(mean[start][0])
