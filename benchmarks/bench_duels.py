@@ -4,7 +4,7 @@ Per system, in one run: how many duels were exact before duels read the chains o
 directions without state effects: ``state_effects(a, b) | state_effects(b, a)`` empty) and how many
 are exact now (also those whose ``RuleSystem.duel_couplings`` is empty and whose stateful directions
 have a ``RuleSystem.state_chain``: ``workbench.combat._state_directions``, the choice ``wb.duel``
-makes), the effects that still force a simulation, and the time of every exact duel (``wb.duel(a, b)``
+makes, and coupled ones that the system's ``RuleSystem.duel_chain`` over both sides' state solves), the effects that still force a simulation, and the time of every exact duel (``wb.duel(a, b)``
 as a user calls it, first="a", 100 rounds; after one warm-up duel, with the simulation's memo of
 tables cleared before each): their total and the slowest.
 The simulated duels are not run (100,000 fights each). ``--sample N`` times only N exact pairs per
@@ -22,6 +22,7 @@ import numpy as np
 
 import workbench as wb
 from workbench.combat import _state_directions
+from workbench.systems.base import RuleSystem
 from workbench.simulate import state_effects
 from workbench.simulate.engine import MEMO
 
@@ -37,6 +38,7 @@ def main() -> None:
         cr = list(s.catalog().creatures.values())
         pairs = [(a, b) for a in cr for b in cr]
         before = after = 0
+        joint = type(s).duel_chain is not RuleSystem.duel_chain  # the system has a chain over both sides
         exact_pairs, forcing = [], set()
         for a, b in pairs:
             stateful = state_effects(a, b) | state_effects(b, a)
@@ -46,6 +48,8 @@ def main() -> None:
                 exact_pairs.append((a, b))
                 continue
             _, forced = _state_directions(a, b, None, None, None, None, "damage", 100)
+            if forced and joint and s.duel_chain(a, b) is not None:  # coupled, but the joint chain fits
+                forced = set()
             if forced:
                 forcing |= forced
             else:

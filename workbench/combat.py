@@ -469,6 +469,7 @@ def duel(
     plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
     confirm = check_confirm(confirm)
     sides: list[Any] = []  # the two directions: a against b, b against a
+    joint = None  # or the system's duel chain over both sides' state (RuleSystem.duel_chain)
     if isinstance(a, Dist) or isinstance(b, Dist):
         if not (isinstance(a, Dist) and isinstance(b, Dist)):
             raise RulesError("give two creatures, or two per-turn damage Dists with hp_a= and hp_b=", field="b")
@@ -498,6 +499,10 @@ def duel(
         forced: set[str] = set()
         if simulate is None and (eff_a or eff_b):
             sides, forced = _state_directions(a, b, options, situation, plan_a, plan_b, objective, max_rounds)
+            if forced and objective == "damage":  # coupled sides: the system's chain over both sides' state
+                joint = sys_a.duel_chain(a, b, options, situation, first, max_rounds, plan_a, plan_b)
+                if joint is not None:
+                    forced = set()
         if simulate or forced:
             result = simulate_duel(
                 a,
@@ -516,17 +521,22 @@ def duel(
                 confirm=confirm,
             )
             return replace(result, forced_by=tuple(sorted(forced))) if forced else result
-        if not sides:
+        if not sides and joint is None:
             sides = [
                 _TurnChain(*_side_turn(a, b, options, situation, plan_a, objective)),
                 _TurnChain(*_side_turn(b, a, options, situation, plan_b, objective)),
             ]
         name_a, name_b = a.name, b.name
-    if not sides:
-        sides = [_TurnChain(ta, pb), _TurnChain(tb, pa)]
-    orders = ["a", "b"] if first == "random" else [first]
-    win_a, win_b, left_a, left_b = _duel_of(sides[0], sides[1], orders, max_rounds)
-    hp_a_, hp_b_ = sides[1].hp, sides[0].hp
+        if joint is not None:
+            hp_a_, hp_b_ = int(sys_a.hit_points(a)), int(sys_a.hit_points(b))
+    if joint is not None:
+        win_a, win_b, left_a, left_b = joint
+    else:
+        if not sides:
+            sides = [_TurnChain(ta, pb), _TurnChain(tb, pa)]
+        orders = ["a", "b"] if first == "random" else [first]
+        win_a, win_b, left_a, left_b = _duel_of(sides[0], sides[1], orders, max_rounds)
+        hp_a_, hp_b_ = sides[1].hp, sides[0].hp
     rounds = pl.DataFrame({"round": np.arange(1, max_rounds + 1), "p_a_wins": win_a, "p_b_wins": win_b})
     hp_left = pl.concat(
         [

@@ -8,6 +8,7 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
+import pytest
 
 import workbench as wb
 from tests.simulate.agreement import A, _annulus, _mean_and_se
@@ -193,7 +194,11 @@ def test_unbound_wild_attack_lowers_the_attackers_own_ac():
 
     turn_b = wb.turn_damage(b, a, opts, U.Situation(bonus=k), plan=plain)
     exact = wb.duel(plans[wild], turn_b, hp_a=a.hp, hp_b=b.hp, first="a", max_rounds=100)
-    sim = wb.duel(a, b, opts, plan_a=wild, plan_b=plain, fights=N, seed=9)
+    # wb.duel is exact over both sides' state (UnboundSystem.duel_chain) and equals that duel; the
+    # seeded simulation agrees with both
+    joint = wb.duel(a, b, opts, plan_a=wild, plan_b=plain)
+    assert joint.exact and joint.p_a_wins == pytest.approx(exact.p_a_wins, abs=1e-12)
+    sim = wb.duel(a, b, opts, plan_a=wild, plan_b=plain, fights=N, seed=9, simulate=True)
     assert not sim.exact
     assert abs(sim.p_a_wins - exact.p_a_wins) < 4 * sim.standard_error
     naive = wb.duel(a, b, opts, plan_a=wild, plan_b=plain, simulate=False)  # ignores the AC drop

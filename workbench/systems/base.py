@@ -899,6 +899,25 @@ class RuleSystem(ABC):
         the other state components (a duel's winner's HP left, ``combat.duel``). The default is None."""
         return None
 
+    def duel_chain(
+        self,
+        a: Any,
+        b: Any,
+        options: Any = None,
+        situation: Any = None,
+        first: str = "a",
+        max_rounds: int = 100,
+        plan_a: Any = None,
+        plan_b: Any = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Return the exact duel of ``a`` and ``b`` whose :meth:`duel_couplings` are not empty (one
+        side's turns change the other's fight), by a chain over both sides' state: (win_a, win_b,
+        left_a, left_b), as ``combat._duel_of`` gives them (P(a wins in round t), t = 1..max_rounds;
+        the same for b; a's damage taken when a wins, d = 0..a's HP - 1, and b's), ``first`` "a",
+        "b" or "random" (the two orders averaged); or None when the joint state does not fit a chain
+        (the duel is then simulated). The default is None."""
+        return None
+
     def duel_couplings(
         self,
         a: Any,

@@ -48,20 +48,27 @@ def test_a_bash_reports_the_shield_ac_it_gives_up():
 
 def test_the_foes_next_turn_meets_the_ac_without_the_shield():
     """Whole fight. The Bearer (1 HP, AC 15 with the Tower's +4) bashes every turn; the foe swings a Club once a
-    turn at +0 (1d4: any hit kills) and cannot be killed (100 HP > 2 bashes x 40 at most).
+    turn at +0 (1d4: any hit kills) and has 100 HP.
     first="a", one round: the Bearer bashes, then the foe meets AC 15 - 4 = 11: d20 >= 11, 10/20 = 0.5 (the old
     reading kept AC 15: d20 >= 15, 6/20 = 0.3). first="b", one round: the foe swings before any bash: 0.3.
     first="b", two rounds: 0.3 + 0.7 x 0.5 = 0.65 (the shield's +4 is back at the start of the Bearer's turn and
-    gone again after its bash)."""
+    gone again after its bash). The duel is exact, by the chain over both sides' state (UnboundSystem.duel_chain:
+    a bash lowers the AC the foe's next turn meets), and the seeded simulation agrees within 4 s.e."""
     a, b = bearer(), Creature("Foe", 100, 10, 10, weapons=[CLUB])
     assert state_effects(a, b) == {"shield bash"}
     assert state_effects(b, a) == set()
-    kw = dict(plan_b=[CLUB], fights=N, seed=3)
+    assert U.duel_couplings(a, b, plan_b=[CLUB]) == {"shield bash"}
     for first, rounds, want in (("a", 1, 0.5), ("b", 1, 0.3), ("b", 2, 0.65)):
-        r = wb.duel(a, b, first=first, max_rounds=rounds, **kw)
-        assert not r.exact and r.p_a_wins == 0.0
+        r = wb.duel(a, b, first=first, max_rounds=rounds, plan_b=[CLUB])
+        # two bashes a turn deal at most 2 x 40 = 80 < 100: the foe cannot fall in one Bearer turn; in two
+        # (b first, two rounds) only by four near-maximal hits (about 1.6e-7, which the simulation never sees)
+        assert r.exact and r.forced_by == () and (r.p_a_wins == 0.0 if rounds == 1 else r.p_a_wins < 1e-6)
+        assert r.p_b_wins == pytest.approx(want, abs=1e-12), (first, rounds)
+        sim = wb.duel(a, b, first=first, max_rounds=rounds, plan_b=[CLUB], simulate=True, fights=N, seed=3)
         se = (want * (1 - want) / N) ** 0.5
-        assert abs(r.p_b_wins - want) < 4 * se, (first, rounds, r.p_b_wins)
+        assert abs(sim.p_b_wins - want) < 4 * se, (first, rounds, sim.p_b_wins)
+    # a coin toss for who acts first: the two orders averaged, one round: (0.5 + 0.3) / 2
+    assert wb.duel(a, b, first="random", max_rounds=1, plan_b=[CLUB]).p_b_wins == pytest.approx(0.4, abs=1e-12)
     naive = wb.duel(a, b, first="a", max_rounds=1, plan_b=[CLUB], simulate=False)  # the state ignored
     assert naive.exact and naive.p_b_wins == pytest.approx(0.3, abs=1e-12)
 
@@ -96,6 +103,36 @@ def test_shield_bonus_fields_are_checked():
     # a bearer whose whole AC is its shield drops to AC 0 after a bash: the foe's next swing (+0) hits on any roll
     # but a natural 1 (19/20)
     a, b = Creature("Bare", 1, 4, 0, weapons=[TOWER]), Creature("Foe", 100, 10, 10, weapons=[CLUB])
-    r = wb.duel(a, b, first="a", max_rounds=1, plan_b=[CLUB], fights=N, seed=5)
-    assert abs(r.p_b_wins - 0.95) < 4 * (0.95 * 0.05 / N) ** 0.5
+    r = wb.duel(a, b, first="a", max_rounds=1, plan_b=[CLUB])
+    assert r.exact and r.p_b_wins == pytest.approx(0.95, abs=1e-12)
     assert Options().confirm_crits  # the default options apply throughout
+
+
+def test_a_long_bash_duel_by_hand_and_its_hp_left():
+    """Both sides at 1 HP and 100 rounds, the Bearer first: each turn it bashes twice (the Tower against
+    the foe's AC 10: the first swing hits 11/20, the second, at -4, 7/20; any hit kills), so it kills
+    with p = 1 - (9/20)(13/20) = 283/400; then the foe swings once at AC 11 (10/20).
+    P(Bearer wins) = p / (1 - (1 - p)(10/20)) = 566/683 (the state ignored, the foe would meet AC 15:
+    p / (1 - (1 - p)(14/20)) = 2830/3181). Every winner ends at its 1 HP: the HP-left frame holds all
+    the decided mass at 1."""
+    a, b = bearer(), Creature("Foe", 1, 10, 10, weapons=[CLUB])
+    assert wb.turn_damage(a, b).sf(1) == pytest.approx(283 / 400, abs=1e-12)
+    r = wb.duel(a, b, first="a", max_rounds=100, plan_b=[CLUB])
+    assert r.exact and r.p_a_wins == pytest.approx(566 / 683, abs=1e-12)
+    assert r.p_b_wins == pytest.approx(117 / 683, abs=1e-12)
+    left = r.hp_left
+    assert set(left["hp_left"]) == {1} and float(left["probability"].sum()) == pytest.approx(1.0, abs=1e-12)
+    naive = wb.duel(a, b, first="a", max_rounds=100, plan_b=[CLUB], simulate=False)
+    assert naive.p_a_wins == pytest.approx(2830 / 3181, abs=1e-12)
+
+
+def test_a_joint_state_past_its_bound_is_simulated(monkeypatch):
+    """The chain over both sides' state holds (a's HP x b's HP) cells per pair of side states met; past
+    MAX_CELLS it is not built and the duel is simulated, saying which effect forced it."""
+    import workbench.systems.unbound.duel_chain as joint
+
+    a, b = bearer(hp=30), Creature("Foe", 40, 10, 10, weapons=[CLUB])
+    assert wb.duel(a, b, plan_b=[CLUB]).exact
+    monkeypatch.setattr(joint, "MAX_CELLS", 30 * 40)  # one pair of states fits, the second does not
+    r = wb.duel(a, b, plan_b=[CLUB], fights=2_000)
+    assert not r.exact and r.forced_by == ("shield bash",)

@@ -393,6 +393,13 @@ class UnboundSystem(RuleSystem):
 
         return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
 
+    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
+        """Return the exact duel whose sides lower the AC the other attacks (Wild Attack, Shield Bash)
+        by the chain over both sides' state (unbound/duel_chain.py), or None past its bound."""
+        from .duel_chain import duel_chain
+
+        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
+
     def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
         """Return the state effects through which one side's turns change the other's fight: "wild
         attack" and "shield bash" lower the attacker's own AC "until the start of their next turn"
