@@ -127,12 +127,14 @@ def test_a_long_bash_duel_by_hand_and_its_hp_left():
 
 
 def test_a_joint_state_past_its_bound_is_simulated(monkeypatch):
-    """The chain over both sides' state holds (a's HP x b's HP) cells per pair of side states met; past
-    MAX_CELLS it is not built and the duel is simulated, saying which effect forced it."""
-    import workbench.systems.unbound.duel_chain as joint
+    """The chain over both sides' state holds (a's HP x b's HP) cells per pair of side states alive at
+    once; past MAX_CELLS it is not built and the duel is simulated, saying which effect forced it."""
+    from importlib import import_module
+
+    joint = import_module("workbench.systems.unbound.duel_chain")
 
     a, b = bearer(hp=30), Creature("Foe", 40, 10, 10, weapons=[CLUB])
     assert wb.duel(a, b, plan_b=[CLUB]).exact
-    monkeypatch.setattr(joint, "MAX_CELLS", 30 * 40)  # one pair of states fits, the second does not
+    monkeypatch.setattr(joint, "MAX_CELLS", 30 * 40 - 1)  # not even the one pair of side states
     r = wb.duel(a, b, plan_b=[CLUB], fights=2_000)
     assert not r.exact and r.forced_by == ("shield bash",)
