@@ -110,20 +110,24 @@ def _turns_2d(turns) -> np.ndarray:
 
 
 def _check_probabilities(flat: np.ndarray) -> None:
-    if not np.all(np.isfinite(flat)) or np.any(flat < 0):
+    # non-negative entries with finite row sums are all finite (NaN fails the minimum, inf the sums)
+    sums = flat.sum(axis=1)
+    low = flat.min()
+    if low >= 0 and np.abs(sums - 1.0).max() <= 1e-9:
+        return
+    if not low >= 0 or not np.all(np.isfinite(flat)):
         raise RulesError(
             "turn probabilities must be finite and non-negative (damage never heals in the chain)", field="turns"
         )
-    bad = np.flatnonzero(np.abs(flat.sum(axis=1) - 1.0) > 1e-9)
-    if bad.size:
-        raise RulesError(f"turn {int(bad[0])}'s probabilities sum to {flat[bad[0]].sum()!r}, not 1", field="turns")
+    bad = np.flatnonzero(np.abs(sums - 1.0) > 1e-9)
+    raise RulesError(f"turn {int(bad[0])}'s probabilities sum to {flat[bad[0]].sum()!r}, not 1", field="turns")
 
 
 def _int_array(values, field: str, rule: str) -> np.ndarray:
     a = np.asarray(values)
-    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind not in "iu":  # bool is kind "b"
         raise RulesError(f"must be whole numbers, not {a.dtype}", field=field, rule=rule)
-    return a.astype(np.int64)
+    return a.astype(np.int64, copy=False)
 
 
 def _turn_index(turn_index, m: int, n: int) -> np.ndarray:
@@ -253,19 +257,18 @@ class _Recorder:
         self.dropped = np.zeros(n_pairs)
         self.R = 0
 
-    def store(self, t: int, pairs: np.ndarray, values: np.ndarray) -> None:
-        """Store P(T = t) of ``pairs`` (as computed: :meth:`clip` once at the end)."""
+    def grow(self, t: int) -> None:
+        """Make room for round ``t``."""
         if t > self.killed.shape[1]:
             grown = np.zeros((self.killed.shape[0], min(self.max_rounds, 2 * t)))
             grown[:, : self.killed.shape[1]] = self.killed
             self.killed = grown
-        self.killed[pairs, t - 1] = values
-        if t > self.R:
-            self.R = t
 
     def put(self, t: int, pairs: np.ndarray, values: np.ndarray) -> None:
         """Store P(T = t) of ``pairs``."""
-        self.store(t, pairs, np.maximum(values, 0.0))  # an exact 0 may round to -2e-16
+        self.grow(t)
+        self.killed[pairs, t - 1] = np.maximum(values, 0.0)  # an exact 0 may round to -2e-16
+        self.R = max(self.R, t)
 
     def clip(self) -> None:
         """Clip the stored kill chances at 0 (an exact 0 may round to -2e-16)."""
@@ -314,8 +317,11 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         never = p_pos[ti] == 0
         wts.out[never, 0] = W[never].sum(axis=1)  # never damaged: damage 0 every round
     # the pairs come sorted by (turn, hp): each turn's pairs are one run, its largest HP last
-    cuts = np.flatnonzero(pt[1:] != pt[:-1]) + 1
-    starts, ends = np.concatenate(([0], cuts)), np.concatenate((cuts, [pt.size]))
+    if pt.size == 1:
+        starts, ends = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
+    else:
+        cuts = np.flatnonzero(pt[1:] != pt[:-1]) + 1
+        starts, ends = np.concatenate(([0], cuts)), np.concatenate((cuts, [pt.size]))
     m = X.shape[0]
     h_turn = np.zeros(m, dtype=np.int64)
     h_turn[pt[starts]] = ph[ends - 1]
@@ -326,24 +332,27 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         pair_lo[pt[starts]], pair_hi[pt[starts]] = starts, ends
         sw = np.ones(m, dtype=np.int64)  # each turn's support width below its largest HP (_support)
         sw[damaging] = _support_widths(X[damaging], h_turn[damaging])
-        wide = damaging[np.argsort(_spread(X[damaging]), kind="stable")] if damaging.size > 1 else damaging
-        in_group = np.zeros(m, dtype=bool)
-        i = 0
-        while i < wide.size:  # similar windows together, up to _GROUP_CELLS cells a group
-            run = np.maximum.accumulate(h_turn[wide[i:]]) * np.arange(1, wide.size - i + 1)
-            j = i + max(1, int(np.searchsorted(run, _GROUP_CELLS, side="right")))
-            grp = wide[i:j]
-            in_group[:] = False
-            in_group[grp] = True
-            _window_chains(X, grp, h_turn, sw, np.flatnonzero(in_group[pt]), pt, ph, rec, max_rounds, wts)
-            i = j
+        dmg = p_pos[pt] > 0  # the pairs whose turn can damage
+        if damaging.size == 1 or int(h_turn[damaging].max()) * damaging.size <= _GROUP_CELLS:
+            _window_chains(X, damaging, h_turn, sw, np.flatnonzero(dmg), pt, ph, rec, max_rounds, wts)
+        else:
+            wide = damaging[np.argsort(_spread(X[damaging]), kind="stable")]
+            in_group = np.zeros(m, dtype=bool)
+            i = 0
+            while i < wide.size:  # similar windows together, up to _GROUP_CELLS cells a group
+                run = np.maximum.accumulate(h_turn[wide[i:]]) * np.arange(1, wide.size - i + 1)
+                j = i + max(1, int(np.searchsorted(run, _GROUP_CELLS, side="right")))
+                grp = wide[i:j]
+                in_group[:] = False
+                in_group[grp] = True
+                _window_chains(X, grp, h_turn, sw, np.flatnonzero(in_group[pt]), pt, ph, rec, max_rounds, wts)
+                i = j
         rec.clip()
         # E[T] = sum_t t P(T = t) + E[T; T > R]; with alive_R < CHAIN_TAIL the second term is
         # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
         # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
         # (whose rounding grows with the rounds), take the renewal measure instead.
-        mean[:] = rec.means()
-        mean[p_pos[pt] <= 0] = np.inf
+        mean[dmg] = rec.means()[dmg]
         flag = np.zeros(m, dtype=bool)
         flag[pt[(rec.alive >= CHAIN_TAIL) | (rec.rounds > _CHAIN_MEAN_ROUNDS)]] = True
         open_ = damaging[flag[damaging]]
@@ -412,16 +421,15 @@ def _spread(X: np.ndarray) -> np.ndarray:
 
 
 def _support_widths(X: np.ndarray, H: np.ndarray) -> np.ndarray:
-    """The width of each turn's :func:`_support` below its ``H``, at least 1."""
-    nz = (X[:, : int(H.max())] != 0) & (np.arange(min(X.shape[1], int(H.max()))) < H[:, None])
+    """Each turn's support width below its ``H``: one past its largest damage under H (damage >= H lands
+    past every HP), at least 1."""
+    if X.shape[0] == 1:
+        nz = np.flatnonzero(X[0, : int(H[0])])
+        return np.array([nz[-1] + 1 if nz.size else 1])
+    nz = X[:, : int(H.max())] != 0
+    if int(H.min()) < nz.shape[1]:
+        nz &= np.arange(nz.shape[1]) < H[:, None]
     return np.where(nz.any(axis=1), nz.shape[1] - np.argmax(nz[:, ::-1], axis=1), 1)
-
-
-def _support(x: np.ndarray, H: int) -> np.ndarray:
-    """The turn's pmf on damage 0..min(max damage, H - 1): damage >= H lands past every HP."""
-    x = x[:H]
-    nz = np.flatnonzero(x)
-    return x[: nz[-1] + 1] if nz.size else x[:1]
 
 
 #: the renewal measure's first entries are built by its recurrence directly (batched over turns)
@@ -471,53 +479,58 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
     """Run the turns ``tb`` together, each on the window where its alive mass is non-zero.
 
     Row i of ``A`` holds P(S_t = lo_i + c, alive) for c = 0.. (zeros past its content). Each round:
-    convolve every row with its turn, cut at the turn's largest HP, read P(S_t < hp) for each HP
-    from the row's cumulative sums; every ``_TRIM_EVERY`` rounds drop from both ends of each row
-    the runs holding less than TRIM_BUDGET / (2 max_rounds) and shift the rows to their new start.
-    Trimmed mass below a pair's HP is that pair's ``dropped``. (A pair whose HP falls inside a
-    trimmed run has less than that alive, so it already left.) The rows' convolution is one
-    batched product over sliding windows per band of support widths when the windows are narrow
-    (``_BATCH_MACS``), else one ``np.convolve`` per row. ``sw``: each turn's support width
-    (:func:`_support_widths`).
+    convolve every row with its turn, cut at the turns' largest HP, read P(S_t < hp) for each HP
+    from the row's cumulative sums; every ``_TRIM_EVERY`` rounds (windows of ``_TRIM_MIN`` or more)
+    drop from both ends of each row the runs holding less than TRIM_BUDGET / (2 max_rounds) and
+    shift the rows to their new start. Trimmed mass below a pair's HP is that pair's ``dropped``.
+    (A pair whose HP falls inside a trimmed run has less than that alive, so it already left.) The
+    rows' convolution is one batched product over sliding windows per band of support widths when
+    the windows are narrow (``_BATCH_MACS``), else one correlation with the reversed turn per row.
+    ``sw``: each turn's support width (:func:`_support_widths`).
     """
-    tb = tb[np.argsort(sw[tb], kind="stable")] if tb.size > 1 else tb  # rows by support width (bands)
     k = tb.size
+    if k > 1:
+        tb = tb[np.argsort(sw[tb], kind="stable")]  # rows by support width (the bands)
     eps = TRIM_BUDGET / (2 * max_rounds)
-    H = h_turn[tb]
     wk = sw[tb]
-    xs = [X[i, :w] for i, w in zip(tb, wk)]
     wx = int(wk.max())
-    Xr = bands = None  # the reversed supports, right-aligned (batched product; built on first use)
-    local = np.full(X.shape[0], -1)
-    local[tb] = np.arange(k)
-    prow, hs = local[pt[pairs]], ph[pairs]
+    Xr = np.zeros((k, wx))  # the reversed supports, right-aligned
+    for i, (r, w) in enumerate(zip(tb.tolist(), wk.tolist())):
+        Xr[i, wx - w :] = X[r, w - 1 :: -1] if w > 1 else X[r, :1]
+    xr = [Xr[i, wx - w :] for i, w in enumerate(wk.tolist())]
+    bands = None
+    if k == 1:
+        prow = np.zeros(pairs.size, dtype=np.int64)
+    else:
+        local = np.full(X.shape[0], -1)
+        local[tb] = np.arange(k)
+        prow = local[pt[pairs]]
     A = np.ones((k, 1))
     lo = np.zeros(k, dtype=np.int64)
     rows = np.arange(k)  # turn rows still in the chain (``A`` follows them)
     pos = np.arange(k)  # turn row -> its row in ``A``
-    cap = H.copy()  # per row of ``A``: the window's end (largest HP - lo)
+    cap = h_turn[tb]  # per row of ``A``: the window's end (largest HP - lo)
     capmax = int(cap.max())
     act = np.arange(pairs.size)  # the pairs still in the chain: positions, pair ids, last survival
     pa, pv = pairs, np.ones(pairs.size)
     pr = prow  # each pair's row in ``A``
-    idx = hs - 1  # each pair's last alive column in its row
+    idx = ph[pairs] - 1  # each pair's last alive column in its row
     flat, flat_w = idx, -1  # each pair's cell in the (rows, width) cumulative sums, for width flat_w
     dropped = np.zeros(pairs.size)
+    killed = rec.killed
     if wts is not None:
         wr, wp = wts.rows_of(pairs)
         wlive = np.ones(pairs.size, dtype=bool)
         whp = wts.size[wr]
-    for t in range(1, max_rounds + 1):
+    t = 0
+    while t < max_rounds:
+        t += 1
         aw = A.shape[1]
         width = min(aw + wx - 1, capmax)
         n_rows = rows.size
         if n_rows == 1:
-            A = np.convolve(A[0], xs[rows[0]])[None, :width]
+            A = np.correlate(A[0], xr[int(rows[0])], "full")[None, :width]
         elif width * max(wx, 32) <= _BATCH_MACS:
-            if Xr is None:
-                Xr = np.zeros((k, wx))
-                for i, x in enumerate(xs):
-                    Xr[i, wx - x.size :] = x[::-1]
             if bands is None:
                 bands = _bands(wk[rows], Xr[rows])
             new = np.empty((n_rows, width))
@@ -528,17 +541,19 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
             A = new
         else:
             new = np.zeros((n_rows, aw + wx - 1))
-            for i, r in enumerate(rows):
-                x = xs[r]
-                new[i, : aw + x.size - 1] = np.convolve(A[i], x)
+            for i, r in enumerate(rows.tolist()):
+                new[i, : aw + xr[r].size - 1] = np.correlate(A[i], xr[r], "full")
             A = new[:, :width]
         # a row whose largest HP is below ``width`` carries dead mass past it (damage >= its largest HP):
         # no survival reads it, and it moves only to higher damage
-        c = np.cumsum(A, axis=1)
+        c = A.cumsum(axis=1)
         if flat_w != width:
             flat, flat_w = pr * width + (np.minimum(idx, width - 1) if width < capmax else idx), width
-        surv = np.take(c, flat)
-        rec.store(t, pa, pv - surv)
+        surv = c.take(flat)
+        if t > killed.shape[1]:
+            rec.grow(t)
+            killed = rec.killed
+        killed[pa, t - 1] = pv - surv
         pv = surv
         if wts is not None and t < wts.W.shape[1]:
             sel = wlive[wp] & (wts.W[wr, t] != 0)
@@ -550,8 +565,8 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
                 vals = A[pos[i]] * wts.W[r, t][:, None]
                 rr = np.broadcast_to(r[:, None], cols.shape)
                 wts.out[rr[ok], cols[ok]] += vals[ok]
-        done = surv < CHAIN_TAIL
-        if done.any():
+        if surv.min() < CHAIN_TAIL:
+            done = surv < CHAIN_TAIL
             rec.finish(pa[done], t, surv[done])
             rec.dropped[pa[done]] = dropped[act[done]]
             if wts is not None:
@@ -559,7 +574,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
             live = ~done
             act, pa, pv, pr, idx, flat = act[live], pa[live], pv[live], pr[live], idx[live], flat[live]
             if act.size == 0:
-                return
+                break
             need = np.zeros(n_rows, dtype=bool)
             need[pr] = True
             if need.sum() * 2 <= n_rows:  # compact when half the turns left
@@ -591,8 +606,10 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
         cap = cap - kl
         capmax, flat_w = int(cap.max()), -1
         idx = idx - kl[pr]
-    rec.finish(pa, max_rounds, pv)
-    rec.dropped[pa] = dropped[act]
+    else:
+        rec.finish(pa, max_rounds, pv)
+        rec.dropped[pa] = dropped[act]
+    rec.R = max(rec.R, t)
 
 
 #: support-width bands of the batched product (each band is padded to its widest support)
