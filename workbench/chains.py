@@ -251,7 +251,8 @@ class _Recorder:
 
     def __init__(self, n_pairs: int, max_rounds: int):
         self.max_rounds = max_rounds
-        self.killed = np.zeros((n_pairs, min(max_rounds, 64)))
+        # room for max_rounds up to 4 M cells (grown by doubling past that)
+        self.killed = np.zeros((n_pairs, min(max_rounds, max(64, (1 << 22) // max(n_pairs, 1)))))
         self.rounds = np.zeros(n_pairs, dtype=np.int64)
         self.alive = np.ones(n_pairs)
         self.dropped = np.zeros(n_pairs)
@@ -330,7 +331,7 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
     if damaging.size:
         pair_lo, pair_hi = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
         pair_lo[pt[starts]], pair_hi[pt[starts]] = starts, ends
-        sw = np.ones(m, dtype=np.int64)  # each turn's support width below its largest HP (_support)
+        sw = np.ones(m, dtype=np.int64)  # each turn's support width below its largest HP (_support_widths)
         sw[damaging] = _support_widths(X[damaging], h_turn[damaging])
         dmg = p_pos[pt] > 0  # the pairs whose turn can damage
         if damaging.size == 1 or int(h_turn[damaging].max()) * damaging.size <= _GROUP_CELLS:
