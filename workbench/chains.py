@@ -251,8 +251,8 @@ class _Recorder:
 
     def __init__(self, n_pairs: int, max_rounds: int):
         self.max_rounds = max_rounds
-        # room for max_rounds up to 4 M cells (grown by doubling past that)
-        self.killed = np.zeros((n_pairs, min(max_rounds, max(64, (1 << 22) // max(n_pairs, 1)))))
+        # room for 64 to 1,024 rounds, up to 4 M cells (grown by doubling past that)
+        self.killed = np.zeros((n_pairs, min(max_rounds, max(64, min(1024, (1 << 22) // max(n_pairs, 1))))))
         self.rounds = np.zeros(n_pairs, dtype=np.int64)
         self.alive = np.ones(n_pairs)
         self.dropped = np.zeros(n_pairs)
@@ -329,8 +329,6 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
     keep = p_pos[pt[starts]] > 0
     damaging = pt[starts[keep]]
     if damaging.size:
-        pair_lo, pair_hi = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
-        pair_lo[pt[starts]], pair_hi[pt[starts]] = starts, ends
         sw = np.ones(m, dtype=np.int64)  # each turn's support width below its largest HP (_support_widths)
         sw[damaging] = _support_widths(X[damaging], h_turn[damaging])
         dmg = p_pos[pt] > 0  # the pairs whose turn can damage
@@ -353,12 +351,21 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
         # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
         # (whose rounding grows with the rounds), take the renewal measure instead.
-        mean[dmg] = rec.means()[dmg]
-        flag = np.zeros(m, dtype=bool)
-        flag[pt[(rec.alive >= CHAIN_TAIL) | (rec.rounds > _CHAIN_MEAN_ROUNDS)]] = True
-        open_ = damaging[flag[damaging]]
-        if open_.size:
+        mean = np.where(dmg, rec.means(), np.inf)
+        long = (rec.alive >= CHAIN_TAIL) & dmg
+        if rec.R > _CHAIN_MEAN_ROUNDS:
+            long |= rec.rounds > _CHAIN_MEAN_ROUNDS
+        if long.any():
+            flag = np.zeros(m, dtype=bool)
+            flag[pt[long]] = True
+            open_ = damaging[flag[damaging]]
+            pair_lo, pair_hi = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
+            pair_lo[pt[starts]], pair_hi[pt[starts]] = starts, ends
             _renewal_means(X, open_, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean)
+    if inv.size == 1:  # one row: its pair's arrays as they are
+        return Chains(
+            rec.killed[:, : rec.R].copy(), rec.alive, rec.rounds, mean, rec.dropped, None if wts is None else wts.out
+        )
     return Chains(
         rec.killed_rows(inv),
         rec.alive[inv],
@@ -578,7 +585,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
                 break
             need = np.zeros(n_rows, dtype=bool)
             need[pr] = True
-            if need.sum() * 2 <= n_rows:  # compact when half the turns left
+            if need.sum() * 8 <= n_rows * 7:  # compact when an eighth of the turns left
                 rows, A, c, cap = rows[need], A[need], c[need], cap[need]
                 pos[rows] = np.arange(rows.size)
                 pr = pos[prow[act]]
