@@ -41,7 +41,7 @@ _TRIM_MIN = 512
 #: to this many (turns x largest HP) cells a group
 _GROUP_CELLS = 1 << 16
 #: rows convolve as one batched product over sliding windows up to this many multiply-adds a row
-#: (window x max(support, 32)); wider, one np.convolve per row (its per-call cost is then small)
+#: (window x max(support, 32)); wider, one np.correlate per row (its per-call cost is then small)
 _BATCH_MACS = 8192
 _RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
 _RULE_POOLS = (
@@ -186,9 +186,12 @@ def kill_chains(
 
     channels=1 speed: each turn's alive mass is convolved with the turn's damage only on the
     window where it is non-zero (from [0, 0], growing by the turn's support each round, cut at
-    HP); leading and trailing runs of the window holding less than TRIM_BUDGET / (2 max_rounds)
-    each round are dropped, and that mass is reported in ``dropped``. Turns of similar spread run
-    together, one ``np.convolve`` per row per round with the bookkeeping batched.
+    HP); on windows of ``_TRIM_MIN`` or more, leading and trailing runs of the window holding less
+    than TRIM_BUDGET / (2 max_rounds) each round are dropped, and that mass is reported in
+    ``dropped``. Turns run together (one group while they fit ``_GROUP_CELLS``, else by similar
+    spread) with the bookkeeping batched: narrow windows as one product over sliding windows per
+    band of support widths a round, wide ones one correlation per row; a single row is a group of
+    one.
 
     ``lead`` (channels=1; optional, a list of 1-D damage pmfs from damage 0): the per-round form, a
     time-inhomogeneous chain. Every row plays ``lead[t - 1]`` in rounds t = 1..k, then its turn in
@@ -590,6 +593,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
                 pos[rows] = np.arange(rows.size)
                 pr = pos[prow[act]]
                 capmax, flat_w, bands = int(cap.max()), -1, None
+                wx = int(wk[rows].max())  # the widest support left (a row's correlation is aw + its support - 1 long)
         if t % _TRIM_EVERY or width < _TRIM_MIN:
             continue
         # trim: leading entries while their cumulative mass < eps, trailing likewise
