@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from .errors import RulesError
 
@@ -36,8 +37,12 @@ _TRIM_EVERY = 4
 _CHAIN_MEAN_ROUNDS = 64
 #: windows narrower than this are not trimmed (nothing to gain)
 _TRIM_MIN = 512
-#: turns chained together on windows (sorted by their spread, so similar windows share a block)
-_WINDOW_GROUP = 64
+#: turns chained together on windows (sorted by their spread, so similar windows share a block), up
+#: to this many (turns x largest HP) cells a group
+_GROUP_CELLS = 1 << 16
+#: rows convolve as one batched product over sliding windows up to this many multiply-adds a row
+#: (window x max(support, 32)); wider, one np.correlate per row (its per-call cost is then small)
+_BATCH_MACS = 8192
 _RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
 _RULE_POOLS = (
     "DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
@@ -105,20 +110,24 @@ def _turns_2d(turns) -> np.ndarray:
 
 
 def _check_probabilities(flat: np.ndarray) -> None:
-    if not np.all(np.isfinite(flat)) or np.any(flat < 0):
+    # non-negative entries with finite row sums are all finite (NaN fails the minimum, inf the sums)
+    sums = flat.sum(axis=1)
+    low = flat.min()
+    if low >= 0 and np.abs(sums - 1.0).max() <= 1e-9:
+        return
+    if not low >= 0 or not np.all(np.isfinite(flat)):
         raise RulesError(
             "turn probabilities must be finite and non-negative (damage never heals in the chain)", field="turns"
         )
-    bad = np.flatnonzero(np.abs(flat.sum(axis=1) - 1.0) > 1e-9)
-    if bad.size:
-        raise RulesError(f"turn {int(bad[0])}'s probabilities sum to {flat[bad[0]].sum()!r}, not 1", field="turns")
+    bad = np.flatnonzero(np.abs(sums - 1.0) > 1e-9)
+    raise RulesError(f"turn {int(bad[0])}'s probabilities sum to {flat[bad[0]].sum()!r}, not 1", field="turns")
 
 
 def _int_array(values, field: str, rule: str) -> np.ndarray:
     a = np.asarray(values)
-    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind not in "iu":  # bool is kind "b"
         raise RulesError(f"must be whole numbers, not {a.dtype}", field=field, rule=rule)
-    return a.astype(np.int64)
+    return a.astype(np.int64, copy=False)
 
 
 def _turn_index(turn_index, m: int, n: int) -> np.ndarray:
@@ -177,9 +186,12 @@ def kill_chains(
 
     channels=1 speed: each turn's alive mass is convolved with the turn's damage only on the
     window where it is non-zero (from [0, 0], growing by the turn's support each round, cut at
-    HP); leading and trailing runs of the window holding less than TRIM_BUDGET / (2 max_rounds)
-    each round are dropped, and that mass is reported in ``dropped``. Turns of similar spread run
-    together, one ``np.convolve`` per row per round with the bookkeeping batched.
+    HP); on windows of ``_TRIM_MIN`` or more, leading and trailing runs of the window holding less
+    than TRIM_BUDGET / (2 max_rounds) each round are dropped, and that mass is reported in
+    ``dropped``. Turns run together (one group while they fit ``_GROUP_CELLS``, else by similar
+    spread) with the bookkeeping batched: narrow windows as one product over sliding windows per
+    band of support widths a round, wide ones one correlation per row; a single row is a group of
+    one.
 
     ``lead`` (channels=1; optional, a list of 1-D damage pmfs from damage 0): the per-round form, a
     time-inhomogeneous chain. Every row plays ``lead[t - 1]`` in rounds t = 1..k, then its turn in
@@ -238,39 +250,46 @@ def kill_chains(
 
 
 class _Recorder:
-    """Collects the per-pair results round by round (kill chances in a growing (rounds, pairs) array)."""
+    """Collects the per-pair results round by round (kill chances in a growing (pairs, rounds) array)."""
 
     def __init__(self, n_pairs: int, max_rounds: int):
         self.max_rounds = max_rounds
-        self.killed = np.zeros((min(max_rounds, 64), n_pairs))
+        # room for 64 to 1,024 rounds, up to 4 M cells (grown by doubling past that)
+        self.killed = np.zeros((n_pairs, min(max_rounds, max(64, min(1024, (1 << 22) // max(n_pairs, 1))))))
         self.rounds = np.zeros(n_pairs, dtype=np.int64)
         self.alive = np.ones(n_pairs)
         self.dropped = np.zeros(n_pairs)
         self.R = 0
 
+    def grow(self, t: int) -> None:
+        """Make room for round ``t``."""
+        if t > self.killed.shape[1]:
+            grown = np.zeros((self.killed.shape[0], min(self.max_rounds, 2 * t)))
+            grown[:, : self.killed.shape[1]] = self.killed
+            self.killed = grown
+
     def put(self, t: int, pairs: np.ndarray, values: np.ndarray) -> None:
         """Store P(T = t) of ``pairs``."""
-        if t > self.killed.shape[0]:
-            grown = np.zeros((min(self.max_rounds, 2 * t), self.killed.shape[1]))
-            grown[: self.killed.shape[0]] = self.killed
-            self.killed = grown
-        self.killed[t - 1, pairs] = np.maximum(values, 0.0)  # an exact 0 may round to -2e-16
-        if t > self.R:
-            self.R = t
+        self.grow(t)
+        self.killed[pairs, t - 1] = np.maximum(values, 0.0)  # an exact 0 may round to -2e-16
+        self.R = max(self.R, t)
+
+    def clip(self) -> None:
+        """Clip the stored kill chances at 0 (an exact 0 may round to -2e-16)."""
+        np.maximum(self.killed, 0.0, out=self.killed)
 
     def finish(self, pairs: np.ndarray, t: int, alive: np.ndarray) -> None:
         """Pairs leaving the chain after round ``t`` with ``alive`` mass left."""
         self.rounds[pairs] = t
         self.alive[pairs] = alive
 
-    def means(self, pairs: np.ndarray) -> np.ndarray:
-        """Return sum_t t P(T = t) + (rounds + 1) alive of ``pairs`` (E[T] when they converged)."""
-        t = np.arange(1, self.R + 1, dtype=np.float64)
-        return (t @ self.killed[: self.R])[pairs] + (self.rounds[pairs] + 1) * self.alive[pairs]
+    def means(self) -> np.ndarray:
+        """Return sum_t t P(T = t) + (rounds + 1) alive of every pair (E[T] when it converged)."""
+        return self.killed[:, : self.R] @ np.arange(1, self.R + 1, dtype=np.float64) + (self.rounds + 1) * self.alive
 
     def killed_rows(self, inv: np.ndarray) -> np.ndarray:
         """Return the (rows, R) kill chances of the rows (row -> pair ``inv``)."""
-        return np.take(self.killed[: self.R], inv, axis=1).T
+        return np.take(self.killed[:, : self.R], inv, axis=0)
 
 
 class _Weights:
@@ -302,39 +321,54 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         never = p_pos[ti] == 0
         wts.out[never, 0] = W[never].sum(axis=1)  # never damaged: damage 0 every round
     # the pairs come sorted by (turn, hp): each turn's pairs are one run, its largest HP last
-    cuts = np.flatnonzero(pt[1:] != pt[:-1]) + 1
-    starts, ends = np.concatenate(([0], cuts)), np.concatenate((cuts, [pt.size]))
-    h_turn = np.zeros(X.shape[0], dtype=np.int64)
+    if pt.size == 1:
+        starts, ends = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
+    else:
+        cuts = np.flatnonzero(pt[1:] != pt[:-1]) + 1
+        starts, ends = np.concatenate(([0], cuts)), np.concatenate((cuts, [pt.size]))
+    m = X.shape[0]
+    h_turn = np.zeros(m, dtype=np.int64)
     h_turn[pt[starts]] = ph[ends - 1]
     keep = p_pos[pt[starts]] > 0
     damaging = pt[starts[keep]]
     if damaging.size:
-        span = np.arange(pt.size)
-        pairs_of = {int(k): span[a:b] for k, a, b in zip(damaging, starts[keep], ends[keep])}
-        wide = damaging
-        wide = wide[np.argsort(_spread(X[wide]), kind="stable")]  # similar windows together
-        for i in range(0, wide.size, _WINDOW_GROUP):
-            grp = wide[i : i + _WINDOW_GROUP]
-            _window_chains(
-                X, grp, h_turn, np.concatenate([pairs_of[int(k)] for k in grp]), pt, ph, rec, max_rounds, wts
-            )
+        sw = np.ones(m, dtype=np.int64)  # each turn's support width below its largest HP (_support_widths)
+        sw[damaging] = _support_widths(X[damaging], h_turn[damaging])
+        dmg = p_pos[pt] > 0  # the pairs whose turn can damage
+        if damaging.size == 1 or int(h_turn[damaging].max()) * damaging.size <= _GROUP_CELLS:
+            _window_chains(X, damaging, h_turn, sw, np.flatnonzero(dmg), pt, ph, rec, max_rounds, wts)
+        else:
+            wide = damaging[np.argsort(_spread(X[damaging]), kind="stable")]
+            in_group = np.zeros(m, dtype=bool)
+            i = 0
+            while i < wide.size:  # similar windows together, up to _GROUP_CELLS cells a group
+                run = np.maximum.accumulate(h_turn[wide[i:]]) * np.arange(1, wide.size - i + 1)
+                j = i + max(1, int(np.searchsorted(run, _GROUP_CELLS, side="right")))
+                grp = wide[i:j]
+                in_group[:] = False
+                in_group[grp] = True
+                _window_chains(X, grp, h_turn, sw, np.flatnonzero(in_group[pt]), pt, ph, rec, max_rounds, wts)
+                i = j
+        rec.clip()
         # E[T] = sum_t t P(T = t) + E[T; T > R]; with alive_R < CHAIN_TAIL the second term is
         # (R + 1) alive_R up to alive_R E[T] < CHAIN_TAIL E[T] (the time left from any state is at
         # most the time from 0), under float rounding. Rows stopped by max_rounds, and long chains
         # (whose rounding grows with the rounds), take the renewal measure instead.
-        pairs = np.concatenate([pairs_of[int(k)] for k in damaging])
-        mean[pairs] = rec.means(pairs)
-        open_ = damaging[
-            [
-                bool(
-                    (rec.alive[pairs_of[int(k)]] >= CHAIN_TAIL).any()
-                    or rec.rounds[pairs_of[int(k)]].max() > _CHAIN_MEAN_ROUNDS
-                )
-                for k in damaging
-            ]
-        ]
-        if open_.size:
-            _renewal_means(X, open_, h_turn, p_pos, ph, pairs_of, mean)
+        mean = np.where(dmg, rec.means(), np.inf)
+        long = (rec.alive >= CHAIN_TAIL) & dmg
+        if rec.R > _CHAIN_MEAN_ROUNDS:
+            long |= rec.rounds > _CHAIN_MEAN_ROUNDS
+        if long.any():
+            flag = np.zeros(m, dtype=bool)
+            flag[pt[long]] = True
+            open_ = damaging[flag[damaging]]
+            pair_lo, pair_hi = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
+            pair_lo[pt[starts]], pair_hi[pt[starts]] = starts, ends
+            _renewal_means(X, open_, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean)
+    if inv.size == 1:  # one row: its pair's arrays as they are
+        return Chains(
+            rec.killed[:, : rec.R].copy(), rec.alive, rec.rounds, mean, rec.dropped, None if wts is None else wts.out
+        )
     return Chains(
         rec.killed_rows(inv),
         rec.alive[inv],
@@ -397,18 +431,23 @@ def _spread(X: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(X @ (v * v) - m * m, 0.0))
 
 
-def _support(x: np.ndarray, H: int) -> np.ndarray:
-    """The turn's pmf on damage 0..min(max damage, H - 1): damage >= H lands past every HP."""
-    x = x[:H]
-    nz = np.flatnonzero(x)
-    return x[: nz[-1] + 1] if nz.size else x[:1]
+def _support_widths(X: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """Each turn's support width below its ``H``: one past its largest damage under H (damage >= H lands
+    past every HP), at least 1."""
+    if X.shape[0] == 1:
+        nz = np.flatnonzero(X[0, : int(H[0])])
+        return np.array([nz[-1] + 1 if nz.size else 1])
+    nz = X[:, : int(H.max())] != 0
+    if int(H.min()) < nz.shape[1]:
+        nz &= np.arange(nz.shape[1]) < H[:, None]
+    return np.where(nz.any(axis=1), nz.shape[1] - np.argmax(nz[:, ::-1], axis=1), 1)
 
 
 #: the renewal measure's first entries are built by its recurrence directly (batched over turns)
 _RENEWAL_HEAD = 256
 
 
-def _renewal_means(X, turns, h_turn, p_pos, ph, pairs_of, mean) -> None:
+def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> None:
     """Fill ``mean`` for the pairs of ``turns``: E[T] = sum_{s < hp} U(s) / P(damage > 0).
 
     U(s) = sum_k P(S_k = s) solves U = delta + Y * U (Y: the turn's damage given damage > 0, so
@@ -419,17 +458,11 @@ def _renewal_means(X, turns, h_turn, p_pos, ph, pairs_of, mean) -> None:
     Toeplitz of U itself, so block = (U[:m] * c)[:m]: O(H W) work in O(log H) convolutions. Every
     term is a sum of non-negative products (no cancellation).
     """
-    ys = []
-    for k in turns:
-        y = _support(X[k], int(h_turn[k])) / p_pos[k]
-        y[0] = 0.0
-        ys.append(y)
     head = min(_RENEWAL_HEAD, int(h_turn[turns].max()))
-    w = max(y.size for y in ys)
-    Y = np.zeros((len(ys), w))
-    for i, y in enumerate(ys):
-        Y[i, : y.size] = y
-    U = np.zeros((len(ys), head))
+    w = int(sw[turns].max())
+    Y = X[turns, :w] * (np.arange(w) < sw[turns][:, None]) / p_pos[turns][:, None]
+    Y[:, 0] = 0.0
+    U = np.zeros((turns.size, head))
     U[:, 0] = 1.0
     for s in range(1, head):
         q = min(s, w - 1)
@@ -439,7 +472,7 @@ def _renewal_means(X, turns, h_turn, p_pos, ph, pairs_of, mean) -> None:
         if H <= head:
             u = U[i, :H]
         else:
-            y = ys[i]
+            y = Y[i, : sw[k]]
             u = np.empty(H)
             u[:head] = U[i]
             filled = head
@@ -449,56 +482,90 @@ def _renewal_means(X, turns, h_turn, p_pos, ph, pairs_of, mean) -> None:
                 reach = np.convolve(u[lo:filled], y)[filled - lo : filled - lo + min(m, y.size - 1)]
                 u[filled : filled + m] = np.convolve(u[:m], reach)[:m]
                 filled += m
-        pairs = pairs_of[int(k)]
+        pairs = np.arange(pair_lo[k], pair_hi[k])
         mean[pairs] = np.cumsum(u, dtype=np.longdouble)[ph[pairs] - 1].astype(np.float64) / p_pos[k]
 
 
-def _window_chains(X, tb, h_turn, pairs, pt, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
+def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds: int, wts: _Weights | None) -> None:
     """Run the turns ``tb`` together, each on the window where its alive mass is non-zero.
 
     Row i of ``A`` holds P(S_t = lo_i + c, alive) for c = 0.. (zeros past its content). Each round:
-    convolve every row with its turn (one np.convolve per row), cut at the turn's largest HP, read
-    P(S_t < hp) for each HP from the row's cumulative sums; every ``_TRIM_EVERY`` rounds drop from
-    both ends of each row the runs holding less than TRIM_BUDGET / (2 max_rounds) and shift the
-    rows to their new start. Trimmed mass below a pair's HP is that pair's ``dropped``. (A pair
-    whose HP falls inside a trimmed run has less than that alive, so it already left.)
+    convolve every row with its turn, cut at the turns' largest HP, read P(S_t < hp) for each HP
+    from the row's cumulative sums; every ``_TRIM_EVERY`` rounds (windows of ``_TRIM_MIN`` or more)
+    drop from both ends of each row the runs holding less than TRIM_BUDGET / (2 max_rounds) and
+    shift the rows to their new start. Trimmed mass below a pair's HP is that pair's ``dropped``.
+    (A pair whose HP falls inside a trimmed run has less than that alive, so it already left.) The
+    rows' convolution is one batched product over sliding windows per band of support widths when
+    the windows are narrow (``_BATCH_MACS``), else one correlation with the reversed turn per row.
+    ``sw``: each turn's support width (:func:`_support_widths`).
     """
     k = tb.size
+    if k > 1:
+        tb = tb[np.argsort(sw[tb], kind="stable")]  # rows by support width (the bands)
     eps = TRIM_BUDGET / (2 * max_rounds)
-    xs = [_support(X[i], int(h_turn[i])) for i in tb]
-    wx = max(x.size for x in xs)
-    H = h_turn[tb].astype(np.int64)
-    local = np.full(X.shape[0], -1)
-    local[tb] = np.arange(k)
-    prow, hs = local[pt[pairs]], ph[pairs]
+    wk = sw[tb]
+    wx = int(wk.max())
+    Xr = np.zeros((k, wx))  # the reversed supports, right-aligned
+    for i, (r, w) in enumerate(zip(tb.tolist(), wk.tolist())):
+        Xr[i, wx - w :] = X[r, w - 1 :: -1] if w > 1 else X[r, :1]
+    xr = [Xr[i, wx - w :] for i, w in enumerate(wk.tolist())]
+    bands = None
+    if k == 1:
+        prow = np.zeros(pairs.size, dtype=np.int64)
+    else:
+        local = np.full(X.shape[0], -1)
+        local[tb] = np.arange(k)
+        prow = local[pt[pairs]]
     A = np.ones((k, 1))
     lo = np.zeros(k, dtype=np.int64)
     rows = np.arange(k)  # turn rows still in the chain (``A`` follows them)
     pos = np.arange(k)  # turn row -> its row in ``A``
-    prev = np.ones(pairs.size)
+    cap = h_turn[tb]  # per row of ``A``: the window's end (largest HP - lo)
+    capmax = int(cap.max())
+    act = np.arange(pairs.size)  # the pairs still in the chain: positions, pair ids, last survival
+    pa, pv = pairs, np.ones(pairs.size)
+    pr = prow  # each pair's row in ``A``
+    idx = ph[pairs] - 1  # each pair's last alive column in its row
+    flat, flat_w = idx, -1  # each pair's cell in the (rows, width) cumulative sums, for width flat_w
     dropped = np.zeros(pairs.size)
-    act = np.arange(pairs.size)
+    killed = rec.killed
     if wts is not None:
         wr, wp = wts.rows_of(pairs)
         wlive = np.ones(pairs.size, dtype=bool)
         whp = wts.size[wr]
-    for t in range(1, max_rounds + 1):
-        width = min(A.shape[1] + wx - 1, int((H[rows] - lo[rows]).max()))
-        new = np.zeros((rows.size, A.shape[1] + wx - 1))
-        for i, r in enumerate(rows):
-            x = xs[r]
-            new[i, : A.shape[1] + x.size - 1] = np.convolve(A[i], x)
-        new = new[:, :width]
-        over = lo[rows] + width > H[rows]
-        if over.any():  # damage >= the turn's largest HP: dead for all its HPs
-            new[over] *= np.arange(width)[None, :] < (H[rows[over]] - lo[rows[over]])[:, None]
-        A = new
-        c = np.cumsum(A, axis=1)
-        pr = pos[prow[act]]
-        idx = hs[act] - 1 - lo[prow[act]]
-        surv = c[pr, np.minimum(idx, width - 1)]
-        rec.put(t, pairs[act], prev[act] - surv)
-        prev[act] = surv
+    t = 0
+    while t < max_rounds:
+        t += 1
+        aw = A.shape[1]
+        width = min(aw + wx - 1, capmax)
+        n_rows = rows.size
+        if n_rows == 1:
+            A = np.correlate(A[0], xr[int(rows[0])], "full")[None, :width]
+        elif width * max(wx, 32) <= _BATCH_MACS:
+            if bands is None:
+                bands = _bands(wk[rows], Xr[rows])
+            new = np.empty((n_rows, width))
+            for a, b, w, Xb in bands:
+                P = np.zeros((b - a, width + w - 1))
+                P[:, w - 1 : w - 1 + min(aw, width)] = A[a:b, :width]
+                np.einsum("ijd,id->ij", sliding_window_view(P, w, axis=1), Xb, out=new[a:b])
+            A = new
+        else:
+            new = np.zeros((n_rows, aw + wx - 1))
+            for i, r in enumerate(rows.tolist()):
+                new[i, : aw + xr[r].size - 1] = np.correlate(A[i], xr[r], "full")
+            A = new[:, :width]
+        # a row whose largest HP is below ``width`` carries dead mass past it (damage >= its largest HP):
+        # no survival reads it, and it moves only to higher damage
+        c = A.cumsum(axis=1)
+        if flat_w != width:
+            flat, flat_w = pr * width + (np.minimum(idx, width - 1) if width < capmax else idx), width
+        surv = c.take(flat)
+        if t > killed.shape[1]:
+            rec.grow(t)
+            killed = rec.killed
+        killed[pa, t - 1] = pv - surv
+        pv = surv
         if wts is not None and t < wts.W.shape[1]:
             sel = wlive[wp] & (wts.W[wr, t] != 0)
             if sel.any():
@@ -509,46 +576,69 @@ def _window_chains(X, tb, h_turn, pairs, pt, ph, rec: _Recorder, max_rounds: int
                 vals = A[pos[i]] * wts.W[r, t][:, None]
                 rr = np.broadcast_to(r[:, None], cols.shape)
                 wts.out[rr[ok], cols[ok]] += vals[ok]
-        done = surv < CHAIN_TAIL
-        if done.any():
-            fin = act[done]
-            rec.finish(pairs[fin], t, surv[done])
-            rec.dropped[pairs[fin]] = dropped[fin]
+        if surv.min() < CHAIN_TAIL:
+            done = surv < CHAIN_TAIL
+            rec.finish(pa[done], t, surv[done])
+            rec.dropped[pa[done]] = dropped[act[done]]
             if wts is not None:
-                wlive[fin] = False
-            act, surv, pr, idx = act[~done], surv[~done], pr[~done], idx[~done]
+                wlive[act[done]] = False
+            live = ~done
+            act, pa, pv, pr, idx, flat = act[live], pa[live], pv[live], pr[live], idx[live], flat[live]
             if act.size == 0:
-                return
-            need = np.zeros(k, dtype=bool)
-            need[prow[act]] = True
-            keep = need[rows]
-            if keep.sum() * 2 <= keep.size:  # compact when half the turns left
-                rows, A, c = rows[keep], A[keep], c[keep]
+                break
+            need = np.zeros(n_rows, dtype=bool)
+            need[pr] = True
+            if need.sum() * 8 <= n_rows * 7:  # compact when an eighth of the turns left
+                rows, A, c, cap = rows[need], A[need], c[need], cap[need]
                 pos[rows] = np.arange(rows.size)
                 pr = pos[prow[act]]
-        if t % _TRIM_EVERY:
+                capmax, flat_w, bands = int(cap.max()), -1, None
+                wx = int(wk[rows].max())  # the widest support left (a row's correlation is aw + its support - 1 long)
+        if t % _TRIM_EVERY or width < _TRIM_MIN:
             continue
         # trim: leading entries while their cumulative mass < eps, trailing likewise
         kl = (c < eps).sum(axis=1)
         rc = np.cumsum(A[:, ::-1], axis=1)  # mass from the top end (c[-1] - eps would round to c[-1])
         kr = (rc < eps).sum(axis=1)
-        keep_w = width - kl - kr
         if not ((kl > 0) | (kr > 0)).any():
             continue
+        keep_w = width - kl - kr
         cut = np.where(kl[pr] > 0, c[pr, np.maximum(kl[pr] - 1, 0)], 0.0)  # below every pair left
         jr = width - kr[pr]  # the trailing run starts here; its mass below hp is dropped
         top = np.where(kr[pr] > 0, rc[pr, np.maximum(kr[pr] - 1, 0)], 0.0)
         above = np.clip(width - 1 - np.maximum(idx + 1, jr), -1, width - 1)  # mass at >= max(hp, jr)
         cut += top - np.where(above >= 0, rc[pr, np.maximum(above, 0)], 0.0)
-        prev[act] -= cut
+        pv = pv - cut
         dropped[act] += cut
         nw = max(1, int(keep_w.max()))
         take = np.minimum(kl[:, None] + np.arange(nw)[None, :], width - 1)
         A = np.take_along_axis(A, take, axis=1)
         A[np.arange(nw)[None, :] >= keep_w[:, None]] = 0.0
         lo[rows] += kl
-    rec.finish(pairs[act], max_rounds, prev[act])
-    rec.dropped[pairs[act]] = dropped[act]
+        cap = cap - kl
+        capmax, flat_w = int(cap.max()), -1
+        idx = idx - kl[pr]
+    else:
+        rec.finish(pa, max_rounds, pv)
+        rec.dropped[pa] = dropped[act]
+    rec.R = max(rec.R, t)
+
+
+#: support-width bands of the batched product (each band is padded to its widest support)
+_BAND_EDGES = np.array([4, 8, 16, 32, 64, 128])
+
+
+def _bands(widths: np.ndarray, Xr: np.ndarray) -> list[tuple[int, int, int, np.ndarray]]:
+    """Split rows sorted by support width into bands: (first row, end row, band width, its supports)."""
+    ends = np.unique(np.concatenate((np.searchsorted(widths, _BAND_EDGES, side="right"), [widths.size])))
+    out = []
+    a = 0
+    for b in ends.tolist():
+        if b > a:
+            w = int(widths[b - 1])
+            out.append((a, b, w, Xr[a:b, Xr.shape[1] - w :]))
+            a = b
+    return out
 
 
 def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: int, W: np.ndarray | None) -> Chains:

@@ -220,6 +220,20 @@ def test_batched_rows_equal_rows_alone():
         assert abs(c.mean[i] - one.mean[0]) <= 1e-12 * one.mean[0]
 
 
+def test_a_turn_left_alone_in_its_group_keeps_its_own_support():
+    """Once the wide turn's low HP is dead, the narrow turn runs alone in the group: its rounds equal
+    the turn alone (its window grows by its own support, not the group's widest)."""
+    X = np.zeros((2, 41))
+    X[0] = 1 / 41
+    X[1, :3] = [0.5, 0.3, 0.2]
+    c = kill_chains(X, np.array([5, 900]))
+    one = kill_chains(X[1], np.array([900]))
+    R = int(one.rounds[0])
+    assert c.rounds[1] == R and c.rounds[0] < R
+    assert np.all(np.abs(c.killed[1, :R] - one.killed[0]) <= 1e-12)
+    assert abs(c.mean[1] - one.mean[0]) <= 1e-12 * one.mean[0]
+
+
 def test_weights_match_enumeration_across_the_window_path():
     rng = np.random.default_rng(11)
     x = pmf([3, 1, 2, 0, 1])
