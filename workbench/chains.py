@@ -689,28 +689,42 @@ def _pool_chain(joint, E, V, p, rec: _Recorder, max_rounds, wts, wsel) -> float:
     total = rr + vv  # damage taken (Endurance + Vitality lost)
     alive = np.ones((1, 1))
     prev, mean = 1.0, 0.0
+    killed: list[float] = []  # P(T = t), stored once at the end (a row's rounds are its own)
+    Jf = np.zeros((jr, 0))  # the joint laid out on the box's row stride, rebuilt when the stride grows
+    pair = np.array([p])
+
+    def store(t: int, mass: float) -> None:
+        rec.grow(t)
+        rec.killed[p, :t] = np.maximum(killed, 0.0)  # an exact 0 may round to -2e-16
+        rec.R = max(rec.R, t)
+        rec.finish(pair, t, np.array([mass]))
+
     for t in range(1, max_rounds + 1):
         nr, nv = alive.shape
         L = nv + jv - 1
-        A = np.zeros((nr, L))
-        A[:, :nv] = alive
-        Jf = np.zeros((jr, L))
-        Jf[:, :jv] = j
-        f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())
+        if nv == L:
+            A = alive
+        else:
+            A = np.zeros((nr, L))
+            A[:, :nv] = alive
+        if Jf.shape[1] != L:
+            Jf = np.zeros((jr, L))
+            Jf[:, :jv] = j
+        f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
         out_r, out_v = min(nr + jr - 1, H), min(L, V)
-        f = np.concatenate((f, np.zeros(1)))[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)
+        f = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)
         alive = f[:out_r, :out_v] * region[:out_r, :out_v]
         mass = float(alive.sum())
-        rec.put(t, np.array([p]), np.array([prev - mass]))
+        killed.append(prev - mass)
         mean += t * (prev - mass)
         prev = mass
         if wts is not None and t < wts.W.shape[1]:
             s = np.bincount(total[:out_r, :out_v].ravel(), weights=alive.ravel(), minlength=H)[:H]
             wts.out[np.ix_(wsel, np.arange(H))] += wts.W[wsel, t, None] * s
         if mass < CHAIN_TAIL:
-            rec.finish(np.array([p]), t, np.array([mass]))
+            store(t, mass)
             return mean
-    rec.finish(np.array([p]), max_rounds, np.array([prev]))
+    store(max_rounds, prev)
     return np.nan
 
 

@@ -97,6 +97,39 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
                     uses.append((a, attacker, target, use_sit))
                 key_of_use[(j, step, s)] = k
     grid = _use_grid(system, uses, options)  # (use, rerolled, regular, vital)
+    # The plans are composed in buckets of alike reach: a use's joint has few outcomes, most plans
+    # reach a few damage points and a few reach 50 or more, and one array padded to the widest made
+    # every plan pay for it (a 50 x 500 grid: 1.7 s, 9,000 cells a row for a median of 8).
+    reach_r = _reach(grid, axis=(1, 3))
+    reach_v = _reach(grid, axis=(1, 2))
+    uses_of: dict[int, list[list[int]]] = {}
+    for (j, step, _), k in key_of_use.items():
+        steps = uses_of.setdefault(j, [[] for _ in plans[j][3]])
+        steps[step].append(k)
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for j in live:
+        r = sum(int(reach_r[ks].max()) for ks in uses_of[j]) + 1
+        v = sum(int(reach_v[ks].max()) for ks in uses_of[j]) + 1
+        buckets.setdefault((_ceil_pow2(r), _ceil_pow2(v)), []).append(j)
+    for (R, V), js in buckets.items():
+        for j, p in _compose(js, init, need, key_of_use, plans, grid[:, :, :R, :V]):
+            total = np.clip(p, 0.0, None)
+            out[j] = _trim(total / total.sum())
+    return out
+
+
+def _compose(
+    live: list[int],
+    init: dict[int, int],
+    need: dict[int, list[int]],
+    key_of_use: dict[tuple[int, int, int], int],
+    plans: Sequence[tuple[Any, Any, Any, list[Any]]],
+    grid: np.ndarray,
+) -> list[tuple[int, np.ndarray]]:
+    """Return (plan, unnormalised joint) of the plans ``live``, composed use by use over ``grid``
+    (use, rerolled, regular, vital): per step each row is convolved with its use's joint, split by
+    whether the use spent the Reroll and whether it dealt damage, and rows of a plan that reach the
+    same state are merged."""
     plan_of = np.array(live, dtype=np.int64)
     state = np.array([init[j] for j in live], dtype=np.int64)
     pmf = np.ones((len(live), 1, 1))
@@ -136,14 +169,24 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
         plan_of, state = np.concatenate(parts_plan), np.concatenate(parts_state)
         plan_of, state, pmf = _merge(plan_of, state, pmf)
         step += 1
+    summed: dict[int, np.ndarray] = {}
     for js, block in done:
-        summed: dict[int, np.ndarray] = {}
         for j, p in zip(js.tolist(), block):
             summed[j] = summed[j] + p if j in summed else p.copy()
-        for j, p in summed.items():
-            total = np.clip(p, 0.0, None)
-            out[j] = _trim(total / total.sum())
-    return out
+    return list(summed.items())
+
+
+def _reach(grid: np.ndarray, axis: tuple[int, int]) -> np.ndarray:
+    """Return, per use, the largest damage index at which its joint is non-zero along the axis left
+    of (regular, vital) after ``axis`` is reduced (0 for a use that never deals that damage)."""
+    nz = grid.any(axis=axis)  # (use, damage)
+    idx = np.arange(nz.shape[1])
+    return np.where(nz, idx, 0).max(axis=1)
+
+
+def _ceil_pow2(n: int) -> int:
+    """Return the least power of two >= ``n`` (buckets of reach within a factor 2)."""
+    return 1 << max(0, int(n - 1).bit_length())
 
 
 def _subsets(bits: int) -> list[int]:
@@ -213,10 +256,19 @@ def _trim(p: np.ndarray) -> np.ndarray:
 
 
 def _batch_convolve2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Return the 2-D convolution of each plan's joint ``a[p]`` with ``b[p]`` (a shifted add per
-    offset at which some ``b[p]`` is non-zero)."""
+    """Return the 2-D convolution of each plan's joint ``a[p]`` with ``b[p]``: per offset (i, j) at
+    which some ``b[p]`` is non-zero, a shifted add of the plans non-zero there only. A use's joint
+    has few outcomes spread over a wide (regular, vital) box (a 50 x 500 grid: 6.5 non-zero cells of
+    55 x 43 on average), so adding every plan at every offset any plan has did 100x the work."""
     P, R, V = a.shape
     out = np.zeros((P, R + b.shape[1] - 1, V + b.shape[2] - 1))
-    for i, j in np.argwhere(b.any(axis=0)):
-        out[:, i : i + R, j : j + V] += a * b[:, i, j, None, None]
+    p, i, j = np.nonzero(b)
+    if p.size == 0:
+        return out
+    order = np.lexsort((p, j, i))
+    p, i, j = p[order], i[order], j[order]
+    cut = np.flatnonzero((np.diff(i) != 0) | (np.diff(j) != 0)) + 1
+    for ps, (oi, oj) in zip(np.split(p, cut), zip(i[np.r_[0, cut]], j[np.r_[0, cut]])):
+        # the plans of one offset are distinct, so the fancy-indexed add loses nothing
+        out[ps, oi : oi + R, oj : oj + V] += a[ps] * b[ps, oi, oj, None, None]
     return out
