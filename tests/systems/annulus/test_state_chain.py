@@ -235,15 +235,42 @@ def test_the_chain_agrees_with_the_seeded_simulation(attacker, target):
     assert frame["exact"].all() and np.allclose(frame["p_killed_by"].to_numpy()[:3], by[:3], atol=1e-12)
 
 
-def test_a_target_that_would_counter_is_left_to_the_simulation():
-    """The simulation lets a rounds-to-kill target's Counter strike back before its first passive turn
-    (docs/combat.md says a passive target does not counter), so this chain, which follows the text,
-    does not call that fight exact: the Town Guard's Counter answers its own attacks."""
+def test_a_passive_target_never_counters(monkeypatch):
+    """docs/combat.md: a rounds-to-kill target "does not attack or counter" (before: the simulation let
+    it counter in round 1, before its first passive turn). The Town Guard's Riposte answers its own
+    attacks on agility; in rounds to kill no Counter is ever made, and the chain, in which the
+    target's Counter changes nothing, agrees with the simulation."""
+    from workbench.systems.annulus import simulation as sm
+
     guard = A.catalog().creature("Town Guard")
     assert "counter" in A.state_effects(guard, guard)
-    assert A.state_chain(guard, guard) is None
-    frame = wb.rounds_to_kill(guard, guard, fights=2000)
-    assert not frame["exact"][0] and frame["fights"][0] == 2000
+    made = []
+    real = sm.AnnulusSide._counter
+
+    def spy(self, *args):
+        made.append(1)
+        return real(self, *args)
+
+    monkeypatch.setattr(sm.AnnulusSide, "_counter", spy)
+    fights = 20_000
+    sim = simulate_rounds_to_kill(guard, guard, fights=fights, seed=5, max_rounds=500)
+    assert made == []
+    by, _ = _by(guard, guard, 500)
+    for k in range(3):
+        se = max(np.sqrt(by[k] * (1 - by[k]) / fights), 1e-12)
+        assert abs(sim[k] - by[k]) < 4 * se
+    # a duel still counters (both sides attack): the spy sees it
+    wb.duel(guard, guard, fights=500, seed=1)
+    assert made
+
+
+def test_a_state_past_the_solvers_bounds_is_left_to_the_simulation():
+    """Endurance 100 and Vitality 100 with Burn, Choke, Sap, Prone, Setup, Blind, awareness and a
+    recharging set: past MAX_KEYED_TRANSITIONS, so None (rounds_to_kill simulates it)."""
+    hex_ = A.Attack("Hex", "agility", {"Burn": 1, "Choke": 1, "Sap": 1, "Knockdown": 1, "Arc": 1})
+    me = mk("Me", attack_sets=[hex_, A.Attack("Jab", "agility", {"Setup": 1, "Blind": 1})])
+    assert A.state_chain(me, mk("Foe", level=100, endurance=100, awareness="clueless")) is None
+    assert A.state_chain(me, mk("Foe", level=3, endurance=2, awareness="clueless")) is not None
 
 
 def test_duel_weights_are_not_chained():

@@ -31,10 +31,12 @@ them (clamped once Swansong holds: Vitality never comes back). The damage dimens
 its Vitality. Stings the attacker lays are read by the target's next turn (recovery) and gone at the
 end of the round, and the Reroll of a round is the round's, so neither is in the key.
 
-Not chained (None, the fight is simulated): a target with a Counter its foe's sets can provoke (the
-simulation lets a rounds-to-kill target counter before its first passive turn), a Disarm the target
-recovers from, and the duel's weights (its winner's HP left is over Endurance + Vitality, which this
-chain keeps apart).
+A passive target never counters (docs/combat.md), so a Counter of the target changes nothing here, nor
+do the target's Disarm sets (it never strikes), and the target plays the default Tactics, as in the
+simulation's rounds to kill (its recovery checks never spend an action on a Disarm, so which of its
+sets an attacker's Disarm took is not carried). Not chained (None, the fight is simulated): a state
+past the solver's bounds (MAX_KEYS keys, MAX_KEYED_TRANSITIONS transitions), and the duel's weights
+(its winner's HP left is over Endurance + Vitality, which this chain keeps apart).
 """
 
 from __future__ import annotations
@@ -349,17 +351,6 @@ def _convolve(x: list[tuple[int, float]], y: list[tuple[int, float]]) -> list[tu
     return list(out.items())
 
 
-def supported(fight: Fight) -> bool:
-    """Return whether the chain plays this fight as the simulation does (module docstring): not when the
-    target has a Counter set one of the attacker's sets provokes, nor a Disarm the target recovers from."""
-    a, b = fight.a, fight.b
-    if any(d in b.counters for d in a.defense_of[: len(a.sets)].tolist()):
-        return False
-    if a.has_disarm and DISARM in b.recover_bits:
-        return False
-    return True
-
-
 def state_chain(
     sys: Any,
     attacker: Any,
@@ -373,15 +364,13 @@ def state_chain(
     """Return (P(target killed by round t) for t = 1.. up to ``max_rounds`` or until the survival is
     below CHAIN_TAIL, the exact mean rounds (inf when a reached state can never be killed)) of the
     rounds-to-kill fight of ``attacker`` against a passive ``target`` (``RuleSystem.state_chain``),
-    or None when the fight has a state this chain does not play (:func:`supported`), its keys or
-    transitions pass the solver's bounds, or ``weights`` are given (a duel: simulated)."""
+    or None when its keys or transitions pass the solver's bounds, or ``weights`` are given (a duel:
+    simulated)."""
     from ...state_chain import KeyedTurn, solve_keyed_chain
 
     if weights is not None:
         return None
     fight = Fight(attacker, target, options, situation, plan)
-    if not supported(fight):
-        return None
 
     def turn(key: Hashable) -> KeyedTurn:
         keys, dmg, prob = fight.turn(key)  # type: ignore[arg-type]
