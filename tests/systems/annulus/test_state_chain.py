@@ -264,13 +264,46 @@ def test_a_passive_target_never_counters(monkeypatch):
     assert made
 
 
-def test_a_state_past_the_solvers_bounds_is_left_to_the_simulation():
-    """Endurance 100 and Vitality 100 with Burn, Choke, Sap, Prone, Setup, Blind, awareness and a
-    recharging set: past MAX_KEYED_TRANSITIONS, so None (rounds_to_kill simulates it)."""
-    hex_ = A.Attack("Hex", "agility", {"Burn": 1, "Choke": 1, "Sap": 1, "Knockdown": 1, "Arc": 1})
-    me = mk("Me", attack_sets=[hex_, A.Attack("Jab", "agility", {"Setup": 1, "Blind": 1})])
-    assert A.state_chain(me, mk("Foe", level=100, endurance=100, awareness="clueless")) is None
-    assert A.state_chain(me, mk("Foe", level=3, endurance=2, awareness="clueless")) is not None
+HEX = A.Attack("Hex", "agility", {"Burn": 1, "Choke": 1, "Sap": 1, "Knockdown": 1, "Arc": 1})
+JAB = A.Attack("Jab", "agility", {"Setup": 1, "Blind": 1})
+
+
+def test_without_vital_damage_endurance_and_vitality_are_one_pool():
+    """"Endurance is removed first, then Vitality": with no vital damage the target dies when the
+    damage taken reaches E + V, so the chain carries no Endurance in its key (Fight.pooled). Both
+    readings give the same fight; with a Vital set only the two-pool one applies."""
+    from workbench.state_chain import KeyedTurn, solve_keyed_chain
+    from workbench.systems.annulus.state_chain import Fight
+
+    me = mk("Me", attack_sets=[HEX, JAB])
+    foe = mk("Foe", level=3, endurance=4, awareness="clueless")
+    by, mean = _by(me, foe, 40)
+    two = Fight(me, foe, None, None, None, pooled=False)
+
+    def turn(key):
+        keys, dmg, prob = two.turn(key)
+        return KeyedTurn(keys, np.asarray(dmg), np.asarray(prob))
+
+    apart = solve_keyed_chain(two.start(), two.hp, turn, 40)
+    assert two.hp == 3 and apart is not None
+    assert np.abs(apart.by[: by.size] - by).max() < 1e-12 and abs(apart.mean - mean) < 1e-9
+    # a large target is cheap when pooled: Endurance 100 and Vitality 100 in well under a second
+    assert A.state_chain(me, mk("Foe", level=100, endurance=100)) is not None
+
+
+def test_a_state_past_the_bounds_is_left_to_the_simulation(monkeypatch):
+    """Past the solver's transitions (Vitality 1 behind Endurance 900: 901 damage states times the
+    rows) or past MAX_FIGHT_KEYS keys, None: rounds_to_kill simulates the fight."""
+    from workbench.systems.annulus import state_chain as sc
+
+    me = mk("Me", attack_sets=[HEX, JAB])
+    assert A.state_chain(me, mk("Foe", level=1, endurance=900)) is None
+    small = mk("Foe", level=3, endurance=2, awareness="clueless")
+    assert A.state_chain(me, small) is not None
+    monkeypatch.setattr(sc, "MAX_FIGHT_KEYS", 3)
+    assert A.state_chain(me, small) is None
+    frame = wb.rounds_to_kill(me, small, fights=2000)
+    assert not frame["exact"][0] and frame["fights"][0] == 2000
 
 
 def test_duel_weights_are_not_chained():

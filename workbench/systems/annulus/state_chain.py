@@ -28,14 +28,17 @@ still waiting, the Blind and Petrify timers, awareness, the charged area sets, a
 announced, devoured, and the attacker's own Endurance and Vitality when self-damage or Drain can move
 them (clamped once Swansong holds: Vitality never comes back). The damage dimension of
 :func:`workbench.state_chain.solve_keyed_chain` is the Vitality taken, so the target dies when it reaches
-its Vitality. Stings the attacker lays are read by the target's next turn (recovery) and gone at the
-end of the round, and the Reroll of a round is the round's, so neither is in the key.
+its Vitality. When no use of the fight deals vital damage (tried first; a vital row met ends the try),
+"Endurance is removed first, then Vitality" makes the two one pool: the key then carries no Endurance
+and the damage dimension is the Endurance + Vitality taken, the target dying when it reaches E + V.
+Stings the attacker lays are read by the target's next turn (recovery) and gone at the end of the
+round, and the Reroll of a round is the round's, so neither is in the key.
 
 A passive target never counters (docs/combat.md), so a Counter of the target changes nothing here, nor
 do the target's Disarm sets (it never strikes), and the target plays the default Tactics, as in the
 simulation's rounds to kill (its recovery checks never spend an action on a Disarm, so which of its
 sets an attacker's Disarm took is not carried). Not chained (None, the fight is simulated): a state
-past the solver's bounds (MAX_KEYS keys, MAX_KEYED_TRANSITIONS transitions), and the duel's weights
+past MAX_FIGHT_KEYS keys or the solver's MAX_KEYED_TRANSITIONS transitions, and the duel's weights
 (its winner's HP left is over Endurance + Vitality, which this chain keeps apart).
 """
 
@@ -60,7 +63,12 @@ from .simulation import (
 )
 from .tactics import BURN, CHOKE, DISARM, PRONE, SAP
 
-__all__ = ["state_chain", "Fight"]
+__all__ = ["state_chain", "Fight", "MAX_FIGHT_KEYS"]
+
+#: keys (states beyond the damage taken) past which the chain is not built (the fight is simulated):
+#: each key's round is enumerated in Python, up to about 3-4 ms for two uses of a set with many
+#: triggers, so the chain gives up within about 2 s; the catalog's largest fight meets 37 keys
+MAX_FIGHT_KEYS = 500
 
 # positions in a state tuple: the key of a round (K) and, within a turn, Reroll used and the stings laid
 E, UND, COND, SETUP, SIT_SETUP, SPREE, BLIND, PETRIFY, AWARE, CHARGED, TELE, INSIDE, A_E, A_V = range(14)
@@ -78,7 +86,11 @@ class Fight:
     simulation's sides (``AnnulusSide`` of the attacker against the target, and of the target, with the
     target's default Tactics as the simulation's rounds to kill gives it)."""
 
-    def __init__(self, attacker: Any, target: Any, options: Any, situation: Any, plan: Any):
+    def __init__(self, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, pooled: bool = False):
+        #: pooled: no use deals vital damage, so Endurance and Vitality are one pool of E + V taken in
+        #: order ("Endurance is removed first, then Vitality") and the key carries no Endurance (its
+        #: field stays 0, the damage dimension is the total taken); a vital row raises _VitalDamage
+        self.pooled = pooled
         self.a = AnnulusSide(attacker, target, options, situation, plan)
         self.b = AnnulusSide(target, attacker, options, situation, None)
         a, b = self.a, self.b
@@ -92,6 +104,9 @@ class Fight:
         self.cond_mask = BURN | CHOKE | SAP | PRONE | (b.recover_mask & ~DISARM)
         self.airless = bool(b.situation.airless)
         self.e0, self.v0 = int(target.endurance), int(target.vitality)
+        #: the damage that kills: the Vitality, or with ``pooled`` Endurance + Vitality
+        self.hp = self.e0 + self.v0 if pooled else self.v0
+        self.keys = 0  # turns asked (keys met), bounded by MAX_FIGHT_KEYS
         self.ae0, self.av0 = int(attacker.endurance), int(attacker.vitality)
         self.swan = attacker.level // 2  # Swansong: "half of your total Vitality" (the level, simulation)
         self.p = a.p
@@ -105,7 +120,7 @@ class Fight:
         aware = AWARENESS.index(b.situation.target_awareness or b.me.awareness)
         return self._canon(
             [
-                self.e0,
+                0 if self.pooled else self.e0,
                 bool(sit.target_undamaged),
                 0,
                 False,
@@ -170,6 +185,8 @@ class Fight:
         for st, p in dist.items():
             s = list(st)
             for dmg, vit, sd, svd, heal, rer, fx, q in self._rows(self._bits(s) | (i << SHIFT)):
+                if vit and self.pooled:
+                    raise _VitalDamage
                 n = s.copy()
                 reg = dmg - vit
                 soak = min(n[E], reg)
@@ -214,6 +231,9 @@ class Fight:
     def turn(self, key: tuple) -> tuple[list, list, list]:
         """Return (next keys, Vitality damage, probability) of one round from ``key``: the attacker's
         turn, then the target's passive turn (module docstring)."""
+        self.keys += 1
+        if self.keys > MAX_FIGHT_KEYS:
+            raise _TooManyKeys
         s0 = [*key, False, 0, 0]  # Reroll unused, no stings laid, no Vitality taken this round
         s0[TELE] = -1  # a Telegraphed set announced last turn strikes now (or is wasted), once
         dist: dict = {}
@@ -335,6 +355,14 @@ class Fight:
         return out
 
 
+class _VitalDamage(Exception):
+    """A use deals vital damage: Endurance and Vitality are not one pool (Fight.pooled)."""
+
+
+class _TooManyKeys(Exception):
+    """The fight meets more than MAX_FIGHT_KEYS keys: simulated instead."""
+
+
 def _merge(*dists: dict) -> dict:
     out: dict = {}
     for d in dists:
@@ -370,13 +398,20 @@ def state_chain(
 
     if weights is not None:
         return None
-    fight = Fight(attacker, target, options, situation, plan)
+    for pooled in (True, False):
+        fight = Fight(attacker, target, options, situation, plan, pooled)
 
-    def turn(key: Hashable) -> KeyedTurn:
-        keys, dmg, prob = fight.turn(key)  # type: ignore[arg-type]
-        return KeyedTurn(keys, np.asarray(dmg, dtype=np.int64), np.asarray(prob, dtype=np.float64))
+        def turn(key: Hashable, fight: Fight = fight) -> KeyedTurn:
+            keys, dmg, prob = fight.turn(key)  # type: ignore[arg-type]
+            return KeyedTurn(keys, np.asarray(dmg, dtype=np.int64), np.asarray(prob, dtype=np.float64))
 
-    chained = solve_keyed_chain(fight.start(), fight.v0, turn, max_rounds)
-    if chained is None:
-        return None
-    return chained.by, chained.mean
+        try:
+            chained = solve_keyed_chain(fight.start(), fight.hp, turn, max_rounds)
+        except _VitalDamage:  # Endurance in the key, the damage dimension the Vitality taken
+            continue
+        except _TooManyKeys:
+            return None
+        if chained is None:
+            return None
+        return chained.by, chained.mean
+    return None
