@@ -235,6 +235,31 @@ def test_the_chain_agrees_with_the_seeded_simulation(attacker, target):
     assert frame["exact"].all() and np.allclose(frame["p_killed_by"].to_numpy()[:3], by[:3], atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    "attacker,attack,target",
+    [
+        ("Cutpurse", "Sneak Stab", "Ogre"),
+        ("Hill Giant", "Maw", "Wolf"),  # Devour and First Blood: three quarters are never killed
+        ("Storm Priest", "Grave Pulse", "Giant Centipede"),  # an area set, recharging
+    ],
+)
+def test_a_given_plan_agrees_with_the_seeded_simulation(attacker, attack, target):
+    """compare's attack rows: the set alone, as many uses as a turn allows (a given plan)."""
+    cat = A.catalog()
+    a, t = cat.creature(attacker), cat.creature(target)
+    s = A.attack_named(a, attack)
+    plan = [s] * A.uses_per_turn(a, s)
+    fights = 20_000
+    got = A.state_chain(a, t, plan=plan, max_rounds=300)
+    assert got is not None
+    by = got[0]
+    sim = simulate_rounds_to_kill(a, t, plan=plan, fights=fights, seed=11, max_rounds=300, progress=False)
+    for k in (0, 1, 2, 299):
+        p = by[min(k, by.size - 1)]
+        se = max(np.sqrt(p * (1 - p) / fights), 1e-12)
+        assert abs(sim[min(k, sim.size - 1)] - p) < 4 * se
+
+
 def test_a_passive_target_never_counters(monkeypatch):
     """docs/combat.md: a rounds-to-kill target "does not attack or counter" (before: the simulation let
     it counter in round 1, before its first passive turn). The Town Guard's Riposte answers its own
