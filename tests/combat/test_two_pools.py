@@ -138,7 +138,10 @@ def test_automatic_choice_reports_exact_or_simulated():
     assert "burn" in state_effects(burner, b)
     r = wb.duel(burner, b, fights=2000)
     assert not r.exact and r.fights == 2000 and r.standard_error > 0
+    # rounds to kill: exact over the fight's state (annulus/state_chain.py), simulated when forced
     frame = wb.rounds_to_kill(burner, b, fights=2000)
+    assert frame["exact"][0] and frame["fights"][0] is None
+    frame = wb.rounds_to_kill(burner, b, fights=2000, simulate=True)
     assert not frame["exact"][0] and frame["fights"][0] == 2000
     assert wb.duel(burner, b, simulate=False).exact
     with pytest.raises(RulesError) as err:

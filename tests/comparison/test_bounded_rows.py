@@ -9,7 +9,9 @@ import workbench as wb
 from workbench import fight_rows
 from workbench.errors import RulesError
 
-PAIR = (["annulus:Berserker", "annulus:Ogre"], ["annulus:Ogre", "annulus:Town Guard"])
+# Last Odyssey's Miasma acts between rounds: these rows are simulated (the Annulus ones are chained
+# over their state now, annulus/state_chain.py)
+PAIR = (["last_odyssey:Zombie Hulk", "last_odyssey:Cop"], ["last_odyssey:Troll", "last_odyssey:Wolf"])
 
 
 def test_rows_still_running_after_the_simulation_bound_are_refused(monkeypatch):
@@ -41,6 +43,6 @@ def test_one_row_whose_simulation_outruns_the_rows_bound_stops_inside_the_row(mo
     monkeypatch.setattr(engine, "SIMULATION_SECONDS", 1e9)  # nor the simulation's own bound
     monkeypatch.setattr(fight_rows, "ROWS_SECONDS", 0.0)
     with pytest.raises(RulesError) as err:
-        wb.compare(["annulus:Berserker"], ["annulus:Ogre"], fights=50_000, progress=False)
+        wb.compare(["last_odyssey:Zombie Hulk"], ["last_odyssey:Troll"], fights=50_000, progress=False)
     assert err.value.field == "budget"
     assert err.value.message.startswith("compare: stopped after") and "undecided after round 1" in err.value.message

@@ -49,15 +49,26 @@ def test_a_fight_that_cannot_end_is_said_in_words_and_is_no_error(toy):  # noqa:
     assert p.value.mean() == 0
 
 
-def test_a_stateful_fight_says_it_is_simulated_with_its_standard_error():
-    """Annulus catalog: the Rat's Bite can Choke (a condition that lasts: state), so the fight is
-    simulated, and says how many fights and the standard error."""
+def test_a_stateful_fight_chained_over_its_state_says_it_is_exact():
+    """Annulus catalog: the Rat's Bite can Choke (a condition that lasts: state); the fight is
+    chained over that state (annulus/state_chain.py), so it is exact."""
     p = DamagePanel("annulus")
+    p.fight_background.wait(60)
+    f = p.fight
+    assert "choke" in wb.system("annulus").state_effects(p.attacker, p.target)
+    assert f["exact"] and f["forced_by"] == () and "exact" in p.fight_stats.value
+
+
+def test_a_stateful_fight_says_it_is_simulated_with_its_standard_error():
+    """Last Odyssey catalog: the Zombie Hulk's Miasma acts between rounds, so the fight is
+    simulated, and says how many fights and the standard error."""
+    cat = wb.system("last_odyssey").catalog()
+    p = DamagePanel("last_odyssey", attacker=cat.creature("Zombie Hulk"), target=cat.creature("Troll"))
     p.fight_background.wait(60)
     f = p.fight
     assert not f["exact"] and f["fights"] == 4_000 and 0 < f["se"] < 0.02
     assert "simulated: 4,000 fights" in p.fight_stats.value
-    assert "choke" in f["forced_by"] and "(state: " in p.fight_stats.value
+    assert "miasma" in f["forced_by"] and "(state: " in p.fight_stats.value
 
 
 def test_event_chances_per_use_unbound():

@@ -33,12 +33,20 @@ def test_picking_a_rival_races_it():
     assert p.b.name == "Berserker" and p.value["b"][0] == "Berserker"
 
 
-def test_an_annulus_race_names_the_cheaper_build_and_says_it_is_simulated():
+def test_an_annulus_race_names_the_cheaper_build_and_says_it_is_exact():
+    """The Rat's Choke and the Centipede's conditions are chained over the state (annulus/state_chain.py)."""
     A = wb.system("annulus").catalog()
     p = RacePanel("annulus", A.creature("Rat"), A.creature("Giant Centipede"), A.creature("Wolf"), fights=5_000)
     row = p.value.row(0, named=True)
-    assert row["cheaper"] == "Rat" and row["method"] == "simulated"
-    assert "cheaper build: Rat (3 vs 9)" in p.summary.value and "simulated, s.e." in p.summary.value
+    assert row["cheaper"] == "Rat" and row["method"] == "exact"
+    assert "cheaper build: Rat (3 vs 9)" in p.summary.value and "exact" in p.summary.value
+
+
+def test_a_simulated_race_says_so_with_its_error():
+    """Last Odyssey's Miasma (between rounds) keeps the Zombie Hulk's fight simulated."""
+    L = wb.system("last_odyssey").catalog()
+    p = RacePanel("last_odyssey", L.creature("Zombie Hulk"), L.creature("Cop"), L.creature("Troll"), fights=5_000)
+    assert p.value["method"][0] == "simulated" and "simulated, s.e." in p.summary.value
 
 
 def test_the_app_race_tab_follows_the_damage_selection():

@@ -380,7 +380,9 @@ class AnnulusSide(Side):
                 foe.inside[idx] |= ((fx & FX_BIT["devour"]) > 0) & ~self.inside[idx]
         if self.inside.any():
             self.inside[idx] &= dmg < 2  # "deal 2 or more damage ... from the inside ... they can escape"
-        if u.counter and foe.counters and not foe.passive:
+        # a passive target (rounds to kill) never counters, not even before its first passive turn: the
+        # attacker of rounds to kill is the immortal side (simulate_rounds_to_kill), its foe the passive one
+        if u.counter and foe.counters and not foe.passive and not self.immortal:
             self._counter(foe, idx, sets, dmg, sim)
 
     def _counter(self, foe: AnnulusSide, idx: np.ndarray, sets: np.ndarray, dmg: np.ndarray, sim: Fights) -> None:

@@ -423,6 +423,16 @@ class AnnulusSystem(RuleSystem):
     build_combinations_noun = "upgrade combinations"
     builds_per_combination = 3
 
+    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
+        """Return the exact rounds-to-kill of ``attacker`` against a passive ``target`` over the fight's
+        state (annulus/state_chain.py: Endurance left and Vitality taken, conditions, stings, timers,
+        awareness, recharge, Telegraphed, Devour, Swansong, played from the simulation's own tables and
+        plans), or None (simulated) when the fight holds a state it does not play or the state does not
+        fit (``RuleSystem.state_chain``)."""
+        from .state_chain import state_chain
+
+        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
+
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
         against ``targets`` (annulus/builds.py)."""
