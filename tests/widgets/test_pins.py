@@ -256,17 +256,17 @@ def test_the_panel_alone_and_its_delta_frame():
 
 
 def test_a_simulated_pin_says_so_with_its_standard_error():
-    """A pin whose fight is simulated (an Annulus catalog attacker whose fight against the Damage
-    tab's target carries state the engine simulates: the Storm Priest's Telegraphed, Pacify, Blind,
-    ...) says "simulated" with its fights, standard error and the state that forced it, as the
-    Damage tab's fight does; the numbers are the engine's seeded run."""
-    app = Workbench("annulus")
+    """A pin whose fight is simulated (Last Odyssey: the Zombie Hulk's Miasma acts between rounds)
+    says "simulated" with its fights, standard error and the state that forced it, as the Damage
+    tab's fight does; the numbers are the engine's seeded run."""
+    app = Workbench("last_odyssey")
     d = app.damage
-    d.attacker = wb.system("annulus").catalog().creature("Storm Priest")
+    cat = wb.system("last_odyssey").catalog()
+    d.attacker, d.target = cat.creature("Zombie Hulk"), cat.creature("Troll")
     frame = wb.rounds_to_kill(d.attacker, d.target, options=d.options, situation=d.situation, fights=FIGHT_FIGHTS)
     assert not frame["exact"][0]
     app.pin()
     app.pinned.background.wait(60)
     note = app.pinned.table.value
     se = float(frame["standard_error"].max())
-    assert f"{frame['fights'][0]:,} fights, s.e. {se:.4f}" in note and "state: " in note
+    assert f"{frame['fights'][0]:,} fights, s.e. {se:.4f}" in note and "state: miasma" in note
