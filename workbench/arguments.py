@@ -226,7 +226,7 @@ def check_time(detail: str = "", done: int | None = None, total: int | None = No
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def bounded(what: str, how: str, seconds: float = limits.MAX_SECONDS) -> Callable[[F], F]:
+def bounded(what: str, how: str, seconds: float = limits.MAX_RUN_SECONDS) -> Callable[[F], F]:
     """Decorate a public call so that it runs under :func:`time_budget` of ``seconds`` (named
     ``what``, with ``how`` to go ahead), lifted when it is called with ``confirm=True``: its chains
     and simulations check it (:func:`check_time`), so no input makes it run past the bound without

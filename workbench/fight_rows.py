@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from . import limits
 from .arguments import time_budget
 from .chains import _QUANTILES, QUANTILE_TOLERANCE
 from .errors import RulesError
@@ -30,7 +31,7 @@ COMPARE_FIGHTS = 2_000
 PROJECT_AFTER = 1.0
 #: simulated rows still running after this long stop and ask (rows differ in cost, so a projection
 #: can be low); the simulation's own bound (simulate.engine.SIMULATION_SECONDS)
-ROWS_SECONDS = 8.0
+ROWS_SECONDS = limits.MAX_RUN_SECONDS
 
 
 @dataclass

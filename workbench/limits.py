@@ -30,6 +30,7 @@ __all__ = [
     "MAX_PLAN",
     "MAX_SEED",
     "MAX_SECONDS",
+    "MAX_RUN_SECONDS",
     "MAX_COMPARE_ROWS",
     "MAX_CHAIN_CELLS",
     "MAX_VARY",
@@ -73,6 +74,10 @@ MAX_SEED = 2**128  #: seeds are whole numbers 0 <= seed < 2**128 (numpy's SeedSe
 BUDGET = "docs/limits.md: bounded work"
 #: a call estimated to take longer than this many seconds says so and asks (confirm=True / --yes)
 MAX_SECONDS = 10.0
+#: work already running stops and asks after this long (a chain round or a simulated round checks
+#: it), so that a call answers within MAX_SECONDS even on a loaded machine: the whole of a
+#: ``duel`` / ``rounds_to_kill`` (arguments.bounded), compare's rows (fight_rows.ROWS_SECONDS)
+MAX_RUN_SECONDS = 8.0
 #: rows of one compare frame past which compare asks (confirm=True), whatever the estimate
 MAX_COMPARE_ROWS = 1_000_000
 #: rows x max_rounds of compare(chain=True)'s list column past which compare asks (400 MB of float64)
