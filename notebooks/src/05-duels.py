@@ -49,7 +49,8 @@ FIGHTS = 20_000   # simulated fights per run: enough for a standard error under 
 # Each side plays its best turn (`wb.turn_damage`: the legal plan with the highest mean damage).
 # The Ranger shoots a Longbow or cuts with a Short sword; the Battle mage casts spells. (Not the
 # Town guard: his best turn bashes with his Heater shield, and a bash gives up the shield's AC
-# until his next turn, state the fight carries, so his duels are simulated; see section 2.)
+# until his next turn, state the fight carries; his duels take a chain over both sides' state,
+# section 2.)
 
 # %%
 U = wb.system("unbound")
@@ -123,9 +124,12 @@ print(left)
 #   turn", so the Mage's turn after a bash meets a lower AC.
 #
 # `workbench.simulate.state_effects(attacker, target)` names the stateful effects of one
-# direction. When a duel has any, `wb.duel` plays `fights` seeded fights with numpy instead.
-# (`wb.rounds_to_kill` and `wb.compare` already run an exact chain over Glass Empires armor
-# points, section 5; duels do not yet.)
+# direction. When a duel has any, `wb.duel` looks for an exact chain over the state: each
+# direction's own when neither side's turns change the other's fight (Glass Empires armor points,
+# an Unbound Brace), or one chain over both sides' state (an Unbound shield bash:
+# `RuleSystem.duel_chain`). Where none fits (Annulus conditions in a duel: a recovery check spends
+# the foe's own actions) it plays `fights` seeded fights with numpy, and says so. `wb.rounds_to_kill`
+# and `wb.compare` run exact chains over the Annulus and Glass Empires state too, section 5.
 
 # %%
 A, G = wb.system("annulus"), wb.system("glass_empires")
@@ -169,8 +173,10 @@ print(pl.DataFrame(rows))
 #   points the Bear's claws almost never get through, so the exact chain has the soldier winning
 #   every fight. In the simulation each blow strips armor points for good, and the Bear soon wins.
 #
-# A chain that ignores state can be badly wrong. The default (`simulate=None`) picks the simulation
-# whenever `state_effects` names something, so you get the right answer without asking.
+# A chain that ignores state can be badly wrong. The default (`simulate=None`) never ignores it:
+# whenever `state_effects` names something it runs the exact chain over that state if one fits
+# (the Bear against the soldier: exact with the armor wearing down), else the simulation (the
+# Berserker against the Ogre), so you get the right answer without asking.
 
 # %%
 auto = wb.duel(bear, soldier, fights=FIGHTS, seed=1, progress=False)
@@ -243,16 +249,20 @@ print(f"chain with armor wear: P(soldier down by round 10) = "
       f"chain with armor restored every turn: {bear_flat.filter(pl.col('round') == 10)['p_killed_by'][0]:.4f}")
 
 # %% [markdown]
-# The Berserker against the Ogre both ways, and the Bear against the soldier three ways. The Burn
+# The Berserker against the Ogre three ways, and the Bear against the soldier three ways. The Burn
 # the state-free chain leaves out speeds the Berserker up (2 dice of damage at the end of each of
-# the Ogre's turns, until a recovery check removes it); no chain holds it yet, so the default is
-# the simulation. The Bear's exact chain over armor points and the simulation agree within a
-# standard error; the chain that restores the armor every turn barely leaves zero.
+# the Ogre's turns, until a recovery check removes it). The default holds it exactly: the Annulus
+# chain over the fight's state (conditions, recovery checks, timers; docs/combat.md) plays every
+# outcome the simulation would draw, and the simulation agrees within its standard error. The
+# Bear's exact chain over armor points and the simulation agree too; the chain that restores the
+# armor every turn barely leaves zero.
 
 # %%
 berserker_exact = wb.rounds_to_kill(berserker, ogre, simulate=False)
-berserker_sim = wb.rounds_to_kill(berserker, ogre, fights=FIGHTS, seed=3, progress=False)
-curves = {"Berserker → Ogre, exact, state ignored": berserker_exact, "Berserker → Ogre, simulated": berserker_sim,
+berserker_state = wb.rounds_to_kill(berserker, ogre)
+berserker_sim = wb.rounds_to_kill(berserker, ogre, simulate=True, fights=FIGHTS, seed=3, progress=False)
+curves = {"Berserker → Ogre, exact, state ignored": berserker_exact,
+          "Berserker → Ogre, exact over its state": berserker_state, "Berserker → Ogre, simulated": berserker_sim,
           "Bear → Soldier, exact, armor restored": bear_flat, "Bear → Soldier, exact with armor wear": bear_state,
           "Bear → Soldier, simulated": bear_sim}
 rows = [{"curve": k, "exact": bool(f["exact"][0]),
@@ -264,7 +274,7 @@ print(pl.DataFrame(rows))
 # %%
 # NBVAL_IGNORE_OUTPUT
 rounds = charts.rounds_chart(curves, title="Rounds to kill: exact chain vs simulation",
-                             subtitle="the state-free chain ignores Burn and armor wear; the armor chain holds it", legend_title="Curve", max_round=12)
+                             subtitle="the state-free chains ignore Burn and armor wear; the chains over the state hold them", legend_title="Curve", max_round=12)
 charts.save_png(rounds, "/tmp/nbcharts/05-rounds.png")
 rounds
 

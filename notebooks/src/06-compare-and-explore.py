@@ -227,8 +227,9 @@ charts.race_chart(race)
 # %% [markdown]
 # Where builds have a price (Annulus Experience) the race also says which build is cheaper and
 # how often the cheaper one does better. The Rat's Bite costs 3 Experience, the Giant Centipede's
-# two sets 9: against a Wolf the cheaper Rat downs it first about one time in ten (a simulated
-# fight: Choke carries state, so the row says so and gives its standard error).
+# two sets 9: against a Wolf the cheaper Rat downs it first about one time in ten. Choke carries
+# state from turn to turn, and the fight is still exact: the Annulus chain over the fight's state
+# holds it (a row that had to be simulated would say so and give its standard error).
 
 # %%
 A = wb.system("annulus").catalog()
