@@ -75,6 +75,19 @@ E, UND, COND, SETUP, SIT_SETUP, SPREE, BLIND, PETRIFY, AWARE, CHARGED, TELE, INS
 REROLL, STINGS = 14, 15
 
 
+def _hurt(state: tuple, k: int) -> tuple:
+    """Return ``state`` after ``k`` regular damage outside a strike (Devour's dice, Burn, Choke, Sap):
+    Endurance first, the rest to the Vitality taken (the key's last item); any damage ends
+    "undamaged" (annulus-attacks.txt: "Endurance is removed first, then Vitality")."""
+    n = list(state)
+    soak = min(n[E], k)
+    n[E] -= soak
+    n[-1] += k - soak
+    if k:
+        n[UND] = False
+    return tuple(n)
+
+
 def _binomial(n: int, p: float) -> list[tuple[int, float]]:
     from math import comb
 
@@ -255,13 +268,7 @@ class Fight:
             nxt: dict = {}
             for st, p in dist.items():
                 for k, q in _binomial(2, self.p):
-                    n = list(st)
-                    soak = min(n[E], k)
-                    n[E] -= soak
-                    n[-1] += k - soak
-                    if k:
-                        n[UND] = False
-                    t = tuple(n)
+                    t = _hurt(st, k)
                     nxt[t] = nxt.get(t, 0.0) + p * q
             dist = nxt
         else:
@@ -344,13 +351,7 @@ class Fight:
                 if c & SAP:
                     dots = [(k + 1, r) for k, r in dots]
                 for k, r in dots:
-                    n = list(s2)
-                    soak = min(n[E], k)
-                    n[E] -= soak
-                    n[-1] += k - soak
-                    if k:
-                        n[UND] = False
-                    t = tuple(n)
+                    t = _hurt(s2, k)
                     out[t] = out.get(t, 0.0) + q * r
         return out
 
