@@ -43,6 +43,8 @@ _GROUP_CELLS = 1 << 16
 #: rows convolve as one batched product over sliding windows up to this many multiply-adds a row
 #: (window x max(support, 32)); wider, one np.correlate per row (its per-call cost is then small)
 _BATCH_MACS = 8192
+#: the pools of one two-pool turn chained together up to this many (pairs x box) region cells
+_POOL_CELLS = 1 << 22
 _RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
 _RULE_POOLS = (
     "DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
@@ -651,12 +653,12 @@ def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: i
     if W is not None:
         size = pools.sum(axis=1)
         wts = _Weights(W, inv, size, int(size.max(initial=1)))
-    for p, row in enumerate(first):
-        k, E, V = int(ti[row]), int(pools[row, 0]), int(pools[row, 1])
-        wsel = None
-        if wts is not None:
-            wsel = np.flatnonzero(inv == p)
-        mean[p] = _pool_chain(J[k], E, V, p, rec, max_rounds, wts, wsel)
+    turn_of = ti[first]
+    order = np.argsort(turn_of, kind="stable")
+    cuts = np.flatnonzero(np.diff(turn_of[order])) + 1
+    for group in np.split(order, cuts):  # the pairs of one turn: one chain serves all their pools
+        if group.size:
+            _pool_chain(J[int(turn_of[group[0]])], pools[first[group]], group, rec, mean, max_rounds, wts)
     return Chains(
         rec.killed_rows(inv),
         rec.alive[inv],
@@ -667,65 +669,95 @@ def _pool_chains(J: np.ndarray, pools: np.ndarray, ti: np.ndarray, max_rounds: i
     )
 
 
-def _pool_chain(joint, E, V, p, rec: _Recorder, max_rounds, wts, wsel) -> float:
-    """Run one (joint, endurance, vitality) chain on the two running totals; return its mean.
+def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> None:
+    """Run the chain of one joint turn for the pairs ``pairs`` of (endurance, vitality) ``pools``,
+    storing each pair's kill chances and mean.
 
-    ``alive[r, v]`` = P(regular total r, vital total v, alive): alive while
-    v + max(0, r - endurance) < vitality. The box grows by the joint's support each round, cut at
-    r < E + V and v < V; each round is one 1-D convolution of the box and the joint laid out
-    row-major with a common row stride (columns padded so that no row wraps into the next).
+    The totals (R_t, V_t) after t turns have the pmf J^{*t}, the t-th convolution power of the
+    joint; a pair (E, V) is alive while V_t + max(0, R_t - E) < V. The totals never decrease and
+    that region is a down-set, so mass that leaves it never returns: P(alive after t) is the sum of
+    J^{*t} over the pair's region, and one power sequence (on the box r < max(E + V), v < max(V),
+    past which every pair is dead) serves every pool of the turn. Each round is one 1-D
+    convolution of the box and the joint laid out row-major with a common row stride (columns
+    padded so that no row wraps into the next), then one product with the pairs' region masks.
+    A pair leaves once its alive mass is below CHAIN_TAIL.
     """
-    H = E + V
-    if joint.sum() - joint[0, 0] <= 0:
+    E, V = pools[:, 0], pools[:, 1]
+    H, Vb = int((E + V).max()), int(V.max())
+    if pairs.size > 1 and pairs.size * H * Vb > _POOL_CELLS:  # the region masks in parts
+        half = pairs.size // 2
+        for part in (slice(0, half), slice(half, None)):
+            _pool_chain(joint, pools[part], pairs[part], rec, mean, max_rounds, wts)
+        return
+    if joint.sum() - joint[0, 0] <= 0:  # never damages: killed 0, alive 1, rounds 0, mean inf
         if wts is not None:
-            wts.out[wsel, 0] = wts.W[wsel].sum(axis=1)
-        return np.inf
-    j = joint[:H, :V]  # more regular or vital damage than this kills in any state
+            rows, _ = wts.rows_of(pairs)
+            wts.out[rows, 0] = wts.W[rows].sum(axis=1)
+        return
+    j = joint[:H, :Vb]  # more regular or vital damage than this kills every pair in any state
     nzr, nzc = np.flatnonzero(j.any(axis=1)), np.flatnonzero(j.any(axis=0))
     j = j[: nzr[-1] + 1, : nzc[-1] + 1] if nzr.size else j[:1, :1]
     jr, jv = j.shape
-    rr, vv = np.arange(H)[:, None], np.arange(V)[None, :]
-    region = (vv + np.maximum(0, rr - E)) < V
-    total = rr + vv  # damage taken (Endurance + Vitality lost)
-    alive = np.ones((1, 1))
-    prev, mean = 1.0, 0.0
-    killed: list[float] = []  # P(T = t), stored once at the end (a row's rounds are its own)
+    rr, vv = np.arange(H)[:, None], np.arange(Vb)[None, :]
+    # region[i, r, v]: pair i alive after regular total r and vital total v
+    region = ((vv + np.maximum(0, rr - E[:, None, None])) < V[:, None, None]).astype(np.float64)
+    rows = pos = total = None
+    if wts is not None:
+        rows, pos = wts.rows_of(pairs)
+        total = rr + vv  # damage taken (Endurance + Vitality lost); in a region it is below E + V
+    live = np.arange(pairs.size)  # pairs still in the chain (positions in ``pairs``)
+    prev = np.ones(pairs.size)
+    acc = np.zeros(pairs.size)  # sum_t t P(T = t)
+    killed = np.zeros((pairs.size, min(max_rounds, 64)))
+    power = np.ones((1, 1))
     Jf = np.zeros((jr, 0))  # the joint laid out on the box's row stride, rebuilt when the stride grows
-    pair = np.array([p])
-
-    def store(t: int, mass: float) -> None:
-        rec.grow(t)
-        rec.killed[p, :t] = np.maximum(killed, 0.0)  # an exact 0 may round to -2e-16
-        rec.R = max(rec.R, t)
-        rec.finish(pair, t, np.array([mass]))
-
+    t = 0
     for t in range(1, max_rounds + 1):
-        nr, nv = alive.shape
+        nr, nv = power.shape
         L = nv + jv - 1
         if nv == L:
-            A = alive
+            A = power
         else:
             A = np.zeros((nr, L))
-            A[:, :nv] = alive
+            A[:, :nv] = power
         if Jf.shape[1] != L:
             Jf = np.zeros((jr, L))
             Jf[:, :jv] = j
         f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
-        out_r, out_v = min(nr + jr - 1, H), min(L, V)
-        f = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)
-        alive = f[:out_r, :out_v] * region[:out_r, :out_v]
-        mass = float(alive.sum())
-        killed.append(prev - mass)
-        mean += t * (prev - mass)
-        prev = mass
+        out_r, out_v = min(nr + jr - 1, H), min(L, Vb)
+        power = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)[:out_r, :out_v]
+        masked = region[live, :out_r, :out_v] * power
+        mass = masked.reshape(live.size, -1).sum(axis=1)
+        if t > killed.shape[1]:
+            killed = np.pad(killed, ((0, 0), (0, min(max_rounds, 2 * t) - killed.shape[1])))
+        step = prev[live] - mass
+        killed[live, t - 1] = step
+        acc[live] += t * step
+        prev[live] = mass
         if wts is not None and t < wts.W.shape[1]:
-            s = np.bincount(total[:out_r, :out_v].ravel(), weights=alive.ravel(), minlength=H)[:H]
-            wts.out[np.ix_(wsel, np.arange(H))] += wts.W[wsel, t, None] * s
-        if mass < CHAIN_TAIL:
-            store(t, mass)
-            return mean
-    store(max_rounds, prev)
-    return np.nan
+            width = wts.out.shape[1]
+            cells = (np.arange(live.size)[:, None, None] * width + np.minimum(total[:out_r, :out_v], width - 1)).ravel()
+            s = np.bincount(cells, weights=masked.ravel(), minlength=live.size * width).reshape(live.size, width)
+            sel = np.isin(pos, live)
+            at = np.searchsorted(live, pos[sel])
+            wts.out[rows[sel]] += wts.W[rows[sel], t, None] * s[at]
+        done = mass < CHAIN_TAIL
+        if done.any():
+            _store(rec, pairs[live[done]], killed[live[done], :t], t, mass[done])
+            mean[pairs[live[done]]] = acc[live[done]]
+            live = live[~done]
+            if not live.size:
+                return
+    _store(rec, pairs[live], killed[live, :t], t, prev[live])
+    mean[pairs[live]] = np.nan
+
+
+def _store(rec: _Recorder, pairs: np.ndarray, killed: np.ndarray, t: int, alive: np.ndarray) -> None:
+    """Store the kill chances of ``pairs`` (rounds 1..t) leaving the chain after round ``t``."""
+    rec.grow(t)
+    rec.killed[pairs, :t] = np.maximum(killed, 0.0)  # an exact 0 may round to -2e-16
+    rec.R = max(rec.R, t)
+    rec.finish(pairs, t, alive)
 
 
 # --------------------------------------------------------------------------- statistics of many rows
@@ -751,20 +783,21 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
 
     A turn that deals nothing only waits, so T is the round of the k-th damaging turn:
     P(T <= t) = sum_k P(K = k) P(Binomial(t, p) >= k) (the Binomial pmf is stepped round by round,
-    its last cell holding ">= K").
+    its last cell holding ">= K"), summed as sum_j P(Bin(t, p) = j) P(K <= j), j = 1..K.
     """
     n, K = steps.shape
     pmf = np.zeros((n, K + 1))
     pmf[:, 0] = 1.0
-    q = (1.0 - p_pos)[:, None]
+    p, q = p_pos[:, None], (1.0 - p_pos)[:, None]
+    upto = np.cumsum(steps, axis=1)  # P(K <= j), j = 1..K
+    moved = np.empty_like(pmf)
     out = np.zeros((n, max_rounds))
     for t in range(max_rounds):
-        moved = pmf * p_pos[:, None]
-        pmf = pmf * q
+        np.multiply(pmf, p, out=moved)
+        pmf *= q
         pmf[:, 1:] += moved[:, :-1]
         pmf[:, -1] += moved[:, -1]
-        sf = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1][:, 1:]  # P(Bin >= k), k = 1..K
-        out[:, t] = np.einsum("ik,ik->i", steps, sf)
+        out[:, t] = np.einsum("ik,ik->i", pmf[:, 1:], upto)
     return np.clip(out, 0.0, 1.0)
 
 

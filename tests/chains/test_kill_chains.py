@@ -183,6 +183,51 @@ def test_two_pool_chain_matches_enumeration(w, endurance, vitality):
     assert abs(c.mean[0] - float(t @ killed)) <= 1e-9 * max(1.0, c.mean[0])
 
 
+def _pools_alive_by_total(joint, endurance, vitality, rounds):
+    """Alive mass by total damage taken (r + v) after t = 0..rounds turns, by enumeration."""
+    alive = {(0, 0): 1.0}
+    out = np.zeros((rounds + 1, endurance + vitality))
+    for t in range(rounds + 1):
+        for (r, v), p in alive.items():
+            out[t, r + v] += p
+        new: dict[tuple[int, int], float] = {}
+        for (r, v), p in alive.items():
+            for (dr, dv), q in np.ndenumerate(joint):
+                R, V = r + dr, v + dv
+                if q and V + max(0, R - endurance) < vitality:
+                    new[(R, V)] = new.get((R, V), 0.0) + p * q
+        alive = new
+    return out
+
+
+@pytest.mark.parametrize("cells", [None, 64])
+def test_one_joint_serves_many_pools(monkeypatch, cells):
+    """One turn against many (endurance, vitality) pools is chained once for all of them (the totals'
+    region of each pool is a down-set: mass that leaves it never returns); each pool still gets the
+    enumerated kill chances and, with weights, the enumerated alive mass by damage taken. With
+    ``cells`` the region masks go in parts (_POOL_CELLS), with the same numbers."""
+    import workbench.chains as chains
+
+    if cells is not None:
+        monkeypatch.setattr(chains, "_POOL_CELLS", cells)
+    rng = np.random.default_rng(11)
+    joint = rng.integers(0, 4, size=(4, 3)).astype(float)
+    joint[0, 0] += 2
+    joint /= joint.sum()
+    pools = np.array([[0, 1], [3, 2], [7, 1], [2, 5], [9, 4], [3, 2]])
+    W = rng.random((pools.shape[0], 6))
+    c = kill_chains(joint, pools, np.zeros(pools.shape[0], dtype=int), channels=2, weights=W)
+    for i, (e, v) in enumerate(pools.tolist()):
+        R = int(c.rounds[i])
+        assert np.all(np.abs(c.killed[i, :R] - enumerate_pools(joint, e, v, R)) <= 1e-12)
+        assert c.alive[i] < CHAIN_TAIL and np.all(c.killed[i, R:] == 0.0)
+        by_total = _pools_alive_by_total(joint, e, v, 5)
+        assert np.all(np.abs(c.weighted[i, : e + v] - W[i] @ by_total) <= 1e-12)
+        assert np.all(c.weighted[i, e + v :] == 0.0)
+        alone = kill_chains(joint, pools[i : i + 1], channels=2)  # the 1 x 1 case
+        assert abs(alone.mean[0] - c.mean[i]) <= 1e-12 * c.mean[i]
+
+
 def test_window_trimming_agrees_with_the_untrimmed_chain():
     """HP in the hundreds to thousands run on trimmed windows: equal to the full-width chain to 1e-12, and the
     mass dropped stays under TRIM_BUDGET."""
