@@ -11,9 +11,27 @@ import os
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", max_examples=200, deadline=None, derandomize=True,
+    "ci",
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def state_too_large(monkeypatch):
+    """Every catalog fight's state fits its chain now, so a test of what a *simulated* figure shows
+    (its method, standard error, forced_by) makes the state too large for the chain: the bounds on
+    the keys a chain may meet (workbench.state_chain.MAX_KEYS, Annulus MAX_FIGHT_KEYS) set to 0, as a
+    fight past them would be. The fights then take the simulation, as a user's larger fight does."""
+    import importlib
+
+    monkeypatch.setattr("workbench.state_chain.MAX_KEYS", 0)
+    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.state_chain"), "MAX_FIGHT_KEYS", 0)

@@ -701,7 +701,8 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
     rr, vv = np.arange(H)[:, None], np.arange(Vb)[None, :]
     # region[i, r, v]: pair i alive after regular total r and vital total v
     region = ((vv + np.maximum(0, rr - E[:, None, None])) < V[:, None, None]).astype(np.float64)
-    rows = pos = total = None
+    rows = pos = np.zeros(0, dtype=np.int64)
+    total = np.zeros((0, 0), dtype=np.int64)
     if wts is not None:
         rows, pos = wts.rows_of(pairs)
         total = rr + vv  # damage taken (Endurance + Vitality lost); in a region it is below E + V

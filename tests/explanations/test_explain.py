@@ -30,9 +30,10 @@ def test_an_exact_row_and_its_working():
     assert "P(crit) 3.00%" in text and "Longsword × 2" in text and "exact" in text and "```python" in text
 
 
-def test_a_simulated_row_is_reproduced_to_the_digit():
-    """The Zombie Hulk's Miasma acts between rounds (Last Odyssey): simulated with compare's fights
-    and the row's own seed, which the snippet uses too."""
+def test_a_simulated_row_is_reproduced_to_the_digit(state_too_large):
+    """The Zombie Hulk's Miasma acts between rounds (Last Odyssey), its state too large for the chain
+    here (``state_too_large``): simulated with compare's fights and the row's own seed, which the
+    snippet uses too."""
     L = wb.system("last_odyssey").catalog()
     info = wb.explain(L.creature("Zombie Hulk"), L.creature("Troll"))
     assert info["method"] == "simulated" and info["fights"] == 2000 and info["se"] > 0

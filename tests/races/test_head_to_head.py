@@ -68,14 +68,23 @@ def test_creatures_race_through_rounds_to_kill():
     assert "the curves cross" in spec["title"]["subtitle"]
 
 
-def test_a_simulated_race_says_so_with_an_error():
-    """Last Odyssey's Miasma acts between rounds, so the Zombie Hulk's fight is simulated; an Annulus
-    race with state is exact (annulus/state_chain.py)."""
+def test_a_simulated_race_says_so_with_an_error(state_too_large):
+    """Last Odyssey's Miasma acts between rounds; with its state too large for the chain
+    (``state_too_large``) the Zombie Hulk's fight is simulated, and the race says so."""
     lo = wb.system("last_odyssey").catalog()
     hulk, cop, troll = lo.creature("Zombie Hulk"), lo.creature("Cop"), lo.creature("Troll")
     r = wb.head_to_head(hulk, cop, troll, fights=20_000, progress=False).row(0, named=True)
     assert r["method"] == "simulated" and 0 < r["se"] < 0.02
     assert r["rounds_dominance"] in ("Zombie Hulk", "Cop", "neither", "equal")
+
+
+def test_races_with_state_are_exact():
+    """Races whose fights carry state are exact when it fits the chain: an Annulus race with
+    conditions (annulus/state_chain.py) and a Last Odyssey race with Miasma (last_odyssey/state_chain.py:
+    phase_chain)."""
+    lo = wb.system("last_odyssey").catalog()
+    r = wb.head_to_head(lo.creature("Zombie Hulk"), lo.creature("Cop"), lo.creature("Troll")).row(0, named=True)
+    assert r["method"] == "exact" and r["se"] is None
     a = wb.system("annulus").catalog()
     r = wb.head_to_head(a.creature("Ogre"), a.creature("Drake"), a.creature("Wolf"), fights=20_000).row(0, named=True)
     assert r["method"] == "exact" and r["se"] is None

@@ -59,9 +59,10 @@ def test_a_stateful_fight_chained_over_its_state_says_it_is_exact():
     assert f["exact"] and f["forced_by"] == () and "exact" in p.fight_stats.value
 
 
-def test_a_stateful_fight_says_it_is_simulated_with_its_standard_error():
-    """Last Odyssey catalog: the Zombie Hulk's Miasma acts between rounds, so the fight is
-    simulated, and says how many fights and the standard error."""
+def test_a_stateful_fight_says_it_is_simulated_with_its_standard_error(state_too_large):
+    """Last Odyssey catalog: the Zombie Hulk's Miasma acts between rounds; with its state too large for
+    the chain (``state_too_large``) the fight is simulated, and says how many fights and the standard
+    error."""
     cat = wb.system("last_odyssey").catalog()
     p = DamagePanel("last_odyssey", attacker=cat.creature("Zombie Hulk"), target=cat.creature("Troll"))
     p.fight_background.wait(60)

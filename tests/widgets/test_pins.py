@@ -255,8 +255,9 @@ def test_the_panel_alone_and_its_delta_frame():
     assert "reference" in panel.errors_shown() and panel.reference == "a"
 
 
-def test_a_simulated_pin_says_so_with_its_standard_error():
-    """A pin whose fight is simulated (Last Odyssey: the Zombie Hulk's Miasma acts between rounds)
+def test_a_simulated_pin_says_so_with_its_standard_error(state_too_large):
+    """A pin whose fight is simulated (Last Odyssey: the Zombie Hulk's Miasma acts between rounds, its
+    state made too large for the chain here)
     says "simulated" with its fights, standard error and the state that forced it, as the Damage
     tab's fight does; the numbers are the engine's seeded run."""
     app = Workbench("last_odyssey")

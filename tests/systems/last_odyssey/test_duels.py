@@ -1,5 +1,5 @@
-"""Last Odyssey duels whose state is each side's MP, solved exactly (issue 15, item 2 for duels); phase abilities
-still couple the two directions and are simulated.
+"""Last Odyssey duels over each side's state, solved exactly (issue 15, item 2 for duels): the MP and the Shell by
+the two directions' chains, the phase abilities by the chain over both sides' state (last_odyssey/duel_chain.py).
 
 srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an MP cost, their MP is reduced by
 that amount. Characters may never use an ability that costs more than their current MP". A side's MP pays for its
@@ -8,7 +8,8 @@ Shell), so both are one-sided (LastOdyssey.duel_couplings leaves them out) and, 
 Shell, the duel is the combination of the two MP chains (last_odyssey/state_chain.py), exact. Phase abilities are
 played between rounds, after both turns (srd/combat/round.md: the Action Phase, then the Effect Phase, then the
 Paradigm Phase), and Dragonslayer hands its anima to the foe (srd/anima/spending.md): they couple, and the duel is
-simulated, its forced_by naming them. The oracle is a plain enumeration over (damage taken and MP left of both
+the chain over both sides' (MP, Shell, Poisoned, anima; HP damage taken), checked against a second enumeration
+oracle (``phase_duel_oracle``) and the simulation. The oracle is a plain enumeration over (damage taken and MP left of both
 sides) with Fractions, each turn the one test_mp_chain._turn chooses from the rules (the hit-die faces of
 test_oracle.oracle_face), to 1e-12. No bundled creature with an MP ability lacks a Shell, so the cases take
 catalog creatures with their Shell taken off.
@@ -22,6 +23,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
+from workbench.systems.last_odyssey import Shell
 from workbench.systems.last_odyssey import simulation as lo_sim
 
 from .published import CAT, LO
@@ -85,8 +87,8 @@ def _left(result, side: str) -> dict[int, float]:
 
 def test_mp_and_shell_are_one_sided_and_phase_abilities_couple():
     """MP (both sides) and the Shell are left out of duel_couplings; Miasma (the Zombie Hulk), Dragonslayer (Ser
-    Tarbh) and Foretell Doom (the Prophet) are named, in either direction, and the duel is simulated with them as
-    forced_by (2,000 fights here). A Shell is one-sided and chained (state_chain.shell_chain): a duel against a
+    Tarbh) and Foretell Doom (the Prophet) are named, in either direction, and the duel is the chain over both
+    sides' state (``LastOdyssey.duel_chain``), exact, within 4 s.e. of 40,000 simulated fights. A Shell is one-sided and chained (state_chain.shell_chain): a duel against a
     shelled side is exact (test_a_duel_with_shells_on_both_sides_agrees_with_the_simulation)."""
     wolf, rider = bare("Wolf", 30), bare("Boar Rider", 30)
     assert LO.state_effects(wolf, rider) == {"mp"} == LO.state_effects(rider, wolf)
@@ -100,8 +102,10 @@ def test_mp_and_shell_are_one_sided_and_phase_abilities_couple():
     ):
         x = CAT.creature(name)
         assert LO.duel_couplings(x, jianna) == {effect} == LO.duel_couplings(jianna, x)
-        d = wb.duel(x, jianna, fights=2_000, seed=1)
-        assert not d.exact and d.forced_by == (effect,) and "simulated (2,000 fights" in d.summary()
+        d = wb.duel(x, jianna)  # coupled: the chain over both sides' state (duel_chain.py)
+        assert d.exact and d.forced_by == () and "exact" in d.summary()
+        sim = wb.duel(x, jianna, fights=40_000, seed=1)
+        assert abs(sim.p_a_wins - d.p_a_wins) <= 4 * (max(0.0, d.p_a_wins * (1 - d.p_a_wins)) / 40_000) ** 0.5 + 1e-12
     shelled = CAT.creature("Wolf")
     assert LO.duel_couplings(shelled, rider) == set()
     d = wb.duel(rider, shelled, fights=2_000, seed=1)
@@ -197,3 +201,115 @@ def test_exact_duel_agrees_with_200000_simulated_fights(na, ha, nb, hb, first):
         assert abs(p - q) <= 4 * max(np.sqrt(p * (1 - p) / 200_000), 1e-9)
     _hp_left_agrees(d, s, 200_000)
     assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
+
+
+def phase_duel_oracle(a, b, first: str, rounds: int):
+    """Return (P(a wins in round r), P(b wins in round r)), r = 1..rounds, of a duel of two creatures with one
+    action ability each and no MP costs, by enumeration over exact fractions from the rules text: each use one of
+    the ten hit-die faces (test_oracle.oracle_face, reading the Shell standing and the HP left); srd/combat/round.md:
+    the extra Paradigm Phase before round 1 (a's, then b's), then each round both turns (``first`` first) and a's
+    phases then b's: Poisoned's damage (a tenth of the base maximum HP, at least 1), the effect-phase sleights
+    (Poisoned for the battle), after the third Effect Phase the abilities that wait for it, the first paradigm
+    action the anima pays for, its anima handed to the foe (at most 10, srd/anima/spending.md). A Shell takes
+    damage first; a kill in a round's phases is that round's (the extra Paradigm Phase's: round 1)."""
+    from tests.systems.last_odyssey.test_oracle import oracle_face
+
+    who = (a, b)
+    # state: (HP taken, Shell left, foe Poisoned by it, anima) of a, then of b
+    alive = {((0, a.shell.points if a.shell else 0, False, a.anima), (0, b.shell.points if b.shell else 0, False,
+              b.anima)): Fraction(1)}  # fmt: skip
+    wins = [[Fraction(0)] * rounds, [Fraction(0)] * rounds]
+
+    def use(state, x, attack, r, anima=0):
+        """One use of ``attack`` by side x on its foe, from every state; the kills go to wins[x]."""
+        out: dict = {}
+        me_c, foe_c = who[x], who[1 - x]
+        for st, p in state.items():
+            me, foe = st[x], st[1 - x]
+            for die in range(1, 11):
+                _, dmg, status = oracle_face(attack, me_c, foe_c, die, shell_points=foe[1], target_hp=foe_c.hp - foe[0])
+                ab = min(dmg, foe[1])
+                if attack.kind == "sleight":
+                    me2, foe2 = (me[0], me[1], me[2] or status, me[3]), foe
+                else:
+                    me2 = (me[0], me[1], me[2], me[3] - anima)
+                    foe2 = (foe[0] + dmg - ab, foe[1] - ab, foe[2], min(10, foe[3] + anima))
+                q = p * Fraction(1, 10)
+                if foe2[0] >= foe_c.hp:
+                    wins[x][r - 1] += q
+                    continue
+                k = (me2, foe2) if x == 0 else (foe2, me2)
+                out[k] = out.get(k, Fraction(0)) + q
+        return out
+
+    def phases(state, x, r):
+        c = who[x]
+        at = max(r, 1)
+        if r >= 1:
+            out: dict = {}
+            for st, p in state.items():
+                me, foe = st[x], st[1 - x]
+                if me[2]:
+                    d = max(1, who[1 - x].hp // 10)
+                    ab = min(d, foe[1])
+                    foe = (foe[0] + d - ab, foe[1] - ab, foe[2], foe[3])
+                    if foe[0] >= who[1 - x].hp:
+                        wins[x][at - 1] += p
+                        continue
+                k = (me, foe) if x == 0 else (foe, me)
+                out[k] = out.get(k, Fraction(0)) + p
+            state = out
+            for ab in (a_ for a_ in c.phase_abilities if a_.timing == "effect_phase"):
+                done = {k: v for k, v in state.items() if k[x][2]}
+                state = use({k: v for k, v in state.items() if not k[x][2]}, x, ab, at)
+                for k, v in done.items():
+                    state[k] = state.get(k, Fraction(0)) + v
+            if r == 3:
+                for ab in (a_ for a_ in c.phase_abilities if a_.timing == "after_third_effect_phase"):
+                    state = use(state, x, ab, at)
+        paradigm = [a_ for a_ in c.phase_abilities if a_.timing == "paradigm_phase"]
+        if paradigm:
+            out = {}
+            for st, p in state.items():
+                ab = next((a_ for a_ in paradigm if st[x][3] >= a_.anima_cost), None)
+                got = {st: p} if ab is None else use({st: p}, x, ab, at, anima=ab.anima_cost)
+                for k, v in got.items():
+                    out[k] = out.get(k, Fraction(0)) + v
+            state = out
+        return state
+
+    for x in (0, 1):
+        alive = phases(alive, x, 0)
+    for r in range(1, rounds + 1):
+        for x in (0, 1) if first == "a" else (1, 0):
+            alive = use(alive, x, who[x].abilities[0], r)
+        for x in (0, 1):
+            alive = phases(alive, x, r)
+    return wins
+
+
+@pytest.mark.parametrize("first", ["a", "b"])
+def test_phase_duel_equals_the_enumeration(first):
+    """Two Leaders each with Dragonslayer (the first holds 1 anima, the second none: the anima spent passes to the
+    foe, so they take turns using it, "Antagonists can only use one paradigm action per round"), the first also with
+    Miasma, the second with Foretell Doom and a Shell of 5, one Cut a turn each: the chain over both sides' state
+    (last_odyssey/duel_chain.py) equals the enumeration oracle (exact fractions) to 1e-12 in each of 6 rounds, for
+    both win chances."""
+    hulk, tarbh, prophet = (CAT.creature(n) for n in ("Zombie Hulk", "Ser Tarbh of Greenhill, Form 1: War Leader",
+                                                        "Prophet"))  # fmt: skip
+    ds = tarbh.ability("Dragonslayer")
+    cut = LO.Attack("Cut", ap_cost=2)
+    a = LO.Creature("Poisoner", 45, physical_accuracy=3, physical_attack=0, physical_defense=4, status_accuracy=3,
+                    anima=1, evasion=1, abilities=(cut,), phase_abilities=(hulk.ability("Miasma"), ds))  # fmt: skip
+    b = LO.Creature("Seer", 40, physical_accuracy=2, physical_attack=1, magical_accuracy=4, magical_attack=1,
+                    physical_defense=4, resistance=1, abilities=(cut,), shell=Shell(5),
+                    phase_abilities=(ds, prophet.ability("Foretell Doom")))  # fmt: skip
+    assert LO.duel_couplings(a, b) == {"miasma", "dragonslayer", "foretell doom"}
+    want_a, want_b = phase_duel_oracle(a, b, first, 6)
+    assert 0 < float(sum(want_a)) < 1 and 0 < float(sum(want_b)) < 1 and float(want_a[0] + want_b[0]) < 0.9
+    got = LO.duel_chain(a, b, first=first, max_rounds=6)
+    assert got is not None
+    np.testing.assert_allclose(got[0], [float(x) for x in want_a], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got[1], [float(x) for x in want_b], rtol=0, atol=1e-12)
+    d = wb.duel(a, b, first=first, max_rounds=6)
+    assert d.exact and abs(d.p_a_wins - float(sum(want_a))) <= 1e-12

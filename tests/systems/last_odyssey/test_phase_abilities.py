@@ -3,17 +3,24 @@
 srd/combat/round.md: each round is "The Action Phase", then "The Effect Phase" ("damage takes precedent,
 followed by healing, followed by statuses"), then "The Paradigm Phase"; "An extra Paradigm Phase also takes
 place at the beginning of the first round of every battle". The abilities' own sentences are quoted per test
-(/work/shared/data/last_odyssey_creatures.toml sources). Miasma's and Dragonslayer's fights are simulated (Poisoned
-lands on a die; Dragonslayer reads the foe's HP), so each simulated P is checked against the hand number within 4
-standard errors; Foretell Doom's is chained exactly (last_odyssey/state_chain.py) and its simulation checked too.
+(/work/shared/data/last_odyssey_creatures.toml sources). Every fight here is chained exactly
+(last_odyssey/state_chain.py: Foretell Doom alone by the round's schedule, the others by ``phase_chain`` over MP,
+Shell, Poisoned, anima, the round and full HP), so each exact P equals the hand number to 1e-12, and the same fight
+simulated (simulate=True) agrees within 4 standard errors; an enumeration oracle written from the rules text (plain
+fractions over the hit-die faces of test_oracle.oracle_face) checks every phase together against a Shell.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import numpy as np
 import pytest
 
 import workbench as wb
 from tests.systems.last_odyssey.published import CAT, LO
+from tests.systems.last_odyssey.test_oracle import oracle_face
+from workbench.systems.last_odyssey import Shell
 
 
 def _by(frame):
@@ -45,13 +52,24 @@ def test_miasma_poisons_and_poison_deals_a_tenth_of_max_hp_each_effect_phase():
     assert LO.state_effects(poisoner, target.replace(creature_type="Undead")) == set()
     assert LO.state_effects(poisoner, target.replace(immune_statuses=("Poisoned",))) == set()
     assert wb.turn_damage(hulk, CAT.creature("Cop")).mean() > 0  # the turn is the Hulk's actions only
-    by, se = _by(wb.rounds_to_kill(poisoner, target, fights=40_000, seed=5, max_rounds=60))
+    exact = wb.rounds_to_kill(poisoner, target, max_rounds=60)
+    assert exact["exact"].all()
+    by, _ = _by(exact)
+    assert _at(by, 5) == 0.0
+    for r, want in ((6, 0.5), (7, 0.75), (8, 0.875)):
+        assert abs(_at(by, r) - want) <= 1e-12, r
+    assert float((exact["round"] * exact["p_killed_at"]).sum()) == pytest.approx(7.0, abs=1e-9)
+    by, se = _by(wb.rounds_to_kill(poisoner, target, fights=40_000, seed=5, max_rounds=60, simulate=True))
     assert _at(by, 5) == 0.0
     for r, want in ((6, 0.5), (7, 0.75), (8, 0.875)):
         assert abs(_at(by, r) - want) <= 4 * se[r] + 1e-12, r
-    # the duel plays the same phases: the target has no attack, so the Poisoner wins every fight, in round 6 half
-    # the time (the rounds in which it wins: 5 + k, k geometric with P 1/2)
-    d = wb.duel(poisoner, target, fights=40_000, seed=5, max_rounds=60)
+    # the duel plays the same phases (the chain over both sides' state, duel_chain.py): the target has no attack,
+    # so the Poisoner wins every fight, in round 5 + k with P 1/2^k; simulated, the same within 4 s.e.
+    d = wb.duel(poisoner, target, max_rounds=60)
+    assert d.exact and abs(d.p_a_wins - 1.0) <= 1e-12
+    won = dict(zip(d.rounds["round"].to_list(), d.rounds["p_a_wins"].to_list()))
+    assert won[5] == 0.0 and all(abs(won[5 + k] - 0.5**k) <= 1e-12 for k in (1, 2, 3))
+    d = wb.duel(poisoner, target, fights=40_000, seed=5, max_rounds=60, simulate=True)
     assert (d.p_a_wins, d.exact) == (1.0, False)
     won = dict(zip(d.rounds["round"].to_list(), d.rounds["p_a_wins"].to_list()))
     assert abs(won[6] - 0.5) <= 4 * (0.25 / 40_000) ** 0.5 and won.get(5, 0.0) == 0.0
@@ -71,10 +89,16 @@ def test_dragonslayer_in_each_paradigm_phase_while_anima_lasts():
     target = LO.Creature("Target", hp=81)
     assert LO.state_effects(leader, target) == {"dragonslayer"}
     assert LO.state_effects(leader.replace(anima=0), target) == set()
-    by, se = _by(wb.rounds_to_kill(leader, target, fights=40_000, seed=7, max_rounds=10))
+    exact = wb.rounds_to_kill(leader, target, max_rounds=10)
+    by, _ = _by(exact)
+    assert exact["exact"].all() and abs(_at(by, 1) - 0.3) <= 1e-12 and _at(by, 10) == _at(by, 1)
+    by, se = _by(wb.rounds_to_kill(leader, target, fights=40_000, seed=7, max_rounds=10, simulate=True))
     assert abs(_at(by, 1) - 0.3) <= 4 * se[1] and _at(by, 10) == _at(by, 1)
-    with pytest.raises(wb.RulesError) as info:  # 1 anima: one use of 8 d1 <= 80, never a kill
-        wb.rounds_to_kill(leader.replace(anima=1), target, fights=2_000, seed=7, max_rounds=10)
+    # 1 anima: one use of 8 d1 <= 80, never a kill: answered exactly (P 0 every round), not simulated
+    never = wb.rounds_to_kill(leader.replace(anima=1), target, max_rounds=10)
+    assert never["exact"].all() and never["p_killed_by"].max() == 0.0
+    with pytest.raises(wb.RulesError) as info:  # the simulation forced on it finds no kill to count
+        wb.rounds_to_kill(leader.replace(anima=1), target, fights=2_000, seed=7, max_rounds=10, simulate=True)
     assert info.value.field == "turn"
     # had the not-full rule been ignored (4x again): 8 (d1 + d2) >= 81, d1 + d2 >= 11: 45 of 100, not 0.3
     assert abs(_at(by, 1) - 0.45) > 20 * se[1]
@@ -96,3 +120,91 @@ def test_foretell_doom_once_after_the_third_effect_phase():
     by, se = _by(wb.rounds_to_kill(seer, target, fights=40_000, seed=9, max_rounds=10, simulate=True))
     assert _at(by, 2) == 0.0
     assert abs(_at(by, 3) - 0.2) <= 4 * se[3] and _at(by, 10) == _at(by, 3)
+
+
+def _phase_oracle(user, target, plan, rounds):
+    """P(killed by round r), r = 1..rounds, from the rules text by enumeration over exact fractions: each
+    use one of the ten hit-die faces (test_oracle.oracle_face, which reads the Shell standing and the HP
+    left), a round being srd/combat/round.md's phases: round 1 opens with the extra Paradigm Phase; the
+    Action Phase plays ``plan`` (no MP costs); the Effect Phase deals Poisoned's tenth of the base maximum
+    HP (at least 1) to a Poisoned target, then each effect-phase sleight may Poison it for the battle,
+    then, after the third Effect Phase, the abilities that wait for it; the Paradigm Phase uses the first
+    paradigm action the anima pays for (one a round). A Shell takes damage before HP."""
+    hp = target.hp
+    phase = {t: [a for a in user.phase_abilities if a.timing == t] for t in
+             ("effect_phase", "paradigm_phase", "after_third_effect_phase")}  # fmt: skip
+    # state: (Shell left, HP taken, Poisoned, anima) -> probability; dead states stay as they are
+    alive = {(target.shell.points if target.shell else 0, 0, False, user.anima): Fraction(1)}
+
+    def hit(states, attack, **change):
+        out = {}
+        for (s, h, pois, an), p in states.items():
+            if h >= hp:
+                out[(s, h, pois, an)] = out.get((s, h, pois, an), 0) + p
+                continue
+            an2 = change.get("anima", lambda x: x)(an)
+            for die in range(1, 11):
+                _, dmg, status = oracle_face(attack, user, target, die, shell_points=s, target_hp=hp - h)
+                if attack.kind == "sleight":
+                    k = (s, h, pois or status, an2)
+                else:
+                    ab = min(dmg, s)
+                    k = (s - ab, h + dmg - ab, pois, an2)
+                out[k] = out.get(k, 0) + p * Fraction(1, 10)
+        return out
+
+    def paradigm(states):
+        out = {}
+        for st, p in states.items():
+            a = next((a for a in phase["paradigm_phase"] if st[3] >= a.anima_cost), None)
+            if a is None or st[1] >= hp:
+                out[st] = out.get(st, 0) + p
+            else:
+                for k, q in hit({st: p}, a, anima=lambda x, c=a.anima_cost: x - c).items():
+                    out[k] = out.get(k, 0) + q
+        return out
+
+    by = []
+    for r in range(1, rounds + 1):
+        if r == 1:
+            alive = paradigm(alive)
+        for name in plan:
+            alive = hit(alive, user.ability(name))
+        poisoned = {}
+        for (s, h, pois, an), p in alive.items():
+            d = max(1, target.hp // 10) if pois and h < hp else 0
+            ab = min(d, s)
+            k = (s - ab, h + d - ab, pois, an)
+            poisoned[k] = poisoned.get(k, 0) + p
+        alive = poisoned
+        for a in phase["effect_phase"]:
+            alive = hit(alive, a)
+        if r == 3:
+            for a in phase["after_third_effect_phase"]:
+                alive = hit(alive, a)
+        alive = paradigm(alive)
+        by.append(sum(p for (s, h, pois, an), p in alive.items() if h >= hp))
+    return by
+
+
+def test_every_phase_against_a_shell_agrees_with_the_enumeration_oracle():
+    """A Striker (one Cut a turn) with Miasma, Dragonslayer (2 anima) and Foretell Doom against a target with a
+    Shell: the Shell breaking changes the multipliers of the Cut, of Dragonslayer (a strike) and of Foretell
+    Doom (a spell), Dragonslayer reads full HP, Poisoned's damage is absorbed by the Shell too. The chain
+    (``phase_chain``) equals the oracle (exact fractions) to 1e-12 in every one of 12 rounds."""
+    hulk, tarbh, prophet = (CAT.creature(n) for n in ("Zombie Hulk", "Ser Tarbh of Greenhill, Form 1: War Leader",
+                                                        "Prophet"))  # fmt: skip
+    phases = (hulk.ability("Miasma"), tarbh.ability("Dragonslayer"), prophet.ability("Foretell Doom"))
+    user = LO.Creature("Striker", 10, physical_accuracy=4, physical_attack=3, magical_accuracy=5, magical_attack=2,
+                       status_accuracy=2, anima=2, abilities=(LO.Attack("Cut", ap_cost=2),),
+                       phase_abilities=phases)  # fmt: skip
+    target = LO.Creature("Target", 120, physical_defense=1, magical_defense=1, evasion=1, resistance=1,
+                         shell=Shell(6))  # fmt: skip
+    assert LO.state_effects(user, target, plan=["Cut"]) == {"shell", "miasma", "dragonslayer", "foretell doom"}
+    want = [float(x) for x in _phase_oracle(user, target, ["Cut"], 12)]
+    assert 0 < want[1] < want[2] < want[3] < 1  # decided neither at once nor never
+    f = wb.rounds_to_kill(user, target, plan=["Cut"], max_rounds=12)
+    assert f["exact"].all()
+    by = f["p_killed_by"].to_numpy()
+    by = np.concatenate((by, np.full(max(0, 12 - by.size), by[-1])))[:12]
+    np.testing.assert_allclose(by, want, rtol=0, atol=1e-12)

@@ -20,9 +20,14 @@ A target with a Shell: the Shell breaks mid-turn and changes the multipliers and
 (CLARIFICATIONS.md, Last Odyssey: Shell), so the MP trajectory is no longer fixed: the fight is the
 chain over (MP left, Shell points left, HP damage taken) of :func:`shell_chain`, each turn composed
 ability by ability as the Shell stands (:func:`shell_turn`), solved by
-:func:`workbench.state_chain.solve_keyed_chain`. Not chained (None: the fight is simulated): Miasma
-(Poisoned lands on a hit die: whether poison damage comes is random state), Dragonslayer (its
-multiplier reads whether the foe is at full HP) and Foretell Doom against a Shell.
+:func:`workbench.state_chain.solve_keyed_chain`.
+
+Phase abilities (played between rounds: Miasma's Poisoned lands on a hit die and then lasts, so whether
+a round brings poison damage is state; Dragonslayer's x4 falls to x2 once the foe is not at full HP
+and spends anima; Foretell Doom against a Shell): the chain of :func:`phase_chain` over (MP left, Shell
+left, foe Poisoned, anima left, the round as far as it matters, foe at full HP; HP damage taken), each
+round :func:`phase_turn` (the turn, then the Effect and Paradigm Phases as the simulation plays them).
+Not chained (None: the fight is simulated): a state past the solver's bounds.
 """
 
 from __future__ import annotations
@@ -127,25 +132,29 @@ def state_chain(
     the turns are :func:`mp_schedule`'s, the chain :func:`workbench.chains.kill_chains` with ``lead``.
     """
     from ...chains import CHAIN_TAIL, kill_chains
+    from ...simulate import check_round_weights
     from .simulation import LastOdysseySide
 
     timed = {a.name.lower() for a in attacker.phase_abilities if a.timing == "after_third_effect_phase"}
     effects = sys.state_effects(attacker, target, options, situation, plan)
-    if "shell" in effects and not effects - {"mp", "shell"}:
-        from ...simulate import check_round_weights
+    phases = effects - {"mp", "shell"}  # the phase abilities (simulation.phase_effects)
 
+    def keyed(chain: Any) -> Any:
         w = None if weights is None else check_round_weights(weights, max_rounds)
-        chained = shell_chain(sys, attacker, target, options, situation, plan, max_rounds, w)
+        chained = chain(sys, attacker, target, options, situation, plan, max_rounds, w)
         if chained is None:
             return None
         by = chained.by if chained.by.size else np.zeros(1)
         return (by, chained.mean) if chained.weighted is None else (by, chained.mean, chained.weighted)
-    if effects - {"mp"} - timed:
-        return None
+
+    if "shell" in effects and not phases:
+        return keyed(shell_chain)
+    if "shell" in effects or phases - timed:  # the phases read the Shell, Poisoned, the anima or full HP
+        return keyed(phase_chain)
     side = LastOdysseySide(attacker, target, options, situation, plan)
     got = mp_schedule(side)
-    if got is None:
-        return None
+    if got is None:  # an after-third ability reads whether the foe is at full HP
+        return keyed(phase_chain)
     lead, turn = got
     hp = np.array([int(sys.hit_points(target))], dtype=np.int64)
     c = kill_chains(turn[None, :], hp, max_rounds=max_rounds, lead=lead)
@@ -252,4 +261,132 @@ def shell_chain(
         return KeyedTurn(keys, damage, probability)
 
     start = (int(attacker.mp), int(sys.shell_points(target)))
+    return solve_keyed_chain(start, int(sys.hit_points(target)), turn, max_rounds, weights=weights)
+
+
+def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+    """Return one round of the fight from ``key`` = (MP left, Shell left, foe Poisoned, anima left,
+    round code, foe at full HP) as parallel outcome rows (the key after the round, the damage to HP,
+    the probability), played as :class:`~workbench.systems.last_odyssey.simulation.LastOdysseySide`
+    plays it, with its tables and plans (srd/combat/round.md: "The Action Phase", then "The Effect
+    Phase", then "The Paradigm Phase"; "An extra Paradigm Phase also takes place at the beginning of
+    the first round of every battle"):
+
+    - round 1 only: the extra Paradigm Phase;
+    - the attacker's turn (:func:`shell_turn`'s rule, the plan chosen from the Shell and MP at its start);
+    - the Effect Phase: a Poisoned foe takes a tenth of its base maximum HP (srd/combat/statuses.md,
+      Poisoned: "During the Effect Phase at the end of a round, this character takes damage equal to one
+      tenth of their base maximum HP rounded down, with a minimum damage of 1"), then each effect-phase
+      sleight may Poison it (Miasma; "for the duration of the battle"), then after the third Effect
+      Phase the abilities that wait for it (Foretell Doom);
+    - the Paradigm Phase: the first paradigm action the anima left pays for, one a round
+      ("Antagonists can only use one paradigm action per round", srd/anima/paradigm.md), its anima spent.
+
+    Every damage is absorbed by the Shell points left first; an ability reading whether the foe is at
+    full HP (Dragonslayer) reads the key's flag and the HP damage of the round so far. The round code
+    counts rounds up to the last one that differs (1: the extra Paradigm Phase; 3: the third Effect
+    Phase), 0 when none does."""
+    from .simulation import poison_damage
+
+    mp0, shell0, poisoned0, anima0, rcode, full0 = key
+    third, paradigm = side.phase["after_third_effect_phase"], side.phase["paradigm_phase"]
+    poison = poison_damage(side.foe)
+    # the states within the round: (MP, Shell, Poisoned, anima, HP damage this round) -> probability
+    dist: dict[tuple, float] = {(mp0, shell0, poisoned0, anima0, 0): 1.0}
+
+    def hurt(state: tuple, damage: np.ndarray, prob: np.ndarray, out: dict, **change: Any) -> None:
+        mp, shell, poisoned, anima, dh = state
+        absorbed = np.minimum(damage, shell)
+        poisoned = change.get("poisoned", poisoned)
+        anima = change.get("anima", anima)
+        for s, d, q in zip((shell - absorbed).tolist(), (dh + damage - absorbed).tolist(), prob.tolist()):
+            k = (mp, s, poisoned, anima, d)
+            out[k] = out.get(k, 0.0) + q
+
+    def phase_use(a: Any, state: tuple) -> dict[str, np.ndarray]:
+        i = side._ability_index(a)
+        full = bool(full0) and state[4] == 0
+        return side.phase_uses.tables([i * 4 + (state[1] > 0) * 2 + int(full)])[0]
+
+    def paradigm_phase(dist: dict) -> dict:
+        out: dict = {}
+        for st, p in dist.items():
+            a = next((a for a in paradigm if st[3] >= a.anima_cost), None)
+            if a is None:
+                out[st] = out.get(st, 0.0) + p
+                continue
+            t = phase_use(a, st)
+            hurt(
+                st, np.asarray(t["damage"], np.int64), p * np.asarray(t["probability"]), out, anima=st[3] - a.anima_cost
+            )
+        return out
+
+    if rcode == 1 and paradigm:
+        dist = paradigm_phase(dist)
+    turned: dict = {}
+    for st, p in dist.items():  # the Action Phase: the turn from each Shell the round has come to
+        mp, shell, poisoned, anima, dh = st
+        keys, dmg, prob = shell_turn(side, mp, shell)
+        for (mp2, s2), d, q in zip(keys, dmg.tolist(), prob.tolist()):
+            k = (mp2, s2, poisoned, anima, dh + d)
+            turned[k] = turned.get(k, 0.0) + p * q
+    dist = turned
+    # the Effect Phase: Poisoned's damage, the effect-phase sleights, then the abilities after the third
+    out: dict = {}
+    for st, p in dist.items():
+        if st[2]:
+            hurt(st, np.array([poison]), np.array([p]), out)
+        else:
+            out[st] = out.get(st, 0.0) + p
+    dist = out
+    for a in side.phase["effect_phase"]:
+        out = {}
+        for st, p in dist.items():
+            if st[2]:  # already Poisoned: the status changes nothing
+                out[st] = out.get(st, 0.0) + p
+                continue
+            t = phase_use(a, st)
+            hit = np.asarray(t["status"]).astype(bool)
+            q = np.asarray(t["probability"], np.float64)
+            for poisoned, mass in ((True, float(q[hit].sum())), (False, float(q[~hit].sum()))):
+                if mass > 0:
+                    k = (st[0], st[1], poisoned, st[3], st[4])
+                    out[k] = out.get(k, 0.0) + p * mass
+        dist = out
+    if rcode == 3:
+        for a in third:
+            out = {}
+            for st, p in dist.items():
+                t = phase_use(a, st)
+                hurt(st, np.asarray(t["damage"], np.int64), p * np.asarray(t["probability"]), out)
+            dist = out
+    if paradigm:
+        dist = paradigm_phase(dist)
+    top = 4 if third else 2 if paradigm else 0
+    nxt = min(rcode + 1, top) if top else 0
+    after = [(mp, shell, poisoned, anima, nxt, bool(full0) and dh == 0) for mp, shell, poisoned, anima, dh in dist]
+    return after, np.array([st[4] for st in dist], dtype=np.int64), np.fromiter(dist.values(), np.float64, len(dist))
+
+
+def phase_chain(
+    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int, weights: Any = None
+) -> Any:
+    """Return the :class:`~workbench.state_chain.StateChain` of a fight with phase abilities (Miasma,
+    Dragonslayer, Foretell Doom) and any MP and Shell: the absorbing chain over (MP left, Shell left, foe
+    Poisoned, anima left, round code, foe at full HP; HP damage taken), each round :func:`phase_turn`;
+    None when it passes the chain's bounds (the fight is then simulated). Rounds-to-kill's fight
+    (docs/combat.md): the attacker plays its turns and phases, the target does nothing; a kill in a
+    round's phases is a kill in that round, as the simulation counts it (the extra Paradigm Phase before
+    round 1 counts in round 1)."""
+    from ...state_chain import KeyedTurn, solve_keyed_chain
+    from .simulation import LastOdysseySide
+
+    side = LastOdysseySide(attacker, target, options, situation, plan)
+    timed = bool(side.phase["after_third_effect_phase"] or side.phase["paradigm_phase"])
+
+    def turn(key: Any) -> KeyedTurn:
+        keys, damage, probability = phase_turn(side, key)
+        return KeyedTurn(keys, damage, probability)
+
+    start = (int(attacker.mp), int(sys.shell_points(target)), False, int(attacker.anima), 1 if timed else 0, True)
     return solve_keyed_chain(start, int(sys.hit_points(target)), turn, max_rounds, weights=weights)

@@ -236,11 +236,13 @@ class LastOdyssey(RuleSystem):
         self, attacker, target, options=None, situation=None, plan=None, max_rounds: int = 10_000, weights=None
     ):
         """Return the exact rounds-to-kill (P(killed by round t) for t = 1.., the mean rounds) of a fight
-        whose only state is the attacker's MP (srd/heroes/numbers.md: "When a character uses an ability
-        that has an MP cost, their MP is reduced by that amount"): the MP schedule is fixed in advance,
-        so the fight is a chain of per-round turns (last_odyssey/state_chain.py); None (simulated)
-        when the target has a Shell or a phase ability is played; with ``weights`` also the weighted
-        alive mass by damage taken (``RuleSystem.state_chain``)."""
+        with state (last_odyssey/state_chain.py): the attacker's MP alone (srd/heroes/numbers.md: "When a
+        character uses an ability that has an MP cost, their MP is reduced by that amount": the MP
+        schedule is fixed in advance, a chain of per-round turns); with a Shell, the chain over (MP,
+        Shell, HP); with phase abilities (Miasma, Dragonslayer, Foretell Doom), the chain over (MP,
+        Shell, Poisoned, anima, round, full HP; HP); None (simulated) when the state passes the
+        solver's bounds; with ``weights`` also the weighted alive mass by damage taken
+        (``RuleSystem.state_chain``)."""
         from .state_chain import state_chain
 
         return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
@@ -252,6 +254,14 @@ class LastOdyssey(RuleSystem):
         from .simulation import duel_couplings
 
         return duel_couplings(self, a, b, options, situation, plan_a, plan_b)
+
+    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
+        """Return the exact duel of ``a`` and ``b`` whose phase abilities couple the sides, by the chain
+        over both sides' state (last_odyssey/duel_chain.py: MP, Shell, Poisoned, anima, each side's
+        HP damage taken), or None past its bound (``RuleSystem.duel_chain``)."""
+        from .duel_chain import duel_chain
+
+        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
 
 def _combos(usable: list[Attack], ap: int, mp: int) -> list[tuple[str, list[int]]]:
