@@ -784,7 +784,9 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
 
     A turn that deals nothing only waits, so T is the round of the k-th damaging turn:
     P(T <= t) = sum_k P(K = k) P(Binomial(t, p) >= k) (the Binomial pmf is stepped round by round,
-    its last cell holding ">= K"), summed as sum_j P(Bin(t, p) = j) P(K <= j), j = 1..K.
+    its last cell holding ">= K"), summed as sum_j P(Bin(t, p) = j) P(K <= j), j = 1..K. A row whose
+    P(Bin >= its most steps) is within CHAIN_TAIL of 1 can move by less than that any more: it keeps
+    its value for the rounds left and leaves the loop.
     """
     n, K = steps.shape
     pmf = np.zeros((n, K + 1))
@@ -793,12 +795,25 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
     upto = np.cumsum(steps, axis=1)  # P(K <= j), j = 1..K
     moved = np.empty_like(pmf)
     out = np.zeros((n, max_rounds))
+    live = np.arange(n)
+    # each row's most steps: past P(Bin >= that) = 1 its value is final
+    last = K - np.argmax(steps[:, ::-1] > 0, axis=1) if K else np.zeros(n, dtype=np.int64)
     for t in range(max_rounds):
         np.multiply(pmf, p, out=moved)
         pmf *= q
         pmf[:, 1:] += moved[:, :-1]
         pmf[:, -1] += moved[:, -1]
-        out[:, t] = np.einsum("ik,ik->i", pmf[:, 1:], upto)
+        out[live, t] = np.einsum("ik,ik->i", pmf[:, 1:], upto)
+        if t % 8 == 7 and t + 1 < max_rounds:
+            sf = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]  # P(Bin >= j), j = 0..K
+            done = sf[np.arange(live.size), last] >= 1.0 - CHAIN_TAIL
+            if done.any():
+                out[live[done], t + 1 :] = out[live[done], t, None]
+                keep = ~done
+                live, pmf, p, q, upto, last = live[keep], pmf[keep], p[keep], q[keep], upto[keep], last[keep]
+                moved = np.empty_like(pmf)
+                if not live.size:
+                    break
     return np.clip(out, 0.0, 1.0)
 
 

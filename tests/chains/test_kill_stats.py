@@ -54,3 +54,26 @@ def test_two_pool_kill_stats_hand_worked():
     assert abs(out["p_killed_by"][0, 1] - 11 / 16) < TOL
     # mean: damaging steps Y (regular 2/3, vital 1/3): K = 1 w.p. 1/3, else 2: E[K] = 5/3; / P(dmg) 3/4
     assert abs(out["mean_rounds"][0] - (5 / 3) / 0.75) < TOL
+
+
+def test_rounds_from_damaging_steps_equal_the_binomial_sum():
+    """P(T <= t) = sum_k P(K = k) P(Binomial(t, p) >= k): by_round_from_steps equals that sum (scipy's
+    binomial survival function) to 1e-12 for rows of different step counts and chances, the quick rows
+    (p near 1, one or two steps) leaving its loop early with their final value."""
+    from scipy.stats import binom
+
+    from workbench.chains import by_round_from_steps
+
+    rng = np.random.default_rng(4)
+    steps = np.zeros((6, 9))
+    steps[0, 0] = 1.0  # one step, p 0.99: done after a few rounds
+    steps[1, :2] = [0.25, 0.75]
+    for i in range(2, 6):
+        w = rng.random(int(rng.integers(3, 10)))
+        steps[i, : w.size] = w / w.sum()
+    p = np.array([0.99, 0.9, 0.5, 0.2, 0.05, 0.7])
+    got = by_round_from_steps(steps, p, 60)
+    t = np.arange(1, 61)
+    want = np.array([[steps[i] @ binom.sf(np.arange(9), r, p[i]) for r in t] for i in range(6)])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert got[0, -1] == got[0, 8] and got[4, -1] < 1 - 1e-6  # the quick row stopped; the slow one still moves
