@@ -96,12 +96,14 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
                     k = index[ukey] = len(uses)
                     uses.append((a, attacker, target, use_sit))
                 key_of_use[(j, step, s)] = k
-    grid = _use_grid(system, uses, options)  # (use, rerolled, regular, vital)
+    cells = _use_cells(system, uses, options)  # (use, rerolled, regular, vital, probability) per outcome
     # The plans are composed in buckets of alike reach: a use's joint has few outcomes, most plans
     # reach a few damage points and a few reach 50 or more, and one array padded to the widest made
-    # every plan pay for it (a 50 x 500 grid: 1.7 s, 9,000 cells a row for a median of 8).
-    reach_r = _reach(grid, axis=(1, 3))
-    reach_v = _reach(grid, axis=(1, 2))
+    # every plan pay for it (a 50 x 500 grid: 1.7 s, 9,000 cells a row for a median of 8); each bucket
+    # holds the uses its plans meet only (one grid of every use: 79 MB for 14,429 outcomes).
+    reach_r, reach_v = np.zeros(len(uses), dtype=np.int64), np.zeros(len(uses), dtype=np.int64)
+    np.maximum.at(reach_r, cells[0], cells[2])
+    np.maximum.at(reach_v, cells[0], cells[3])
     uses_of: dict[int, list[list[int]]] = {}
     for (j, step, _), k in key_of_use.items():
         steps = uses_of.setdefault(j, [[] for _ in plans[j][3]])
@@ -112,7 +114,11 @@ def plan_joints(system: Any, plans: Sequence[tuple[Any, Any, Any, list[Any]]], o
         v = sum(int(reach_v[ks].max()) for ks in uses_of[j]) + 1
         buckets.setdefault((_ceil_pow2(r), _ceil_pow2(v)), []).append(j)
     for (R, V), js in buckets.items():
-        for j, p in _compose(js, init, need, key_of_use, plans, grid[:, :, :R, :V]):
+        ks = np.unique(np.concatenate([np.array(k, dtype=np.int64) for j in js for k in uses_of[j]]))
+        local = {k: i for i, k in enumerate(ks.tolist())}
+        mine = set(js)
+        keys = {(j, step, st): local[k] for (j, step, st), k in key_of_use.items() if j in mine}
+        for j, p in _compose(js, init, need, keys, plans, _use_grid(cells, ks, R, V)):
             total = np.clip(p, 0.0, None)
             out[j] = _trim(total / total.sum())
     return out
@@ -176,14 +182,6 @@ def _compose(
     return list(summed.items())
 
 
-def _reach(grid: np.ndarray, axis: tuple[int, int]) -> np.ndarray:
-    """Return, per use, the largest damage index at which its joint is non-zero along the axis left
-    of (regular, vital) after ``axis`` is reduced (0 for a use that never deals that damage)."""
-    nz = grid.any(axis=axis)  # (use, damage)
-    idx = np.arange(nz.shape[1])
-    return np.where(nz, idx, 0).max(axis=1)
-
-
 def _ceil_pow2(n: int) -> int:
     """Return the least power of two >= ``n`` (buckets of reach within a factor 2)."""
     return 1 << max(0, int(n - 1).bit_length())
@@ -210,9 +208,10 @@ def _use_situation(sit: Any, state: int, step: int, spree_waits: bool) -> Any:
     return sit.replace(**changes)
 
 
-def _use_grid(system: Any, uses: list[tuple[Any, Any, Any, Any]], options: Any) -> np.ndarray:
-    """Return ``G[u, rerolled, r, v]`` = P(use u deals r regular and v vital damage, spending the
-    Reroll or not): every use resolved in one ``outcome_tables`` call."""
+def _use_cells(system: Any, uses: list[tuple[Any, Any, Any, Any]], options: Any) -> tuple[np.ndarray, ...]:
+    """Return (use, rerolled, regular, vital, probability) arrays, one entry per outcome of every use
+    (P(use u deals r regular and v vital damage, spending the Reroll or not)): every use resolved in
+    one ``outcome_tables`` call."""
     t = system.outcome_tables(
         [u[0] for u in uses], [u[1] for u in uses], [u[2] for u in uses], options, [u[3] for u in uses]
     )
@@ -220,10 +219,21 @@ def _use_grid(system: Any, uses: list[tuple[Any, Any, Any, Any]], options: Any) 
     vit = t["vitality_damage"].to_numpy().astype(np.int64)
     reg = t["damage"].to_numpy().astype(np.int64) - vit
     rer = t["rerolled"].to_numpy().astype(np.int64)
-    shape = (len(uses), 2, int(reg.max()) + 1, int(vit.max()) + 1)
+    prob = t["probability"].to_numpy().astype(np.float64)
+    keep = prob > 0
+    return m[keep], rer[keep], reg[keep], vit[keep], prob[keep]
+
+
+def _use_grid(cells: tuple[np.ndarray, ...], ks: np.ndarray, R: int, V: int) -> np.ndarray:
+    """Return ``G[i, rerolled, r, v]`` = P(use ks[i] deals r regular and v vital damage, spending the
+    Reroll or not), r < R and v < V (the bucket's reach: its uses deal no more)."""
+    m, rer, reg, vit, prob = cells
+    pos = np.searchsorted(ks, m)
+    sel = (pos < ks.size) & (ks[np.minimum(pos, ks.size - 1)] == m) & (reg < R) & (vit < V)
+    shape = (ks.size, 2, R, V)
     return np.bincount(
-        np.ravel_multi_index((m, rer, reg, vit), shape),
-        weights=t["probability"].to_numpy(),
+        np.ravel_multi_index((pos[sel], rer[sel], reg[sel], vit[sel]), shape),
+        weights=prob[sel],
         minlength=int(np.prod(shape)),
     ).reshape(shape)
 
