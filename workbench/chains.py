@@ -727,8 +727,8 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
         f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
         out_r, out_v = min(nr + jr - 1, H), min(L, Vb)
         power = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)[:out_r, :out_v]
-        masked = region[live, :out_r, :out_v] * power
-        mass = masked.reshape(live.size, -1).sum(axis=1)
+        sub = region[:, :out_r, :out_v] if live.size == pairs.size else region[live, :out_r, :out_v]
+        mass = np.einsum("ijk,jk->i", sub, power)
         if t > killed.shape[1]:
             killed = np.pad(killed, ((0, 0), (0, min(max_rounds, 2 * t) - killed.shape[1])))
         step = prev[live] - mass
@@ -738,6 +738,7 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
         if wts is not None and t < wts.W.shape[1]:
             width = wts.out.shape[1]
             cells = (np.arange(live.size)[:, None, None] * width + np.minimum(total[:out_r, :out_v], width - 1)).ravel()
+            masked = sub * power
             s = np.bincount(cells, weights=masked.ravel(), minlength=live.size * width).reshape(live.size, width)
             sel = np.isin(pos, live)
             at = np.searchsorted(live, pos[sel])

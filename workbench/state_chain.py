@@ -46,7 +46,8 @@ class KeyedTurn:
 @dataclass(frozen=True)
 class StateChain:
     """The solved chain: ``by`` (P(killed by round t), t = 1.. up to ``max_rounds`` or until the
-    survival is below CHAIN_TAIL), ``mean`` (exact mean rounds, inf when a reached state can never
+    survival is below CHAIN_TAIL, or the survival in states from which a kill can still follow is:
+    the rest of the curve is flat), ``mean`` (exact mean rounds, inf when a reached state can never
     be killed), ``states`` (how many (key, damage) states), ``weighted`` (with weights: sum over t
     of weights[t] x the alive mass after t rounds by damage taken, length hp; else None)."""
 
@@ -115,6 +116,23 @@ def solve_keyed_chain(
         kill[i * hp : (i + 1) * hp] = np.where(~alive, p[None, :], 0.0).sum(axis=1)
     Q = sp.csr_matrix((np.concatenate(val_parts), (np.concatenate(src_parts), np.concatenate(dst_parts))), shape=(n, n))
     QT = Q.T.tocsr()
+    # the states reached from the start, and whether each can still be killed: a reached state that
+    # cannot makes the mean infinite, and once the mass that can still be killed has left, no kill
+    # chance changes any more (the iteration stops there)
+    reach = np.zeros(n, dtype=bool)
+    reach[0] = True
+    frontier = reach.copy()
+    while frontier.any():
+        nxt = (QT @ frontier.astype(np.float64)) > 0
+        frontier = nxt & ~reach
+        reach |= nxt
+    can = kill > 0
+    while True:
+        more = can | ((Q @ can.astype(np.float64)) > 0)
+        if (more == can).all():
+            break
+        can = more
+    stuck = not can[reach].all()
     v = np.zeros(n)
     v[0] = 1.0  # key 0 is the start, with no damage taken
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
@@ -130,25 +148,13 @@ def solve_keyed_chain(
         v = QT @ v
         if v.sum() < CHAIN_TAIL:
             break
+        # the mass left can never be killed: the kill chances are final (unless weights still read it)
+        if stuck and (w is None or r + 1 >= w.size) and float(v[can].sum()) < CHAIN_TAIL:
+            break
     else:
         if weighted is not None and w is not None and max_rounds < w.size:
             weighted += w[max_rounds] * v.reshape(len(keys), hp).sum(axis=0)
-    # the states reached from the start, and whether each can still be killed: a reached state that
-    # cannot makes the mean infinite
-    reach = np.zeros(n, dtype=bool)
-    reach[0] = True
-    frontier = reach.copy()
-    while frontier.any():
-        nxt = (QT @ frontier.astype(np.float64)) > 0
-        frontier = nxt & ~reach
-        reach |= nxt
-    can = kill > 0
-    while True:
-        more = can | ((Q @ can.astype(np.float64)) > 0)
-        if (more == can).all():
-            break
-        can = more
-    if not can[reach].all():
+    if stuck:
         return StateChain(np.array(by), float("inf"), n, weighted)
     idx = np.flatnonzero(reach)
     sub = Q[idx][:, idx]

@@ -40,7 +40,8 @@ def test_one_key_is_the_hp_chain():
 def test_a_state_that_never_kills_makes_the_mean_infinite_and_weights_count_the_alive_mass():
     """From "armed" the turn deals 2 (p 1/2) or drops the weapon (p 1/2, key "dropped": 0 for ever). HP 2:
     P(killed by t) = 1/2 for every t, mean inf. Weights w = (1, 1): the alive mass after 0 rounds (1 at
-    damage 0) plus after 1 round (1/2 at damage 0)."""
+    damage 0) plus after 1 round (1/2 at damage 0). With no weights the chain stops after round 1 (what is
+    left can never be killed), not after 10,000 rounds."""
 
     def turn(key):
         if key == "armed":
@@ -48,8 +49,12 @@ def test_a_state_that_never_kills_makes_the_mean_infinite_and_weights_count_the_
         return KeyedTurn(["dropped"], np.array([0]), np.array([1.0]))
 
     c = solve_keyed_chain("armed", 2, turn, 5, weights=np.array([1.0, 1.0]))
-    assert c.mean == np.inf and c.by.tolist() == pytest.approx([0.5] * 5, abs=1e-15)
+    # once the mass that can still be killed has left (after round 1) the curve is flat: the iteration
+    # stops there, or once the weights have read every round they weigh (2 here)
+    assert c.mean == np.inf and c.by.tolist() == pytest.approx([0.5] * 2, abs=1e-15)
     assert c.weighted.tolist() == pytest.approx([1.5, 0.0], abs=1e-15)
+    plain = solve_keyed_chain("armed", 2, turn, 10_000)
+    assert plain.mean == np.inf and plain.by.tolist() == pytest.approx([0.5], abs=1e-15)
 
 
 def test_past_its_transitions_it_gives_up():
