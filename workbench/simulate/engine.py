@@ -208,7 +208,9 @@ class Bank(Generic[K]):
             cols[name] = np.concatenate([np.asarray(t[name]) for t in self._tables])
         self._cdf = np.concatenate(cdfs)
         self._start, self._end = np.array(starts), np.array(ends)
+        self._last = self._end - 1
         self._cols = cols
+        self._zero = {name: not col.any() for name, col in cols.items()}
         self._stale = False
 
     def draw(self, keys: np.ndarray, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -216,13 +218,30 @@ class Bank(Generic[K]):
         keys = np.asarray(keys)
         if keys.size == 0:
             return {}
+        pos = self.draw_positions(keys, rng)
+        return {name: col[pos] for name, col in self._cols.items()}
+
+    def draw_positions(self, keys: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Draw as :meth:`draw` does (the same random numbers) and return the drawn rows as positions
+        in :meth:`columns`, for a caller that reads only some columns (``columns()[name][pos]``)."""
+        keys = np.asarray(keys)
+        if keys.size == 0:
+            return np.zeros(0, dtype=np.intp)
         cls = self._classes(keys)
         if self._stale:
             self._concat()
         u = rng.random(keys.size)
         pos = np.searchsorted(self._cdf, cls + u, side="right")
-        pos = np.clip(pos, self._start[cls], self._end[cls] - 1)
-        return {name: col[pos] for name, col in self._cols.items()}
+        # never below the class's first row: cls + u >= cls >= every entry of the classes before it; above
+        # its last only when cls + u rounds up to cls + 1 (then clipped back, as np.clip did)
+        return np.minimum(pos, self._last[cls], out=pos)
+
+    def columns(self) -> tuple[dict[str, np.ndarray], dict[str, bool]]:
+        """Return the columns of every class met so far laid end to end (indexed by
+        :meth:`draw_positions`) and, per column, whether it is 0 in every row (then any draw is 0)."""
+        if self._stale:
+            self._concat()
+        return self._cols, self._zero
 
     def _classes(self, keys: np.ndarray) -> np.ndarray:
         """Return the class number of every key, the new keys numbered in sorted order (built in
