@@ -8,8 +8,11 @@ be drawn in the same order and amounts and every fight resolved alike. A couple 
 also compared to ``==`` with the literals main@68b9714 gave, so a failure says which number moved.
 The cases cover the Annulus effects the loop treats step by step (Devour, area recharge,
 Telegraphed, Counter, Disarm, Petrify, Blind, stings, recovery checks, Blood Price, Killing Spree,
-Reroll, Setup given by the situation) and one simulated duel and rounds-to-kill of each other
-system (their Sides share ``Bank`` and ``run_fights``). Small: 2,000 fights each.
+Reroll, Setup given by the situation or by an attack, an area Blood Price set and an area Counter,
+a creature whose turn keys are too wide for the plans' lookup array) and one simulated duel and
+rounds-to-kill of each other system (their Sides share ``Bank`` and ``run_fights``). Small: 2,000
+fights each. ``python -m tests.simulate.test_seeded_results_pinned`` prints PINNED from the code
+checked out (how the literals below were made, on main@68b9714).
 """
 
 from __future__ import annotations
@@ -46,6 +49,26 @@ def _custom():
     return bleeder, guard
 
 
+def _custom_area():
+    """The same two with an area Blood Price set (recharged, paid in Vitality) and an area Counter."""
+    bleeder, warden = _custom()
+    cut = A.Attack("Blood Burst", "agility", {"Blood Price": 1, "Burst": 1, "Burn": 1})
+    answer = A.Attack("Wide Answer", "agility", ["Counter", "Burst"], counter_type="agility")
+    return (
+        bleeder.replace(attack_sets=(cut, *bleeder.attack_sets[1:])),
+        warden.replace(attack_sets=(warden.attack_sets[0], answer)),
+    )
+
+
+def _many_sets():
+    """A creature with seven sets: its turn keys are too wide for the plans' lookup array."""
+    sets = [A.Attack(f"Set {i}", ("agility", "toughness", "insight")[i % 3], {"Reckless": 1 + i % 2}) for i in range(7)]
+    return A.Creature(
+        "Many", size=5, level=6, endurance=8, vitality=6, agility=1, toughness=1, insight=1, awareness="alert",
+        attack_sets=tuple(sets),
+    )
+
+
 def _annulus(name):
     return A.catalog().creature(name)
 
@@ -76,6 +99,18 @@ CASES = {
     "giant_ogre": lambda: wb.duel(_annulus("Hill Giant"), _annulus("Ogre"), fights=N, seed=17),
     "giant_maw_guard": lambda: wb.duel(
         _annulus("Hill Giant"), _annulus("Town Guard"), fights=N, seed=18, plan_a=["Maw", "Tail Sweep"]
+    ),
+    "cutpurse_setup_priest": lambda: wb.duel(
+        _annulus("Cutpurse"), _annulus("Storm Priest"), fights=N, seed=19, situation=A.Situation(distance=4),
+        plan_a=["Soothing Word"],
+    ),
+    "basilisk_guard_random": lambda: wb.duel(_annulus("Basilisk"), _annulus("Town Guard"), fights=N, seed=20, first="random"),
+    "priest_guard_disarm": lambda: wb.duel(
+        _annulus("Storm Priest"), _annulus("Town Guard"), fights=N, seed=21, tactics_a=Tactics(recover_from=("disarm",))
+    ),
+    "many_sets_ogre": lambda: wb.duel(_many_sets(), _annulus("Ogre"), fights=N, seed=22, simulate=True),
+    "area_bleeder_warden": lambda: wb.duel(
+        *_custom_area(), fights=N, seed=23, simulate=True, tactics_a=Tactics(blood_price_uses=2)
     ),
     "rtk_giant_wolf": lambda: wb.rounds_to_kill(
         _annulus("Hill Giant"), _annulus("Wolf"), simulate=True, fights=N, seed=7, plan=["Maw"], max_rounds=60
@@ -145,19 +180,24 @@ def _digest(result) -> str:
 #: main@68b9714's seeded results (before the faster simulation loop): the SHA-256 of every returned
 #: number, and a couple of the numbers themselves
 PINNED = {
+    "area_bleeder_warden": ("2cf806e2f97de785d94d8cae769aad7ccf534fcd83420994f621bcc0687fe76e", (0.7075, 0.2925)),
+    "basilisk_guard_random": ("9cbfbcf02bbe1f73f4c3359baba0b6db888197fe3a194adf5a665d373adb8161", (0.8025, 0.1955)),
     "berserker_basilisk": ("88a4432cb216c146b5289cc98c78d6e61769b2153b6a88ccad6952513efb84fa", (0.163, 0.7535)),
     "bleeder_warden": ("42fcf84592e341ad3e21ac1d72f043a76a8a53c741294f3af766fcf0dcbe71df", (0.7685, 0.227)),
     "centipede_priest_recover": ("8d93081ef3817bf9ac57a59767339d82ee8a9cd67c3add6ddb7bcfd95591c70e", (0.0025, 0.9965)),
     "cutpurse_ogre_recover": ("958845089540fb465139303c5375e46ca8568479c68b9897c5f6490cd9a291da", (0.005, 0.995)),
+    "cutpurse_setup_priest": ("b7946b829dc75eeee273f42c2bc71686152bf0fb695b4ca70554f263aea2e5e1", (0.0, 1.0)),
     "giant_maw_guard": ("906d978045c19ab93d2f2657624aa4b7b78f738b91aa73503b2865adf77df724", (0.2415, 0.7585)),
     "giant_mirror": ("bda47874f4593718824cf2aba2de15c26bfaf9e4e33bd517bca2746b43d47311", (0.505, 0.4945)),
     "giant_ogre": ("76a06f9d9c1aa29ca777c21bf337a59ce4b3436bcdace3742e57e4a6363a08f0", (0.845, 0.155)),
     "glass_duel": ("cf8673c9597fbda18d8a8b2ee244f5c97a77307268f070323ab2800feaf1d919", (0.474, 0.526)),
     "glass_rtk": ("6f570512928d93ccbe211778e45f215d561610003f0214ad98ef6d2e4fdcd262", (17, 0.0235)),
     "guard_wolf_random": ("a48cfda98c5ca7c45cb8e966e75ebb2cce743004d84aae7320d3662134e995a1", (0.386, 0.614)),
+    "many_sets_ogre": ("490138d9412f33ce569885c77e398a3d18922fe37cb983c3011991432cbefca8", (0.2625, 0.537)),
     "odyssey_duel": ("b9d21bdc94365b8727ea554edadc1900557a89890169605b05c371828d052012", (0.8955, 0.1045)),
     "odyssey_rtk": ("f2ae8a3d6925ec9d11708e871cf82c2e3e18ef5a82859a45f09835198515282c", (5, 0.2195)),
     "priest_drake": ("8eba3e228e06139712417ee29ff311efb52be791dad2c5e40b322d050af47d68", (0.1115, 0.888)),
+    "priest_guard_disarm": ("3704636f20e275ddc3b70aa229fb51830564525ae0ff1286a52b87b95d16c2bb", (0.929, 0.071)),
     "rtk_basilisk_drake": ("1cad147c117539ef91229986f6a6da333733bf638422164ffe1b95a0fea80508", (73, 0.0)),
     "rtk_bleeder_warden": ("998249b5ca60f6ae093af7d4ce483b152b2d64ad9e9e396cb5504ff626ca65fd", (9, 0.0)),
     "rtk_giant_wolf": ("a8652b8487ece63b2cbda40911a5d61f05a700ffd5536776d53c5b6371d95ed0", (27, 0.0)),

@@ -30,6 +30,8 @@ SIMULATION_SECONDS = 8.0
 
 #: whole-number state keys below this are mapped to their class by array lookup (Bank.draw)
 LOOKUP_KEYS = 1 << 20
+#: Bank.draw starts the search of a drawn row from one of this many equal slices of [0, 1) per class
+GRID = 64
 #: the key of a state class (each Side chooses its own: an int bit set, a tuple, ...)
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -135,6 +137,7 @@ class Bank(Generic[K]):
         self._index: dict[K, int] = {}
         self._tables: list[dict[str, np.ndarray]] = []
         self._lookup = np.full(0, -1, dtype=np.int64)  # whole-number key -> class (-1: not yet met)
+        self._grids: list[np.ndarray] = []  # per class met: where the search of a draw starts (_concat)
         self._stale = True
 
     def table(self, key: K) -> dict[str, np.ndarray]:
@@ -200,6 +203,8 @@ class Bank(Generic[K]):
             c = c / c[-1]
             c[-1] = 1.0
             cdfs.append(i + c)
+            if i == len(self._grids):  # the rows of class i at or below i + b / GRID, b = 0 .. GRID - 1
+                self._grids.append(pos + np.searchsorted(cdfs[-1], i + np.arange(GRID) / GRID, side="right"))
             starts.append(pos)
             pos += c.size
             ends.append(pos)
@@ -207,10 +212,12 @@ class Bank(Generic[K]):
         for name in names:
             cols[name] = np.concatenate([np.asarray(t[name]) for t in self._tables])
         self._cdf = np.concatenate(cdfs)
+        self._cdf_end = np.append(self._cdf, np.inf)
+        self._grid = np.concatenate(self._grids)
         self._start, self._end = np.array(starts), np.array(ends)
         self._last = self._end - 1
         self._cols = cols
-        self._zero = {name: not col.any() for name, col in cols.items()}
+        self._zero: dict[str, bool] | None = None  # (columns() fills it in)
         self._stale = False
 
     def draw(self, keys: np.ndarray, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -231,7 +238,19 @@ class Bank(Generic[K]):
         if self._stale:
             self._concat()
         u = rng.random(keys.size)
-        pos = np.searchsorted(self._cdf, cls + u, side="right")
+        v = cls + u
+        # pos = np.searchsorted(self._cdf, v, side="right"), the number of entries <= v (the CDFs are sorted),
+        # counted from the grid: with b = floor(u * GRID), b / GRID <= u, so cls + b / GRID <= v and the
+        # entries up to it are counted already; the few between it and v are stepped over
+        pos = self._grid[cls * GRID + (u * GRID).astype(np.intp)]
+        step = np.flatnonzero(self._cdf_end[pos] <= v)
+        for _ in range(4):
+            if step.size == 0:
+                break
+            pos[step] += 1
+            step = step[self._cdf_end[pos[step]] <= v[step]]
+        if step.size:  # (many rows in one slice: the rest by bisection)
+            pos[step] = np.searchsorted(self._cdf, v[step], side="right")
         # never below the class's first row: cls + u >= cls >= every entry of the classes before it; above
         # its last only when cls + u rounds up to cls + 1 (then clipped back, as np.clip did)
         return np.minimum(pos, self._last[cls], out=pos)
@@ -241,6 +260,8 @@ class Bank(Generic[K]):
         :meth:`draw_positions`) and, per column, whether it is 0 in every row (then any draw is 0)."""
         if self._stale:
             self._concat()
+        if self._zero is None:
+            self._zero = {name: col.dtype.kind in "biuf" and not col.any() for name, col in self._cols.items()}
         return self._cols, self._zero
 
     def _classes(self, keys: np.ndarray) -> np.ndarray:

@@ -153,6 +153,8 @@ def _dice_of_two_and_one(rng: np.random.Generator, p: float, m: int, values: boo
         return rng.binomial(2, p, m), rng.binomial(1, p, m)
     state = rng.bit_generator.state
     u = rng.random(2 * m)
+    two: np.ndarray | None
+    one: np.ndarray | None
     if values:
         two, again2 = _binomial_of(u[:m], 2, p)
         one, again1 = _binomial_of(u[m:], 1, p)
@@ -364,7 +366,7 @@ class AnnulusSide(Side):
     def hp_left(self) -> np.ndarray:
         return self.E + self.V
 
-    def hurt(self, idx: np.ndarray, regular: np.ndarray, vital: np.ndarray, sim: Fights) -> None:
+    def hurt(self, idx: np.ndarray, regular: np.ndarray, vital: np.ndarray | int, sim: Fights) -> None:
         """Endurance first, then Vitality; vital damage straight to Vitality (annulus-attacks.txt)."""
         e = self.E[idx]
         soak = np.minimum(e, regular)
@@ -509,8 +511,8 @@ class AnnulusSide(Side):
                 spent = sets == j
                 if spent.any():
                     self.charged[j][idx[spent]] = False
-        fx = None if zero["fx"] else cols["fx"][pos]
-        seen = int(np.bitwise_or.reduce(fx)) if fx is not None else 0  # every effect some fight drew
+        fx = cols["fx"][pos] if not zero["fx"] else np.zeros(0, np.int64)
+        seen = int(np.bitwise_or.reduce(fx)) if fx.size else 0  # every effect some fight drew
         if seen:
             # Burn: "If a target with a Burn condition enters water or an airless environment, the condition
             # is automatically removed": in an airless environment (the target's situation) it never holds
