@@ -120,8 +120,9 @@ class Bank(Generic[K]):
     ``build(keys)`` returns, for each new key, a dict of equal-length numpy arrays with a
     ``probability`` entry (the exact outcome table of that state class). ``draw`` picks one row per
     fight: all classes' CDFs are laid end to end as ``class + cdf`` so that one search serves every
-    fight at once (``np.searchsorted``'s positions, found from a grid of slices per class). With ``share`` (key -> a hashable name of the table from model
-    values alone: the models, options, situation and what the key stands for), tables are kept in
+    fight at once (``np.searchsorted``'s positions, found from a grid of slices per class). With
+    ``share`` (key -> a hashable name of the table from model values alone: the models, options,
+    situation and what the key stands for), tables are kept in
     :data:`MEMO` and reused by every Bank that names them alike (the rows of one compare pair, a
     second call): only the missing ones are built. Each Bank still numbers its classes in the order
     its fights meet them, so its draws are those of a Bank that built every table itself.
