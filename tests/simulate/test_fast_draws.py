@@ -1,20 +1,16 @@
 """The faster draws of the simulation give the numbers of the plain ones, bit for bit.
 
 ``Bank.draw_positions`` finds a drawn row from a grid of slices of [0, 1) instead of bisecting every
-CDF (``np.searchsorted``); the Annulus end-of-turn dice (``rng.binomial(2, p)`` then ``rng.binomial(1,
-p)``) are computed from the uniforms numpy's inversion draws. Both are checked here against the plain
-computation on the same generator state, including the rare edges: a uniform that rounds ``class +
-u`` up to the next class, zero-probability rows, a class with many rows in one slice, and a value
-numpy would draw a second uniform for.
+CDF (``np.searchsorted``). It is checked here against the plain computation on the same generator
+state, including the rare edges: a uniform that rounds ``class + u`` up to the next class,
+zero-probability rows, a class with many rows in one slice.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from workbench.simulate.engine import Bank
-from workbench.systems.annulus import simulation as sim
 
 
 def _tables():
@@ -77,42 +73,3 @@ def test_grid_draws_on_a_seeded_generator_match_draw():
     row = b.draw(keys, r2)
     assert np.array_equal(a.columns()[0]["value"][pos], row["value"])
     assert r1.random() == r2.random()
-
-
-@pytest.mark.parametrize("p", [0.5, 1 / 3, 2 / 3, 0.1, 0.9, 1e-12, 1 - 1e-12, 0.0, 1.0, 5 / 6])
-@pytest.mark.parametrize("m", [0, 1, 3000])
-def test_end_of_turn_dice_are_rng_binomial(p, m):
-    for values in (True, False):
-        a, b = np.random.default_rng(11), np.random.default_rng(11)
-        two, one = sim._dice_of_two_and_one(a, p, m, values)
-        want_two, want_one = b.binomial(2, p, m), b.binomial(1, p, m)
-        if values:
-            assert np.array_equal(two, want_two) and np.array_equal(one, want_one)
-        else:
-            assert two is None and one is None
-        assert a.random() == b.random()  # the generator is left where the two calls leave it
-
-
-def test_a_value_numpy_would_redraw_falls_back_to_rng_binomial(monkeypatch):
-    real = sim._inversion
-
-    def again_at_first(u, n, p):
-        x, again = real(u, n, p)
-        again[:1] = True
-        return x, again
-
-    monkeypatch.setattr(sim, "_inversion", again_at_first)
-    monkeypatch.setattr(sim, "_BINOMIAL_AGREES", {(2, 0.5): True, (1, 0.5): True})
-    for values in (True, False):
-        a, b = np.random.default_rng(4), np.random.default_rng(4)
-        two, one = sim._dice_of_two_and_one(a, 0.5, 100, values)
-        assert np.array_equal(two, b.binomial(2, 0.5, 100)) and np.array_equal(one, b.binomial(1, 0.5, 100))
-        assert a.random() == b.random()
-
-
-def test_without_agreement_the_dice_are_rng_binomial(monkeypatch):
-    monkeypatch.setattr(sim, "_BINOMIAL_AGREES", {(2, 0.5): False, (1, 0.5): True})
-    a, b = np.random.default_rng(6), np.random.default_rng(6)
-    two, one = sim._dice_of_two_and_one(a, 0.5, 50, False)
-    assert np.array_equal(two, b.binomial(2, 0.5, 50)) and np.array_equal(one, b.binomial(1, 0.5, 50))
-    assert a.random() == b.random()

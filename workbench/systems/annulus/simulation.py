@@ -9,7 +9,6 @@ Swansong usable; Blood Price). The modelling of each effect, with its rule, is i
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, cast
@@ -90,83 +89,6 @@ STATEFUL_TRIGGERS = frozenset(
         "Drain",
     }
 )
-
-
-def _inversion(u: np.ndarray, n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """Return (X, again): numpy's binomial inversion (``random_binomial_inversion``: for a small ``n *
-    p``, ``p <= 0.5``) of the uniforms ``u``, one per value, the same floating-point steps in the same
-    order; ``again`` marks a uniform that rounding left above every cumulative probability, for which
-    numpy draws another uniform (astronomically rare)."""
-    q = 1.0 - p
-    px = math.exp(n * math.log(q))
-    mean = n * p
-    bound = int(min(n, mean + 10.0 * math.sqrt(mean * q + 1)))
-    x = np.zeros(u.size, np.int64)
-    active = u > px
-    for k in range(1, bound + 1):
-        if not active.any():
-            break
-        u = u - px
-        px = (float(n - k + 1) * p * px) / (k * q)
-        x += active
-        active &= u > px
-    return x, active
-
-
-def _binomial_of(u: np.ndarray, n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """Return (Generator.binomial(n, p) from its uniforms ``u``, which need another uniform): numpy's
-    ``random_binomial`` for ``n * min(p, 1 - p) <= 30`` (inversion of ``1 - p`` above 1/2)."""
-    if p <= 0.5:
-        return _inversion(u, n, p)
-    x, again = _inversion(u, n, 1.0 - p)
-    return n - x, again
-
-
-#: (n, p) -> whether _binomial_of gives Generator.binomial's numbers on this machine (checked once)
-_BINOMIAL_AGREES: dict[tuple[int, float], bool] = {}
-
-
-def _binomial_agrees(n: int, p: float) -> bool:
-    """Return True when :func:`_binomial_of` reproduces ``Generator.binomial(n, p, size)`` value for value
-    and leaves the generator in the same state (checked once per (n, p) on 4,096 draws)."""
-    key = (n, p)
-    if key not in _BINOMIAL_AGREES:
-        ok = n >= 0 and 0.0 < p <= 1.0 and n * min(p, 1.0 - p) <= 30
-        if ok:
-            a, b = np.random.default_rng(20251201), np.random.default_rng(20251201)
-            x = a.binomial(n, p, 4096)
-            y, again = _binomial_of(b.random(4096), n, p)
-            ok = not again.any() and np.array_equal(x, y) and a.random() == b.random()
-        _BINOMIAL_AGREES[key] = ok
-    return _BINOMIAL_AGREES[key]
-
-
-def _dice_of_two_and_one(rng: np.random.Generator, p: float, m: int, values: bool) -> tuple[Any, Any]:
-    """Return ``rng.binomial(2, p, m), rng.binomial(1, p, m)``, drawn in that order, with the generator
-    left as those two calls leave it; with ``values`` False (no fight reads them) only the draws are
-    made and (None, None) returned. Numpy draws one uniform per value here (:func:`_binomial_of`), so
-    the values are computed from ``rng.random(2 * m)`` (several times faster); in the astronomically
-    rare case of a value that needs another uniform, the generator is set back and the two calls made."""
-    if p == 0.0 or m == 0:  # numpy returns 0 without drawing
-        return (np.zeros(m, np.int64), np.zeros(m, np.int64)) if values else (None, None)
-    if not (_binomial_agrees(2, p) and _binomial_agrees(1, p)):
-        return rng.binomial(2, p, m), rng.binomial(1, p, m)
-    state = rng.bit_generator.state
-    u = rng.random(2 * m)
-    two: np.ndarray | None
-    one: np.ndarray | None
-    if values:
-        two, again2 = _binomial_of(u[:m], 2, p)
-        one, again1 = _binomial_of(u[m:], 1, p)
-        again = bool(again2.any() or again1.any())
-    else:  # (which uniforms need another is monotone in the uniform: the largest of each half tells)
-        two = one = None
-        top = np.array([u[:m].max(), u[m:].max()])
-        again = bool(_binomial_of(top[:1], 2, p)[1][0] or _binomial_of(top[1:], 1, p)[1][0])
-    if again:
-        rng.bit_generator.state = state
-        return rng.binomial(2, p, m), rng.binomial(1, p, m)
-    return two, one
 
 
 def _binomial_sf(n: int, k: int, p: float) -> float:
@@ -647,7 +569,8 @@ class AnnulusSide(Side):
         self._attack(idx, foe, actions, attacking & ~foe.inside[idx] if foe.inside_seen else attacking, sim)
         # end of turn: Burn 2 dice, Choke 1 die, Sap 1, "ignoring defense ... at the end of each of their turns"
         dots = bool(self.cond_bits & (BURN | CHOKE | SAP))
-        burn, choke = _dice_of_two_and_one(rng, self.p, m, values=dots)  # rng.binomial(2, ...), rng.binomial(1, ...)
+        # drawn in every turn, read or not, so that the random stream is the same whatever the state
+        burn, choke = rng.binomial(2, self.p, m), rng.binomial(1, self.p, m)
         if dots:
             c = self.cond[idx]
             dot = burn * ((c & BURN) > 0) + choke * ((c & CHOKE) > 0) + ((c & SAP) > 0)
