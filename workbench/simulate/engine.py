@@ -30,6 +30,8 @@ SIMULATION_SECONDS = 8.0
 
 #: whole-number state keys below this are mapped to their class by array lookup (Bank.draw)
 LOOKUP_KEYS = 1 << 20
+#: Bank.draw starts the search of a drawn row from one of this many equal slices of [0, 1) per class
+GRID = 64
 #: the key of a state class (each Side chooses its own: an int bit set, a tuple, ...)
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -117,9 +119,10 @@ class Bank(Generic[K]):
 
     ``build(keys)`` returns, for each new key, a dict of equal-length numpy arrays with a
     ``probability`` entry (the exact outcome table of that state class). ``draw`` picks one row per
-    fight: all classes' CDFs are laid end to end as ``class + cdf`` so that one ``searchsorted``
-    serves every fight at once. With ``share`` (key -> a hashable name of the table from model
-    values alone: the models, options, situation and what the key stands for), tables are kept in
+    fight: all classes' CDFs are laid end to end as ``class + cdf`` so that one search serves every
+    fight at once (``np.searchsorted``'s positions, found from a grid of slices per class). With
+    ``share`` (key -> a hashable name of the table from model values alone: the models, options,
+    situation and what the key stands for), tables are kept in
     :data:`MEMO` and reused by every Bank that names them alike (the rows of one compare pair, a
     second call): only the missing ones are built. Each Bank still numbers its classes in the order
     its fights meet them, so its draws are those of a Bank that built every table itself.
@@ -135,6 +138,7 @@ class Bank(Generic[K]):
         self._index: dict[K, int] = {}
         self._tables: list[dict[str, np.ndarray]] = []
         self._lookup = np.full(0, -1, dtype=np.int64)  # whole-number key -> class (-1: not yet met)
+        self._grids: list[np.ndarray] = []  # per class met: where the search of a draw starts (_concat)
         self._stale = True
 
     def table(self, key: K) -> dict[str, np.ndarray]:
@@ -200,6 +204,8 @@ class Bank(Generic[K]):
             c = c / c[-1]
             c[-1] = 1.0
             cdfs.append(i + c)
+            if i == len(self._grids):  # the rows of class i at or below i + b / GRID, b = 0 .. GRID - 1
+                self._grids.append(pos + np.searchsorted(cdfs[-1], i + np.arange(GRID) / GRID, side="right"))
             starts.append(pos)
             pos += c.size
             ends.append(pos)
@@ -207,8 +213,12 @@ class Bank(Generic[K]):
         for name in names:
             cols[name] = np.concatenate([np.asarray(t[name]) for t in self._tables])
         self._cdf = np.concatenate(cdfs)
+        self._cdf_end = np.append(self._cdf, np.inf)
+        self._grid = np.concatenate(self._grids)
         self._start, self._end = np.array(starts), np.array(ends)
+        self._last = self._end - 1
         self._cols = cols
+        self._zero: dict[str, bool] | None = None  # (columns() fills it in)
         self._stale = False
 
     def draw(self, keys: np.ndarray, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -216,13 +226,44 @@ class Bank(Generic[K]):
         keys = np.asarray(keys)
         if keys.size == 0:
             return {}
+        pos = self.draw_positions(keys, rng)
+        return {name: col[pos] for name, col in self._cols.items()}
+
+    def draw_positions(self, keys: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Draw as :meth:`draw` does (the same random numbers) and return the drawn rows as positions
+        in :meth:`columns`, for a caller that reads only some columns (``columns()[name][pos]``)."""
+        keys = np.asarray(keys)
+        if keys.size == 0:
+            return np.zeros(0, dtype=np.intp)
         cls = self._classes(keys)
         if self._stale:
             self._concat()
         u = rng.random(keys.size)
-        pos = np.searchsorted(self._cdf, cls + u, side="right")
-        pos = np.clip(pos, self._start[cls], self._end[cls] - 1)
-        return {name: col[pos] for name, col in self._cols.items()}
+        v = cls + u
+        # pos = np.searchsorted(self._cdf, v, side="right"), the number of entries <= v (the CDFs are sorted),
+        # counted from the grid: with b = floor(u * GRID), b / GRID <= u, so cls + b / GRID <= v and the
+        # entries up to it are counted already; the few between it and v are stepped over
+        pos = self._grid[cls * GRID + (u * GRID).astype(np.intp)]
+        step = np.flatnonzero(self._cdf_end[pos] <= v)
+        for _ in range(4):
+            if step.size == 0:
+                break
+            pos[step] += 1
+            step = step[self._cdf_end[pos[step]] <= v[step]]
+        if step.size:  # (many rows in one slice: the rest by bisection)
+            pos[step] = np.searchsorted(self._cdf, v[step], side="right")
+        # never below the class's first row: cls + u >= cls >= every entry of the classes before it; above
+        # its last only when cls + u rounds up to cls + 1 (then clipped back, as np.clip did)
+        return np.minimum(pos, self._last[cls], out=pos)
+
+    def columns(self) -> tuple[dict[str, np.ndarray], dict[str, bool]]:
+        """Return the columns of every class met so far laid end to end (indexed by
+        :meth:`draw_positions`) and, per column, whether it is 0 in every row (then any draw is 0)."""
+        if self._stale:
+            self._concat()
+        if self._zero is None:
+            self._zero = {name: col.dtype.kind in "biuf" and not col.any() for name, col in self._cols.items()}
+        return self._cols, self._zero
 
     def _classes(self, keys: np.ndarray) -> np.ndarray:
         """Return the class number of every key, the new keys numbered in sorted order (built in

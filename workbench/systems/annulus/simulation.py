@@ -18,7 +18,7 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import MEMO, Bank, Fights, Side
+from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side
 from ...simulate.plans import choose_label, is_sequence_plan
 from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
@@ -107,6 +107,8 @@ class _Use:
     blood_price: bool = False
     counter: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the state-class bits of the fights (AnnulusSide._bits), when the caller has them for this very state
+    bits: np.ndarray | None = None
 
 
 class AnnulusSide(Side):
@@ -130,7 +132,11 @@ class AnnulusSide(Side):
         self.cost = np.array([self.sys.attack_cost(s, self.options) for s in self.sets] or [0])
         self.area = np.array([bool(s.area) for s in self.sets] or [False])
         self.telegraphed = np.array([s.alteration == "Telegraphed" for s in self.sets] or [False])
+        self.has_telegraphed = bool(self.telegraphed.any())
         self.spree = np.array([s.has("Killing Spree") for s in self.sets] or [False])
+        self.area_sets = [i for i, s in enumerate(self.sets) if s.area]
+        #: the bits (set i: 1 << i) of the sets that are never uncharged (only an area set waits for a recharge)
+        self.always_charged = sum(1 << i for i, s in enumerate(self.sets) if not s.area)
         self.has_disarm = any("Disarm" in s.triggers for s in self.sets)
         # the situation's Setup and Killing Spree bonus wait for one use (steps skipped when neither is given)
         self.sit_setup_on = bool(self.situation.target_setup)
@@ -147,6 +153,11 @@ class AnnulusSide(Side):
         self._memo = ("annulus", me, foe, self.options, self.situation)
         self.uses = Bank(self._build_uses, share=lambda k: (*self._memo, "uses", k))
         self._plans: dict[tuple[int, int, int], list[int]] = {}
+        # the plans of the turn keys met (_plan_rows): key -> row, the rows, key -> row by array lookup
+        self._plan_row: dict[int, int] = {}
+        self._plan_list: list[list[int]] = []
+        self._plan_lut = np.full(0, -1, dtype=np.int64)
+        self._steps: np.ndarray | None = None
         self.passive = False
 
     # ------------------------------------------------------------------ tables
@@ -257,7 +268,8 @@ class AnnulusSide(Side):
         self.blind_timer, self.petrify_timer = z(), z()
         aware = self.situation.target_awareness or self.me.awareness
         self.aware = np.full(n, AWARENESS.index(aware), np.int64)
-        self.charged = np.ones((n, max(1, len(self.sets))), dtype=bool)
+        #: charged[i, fight]: set i is charged (one row per set: an area set's row is read and written alone)
+        self.charged = np.ones((max(1, len(self.sets)), n), dtype=bool)
         self.reroll_used, self.counter_used = z(bool), z(bool)
         self.telegraph = np.full(n, -1, np.int64)
         # given by the situation, each for the single next use (CLARIFICATIONS, Annulus, state across uses)
@@ -266,34 +278,62 @@ class AnnulusSide(Side):
         # Disarm: the sets this creature cannot use while the condition lasts (one condition per set)
         self.disarmed = np.zeros((n, max(1, len(self.sets))), dtype=bool)
         self.disarm_seen = False  # no set disarmed in any fight yet: the masks are skipped
+        # What may be on this creature in some fight (set where it is put on, never cleared): a state that
+        # is in no fight changes no number, so the steps that read it are skipped and its bits are constant
+        self.cond_bits = 0  # every condition bit ever put on
+        self.stings_seen = self.setup_seen = self.blind_seen = self.petrify_seen = False
+        self.inside_seen = self.reroll_seen = False
+        self.all_alert = AWARENESS.index(aware) == ALERT  # only Alert is ever assigned: then constant
 
     def hp_left(self) -> np.ndarray:
         return self.E + self.V
 
-    def hurt(self, idx: np.ndarray, regular: np.ndarray, vital: np.ndarray, sim: Fights) -> None:
+    def hurt(self, idx: np.ndarray, regular: np.ndarray, vital: np.ndarray | int, sim: Fights) -> None:
         """Endurance first, then Vitality; vital damage straight to Vitality (annulus-attacks.txt)."""
-        soak = np.minimum(self.E[idx], regular)
-        self.E[idx] -= soak
-        self.V[idx] -= regular - soak + vital
-        self.mark_dead(idx, self.V[idx] <= 0, sim)
+        e = self.E[idx]
+        soak = np.minimum(e, regular)
+        self.E[idx] = e - soak
+        v = self.V[idx] - (regular - soak + vital)
+        self.V[idx] = v
+        self.mark_dead(idx, v <= 0, sim)
 
     def _bits(self, foe: AnnulusSide, idx: np.ndarray) -> np.ndarray:
-        """Return the state-class bits of this side striking ``foe`` in fights ``idx``."""
-        undamaged = (foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)
-        return (
-            (foe.cond[idx] & PRONE > 0) * 1
-            | ((foe.setup[idx] | self.sit_setup[idx]) if self.sit_setup_on else foe.setup[idx]) * 2
-            | (foe.blind_timer[idx] > 0) * 4
-            | (self.blind_timer[idx] > 0) * 8
-            | (self.cond[idx] & WEAK > 0) * 16
-            | undamaged * 32
-            | (foe.petrify_timer[idx] > 0) * 64
-            | foe.aware[idx] << 7
-            | (~self.reroll_used[idx]) * 512
-            | self.inside[idx] * 1024
-            | (self.V[idx] <= self.me.level // 2) * 2048  # Swansong: half the total Vitality, the level
-            | (self.spree_waits[idx] * 8192 if self.spree_on else 0)
-        ).astype(np.int64)
+        """Return the state-class bits of this side striking ``foe`` in fights ``idx`` (an int64 array).
+
+        A bit whose state is in no fight (the ``*_seen`` flags, :attr:`cond_bits`) is the same constant
+        in every fight: it is not read from the arrays."""
+        bits = ((foe.E[idx] == foe.me.endurance) & (foe.V[idx] == foe.me.vitality)).astype(np.int64) << 5
+        bits |= (self.V[idx] <= self.me.level // 2) << 11  # Swansong: half the total Vitality, the level
+        const = 0
+        if foe.cond_bits & PRONE:
+            bits |= (foe.cond[idx] & PRONE) >> 4  # bit 0
+        if self.sit_setup_on:
+            bits |= (foe.setup[idx] | self.sit_setup[idx]) << 1
+        elif foe.setup_seen:
+            bits |= foe.setup[idx] << 1
+        if foe.blind_seen:
+            bits |= (foe.blind_timer[idx] > 0) << 2
+        if self.blind_seen:
+            bits |= (self.blind_timer[idx] > 0) << 3
+        if self.cond_bits & WEAK:
+            bits |= (self.cond[idx] & WEAK) >> 1  # bit 4
+        if foe.petrify_seen:
+            bits |= (foe.petrify_timer[idx] > 0) << 6
+        if foe.all_alert:
+            const |= ALERT << 7
+        else:
+            bits |= foe.aware[idx] << 7
+        if self.reroll_seen:
+            bits |= (~self.reroll_used[idx]) << 9
+        else:
+            const |= 512
+        if self.inside_seen:
+            bits |= self.inside[idx] << 10
+        if self.spree_on:
+            bits |= self.spree_waits[idx] << 13
+        if const:
+            bits |= const
+        return bits
 
     # ------------------------------------------------------------------ Disarm
     @cached_property
@@ -326,6 +366,7 @@ class AnnulusSide(Side):
         first = np.argmax(free, axis=1)
         self.disarmed[sel[has], order[first[has]]] = True
         self.cond[sel[has]] |= DISARM
+        self.cond_bits |= DISARM
         self.disarm_seen = self.disarm_seen or bool(has.any())
 
     def _recover_disarm(self, sel: np.ndarray) -> None:
@@ -339,46 +380,87 @@ class AnnulusSide(Side):
 
     # ------------------------------------------------------------------ one attack use
     def strike(self, foe: AnnulusSide, u: _Use, sim: Fights) -> None:
-        """Resolve one use of sets ``u.sets`` on ``foe`` in fights ``u.idx`` and apply its effects."""
+        """Resolve one use of sets ``u.sets`` on ``foe`` in fights ``u.idx`` and apply its effects.
+
+        (An outcome column that is 0 in every row drawn, or in every row of the tables, changes nothing
+        and is not read; an effect no drawn row has is skipped: the numbers are those of applying them.)"""
         idx, sets = u.idx, u.sets
         if idx.size == 0:
             return
-        keys = self._bits(foe, idx) | (sets.astype(np.int64) << SHIFT) | (4096 if u.blood_price else 0)
-        row = self.uses.draw(keys, sim.rng)
-        dmg, vit = row["damage"], row["vitality_damage"]
-        foe.hurt(idx, dmg - vit, vit, sim)
-        foe.setup[idx] = False  # "The single next attack against a Setuped target ... removes the Setup sting"
+        keys = self._bits(foe, idx) if u.bits is None else u.bits.copy()
+        keys |= sets.astype(np.int64) << SHIFT
+        if u.blood_price:
+            keys |= 4096
+        pos = self.uses.draw_positions(keys, sim.rng)
+        cols, zero = self.uses.columns()
+        dmg = cols["damage"][pos]
+        if zero["vitality_damage"]:
+            foe.hurt(idx, dmg, 0, sim)
+        else:
+            vit = cols["vitality_damage"][pos]
+            foe.hurt(idx, dmg - vit, vit, sim)
+        if foe.setup_seen:  # "The single next attack against a Setuped target ... removes the Setup sting"
+            foe.setup[idx] = False
         if self.sit_setup_on:
             self.sit_setup[idx] = False
         if self.spree_on:  # Killing Spree's +2 "the single next time you use the attack"
             self.spree_waits[idx] &= ~self.spree[sets]
-        # (an outcome column that is 0 in every drawn row changes nothing: its update is skipped)
-        if row["self_damage"].any() or row["self_vitality_damage"].any():
-            self.hurt(idx, row["self_damage"], row["self_vitality_damage"], sim)
-        if row["self_heal"].any():
-            heal = row["self_heal"] * ((self.cond[idx] & FATIGUE) == 0)
-            self.E[idx] = np.minimum(self.me.endurance, self.E[idx] + heal)
-        if row["rerolled"].any():
-            self.reroll_used[idx] |= row["rerolled"].astype(bool)
-        self.aware[idx] = ALERT
-        foe.aware[idx] = ALERT
-        if self.area.any():
-            self.charged[idx, sets] &= ~self.area[sets]
-        fx = row["fx"]
-        if fx.any():
+        self_dmg = None if zero["self_damage"] else cols["self_damage"][pos]
+        self_vit = None if zero["self_vitality_damage"] else cols["self_vitality_damage"][pos]
+        if (self_dmg is not None and self_dmg.any()) or (self_vit is not None and self_vit.any()):
+            self.hurt(
+                idx,
+                np.zeros(idx.size, np.int64) if self_dmg is None else self_dmg,
+                np.zeros(idx.size, np.int64) if self_vit is None else self_vit,
+                sim,
+            )
+        if not zero["self_heal"]:
+            heal = cols["self_heal"][pos]
+            if heal.any():
+                heal = heal * ((self.cond[idx] & FATIGUE) == 0)
+                self.E[idx] = np.minimum(self.me.endurance, self.E[idx] + heal)
+        if not zero["rerolled"]:
+            rerolled = cols["rerolled"][pos]
+            if rerolled.any():
+                self.reroll_used[idx] |= rerolled.astype(bool)
+                self.reroll_seen = True
+        if not self.all_alert:
+            self.aware[idx] = ALERT
+        if not foe.all_alert:
+            foe.aware[idx] = ALERT
+        if self.area_sets:  # an area set waits for its recharge
+            for j in self.area_sets:
+                spent = sets == j
+                if spent.any():
+                    self.charged[j][idx[spent]] = False
+        fx = cols["fx"][pos] if not zero["fx"] else np.zeros(0, np.int64)
+        seen = int(np.bitwise_or.reduce(fx)) if fx.size else 0  # every effect some fight drew
+        if seen:
             # Burn: "If a target with a Burn condition enters water or an airless environment, the condition
             # is automatically removed": in an airless environment (the target's situation) it never holds
-            foe.cond[idx] |= FX_CONDITIONS[fx] & ~BURN if foe.situation.airless else FX_CONDITIONS[fx]
-            if self.has_disarm and (fx & FX_BIT["disarm"]).any():
+            burn = ~BURN if foe.situation.airless else -1
+            if FX_CONDITIONS[seen] & burn:
+                foe.cond[idx] |= FX_CONDITIONS[fx] & burn
+                foe.cond_bits |= int(FX_CONDITIONS[seen]) & burn
+            if self.has_disarm and seen & FX_BIT["disarm"]:
                 foe._disarm(idx[(fx & FX_BIT["disarm"]) > 0])
-            foe.stings_next[idx] |= FX_STINGS[fx]
-            foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
+            if FX_STINGS[seen]:
+                foe.stings_next[idx] |= FX_STINGS[fx]
+                foe.stings_seen = True
+            if seen & FX_BIT["setup"]:
+                foe.setup[idx] |= (fx & FX_BIT["setup"]) > 0
+                foe.setup_seen = True
             until = 2 if u.own_turn else 1  # "until the end of the blinder's [petrifier's] next turn"
-            foe.blind_timer[idx] = np.where(fx & FX_BIT["blind"], until, foe.blind_timer[idx])
-            foe.petrify_timer[idx] = np.where(fx & FX_BIT["petrify"], until, foe.petrify_timer[idx])
-            if self.can_devour:
+            if seen & FX_BIT["blind"]:
+                foe.blind_timer[idx[(fx & FX_BIT["blind"]) > 0]] = until
+                foe.blind_seen = True
+            if seen & FX_BIT["petrify"]:
+                foe.petrify_timer[idx[(fx & FX_BIT["petrify"]) > 0]] = until
+                foe.petrify_seen = True
+            if self.can_devour and seen & FX_BIT["devour"]:
                 foe.inside[idx] |= ((fx & FX_BIT["devour"]) > 0) & ~self.inside[idx]
-        if self.inside.any():
+                foe.inside_seen = True
+        if self.inside_seen:
             self.inside[idx] &= dmg < 2  # "deal 2 or more damage ... from the inside ... they can escape"
         # a passive target (rounds to kill) never counters, not even before its first passive turn: the
         # attacker of rounds to kill is the immortal side (simulate_rounds_to_kill), its foe the passive one
@@ -391,14 +473,17 @@ class AnnulusSide(Side):
             ok = (
                 (dmg >= 1)
                 & (self.defense_of[sets] == d)
-                & foe.alive()[idx]
-                & self.alive()[idx]
+                & (foe.died_at[idx] < 0)
+                & (self.died_at[idx] < 0)
                 & ~foe.counter_used[idx]
-                & (foe.petrify_timer[idx] == 0)
                 & ~self.inside[idx]
-                & (~foe.area[c] | foe.charged[idx, c])
-                & ~foe.disarmed[idx, c]
             )
+            if foe.petrify_seen:
+                ok &= foe.petrify_timer[idx] == 0
+            if foe.area[c]:
+                ok &= foe.charged[c][idx]
+            if foe.disarm_seen:
+                ok &= ~foe.disarmed[idx, c]
             if ok.any():
                 sel = idx[ok]
                 foe.counter_used[sel] = True
@@ -406,70 +491,128 @@ class AnnulusSide(Side):
 
     # ------------------------------------------------------------------ a turn
     def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        # (a step whose state is in no fight, by the ``*_seen`` flags, changes nothing and is skipped; every
+        # random number is still drawn, in the same order and amounts)
         foe = cast(AnnulusSide, foe)  # both sides of a fight are built by this rule system
         rng = sim.rng
-        self.reroll_used[idx] = False
-        self.counter_used[idx] = False
-        now = self.stings_next[idx]
-        self.stings_next[idx] = 0
-        can_act = self.petrify_timer[idx] == 0  # Petrified: "cannot take any actions ... at all"
-        attacking = can_act & ((now & (PACIFY | TERROR)) == 0) & (not self.passive)
+        m = idx.size
+        if self.reroll_seen:
+            self.reroll_used[idx] = False
+        if self.counters:  # (only a creature with a Counter set ever uses one)
+            self.counter_used[idx] = False
+        now = None  # the stings on it this turn (None: none in any fight)
+        if self.stings_seen:
+            now = self.stings_next[idx]
+            self.stings_next[idx] = 0
+        # Petrified: "cannot take any actions ... at all" (None: no fight petrified)
+        can_act = self.petrify_timer[idx] == 0 if self.petrify_seen else None
+        attacking = np.full(m, not self.passive) if can_act is None else can_act & (not self.passive)
+        if now is not None:
+            attacking &= (now & (PACIFY | TERROR)) == 0
         # area sets recharge: "roll a die for every uncharged set ... 5 or a 6, the set is recharged"
-        if self.area.any():
-            roll = rng.random((idx.size, len(self.sets))) < 2 / 6
-            self.charged[idx] |= roll & self.area[None, :]
+        if self.area_sets:
+            roll = rng.random((m, len(self.sets)))
+            for j in self.area_sets:
+                charged = self.charged[j]
+                if not charged.all():
+                    charged[idx] |= roll[:, j] < 2 / 6
         # Devour: "takes defense-ignoring damage each round on your turn equal to the successes on two dice"
-        # (a step whose state is absent from every fight changes nothing and draws nothing: skipped)
-        eaten = foe.inside[idx] & foe.alive()[idx] if foe.inside.any() and not self.passive else None
-        if eaten is not None and eaten.any():
-            sel = idx[eaten]
-            foe.hurt(sel, rng.binomial(2, self.p, sel.size), np.zeros(sel.size, np.int64), sim)
+        if foe.inside_seen and not self.passive:
+            eaten = foe.inside[idx] & (foe.died_at[idx] < 0)
+            if eaten.any():
+                sel = idx[eaten]
+                foe.hurt(sel, rng.binomial(2, self.p, sel.size), np.zeros(sel.size, np.int64), sim)
         # Telegraphed: "used at the beginning of your next turn for free before you make any actions"
-        if self.telegraphed.any():
+        if self.has_telegraphed:
             tel = self.telegraph[idx]
-            go = (tel >= 0) & attacking & ~foe.inside[idx] & foe.alive()[idx] & self.alive()[idx]
-            go &= ~self.disarmed[idx, np.maximum(tel, 0)]  # a set disarmed since it was announced is wasted
+            go = (tel >= 0) & attacking & (foe.died_at[idx] < 0) & (self.died_at[idx] < 0)
+            if foe.inside_seen:
+                go &= ~foe.inside[idx]
+            if self.disarm_seen:  # a set disarmed since it was announced is wasted
+                go &= ~self.disarmed[idx, np.maximum(tel, 0)]
             self.telegraph[idx] = -1
             if go.any():
                 self.strike(foe, _Use(idx[go], tel[go]), sim)
-        actions = np.where(now & DAZE, 1, self.options.actions)  # Dazed: "only 1 action instead of the normal 2"
-        actions = np.where(can_act, actions, 0)
+        # Dazed: "only 1 action instead of the normal 2"
+        if now is None:
+            actions = np.full(m, self.options.actions, np.int64)
+        else:
+            actions = np.where(now & DAZE, 1, self.options.actions)
+        if can_act is not None:
+            actions = np.where(can_act, actions, 0)
         # recovery checks: 1 action, 4 dice, 3+ successes; a Berserk or Terrorized creature cannot
-        free_to_recover = can_act & ((now & (BERSERK | TERROR)) == 0)
-        for _ in range(self.tactics.recovery_actions if (self.cond[idx] & self.recover_mask).any() else 0):
-            want = free_to_recover & (actions > 0) & ((self.cond[idx] & self.recover_mask) != 0) & self.alive()[idx]
-            if not want.any():
-                break
-            sel = idx[want]
-            actions[want] -= 1
-            success = rng.random(sel.size) < self.p_recover
-            target_bit = np.zeros(sel.size, np.int64)
-            for bit in reversed(self.recover_bits):  # the first listed condition has priority
-                target_bit = np.where(self.cond[sel] & bit, bit, target_bit)
-            self.cond[sel] &= ~np.where(success, target_bit, 0)
-            back = success & (target_bit == DISARM)
-            if back.any():  # one Disarm condition (one set) per successful check
-                self._recover_disarm(sel[back])
+        if self.cond_bits & self.recover_mask:
+            free_to_recover = np.ones(m, bool) if can_act is None else can_act
+            if now is not None:
+                free_to_recover = free_to_recover & ((now & (BERSERK | TERROR)) == 0)
+            checks = self.tactics.recovery_actions if (self.cond[idx] & self.recover_mask).any() else 0
+            for _ in range(checks):
+                want = (
+                    free_to_recover
+                    & (actions > 0)
+                    & ((self.cond[idx] & self.recover_mask) != 0)
+                    & (self.died_at[idx] < 0)
+                )
+                if not want.any():
+                    break
+                sel = idx[want]
+                actions[want] -= 1
+                success = rng.random(sel.size) < self.p_recover
+                target_bit = np.zeros(sel.size, np.int64)
+                for bit in reversed(self.recover_bits):  # the first listed condition has priority
+                    target_bit = np.where(self.cond[sel] & bit, bit, target_bit)
+                self.cond[sel] &= ~np.where(success, target_bit, 0)
+                back = success & (target_bit == DISARM)
+                if back.any():  # one Disarm condition (one set) per successful check
+                    self._recover_disarm(sel[back])
         actions = np.where(attacking, actions, 0)
-        self._attack(idx, foe, actions, attacking & ~foe.inside[idx], sim)
+        self._attack(idx, foe, actions, attacking & ~foe.inside[idx] if foe.inside_seen else attacking, sim)
         # end of turn: Burn 2 dice, Choke 1 die, Sap 1, "ignoring defense ... at the end of each of their turns"
-        c = self.cond[idx]
-        dot = (
-            rng.binomial(2, self.p, idx.size) * ((c & BURN) > 0)
-            + rng.binomial(1, self.p, idx.size) * ((c & CHOKE) > 0)
-            + ((c & SAP) > 0)
-        )
-        alive = self.alive()[idx]
-        if (dot * alive).any():
-            sel = alive & (dot > 0)
-            self.hurt(idx[sel], dot[sel], np.zeros(int(sel.sum()), np.int64), sim)
-        for timer in (foe.blind_timer, foe.petrify_timer):
-            if timer.any():
+        dots = bool(self.cond_bits & (BURN | CHOKE | SAP))
+        # drawn in every turn, read or not, so that the random stream is the same whatever the state
+        burn, choke = rng.binomial(2, self.p, m), rng.binomial(1, self.p, m)
+        if dots:
+            c = self.cond[idx]
+            dot = burn * ((c & BURN) > 0) + choke * ((c & CHOKE) > 0) + ((c & SAP) > 0)
+            alive = self.died_at[idx] < 0
+            if (dot * alive).any():
+                sel = alive & (dot > 0)
+                self.hurt(idx[sel], dot[sel], np.zeros(int(sel.sum()), np.int64), sim)
+        for seen, timer in ((foe.blind_seen, foe.blind_timer), (foe.petrify_seen, foe.petrify_timer)):
+            if seen and timer.any():
                 timer[idx] = np.maximum(0, timer[idx] - 1)
 
     def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         self.passive = True
         self.turn(idx, foe, sim)
+
+    def _plan_rows(self, keys: np.ndarray) -> np.ndarray:
+        """Return, for every turn key (state-class bits, charged sets, actions: :meth:`_attack`), the row
+        of its plan in :attr:`_steps`; the plans of new keys are chosen in sorted key order."""
+        width = len(self.sets)
+
+        def row(k: int) -> int:
+            if k not in self._plan_row:
+                self._plan_row[k] = len(self._plan_list)
+                self._plan_list.append(self._plan(k & LOW, k >> SHIFT & ((1 << width) - 1), k >> (SHIFT + width)))
+                self._steps = None
+            return self._plan_row[k]
+
+        hi = int(keys.max())
+        if hi < LOOKUP_KEYS:  # (keys are never negative)
+            if self._plan_lut.size <= hi:
+                grown = np.full(max(hi + 1, 2 * self._plan_lut.size), -1, dtype=np.int64)
+                grown[: self._plan_lut.size] = self._plan_lut
+                self._plan_lut = grown
+            rows = self._plan_lut[keys]
+            miss = rows < 0
+            if miss.any():
+                new = np.unique(keys[miss]).tolist()
+                self._plan_lut[new] = [row(k) for k in new]
+                rows = self._plan_lut[keys]
+            return rows
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        return np.array([row(k) for k in uniq.tolist()], dtype=np.int64)[inverse.ravel()]
 
     def _attack(self, idx: np.ndarray, foe: AnnulusSide, actions: np.ndarray, may: np.ndarray, sim: Fights) -> None:
         if not self.sets:
@@ -478,50 +621,57 @@ class AnnulusSide(Side):
         if sel.size == 0:
             return
         fights = idx[sel]
-        weights = 1 << np.arange(len(self.sets))
-        usable = self.charged[fights] & ~self.disarmed[fights] if self.disarm_seen else self.charged[fights]
-        avail = (usable * weights).sum(axis=1)
-        bits = self._bits(foe, fights)
         width = len(self.sets)
-        keys = bits | (avail << SHIFT) | (actions[sel].astype(np.int64) << (SHIFT + width))
-        uniq, inverse = np.unique(keys, return_inverse=True)
-        plans = [
-            self._plan(int(k) & LOW, int(k) >> SHIFT & ((1 << width) - 1), int(k) >> (SHIFT + width)) for k in uniq
-        ]
-        length = max((len(p) for p in plans), default=0)
-        mat = np.full((len(plans), max(1, length)), -1, np.int64)
-        for i, p in enumerate(plans):
-            mat[i, : len(p)] = p
-        steps = mat[inverse.ravel()]
-        for j in range(length):
-            s = steps[:, j]
-            live = (
-                (s >= 0)
-                & self.alive()[fights]
-                & foe.alive()[fights]
-                & (self.petrify_timer[fights] == 0)
-                & ~foe.inside[fights]
-            )
+        # the usable sets (bit i: set i): a set that is not an area set is always charged
+        avail: Any = self.always_charged
+        for j in self.area_sets:
+            avail = avail | (self.charged[j][fights].astype(np.int64) << j)
+        if self.disarm_seen:
+            avail = avail & ~(self.disarmed[fights] * (1 << np.arange(width))).sum(axis=1)
+        bits = self._bits(foe, fights)
+        keys = bits | (np.asarray(avail, dtype=np.int64) << SHIFT)
+        keys |= actions[sel].astype(np.int64) << (SHIFT + width)
+        rows = self._plan_rows(keys)
+        if self._steps is None:  # every plan met so far, one row per step (-1: no step)
+            length = max((len(p) for p in self._plan_list), default=0)
+            self._steps = np.full((length, len(self._plan_list)), -1, np.int64)
+            for i, p in enumerate(self._plan_list):
+                self._steps[: len(p), i] = p
+        for j in range(self._steps.shape[0]):
+            s = self._steps[j][rows]
+            live = (s >= 0) & (self.died_at[fights] < 0) & (foe.died_at[fights] < 0)
+            if self.petrify_seen:
+                live &= self.petrify_timer[fights] == 0
+            if foe.inside_seen:
+                live &= ~foe.inside[fights]
             if not live.any():
                 continue
-            tele = live & self.telegraphed[np.maximum(s, 0)]
-            self.telegraph[fights[tele]] = s[tele]  # announced now, strikes at the start of the next turn
-            go = live & ~tele
-            self.strike(foe, _Use(fights[go], s[go]), sim)
+            if self.has_telegraphed:
+                tele = live & self.telegraphed[np.maximum(s, 0)]
+                self.telegraph[fights[tele]] = s[tele]  # announced now, strikes at the start of the next turn
+                go = live & ~tele
+            else:
+                go = live
+            # before the first strike the state is the one the plans were chosen in: its bits are known
+            if go.all():
+                self.strike(foe, _Use(fights, s, bits=bits if j == 0 else None), sim)
+            else:
+                self.strike(foe, _Use(fights[go], s[go], bits=bits[go] if j == 0 else None), sim)
         for _ in range(self.tactics.blood_price_uses):
             if not self.blood_sets:
                 break
             b = self.blood_sets[0]
             price = max(1, int(self.cost[b]))
             go = (
-                self.alive()[fights]
-                & foe.alive()[fights]
+                (self.died_at[fights] < 0)
+                & (foe.died_at[fights] < 0)
                 & (self.V[fights] > price)
                 & (self.petrify_timer[fights] == 0)
                 & ~foe.inside[fights]
-                & (~self.area[b] | self.charged[fights, b])
                 & ~self.disarmed[fights, b]
             )
+            if self.area[b]:
+                go &= self.charged[b][fights]
             self.strike(foe, _Use(fights[go], np.full(int(go.sum()), b), blood_price=True), sim)
 
 
