@@ -679,8 +679,10 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
     J^{*t} over the pair's region, and one power sequence (on the box r < max(E + V), v < max(V),
     past which every pair is dead) serves every pool of the turn. Each round is one 1-D
     convolution of the box and the joint laid out row-major with a common row stride (columns
-    padded so that no row wraps into the next), then one product with the pairs' region masks.
-    A pair leaves once its alive mass is below CHAIN_TAIL.
+    padded so that no row wraps into the next); the powers of up to 64 rounds are summed over the
+    pairs' regions in one product, and the iteration stops once the mass in the union of the regions
+    (which bounds every pair's) is below CHAIN_TAIL. A pair leaves after the first round its alive
+    mass is below CHAIN_TAIL.
     """
     E, V = pools[:, 0], pools[:, 1]
     H, Vb = int((E + V).max()), int(V.max())
@@ -706,10 +708,12 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
     if wts is not None:
         rows, pos = wts.rows_of(pairs)
         total = rr + vv  # damage taken (Endurance + Vitality lost); in a region it is below E + V
-    live = np.arange(pairs.size)  # pairs still in the chain (positions in ``pairs``)
-    prev = np.ones(pairs.size)
-    acc = np.zeros(pairs.size)  # sum_t t P(T = t)
-    killed = np.zeros((pairs.size, min(max_rounds, 64)))
+    union = region.max(axis=0)  # alive for some pair: its mass bounds every pair's
+    n = pairs.size
+    masses: list[np.ndarray] = []  # (pairs, rounds) of each chunk of rounds
+    chunk = max(1, min(64, _POOL_CELLS // (H * Vb)))
+    buf = np.zeros((chunk, H, Vb))  # the powers of the chunk's rounds on the box
+    c = 0
     power = np.ones((1, 1))
     Jf = np.zeros((jr, 0))  # the joint laid out on the box's row stride, rebuilt when the stride grows
     t = 0
@@ -727,31 +731,57 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
         f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
         out_r, out_v = min(nr + jr - 1, H), min(L, Vb)
         power = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)[:out_r, :out_v]
-        sub = region[:, :out_r, :out_v] if live.size == pairs.size else region[live, :out_r, :out_v]
-        mass = np.einsum("ijk,jk->i", sub, power)
-        if t > killed.shape[1]:
-            killed = np.pad(killed, ((0, 0), (0, min(max_rounds, 2 * t) - killed.shape[1])))
-        step = prev[live] - mass
-        killed[live, t - 1] = step
-        acc[live] += t * step
-        prev[live] = mass
-        if wts is not None and t < wts.W.shape[1]:
-            width = wts.out.shape[1]
-            cells = (np.arange(live.size)[:, None, None] * width + np.minimum(total[:out_r, :out_v], width - 1)).ravel()
-            masked = sub * power
-            s = np.bincount(cells, weights=masked.ravel(), minlength=live.size * width).reshape(live.size, width)
-            sel = np.isin(pos, live)
-            at = np.searchsorted(live, pos[sel])
-            wts.out[rows[sel]] += wts.W[rows[sel], t, None] * s[at]
-        done = mass < CHAIN_TAIL
-        if done.any():
-            _store(rec, pairs[live[done]], killed[live[done], :t], t, mass[done])
-            mean[pairs[live[done]]] = acc[live[done]]
-            live = live[~done]
-            if not live.size:
-                return
-    _store(rec, pairs[live], killed[live, :t], t, prev[live])
-    mean[pairs[live]] = np.nan
+        buf[c, :out_r, :out_v] = power
+        c += 1
+        over = float(np.vdot(union[:out_r, :out_v], power)) < CHAIN_TAIL  # every pair has left
+        if c == chunk or over or t == max_rounds:
+            masses.append(np.einsum("ijk,tjk->it", region, buf[:c]))
+            if wts is not None:
+                _weigh(wts, rows, pos, region, buf[:c], total, t - c + 1, np.concatenate(masses, axis=1))
+            buf[:c] = 0.0
+            c = 0
+        if over:
+            break
+    M = np.concatenate(masses, axis=1)  # P(alive after round t) of each pair, t = 1..T
+    T = M.shape[1]
+    below = M < CHAIN_TAIL
+    stop = np.where(below.any(axis=1), below.argmax(axis=1) + 1, T)  # the round each pair leaves after
+    prev = np.concatenate((np.ones((n, 1)), M[:, :-1]), axis=1)
+    killed = np.where(np.arange(1, T + 1)[None, :] <= stop[:, None], prev - M, 0.0)
+    acc = killed @ np.arange(1, T + 1, dtype=np.float64)  # sum_t t P(T = t)
+    converged = below.any(axis=1)
+    for r in np.unique(stop).tolist():
+        at = np.flatnonzero(stop == r)
+        _store(rec, pairs[at], killed[at, :r], r, M[at, r - 1])
+    mean[pairs] = np.where(converged, acc, np.nan)
+
+
+def _weigh(
+    wts: _Weights,
+    rows: np.ndarray,
+    pos: np.ndarray,
+    region: np.ndarray,
+    powers: np.ndarray,
+    total: np.ndarray,
+    t0: int,
+    M: np.ndarray,
+) -> None:
+    """Add to ``wts.out`` the weighted alive mass by damage taken of rounds t0 .. t0 + len(powers) - 1
+    (``powers``: J^{*t} on the box) for the rows of the pairs still in the chain at each round (a
+    pair leaves after the first round its alive mass ``M`` is below CHAIN_TAIL)."""
+    width = wts.out.shape[1]
+    n = region.shape[0]
+    cells = (np.arange(n)[:, None, None] * width + np.minimum(total, width - 1)).ravel()
+    below = M < CHAIN_TAIL
+    for k, pw in enumerate(powers):
+        t = t0 + k
+        if t >= wts.W.shape[1]:
+            return
+        # in the chain at round t: no round before t left its mass below the tail
+        inside: np.ndarray = ~np.any(below[:, : t - 1], axis=1)
+        s = np.bincount(cells, weights=(region * pw).ravel(), minlength=n * width).reshape(n, width)
+        sel = inside[pos]
+        wts.out[rows[sel]] += wts.W[rows[sel], t, None] * s[pos[sel]]
 
 
 def _store(rec: _Recorder, pairs: np.ndarray, killed: np.ndarray, t: int, alive: np.ndarray) -> None:
