@@ -888,7 +888,7 @@ def kill_stats(
             raise RulesError("a turn against two pools has two damage axes", field="pools")
         # a turn that never sends damage to the second pool directly spills through the pools in
         # order: against (E, V) it is the one-pool chain against E + V, exactly
-        spill = pmf[:, :, 1:].reshape(pmf.shape[0], -1).sum(axis=1) == 0
+        spill = pmf[:, :, 1:].sum(axis=(1, 2)) == 0  # (summed in place: a reshape of the slice copies it)
         one = rows[spill[turn_index[rows]]]
         two = rows[~spill[turn_index[rows]]]
     else:
