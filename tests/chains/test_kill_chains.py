@@ -38,6 +38,18 @@ def enumerate_hp(x, hp, rounds):
     return np.array(killed), dense
 
 
+def _pools_turn(alive, joint, endurance, vitality):
+    """Return the alive (regular total, vital total) -> P after one more turn: dead once the Vitality
+    lost, V + max(0, R - endurance), reaches the Vitality."""
+    new: dict[tuple[int, int], float] = {}
+    for (r, v), p in alive.items():
+        for (dr, dv), q in np.ndenumerate(joint):
+            R, V = r + dr, v + dv
+            if q and V + max(0, R - endurance) < vitality:
+                new[(R, V)] = new.get((R, V), 0.0) + p * q
+    return new
+
+
 def enumerate_pools(joint, endurance, vitality, rounds):
     """P(T = t) for the two-pool rule by enumeration of (regular total, vital total) states.
 
@@ -47,12 +59,7 @@ def enumerate_pools(joint, endurance, vitality, rounds):
     alive = {(0, 0): 1.0}
     killed = []
     for _ in range(rounds):
-        new: dict[tuple[int, int], float] = {}
-        for (r, v), p in alive.items():
-            for (dr, dv), q in np.ndenumerate(joint):
-                R, V = r + dr, v + dv
-                if q and V + max(0, R - endurance) < vitality:
-                    new[(R, V)] = new.get((R, V), 0.0) + p * q
+        new = _pools_turn(alive, joint, endurance, vitality)
         killed.append(math.fsum(alive.values()) - math.fsum(new.values()))
         alive = new
         if math.fsum(alive.values()) < 1e-18:
@@ -190,13 +197,7 @@ def _pools_alive_by_total(joint, endurance, vitality, rounds):
     for t in range(rounds + 1):
         for (r, v), p in alive.items():
             out[t, r + v] += p
-        new: dict[tuple[int, int], float] = {}
-        for (r, v), p in alive.items():
-            for (dr, dv), q in np.ndenumerate(joint):
-                R, V = r + dr, v + dv
-                if q and V + max(0, R - endurance) < vitality:
-                    new[(R, V)] = new.get((R, V), 0.0) + p * q
-        alive = new
+        alive = _pools_turn(alive, joint, endurance, vitality)
     return out
 
 

@@ -294,11 +294,12 @@ def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarr
     # the states within the round: (MP, Shell, Poisoned, anima, HP damage this round) -> probability
     dist: dict[tuple, float] = {(mp0, shell0, poisoned0, anima0, 0): 1.0}
 
-    def hurt(state: tuple, damage: np.ndarray, prob: np.ndarray, out: dict, **change: Any) -> None:
-        mp, shell, poisoned, anima, dh = state
+    def hurt(state: tuple, damage: np.ndarray, prob: np.ndarray, out: dict, anima: int | None = None) -> None:
+        """Add to ``out`` the states after ``damage`` (each with ``prob``), the Shell absorbing first
+        and the anima set to ``anima`` (None: as it was)."""
+        mp, shell, poisoned, anima_was, dh = state
+        anima = anima_was if anima is None else anima
         absorbed = np.minimum(damage, shell)
-        poisoned = change.get("poisoned", poisoned)
-        anima = change.get("anima", anima)
         for s, d, q in zip((shell - absorbed).tolist(), (dh + damage - absorbed).tolist(), prob.tolist()):
             k = (mp, s, poisoned, anima, d)
             out[k] = out.get(k, 0.0) + q
