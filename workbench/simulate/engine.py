@@ -272,21 +272,34 @@ class Bank(Generic[K]):
         if keys.dtype.kind in "iu":
             hi = int(keys.max())
             if hi < LOOKUP_KEYS and int(keys.min()) >= 0:
-                if self._lookup.size <= hi:
-                    grown = np.full(max(hi + 1, 2 * self._lookup.size), -1, dtype=np.int64)
-                    grown[: self._lookup.size] = self._lookup
-                    self._lookup = grown
-                cls = self._lookup[keys]
-                miss = cls < 0
-                if miss.any():
-                    new = np.unique(keys[miss]).tolist()
+
+                def fill(new: list) -> list[int]:
                     self._ensure(new)
-                    self._lookup[new] = [self._index[k] for k in new]
-                    cls = self._lookup[keys]
+                    return [self._index[k] for k in new]
+
+                self._lookup, cls = lookup(self._lookup, keys, fill)
                 return cls
         uniq, inverse = np.unique(keys, return_inverse=True)
         self._ensure(uniq.tolist())
         return np.array([self._index[k] for k in uniq.tolist()])[inverse.ravel()]
+
+
+def lookup(table: np.ndarray, keys: np.ndarray, fill: Callable[[list], list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Return (the table, grown as needed; the value of every key), ``table`` mapping whole-number keys in
+    [0, LOOKUP_KEYS) to values >= 0 (-1: not yet known); the keys not yet known get ``fill(their
+    distinct keys, sorted)``, one value each."""
+    hi = int(keys.max())
+    if table.size <= hi:
+        grown = np.full(max(hi + 1, 2 * table.size), -1, dtype=np.int64)
+        grown[: table.size] = table
+        table = grown
+    got = table[keys]
+    miss = got < 0
+    if miss.any():
+        new = np.unique(keys[miss]).tolist()
+        table[new] = fill(new)
+        got = table[keys]
+    return table, got
 
 
 class Side(ABC):

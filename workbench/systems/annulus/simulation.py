@@ -18,7 +18,7 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side
+from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side, lookup
 from ...simulate.plans import choose_label, is_sequence_plan
 from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
@@ -600,16 +600,7 @@ class AnnulusSide(Side):
 
         hi = int(keys.max())
         if hi < LOOKUP_KEYS:  # (keys are never negative)
-            if self._plan_lut.size <= hi:
-                grown = np.full(max(hi + 1, 2 * self._plan_lut.size), -1, dtype=np.int64)
-                grown[: self._plan_lut.size] = self._plan_lut
-                self._plan_lut = grown
-            rows = self._plan_lut[keys]
-            miss = rows < 0
-            if miss.any():
-                new = np.unique(keys[miss]).tolist()
-                self._plan_lut[new] = [row(k) for k in new]
-                rows = self._plan_lut[keys]
+            self._plan_lut, rows = lookup(self._plan_lut, keys, lambda new: [row(k) for k in new])
             return rows
         uniq, inverse = np.unique(keys, return_inverse=True)
         return np.array([row(k) for k in uniq.tolist()], dtype=np.int64)[inverse.ravel()]
