@@ -497,7 +497,12 @@ def duel(
         )
         _check_objective(objective, bool(simulate) or bool(eff_a or eff_b))
         forced: set[str] = set()
-        if simulate is None and (eff_a or eff_b):
+        # the chains play each system's default tactics: other tactics are the simulation's
+        default = sys_a.tactics_class() if sys_a.tactics_class is not None else None
+        custom = [t for t in (tactics_a, tactics_b) if t is not None and t != default]
+        if simulate is None and (eff_a or eff_b) and custom:
+            forced = {"tactics"}
+        elif simulate is None and (eff_a or eff_b):
             sides, forced = _state_directions(a, b, options, situation, plan_a, plan_b, objective, max_rounds)
             if forced and objective == "damage":  # coupled sides: the system's chain over both sides' state
                 joint = sys_a.duel_chain(a, b, options, situation, first, max_rounds, plan_a, plan_b)

@@ -423,6 +423,15 @@ class AnnulusSystem(RuleSystem):
     build_combinations_noun = "upgrade combinations"
     builds_per_combination = 3
 
+    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
+        """Return the exact duel of ``a`` and ``b`` by the chain over both sides' state
+        (annulus/duel_chain.py: each side's conditions, stings, timers, awareness, recharge,
+        Telegraphed, Devour, Counter, and both sides' damage taken, played from the simulation's own
+        tables and plans), or None past its bound (``RuleSystem.duel_chain``)."""
+        from .duel_chain import duel_chain
+
+        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
+
     def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
         """Return the exact rounds-to-kill of ``attacker`` against a passive ``target`` over the fight's
         state (annulus/state_chain.py: Endurance left and Vitality taken, conditions, stings, timers,
