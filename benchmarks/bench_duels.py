@@ -9,7 +9,7 @@ as a user calls it, first="a", 100 rounds; after one warm-up duel, with the simu
 tables cleared before each): their total and the slowest.
 The simulated duels are not run (100,000 fights each). ``--sample N`` times only N exact pairs per
 system, drawn with a seeded generator (the shares are always over all pairs).
-Run: .venv/bin/python benchmarks/bench_duels.py [--sample N]
+Run: .venv/bin/python benchmarks/bench_duels.py [--sample N] [--systems annulus,unbound]
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ from workbench.simulate.engine import MEMO
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sample", type=int, default=None, help="time at most this many exact pairs per system")
+    parser.add_argument("--systems", default=",".join(wb.systems()), help="comma-separated systems (default: all)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     rows = []
-    for name in wb.systems():
+    for name in args.systems.split(","):
         s = wb.system(name)
         cr = list(s.catalog().creatures.values())
         pairs = [(a, b) for a in cr for b in cr]

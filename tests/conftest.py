@@ -29,9 +29,11 @@ import pytest  # noqa: E402
 def state_too_large(monkeypatch):
     """Every catalog fight's state fits its chain now, so a test of what a *simulated* figure shows
     (its method, standard error, forced_by) makes the state too large for the chain: the bounds on
-    the keys a chain may meet (workbench.state_chain.MAX_KEYS, Annulus MAX_FIGHT_KEYS) set to 0, as a
+    the keys a chain may meet (workbench.state_chain.MAX_KEYS, Annulus MAX_FIGHT_KEYS and the Annulus
+    duel chain's MAX_CELLS) set to 0, as a
     fight past them would be. The fights then take the simulation, as a user's larger fight does."""
     import importlib
 
     monkeypatch.setattr("workbench.state_chain.MAX_KEYS", 0)
     monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.state_chain"), "MAX_FIGHT_KEYS", 0)
+    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)

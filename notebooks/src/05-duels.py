@@ -175,27 +175,29 @@ print(pl.DataFrame(rows))
 #
 # A chain that ignores state can be badly wrong. The default (`simulate=None`) never ignores it:
 # whenever `state_effects` names something it runs the exact chain over that state if one fits
-# (the Bear against the soldier: exact with the armor wearing down), else the simulation (the
-# Berserker against the Ogre), so you get the right answer without asking.
+# (the Bear against the soldier: exact with the armor wearing down; the Berserker against the Ogre:
+# exact over both sides' conditions, stings and self-damage), else the simulation, so you get the
+# right answer without asking. The exact figures lie within the simulation's standard errors above.
 
 # %%
-auto = wb.duel(bear, soldier, fights=FIGHTS, seed=1, progress=False)
-print(auto.summary())
+for a, b in [(bear, soldier), (berserker, ogre)]:
+    print(wb.duel(a, b, fights=FIGHTS, seed=1, progress=False).summary())
 
 # %% [markdown]
 # ### Tactics: recovery checks
 #
 # A simulated Annulus creature spends one action per turn on a recovery check while Burn, Choke or
 # Sap is on it ("A recovery check is made by spending 1 action and rolling 4 dice"). That is the
-# default `Tactics()`. But the Ogre's Crushing Blow is Charged and needs both actions, so each
-# check leaves it only a Punch. `Tactics(recover_from=())` makes the Ogre ignore the Burn and keep
-# swinging:
+# default `Tactics()`, which the exact chain plays. But the Ogre's Crushing Blow is Charged and needs
+# both actions, so each check leaves it only a Punch. `Tactics(recover_from=())` makes the Ogre
+# ignore the Burn and keep swinging; other tactics than the default are simulated (`forced_by`
+# names "tactics"):
 
 # %%
 for label, tactics in [("recovers from Burn (default)", Tactics()), ("never recovers", Tactics(recover_from=()))]:
     r = wb.duel(berserker, ogre, fights=FIGHTS, seed=1, tactics_b=tactics, progress=False)
-    print(f"Ogre {label:>28}: P(Ogre wins) {r.p_b_wins:.4f} ± {math.sqrt(r.p_b_wins * (1 - r.p_b_wins) / FIGHTS):.4f}, "
-          f"P(draw) {r.p_draw:.4f}")
+    how = "exact" if r.exact else f"simulated ± {r.standard_error:.4f}, forced by {', '.join(r.forced_by)}"
+    print(f"Ogre {label:>28}: P(Ogre wins) {r.p_b_wins:.4f} ({how}), P(draw) {r.p_draw:.4f}")
 
 # %% [markdown]
 # ## 4. Cross-check: simulation against the exact chain
@@ -282,8 +284,8 @@ rounds
 # ## 6. Play: a duel panel
 #
 # Pick the two sides, initiative and the maximum number of rounds; edit either creature in its tab.
-# The panel calls `wb.duel`, so a fight with state is simulated (100,000 fights by default, a few
-# seconds), one without is exact and instant. (In a static view the panel is not live: run it.)
+# The panel calls `wb.duel`, so a fight with state is exact over it when it fits a chain (every
+# catalog fight of the four systems), else simulated (100,000 fights by default, a few seconds). (In a static view the panel is not live: run it.)
 
 # %%
 # NBVAL_IGNORE_OUTPUT

@@ -3,6 +3,8 @@ go straight to Vitality) against an independent recursive oracle, and the automa
 
 from __future__ import annotations
 
+import importlib
+
 from fractions import Fraction
 from functools import lru_cache
 
@@ -130,14 +132,17 @@ def test_rounds_to_kill_for_annulus_uses_the_two_pool_chain():
     assert np.allclose(by, ref[: by.size], atol=1e-15)
 
 
-def test_automatic_choice_reports_exact_or_simulated():
+def test_automatic_choice_reports_exact_or_simulated(monkeypatch):
     a, b = _creature("A", [VITAL]), _creature("B", [PLAIN])
     assert state_effects(a, b) == set()
     assert wb.duel(a, b).exact
     burner = _creature("C", [A.Attack("Torch", "agility", {"Burn": 1})])
     assert "burn" in state_effects(burner, b)
-    r = wb.duel(burner, b, fights=2000)
-    assert not r.exact and r.fights == 2000 and r.standard_error > 0
+    r = wb.duel(burner, b, fights=2000)  # the chain over both sides' state (annulus/duel_chain.py)
+    assert r.exact and r.fights is None and r.forced_by == ()
+    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)
+    r = wb.duel(burner, b, fights=2000)  # past its bound: simulated, and it says why
+    assert not r.exact and r.fights == 2000 and r.standard_error > 0 and r.forced_by == ("burn",)
     # rounds to kill: exact over the fight's state (annulus/state_chain.py), simulated when forced
     frame = wb.rounds_to_kill(burner, b, fights=2000)
     assert frame["exact"][0] and frame["fights"][0] is None

@@ -67,9 +67,9 @@ def test_last_odyssey_without_shell_matches_exact():
 
 def test_seeded_runs_are_reproducible():
     cat = wb.system("annulus").catalog().creatures
-    one = wb.duel(cat["Ogre"], cat["Wolf"], fights=3000, seed=7)
-    two = wb.duel(cat["Ogre"], cat["Wolf"], fights=3000, seed=7)
-    other = wb.duel(cat["Ogre"], cat["Wolf"], fights=3000, seed=8)
+    one = wb.duel(cat["Ogre"], cat["Wolf"], fights=3000, seed=7, simulate=True)
+    two = wb.duel(cat["Ogre"], cat["Wolf"], fights=3000, seed=7, simulate=True)
+    other = wb.duel(cat["Ogre"], cat["Wolf"], fights=3000, seed=8, simulate=True)
     assert not one.exact
     assert one.p_a_wins == two.p_a_wins and one.rounds.equals(two.rounds) and one.hp_left.equals(two.hp_left)
     assert (one.p_a_wins, one.rounds["p_a_wins"].to_list()) != (other.p_a_wins, other.rounds["p_a_wins"].to_list())

@@ -79,10 +79,10 @@ def _other(system, name):
 
 #: (case id, thunk returning a DuelResult or a rounds_to_kill frame)
 CASES = {
-    "giant_mirror": lambda: wb.duel(_annulus("Hill Giant"), _annulus("Hill Giant"), fights=N, seed=0),
-    "priest_drake": lambda: wb.duel(_annulus("Storm Priest"), _annulus("Drake"), fights=N, seed=1),
-    "guard_wolf_random": lambda: wb.duel(_annulus("Wolf"), _annulus("Town Guard"), fights=N, seed=2, first="random"),
-    "berserker_basilisk": lambda: wb.duel(_annulus("Berserker"), _annulus("Basilisk"), fights=N, seed=3, first="b"),
+    "giant_mirror": lambda: wb.duel(_annulus("Hill Giant"), _annulus("Hill Giant"), fights=N, seed=0, simulate=True),
+    "priest_drake": lambda: wb.duel(_annulus("Storm Priest"), _annulus("Drake"), fights=N, seed=1, simulate=True),
+    "guard_wolf_random": lambda: wb.duel(_annulus("Wolf"), _annulus("Town Guard"), fights=N, seed=2, first="random", simulate=True),
+    "berserker_basilisk": lambda: wb.duel(_annulus("Berserker"), _annulus("Basilisk"), fights=N, seed=3, first="b", simulate=True),
     "cutpurse_ogre_recover": lambda: wb.duel(
         _annulus("Cutpurse"), _annulus("Ogre"), fights=N, seed=4,
         tactics_b=Tactics(recover_from=("knockdown", "weaken", "choke"), recovery_actions=2),
@@ -96,15 +96,15 @@ CASES = {
         tactics_b=Tactics(recover_from=("weaken", "burn")),
         situation=A.Situation(target_setup=True, after_kill=True),
     ),
-    "giant_ogre": lambda: wb.duel(_annulus("Hill Giant"), _annulus("Ogre"), fights=N, seed=17),
+    "giant_ogre": lambda: wb.duel(_annulus("Hill Giant"), _annulus("Ogre"), fights=N, seed=17, simulate=True),
     "giant_maw_guard": lambda: wb.duel(
-        _annulus("Hill Giant"), _annulus("Town Guard"), fights=N, seed=18, plan_a=["Maw", "Tail Sweep"]
+        _annulus("Hill Giant"), _annulus("Town Guard"), fights=N, seed=18, plan_a=["Maw", "Tail Sweep"], simulate=True
     ),
     "cutpurse_setup_priest": lambda: wb.duel(
         _annulus("Cutpurse"), _annulus("Storm Priest"), fights=N, seed=19, situation=A.Situation(distance=4),
-        plan_a=["Soothing Word"],
+        plan_a=["Soothing Word"], simulate=True,
     ),
-    "basilisk_guard_random": lambda: wb.duel(_annulus("Basilisk"), _annulus("Town Guard"), fights=N, seed=20, first="random"),
+    "basilisk_guard_random": lambda: wb.duel(_annulus("Basilisk"), _annulus("Town Guard"), fights=N, seed=20, first="random", simulate=True),
     "priest_guard_disarm": lambda: wb.duel(
         _annulus("Storm Priest"), _annulus("Town Guard"), fights=N, seed=21, tactics_a=Tactics(recover_from=("disarm",))
     ),

@@ -109,8 +109,9 @@ def test_badge_says_exact_for_the_absorbing_chain(toy):
     assert "fights" not in p.stats.value
 
 
-def test_badge_shows_fights_and_standard_error_when_simulated():
-    """Ogre vs Berserker (Annulus: Daze, Knockdown, Burn, ... are stateful) is simulated by the engine."""
+def test_badge_shows_fights_and_standard_error_when_simulated(state_too_large):
+    """Ogre vs Berserker (Annulus: Daze, Knockdown, Burn, ... are stateful), its state past the
+    chains' bounds (``state_too_large``), is simulated by the engine."""
     s = wb.system("annulus")
     cat = s.catalog()
     p = DuelPanel(s, cat.creature("Ogre"), cat.creature("Berserker"), fights=2000)
@@ -145,7 +146,7 @@ def test_a_duel_nobody_can_win_reads_as_words(toy):
     assert any("no fight is decided within 20 rounds" in s for s in subtitles)
 
 
-def test_a_simulated_duel_shows_a_preview_first_then_the_full_run(monkeypatch):
+def test_a_simulated_duel_shows_a_preview_first_then_the_full_run(monkeypatch, state_too_large):
     """Issue 17 item 4, "a fast preview before a full run": a simulated duel of 20,000 fights is
     drawn first from PREVIEW_FIGHTS fights (badge "preview"), then replaced by the full run; the
     preview is the engine's own duel of that many fights (seeded: the same numbers)."""
@@ -194,7 +195,7 @@ def test_an_exact_duel_needs_no_preview(toy, monkeypatch):
     assert p.value.exact and calls == [2_000] and "preview" not in p.badge.value
 
 
-def test_a_long_duel_shows_its_progress_and_cancel_stops_it():
+def test_a_long_duel_shows_its_progress_and_cancel_stops_it(state_too_large):
     """Issue 17 item 4, "progress for simulations ... a cancel": while the full run of a simulated
     duel plays, the busy line counts the fights decided (from the engine's own progress checks);
     Cancel keeps the last result and stops the worker at its next check instead of letting it

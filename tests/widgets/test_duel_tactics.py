@@ -54,13 +54,16 @@ def test_tactics_edited_in_the_form_reach_the_duel(choker):
     recovers punches twice as often and wins more."""
     a, b = choker
     p = DuelPanel("annulus", a, b, fights=FIGHTS)
-    assert not p.value.exact  # Choke carries state from turn to turn: simulated
+    # Choke carries state from turn to turn: exact over both sides' state with the default tactics
+    assert p.value.exact
     direct = wb.duel(a, b, fights=FIGHTS, progress=False)
     assert p.value.p_a_wins == direct.p_a_wins
     recovering = p.value.p_a_wins
     p.editors["tactics_b"].controls["recover_from"].value = ""
     assert p.tactics_b == Tactics(recover_from=())
     stuck = wb.duel(a, b, fights=FIGHTS, tactics_b=Tactics(recover_from=()), progress=False)
+    # other tactics than the chain's are simulated, and say so
+    assert not p.value.exact and p.value.forced_by == ("tactics",) and "simulated" in p.badge.value
     assert p.value.p_a_wins == stuck.p_a_wins
     assert stuck.p_a_wins < recovering - 4 * stuck.standard_error
 

@@ -48,8 +48,20 @@ import numpy as np
 
 from ...arguments import check_time
 from ...chains import CHAIN_TAIL
-from .simulation import ALERT, AWARENESS, BERSERK, DAZE, FX_BIT, FX_CONDITIONS, FX_STINGS, LOW, PACIFY, SHIFT, TERROR
-from .simulation import AnnulusSide
+from .simulation import (
+    ALERT,
+    AWARENESS,
+    BERSERK,
+    DAZE,
+    FX_BIT,
+    FX_CONDITIONS,
+    FX_STINGS,
+    LOW,
+    PACIFY,
+    SHIFT,
+    TERROR,
+    AnnulusSide,
+)
 from .tactics import BURN, CHOKE, DISARM, FATIGUE, PRONE, SAP, WEAK
 
 __all__ = ["duel_chain", "MAX_CELLS", "FIELDS"]
@@ -76,8 +88,8 @@ FIELDS = (
     "reroll_used",
     "counter_used",
 )
-E, COND, DISARMED, STINGS, SETUP, INSIDE, BLIND, PETRIFY, AWARE, CHARGED, TELE, SIT_SETUP, SPREE, REROLL, COUNTER = range(
-    len(FIELDS)
+E, COND, DISARMED, STINGS, SETUP, INSIDE, BLIND, PETRIFY, AWARE, CHARGED, TELE, SIT_SETUP, SPREE, REROLL, COUNTER = (
+    range(len(FIELDS))
 )
 
 _Side = tuple
@@ -90,13 +102,6 @@ class _Vital(Exception):
     def __init__(self, y: int):
         super().__init__(y)
         self.y = y
-
-
-def _add(d: dict, k: Any, m: np.ndarray) -> None:
-    if k in d:
-        d[k] += m
-    else:
-        d[k] = m.copy()
 
 
 def _with(s: _Side, **changes: Any) -> _Side:
@@ -171,7 +176,8 @@ class _Turn:
             wins.setdefault((y, lost), []).append((a, b))
         #: [(side, its damage taken before its axis, the terms' a stacked, b stacked)]
         self.won = [
-            (y, lost, _eye_or_stack([a for a, _ in t]), _eye_or_stack([b for _, b in t])) for (y, lost), t in wins.items()
+            (y, lost, _eye_or_stack([a for a, _ in t]), _eye_or_stack([b for _, b in t]))
+            for (y, lost), t in wins.items()
         ]
 
 
@@ -223,7 +229,7 @@ class _Duel:
         out = []
         for y, x in enumerate(self.s):
             aware = AWARENESS.index(x.situation.target_awareness or x.me.awareness)
-            side = (0 if self.pooled[y] else self.e0[y], 0, 0, 0, False, False, 0, 0, aware)
+            side: _Side = (0 if self.pooled[y] else self.e0[y], 0, 0, 0, False, False, 0, 0, aware)
             side += (self.area_mask[y], -1, x.sit_setup_on, x.spree_on, False, False)
             out.append(side)
         return (out[0], out[1])
@@ -452,7 +458,6 @@ class _Duel:
         self._fetch(x, [self._bits(x, key[x], key[1 - x], swan, und) | i << SHIFT for key, swan, und, _ in parts])
         out: dict = {}
         back: dict = {}
-        so, sf = self.size[x], self.size[1 - x]
         for key, swan, und, (a, b) in parts:
             me, foe = key[x], key[1 - x]
             for n, n_foe, own, spread, countered in self._use_steps(x, me, foe, i, swan, und, own_turn, counter):
