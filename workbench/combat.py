@@ -454,10 +454,13 @@ def duel(
     change the other direction's fight (``RuleSystem.duel_couplings`` empty: Glass Empires armor
     points, jams and Ray Shield, Last Odyssey MP) and each direction with state has its system's
     chain over it (``RuleSystem.state_chain``, with the weights of the winner's HP left): the same
-    combination of the two directions (:func:`_duel_of`). Otherwise a seeded simulation of
-    ``fights`` fights is used, its ``forced_by`` naming the effects that needed it; ``simulate``
-    True / False forces one way (False ignores the state). ``tactics_a`` / ``tactics_b`` (the
-    system's ``tactics_class``) set its tactics in the simulation. Bounds as for
+    combination of the two directions (:func:`_duel_of`). When the sides are coupled, the system's
+    chain over both sides' state (``RuleSystem.duel_chain``: Unbound, Last Odyssey, Annulus).
+    Otherwise a seeded simulation of ``fights`` fights is used, its ``forced_by`` naming the effects
+    that needed it; ``simulate`` True / False forces one way (False ignores the state).
+    ``tactics_a`` / ``tactics_b`` (the system's ``tactics_class``) set its tactics in the
+    simulation; the chains play the default tactics, so a stateful duel with others is simulated
+    (``forced_by`` "tactics"). Bounds as for
     :func:`rounds_to_kill` (docs/limits.md): a simulation still running after 8 s stops with a
     RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks each side's plan when its
     ``plan_*`` is None (:func:`workbench.turns.turn_table`: "damage", "rounds", "kill_within_K").

@@ -658,9 +658,9 @@ def _fight_methods(
     every row (True) or none (False). A row without a turn (no use of its attack fits) stays exact.
     Raises as ``rounds_to_kill`` does for an ``objective`` but "damage" on a simulated best-plan row."""
     n = len(rows)
-    has_turn = np.array([r.plan is None or len(r.plan) > 0 for r in rows], dtype=bool)
     if simulate is False:
         return np.full(n, "exact", dtype=object), np.full(n, "", dtype=object)
+    has_turn = np.array([r.plan is None or len(r.plan) > 0 for r in rows], dtype=bool)
     if simulate:
         effects = [sorted(e) if t else [] for e, t in zip(row_effects(rows, options, situation, confirm), has_turn)]
         sim = has_turn

@@ -511,13 +511,17 @@ def test_every_system_shows_the_engines_numbers_and_redraws(app, name) -> None:
 @pytest.mark.timeout(600)
 def test_a_long_duel_does_not_block_the_damage_tab(app) -> None:
     """Issue 17, item 4 ("no tab blocked by another"): while a simulated duel runs on the Duel tab
-    (Storm Priest vs Basilisk, about 4 s: its preview shows first), a target change on the Damage
-    tab is painted at once; the duel then shows the engine's full result. The Damage redraw during
-    the duel is recorded in tests/artifacts/timings.json."""
+    (Storm Priest vs Basilisk with two recovery checks a turn for the priest: tactics other than the
+    exact chain's default are simulated, about 4 s: its preview shows first), a target change on the
+    Damage tab is painted at once; the duel then shows the engine's full result. The Damage redraw
+    during the duel is recorded in tests/artifacts/timings.json."""
     s, creatures = annulus()
     priest, basilisk = s.catalog().creature("Storm Priest"), s.catalog().creature("Basilisk")
-    expected = wb.duel(priest, basilisk, s.Options(), s.Situation(), first="a", max_rounds=100, progress=False)
-    assert not expected.exact
+    tactics = s.tactics_class(recovery_actions=2)
+    expected = wb.duel(
+        priest, basilisk, s.Options(), s.Situation(), first="a", max_rounds=100, tactics_a=tactics, progress=False
+    )
+    assert not expected.exact and expected.forced_by == ("tactics",)
     app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Duel").first.click()
     duel = app.locator(".wb-tab-duel .wb-duel")
     duel.locator(".wb-duel-stats .wb-a").wait_for(timeout=APP_READY_MS)
@@ -526,6 +530,10 @@ def test_a_long_duel_does_not_block_the_damage_tab(app) -> None:
         duel.locator(".widget-dropdown:visible", has_text="catalog").locator("select").first.select_option(
             label=who.name
         )
+    duel.locator(".lm-TabBar-tab", has_text="tactics A").first.click()
+    checks = duel.locator(".widget-inline-hbox:visible", has_text="recovery actions").locator("input").first
+    checks.fill("2")
+    checks.press("Enter")
     duel.locator(".wb-duel-run").click()
     text_containing(duel.locator(".wb-duel-badge"), "preview", STEP_MS)
     app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
