@@ -98,7 +98,10 @@ def duel_badge(result: Any, preview: bool = False) -> str:
         text, colour, tip = "exact", "#1a7f37", "exact absorbing chains: no sampling error"
     else:
         text = f"simulated: {result.fights:,} fights, s.e. {result.standard_error:.4f}"
-        colour, tip = "#9a6700", "seeded simulation (a stateful effect is in play); ± 2 s.e. covers ~95%"
+        colour, tip = "#9a6700", "seeded simulation (asked for, or a stateful effect is in play); ± 2 s.e. covers ~95%"
+        if result.forced_by:  # the rules that needed the simulation (DuelResult.forced_by)
+            text += f"; forced by {', '.join(result.forced_by)}"
+            tip = "seeded simulation: what these rules carry does not fit an exact chain; ± 2 s.e. covers ~95%"
         if preview:
             text = f"preview: {text}; the full run is going on"
             colour, tip = "#6e7781", "a quick first run of the simulation, drawn while the full run goes on"

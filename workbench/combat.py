@@ -296,7 +296,8 @@ class DuelResult:
 
     def summary(self) -> str:
         """Return a short readable summary."""
-        how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f})"
+        forced = f"; forced by {', '.join(self.forced_by)}" if self.forced_by else ""
+        how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f}{forced})"
         mean_rounds = float((self.rounds["round"] * (self.rounds["p_a_wins"] + self.rounds["p_b_wins"])).sum())
         decided = self.p_a_wins + self.p_b_wins
         last = (

@@ -120,6 +120,7 @@ def test_badge_shows_fights_and_standard_error_when_simulated(state_too_large):
     assert not r.exact and r.fights == 2000
     assert r.p_a_wins == pytest.approx(expected.p_a_wins, abs=1e-12)  # seeded: reproducible
     assert f"simulated: 2,000 fights, s.e. {r.standard_error:.4f}" in p.badge.value
+    assert r.forced_by and f"forced by {', '.join(r.forced_by)}" in p.badge.value  # the rules that needed it
     assert f"{r.standard_error:.4f}" in p.stats.value
 
 

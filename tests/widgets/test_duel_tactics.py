@@ -63,7 +63,7 @@ def test_tactics_edited_in_the_form_reach_the_duel(choker):
     assert p.tactics_b == Tactics(recover_from=())
     stuck = wb.duel(a, b, fights=FIGHTS, tactics_b=Tactics(recover_from=()), progress=False)
     # other tactics than the chain's are simulated, and say so
-    assert not p.value.exact and p.value.forced_by == ("tactics",) and "simulated" in p.badge.value
+    assert not p.value.exact and p.value.forced_by == ("tactics",) and "forced by tactics" in p.badge.value
     assert p.value.p_a_wins == stuck.p_a_wins
     assert stuck.p_a_wins < recovering - 4 * stuck.standard_error
 
