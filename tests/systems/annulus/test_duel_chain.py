@@ -264,6 +264,14 @@ def test_a_state_past_the_bound_is_simulated_and_says_why(monkeypatch):
     assert not r.exact and r.forced_by == ("choke",) and r.standard_error is not None
 
 
+def test_sides_too_large_for_the_grid_are_simulated():
+    """Endurance 200 + Vitality 100 on each side: one term of a turn would cost 300 x 300 x 600
+    multiply-adds (past MAX_TERM_WORK), so the duel is left to the simulation at once."""
+    a = mk("A", level=100, endurance=200, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
+    assert 300 * 300 * 600 > duel_chain.MAX_TERM_WORK
+    assert A.duel_chain(a, a) is None
+
+
 def test_other_tactics_are_simulated():
     """The chain plays the default Tactics; a side given others is simulated, forced by "tactics"."""
     cat = A.catalog()

@@ -33,7 +33,8 @@ the turn in which a side falls (both in one turn: a draw), as ``simulate.engine.
 the mass is then the winner's, kept by its damage taken. When no use against a side deals vital
 damage, "Endurance is removed first, then Vitality" makes its two pools one axis of Endurance +
 Vitality taken (tried first; a vital row met for a side puts its Endurance in the state instead).
-Not chained (None, the duel is simulated): more alive cells than MAX_CELLS, or a side playing
+Not chained (None, the duel is simulated): more alive cells than MAX_CELLS, hit points whose grid
+makes one term cost more than MAX_TERM_WORK multiply-adds, or a side playing
 Tactics other than the default (the chain plays the default's recovery checks and no Blood Price
 uses).
 """
@@ -69,6 +70,11 @@ __all__ = ["duel_chain", "MAX_CELLS", "FIELDS"]
 #: the duel is simulated past this many alive cells (pairs of side states x the grid of both sides'
 #: damage taken): each round visits every cell of every state a few times per use
 MAX_CELLS = 2_000_000
+
+#: the duel is simulated when one term of a turn, A @ M @ B over the two axes (a's damage taken x
+#: b's), costs more multiply-adds than this (a x b x (a + b)): every round plays a few such terms for
+#: every pair of side states (the catalog's largest: 31 x 31 x 62, about 60,000)
+MAX_TERM_WORK = 4_000_000
 
 #: the fields of one side's state, in order (the side's own: conditions on it, stings laid on it, ...)
 FIELDS = (
@@ -718,8 +724,11 @@ def duel_chain(
 ):
     """Return (win_a, win_b, left_a, left_b) of the duel of ``a`` and ``b`` (``RuleSystem.duel_chain``:
     P(a wins in round t), t = 1..max_rounds, b's, a's damage taken when a wins, b's), or None when
-    the state passes MAX_CELLS (the module docstring)."""
+    the state passes MAX_CELLS or a term's work MAX_TERM_WORK (the module docstring)."""
     orders = [(0, 1), (1, 0)] if first == "random" else [(0, 1) if first == "a" else (1, 0)]
+    ha, hb = int(sys.hit_points(a)), int(sys.hit_points(b))
+    if ha * hb * (ha + hb) > MAX_TERM_WORK:
+        return None
     pooled = [True, True]
     while True:
         total_w, total_l = np.zeros((2, max_rounds)), [np.zeros(sys.hit_points(a)), np.zeros(sys.hit_points(b))]
