@@ -99,7 +99,7 @@ print(grid.filter(pl.col("attacker") == "Wolf").select(
 best = grid.filter(pl.col("attack") == "best plan")
 ranked = wb.rank(best, by="mean_rounds", per="target")
 print(ranked.select("target", "rank", "attacker", "plan", "mean_turn_damage", "p_kill_one_turn",
-                    "mean_rounds", "rounds_q90"))
+                    "mean_rounds", "rounds_q90").with_columns(pl.col(pl.Float64).round(12)))  # (float noise off)
 
 # %% [markdown]
 # `wb.pivot` turns the long grid into the familiar matrix: one row per build, one column per
