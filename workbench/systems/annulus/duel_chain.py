@@ -6,8 +6,8 @@ its own attacks, a Burning one takes damage at the end of its own turn, a Counte
 foe's turn). The chain carries, for each pair of side states (the fields of :data:`FIELDS`: Endurance
 left when a use deals vital damage, conditions, the sets disarmed, stings waiting, Setup, devoured,
 the Blind and Petrify timers, awareness, the charged area sets, a Telegraphed set announced, the
-situation's Setup and Killing Spree still waiting, Reroll and Counter used), the joint mass over (a's
-damage taken, b's damage taken), one more index on each axis for a fallen side. A round is each
+situation's Setup and Killing Spree still waiting, Reroll and Counter used), the joint mass of the
+fights still going over (a's damage taken, b's damage taken). A round is each
 side's turn as :meth:`~workbench.systems.annulus.simulation.AnnulusSide.turn` plays it, from the same
 outcome tables (``AnnulusSide.uses``) and plans (``AnnulusSide._plan``), every random draw of the
 simulation enumerated:
@@ -30,13 +30,15 @@ A state class reads two things of the damage taken: whether the foe is undamaged
 whether the striker's Vitality is at most half its total (Swansong, "half of your total Vitality"; the
 level, as the simulation has it), so each use splits the mass at those two lines. A fight ends after
 the turn in which a side falls (both in one turn: a draw), as ``simulate.engine.run_fights`` ends it;
-the mass is then the winner's, kept by its damage taken. When no use against a side deals vital
+the mass is then the winner's, kept by its damage taken. A turn is linear in the mass, so the turn from
+each pair of side states is worked out once (:class:`_Turn`: a few terms A @ M @ B, A on a's axis, B on
+b's, each move of an axis a matrix with one more column for a fallen side) and every round plays those
+terms on every pair's mass in batched products. When no use against a side deals vital
 damage, "Endurance is removed first, then Vitality" makes its two pools one axis of Endurance +
 Vitality taken (tried first; a vital row met for a side puts its Endurance in the state instead).
-Not chained (None, the duel is simulated): more alive cells than MAX_CELLS, hit points whose grid
-makes one term cost more than MAX_TERM_WORK multiply-adds, or a side playing
-Tactics other than the default (the chain plays the default's recovery checks and no Blood Price
-uses).
+Not chained (None, the duel is simulated): more alive cells than MAX_CELLS, or hit points whose grid
+makes one term cost more than MAX_TERM_WORK multiply-adds. The chain plays the default Tactics (its
+recovery checks, no Blood Price uses): ``combat.duel`` simulates a stateful duel given others.
 """
 
 from __future__ import annotations
