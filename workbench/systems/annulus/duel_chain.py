@@ -44,7 +44,6 @@ recovery checks, no Blood Price uses): ``combat.duel`` simulates a stateful duel
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb
 from typing import Any
 
 import numpy as np
@@ -65,6 +64,7 @@ from .simulation import (
     TERROR,
     AnnulusSide,
 )
+from .state_chain import _binomial, _convolve
 from .tactics import BURN, CHOKE, DISARM, FATIGUE, PRONE, SAP, WEAK
 
 __all__ = ["duel_chain", "MAX_CELLS", "FIELDS"]
@@ -117,10 +117,6 @@ def _with(s: _Side, **changes: Any) -> _Side:
     for name, value in changes.items():
         n[FIELDS.index(name)] = value
     return tuple(n)
-
-
-def _binomial(n: int, p: float) -> list[tuple[int, float]]:
-    return [(k, comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1)]
 
 
 @lru_cache(maxsize=4096)
@@ -667,14 +663,6 @@ class _Duel:
                 self.wins[y, r - 1] += v.sum()
                 self.left[y][lost : lost + v.size] += v
         return out
-
-
-def _convolve(x: list[tuple[int, float]], y: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    out: dict[int, float] = {}
-    for i, p in x:
-        for j, q in y:
-            out[i + j] = out.get(i + j, 0.0) + p * q
-    return list(out.items())
 
 
 def _disarm(side: AnnulusSide, cond: int, disarmed: int) -> tuple[int, int]:
