@@ -335,3 +335,39 @@ def test_duel_weights_are_not_chained():
     """A duel's HP left is over Endurance + Vitality, which the chain keeps apart: None (simulated)."""
     me = _attacker(A.Attack("Hex", "agility", {"Burn": 1}))
     assert A.state_chain(me, mk("Foe", level=2, endurance=0), weights=np.ones(3)) is None
+
+
+# ---------------------------------------------------------------- the use tables it shares
+
+
+def test_a_use_table_is_built_once_for_every_matchup_that_resolves_alike(monkeypatch):
+    """Steps 2-5 of the order of resolution read only the resolved dice parameters (pool, defense,
+    bonus, triggers, ...), so two targets that differ in Endurance and Vitality alone share every
+    use table: the second fight builds none (its rounds are its own, from its own pools), while a
+    target with another Agility resolves to other parameters and builds its own."""
+    from importlib import import_module
+
+    from workbench.simulate.engine import MEMO
+
+    resolve = import_module("workbench.systems.annulus.resolve")
+    me = _attacker(A.Attack("S", "agility", {"First Blood": 1}))
+    small, big, agile = mk("T", level=2, endurance=3), mk("U", level=8, endurance=20), mk("V", ag=1)
+    opts, sit = A.defaults(None, None)
+    rows = [
+        resolve.parameter_rows(resolve.strike_parameters(me.attack_sets, [me], [t], opts, sit))[0]
+        for t in (small, big, agile)
+    ]
+    assert rows[0] == rows[1] != rows[2]
+
+    side = import_module("workbench.systems.annulus.simulation").AnnulusSide
+    calls = []
+    real = side._resolve_uses
+    monkeypatch.setattr(side, "_resolve_uses", lambda self, sets, sits: calls.append(len(sets)) or real(self, sets, sits))
+    MEMO.clear()
+    first = _by(me, small)[0]
+    built = len(calls)
+    second = _by(me, big)[0]
+    assert built > 0 and len(calls) == built  # no table built for the second target
+    assert first[0] > second[0]  # yet its own fight: 3 + 2 pools fall sooner than 20 + 8
+    _by(me, agile)
+    assert len(calls) > built

@@ -294,6 +294,17 @@ def strike_parameters(
     }
 
 
+def parameter_rows(P: dict[str, np.ndarray]) -> list[bytes]:
+    """Return one key per matchup of :func:`strike_parameters`' arrays ``P``: the bytes of its row of
+    every parameter, so that two matchups have equal keys exactly when steps 2-5 resolve them alike
+    (their outcome tables are equal under the same options)."""
+    n = int(P["n"])
+    if n == 0:
+        return []
+    grid = np.column_stack([np.asarray(P[k], dtype=np.float64).reshape(n, -1) for k in sorted(P) if k != "n"])
+    return [row.tobytes() for row in grid]
+
+
 def _binomial_table(nmax: int, p: float) -> np.ndarray:
     """Return B[n, k] = P(k successes on n dice), n, k in 0..nmax."""
     k = np.arange(nmax + 1)

@@ -20,6 +20,7 @@ from ...dist import Dist
 from ...errors import RulesError
 from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side, lookup
 from ...simulate.plans import choose_label, is_sequence_plan
+from . import resolve
 from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
 __all__ = ["AnnulusSide", "state_effects", "state_effects_many", "STATEFUL_TRIGGERS", "RECOVERABLE", "Tactics"]
@@ -163,8 +164,6 @@ class AnnulusSide(Side):
     # ------------------------------------------------------------------ tables
     def _usable_counters(self) -> dict[int, int]:
         """Return {defense index it reacts to: set index} of this creature's usable Counter sets."""
-        from . import resolve
-
         out: dict[int, int] = {}
         for i, s in enumerate(self.sets):
             if s.alteration != "Counter":
@@ -199,9 +198,37 @@ class AnnulusSide(Side):
         )
 
     def _build_uses(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
+        """Return the outcome rows of each key's use (set ``k >> SHIFT`` in state class ``k & LOW``).
+
+        A use's table is a function of its resolved dice parameters alone (steps 2-5 of the order of
+        resolution read nothing else), and many state classes, attackers and targets resolve to the
+        same parameters: the rows are memoised under them (``resolve.parameter_rows``), so a grid of
+        fights over the state builds each distinct table once."""
         sets = [self.sets[k >> SHIFT] for k in keys]
         sits = [self._sit(k & LOW) for k in keys]
-        t = self.sys.outcome_tables(sets, [self.me] * len(keys), [self.foe] * len(keys), self.options, sits)
+        n = len(keys)
+        params = resolve.parameter_rows(
+            resolve.strike_parameters(sets, [self.me] * n, [self.foe] * n, self.options, sits)
+        )
+        memo = [("annulus use", self.options, row) for row in params]
+        out = [cast("dict[str, np.ndarray] | None", MEMO.lookup(k)) for k in memo]
+        first: dict[bytes, int] = {}  # one resolution per distinct parameter row
+        for i, v in enumerate(out):
+            if v is None:
+                first.setdefault(params[i], i)
+        if first:
+            built = self._resolve_uses([sets[i] for i in first.values()], [sits[i] for i in first.values()])
+            for i, rows in zip(first.values(), built):
+                MEMO.put(memo[i], rows)
+            by_row = dict(zip(first, built))
+            out = [v if v is not None else by_row[params[i]] for i, v in enumerate(out)]
+        return cast("list[dict[str, np.ndarray]]", out)
+
+    def _resolve_uses(self, sets: list, sits: list) -> list[dict[str, np.ndarray]]:
+        """Return the outcome rows of each use (``sets[i]`` in situation ``sits[i]``): one
+        ``outcome_tables`` call, its effect columns packed into the ``fx`` bits."""
+        n = len(sets)
+        t = self.sys.outcome_tables(sets, [self.me] * n, [self.foe] * n, self.options, sits)
         fx = sum(pl.col(name).cast(pl.Int64) * bit for name, bit in FX_BIT.items())
         t = t.with_columns(fx=fx)
         cols = ["damage", "vitality_damage", "self_damage", "self_vitality_damage", "self_heal", "rerolled", "fx"]
