@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import numpy as np
+import polars as pl
 import pytest
 
 import workbench as wb
@@ -371,3 +372,29 @@ def test_a_use_table_is_built_once_for_every_matchup_that_resolves_alike(monkeyp
     assert first[0] > second[0]  # yet its own fight: 3 + 2 pools fall sooner than 20 + 8
     _by(me, agile)
     assert len(calls) > built
+
+
+def test_outcome_tables_resolve_each_distinct_parameter_row_once(monkeypatch):
+    """resolve.outcome_tables builds steps 3-5 once per distinct row of resolved parameters and reads
+    every later matchup that resolves alike from the memo: a Punch against two targets that differ in
+    Endurance only is one build, and the two tables are equal row for row (1, 4, 6, 4, 1 / 16 over
+    damage 0..4 on defense 0, Trigger Die classes apart)."""
+    from importlib import import_module
+
+    from workbench.memo import MEMO
+
+    resolve = import_module("workbench.systems.annulus.resolve")
+    builds = []
+    real = resolve._tables
+    monkeypatch.setattr(resolve, "_tables", lambda P, o: builds.append(int(P["n"])) or real(P, o))
+    MEMO.clear()
+    punch = A.Attack("Punch", "agility", {})
+    me, t1, t2 = mk("Me"), mk("T", endurance=3), mk("U", endurance=30)
+    got = A.outcome_tables([punch, punch], [me, me], [t1, t2])
+    assert builds == [1]
+    one, two = (got.filter(got["matchup"] == m).drop("matchup") for m in (0, 1))
+    assert one.equals(two)
+    by_damage = one.group_by("damage").agg(pl.col("probability").sum()).sort("damage")
+    assert np.allclose(by_damage["probability"].to_numpy(), np.array([1, 4, 6, 4, 1]) / 16, atol=1e-15, rtol=0)
+    A.outcome_tables([punch], [me], [mk("V", ag=1)])  # Agility 1: another defense, another build
+    assert builds == [1, 1]

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import comb
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
 
 from ...errors import RulesError
+from ...memo import MEMO
 from .models import Attack, Creature, Options, Situation, range_band
 from .upgrades import UPGRADES
 
@@ -430,6 +431,41 @@ def outcome_tables(
     if len(attacks) == 0:
         raise RulesError("give at least one matchup", field="attacks")
     P = strike_parameters(attacks, attackers, targets, options, situation)
+    # steps 2-5 read the resolved parameters alone: a table is built once per distinct parameter
+    # row and options, and kept (workbench.memo.MEMO) for every later matchup that resolves alike
+    rows = parameter_rows(P)
+    keys = [("annulus outcome table", options, r) for r in rows]
+    tables = [cast("dict[str, np.ndarray] | None", MEMO.lookup(k)) for k in keys]
+    first: dict[bytes, int] = {}
+    for i, t in enumerate(tables):
+        if t is None:
+            first.setdefault(rows[i], i)
+    if first:
+        idx = np.fromiter(first.values(), dtype=np.int64, count=len(first))
+        sub: dict[str, Any] = {k: v[idx] for k, v in P.items() if k != "n"}
+        built = _tables(sub | {"n": idx.size}, options)
+        for i, t in zip(idx, built):
+            MEMO.put(keys[i], t)
+        by_row = dict(zip(first, built))
+        tables = [t if t is not None else by_row[rows[i]] for i, t in enumerate(tables)]
+    done = cast("list[dict[str, np.ndarray]]", tables)
+    sizes = np.fromiter((t["probability"].size for t in done), dtype=np.int64, count=len(done))
+    frame = {"matchup": np.repeat(np.arange(len(done), dtype=np.int64), sizes)}
+    frame |= {c: np.concatenate([t[c] for t in done]) for c in _TABLE_COLUMNS}
+    return pl.DataFrame(frame, schema=_SCHEMA)
+
+
+#: the columns of an outcome table after ``matchup``, in order
+_TABLE_COLUMNS = ["probability", "damage"] + EXTRA_COLUMNS
+_SCHEMA = pl.Schema(
+    {"matchup": pl.Int64, "probability": pl.Float64, "damage": pl.Int64}
+    | {c: (pl.Boolean if c == "rerolled" or c in TRIGGER_COLUMNS else pl.Int64) for c in EXTRA_COLUMNS}
+)
+
+
+def _tables(P: dict[str, Any], options: Options) -> list[dict[str, np.ndarray]]:
+    """Return the outcome table of each matchup of ``P`` (steps 3-5 over its resolved parameters)
+    as numpy columns, rows sorted by damage, vitality_damage, self_heal, rerolled and the triggers."""
     single = np.flatnonzero(~P["flurry"])
     flurry = np.flatnonzero(P["flurry"])
     parts = []
@@ -456,9 +492,13 @@ def outcome_tables(
     }
     for i, column in enumerate(TRIGGER_COLUMNS):
         cols[column] = (mask >> i) & 1 == 1
-    table = table.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
-    return (
-        table.select(["matchup", "probability", "damage"] + EXTRA_COLUMNS)
-        .with_columns(pl.col("matchup").cast(pl.Int64), pl.col("damage").cast(pl.Int64))
+    table = (
+        table.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+        .select(["matchup", *_TABLE_COLUMNS])
+        .cast(_SCHEMA)
         .sort(["matchup", "damage", "vitality_damage", "self_heal", "rerolled"] + [u.effect for u in TRIGGERS])
     )
+    return [
+        {c: part[c].to_numpy() for c in _TABLE_COLUMNS}
+        for part in table.partition_by("matchup", maintain_order=True, include_key=False)
+    ]

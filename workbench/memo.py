@@ -1,0 +1,90 @@
+"""The one bounded memo of what is derived from model values alone (outcome tables of resolved dice
+parameters, state classes' tables, chosen plans, ``can_damage``), shared by every call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar, cast
+
+import numpy as np
+
+__all__ = ["Memo", "MEMO"]
+
+V = TypeVar("V")
+
+
+class Memo:
+    """A bounded memo of what the simulation derives from model values alone: the outcome table of
+    a state class, the plan a state class chooses, whether an attacker can damage a target.
+
+    Keys hold the models themselves (frozen, compared by value), so two calls on equal models share
+    an entry and a changed model never meets a stale one; a key that cannot be hashed (a plan
+    function, a list) is simply not memoised. The values are pure functions of the key, so reusing
+    one changes no number. At most ``max_entries`` entries and about ``max_bytes`` bytes of numpy
+    arrays are kept; the oldest go first.
+    """
+
+    def __init__(self, max_entries: int = 200_000, max_bytes: int = 256 * 2**20):
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._data: dict[Hashable, object] = {}
+        self._sizes: dict[Hashable, int] = {}
+        self._bytes = 0
+
+    def get(self, key: Hashable, compute: Callable[[], V]) -> V:
+        """Return the value memoised under ``key``, computing (and keeping) it on a miss."""
+        try:
+            return cast(V, self._data[key])
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable part: compute, keep nothing
+            return compute()
+        value = compute()
+        self.put(key, value)
+        return value
+
+    def lookup(self, key: Hashable) -> object | None:
+        """Return the value under ``key``, or None (also for a key that cannot be hashed)."""
+        try:
+            return self._data.get(key)
+        except TypeError:
+            return None
+
+    def put(self, key: Hashable, value: object) -> None:
+        """Keep ``value`` under ``key`` (nothing for a key that cannot be hashed), dropping the
+        oldest entries past the bounds."""
+        try:
+            hash(key)
+        except TypeError:
+            return
+        size = _nbytes(value)
+        if key in self._data:
+            self._bytes -= self._sizes.pop(key)
+            del self._data[key]
+        self._data[key], self._sizes[key] = value, size
+        self._bytes += size
+        while len(self._data) > self.max_entries or (self._bytes > self.max_bytes and len(self._data) > 1):
+            old = next(iter(self._data))
+            del self._data[old]
+            self._bytes -= self._sizes.pop(old)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._data.clear()
+        self._sizes.clear()
+        self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def _nbytes(value: object) -> int:
+    """Return the bytes of the numpy arrays in ``value`` (a dict of arrays or an array; else 64)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, dict):
+        return 64 + sum(int(v.nbytes) if isinstance(v, np.ndarray) else 64 for v in value.values())
+    return 64
+
+
+#: the one memo (outcome tables, plans, can_damage), shared by every call
+MEMO = Memo()
