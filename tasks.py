@@ -36,6 +36,8 @@ def ensure_env() -> None:
     if stamp.exists():
         return
     if not PY.exists():
+        if VENV.is_symlink():  # a dangling link (say, one a copy of the tree carried) blocks venv
+            VENV.unlink()
         run(sys.executable, "-m", "venv", VENV)
     run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "pip")
     run(PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test,lab]")
