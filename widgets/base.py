@@ -141,6 +141,7 @@ class Background:
         self._lock = threading.RLock()
         self._idle = threading.Event()
         self._idle.set()
+        self._progress_shown = 0  # the generation whose progress the busy line shows, if any
         self.busy = W.HTML("")
         self.busy.add_class("wb-busy")
         self.cancel_button = W.Button(
@@ -203,7 +204,9 @@ class Background:
             pass
         if future.done():
             return self._finish(future, gen, apply)
-        self.busy.value = f'<i class="wb-working" style="color:#9a6700">&#8987; {html.escape(label)}</i>'
+        with self._lock:
+            if self._progress_shown != gen:  # a progress line (which names the label) stays
+                self.busy.value = f'<i class="wb-working" style="color:#9a6700">&#8987; {html.escape(label)}</i>'
         self.cancel_button.layout.display = None
         future.add_done_callback(lambda f: self._finish(f, gen, apply))
         return None
@@ -224,6 +227,7 @@ class Background:
             if done is None or not total or now - shown[0] < PROGRESS_EVERY or self._idle.is_set():
                 return
             shown[0] = now
+            self._progress_shown = gen
             self.busy.value = (
                 f'<i class="wb-working" style="color:#9a6700">&#8987; {html.escape(label)} '
                 f"{done / total:.0%} ({done:,} of {total:,} {html.escape(unit)})</i>"

@@ -24,7 +24,15 @@ from .creature import CreatureEditor
 from .forms import ModelForm
 from .situation import OptionsPanel, SituationPanel
 
-__all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge", "PREVIEW_FIGHTS"]
+__all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge", "PREVIEW_FIGHTS", "OBJECTIVE_CHOICES"]
+
+#: the objectives the Duel panel offers for choosing each side's plan (label -> wb.duel objective)
+OBJECTIVE_CHOICES = {
+    "highest mean damage": "damage",
+    "fewest expected rounds": "rounds",
+    "P(kill within 1 round)": "kill_within_1",
+    "P(kill within 3 rounds)": "kill_within_3",
+}
 
 #: the fights of a simulated duel's preview, drawn first while the full run goes on (about 1/50 of
 #: the default 100,000: s.e. about 0.011 on a win chance near one half)
@@ -115,9 +123,10 @@ def duel_badge(result: Any, preview: bool = False) -> str:
 class DuelPanel(Panel):
     """A duel of creature ``a`` against creature ``b`` of one system; ``value`` is the DuelResult.
 
-    Inputs are traits (``a``, ``b``, ``options``, ``situation``, ``first``, ``max_rounds``) for
-    linking; with ``controls=True`` the panel builds editors for them (``panel.editors``) and the
-    ``first`` / ``max_rounds`` controls (``panel.controls``). Defaults: the catalog's first two creatures.
+    Inputs are traits (``a``, ``b``, ``options``, ``situation``, ``first``, ``max_rounds``,
+    ``objective``) for linking; with ``controls=True`` the panel builds editors for them
+    (``panel.editors``) and the ``first`` / ``max_rounds`` / ``objective`` controls
+    (``panel.controls``; "plans by": how each side's plan is chosen, :data:`OBJECTIVE_CHOICES`). Defaults: the catalog's first two creatures.
     ``badge`` says whether the result is exact or simulated (fights, standard error). With
     ``auto=False`` a change only marks the result stale and the **Run duel** button
     (``panel.run_button``) recomputes it (a simulated duel takes seconds). ``fights`` is the number
@@ -132,6 +141,20 @@ class DuelPanel(Panel):
     max_rounds = T.Int(100)
     tactics_a = T.Any(allow_none=True, help="side A's tactics (the system's tactics_class), None: the default")
     tactics_b = T.Any(allow_none=True, help="side B's tactics (the system's tactics_class), None: the default")
+    objective = T.Unicode(
+        "damage", help='how each side\'s plan is chosen (wb.duel objective): "damage", "rounds" or "kill_within_K"'
+    )
+
+    @T.validate("objective")
+    def _valid_objective(self, proposal: dict) -> str:
+        from workbench.turns import check_objective
+
+        value = proposal["value"]
+        check_objective(value)  # RulesError, field objective, for anything else
+        picker = getattr(self, "controls", {}).get("objective")
+        if picker is not None and value not in [v for _, v in picker.options]:
+            picker.options = [*picker.options, (value, value)]  # e.g. kill_within_5, set from code
+        return value
 
     def __init__(
         self,
@@ -148,6 +171,7 @@ class DuelPanel(Panel):
         fights: int = 100_000,
         tactics_a: Any = None,
         tactics_b: Any = None,
+        objective: str = "damage",
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -155,6 +179,7 @@ class DuelPanel(Panel):
         super().__init__(**kwargs)
         self.system = lookup(system)
         self._ready = False
+        self.objective = objective
         creatures = list(self.system.catalog().creatures.values())
         self.a = a if a is not None else (creatures[0] if creatures else self.system.Creature())
         self.b = b if b is not None else (creatures[1] if len(creatures) > 1 else self.a)
@@ -200,7 +225,17 @@ class DuelPanel(Panel):
                     layout=layout,
                 ),
                 "max_rounds": W.IntText(value=max_rounds, description="max rounds", style=style, layout=layout),
+                "objective": W.Dropdown(
+                    options=[(label, v) for label, v in OBJECTIVE_CHOICES.items()]
+                    + ([] if objective in OBJECTIVE_CHOICES.values() else [(objective, objective)]),
+                    value=objective,
+                    description="plans by",
+                    style=style,
+                    layout=layout,
+                ),
             }
+            self.controls["objective"].add_class("wb-duel-objective")
+            T.link((self.controls["objective"], "value"), (self, "objective"))
             self.controls["first"].observe(self.guard(lambda ch: setattr(self, "first", ch["new"])), names="value")
             self.controls["max_rounds"].observe(self._on_max_rounds, names="value")
         self.tabs = tabs
@@ -251,7 +286,7 @@ class DuelPanel(Panel):
             self.clear_message(self.error)
         self.max_rounds = change["new"]
 
-    @T.observe("a", "b", "options", "situation", "first", "max_rounds", "tactics_a", "tactics_b")
+    @T.observe("a", "b", "options", "situation", "first", "max_rounds", "tactics_a", "tactics_b", "objective")
     @guarded
     def _on_input(self, change: dict) -> None:
         if not self._ready:
@@ -271,7 +306,7 @@ class DuelPanel(Panel):
         an older duel."""
         from workbench.combat import duel
 
-        a, b, o, s, first, rounds, fights, ta, tb = (
+        a, b, o, s, first, rounds, fights, ta, tb, objective = (
             self.a,
             self.b,
             self.options,
@@ -281,11 +316,22 @@ class DuelPanel(Panel):
             self.fights,
             self.tactics_a,
             self.tactics_b,
+            self.objective,
         )
 
         def run(n: int) -> Any:
             return duel(
-                a, b, o, s, first=first, max_rounds=rounds, fights=n, tactics_a=ta, tactics_b=tb, progress=False
+                a,
+                b,
+                o,
+                s,
+                first=first,
+                max_rounds=rounds,
+                fights=n,
+                tactics_a=ta,
+                tactics_b=tb,
+                progress=False,
+                objective=objective,
             )
 
         if fights <= PREVIEW_FIGHTS:

@@ -30,7 +30,7 @@ from .dist import Dist
 from .errors import RulesError
 from .limits import MAX_CHAIN_HP
 
-__all__ = ["rounds_to_kill", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
+__all__ = ["rounds_to_kill", "fight_plan", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
 
 def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
@@ -179,12 +179,26 @@ def rounds_to_kill(
             return _optimal_frame(
                 attacker_or_turn, target, options, situation, plan, hp, use_sim, max_rounds, simulate is False
             )
-        _check_objective(objective, use_sim)
+        _check_objective(objective)
+        if use_sim and hp is not None:
+            raise RulesError(
+                "hp= applies to the exact chain only; the simulation uses the target's own pools", field="hp"
+            )
+        if use_sim and plan is None and objective != "damage":  # the plan whose own fight is best
+            return fight_plan(
+                attacker_or_turn,
+                target,
+                options,
+                situation,
+                objective,
+                simulate=simulate,
+                fights=fights,
+                seed=seed,
+                max_rounds=max_rounds,
+                progress=progress,
+                confirm=confirm,
+            )[1]
         if use_sim:
-            if hp is not None:
-                raise RulesError(
-                    "hp= applies to the exact chain only; the simulation uses the target's own pools", field="hp"
-                )
             run = dict(plan=plan, fights=fights, seed=seed, max_rounds=max_rounds, progress=progress, confirm=confirm)
             if simulate:  # forced: the simulation, even where a chain over the state fits
                 return _frame(
@@ -226,7 +240,8 @@ def _optimal_frame(
     if use_sim:
         raise RulesError(
             "objective='optimal' is solved over the target's pools, and this fight carries state; "
-            "pass simulate=False to ignore the state, or another objective",
+            "objective='rounds' plays the plan with the fewest expected rounds in the fight with its state, "
+            "or pass simulate=False to ignore the state",
             field="objective",
         )
     policy, _ = optimal_play(attacker, target, options, situation, max_rounds, ignore_state)
@@ -242,21 +257,88 @@ def _total(joint: np.ndarray) -> np.ndarray:
     return totals(joint[None, ...])[0]
 
 
-def _check_objective(objective: Any, simulated: bool) -> None:
-    """Refuse an unknown objective, and any but "damage" in a fight that carries state (``simulated``:
-    simulated, or chained over its state): the simulation's sides, and the chains over the state
-    that play their tables and plans, choose their plans by the highest mean damage (a RulesError,
-    not a silent other plan)."""
+def _check_objective(objective: Any) -> None:
+    """Refuse an unknown objective (RulesError, field ``objective``)."""
     from .turns import check_objective
 
     check_objective(objective)
-    if simulated and objective != "damage":
-        raise RulesError(
-            f"objective={objective!r} chooses plans by the exact chain; this fight carries state and "
-            "is simulated or chained over its state, whose sides choose by the highest mean damage "
-            "(pass simulate=False to ignore the state, or objective='damage')",
-            field="objective",
-        )
+
+
+def _fight_score(frame: Any, k: int | None) -> tuple[float, ...]:
+    """Return the score (higher is better) of a rounds_to_kill frame under an objective: for
+    "rounds" (``k`` None) minus the mass left unresolved within the round limit, then minus the mean
+    rounds; for "kill_within_K" P(killed by round K), then the same. Chances are rounded to 12
+    decimals (an exact chain stops with up to 1e-16 left) and the mean to 12 significant digits,
+    so two computations of one number tie (and the first candidate stands)."""
+    by = frame["p_killed_by"].to_numpy()
+    mean = float(f"{float(frame['round'].to_numpy() @ frame['p_killed_at'].to_numpy()):.12g}")
+    left = round(max(1.0 - float(by[-1]), 0.0), 12) if by.size else 1.0
+    if k is None:
+        return (-left, -mean)
+    return (round(float(by[min(k, by.size) - 1]), 12) if by.size else 0.0, -left, -mean)
+
+
+def fight_plan(
+    attacker: Any,
+    target: Any,
+    options: Any,
+    situation: Any,
+    objective: Any,
+    *,
+    simulate: bool | None = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    max_rounds: int = 10_000,
+    progress: bool | None = None,
+    confirm: bool = False,
+) -> tuple[str | None, Any]:
+    """Return (the plan, its rounds_to_kill frame) best by ``objective`` ("rounds": fewest expected
+    rounds; "kill_within_K": highest P(killed within K rounds)) in the fight as it is played, state
+    and all: each candidate is fought whole by :func:`rounds_to_kill` (the one fight: exact over
+    the state where its chain fits, else simulated with ``fights`` fights and one ``seed``, so the
+    candidates meet the same dice) and scored on its frame (:func:`_fight_score`).
+
+    The candidates are None (the plan of highest mean damage in every state, the ``"damage"``
+    objective's play) and then every legal plan of the turn table, a label each: played in every
+    state in which it is legal (where a state forbids it, e.g. a recharging set, the system's side
+    plays its highest-mean legal turn there). Ties go to the first candidate. A candidate that can
+    never kill (RulesError, field ``turn``) is passed over; when all are, the first one's error is
+    raised. Bounded as the calls it makes (docs/limits.md): one budget for all of them."""
+    from .systems import system_of
+    from .turns import check_objective
+
+    k = check_objective(objective)
+    table = system_of(attacker).turn_tables([(attacker, target)], options, situation)
+    candidates: list[str | None] = [None, *table.label]
+    best: tuple | None = None
+    first_error: RulesError | None = None
+    for plan in candidates:
+        try:
+            frame = rounds_to_kill(
+                attacker,
+                target,
+                options=options,
+                situation=situation,
+                plan=plan,
+                simulate=simulate,
+                fights=fights,
+                seed=seed,
+                max_rounds=max_rounds,
+                progress=progress,
+                confirm=confirm,
+            )
+        except RulesError as exc:
+            if exc.field != "turn":
+                raise
+            first_error = first_error or exc
+            continue
+        score = _fight_score(frame, k)
+        if best is None or score > best[0]:
+            best = (score, plan, frame)
+    if best is None:
+        assert first_error is not None
+        raise first_error
+    return best[1], best[2]
 
 
 def _choose(simulate: bool | None, effects: Any) -> bool:
@@ -493,13 +575,22 @@ def duel(
             raise RulesError(
                 f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b"
             )
+        _check_objective(objective)
+        if objective != "damage" and simulate is not False:
+            # each side's plan, chosen by the objective in its own fight (the plan rounds_to_kill
+            # plays against the other side): fixed from here, so every method below plays it
+            run = dict(simulate=simulate, fights=fights, seed=seed, max_rounds=max_rounds, confirm=confirm)
+            plan_a, plan_b = (
+                _duel_plan(me, foe, options, situation, plan, objective, run)
+                for me, foe, plan in ((a, b, plan_a), (b, a, plan_b))
+            )
+            objective = "damage"
         # the state effects of each direction, asked only when the method is chosen here
         eff_a, eff_b = (
             (state_effects(a, b, options, situation, plan_a), state_effects(b, a, options, situation, plan_b))
             if simulate is None
             else (set(), set())
         )
-        _check_objective(objective, bool(simulate) or bool(eff_a or eff_b))
         forced: set[str] = set()
         # the chains play each system's default tactics: other tactics are the simulation's
         default = sys_a.tactics_class() if sys_a.tactics_class is not None else None
@@ -555,6 +646,26 @@ def duel(
     ).filter(pl.col("probability") > 0)
     p_a, p_b = float(np.sum(win_a)), float(np.sum(win_b))
     return DuelResult(name_a, name_b, p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds, hp_left, first, max_rounds)
+
+
+def _duel_plan(me: Any, foe: Any, options: Any, situation: Any, plan: Any, objective: Any, run: dict) -> Any:
+    """Return the plan ``me`` plays in a duel under ``objective``: ``plan`` when given; in a fight
+    that carries state (or a forced simulation) the plan :func:`fight_plan` finds best in ``me``'s
+    own fight against ``foe`` (None: the highest mean damage in every state); otherwise the turn
+    table's best label (:func:`workbench.turns.turn_table`). A side with no usable plan keeps None."""
+    from .simulate import state_effects
+    from .turns import turn_table
+
+    if plan is not None:
+        return plan
+    try:
+        if run["simulate"] or state_effects(me, foe, options, situation, None):
+            return fight_plan(me, foe, options, situation, objective, **run)[0]
+        return turn_table(me, foe, options, situation, None, objective)[1]
+    except RulesError as exc:
+        if exc.field not in ("attacks", "turn"):  # no usable attack, or never any damage: nothing to choose
+            raise
+        return None
 
 
 def _state_directions(

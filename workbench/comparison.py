@@ -429,6 +429,7 @@ def _system_block(
                 ids.append(index[key])
         table = sys.turn_tables(distinct, options, situation)
         best = best_plans(table, objective, np.array([sys.hit_pools(t) for _, t in distinct], dtype=np.int64))
+        damage_best = best if objective == "damage" else best_plans(table, "damage")
         ids = np.array(ids, dtype=np.int64)
         nb = ids.size
         cols["attacker"] += [a.label for a in who for _ in targets]
@@ -444,13 +445,37 @@ def _system_block(
         turn_tables.append(table)
         turn_idx.append(best[ids])
         row_pools.append(np.tile(pools_t, (len(who), 1)))
+    else:
+        table, ids, damage_best = None, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return {
         "cols": cols,
         "tables": turn_tables,
         "turn_idx": turn_idx,
         "pools": np.concatenate(row_pools),
         "fights": fights,
+        # best-plan rows (after the pr.size per-attack rows): their plan table, pair, damage-best row
+        "plans": (int(pr.size), table, ids, damage_best),
     }
+
+
+def _take_plans(block: dict, rows: np.ndarray, chosen: list) -> None:
+    """Point the best-plan rows among ``rows`` (block row indices) whose fight chose a plan by the
+    objective (``chosen``: from :func:`workbench.fight_rows.fight_rows`, "" where the row chose
+    nothing) at that plan's turn: its label in ``plan`` and its row of the turn table (so the turn
+    columns are the plan's); None (the highest mean damage in every state) is the damage-best plan."""
+    start, table, ids, damage_best = block["plans"]
+    if table is None:
+        return
+    for i, plan in zip(rows.tolist(), chosen):
+        if i < start or plan == "":
+            continue
+        pair = int(ids[i - start])
+        if plan is None:
+            j = int(damage_best[pair])
+        else:
+            j = int(np.flatnonzero((table.pair == pair) & (np.asarray(table.label, dtype=object) == plan))[0])
+        block["turn_idx"][1][i - start] = j
+        block["cols"]["plan"][i] = table.label[j]
 
 
 class _Rows(Sequence):
@@ -578,17 +603,9 @@ def compare(
             opt, sit = _for_system(options, sys, "options"), _for_system(situation, sys, "situation")
             block = _system_block(sys, a, t, opt, sit, objective)
             cols = block["cols"]
-            parts = []
-            for table, idx, pools in zip(
-                block["tables"],
-                block["turn_idx"],
-                np.split(block["pools"], np.cumsum([i.size for i in block["turn_idx"]])[:-1]),
-            ):
-                parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain))
-            st = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-            method, forced = _fight_methods(block["fights"], simulate, opt, sit, objective, confirm)
+            method, forced = _fight_methods(block["fights"], simulate, opt, sit, confirm)
             sim = np.flatnonzero(method == "simulated")
-            st["se"] = np.full(method.size, np.nan)
+            got = None
             if sim.size:
                 got = fight_rows(
                     [block["fights"][i] for i in sim],
@@ -601,7 +618,19 @@ def compare(
                     confirm=confirm,
                     chain=chain,
                     state_chains=simulate is None,
+                    objective=objective,
                 )
+                _take_plans(block, sim, got["plan"])
+            parts = []
+            for table, idx, pools in zip(
+                block["tables"],
+                block["turn_idx"],
+                np.split(block["pools"], np.cumsum([i.size for i in block["turn_idx"]])[:-1]),
+            ):
+                parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain))
+            st = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+            st["se"] = np.full(method.size, np.nan)
+            if got is not None:
                 for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90"):
                     st[k][sim] = got[k]
                 if chain:
@@ -650,13 +679,12 @@ def compare(
 
 
 def _fight_methods(
-    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any, objective: Any, confirm: bool = True
+    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any, confirm: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return each row's method ("exact" | "simulated") and its ``forced_by`` (the sorted state
     effects joined by "; ", empty where exact), chosen as ``rounds_to_kill`` chooses
     (docs/combat.md): simulated when the pair's state effects are not empty (``simulate`` None),
-    every row (True) or none (False). A row without a turn (no use of its attack fits) stays exact.
-    Raises as ``rounds_to_kill`` does for an ``objective`` but "damage" on a simulated best-plan row."""
+    every row (True) or none (False). A row without a turn (no use of its attack fits) stays exact."""
     n = len(rows)
     if simulate is False:
         return np.full(n, "exact", dtype=object), np.full(n, "", dtype=object)
@@ -671,13 +699,6 @@ def _fight_methods(
         for i, e in zip(todo, found):
             effects[i] = e
         sim = np.array([bool(e) for e in effects], dtype=bool)
-    if objective != "damage" and any(sim[i] and rows[i].plan is None for i in range(n)):
-        raise RulesError(
-            f"objective={objective!r} chooses plans by the exact chain; best-plan rows whose fight "
-            "carries state are simulated, whose sides choose by the highest mean damage (pass "
-            "simulate=False to ignore the state, or objective='damage')",
-            field="objective",
-        )
     method = np.where(sim, "simulated", "exact").astype(object)
     forced = np.array(["; ".join(e) if s else "" for e, s in zip(effects, sim)], dtype=object)
     return method, forced

@@ -133,7 +133,8 @@ def fight_rows(
     confirm: bool,
     chain: bool,
     state_chains: bool = True,
-) -> dict[str, np.ndarray]:
+    objective: Any = "damage",
+) -> dict[str, Any]:
     """Return the kill columns of rows whose fight is simulated (``mean_rounds``, ``se``,
     ``p_kill_one_turn``, ``p_unresolved``, ``q10``/``q50``/``q90`` and with ``chain`` the
     ``p_killed_by`` rows x max_rounds, and ``exact``), each from ONE call of
@@ -143,14 +144,18 @@ def fight_rows(
     simulation (``simulate_rounds_to_kill``) with ``fights`` fights and :func:`row_seed`. A row whose attacker can never deal damage to its target
     (:func:`workbench.simulate.can_damage`) is never killed (mean inf, nothing simulated: flagged
     in ``never``); a row in which no simulated fight ends within ``max_rounds`` has P(unresolved)
-    1 and no mean. Bounded work (docs/limits.md): after PROJECT_AFTER seconds the time of the rest
+    1 and no mean. A best-plan row (plan None) under an ``objective`` other than "damage" fights
+    the plan :func:`workbench.combat.fight_plan` finds best in its fight (``plan``: that label, or
+    None for the highest mean damage in every state; "" where no plan was chosen). Bounded work (docs/limits.md): after PROJECT_AFTER seconds the time of the rest
     is projected from the rows done, and past limits.MAX_SECONDS compare stops with a RulesError
     (field ``budget``) unless ``confirm``.
     """
+    from .combat import fight_plan
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
 
     n = len(rows)
-    out: dict[str, np.ndarray] = {
+    plans: list[str | None] = [""] * n
+    out: dict[str, Any] = {
         k: np.full(n, np.nan) for k in ("mean_rounds", "se", "p_kill_one_turn", "p_unresolved", "q10", "q50", "q90")
     }
     out["never"] = np.zeros(n, dtype=bool)
@@ -170,7 +175,19 @@ def fight_rows(
             mean: float | None = None
             run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
             try:
-                if state_chains:
+                if r.plan is None and objective != "damage":  # the plan best by the objective in this fight
+                    plans[i], frame = fight_plan(
+                        r.attacker,
+                        r.target,
+                        options,
+                        situation,
+                        objective,
+                        simulate=None if state_chains else True,
+                        **{k: v for k, v in run.items() if k != "plan"},
+                    )
+                    got, out["exact"][i] = frame["p_killed_by"].to_numpy(), bool(frame["exact"][0])
+                    mean = float(frame["round"].to_numpy() @ frame["p_killed_at"].to_numpy())
+                elif state_chains:
                     got, mean, out["exact"][i] = fight_rounds(
                         r.attacker, r.target, options, situation, can_hurt=True, **run
                     )
@@ -196,6 +213,7 @@ def fight_rows(
             )
     if by_all is not None:
         out["p_killed_by"] = by_all
+    out["plan"] = plans
     return out
 
 

@@ -15,6 +15,7 @@ simulation. The catalog part checks the sums of Glass Empires and Last Odyssey d
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 import pytest
 
 import workbench as wb
@@ -100,13 +101,43 @@ def test_a_coupled_duel_is_simulated_and_names_the_effect(toy):
     assert wb.duel(GOBLIN, OGRE, simulate=False).exact
 
 
-def test_objective_other_than_damage_is_refused_over_state(toy):
-    """The chains over the state play their sides' own plan choice (highest mean damage), as the simulation does:
-    another objective is a RulesError naming the field, not a silently other plan; simulate=False allows it."""
-    with pytest.raises(wb.RulesError) as err:
-        wb.duel(GOBLIN, OGRE, objective="rounds")
-    assert err.value.field == "objective" and "chained over its state" in str(err.value)
-    assert wb.duel(GOBLIN, OGRE, objective="rounds", simulate=False).exact
+# A hand-worked pair for the objectives over state (toy rules, tests/widget_toy.py: one die + bonus - armor, two
+# uses a turn). Club d8+1 deals 2..9 a use, 11 a turn on average; Dagger d4+2 deals 3..6, 9 a turn. The Mark has
+# 6 HP and no armor. "Dagger + Dagger" deals at least 6: always a kill in round 1. "Club + Club" leaves the Mark
+# standing only on d8 + d8 <= 3 (1+1, 1+2, 2+1: 3/64), and kills in round 2 then (at least 4 a turn, 1 or 2 HP
+# left): P(kill in round 1) = 61/64, mean rounds 1 + 3/64.
+DUELIST = Creature("Duelist", hp=10, armor=0, attacks=(Attack("Club", bonus=1, sides=8), Attack("Dagger", bonus=2, sides=4)))
+MARK = Creature("Mark", hp=6, armor=0, attacks=(Attack("Fist", bonus=0, sides=4),))
+
+
+def _mean(frame) -> float:
+    return float((frame["round"] * frame["p_killed_at"]).sum())
+
+
+def test_an_objective_over_state_plays_the_plan_best_in_the_fight(toy):
+    """Issue 15 item 4: over state, objective="rounds" / "kill_within_K" plays the plan whose own fight (the chain
+    over the state, here the toy's "ledger" chain) is best, not a refusal and not the highest-mean plan: by hand,
+    the highest-mean "Club + Club" kills in round 1 with P 61/64 and takes 1 + 3/64 rounds; "Dagger + Dagger" always
+    kills in round 1. rounds_to_kill, compare and duel all play it, exact."""
+    from workbench.combat import fight_plan
+
+    greedy = wb.rounds_to_kill(DUELIST, MARK)
+    assert abs(greedy["p_killed_by"][0] - 61 / 64) < 1e-12 and abs(_mean(greedy) - (1 + 3 / 64)) < 1e-12
+    for objective in ("rounds", "kill_within_1"):
+        plan, frame = fight_plan(DUELIST, MARK, None, None, objective)
+        assert plan == "Dagger + Dagger" and frame["exact"].all()
+        f = wb.rounds_to_kill(DUELIST, MARK, objective=objective)
+        assert abs(f["p_killed_by"][0] - 1.0) < 1e-12 and abs(_mean(f) - 1.0) < 1e-12
+    rows = wb.compare([DUELIST], [MARK], objective="rounds", progress=False).filter(pl.col("attack") == "best plan")
+    assert rows["plan"].to_list() == ["Dagger + Dagger"] and rows["method"].to_list() == ["exact"]
+    assert abs(rows["mean_rounds"][0] - 1.0) < 1e-12 and abs(rows["mean_turn_damage"][0] - 9.0) < 1e-12
+    plain = wb.compare([DUELIST], [MARK], progress=False).filter(pl.col("attack") == "best plan")
+    assert plain["plan"].to_list() == ["Club + Club"] and abs(plain["mean_rounds"][0] - (1 + 3 / 64)) < 1e-12
+    assert abs(plain["mean_turn_damage"][0] - 11.0) < 1e-12
+    # the Duelist acting first kills in round 1 for sure with the dagger; with the club 3/64 of fights go on
+    d = wb.duel(DUELIST, MARK, objective="rounds")
+    assert d.exact and abs(d.p_a_wins - 1.0) < 1e-12 and abs(d.rounds["p_a_wins"][0] - 1.0) < 1e-12
+    assert abs(wb.duel(DUELIST, MARK).rounds["p_a_wins"][0] - 61 / 64) < 1e-12
 
 
 GE = wb.system("glass_empires")

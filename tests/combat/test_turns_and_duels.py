@@ -146,15 +146,20 @@ def test_fewest_rounds_objective_is_the_best_plan_by_its_own_chain():
     assert differ >= 1  # a steadier plan kills sooner than the highest-mean one
 
 
-def test_a_simulated_fight_refuses_another_objective():
-    """The simulation's sides choose plans by the highest mean damage: asking a simulated fight for
-    objective="rounds" is a RulesError naming objective, never a silently different plan; an unknown
-    objective is refused everywhere."""
+def test_a_simulated_duel_plays_the_plans_its_objective_chooses():
+    """Over state each side plays the plan combat.fight_plan finds best by the objective in its own fight
+    (issue 15 item 4), so a forced simulation with objective="rounds" is the same fights (one seed) as the
+    duel with those plans given; an unknown objective is refused everywhere."""
+    from workbench.combat import fight_plan
+
     A = wb.system("annulus")
     ogre, drake = A.catalog().creature("Ogre"), A.catalog().creature("Drake")
-    with pytest.raises(wb.RulesError) as err:
-        wb.duel(ogre, drake, objective="rounds", fights=1000)
-    assert err.value.field == "objective" and "simulated" in str(err.value)
+    run = dict(fights=1000, seed=3, simulate=True)
+    got = wb.duel(ogre, drake, objective="rounds", **run)
+    pa = fight_plan(ogre, drake, None, None, "rounds", simulate=True, fights=1000, seed=3)[0]
+    pb = fight_plan(drake, ogre, None, None, "rounds", simulate=True, fights=1000, seed=3)[0]
+    want = wb.duel(ogre, drake, plan_a=pa, plan_b=pb, **run)
+    assert not got.exact and (got.p_a_wins, got.p_b_wins) == (want.p_a_wins, want.p_b_wins)
     assert wb.duel(ogre, drake, objective="rounds", simulate=False).exact
     for call in (lambda: wb.compare([ogre], [drake], objective="fastest"),
                  lambda: wb.turn_damage(ogre, drake, objective="kill_within_0"),

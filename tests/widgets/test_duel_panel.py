@@ -196,27 +196,68 @@ def test_an_exact_duel_needs_no_preview(toy, monkeypatch):
     assert p.value.exact and calls == [2_000] and "preview" not in p.badge.value
 
 
-def test_a_long_duel_shows_its_progress_and_cancel_stops_it(state_too_large):
+def test_a_long_duel_shows_its_progress_and_cancel_stops_it(state_too_large, monkeypatch):
     """Issue 17 item 4, "progress for simulations ... a cancel": while the full run of a simulated
     duel plays, the busy line counts the fights decided (from the engine's own progress checks);
     Cancel keeps the last result and stops the worker at its next check instead of letting it
     finish 100,000 fights nobody will see."""
+    import threading
     import time
 
+    import workbench.simulate.engine as engine
+
+    # The worker is held at its first progress check until the test has read the busy line and
+    # pressed Cancel: on a fast machine the whole run could otherwise end between two looks.
+    seen, release = threading.Event(), threading.Event()
+    real_check = engine.check_time
+
+    def held_check(detail="", done=None, total=None, unit=""):
+        real_check(detail, done, total, unit)  # the listener runs here: the busy line is set
+        if total == 400_000 and not seen.is_set():  # the full run's first check, not the preview's
+            seen.set()
+            release.wait(30)
+
+    # every check shows (not at most every PROGRESS_EVERY s), so the full run's first check is seen
+    monkeypatch.setattr("widgets.base.PROGRESS_EVERY", 0.0)
     cat = wb.system("annulus").catalog()
     p = DuelPanel("annulus", cat.creature("Storm Priest"), cat.creature("Basilisk"), fights=2_000)
     before = p.value
-    p.fights = 400_000  # several seconds even with the tables cached by earlier tests
-    p.first = "b"
-    deadline = time.monotonic() + 30
-    while "of 400,000 fights decided" not in p.background.busy.value and time.monotonic() < deadline:
-        time.sleep(0.02)
-    busy = p.background.busy.value
-    assert "of 400,000 fights decided" in busy and "%" in busy, busy
-    future = p.background.future
-    p.background.cancel()
+    engine.check_time = held_check
+    try:
+        p.fights = 400_000
+        p.first = "b"
+        assert seen.wait(30), "the simulation never reached a progress check"
+        busy = p.background.busy.value
+        assert "of 400,000 fights decided" in busy and "%" in busy, busy
+        future = p.background.future
+        p.background.cancel()
+    finally:
+        release.set()
+        engine.check_time = real_check
     stopped = time.monotonic()
     while not future.done() and time.monotonic() < stopped + 30:
         time.sleep(0.01)
     assert future.done() and type(future.exception()).__name__ == "Cancelled", future
     assert p.value is before and "cancelled" in p.background.busy.value
+
+
+def test_the_plans_by_control_sets_the_duels_objective(toy):
+    """Issue 15 item 4 in the panel: "plans by" is wb.duel's objective. By hand (toy rules, two uses a turn): Club
+    d8+1 (mean 11 a turn) leaves a 6-HP Mark standing after round 1 only on d8 + d8 <= 3, P 3/64; Dagger d4+2 (mean 9)
+    always kills it in round 1. The highest-mean plan wins round 1 with 61/64, "fewest expected rounds" with 1."""
+    from widgets.duel import OBJECTIVE_CHOICES
+
+    duelist = Creature("Duelist", hp=10, attacks=(Attack("Club", bonus=1, sides=8), Attack("Dagger", bonus=2, sides=4)))
+    mark = Creature("Mark", hp=6, attacks=(Attack("Fist", bonus=0, sides=4),))
+    p = DuelPanel(toy, duelist, mark)
+    assert p.objective == "damage" and abs(p.value.rounds["p_a_wins"][0] - 61 / 64) < 1e-12
+    assert [v for _, v in p.controls["objective"].options] == list(OBJECTIVE_CHOICES.values())
+    p.controls["objective"].value = "rounds"
+    assert p.background.wait(30) and p.objective == "rounds"
+    assert abs(p.value.rounds["p_a_wins"][0] - 1.0) < 1e-12 and p.value.exact
+    p.objective = "kill_within_5"  # set from code: the control lists it
+    assert p.controls["objective"].value == "kill_within_5" and p.background.wait(30)
+    assert abs(p.value.p_a_wins - 1.0) < 1e-12
+    with pytest.raises(wb.RulesError) as err:
+        p.objective = "fastest"
+    assert err.value.field == "objective" and p.objective == "kill_within_5"
