@@ -5,6 +5,9 @@ Per system, in one run: the state-free chain on every row (``simulate=False``: w
 before it ran rounds_to_kill's fight; best of 3 after a warm-up), the one fight (the default: rows
 whose pair carries state simulated, 2,000 fights each; once, ``confirm=True``), and the share of
 rows solved exactly (the table of docs/combat.md and benchmarks/README.md, printed as Markdown).
+Then, per system, the cost of choosing the best plan by ``objective="rounds"`` over state (each
+best-plan row with state fights every legal plan whole, workbench.combat.fight_plan) on the first
+8 x 8 creatures, beside the same grid by ``"damage"``, and how many best-plan rows changed plan.
 Run: .venv/bin/python benchmarks/bench_catalogs.py
 """
 
@@ -53,6 +56,23 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for title, rows, exact, fight, effects in table:
         print(f"| {title} | {rows:,} | {exact:,} | {exact / rows:.1%} | {fight:.1f} s | {effects} |")
+    print("\n| system | 8 x 8 compare, objective damage | objective rounds | best-plan rows | plan changed | mean rounds saved (largest) |")
+    print("|---|---|---|---|---|---|")
+    for name in wb.systems():
+        cr = list(wb.system(name).catalog().creatures.values())[:8]
+        t = time.perf_counter()
+        dmg = wb.compare(cr, cr, progress=False, confirm=True)
+        t_dmg = time.perf_counter() - t
+        t = time.perf_counter()
+        rnd = wb.compare(cr, cr, progress=False, confirm=True, objective="rounds")
+        t_rnd = time.perf_counter() - t
+        a, b = (f.filter(pl.col("attack") == "best plan") for f in (dmg, rnd))
+        changed = int((a["plan"] != b["plan"]).sum())
+        saved = (a["mean_rounds"] - b["mean_rounds"]).max()
+        print(
+            f"| {wb.system(name).title} | {t_dmg:.2f} s | {t_rnd:.2f} s | {a.height} | {changed} | "
+            f"{saved if saved is not None else float('nan'):.3f} |"
+        )
 
 
 if __name__ == "__main__":
