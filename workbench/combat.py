@@ -29,6 +29,7 @@ from .chains import CHAIN_TAIL, kill_chains
 from .dist import Dist
 from .errors import RulesError
 from .limits import MAX_CHAIN_HP
+from .turns import check_objective
 
 __all__ = ["rounds_to_kill", "fight_plan", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
@@ -179,7 +180,7 @@ def rounds_to_kill(
             return _optimal_frame(
                 attacker_or_turn, target, options, situation, plan, hp, use_sim, max_rounds, simulate is False
             )
-        _check_objective(objective)
+        check_objective(objective)
         if use_sim and hp is not None:
             raise RulesError(
                 "hp= applies to the exact chain only; the simulation uses the target's own pools", field="hp"
@@ -257,11 +258,9 @@ def _total(joint: np.ndarray) -> np.ndarray:
     return totals(joint[None, ...])[0]
 
 
-def _check_objective(objective: Any) -> None:
-    """Refuse an unknown objective (RulesError, field ``objective``)."""
-    from .turns import check_objective
-
-    check_objective(objective)
+def frame_mean(frame: Any) -> float:
+    """Return the mean rounds of a rounds_to_kill frame, sum of t P(T = t) over its rows."""
+    return float(frame["round"].to_numpy() @ frame["p_killed_at"].to_numpy())
 
 
 def _fight_score(frame: Any, k: int | None) -> tuple[float, ...]:
@@ -271,7 +270,7 @@ def _fight_score(frame: Any, k: int | None) -> tuple[float, ...]:
     decimals (an exact chain stops with up to 1e-16 left) and the mean to 12 significant digits,
     so two computations of one number tie (and the first candidate stands)."""
     by = frame["p_killed_by"].to_numpy()
-    mean = float(f"{float(frame['round'].to_numpy() @ frame['p_killed_at'].to_numpy()):.12g}")
+    mean = float(f"{frame_mean(frame):.12g}")
     left = round(max(1.0 - float(by[-1]), 0.0), 12) if by.size else 1.0
     if k is None:
         return (-left, -mean)
@@ -305,7 +304,6 @@ def fight_plan(
     never kill (RulesError, field ``turn``) is passed over; when all are, the first one's error is
     raised. Bounded as the calls it makes (docs/limits.md): one budget for all of them."""
     from .systems import system_of
-    from .turns import check_objective
 
     k = check_objective(objective)
     table = system_of(attacker).turn_tables([(attacker, target)], options, situation)
@@ -575,7 +573,7 @@ def duel(
             raise RulesError(
                 f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b"
             )
-        _check_objective(objective)
+        check_objective(objective)
         if objective != "damage" and simulate is not False:
             # each side's plan, chosen by the objective in its own fight (the plan rounds_to_kill
             # plays against the other side): fixed from here, so every method below plays it

@@ -466,14 +466,12 @@ def _take_plans(block: dict, rows: np.ndarray, chosen: list) -> None:
     start, table, ids, damage_best = block["plans"]
     if table is None:
         return
+    row_of = {(int(p), label): j for j, (p, label) in enumerate(zip(table.pair, table.label))}
     for i, plan in zip(rows.tolist(), chosen):
         if i < start or plan == "":
             continue
         pair = int(ids[i - start])
-        if plan is None:
-            j = int(damage_best[pair])
-        else:
-            j = int(np.flatnonzero((table.pair == pair) & (np.asarray(table.label, dtype=object) == plan))[0])
+        j = int(damage_best[pair]) if plan is None else row_of[(pair, plan)]
         block["turn_idx"][1][i - start] = j
         block["cols"]["plan"][i] = table.label[j]
 

@@ -150,7 +150,7 @@ def fight_rows(
     is projected from the rows done, and past limits.MAX_SECONDS compare stops with a RulesError
     (field ``budget``) unless ``confirm``.
     """
-    from .combat import fight_plan
+    from .combat import fight_plan, frame_mean
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
 
     n = len(rows)
@@ -186,7 +186,7 @@ def fight_rows(
                         **{k: v for k, v in run.items() if k != "plan"},
                     )
                     got, out["exact"][i] = frame["p_killed_by"].to_numpy(), bool(frame["exact"][0])
-                    mean = float(frame["round"].to_numpy() @ frame["p_killed_at"].to_numpy())
+                    mean = frame_mean(frame)
                 elif state_chains:
                     got, mean, out["exact"][i] = fight_rounds(
                         r.attacker, r.target, options, situation, can_hurt=True, **run
