@@ -566,8 +566,8 @@ def cmd_references(args: argparse.Namespace) -> int:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
-    """Print optimal play: which plan to use at each state of the target's pools, and how many rounds
-    it saves over the best single plan."""
+    """Print optimal play: which plan to use at each state of the fight (the target's pools, and any
+    state the fight carries), and how many rounds it saves over the best single plan."""
     import polars as pl
 
     from .combat import rounds_to_kill
@@ -578,10 +578,20 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     a, target = _creature(sys_, args.attacker), _creature(sys_, args.target)
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     policy, frame = optimal_play(a, target, options, situation, ignore_state=args.ignore_state)
-    fixed = rounds_to_kill(a, target, options=options, situation=situation, objective="rounds", simulate=False)
+    # the best single plan of the same fight: with its state unless the state is ignored
+    fixed = rounds_to_kill(
+        a,
+        target,
+        options=options,
+        situation=situation,
+        objective="rounds",
+        simulate=False if args.ignore_state else None,
+    )
     best = float((fixed["round"] * fixed["p_killed_at"]).sum())
-    print(f"{a.name} against {target.name} ({sys_.name}), optimal play (a plan for each state of its pools):")
-    print(f"  mean rounds {policy.mean:.4f}; the best single plan {best:.4f} ({best - policy.mean:.4f} more)")
+    pools = {"hp_left", "endurance_left", "vitality_left"}
+    over = "its pools" if set(frame.columns[:-2]) <= pools else "the fight"
+    print(f"{a.name} against {target.name} ({sys_.name}), optimal play (a plan for each state of {over}):")
+    print(f"  mean rounds {policy.mean:.4f}; the best single plan {best:.4f} ({max(best - policy.mean, 0.0):.4f} more)")
     state = [c for c in frame.columns if c not in ("plan", "mean_rounds_left")]
     if len(state) == 1:  # HP left: the runs of HP left that play one plan
         runs = frame.with_columns(run=(pl.col("plan") != pl.col("plan").shift(1)).fill_null(True).cum_sum())
@@ -589,9 +599,9 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             pl.col(state[0]).min().alias(f"{state[0]} from"), pl.col(state[0]).max().alias("to"), pl.col("plan").first()
         )
         _print_frame(table.drop("run"), rows=40, text=100)  # plan labels differ in their tails
-    else:  # two pools: each plan, how many states play it, and (the rarer ones) which
+    else:  # two pools, or a state: each plan, how many states play it, and (the rarer ones) which
         most = frame["plan"].drop_nulls().mode().sort()[0] if frame["plan"].drop_nulls().len() else None
-        where = pl.format("({}, {})", *[pl.col(c) for c in state])
+        where = pl.format("(" + ", ".join(["{}"] * len(state)) + ")", *[pl.col(c) for c in state])
         table = frame.group_by("plan", maintain_order=True).agg(
             pl.len().alias("states"), where.head(12).str.join(" ").alias(f"({', '.join(state)})")
         )
@@ -901,7 +911,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "optimal",
-        help="the best plan at each state of the target's pools",
+        help="the best plan at each state of the fight (its pools, and any state it carries)",
         description="Optimal play against a passive target: the plan for each HP left (Annulus: Endurance and "
         "Vitality left) that makes the expected rounds to kill fewest, by dynamic programming.",
     )

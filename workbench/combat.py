@@ -157,7 +157,8 @@ def rounds_to_kill(
     after 8 s stops with a RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks the plan when ``plan`` is None
     ("damage", "rounds", "kill_within_K": :func:`workbench.turns.turn_table`), or, with
     ``"optimal"``, a plan for every state of the target's pools, the one that makes the expected
-    rounds fewest (:func:`workbench.policies.optimal_play`; a fight without state only).
+    rounds fewest (:func:`workbench.policies.optimal_play`; over the fight's state where its system
+    offers one, ``RuleSystem.state_plans``).
     """
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
     confirm = check_confirm(confirm)
@@ -178,7 +179,7 @@ def rounds_to_kill(
         use_sim = _choose(simulate, lambda: state_effects(attacker_or_turn, target, options, situation, plan))
         if objective == "optimal":  # a plan per state (pools left), by dynamic programming
             return _optimal_frame(
-                attacker_or_turn, target, options, situation, plan, hp, use_sim, max_rounds, simulate is False
+                attacker_or_turn, target, options, situation, plan, hp, simulate is True, max_rounds, simulate is False
             )
         check_objective(objective)
         if use_sim and hp is not None:
@@ -225,28 +226,28 @@ def _optimal_frame(
     situation: Any,
     plan: Any,
     hp: Any,
-    use_sim: bool,
+    forced: bool,
     max_rounds: int,
     ignore_state: bool,
 ):
     """Return rounds_to_kill's frame under optimal play (:func:`workbench.policies.optimal_play`:
-    the plan of each state of the target's pools that makes the expected rounds fewest), refusing
-    what it cannot honour: a given plan, another HP, a fight that carries state."""
+    the plan of each state of the fight, the target's pools and whatever else it carries, that makes
+    the expected rounds fewest), refusing what it cannot honour: a given plan, another HP, a forced
+    simulation, a state its system offers no plans over."""
     from .policies import optimal_play
 
     if plan is not None:
         raise RulesError("objective='optimal' chooses the plan of every state; give plan=None", field="plan")
     if hp is not None:
         raise RulesError("objective='optimal' plays against the target's own pools; leave hp= out", field="hp")
-    if use_sim:
+    if forced:
         raise RulesError(
-            "objective='optimal' is solved over the target's pools, and this fight carries state; "
-            "objective='rounds' plays the plan with the fewest expected rounds in the fight with its state, "
-            "or pass simulate=False to ignore the state",
-            field="objective",
+            "objective='optimal' is solved exactly over the fight's states; leave simulate=True out "
+            "(objective='rounds' simulates the best fixed plan)",
+            field="simulate",
         )
     policy, _ = optimal_play(attacker, target, options, situation, max_rounds, ignore_state)
-    if not np.isfinite(policy.mean):
+    if not policy.by.size or float(policy.by[-1]) <= 0.0:
         raise RulesError("no plan ever deals damage here, so the target is never killed", field="turn")
     return _frame(np.clip(policy.by, 0.0, 1.0), True)
 

@@ -24,19 +24,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .arguments import check_rounds, check_time
-from .chains import CHAIN_TAIL
+from .arguments import check_rounds
 from .errors import RulesError
+from .state_chain import MAX_KEYED_TRANSITIONS, MAX_KEYS, KeyedTurn, PlannedChain, solve_keyed_policy
 
 __all__ = ["Policy", "solve_policy", "optimal_play", "MAX_POLICY_STATES"]
 
 #: states past which no policy is solved (pools left: HP, or Endurance x Vitality); far past the
 #: published creatures (Annulus: at most a few hundred states), so only a hand-made target meets it
 MAX_POLICY_STATES = 200_000
-
-#: two expected-rounds values closer than this (relative) are a tie: the plan listed first wins,
-#: as in workbench.turns.best_plans
-TIE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -55,44 +51,34 @@ class Policy:
     mean: float
 
 
-def _transitions(pmf: np.ndarray, pools: tuple[int, ...]) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
-    """Return (the states named by their pools left, next[s, j, cell] = the state after plan j's
-    damage cell from state s (-1: down), p[j, cell] the cell's probability), states ordered so that
-    every damage other than 0 leads to an earlier state, and cell 0 is no damage."""
-    k = pmf.shape[0]
-    if pmf.ndim == 2:  # one pool: HP left h = 1..HP, state index h - 1
-        hp = int(pools[0])
-        left = np.arange(1, hp + 1)
-        d = np.arange(pmf.shape[1])
-        after = left[:, None] - d[None, :]  # (states, cells)
-        nxt = np.where(after >= 1, after - 1, -1)
-        states = pl.DataFrame({"hp_left": left})
-        return states, np.broadcast_to(nxt[:, None, :], (hp, k, d.size)), pmf
-    # two pools (regular damage spends Endurance, then spills into Vitality; vital damage goes to
-    # Vitality): state (Endurance left e, Vitality left w), ordered by e + w
-    endurance, vitality = int(pools[0]), int(pools[1])
-    eg, wg = np.meshgrid(np.arange(endurance + 1), np.arange(1, vitality + 1), indexing="ij")
-    e, w = eg.ravel(), wg.ravel()
-    order = np.lexsort((e, e + w))
-    e, w = e[order], w[order]
-    index = np.full((endurance + 1, vitality + 1), -1, dtype=np.int64)
-    index[e, w] = np.arange(e.size)
+def _pools_chain(pmf: np.ndarray, pools: tuple[int, ...], labels: list[str]) -> PlannedChain:
+    """Return the fight against the target's pools as a :class:`~workbench.state_chain.PlannedChain`:
+    one pool, no key and the damage taken; two pools (Annulus: regular damage spends Endurance, then
+    spills into Vitality; vital damage goes to Vitality), the key is the Endurance left and the
+    damage dimension the Vitality taken."""
+    if pmf.ndim == 2:
+        cells = np.arange(pmf.shape[1])
+        one = {lab: KeyedTurn([0] * cells.size, cells, row) for lab, row in zip(labels, pmf)}
+        return PlannedChain(0, int(pools[0]), lambda key: one, lambda key: {})
     rg, vg = np.meshgrid(np.arange(pmf.shape[1]), np.arange(pmf.shape[2]), indexing="ij")
     r, v = rg.ravel(), vg.ravel()
-    e2 = np.maximum(e[:, None] - r[None, :], 0)
-    w2 = w[:, None] - v[None, :] - np.maximum(r[None, :] - e[:, None], 0)
-    nxt = np.where(w2 >= 1, index[e2, np.clip(w2, 0, vitality)], -1)
-    states = pl.DataFrame({"endurance_left": e, "vitality_left": w})
-    return states, np.broadcast_to(nxt[:, None, :], (e.size, k, r.size)), pmf.reshape(k, -1)
+    flat = pmf.reshape(pmf.shape[0], -1)
+
+    def turn(e: Any) -> dict[str, KeyedTurn]:
+        after = np.maximum(e - r, 0).tolist()
+        vital = v + np.maximum(r - e, 0)
+        return {lab: KeyedTurn(after, vital, row) for lab, row in zip(labels, flat)}
+
+    return PlannedChain(int(pools[0]), int(pools[1]), turn, lambda e: {"endurance_left": e})
 
 
 def solve_policy(pmf: np.ndarray, pools: tuple[int, ...], labels: list[str], max_rounds: int = 10_000) -> Policy:
     """Return the optimal :class:`Policy` of the plans ``pmf`` (one row per plan: a 1-D damage pmf
     against one pool, or a 2-D (regular, vital) pmf against (Endurance, Vitality)) against a target
-    with ``pools`` (the module docstring). RulesError (field ``target``) past MAX_POLICY_STATES
-    states."""
-    import scipy.sparse as sp
-
+    with ``pools``, solved by :func:`workbench.state_chain.solve_keyed_policy` (the module docstring);
+    states in the order hp_left 1..HP, or (Endurance left, Vitality left) by their total. RulesError
+    (field ``target``) past MAX_POLICY_STATES states."""
+    pmf = np.asarray(pmf, dtype=np.float64)
     n_states = int(pools[0]) if pmf.ndim == 2 else (int(pools[0]) + 1) * int(pools[1])
     if n_states > MAX_POLICY_STATES:
         raise RulesError(
@@ -100,56 +86,25 @@ def solve_policy(pmf: np.ndarray, pools: tuple[int, ...], labels: list[str], max
             field="target",
             rule="docs/limits.md: bounded work",
         )
-    states, nxt, p = _transitions(np.asarray(pmf, dtype=np.float64), pools)
-    n = nxt.shape[0]
-    stay = p[:, 0]  # no damage: the state stays
-    m = np.full(n, np.inf)
-    choice = np.full(n, -1, dtype=np.int64)
-    for s in range(n):
-        if s % 4096 == 0:
-            check_time(f"optimal play, state {s:,} of {n:,}")
-        to = nxt[s]  # (k, cells): every cell but 0 leads to an earlier state, or down (-1)
-        ahead = np.where(to >= 0, m[np.maximum(to, 0)], 0.0)
-        ahead[:, 0] = 0.0
-        reach = (p > 0) & np.isinf(ahead)
-        with np.errstate(invalid="ignore"):
-            future = np.where(p > 0, p * np.where(np.isinf(ahead), 0.0, ahead), 0.0).sum(axis=1)
-        ok = (stay < 1.0) & ~reach.any(axis=1)
-        if not ok.any():
-            continue
-        value = np.where(ok, (1.0 + future) / np.where(ok, 1.0 - stay, 1.0), np.inf)
-        best = float(value.min())
-        j = int(np.flatnonzero(value <= best * (1 + TIE))[0])  # ties: the first listed plan
-        m[s], choice[s] = value[j], j
-    # the chain under the policy: row s plays plan choice[s]
-    live = np.flatnonzero(choice >= 0)
-    rows, cols, vals = [], [], []
-    kill = np.zeros(n)
-    for s in live.tolist():
-        j = int(choice[s])
-        to, q = nxt[s, j], p[j]
-        alive = (to >= 0) & (q > 0)
-        rows.append(np.full(int(alive.sum()), s))
-        cols.append(to[alive])
-        vals.append(q[alive])
-        kill[s] = q[(to < 0) & (q > 0)].sum()
-    for s in np.flatnonzero(choice < 0).tolist():  # no plan kills from here: it stays alive
-        rows.append(np.array([s]))
-        cols.append(np.array([s]))
-        vals.append(np.array([1.0]))
-    Q = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n))
-    QT = Q.T.tocsr()
-    vec = np.zeros(n)
-    vec[n - 1] = 1.0  # the untouched target: the last state (the most pools left)
-    by, total = [], 0.0
-    for r in range(check_rounds(max_rounds)):
-        check_time(f"optimal play's chain, round {r + 1:,}")
-        total += float(vec @ kill)
-        by.append(min(total, 1.0))
-        vec = QT @ vec
-        if vec.sum() < CHAIN_TAIL:
-            break
-    return Policy(list(labels), choice, m, states, np.array(by), float(m[n - 1]))
+    chain = _pools_chain(pmf, pools, list(labels))
+    also = range(int(pools[0]) + 1) if pmf.ndim == 3 else ()
+    kp = solve_keyed_policy(chain, check_rounds(max_rounds), also=also, max_transitions=2**62)
+    assert kp is not None  # no transition bound: the states are bounded above
+    index = np.array([list(labels).index(lab) for lab in kp.labels] + [-1], dtype=np.int64)
+    hp = chain.hp
+    if pmf.ndim == 2:  # hp_left 1..HP: damage taken HP - 1 .. 0
+        choice, m = kp.choice[0][::-1], kp.rounds_left[0][::-1]
+        states = pl.DataFrame({"hp_left": np.arange(1, hp + 1)})
+    else:
+        endurance = int(pools[0])
+        eg, wg = np.meshgrid(np.arange(endurance + 1), np.arange(1, hp + 1), indexing="ij")
+        e, w = eg.ravel(), wg.ravel()
+        order = np.lexsort((e, e + w))
+        e, w = e[order], w[order]
+        row = np.array([kp.keys.index(int(x)) for x in range(endurance + 1)])[e]
+        choice, m = kp.choice[row, hp - w], kp.rounds_left[row, hp - w]
+        states = pl.DataFrame({"endurance_left": e, "vitality_left": w})
+    return Policy(list(labels), index[choice], m, states, kp.by, kp.mean)
 
 
 def optimal_play(
@@ -161,23 +116,23 @@ def optimal_play(
     ignore_state: bool = False,
 ) -> tuple[Policy, pl.DataFrame]:
     """Return (the optimal :class:`Policy` of ``attacker`` against the passive ``target``, a frame of
-    it: one row per state, the pools left, ``plan`` (the label played there, null where nothing can
-    kill) and ``mean_rounds_left``), over every legal plan of a turn (``wb.turn_plans``).
+    it: one row per state, what names the state, ``plan`` (the label played there, null where
+    nothing can kill) and ``mean_rounds_left``), over every legal plan of a turn.
 
-    The fight must carry no state beyond the target's pools (``wb.rounds_to_kill`` would otherwise
-    chain or simulate its state): RulesError (field ``objective``) naming the state otherwise, unless
-    ``ignore_state`` (``rounds_to_kill(..., simulate=False)``: the state-free chain's turns)."""
+    A fight without state beyond the target's pools: a state is the pools left (``hp_left``, or
+    ``endurance_left`` and ``vitality_left``), the plans those of ``wb.turn_plans``. A fight that
+    carries state (``wb.rounds_to_kill`` would chain or simulate it): a state is the system's key
+    (armor points left, a jam, a Shell's points, MP ...) and ``hp_left``, the plans those legal at
+    each key (``RuleSystem.state_plans``); RulesError (field ``objective``) naming the state where the
+    system offers no such chain, or (field ``target``) where it is past the solver's bounds.
+    ``ignore_state``: the state-free turns (``rounds_to_kill(..., simulate=False)``)."""
     from .simulate import state_effects
     from .systems import system_of
 
     effects = set() if ignore_state else state_effects(attacker, target, options, situation)
-    if effects:
-        raise RulesError(
-            f"optimal play is solved over the target's pools; this fight also carries {', '.join(sorted(effects))} "
-            "(ignore_state=True, workbench optimal --ignore-state, solves over the pools alone)",
-            field="objective",
-        )
     sys = system_of(attacker)
+    if effects:
+        return _over_state(sys, attacker, target, options, situation, max_rounds, effects)
     table = sys.turn_tables([(attacker, target)], options, situation)
     table.raise_for(0)
     policy = solve_policy(table.pmf, tuple(int(x) for x in sys.hit_pools(target)), table.label, max_rounds)
@@ -185,4 +140,39 @@ def optimal_play(
     frame = policy.states.with_columns(
         pl.Series("plan", plan, dtype=pl.Utf8), pl.Series("mean_rounds_left", policy.rounds_left)
     )
+    return policy, frame
+
+
+def _over_state(
+    sys: Any, attacker: Any, target: Any, options: Any, situation: Any, max_rounds: int, effects: set[str]
+) -> tuple[Policy, pl.DataFrame]:
+    """optimal_play of a fight that carries ``effects``: the system's PlannedChain solved by
+    :func:`workbench.state_chain.solve_keyed_policy`, its states (key, damage taken) named by the
+    key's parts and ``hp_left``."""
+    chain = sys.state_plans(attacker, target, options, situation)
+    shown = ", ".join(sorted(effects))
+    if chain is None:
+        raise RulesError(
+            f"optimal play over this fight's state ({shown}) is not offered by the {sys.title} rules here; "
+            "objective='rounds' plays the best fixed plan of the fight with its state, and "
+            "ignore_state=True (simulate=False in rounds_to_kill, workbench optimal --ignore-state) solves "
+            "over the pools alone",
+            field="objective",
+        )
+    kp = solve_keyed_policy(chain, check_rounds(max_rounds))
+    if kp is None:
+        raise RulesError(
+            f"the fight's state ({shown}) is too large for optimal play (over {MAX_KEYS:,} keys or "
+            f"{MAX_KEYED_TRANSITIONS:,} transitions); objective='rounds' plays the best fixed plan",
+            field="target",
+            rule="docs/limits.md: bounded work",
+        )
+    hp = chain.hp
+    named = [chain.describe(k) for k in kp.keys]
+    columns = {c: [d.get(c) for d in named for _ in range(hp)] for c in dict.fromkeys(c for d in named for c in d)}
+    states = pl.DataFrame({**columns, "hp_left": np.tile(np.arange(hp, 0, -1), len(kp.keys))})
+    choice, m = kp.choice.ravel(), kp.rounds_left.ravel()
+    policy = Policy(kp.labels, choice, m, states, kp.by, kp.mean)
+    plan = [None if j < 0 else kp.labels[j] for j in choice.tolist()]
+    frame = states.with_columns(pl.Series("plan", plan, dtype=pl.Utf8), pl.Series("mean_rounds_left", m))
     return policy, frame

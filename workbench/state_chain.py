@@ -8,19 +8,35 @@ killed when the damage taken reaches its HP; P(killed by round t) comes from ite
 distribution over states, the mean from (I - Q) m = 1 over the transient states reached from the
 start (scipy.sparse), as for any absorbing Markov chain; a reached state from which no kill can
 ever follow makes the mean infinite.
+
+Optimal play over the same states (:func:`solve_keyed_policy`, issue 15, item 4: "For fewest rounds
+the plan may depend on the state (HP left, conditions): optimal play by dynamic programming over the
+chain's states"): one turn from key k is then one table per legal plan, and the plan of each state
+(key, damage taken) is chosen to make the expected rounds fewest, a stochastic shortest path solved
+exactly by policy iteration.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .arguments import check_time
 from .chains import CHAIN_TAIL
 
-__all__ = ["KeyedTurn", "StateChain", "MAX_KEYED_TRANSITIONS", "MAX_KEYS", "solve_keyed_chain"]
+__all__ = [
+    "KeyedTurn",
+    "StateChain",
+    "PlannedChain",
+    "KeyedPolicy",
+    "MAX_KEYED_TRANSITIONS",
+    "MAX_KEYS",
+    "solve_keyed_chain",
+    "solve_keyed_policy",
+]
 
 #: transitions (states x turn-table rows) past which :func:`solve_keyed_chain` gives up (returns
 #: None: the caller simulates): the chain's time and memory follow them (about 0.6 s and 200 MB
@@ -160,3 +176,272 @@ def solve_keyed_chain(
     sub = Q[idx][:, idx]
     m = spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size))
     return StateChain(np.array(by), float(np.atleast_1d(m)[0]), n, weighted)
+
+
+#: two expected-rounds values closer than this (relative) are a tie: the plan listed first wins, as
+#: in workbench.turns.best_plans
+TIE = 1e-12
+#: policy-improvement steps past which the solver stops (each step strictly improves a finite policy,
+#: so this is never met on a fight of this size; it bounds the work all the same)
+MAX_POLICY_STEPS = 200
+
+
+@dataclass(frozen=True)
+class PlannedChain:
+    """A fight over keyed states with a choice of plan each turn (``RuleSystem.state_plans``): the
+    ``start`` key (no damage taken), the target's ``hp`` (the damage dimension), ``turn(key)`` the
+    legal plans at a key, label -> :class:`KeyedTurn`, in the order ties go by (the first listed
+    wins), and ``describe(key)`` naming a key's parts for a frame (column -> value)."""
+
+    start: Hashable
+    hp: int
+    turn: Callable[[Hashable], dict[str, KeyedTurn]]
+    describe: Callable[[Hashable], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class KeyedPolicy:
+    """Optimal play of a :class:`PlannedChain`: ``labels`` (every plan met, first met first),
+    ``keys`` (every key reachable from the start under some play, the start first), per state
+    (key index, damage taken) ``choice`` (an index into ``labels``; -1 where no plan can ever kill)
+    and ``rounds_left`` (the expected rounds to kill from there under the policy; inf where no play
+    kills for certain), ``by`` (P(killed by round t) from the start, t = 1..) and ``mean``."""
+
+    labels: list[str]
+    keys: list[Hashable]
+    choice: np.ndarray
+    rounds_left: np.ndarray
+    by: np.ndarray
+    mean: float
+
+
+def solve_keyed_policy(
+    chain: PlannedChain,
+    max_rounds: int,
+    *,
+    also: Sequence[Hashable] = (),
+    max_transitions: int | None = None,
+) -> KeyedPolicy | None:
+    """Return the optimal :class:`KeyedPolicy` of ``chain`` (fewest expected rounds to kill), or None
+    past MAX_KEYS keys or ``max_transitions`` (default MAX_KEYED_TRANSITIONS) transitions over every
+    plan. ``also``: keys to include beside those reached from the start (a frame of every state).
+
+    From state (k, h), plan j of ``turn(k)`` leads by each row (k', d, p) to (k', h + d), a kill
+    when h + d >= hp. The expected rounds satisfy m(k, h) = min_j 1 + sum p m(k', h + d), m = 0
+    once killed: a stochastic shortest path, each round costing 1. Solved exactly, with no
+    tolerance but the tie rule:
+
+    1. the states from which some play kills with probability 1 (the largest set F whose states
+       have a plan staying in F and a path to a kill by such plans), each by breadth first search
+       (scipy.sparse.csgraph); outside F every play leaves a chance of never killing, m = inf;
+    2. a first proper policy: in each state of F, a plan that steps towards a kill (a kill row, or a
+       successor nearer to one);
+    3. policy iteration: m of the policy from (I - Q) m = 1 (scipy.sparse), then in every state the
+       plan minimising 1 + sum p m (keeping the current one on a tie), until no state changes; each
+       step lowers m, and with every round costing 1 each greedy policy stays proper.
+
+    The plan reported for a state is the first listed among those within TIE of its minimum. Outside
+    F the policy plays towards the nearest kill (the fewest rounds to a chance of one); P(killed by
+    t) is the chain of the policy from the start. Bounded work: the caller's
+    :func:`workbench.arguments.time_budget` is checked each step.
+    """
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csg
+    import scipy.sparse.linalg as spl
+
+    bound = MAX_KEYED_TRANSITIONS if max_transitions is None else max_transitions
+    hp = int(chain.hp)
+    keys: list[Hashable] = [chain.start]
+    where: dict[Hashable, int] = {chain.start: 0}
+    for k in also:
+        if k not in where:
+            where[k] = len(keys)
+            keys.append(k)
+    labels: list[str] = []
+    label_at: dict[str, int] = {}
+    act_key: list[int] = []
+    act_label: list[int] = []
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per action: dest key, damage, p
+    rows_total = 0
+    i = 0
+    while i < len(keys):
+        for label, t in chain.turn(keys[i]).items():
+            if label not in label_at:
+                label_at[label] = len(labels)
+                labels.append(label)
+            for k in t.keys:
+                if k not in where:
+                    where[k] = len(keys)
+                    keys.append(k)
+            dest = np.fromiter((where[k] for k in t.keys), dtype=np.int64, count=len(t.keys))
+            parts.append((dest, np.asarray(t.damage, dtype=np.int64), np.asarray(t.probability, dtype=np.float64)))
+            act_key.append(i)
+            act_label.append(label_at[label])
+            rows_total += len(t.keys)
+        if rows_total * hp > bound or len(keys) > MAX_KEYS:
+            return None
+        i += 1
+        if i % 64 == 0:
+            check_time(f"optimal play, {len(keys):,} keys found")
+    K, A, n = len(keys), len(act_key), len(keys) * hp
+    ak = np.asarray(act_key, dtype=np.int64)
+    h = np.arange(hp)
+    # every (action, damage taken) pair: pair a * hp + h is plan act_label[a] played at (act_key[a], h)
+    sizes = np.array([p[0].size for p in parts], dtype=np.int64)
+    owner = np.repeat(np.arange(A), sizes)
+    dest = np.concatenate([p[0] for p in parts]) if A else np.zeros(0, np.int64)
+    dmg = np.concatenate([p[1] for p in parts]) if A else np.zeros(0, np.int64)
+    prob = np.concatenate([p[2] for p in parts]) if A else np.zeros(0)
+    hh = h[:, None] + dmg[None, :]  # hp x rows
+    alive = (hh < hp) & (prob[None, :] > 0)
+    pair = owner[None, :] * hp + h[:, None]
+    P = sp.csr_matrix(
+        (np.broadcast_to(prob, hh.shape)[alive], (pair[alive], (dest[None, :] * hp + hh)[alive])), shape=(A * hp, n)
+    )
+    kill = np.zeros(A * hp)
+    np.add.at(kill, pair[~alive & (prob[None, :] > 0)], np.broadcast_to(prob, hh.shape)[~alive & (prob[None, :] > 0)])
+    state_of = (ak[:, None] * hp + h[None, :]).ravel()  # the state each pair is played from
+    edges = P.astype(bool).astype(np.float64).tocsr()
+
+    def toward(ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (per state, the fewest rounds to a chance of a kill by the pairs ``ok``, inf if none;
+        per state, a pair of ``ok`` stepping nearer, -1 if none), by breadth first search from the kill."""
+        sel = np.flatnonzero(ok)
+        sub = edges[sel].tocoo()
+        # state graph over n + 1 nodes (node n: killed), reversed: successor -> state
+        src = np.concatenate([state_of[sel][sub.row], state_of[sel[kill[sel] > 0]]])
+        dst = np.concatenate([sub.col, np.full(int((kill[sel] > 0).sum()), n)])
+        g = sp.csr_matrix((np.ones(src.size), (dst, src)), shape=(n + 1, n + 1))
+        dist = csg.shortest_path(g, unweighted=True, indices=n, directed=True)
+        dist = dist[:n]
+        # the pair of each state reaching the smallest distance: a kill row counts as distance 0
+        near = np.full(sel.size, np.inf)
+        if sub.nnz:
+            np.minimum.at(near, sub.row, dist[sub.col])
+        near[kill[sel] > 0] = 0.0
+        good = sel[near < dist[state_of[sel]]]
+        return dist, _first_pair(good, state_of, n)
+
+    # 1. F: the states some play kills from with probability 1 (the largest such set)
+    anyp = np.ones(A * hp, dtype=bool)
+    dist_any, near_any = toward(anyp)  # by any play: outside F, the policy plays towards a kill
+    F = np.isfinite(dist_any)
+    while True:
+        check_time("optimal play, the states a kill is certain from")
+        ok = F[state_of] & ((edges @ (~F).astype(np.float64)) == 0)
+        dist, step = toward(ok)
+        F_new = F & np.isfinite(dist)
+        if (F_new == F).all():
+            break
+        F = F_new
+    # 2. a first proper policy on F: each state's step towards a kill by the plans staying in F
+    policy = step.copy()  # per state, the pair played (-1 outside F)
+    # the states of F in an order where every transition leads later (damage taken ascending, then
+    # the keys in topological order of their own moves), so that I - Q is triangular when the keys
+    # never return (armor points, Shells, MP only go down) and its LU has no fill-in
+    rank = _key_rank(K, ak, owner, dest)
+    order = np.lexsort((np.tile(rank, hp), np.repeat(h, K)))  # by (h, rank of key): state = key * hp + h
+    flat = (np.tile(np.arange(K), hp) * hp + np.repeat(h, K))[order]
+    inF = flat[F[flat]]
+
+    def evaluate(pol: np.ndarray) -> np.ndarray:
+        """m of the policy ``pol`` on F (inf elsewhere), from (I - Q) m = 1."""
+        m = np.full(n, np.inf)
+        if inF.size:
+            Q = P[pol[inF]][:, inF]
+            m[inF] = np.atleast_1d(
+                spl.spsolve((sp.identity(inF.size, format="csc") - Q).tocsc(), np.ones(inF.size), permc_spec="NATURAL")
+            )
+        return m
+
+    def greedy(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pair 1 + sum p m (inf for pairs leaving F), and per state its minimum."""
+        fin = np.where(np.isfinite(m), m, 0.0)
+        q = np.where(ok, 1.0 + P @ fin, np.inf)
+        best = np.full(n, np.inf)
+        np.minimum.at(best, state_of, q)
+        return q, best
+
+    m = evaluate(policy)
+    for it in range(MAX_POLICY_STEPS):
+        check_time(f"optimal play, policy step {it + 1:,}")
+        q, best = greedy(m)
+        cur = np.full(n, np.inf)
+        cur[inF] = q[policy[inF]]
+        better = F & (cur > best * (1 + TIE))
+        if not better.any():
+            break
+        first = _first_within(q, best[state_of], state_of, n)
+        policy[better] = first[better]
+        m = evaluate(policy)
+    # the plan reported: the first listed within TIE of the minimum; m of exactly that policy
+    q, best = greedy(m)
+    first = _first_within(q, best[state_of], state_of, n)
+    policy[inF] = first[inF]
+    m = evaluate(policy)
+    # outside F: towards the nearest kill by any plan (every play's mean is infinite there)
+    out = ~F & (near_any >= 0)
+    policy[out] = near_any[out]
+    choice = np.asarray([*act_label, -1], dtype=np.int64)[np.where(policy >= 0, policy // hp, A)]
+    # P(killed by round t) under the policy: its chain from the start
+    played = np.flatnonzero(policy >= 0)
+    Q = sp.csr_matrix(
+        (np.ones(n - played.size), (np.flatnonzero(policy < 0), np.flatnonzero(policy < 0))), shape=(n, n)
+    )
+    if played.size:
+        sel = sp.csr_matrix((np.ones(played.size), (played, policy[played])), shape=(n, A * hp))
+        Q = (Q + sel @ P).tocsr()
+    killv = np.zeros(n)
+    killv[played] = kill[policy[played]]
+    can = np.isfinite(dist_any)
+    QT = Q.T.tocsr()
+    v = np.zeros(n)
+    v[0] = 1.0
+    by: list[float] = []
+    total = 0.0
+    for r in range(max_rounds):
+        check_time(f"optimal play's chain, round {r + 1:,}")
+        total += float(v @ killv)
+        by.append(min(total, 1.0))
+        v = QT @ v
+        if v.sum() < CHAIN_TAIL or float(v[can].sum()) < CHAIN_TAIL:
+            break
+    return KeyedPolicy(labels, keys, choice.reshape(K, hp), m.reshape(K, hp), np.array(by), float(m[0]))
+
+
+def _key_rank(K: int, act_key: np.ndarray, owner: np.ndarray, dest: np.ndarray) -> np.ndarray:
+    """Return a rank per key, each key before every key its plans lead to (Kahn's topological
+    order of the key graph, moves to the same key left out); keys on a cycle keep their order of
+    discovery after the rest."""
+    src = act_key[owner]
+    edge = np.unique(np.stack([src, dest])[:, src != dest], axis=1)
+    indeg = np.bincount(edge[1], minlength=K)
+    out_start = np.searchsorted(edge[0], np.arange(K + 1))
+    rank = np.full(K, -1, dtype=np.int64)
+    ready = list(np.flatnonzero(indeg == 0)[::-1])
+    r = 0
+    while ready:
+        k = ready.pop()
+        rank[k] = r
+        r += 1
+        for j in edge[1, out_start[k] : out_start[k + 1]].tolist():
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                ready.append(j)
+    left = np.flatnonzero(rank < 0)
+    rank[left] = r + np.arange(left.size)
+    return rank
+
+
+def _first_within(q: np.ndarray, best: np.ndarray, state_of: np.ndarray, n: int) -> np.ndarray:
+    """Return per state the first pair (in pair order) whose value ``q`` is within TIE of its
+    state's ``best`` (-1 where none is finite)."""
+    return _first_pair(np.flatnonzero(np.isfinite(q) & (q <= best * (1 + TIE))), state_of, n)
+
+
+def _first_pair(pairs: np.ndarray, state_of: np.ndarray, n: int) -> np.ndarray:
+    """Return per state the smallest of ``pairs`` played from it (pairs of a state are in the order
+    its plans are listed), -1 where none is."""
+    first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, state_of[pairs], pairs)
+    return np.where(first == np.iinfo(np.int64).max, -1, first)

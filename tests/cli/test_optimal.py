@@ -36,3 +36,13 @@ def test_two_pools_list_the_states_of_each_plan(capsys):
     assert code == 0, err
     assert "(endurance_left, vitality_left)" in out and "every other state" in out
     assert pytest.approx(27.7277, abs=5e-5) == float(out.split("mean rounds ")[1].split(";")[0])
+
+
+def test_a_fight_with_state_its_system_offers_is_solved_over_it(capsys):
+    """Last Odyssey's MP and Shell (state_plans): the policy over (MP left, Shell left, HP left), its
+    mean that of wb.optimal_play, beside the best single plan of the same fight with its state."""
+    code, out, err = run(capsys, "optimal", "last_odyssey", "Ghost", "-t", "Skirmisher")
+    assert code == 0, err
+    policy, _ = wb.optimal_play(creature("last_odyssey", "Ghost"), creature("last_odyssey", "Skirmisher"))
+    assert "each state of the fight" in out and "(mp_left, shell_left, hp_left)" in out
+    assert f"mean rounds {policy.mean:.4f}" in out

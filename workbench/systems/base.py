@@ -899,6 +899,16 @@ class RuleSystem(ABC):
         the other state components (a duel's winner's HP left, ``combat.duel``). The default is None."""
         return None
 
+    def state_plans(self, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> Any:
+        """Return rounds-to-kill's fight of ``attacker`` against ``target`` with the state of
+        :meth:`state_chain` and every legal plan at each key (a
+        :class:`~workbench.state_chain.PlannedChain`: the start key, the target's HP, per key the
+        plans label -> one turn, and how to name a key), for optimal play over the state
+        (``wb.optimal_play``, ``rounds_to_kill(..., objective="optimal")``); None when the system
+        does not offer it for this fight (optimal play is then refused, naming the state). The
+        default is None."""
+        return None
+
     def duel_chain(
         self,
         a: Any,

@@ -277,6 +277,13 @@ class GlassEmpires(RuleSystem):
 
         return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
 
+    def state_plans(self, attacker, target, options=None, situation=None):
+        """Return the fight of :meth:`state_chain` with every legal plan at each (AP left, jammed,
+        Ray Shield up) key, for optimal play over the state (glass_empires/state_chain.py)."""
+        from .state_chain import state_plans
+
+        return state_plans(self, attacker, target, options, situation)
+
     def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
         """Return the state effects of the duel of ``a`` and ``b`` through which one side's turns change
         the other direction's fight (glass_empires/simulation.py: :data:`ONE_SIDED` are not): empty

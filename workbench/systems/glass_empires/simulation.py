@@ -88,9 +88,14 @@ class GlassEmpiresSide(Side):
 
     def _build(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
         """Return the turn table of each state class (:func:`state_key`): the chosen plan's
-        (damage, ap_damage, jam, shield_breaks) rows. The keys with the same Attacks left are
-        resolved together, one :func:`resolve` call per candidate plan."""
-        out: list[dict[str, np.ndarray] | None] = [None] * len(keys)
+        (damage, ap_damage, jam, shield_breaks) rows among :meth:`plan_tables`."""
+        return [self._choose(per) for per in self.plan_tables(keys)]
+
+    def plan_tables(self, keys: list[int]) -> list[dict[str, pl.DataFrame]]:
+        """Return, per state class (:func:`state_key`), the outcome frame of every plan legal there
+        (label -> frame; a jam costs an Attack, and a plan out of reach is left out). The keys with
+        the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
+        out: list[dict[str, pl.DataFrame]] = [{} for _ in keys]
         groups: dict[int, list[int]] = {}
         for i, key in enumerate(keys):
             jammed = decode_key(int(key))[1]
@@ -98,16 +103,16 @@ class GlassEmpiresSide(Side):
             groups.setdefault(max(1, attacks), []).append(i)
         for attacks, idx in groups.items():
             states = [decode_key(int(keys[i]))[::2] for i in idx]
-            per: dict[str, list[pl.DataFrame]] = {}
             for label, combo in self._candidates(attacks).items():
                 try:
-                    per[label] = self._plan_frames(combo, states)
+                    frames = self._plan_frames(combo, states)
                 except RulesError as exc:
                     if exc.field != "distance" or is_sequence_plan(self.plan):
                         raise
-            for j, i in enumerate(idx):
-                out[i] = self._choose({k: v[j] for k, v in per.items()})
-        return cast(list[dict[str, np.ndarray]], out)
+                    continue
+                for j, i in enumerate(idx):
+                    out[i][label] = frames[j]
+        return out
 
     def _choose(self, tables: dict[str, pl.DataFrame]) -> dict[str, np.ndarray]:
         """Return the table of the plan this side plays among ``tables`` (label -> outcome frame):

@@ -27,7 +27,7 @@ import numpy as np
 from ...simulate import check_round_weights
 from .simulation import decode_key, shield_up_at_start, state_key
 
-__all__ = ["MAX_STATES", "MAX_TRANSITIONS", "state_chain"]
+__all__ = ["MAX_STATES", "MAX_TRANSITIONS", "state_chain", "state_plans"]
 
 #: (AP left, jammed, shield up) x HP states past which the chain is not built (the fight is simulated)
 MAX_STATES = 200_000
@@ -50,18 +50,35 @@ def _next_keys(key: int, t: dict[str, np.ndarray], jam_matters: bool) -> np.ndar
     )
 
 
-def _reachable(side: Any, start: int, jam_matters: bool, shield: bool) -> tuple[list[int], list[dict[str, np.ndarray]]]:
-    """Return the (AP left, jammed, shield up) keys reachable from ``start`` (:func:`state_key`) and
-    the turn table of each. Armor points only go down and a broken shield stays broken, so every key
-    at or below the start may be met: their tables are built in one call (the side's Bank), and the
-    reachable ones kept."""
+def _at_or_below(start: int, jam_matters: bool, shield: bool) -> list[int]:
+    """Return every (AP left, jammed, shield up) key a fight from ``start`` may meet: armor points
+    only go down and a broken shield stays broken."""
     ap0 = decode_key(start)[0]
-    every = [
+    return [
         state_key(ap, j, s)
         for ap in range(ap0 + 1)
         for j in ((0, 1) if jam_matters else (0,))
         for s in range(shield + 1)
     ]
+
+
+def _start(sys: Any, side: Any, target: Any) -> tuple[int, bool, int] | None:
+    """Return (the target's HP, whether its Ray Shield is up, the start key) of the side's fight, or
+    None when its states pass MAX_STATES."""
+    hp = int(sys.hit_points(target))
+    shield = shield_up_at_start(target, side.situation)
+    ap0 = int(sys.armor_points(target, side.options))
+    if (ap0 + 1) * 2 * (1 + shield) * hp > MAX_STATES:
+        return None
+    return hp, shield, int(state_key(ap0, 0, int(shield)))
+
+
+def _reachable(side: Any, start: int, jam_matters: bool, shield: bool) -> tuple[list[int], list[dict[str, np.ndarray]]]:
+    """Return the (AP left, jammed, shield up) keys reachable from ``start`` (:func:`state_key`) and
+    the turn table of each. Armor points only go down and a broken shield stays broken, so every key
+    at or below the start may be met: their tables are built in one call (the side's Bank), and the
+    reachable ones kept."""
+    every = _at_or_below(start, jam_matters, shield)
     built = dict(zip(every, side.bank.tables(every)))
     keys, index = [start], {start: 0}
     i = 0
@@ -103,12 +120,10 @@ def state_chain(
     from .simulation import GlassEmpiresSide
 
     side = GlassEmpiresSide(attacker, target, options, situation, plan)
-    hp = int(sys.hit_points(target))
-    shield = shield_up_at_start(target, side.situation)
-    ap0 = int(sys.armor_points(target, side.options))
-    start = int(state_key(ap0, 0, int(shield)))
-    if (ap0 + 1) * 2 * (1 + shield) * hp > MAX_STATES:
+    begun = _start(sys, side, target)
+    if begun is None:
         return None
+    hp, shield, start = begun
     keys, tables = _reachable(side, start, side.jam_matters, shield)
     if hp * sum(len(t["damage"]) for t in tables) > MAX_TRANSITIONS:
         return None
@@ -133,3 +148,47 @@ def state_chain(
     if chained.weighted is None:
         return chained.by, chained.mean
     return chained.by, chained.mean, chained.weighted
+
+
+def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: Any) -> Any:
+    """Return the fight of :func:`state_chain` with every legal plan at each (AP left, jammed, shield
+    up) key (a :class:`~workbench.state_chain.PlannedChain`, for optimal play over the state): per
+    key, each plan's (damage, ap_damage, jam, shield_breaks) rows, to the key :func:`_next_keys`
+    gives them; None past MAX_STATES. Every key at or below the start is built in one call
+    (:meth:`GlassEmpiresSide.plan_tables`), as armor points only go down and a broken shield stays
+    broken."""
+    from ...simulate.plans import grouped_table
+    from ...state_chain import KeyedTurn, PlannedChain
+    from .simulation import GlassEmpiresSide
+
+    side = GlassEmpiresSide(attacker, target, options, situation, None)
+    begun = _start(sys, side, target)
+    if begun is None:
+        return None
+    hp, shield, start = begun
+    every = _at_or_below(start, side.jam_matters, shield)
+    per = dict(zip(every, side.plan_tables(every)))
+    cols = ["damage", "ap_damage", "jam", "shield_breaks"]
+
+    def turn(key: Any) -> dict[str, KeyedTurn]:
+        """Every legal plan from (AP left, jammed, shield up): its rows to their next keys."""
+        out = {}
+        for label, frame in per[key].items():
+            t = grouped_table(frame, cols)
+            out[label] = KeyedTurn(
+                _next_keys(key, t, side.jam_matters).tolist(),
+                np.asarray(t["damage"], dtype=np.int64),
+                np.asarray(t["probability"], dtype=np.float64),
+            )
+        return out
+
+    def describe(key: Any) -> dict[str, Any]:
+        ap, jammed, up = decode_key(int(key))
+        named: dict[str, Any] = {"armor_points_left": ap}
+        if side.jam_matters:
+            named["jammed"] = bool(jammed)
+        if shield:
+            named["ray_shield_up"] = bool(up)
+        return named
+
+    return PlannedChain(start, hp, turn, describe)

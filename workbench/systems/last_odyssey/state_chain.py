@@ -39,7 +39,7 @@ import numpy as np
 from ...dist import Dist
 from ...simulate.plans import dist_table
 
-__all__ = ["mp_schedule", "state_chain", "shell_turn", "shell_chain"]
+__all__ = ["mp_schedule", "state_chain", "shell_turn", "plan_turn", "shell_chain", "state_plans"]
 
 
 def _pmf(table: dict[str, np.ndarray]) -> np.ndarray:
@@ -212,7 +212,15 @@ def shell_turn(side: Any, mp: int, shell: int) -> tuple[list[tuple[int, int]], n
     chosen at the start of the turn from (Shell up, MP left), as the simulation chooses it
     (:meth:`LastOdysseySide._plan`), and each ability pays its MP cost on use
     (srd/heroes/numbers.md: "their MP is reduced by that amount")."""
-    plan = side._plan(shell > 0, mp)
+    return plan_turn(side, mp, shell, side._plan(shell > 0, mp))
+
+
+def plan_turn(
+    side: Any, mp: int, shell: int, plan: list[int] | Dist | None
+) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
+    """Return the turn of :func:`shell_turn` from (``mp``, ``shell``) playing ``plan`` (the indices
+    of its abilities in ``side.abilities``; a plan function's Dist; None: nothing), as parallel
+    outcome rows: (the (MP, Shell) after it, the damage to HP, the probability)."""
     if plan is None:
         return [(mp, shell)], np.zeros(1, dtype=np.int64), np.ones(1)
     if isinstance(plan, Dist):  # a plan function's own turn: one damage, absorbed as one
@@ -262,6 +270,55 @@ def shell_chain(
 
     start = (int(attacker.mp), int(sys.shell_points(target)))
     return solve_keyed_chain(start, int(sys.hit_points(target)), turn, max_rounds, weights=weights)
+
+
+def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: Any) -> Any:
+    """Return the fight of :func:`shell_chain` with every legal plan at each (MP left, Shell left)
+    key (a :class:`~workbench.state_chain.PlannedChain`, for optimal play over the state): the plans
+    of ``turn_plans`` with the MP left, as the Shell stands ("Characters may never use an ability
+    that costs more than their current MP", srd/heroes/numbers.md), each turn :func:`plan_turn`;
+    None when the fight has phase abilities (their state is :func:`phase_chain`'s, not offered per
+    plan)."""
+    from ...state_chain import KeyedTurn, PlannedChain
+    from .simulation import LastOdysseySide
+
+    if sys.state_effects(attacker, target, options, situation) - {"mp", "shell"}:
+        return None
+    side = LastOdysseySide(attacker, target, options, situation, None)
+    legal: dict[tuple[int, bool], dict[str, list[int]]] = {}
+
+    def plans(mp: int, shell_on: bool) -> dict[str, list[int]]:
+        """The plans (label -> ability indices) the MP left pays for, as the Shell stands: they read
+        the MP and whether the Shell is up, not its points, so each is asked once."""
+        if (mp, shell_on) not in legal:
+            got = sys.turn_plans(attacker.replace(mp=mp), target, side.options, side._sit(shell_on))
+            legal[mp, shell_on] = {
+                label: [side._ability_index(sys.attack_named(attacker, x)) for x in label.split(" + ")] for label in got
+            }
+        return legal[mp, shell_on]
+
+    rows: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, int]], np.ndarray, np.ndarray]] = {}
+
+    def played(mp: int, shell: int, abilities: list[int]) -> KeyedTurn:
+        """:func:`plan_turn` from (``mp``, ``shell``): its rows read the Shell and the plan, and the
+        MP only to pay the plan's cost, so each (Shell, plan) is composed once (with no MP, the
+        keys' MP is minus the cost) and moved to the MP left."""
+        memo = (shell, tuple(abilities))
+        if memo not in rows:
+            rows[memo] = plan_turn(side, 0, shell, abilities)
+        keys, damage, probability = rows[memo]
+        return KeyedTurn([(mp + spent, s) for spent, s in keys], damage, probability)
+
+    def turn(key: Any) -> dict[str, KeyedTurn]:
+        """Every plan the MP left pays for, as the Shell stands: its rows to their next keys."""
+        mp, shell = key
+        return {label: played(mp, shell, ab) for label, ab in plans(mp, shell > 0).items()}
+
+    def describe(key: Any) -> dict[str, Any]:
+        return {"mp_left": key[0], "shell_left": key[1]}
+
+    start = (int(attacker.mp), int(sys.shell_points(target)))
+    return PlannedChain(start, int(sys.hit_points(target)), turn, describe)
 
 
 def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarray]:

@@ -255,6 +255,13 @@ class LastOdyssey(RuleSystem):
 
         return duel_couplings(self, a, b, options, situation, plan_a, plan_b)
 
+    def state_plans(self, attacker, target, options=None, situation=None):
+        """Return the fight over (MP left, Shell left) with every legal plan at each key, for optimal
+        play over the state; None with phase abilities (last_odyssey/state_chain.py)."""
+        from .state_chain import state_plans
+
+        return state_plans(self, attacker, target, options, situation)
+
     def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
         """Return the exact duel of ``a`` and ``b`` whose phase abilities couple the sides, by the chain
         over both sides' state (last_odyssey/duel_chain.py: MP, Shell, Poisoned, anima, each side's

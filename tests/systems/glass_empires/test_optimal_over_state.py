@@ -1,0 +1,37 @@
+"""Optimal play over a Glass Empires fight's state (glass_empires/state_chain.py, state_plans): every
+legal plan at each (armor points left, jammed, Ray Shield up) key, solved by
+workbench.state_chain.solve_keyed_policy; checked against the fixed-plan chain one plan at a time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.state_chain import PlannedChain, solve_keyed_policy
+
+GE = wb.system("glass_empires")
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [("Moon Rabbit Operator", "Ant, Giant"), ("Moon Rabbit Operator", "Moon Rabbit Operator")],
+)
+def test_each_plan_alone_is_the_fixed_plan_chain(pair):
+    """Armor points stay spent (CLARIFICATIONS.md, Glass Empires) and a broken Ray Shield stays broken:
+    the policy restricted to one plan is state_chain's fight with plan=that label, to 1e-12."""
+    c = GE.catalog()
+    a, t = c.creature(pair[0]), c.creature(pair[1])
+    chain = GE.state_plans(a, t)
+    labels = list(chain.turn(chain.start))
+    assert len(labels) >= 2
+    for label in labels:
+        only = PlannedChain(chain.start, chain.hp, lambda k, lab=label: {lab: chain.turn(k)[lab]}, chain.describe)
+        kp = solve_keyed_policy(only, 10_000)
+        by, mean = GE.state_chain(a, t, plan=label)[:2]
+        assert kp.mean == pytest.approx(mean, rel=1e-12)
+        n = min(by.size, kp.by.size)
+        np.testing.assert_allclose(kp.by[:n], by[:n], rtol=0, atol=1e-12)
+    policy, frame = wb.optimal_play(a, t)
+    assert policy.mean <= min(GE.state_chain(a, t, plan=lab)[1] for lab in labels) * (1 + 1e-12)
+    assert "armor_points_left" in frame.columns and frame["plan"].is_in(labels).all()
