@@ -127,11 +127,19 @@ def test_rounds_to_kill_under_optimal_play_is_never_slower_than_a_fixed_plan():
 
 
 def test_what_optimal_play_cannot_honour_is_refused():
+    """Annulus offers no plans over its fights' state (RuleSystem.state_plans is None: a plan is chosen
+    mid-round, after the area sets' recharge dice and a Telegraphed strike, which the chain's keys do
+    not hold), so optimal play over it is refused, naming the state and the way round."""
+    basilisk, cutpurse = wb.system("annulus").catalog().creature("Basilisk"), wb.system("annulus").catalog().creature("Cutpurse")
+    with pytest.raises(RulesError) as err:
+        wb.rounds_to_kill(basilisk, cutpurse, objective="optimal")
+    assert err.value.field == "objective" and "simulate=False" in err.value.message
+    assert "awareness, choke, petrify" in err.value.message
+    with pytest.raises(RulesError) as err:
+        wb.rounds_to_kill(basilisk, cutpurse, objective="optimal", simulate=True)
+    assert err.value.field == "simulate"
     c = wb.system("unbound").catalog()
     a, t = c.creature("Town guard"), c.creature("Veteran duelist")
-    with pytest.raises(RulesError) as err:
-        wb.rounds_to_kill(a, t, objective="optimal")  # the duelist's fight carries state
-    assert err.value.field == "objective" and "simulate=False" in err.value.message
     with pytest.raises(RulesError) as err:
         wb.rounds_to_kill(a, t, objective="optimal", simulate=False, plan="Longsword")
     assert err.value.field == "plan"

@@ -26,7 +26,7 @@ from ...dist import Dist
 from ...simulate.engine import Bank, Fights, Side
 from ...simulate.plans import choose_label, dist_table, is_sequence_plan
 
-__all__ = ["UnboundSide", "state_effects", "state_chain", "state_key"]
+__all__ = ["UnboundSide", "state_effects", "state_chain", "state_plans", "state_key"]
 
 #: a state key packs (the foe's Wild penalty, its shield AC lost, its shield touch AC lost, the
 #: weapons this side has braced as a bit mask over its weapons) into one whole number
@@ -249,3 +249,37 @@ def state_chain(
     if wts is None:
         return np.asarray(by), float(mean[start][0])
     return np.asarray(by), float(mean[start][0]), weighted
+
+
+def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: Any) -> Any:
+    """Return the fight of :func:`state_chain` with every legal plan at each braced-weapon mask (a
+    :class:`~workbench.state_chain.PlannedChain`, for optimal play over the state): from mask m, the
+    plans of ``turn_plans`` with the weapons of m braced ("While braced ... the character gains
+    advantage", unbound-d20-attacking.txt), each leading to m and the weapons its Braces add. The
+    target is passive, so the AC an attacker's own turn gives up (Wild Attack, Shield Bash) never
+    meets an attack (:func:`state_chain`)."""
+    from ...state_chain import KeyedTurn, PlannedChain
+    from .actions import braced_by
+
+    opts, sit = sys.defaults(options, situation)
+    side = UnboundSide(attacker, target, opts, sit, None)
+
+    def turn(mask: Any) -> dict[str, KeyedTurn]:
+        """Every plan with the weapons of ``mask`` braced: its damage, to the mask after its Braces."""
+        me = side.braced_me(int(mask))
+        plans = sys.turn_plans(me, target, opts, sit)
+        acts = sys.turn_actions(me, opts, sit)
+        out = {}
+        for label, dist in plans.items():
+            names = braced_by(acts[label], me)
+            after = int(mask) | sum(1 << i for i, w in enumerate(me.weapons) if w.name in names)
+            t = dist_table(dist)
+            damage = np.asarray(t["damage"], dtype=np.int64)
+            out[label] = KeyedTurn([after] * damage.size, damage, np.asarray(t["probability"], dtype=np.float64))
+        return out
+
+    def describe(mask: Any) -> dict[str, Any]:
+        return {"braced": ", ".join(w.name for i, w in enumerate(attacker.weapons) if int(mask) >> i & 1)}
+
+    start = sum(1 << i for i, w in enumerate(attacker.weapons) if w.braced)
+    return PlannedChain(start, int(sys.hit_points(target)), turn, describe)

@@ -393,6 +393,13 @@ class UnboundSystem(RuleSystem):
 
         return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
 
+    def state_plans(self, attacker, target, options=None, situation=None):
+        """Return the fight over the braced weapons with every legal plan at each mask, for optimal
+        play over the state (unbound/simulation.py)."""
+        from .simulation import state_plans
+
+        return state_plans(self, attacker, target, options, situation)
+
     def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
         """Return the exact duel whose sides lower the AC the other attacks (Wild Attack, Shield Bash)
         by the chain over both sides' state (unbound/duel_chain.py), or None past its bound."""
