@@ -4,11 +4,10 @@ workbench.state_chain.solve_keyed_policy; checked against the fixed-plan chain o
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.state_chain import PlannedChain, solve_keyed_policy
+from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 
 GE = wb.system("glass_empires")
 
@@ -25,13 +24,7 @@ def test_each_plan_alone_is_the_fixed_plan_chain(pair):
     chain = GE.state_plans(a, t)
     labels = list(chain.turn(chain.start))
     assert len(labels) >= 2
-    for label in labels:
-        only = PlannedChain(chain.start, chain.hp, lambda k, lab=label: {lab: chain.turn(k)[lab]}, chain.describe)
-        kp = solve_keyed_policy(only, 10_000)
-        by, mean = GE.state_chain(a, t, plan=label)[:2]
-        assert kp.mean == pytest.approx(mean, rel=1e-12)
-        n = min(by.size, kp.by.size)
-        np.testing.assert_allclose(kp.by[:n], by[:n], rtol=0, atol=1e-12)
+    assert_each_plan_is_its_fixed_chain(GE, a, t, labels)
     policy, frame = wb.optimal_play(a, t)
     assert policy.mean <= min(GE.state_chain(a, t, plan=lab)[1] for lab in labels) * (1 + 1e-12)
     assert "armor_points_left" in frame.columns and frame["plan"].is_in(labels).all()

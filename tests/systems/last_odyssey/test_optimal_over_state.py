@@ -4,18 +4,13 @@ Checked against the fixed-plan chain (state_chain) one plan at a time, and never
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import workbench as wb
+from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 from workbench.combat import frame_mean
-from workbench.state_chain import PlannedChain, solve_keyed_policy
 
 LO = wb.system("last_odyssey")
-
-
-def _only(chain: PlannedChain, label: str) -> PlannedChain:
-    return PlannedChain(chain.start, chain.hp, lambda k: {label: chain.turn(k)[label]}, chain.describe)
 
 
 @pytest.mark.parametrize("pair", [("Grub", "Goon"), ("Boar Rider", "Skirmisher"), ("Ghost", "Skirmisher"), ("Paladin", "Walker")])
@@ -30,12 +25,7 @@ def test_each_free_plan_alone_is_the_fixed_plan_chain(pair):
         lab for lab in chain.turn(chain.start) if all(LO.attack_named(a, x).mp_cost == 0 for x in lab.split(" + "))
     ]
     assert free
-    for label in free:
-        kp = solve_keyed_policy(_only(chain, label), 10_000)
-        by, mean = LO.state_chain(a, t, plan=label)[:2]
-        assert kp.mean == pytest.approx(mean, rel=1e-12)
-        n = min(by.size, kp.by.size)
-        np.testing.assert_allclose(kp.by[:n], by[:n], rtol=0, atol=1e-12)
+    assert_each_plan_is_its_fixed_chain(LO, a, t, free)
 
 
 @pytest.mark.parametrize("pair", [("Grub", "Goon"), ("Boar Rider", "Skirmisher"), ("Ghost", "Skirmisher")])

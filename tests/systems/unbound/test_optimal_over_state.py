@@ -5,12 +5,11 @@ time, and never slower than the damage play or the best fixed plan."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import workbench as wb
+from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 from workbench.combat import frame_mean
-from workbench.state_chain import PlannedChain, solve_keyed_policy
 
 UB = wb.system("unbound")
 
@@ -23,13 +22,7 @@ def test_each_plan_alone_is_the_fixed_plan_chain(pair):
     labels = list(chain.turn(chain.start))
     braces = [lab for lab in labels if "Brace" in lab]
     assert braces and len(labels) > len(braces)  # the fight offers a Brace and plans without one
-    for label in labels:
-        only = PlannedChain(chain.start, chain.hp, lambda k, lab=label: {lab: chain.turn(k)[lab]}, chain.describe)
-        kp = solve_keyed_policy(only, 10_000)
-        by, mean = UB.state_chain(a, t, plan=label)[:2]
-        assert kp.mean == pytest.approx(mean, rel=1e-12)
-        n = min(by.size, kp.by.size)
-        np.testing.assert_allclose(kp.by[:n], by[:n], rtol=0, atol=1e-12)
+    assert_each_plan_is_its_fixed_chain(UB, a, t, labels)
 
 
 def test_optimal_play_over_the_braces():

@@ -1,0 +1,22 @@
+"""A check shared by the systems' optimal-play tests: RuleSystem.state_plans restricted to one plan is
+the fight of RuleSystem.state_chain with that plan given."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.state_chain import PlannedChain, solve_keyed_policy
+
+
+def assert_each_plan_is_its_fixed_chain(sys, attacker, target, labels) -> None:
+    """For each label, the policy of ``sys.state_plans`` with only that plan has state_chain(plan=label)'s
+    mean (relative 1e-12) and P(killed by t) (1e-12)."""
+    chain = sys.state_plans(attacker, target)
+    for label in labels:
+        only = PlannedChain(chain.start, chain.hp, lambda k, lab=label: {lab: chain.turn(k)[lab]}, chain.describe)
+        kp = solve_keyed_policy(only, 10_000)
+        by, mean = sys.state_chain(attacker, target, plan=label)[:2]
+        assert kp.mean == pytest.approx(mean, rel=1e-12), label
+        n = min(by.size, kp.by.size)
+        np.testing.assert_allclose(kp.by[:n], by[:n], rtol=0, atol=1e-12, err_msg=label)
