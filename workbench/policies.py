@@ -92,8 +92,10 @@ def solve_policy(pmf: np.ndarray, pools: tuple[int, ...], labels: list[str], max
     assert kp is not None  # no transition bound: the states are bounded above
     index = np.array([list(labels).index(lab) for lab in kp.labels] + [-1], dtype=np.int64)
     hp = chain.hp
+    branch = np.full(len(kp.keys), -1, dtype=np.int64)  # one decision per key: every plan at each
+    branch[kp.branch_key] = np.arange(kp.branch_key.size)
     if pmf.ndim == 2:  # hp_left 1..HP: damage taken HP - 1 .. 0
-        choice, m = kp.choice[0][::-1], kp.rounds_left[0][::-1]
+        choice, m = kp.choice[branch[0]][::-1], kp.rounds_left[0][::-1]
         states = pl.DataFrame({"hp_left": np.arange(1, hp + 1)})
     else:
         endurance = int(pools[0])
@@ -102,7 +104,7 @@ def solve_policy(pmf: np.ndarray, pools: tuple[int, ...], labels: list[str], max
         order = np.lexsort((e, e + w))
         e, w = e[order], w[order]
         row = np.array([kp.keys.index(int(x)) for x in range(endurance + 1)])[e]
-        choice, m = kp.choice[row, hp - w], kp.rounds_left[row, hp - w]
+        choice, m = kp.choice[branch[row], hp - w], kp.rounds_left[row, hp - w]
         states = pl.DataFrame({"endurance_left": e, "vitality_left": w})
     return Policy(list(labels), index[choice], m, states, kp.by, kp.mean)
 
@@ -168,10 +170,19 @@ def _over_state(
             rule="docs/limits.md: bounded work",
         )
     hp = chain.hp
-    named = [chain.describe(k) for k in kp.keys]
-    columns = {c: [d.get(c) for d in named for _ in range(hp)] for c in dict.fromkeys(c for d in named for c in d)}
-    states = pl.DataFrame({**columns, "hp_left": np.tile(np.arange(hp, 0, -1), len(kp.keys))})
-    choice, m = kp.choice.ravel(), kp.rounds_left.ravel()
+    left = np.arange(hp, 0, -1)  # hp_left of damage taken 0..HP - 1
+    # one row per decision (a key, or a key's branch of dice before the plan) and HP left; a key with
+    # no plan, one row per HP left with no plan
+    bare = sorted(set(range(len(kp.keys))) - set(kp.branch_key.tolist()))
+    rows = [(int(k), kp.branch_named[b], kp.choice[b]) for b, k in enumerate(kp.branch_key.tolist())]
+    rows += [(k, {}, np.full(hp, -1)) for k in bare]
+    named = [{**chain.describe(kp.keys[k]), **extra} for k, extra, _ in rows]
+    cols = list(dict.fromkeys(c for d in named for c in d))
+    states = pl.DataFrame(
+        {**{c: [d.get(c) for d in named for _ in range(hp)] for c in cols}, "hp_left": np.tile(left, len(rows))}
+    )
+    choice = np.concatenate([c for _, _, c in rows]) if rows else np.zeros(0, np.int64)
+    m = np.concatenate([kp.rounds_left[k] for k, _, _ in rows]) if rows else np.zeros(0)
     policy = Policy(kp.labels, choice, m, states, kp.by, kp.mean)
     plan = [None if j < 0 else kp.labels[j] for j in choice.tolist()]
     frame = states.with_columns(pl.Series("plan", plan, dtype=pl.Utf8), pl.Series("mean_rounds_left", m))

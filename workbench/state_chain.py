@@ -30,6 +30,7 @@ from .chains import CHAIN_TAIL
 __all__ = [
     "KeyedTurn",
     "StateChain",
+    "Branch",
     "PlannedChain",
     "KeyedPolicy",
     "MAX_KEYED_TRANSITIONS",
@@ -187,30 +188,50 @@ MAX_POLICY_STEPS = 200
 
 
 @dataclass(frozen=True)
+class Branch:
+    """One outcome of the dice a round rolls before its plan is chosen (Annulus: the area sets'
+    recharge, a Telegraphed strike): its ``probability``, the ``damage`` they dealt (to the damage
+    dimension), what names it in a frame (``named``, column -> value), and the plans legal there,
+    label -> :class:`KeyedTurn` (the rest of the round: its rows' damage is added to ``damage``)."""
+
+    probability: float
+    damage: int
+    plans: dict[str, KeyedTurn]
+    named: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class PlannedChain:
-    """A fight over keyed states with a choice of plan each turn (``RuleSystem.state_plans``): the
+    """A fight over keyed states with a choice of plan each round (``RuleSystem.state_plans``): the
     ``start`` key (no damage taken), the target's ``hp`` (the damage dimension), ``turn(key)`` the
     legal plans at a key, label -> :class:`KeyedTurn`, in the order ties go by (the first listed
-    wins), and ``describe(key)`` naming a key's parts for a frame (column -> value)."""
+    wins), or a list of :class:`Branch` when dice are rolled before the plan is chosen; and
+    ``describe(key)`` naming a key's parts for a frame (column -> value). A key with no plan stays
+    as it is, dealing nothing."""
 
     start: Hashable
     hp: int
-    turn: Callable[[Hashable], dict[str, KeyedTurn]]
+    turn: Callable[[Hashable], dict[str, KeyedTurn] | list[Branch]]
     describe: Callable[[Hashable], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class KeyedPolicy:
     """Optimal play of a :class:`PlannedChain`: ``labels`` (every plan met, first met first),
-    ``keys`` (every key reachable from the start under some play, the start first), per state
-    (key index, damage taken) ``choice`` (an index into ``labels``; -1 where no plan can ever kill)
-    and ``rounds_left`` (the expected rounds to kill from there under the policy; inf where no play
-    kills for certain), ``by`` (P(killed by round t) from the start, t = 1..) and ``mean``."""
+    ``keys`` (every key reachable from the start under some play, the start first),
+    ``rounds_left`` per state (key index, damage taken): the expected rounds to kill from there
+    under the policy (inf where no play kills for certain); the decision points, ``branch_key`` (the
+    key index of each branch, a key's branches in its order; one per key with plans when no dice
+    come first) and ``branch_named``, and per (branch, damage taken) ``choice`` (an index into
+    ``labels``; -1 where no plan can ever kill); ``by`` (P(killed by round t) from the start,
+    t = 1..) and ``mean``."""
 
     labels: list[str]
     keys: list[Hashable]
-    choice: np.ndarray
     rounds_left: np.ndarray
+    branch_key: np.ndarray
+    branch_named: list[dict[str, Any]]
+    choice: np.ndarray
     by: np.ndarray
     mean: float
 
@@ -226,23 +247,25 @@ def solve_keyed_policy(
     past MAX_KEYS keys or ``max_transitions`` (default MAX_KEYED_TRANSITIONS) transitions over every
     plan. ``also``: keys to include beside those reached from the start (a frame of every state).
 
-    From state (k, h), plan j of ``turn(k)`` leads by each row (k', d, p) to (k', h + d), a kill
-    when h + d >= hp. The expected rounds satisfy m(k, h) = min_j 1 + sum p m(k', h + d), m = 0
-    once killed: a stochastic shortest path, each round costing 1. Solved exactly, with no
-    tolerance but the tie rule:
+    From state (k, h), branch b of ``turn(k)`` (probability p_b, damage d_b) then plan j leads by
+    each row (k', d, p) to (k', h + d_b + d), a kill when that reaches hp. The expected rounds
+    satisfy m(k, h) = 1 + sum_b p_b min_j sum p m(k', h + d_b + d), m = 0 once killed: a stochastic
+    shortest path, each round costing 1. Solved exactly, with no tolerance but the tie rule:
 
     1. the states from which some play kills with probability 1 (the largest set F whose states
-       have a plan staying in F and a path to a kill by such plans), each by breadth first search
-       (scipy.sparse.csgraph); outside F every play leaves a chance of never killing, m = inf;
+       have, in every branch, a plan staying in F, and a path to a kill by such plans), by breadth
+       first search (scipy.sparse.csgraph); outside F every play leaves a chance of never killing,
+       m = inf;
     2. a first proper policy: in each state of F, a plan that steps towards a kill (a kill row, or a
-       successor nearer to one);
-    3. policy iteration: m of the policy from (I - Q) m = 1 (scipy.sparse), then in every state the
-       plan minimising 1 + sum p m (keeping the current one on a tie), until no state changes; each
-       step lowers m, and with every round costing 1 each greedy policy stays proper.
+       successor nearer to one) where there is one, else one staying in F;
+    3. policy iteration: m of the policy from (I - Q) m = 1 (scipy.sparse, the states ordered so
+       that every transition leads later when the keys never return), then at every decision the
+       plan minimising sum p m (keeping the current one on a tie), until none changes; each step
+       lowers m, and with every round costing 1 each greedy policy stays proper.
 
-    The plan reported for a state is the first listed among those within TIE of its minimum. Outside
-    F the policy plays towards the nearest kill (the fewest rounds to a chance of one); P(killed by
-    t) is the chain of the policy from the start. Bounded work: the caller's
+    The plan reported at a decision is the first listed among those within TIE of its minimum.
+    Outside F the policy plays towards the nearest kill (the fewest rounds to a chance of one);
+    P(killed by t) is the chain of the policy from the start. Bounded work: the caller's
     :func:`workbench.arguments.time_budget` is checked each step.
     """
     import scipy.sparse as sp
@@ -259,140 +282,182 @@ def solve_keyed_policy(
             keys.append(k)
     labels: list[str] = []
     label_at: dict[str, int] = {}
-    act_key: list[int] = []
+    br_key: list[int] = []
+    br_p: list[float] = []
+    br_d: list[int] = []
+    br_named: list[dict[str, Any]] = []
+    act_branch: list[int] = []
     act_label: list[int] = []
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per action: dest key, damage, p
+    blocked: set[int] = set()  # keys with a branch that has no plan
     rows_total = 0
     i = 0
     while i < len(keys):
-        for label, t in chain.turn(keys[i]).items():
-            if label not in label_at:
-                label_at[label] = len(labels)
-                labels.append(label)
-            for k in t.keys:
-                if k not in where:
-                    where[k] = len(keys)
-                    keys.append(k)
-            dest = np.fromiter((where[k] for k in t.keys), dtype=np.int64, count=len(t.keys))
-            parts.append((dest, np.asarray(t.damage, dtype=np.int64), np.asarray(t.probability, dtype=np.float64)))
-            act_key.append(i)
-            act_label.append(label_at[label])
-            rows_total += len(t.keys)
+        got = chain.turn(keys[i])
+        branches = [Branch(1.0, 0, got, {})] if isinstance(got, dict) else got
+        for b in branches:
+            if b.probability <= 0:
+                continue
+            if not b.plans:  # nothing to play: the state stays as it is, never certain to be killed
+                blocked.add(i)
+                continue
+            br_key.append(i)
+            br_p.append(float(b.probability))
+            br_d.append(int(b.damage))
+            br_named.append(dict(b.named))
+            for label, t in b.plans.items():
+                if label not in label_at:
+                    label_at[label] = len(labels)
+                    labels.append(label)
+                for k in t.keys:
+                    if k not in where:
+                        where[k] = len(keys)
+                        keys.append(k)
+                dest = np.fromiter((where[k] for k in t.keys), dtype=np.int64, count=len(t.keys))
+                dmg = np.asarray(t.damage, dtype=np.int64) + int(b.damage)
+                parts.append((dest, dmg, np.asarray(t.probability, dtype=np.float64)))
+                act_branch.append(len(br_key) - 1)
+                act_label.append(label_at[label])
+                rows_total += len(t.keys)
         if rows_total * hp > bound or len(keys) > MAX_KEYS:
             return None
         i += 1
         if i % 64 == 0:
             check_time(f"optimal play, {len(keys):,} keys found")
-    K, A, n = len(keys), len(act_key), len(keys) * hp
-    ak = np.asarray(act_key, dtype=np.int64)
+    K, B, A, n = len(keys), len(br_key), len(act_branch), len(keys) * hp
+    bk, bp = np.asarray(br_key, dtype=np.int64), np.asarray(br_p)
+    ab = np.asarray(act_branch, dtype=np.int64)
     h = np.arange(hp)
-    # every (action, damage taken) pair: pair a * hp + h is plan act_label[a] played at (act_key[a], h)
+    # pair a * hp + h: plan act_label[a] of branch act_branch[a] played at damage taken h; its decision
+    # (branch, h) is group ab[a] * hp + h, and its state (key of the branch, h)
     sizes = np.array([p[0].size for p in parts], dtype=np.int64)
     owner = np.repeat(np.arange(A), sizes)
     dest = np.concatenate([p[0] for p in parts]) if A else np.zeros(0, np.int64)
     dmg = np.concatenate([p[1] for p in parts]) if A else np.zeros(0, np.int64)
     prob = np.concatenate([p[2] for p in parts]) if A else np.zeros(0)
     hh = h[:, None] + dmg[None, :]  # hp x rows
-    alive = (hh < hp) & (prob[None, :] > 0)
+    live = prob[None, :] > 0
+    alive = (hh < hp) & live
     pair = owner[None, :] * hp + h[:, None]
     P = sp.csr_matrix(
         (np.broadcast_to(prob, hh.shape)[alive], (pair[alive], (dest[None, :] * hp + hh)[alive])), shape=(A * hp, n)
     )
     kill = np.zeros(A * hp)
-    np.add.at(kill, pair[~alive & (prob[None, :] > 0)], np.broadcast_to(prob, hh.shape)[~alive & (prob[None, :] > 0)])
-    state_of = (ak[:, None] * hp + h[None, :]).ravel()  # the state each pair is played from
+    np.add.at(kill, pair[~alive & live], np.broadcast_to(prob, hh.shape)[~alive & live])
+    group_of = (ab[:, None] * hp + h[None, :]).ravel()  # the decision each pair is played at
+    state_of = (bk[ab][:, None] * hp + h[None, :]).ravel()  # the state each pair is played from
+    gstate = (bk[:, None] * hp + h[None, :]).ravel()  # the state of each decision
+    gweight = np.repeat(bp, hp)  # the probability of each decision's branch
     edges = P.astype(bool).astype(np.float64).tocsr()
 
     def toward(ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (per state, the fewest rounds to a chance of a kill by the pairs ``ok``, inf if none;
-        per state, a pair of ``ok`` stepping nearer, -1 if none), by breadth first search from the kill."""
+        per decision, a pair of ``ok`` stepping nearer, -1 if none), by breadth first search from the
+        kill."""
         sel = np.flatnonzero(ok)
         sub = edges[sel].tocoo()
         # state graph over n + 1 nodes (node n: killed), reversed: successor -> state
-        src = np.concatenate([state_of[sel][sub.row], state_of[sel[kill[sel] > 0]]])
-        dst = np.concatenate([sub.col, np.full(int((kill[sel] > 0).sum()), n)])
+        killing = sel[kill[sel] > 0]
+        src = np.concatenate([state_of[sel][sub.row], state_of[killing]])
+        dst = np.concatenate([sub.col, np.full(killing.size, n)])
         g = sp.csr_matrix((np.ones(src.size), (dst, src)), shape=(n + 1, n + 1))
-        dist = csg.shortest_path(g, unweighted=True, indices=n, directed=True)
-        dist = dist[:n]
-        # the pair of each state reaching the smallest distance: a kill row counts as distance 0
+        dist = csg.shortest_path(g, unweighted=True, indices=n, directed=True)[:n]
         near = np.full(sel.size, np.inf)
         if sub.nnz:
             np.minimum.at(near, sub.row, dist[sub.col])
         near[kill[sel] > 0] = 0.0
         good = sel[near < dist[state_of[sel]]]
-        return dist, _first_pair(good, state_of, n)
+        return dist, _first_pair(good, group_of, B * hp)
+
+    def covered(ok: np.ndarray) -> np.ndarray:
+        """Per state: every branch of its key has a pair of ``ok`` (a state with no branch has none)."""
+        has = np.zeros(B * hp, dtype=bool)
+        has[group_of[ok]] = True
+        miss = np.zeros(n, dtype=bool)
+        miss[gstate[~has]] = True
+        for k in blocked:
+            miss[k * hp : (k + 1) * hp] = True
+        some = np.zeros(n, dtype=bool)
+        some[gstate] = True
+        return some & ~miss
 
     # 1. F: the states some play kills from with probability 1 (the largest such set)
     anyp = np.ones(A * hp, dtype=bool)
     dist_any, near_any = toward(anyp)  # by any play: outside F, the policy plays towards a kill
-    F = np.isfinite(dist_any)
+    F = np.isfinite(dist_any) & covered(anyp)
     while True:
         check_time("optimal play, the states a kill is certain from")
         ok = F[state_of] & ((edges @ (~F).astype(np.float64)) == 0)
         dist, step = toward(ok)
-        F_new = F & np.isfinite(dist)
+        F_new = F & np.isfinite(dist) & covered(ok)
         if (F_new == F).all():
             break
         F = F_new
-    # 2. a first proper policy on F: each state's step towards a kill by the plans staying in F
-    policy = step.copy()  # per state, the pair played (-1 outside F)
+    # 2. a first proper policy on F: at each decision a step towards a kill, else a pair staying in F
+    policy = np.where(step >= 0, step, _first_pair(np.flatnonzero(ok), group_of, B * hp))
+    gin = F[gstate]  # the decisions of the states of F
+    policy[~gin] = -1
     # the states of F in an order where every transition leads later (damage taken ascending, then
     # the keys in topological order of their own moves), so that I - Q is triangular when the keys
     # never return (armor points, Shells, MP only go down) and its LU has no fill-in
-    rank = _key_rank(K, ak, owner, dest)
-    order = np.lexsort((np.tile(rank, hp), np.repeat(h, K)))  # by (h, rank of key): state = key * hp + h
+    rank = _key_rank(K, bk[ab][owner], dest)
+    order = np.lexsort((np.tile(rank, hp), np.repeat(h, K)))
     flat = (np.tile(np.arange(K), hp) * hp + np.repeat(h, K))[order]
     inF = flat[F[flat]]
+    G = np.flatnonzero(gin)
+
+    def chain_of(pol: np.ndarray) -> tuple[Any, np.ndarray]:
+        """(Q, kill) of the policy ``pol`` over every state: each decision's pair weighted by its
+        branch's probability."""
+        d = np.flatnonzero(pol >= 0)
+        pick = sp.csr_matrix((gweight[d], (gstate[d], pol[d])), shape=(n, A * hp))
+        return (pick @ P).tocsr(), pick @ kill
 
     def evaluate(pol: np.ndarray) -> np.ndarray:
         """m of the policy ``pol`` on F (inf elsewhere), from (I - Q) m = 1."""
         m = np.full(n, np.inf)
         if inF.size:
-            Q = P[pol[inF]][:, inF]
+            Q = chain_of(pol)[0][inF][:, inF]
             m[inF] = np.atleast_1d(
                 spl.spsolve((sp.identity(inF.size, format="csc") - Q).tocsc(), np.ones(inF.size), permc_spec="NATURAL")
             )
         return m
 
     def greedy(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pair 1 + sum p m (inf for pairs leaving F), and per state its minimum."""
+        """Per pair sum p m (inf for pairs leaving F), and per decision its minimum."""
         fin = np.where(np.isfinite(m), m, 0.0)
-        q = np.where(ok, 1.0 + P @ fin, np.inf)
-        best = np.full(n, np.inf)
-        np.minimum.at(best, state_of, q)
+        q = np.where(ok, P @ fin, np.inf)
+        best = np.full(B * hp, np.inf)
+        np.minimum.at(best, group_of, q)
         return q, best
 
     m = evaluate(policy)
     for it in range(MAX_POLICY_STEPS):
         check_time(f"optimal play, policy step {it + 1:,}")
         q, best = greedy(m)
-        cur = np.full(n, np.inf)
-        cur[inF] = q[policy[inF]]
-        better = F & (cur > best * (1 + TIE))
+        cur = np.full(B * hp, np.inf)
+        cur[G] = q[policy[G]]
+        better = gin & (cur > best + TIE * np.maximum(best, 1.0))
         if not better.any():
             break
-        first = _first_within(q, best[state_of], state_of, n)
+        first = _first_within(q, best, group_of, B * hp)
         policy[better] = first[better]
         m = evaluate(policy)
     # the plan reported: the first listed within TIE of the minimum; m of exactly that policy
     q, best = greedy(m)
-    first = _first_within(q, best[state_of], state_of, n)
-    policy[inF] = first[inF]
+    first = _first_within(q, best, group_of, B * hp)
+    policy[G] = first[G]
     m = evaluate(policy)
     # outside F: towards the nearest kill by any plan (every play's mean is infinite there)
-    out = ~F & (near_any >= 0)
+    out = ~gin & (near_any >= 0)
     policy[out] = near_any[out]
     choice = np.asarray([*act_label, -1], dtype=np.int64)[np.where(policy >= 0, policy // hp, A)]
-    # P(killed by round t) under the policy: its chain from the start
-    played = np.flatnonzero(policy >= 0)
-    Q = sp.csr_matrix(
-        (np.ones(n - played.size), (np.flatnonzero(policy < 0), np.flatnonzero(policy < 0))), shape=(n, n)
-    )
-    if played.size:
-        sel = sp.csr_matrix((np.ones(played.size), (played, policy[played])), shape=(n, A * hp))
-        Q = (Q + sel @ P).tocsr()
-    killv = np.zeros(n)
-    killv[played] = kill[policy[played]]
+    # P(killed by round t) under the policy: its chain from the start; a state with no decision
+    # played stays as it is
+    Q, killv = chain_of(policy)
+    weight = np.asarray(Q.sum(axis=1)).ravel() + killv
+    idle = np.flatnonzero(weight < 1 - 1e-9)  # the mass of decisions nobody plays: no change
+    Q = (Q + sp.csr_matrix((1 - weight[idle], (idle, idle)), shape=(n, n))).tocsr()
     can = np.isfinite(dist_any)
     QT = Q.T.tocsr()
     v = np.zeros(n)
@@ -406,14 +471,13 @@ def solve_keyed_policy(
         v = QT @ v
         if v.sum() < CHAIN_TAIL or float(v[can].sum()) < CHAIN_TAIL:
             break
-    return KeyedPolicy(labels, keys, choice.reshape(K, hp), m.reshape(K, hp), np.array(by), float(m[0]))
+    return KeyedPolicy(labels, keys, m.reshape(K, hp), bk, br_named, choice.reshape(B, hp), np.array(by), float(m[0]))
 
 
-def _key_rank(K: int, act_key: np.ndarray, owner: np.ndarray, dest: np.ndarray) -> np.ndarray:
+def _key_rank(K: int, src: np.ndarray, dest: np.ndarray) -> np.ndarray:
     """Return a rank per key, each key before every key its plans lead to (Kahn's topological
-    order of the key graph, moves to the same key left out); keys on a cycle keep their order of
-    discovery after the rest."""
-    src = act_key[owner]
+    order of the key graph from ``src`` to ``dest``, moves to the same key left out); keys on a
+    cycle keep their order of discovery after the rest."""
     edge = np.unique(np.stack([src, dest])[:, src != dest], axis=1)
     indeg = np.bincount(edge[1], minlength=K)
     out_start = np.searchsorted(edge[0], np.arange(K + 1))
@@ -433,15 +497,16 @@ def _key_rank(K: int, act_key: np.ndarray, owner: np.ndarray, dest: np.ndarray) 
     return rank
 
 
-def _first_within(q: np.ndarray, best: np.ndarray, state_of: np.ndarray, n: int) -> np.ndarray:
-    """Return per state the first pair (in pair order) whose value ``q`` is within TIE of its
-    state's ``best`` (-1 where none is finite)."""
-    return _first_pair(np.flatnonzero(np.isfinite(q) & (q <= best * (1 + TIE))), state_of, n)
+def _first_within(q: np.ndarray, best: np.ndarray, group_of: np.ndarray, n: int) -> np.ndarray:
+    """Return per decision the first pair (in pair order) whose value ``q`` is within TIE of its
+    decision's ``best`` (-1 where none is finite)."""
+    near = np.isfinite(q) & (q <= best[group_of] + TIE * np.maximum(best[group_of], 1.0))
+    return _first_pair(np.flatnonzero(near), group_of, n)
 
 
-def _first_pair(pairs: np.ndarray, state_of: np.ndarray, n: int) -> np.ndarray:
-    """Return per state the smallest of ``pairs`` played from it (pairs of a state are in the order
-    its plans are listed), -1 where none is."""
+def _first_pair(pairs: np.ndarray, group_of: np.ndarray, n: int) -> np.ndarray:
+    """Return per decision the smallest of ``pairs`` played at it (pairs of a decision are in the
+    order its plans are listed), -1 where none is."""
     first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first, state_of[pairs], pairs)
+    np.minimum.at(first, group_of[pairs], pairs)
     return np.where(first == np.iinfo(np.int64).max, -1, first)

@@ -146,3 +146,33 @@ def test_where_no_play_kills_for_certain_the_mean_is_infinite_and_the_curve_stil
 def test_past_its_bounds_it_gives_up():
     chain = _sunder_and_strike(1000)
     assert solve_keyed_policy(chain, 100, max_transitions=10) is None
+
+
+def test_by_hand_dice_before_the_plan():
+    """A round first rolls: a trap (1/4) deals 2 before any plan, a lucky roll (3/8) or a plain one (3/8)
+    deal nothing; then the plan, chosen knowing the roll. Safe deals 1 surely; Risky deals 2 after a lucky
+    roll, else 2 with probability 1/4. HP 2. With 1 left everything kills: m = 1 (Safe, listed first).
+    With 2 left, m = 1 + 1/4 x 0 + 3/8 x 0 (lucky: Risky kills) + 3/8 x min(Safe: m(1) = 1, Risky: 3/4 m):
+    Safe gives m = 11/8, and Risky's 3/4 x 11/8 > 1 keeps it. Deciding before the roll could do no better
+    than Risky throughout, m = 1 + 3/8 x 3/4 m, m = 32/23 > 11/8. P(killed by 1) = 5/8, by 2 = 1."""
+    from workbench.state_chain import Branch
+
+    def rows(*pairs):
+        return KeyedTurn(["k"] * len(pairs), np.array([d for d, _ in pairs]), np.array([p for _, p in pairs]))
+
+    def turn(key):
+        plain = {"Safe": rows((1, 1.0)), "Risky": rows((2, 0.25), (0, 0.75))}
+        lucky = {"Safe": rows((1, 1.0)), "Risky": rows((2, 1.0))}
+        return [
+            Branch(0.25, 2, {"Safe": rows((0, 1.0))}, {"roll": "trap"}),
+            Branch(0.375, 0, lucky, {"roll": "lucky"}),
+            Branch(0.375, 0, plain, {"roll": "plain"}),
+        ]
+
+    kp = solve_keyed_policy(PlannedChain("k", 2, turn, lambda k: {}), 100)
+    assert kp.mean == pytest.approx(11 / 8, abs=1e-12)
+    assert kp.branch_named == [{"roll": "trap"}, {"roll": "lucky"}, {"roll": "plain"}]
+    chosen = {b["roll"]: kp.labels[kp.choice[i, 0]] for i, b in enumerate(kp.branch_named)}
+    assert chosen == {"trap": "Safe", "lucky": "Risky", "plain": "Safe"}  # with 2 left (damage taken 0)
+    assert kp.by.tolist() == pytest.approx([5 / 8, 1.0], abs=1e-15)
+    assert kp.rounds_left[0].tolist() == pytest.approx([11 / 8, 1.0], abs=1e-12)
