@@ -24,9 +24,9 @@ def test_optimal_prints_the_policy_and_its_saving(capsys, tmp_path):
 
 
 def test_a_fight_with_state_is_refused_unless_ignored(capsys):
-    line = assert_one_line_error(capsys, "optimal", "annulus", "Basilisk", "-t", "Cutpurse")
-    assert "objective" in line and "petrify" in line and "--ignore-state" in line
-    code, out, err = run(capsys, "optimal", "annulus", "Basilisk", "-t", "Cutpurse", "--ignore-state")
+    line = assert_one_line_error(capsys, "optimal", "last_odyssey", "Zombie Hulk", "-t", "Cop")
+    assert "objective" in line and "miasma" in line and "--ignore-state" in line
+    code, out, err = run(capsys, "optimal", "last_odyssey", "Zombie Hulk", "-t", "Cop", "--ignore-state")
     assert code == 0, err
     assert "mean rounds" in out
 

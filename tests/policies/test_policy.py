@@ -127,16 +127,17 @@ def test_rounds_to_kill_under_optimal_play_is_never_slower_than_a_fixed_plan():
 
 
 def test_what_optimal_play_cannot_honour_is_refused():
-    """Annulus offers no plans over its fights' state (RuleSystem.state_plans is None: a plan is chosen
-    mid-round, after the area sets' recharge dice and a Telegraphed strike, which the chain's keys do
-    not hold), so optimal play over it is refused, naming the state and the way round."""
-    basilisk, cutpurse = wb.system("annulus").catalog().creature("Basilisk"), wb.system("annulus").catalog().creature("Cutpurse")
+    """Last Odyssey's phase abilities (Miasma's Poisoned, the round of Foretell Doom) carry state that its
+    state_plans does not enumerate per plan (RuleSystem.state_plans is None), so optimal play over it is
+    refused, naming the state and the way round; a forced simulation is refused too."""
+    lo = wb.system("last_odyssey").catalog()
+    hulk, cop = lo.creature("Zombie Hulk"), lo.creature("Cop")
     with pytest.raises(RulesError) as err:
-        wb.rounds_to_kill(basilisk, cutpurse, objective="optimal")
+        wb.rounds_to_kill(hulk, cop, objective="optimal")
     assert err.value.field == "objective" and "simulate=False" in err.value.message
-    assert "awareness, choke, petrify" in err.value.message
+    assert "miasma, mp, shell" in err.value.message
     with pytest.raises(RulesError) as err:
-        wb.rounds_to_kill(basilisk, cutpurse, objective="optimal", simulate=True)
+        wb.rounds_to_kill(hulk, cop, objective="optimal", simulate=True)
     assert err.value.field == "simulate"
     c = wb.system("unbound").catalog()
     a, t = c.creature("Town guard"), c.creature("Veteran duelist")

@@ -6,7 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.state_chain import PlannedChain, solve_keyed_policy
+from workbench.state_chain import Branch, PlannedChain, solve_keyed_policy
+
+
+def only(chain: PlannedChain, label: str) -> PlannedChain:
+    """``chain`` with the one plan ``label`` at every key (and every branch of dice before the plan)."""
+
+    def turn(key):
+        got = chain.turn(key)
+        if isinstance(got, dict):
+            return {label: got[label]}
+        return [Branch(b.probability, b.damage, {label: b.plans[label]}, b.named) for b in got]
+
+    return PlannedChain(chain.start, chain.hp, turn, chain.describe)
 
 
 def assert_each_plan_is_its_fixed_chain(sys, attacker, target, labels) -> None:
@@ -14,8 +26,7 @@ def assert_each_plan_is_its_fixed_chain(sys, attacker, target, labels) -> None:
     mean (relative 1e-12) and P(killed by t) (1e-12)."""
     chain = sys.state_plans(attacker, target)
     for label in labels:
-        only = PlannedChain(chain.start, chain.hp, lambda k, lab=label: {lab: chain.turn(k)[lab]}, chain.describe)
-        kp = solve_keyed_policy(only, 10_000)
+        kp = solve_keyed_policy(only(chain, label), 10_000)
         by, mean = sys.state_chain(attacker, target, plan=label)[:2]
         assert kp.mean == pytest.approx(mean, rel=1e-12), label
         n = min(by.size, kp.by.size)

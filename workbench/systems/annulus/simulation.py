@@ -270,10 +270,7 @@ class AnnulusSide(Side):
                     plan.append(i)
                     budget -= int(self.cost[i])
         elif sets:
-            if actions == 0:
-                sets = [s for s in sets if self.sys.attack_cost(s, self.options) == 0]
-            me = self.me.replace(attack_sets=tuple(sets))
-            plans = self.sys.turn_plans(me, self.foe, self.options.replace(actions=max(1, actions)), sit)
+            plans = self._turn_plans(sets, sit, actions)
             custom = self.plan if not (isinstance(self.plan, str) and self.plan not in plans) else None
             label = choose_label(plans, custom)
             if isinstance(label, Dist):
@@ -284,6 +281,25 @@ class AnnulusSide(Side):
                 by_name = {s.name: i for i, s in enumerate(self.sets)}
                 plan = [by_name[n] for n in label.split(" + ")]
         return plan
+
+    def _turn_plans(self, sets: list[Any], sit: Any, actions: int) -> dict[str, Dist]:
+        """Return the plans of a turn with the available ``sets`` and ``actions`` actions in the
+        situation ``sit`` (``turn_plans``; with no action left, the sets that cost none)."""
+        if actions == 0:
+            sets = [s for s in sets if self.sys.attack_cost(s, self.options) == 0]
+        me = self.me.replace(attack_sets=tuple(sets))
+        return self.sys.turn_plans(me, self.foe, self.options.replace(actions=max(1, actions)), sit)
+
+    def legal_plans(self, bits: int, avail: int, actions: int) -> dict[str, list[int]]:
+        """Return every plan of a turn in state class ``bits`` with the sets ``avail`` charged and
+        ``actions`` actions, label -> set indices, in the order ``turn_plans`` lists them (those
+        :meth:`_choose` chooses among without a given plan); empty when no set is available."""
+        sets = [s for i, s in enumerate(self.sets) if avail >> i & 1]
+        if not sets:
+            return {}
+        by_name = {s.name: i for i, s in enumerate(self.sets)}
+        plans = self._turn_plans(sets, self._sit(bits), actions)
+        return {label: [by_name[n] for n in label.split(" + ")] for label in plans}
 
     # ------------------------------------------------------------------ state
     def start(self, n: int, sim: Fights) -> None:

@@ -63,7 +63,7 @@ from .simulation import (
 )
 from .tactics import BURN, CHOKE, DISARM, PRONE, SAP
 
-__all__ = ["state_chain", "Fight", "MAX_FIGHT_KEYS"]
+__all__ = ["state_chain", "state_plans", "Fight", "MAX_FIGHT_KEYS"]
 
 #: keys (states beyond the damage taken) past which the chain is not built (the fight is simulated):
 #: each key's round is enumerated in Python, up to about 3-4 ms for two uses of a set with many
@@ -244,6 +244,12 @@ class Fight:
     def turn(self, key: tuple) -> tuple[list, list, list]:
         """Return (next keys, Vitality damage, probability) of one round from ``key``: the attacker's
         turn, then the target's passive turn (module docstring)."""
+        return self._after_plan(self._plan_uses(self._before_plan(key)))
+
+    def _before_plan(self, key: tuple) -> dict:
+        """Return the states of a round from ``key`` when the attacker's plan is chosen: after its
+        uncharged area sets' recharge dice and, for a devoured target, Devour's two dice (nothing else
+        strikes it), else a Telegraphed set announced last turn, which strikes first."""
         self.keys += 1
         if self.keys > MAX_FIGHT_KEYS:
             raise _TooManyKeys
@@ -270,14 +276,14 @@ class Fight:
                 for k, q in _binomial(2, self.p):
                     t = _hurt(st, k)
                     nxt[t] = nxt.get(t, 0.0) + p * q
-            dist = nxt
-        else:
-            # Telegraphed: "used at the beginning of your next turn for free before you make any actions"
-            tel = key[TELE]
-            if tel >= 0:
-                dist = self._strike(dist, tel)
-            dist = self._plan_uses(dist)
-        # end of the attacker's turn: the target's Blind and Petrify timers
+            return nxt
+        # Telegraphed: "used at the beginning of your next turn for free before you make any actions"
+        tel = key[TELE]
+        return self._strike(dist, tel) if tel >= 0 else dist
+
+    def _after_plan(self, dist: dict) -> tuple[list, list, list]:
+        """Return (next keys, Vitality damage this round, probability) after the attacker's uses:
+        its turn ends (the target's Blind and Petrify timers), then the target's passive turn."""
         dist = _merge(
             {
                 (*st[:BLIND], max(0, st[BLIND] - 1), max(0, st[PETRIFY] - 1), *st[PETRIFY + 1 :]): p
@@ -291,6 +297,10 @@ class Fight:
             out[after] = out.get(after, 0.0) + p
         return [k for k, _ in out], [d for _, d in out], list(out.values())
 
+    def _avail(self, s: Any) -> int:
+        """The sets available in state ``s``: all but the uncharged area sets."""
+        return self.full_mask & ~(self.area_mask & ~s[CHARGED])
+
     def _plan_uses(self, dist: dict) -> dict:
         """Play the plan of each state's class (AnnulusSide._attack: chosen from the state-class bits,
         the sets charged and the turn's actions), use by use; a Telegraphed set of the plan is announced."""
@@ -302,20 +312,54 @@ class Fight:
                 out[st] = out.get(st, 0.0) + p
                 continue
             s = list(st)
-            avail = self.full_mask & ~(self.area_mask & ~s[CHARGED])
-            plan = a._plan(self._bits(s) & ((1 << SHIFT) - 1), avail, int(a.options.actions)) if a.sets else []
+            plan = a._plan(self._bits(s) & ((1 << SHIFT) - 1), self._avail(s), int(a.options.actions)) if a.sets else []
             groups.setdefault(tuple(plan), {})[st] = p
         for plan, d in groups.items():
-            for i in plan:
-                live = {st: p for st, p in d.items() if not st[INSIDE]}
-                done = {st: p for st, p in d.items() if st[INSIDE]}
-                if a.telegraphed[i]:
-                    live = {(*st[:TELE], i, *st[TELE + 1 :]): p for st, p in live.items()}
-                else:
-                    live = self._strike(live, i)
-                d = _merge(live, done)
-            for st, p in d.items():
-                out[st] = out.get(st, 0.0) + p
+            out = _merge(out, self._play(d, plan))
+        return out
+
+    def _play(self, d: dict, plan: tuple) -> dict:
+        """Return the states after the uses of ``plan`` (set indices) from each state of ``d``; a
+        Telegraphed set is announced (it strikes next turn), and a devoured target takes no more."""
+        for i in plan:
+            live = {st: p for st, p in d.items() if not st[INSIDE]}
+            done = {st: p for st, p in d.items() if st[INSIDE]}
+            if self.a.telegraphed[i]:
+                live = {(*st[:TELE], i, *st[TELE + 1 :]): p for st, p in live.items()}
+            else:
+                live = self._strike(live, i)
+            d = _merge(live, done)
+        return d
+
+    def planned_turn(self, key: tuple) -> list[Any]:
+        """Return one round from ``key`` with every legal plan (optimal play, :func:`state_plans`):
+        one :class:`~workbench.state_chain.Branch` per state the round reaches before the plan is
+        chosen (:meth:`_before_plan`), with the plans of its state class and charged sets
+        (``AnnulusSide.legal_plans``), each played use by use and then to the end of the round."""
+        from ...state_chain import Branch, KeyedTurn
+
+        a = self.a
+        out = []
+        for st, p in self._before_plan(key).items():
+            s = list(st)
+            taken = int(st[-1])
+            legal = (
+                {}
+                if st[INSIDE] or not a.sets
+                else a.legal_plans(self._bits(s) & ((1 << SHIFT) - 1), self._avail(s), int(a.options.actions))
+            )
+            plans = {}
+            for label, plan in (legal or {"no attack": []}).items():
+                keys, dmg, prob = self._after_plan(self._play({st: 1.0}, tuple(plan)))
+                plans[label] = KeyedTurn(keys, np.asarray(dmg, dtype=np.int64) - taken, np.asarray(prob))
+            named: dict[str, Any] = {}
+            if self.area_mask:
+                named["area_sets_charged"] = ", ".join(
+                    x.name for i, x in enumerate(a.sets) if self.area_mask >> i & 1 and st[CHARGED] >> i & 1
+                )
+            if key[TELE] >= 0 or key[INSIDE]:  # dice before the plan dealt damage: how much
+                named["taken_before_the_plan"] = taken
+            out.append(Branch(p, taken, plans, named))
         return out
 
     def _target_turn(self, dist: dict) -> dict:
@@ -415,4 +459,74 @@ def state_chain(
         if chained is None:
             return None
         return chained.by, chained.mean
+    return None
+
+
+#: the names of a key's fields (Fight: E .. A_V), for a frame of optimal play
+KEY_FIELDS = (
+    "endurance",
+    "undamaged",
+    "conditions",
+    "setup",
+    "situation_setup",
+    "killing_spree",
+    "blind",
+    "petrify",
+    "awareness",
+    "charged",
+    "telegraphed",
+    "devoured",
+    "attacker_endurance",
+    "attacker_vitality",
+)
+
+
+#: a key's other fields a frame shows when set (the charged sets are each branch's, the attacker's own
+#: pools the simulation's bookkeeping)
+SHOWN = {"undamaged", "setup", "situation_setup", "killing_spree", "blind", "petrify", "telegraphed", "devoured"}
+#: the target's conditions in a key, by name (annulus/tactics.py)
+CONDITION_NAMES = {"burn": BURN, "choke": CHOKE, "sap": SAP, "prone": PRONE}
+
+
+def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: Any) -> Any:
+    """Return rounds-to-kill's fight of :func:`state_chain` with every legal plan (a
+    :class:`~workbench.state_chain.PlannedChain`, for optimal play over the state): each round's
+    plan is chosen after the area sets' recharge dice and a Telegraphed strike (the state the
+    simulation chooses it in, :meth:`Fight.planned_turn`), so a round from a key is one Branch per
+    state then. The keys are found first, every plan of every branch played (a vital row makes
+    Endurance and Vitality two pools, as for :func:`state_chain`); None past MAX_FIGHT_KEYS keys.
+    A frame names a key by its Endurance left (two pools; one pool: ``hp_left`` is Endurance +
+    Vitality left) and the rest of its fields that are set."""
+    from ...state_chain import PlannedChain
+
+    for pooled in (True, False):
+        fight = Fight(attacker, target, options, situation, None, pooled)
+        turns: dict[Hashable, list[Any]] = {}
+        todo = [fight.start()]
+        try:
+            while todo:
+                key = todo.pop()
+                if key in turns:
+                    continue
+                turns[key] = fight.planned_turn(key)
+                todo.extend(k for b in turns[key] for t in b.plans.values() for k in t.keys if k not in turns)
+        except _VitalDamage:
+            continue
+        except _TooManyKeys:
+            return None
+
+        def describe(key: Any, pooled: bool = pooled) -> dict[str, Any]:
+            named: dict[str, Any] = {} if pooled else {"endurance_left": key[E]}
+            conditions = [n for n, bit in CONDITION_NAMES.items() if key[COND] & bit]
+            rest = [
+                f"{name}={value}"
+                for name, value in zip(KEY_FIELDS, key)
+                if name in SHOWN and value not in (0, False, -1)
+            ]
+            named["conditions"] = ", ".join(conditions)
+            named["awareness"] = AWARENESS[key[AWARE]]
+            named["state"] = ", ".join(rest)
+            return named
+
+        return PlannedChain(fight.start(), fight.hp, turns.__getitem__, describe)
     return None

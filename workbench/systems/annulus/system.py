@@ -432,6 +432,14 @@ class AnnulusSystem(RuleSystem):
 
         return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
+    def state_plans(self, attacker, target, options=None, situation=None):
+        """Return the fight of :meth:`state_chain` with every legal plan, chosen after each round's
+        recharge dice and Telegraphed strike, for optimal play over the state
+        (annulus/state_chain.py)."""
+        from .state_chain import state_plans
+
+        return state_plans(self, attacker, target, options, situation)
+
     def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
         """Return the exact rounds-to-kill of ``attacker`` against a passive ``target`` over the fight's
         state (annulus/state_chain.py: Endurance left and Vitality taken, conditions, stings, timers,
