@@ -593,13 +593,21 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     print(f"{a.name} against {target.name} ({sys_.name}), optimal play (a plan for each state of {over}):")
     print(f"  mean rounds {policy.mean:.4f}; the best single plan {best:.4f} ({max(best - policy.mean, 0.0):.4f} more)")
     state = [c for c in frame.columns if c not in ("plan", "mean_rounds_left")]
-    if len(state) == 1:  # HP left: the runs of HP left that play one plan
-        runs = frame.with_columns(run=(pl.col("plan") != pl.col("plan").shift(1)).fill_null(True).cum_sum())
+    if "hp_left" in state:  # per state beside HP left, the runs of HP left that play one plan
+        others = [c for c in state if c != "hp_left"]
+        ordered = frame.sort([*others, "hp_left"], maintain_order=True) if others else frame
+        changed = [pl.col(c).ne_missing(pl.col(c).shift(1)) for c in [*others, "plan"]]
+        runs = ordered.with_columns(run=pl.any_horizontal(changed).fill_null(True).cum_sum())
         table = runs.group_by("run", maintain_order=True).agg(
-            pl.col(state[0]).min().alias(f"{state[0]} from"), pl.col(state[0]).max().alias("to"), pl.col("plan").first()
+            *[pl.col(c).first() for c in others],
+            pl.col("hp_left").min().alias("hp_left from"),
+            pl.col("hp_left").max().alias("to"),
+            pl.col("plan").first(),
         )
-        _print_frame(table.drop("run"), rows=40, text=100)  # plan labels differ in their tails
-    else:  # two pools, or a state: each plan, how many states play it, and (the rarer ones) which
+        if table.height > 40:
+            print(f"  {table.height:,} runs of states; the first 40 (--out writes every state):")
+        _print_frame(table.drop("run").head(40), rows=40, text=100)  # plan labels differ in their tails
+    else:  # two pools: each plan, how many states play it, and (the rarer ones) which
         most = frame["plan"].drop_nulls().mode().sort()[0] if frame["plan"].drop_nulls().len() else None
         where = pl.format("(" + ", ".join(["{}"] * len(state)) + ")", *[pl.col(c) for c in state])
         table = frame.group_by("plan", maintain_order=True).agg(

@@ -40,9 +40,15 @@ def test_two_pools_list_the_states_of_each_plan(capsys):
 
 def test_a_fight_with_state_its_system_offers_is_solved_over_it(capsys):
     """Last Odyssey's MP and Shell (state_plans): the policy over (MP left, Shell left, HP left), its
-    mean that of wb.optimal_play, beside the best single plan of the same fight with its state."""
-    code, out, err = run(capsys, "optimal", "last_odyssey", "Ghost", "-t", "Skirmisher")
+    mean that of wb.optimal_play and below the best single plan of the same fight with its state; the
+    runs of HP left per (MP, Shell) are listed, the first 40 of them."""
+    code, out, err = run(capsys, "optimal", "last_odyssey", "Elder", "-t", "Prophet")
     assert code == 0, err
-    policy, _ = wb.optimal_play(creature("last_odyssey", "Ghost"), creature("last_odyssey", "Skirmisher"))
-    assert "each state of the fight" in out and "(mp_left, shell_left, hp_left)" in out
-    assert f"mean rounds {policy.mean:.4f}" in out
+    policy, frame = wb.optimal_play(creature("last_odyssey", "Elder"), creature("last_odyssey", "Prophet"))
+    fixed = wb.rounds_to_kill(creature("last_odyssey", "Elder"), creature("last_odyssey", "Prophet"), objective="rounds")
+    best = float((fixed["round"] * fixed["p_killed_at"]).sum())
+    assert "each state of the fight" in out and f"mean rounds {policy.mean:.4f}; the best single plan {best:.4f}" in out
+    assert policy.mean < best
+    header = next(line for line in out.splitlines() if "hp_left from" in line)
+    assert "mp_left" in header and "shell_left" in header
+    assert "runs of states; the first 40 (--out writes every state)" in out
