@@ -356,7 +356,29 @@ print(f"Guard HP = {guard_hp}; mean rounds to kill = {wb.mean_rounds_to_kill(tur
 charts.rounds_chart({"Ogre vs Town Guard": wb.rounds_to_kill(turn, hp=guard_hp)}, title="Ogre against the Town Guard")
 
 # %% [markdown]
-# ## 10. Play: a damage panel
+# ## 10. Knock it down, then punch: a plan for every state
+#
+# > "When the Trigger Die has a result of 11+, the target gains the Prone condition until they
+# > successfully recover from it. ... Attackers within 5 meters or less of a prone target gain an
+# > advantage on attack rolls against them."
+#
+# A fixed plan plays the same turn every round. `wb.optimal_play` lets the plan depend on the state
+# of the fight, the Drake's Endurance and Vitality left and its conditions, and finds the plan of
+# every state that makes the expected rounds fewest, exactly (policy iteration over the fight's
+# chain). Against the Drake the Ogre's best play is to knock it down with Crushing Blow, then Punch
+# twice, with advantage, while it is Prone:
+
+# %%
+from workbench.combat import frame_mean
+
+drake = cat.creature("Drake")
+best_single = frame_mean(wb.rounds_to_kill(ogre, drake, objective="rounds"))
+policy, states = wb.optimal_play(ogre, drake)
+print(f"best single plan: {best_single:.2f} rounds; optimal play: {policy.mean:.2f} rounds")
+print(states.group_by("conditions", "plan").agg(pl.len().alias("states")).sort("conditions", "plan"))
+
+# %% [markdown]
+# ## 11. Play: a damage panel
 #
 # Pick an attack set, an attacker, a target, a situation or a rule option in the tabs; the chart
 # and the numbers follow. (In a static view of this notebook the panel is not live: run it.)

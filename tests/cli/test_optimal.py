@@ -23,10 +23,12 @@ def test_optimal_prints_the_policy_and_its_saving(capsys, tmp_path):
     assert written["plan"].to_list() == frame["plan"].to_list() and written.height == 40
 
 
-def test_a_fight_with_state_is_refused_unless_ignored(capsys):
-    line = assert_one_line_error(capsys, "optimal", "last_odyssey", "Zombie Hulk", "-t", "Cop")
-    assert "objective" in line and "miasma" in line and "--ignore-state" in line
-    code, out, err = run(capsys, "optimal", "last_odyssey", "Zombie Hulk", "-t", "Cop", "--ignore-state")
+def test_a_fight_past_the_bounds_is_refused_unless_ignored(capsys):
+    """The Destroyer against the Walker: optimal play over its MP and Shell is past the solver's bounds
+    (a one-line error naming them); --ignore-state solves over the Walker's HP alone."""
+    line = assert_one_line_error(capsys, "optimal", "last_odyssey", "Destroyer", "-t", "Walker")
+    assert "target" in line and "too large for optimal play" in line
+    code, out, err = run(capsys, "optimal", "last_odyssey", "Destroyer", "-t", "Walker", "--ignore-state")
     assert code == 0, err
     assert "mean rounds" in out
 

@@ -4,6 +4,7 @@ Checked against the fixed-plan chain (state_chain) one plan at a time, and never
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import workbench as wb
@@ -45,17 +46,45 @@ def test_optimal_play_is_never_slower_than_the_damage_play_or_the_best_fixed_pla
     assert start["mean_rounds_left"][0] == policy.mean
 
 
-def test_phase_abilities_are_not_offered_per_plan():
-    """Miasma's Poisoned and the other phase abilities carry state that state_plans does not enumerate:
-    optimal play over it is refused, naming the state and the way round."""
+@pytest.mark.parametrize("pair", [("Prophet", "Walker"), ("Zombie Hulk", "Destroyer")])
+def test_phase_abilities_where_the_damage_play_is_optimal_agree_with_the_phase_chain(pair):
+    """Foretell Doom (played once after the third Effect Phase) and Miasma (Poisoned lands in the
+    Effect Phase and then lasts): the key is phase_chain's (MP, Shell, Poisoned, anima, round, full
+    HP). Where the damage play is optimal at every decision, optimal play is phase_chain's own fight:
+    mean and P(killed by t) agree to 1e-12."""
     c = LO.catalog()
-    names = c.names()["creatures"]
-    a = next(c.creature(n) for n in names if c.creature(n).phase_abilities)
-    t = next(
-        c.creature(n)
-        for n in names
-        if LO.state_effects(a, c.creature(n)) - {"mp", "shell"} and LO.state_plans(a, c.creature(n)) is None
-    )
+    a, t = c.creature(pair[0]), c.creature(pair[1])
+    policy, frame = wb.optimal_play(a, t)
+    by, mean = LO.state_chain(a, t)[:2]
+    assert policy.mean == pytest.approx(mean, rel=1e-12)
+    n = min(by.size, policy.by.size)
+    np.testing.assert_allclose(policy.by[:n], by[:n], rtol=0, atol=1e-12)
+    assert {"poisoned", "anima_left", "round"} <= set(frame.columns)
+
+
+def test_phase_abilities_optimal_play_is_never_slower():
+    """The Prophet against the Warrior: optimal play over MP, Shell and the round of Foretell Doom is
+    faster than the damage play (phase_chain's own choice), and than the best fixed plan; the Ser
+    Tarbh's Dragonslayer is a paradigm action, so round 1 opens with a Paradigm Phase whose damage
+    comes before the plan (a Branch per state then, its damage in the frame)."""
+    c = LO.catalog()
+    a, t = c.creature("Prophet"), c.creature("Warrior")
+    policy, _ = wb.optimal_play(a, t)
+    assert policy.mean < LO.state_chain(a, t)[1] * (1 - 0.1)
+    assert policy.mean < frame_mean(wb.rounds_to_kill(a, t, objective="rounds")) * (1 - 1e-9)
+    tarbh = c.creature("Ser Tarbh of Greenhill, Form 1: War Leader")
+    policy, frame = wb.optimal_play(tarbh, c.creature("Troll"))
+    assert policy.mean <= LO.state_chain(tarbh, c.creature("Troll"))[1] * (1 + 1e-12)
+    assert "taken_before_the_plan" in frame.columns
+
+
+def test_past_the_solver_bounds_it_is_refused():
+    """The Destroyer (105 MP) against the Walker (a Shell of 52): 3,248 (MP, Shell) keys and some 76 M
+    transitions over every plan, past the 4 M the solver takes: refused (field target, bounded work);
+    the fixed-plan chain of the same fight still fits."""
+    c = LO.catalog()
+    a, t = c.creature("Destroyer"), c.creature("Walker")
     with pytest.raises(wb.RulesError) as err:
         wb.optimal_play(a, t)
-    assert err.value.field == "objective" and "ignore_state=True" in err.value.message
+    assert err.value.field == "target" and "too large for optimal play" in err.value.message
+    assert LO.state_chain(a, t) is not None

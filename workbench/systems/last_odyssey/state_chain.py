@@ -273,17 +273,17 @@ def shell_chain(
 
 
 def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: Any) -> Any:
-    """Return the fight of :func:`shell_chain` with every legal plan at each (MP left, Shell left)
-    key (a :class:`~workbench.state_chain.PlannedChain`, for optimal play over the state): the plans
-    of ``turn_plans`` with the MP left, as the Shell stands ("Characters may never use an ability
-    that costs more than their current MP", srd/heroes/numbers.md), each turn :func:`plan_turn`;
-    None when the fight has phase abilities (their state is :func:`phase_chain`'s, not offered per
-    plan)."""
+    """Return the fight of :func:`shell_chain` (or, with phase abilities, :func:`phase_chain`) with
+    every legal plan (a :class:`~workbench.state_chain.PlannedChain`, for optimal play over the
+    state): the plans of ``turn_plans`` with the MP left, as the Shell stands ("Characters may never
+    use an ability that costs more than their current MP", srd/heroes/numbers.md), each turn
+    :func:`plan_turn`. With phase abilities the key is :func:`phase_chain`'s and a round one Branch
+    per state entering the Action Phase (round 1's extra Paradigm Phase comes first,
+    :func:`phase_turn`)."""
     from ...state_chain import KeyedTurn, PlannedChain
     from .simulation import LastOdysseySide
 
-    if sys.state_effects(attacker, target, options, situation) - {"mp", "shell"}:
-        return None
+    phases = sys.state_effects(attacker, target, options, situation) - {"mp", "shell"}
     side = LastOdysseySide(attacker, target, options, situation, None)
     legal: dict[tuple[int, bool], dict[str, list[int]]] = {}
 
@@ -299,7 +299,7 @@ def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: A
 
     rows: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, int]], np.ndarray, np.ndarray]] = {}
 
-    def played(mp: int, shell: int, abilities: list[int]) -> KeyedTurn:
+    def played(mp: int, shell: int, abilities: list[int]) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
         """:func:`plan_turn` from (``mp``, ``shell``): its rows read the Shell and the plan, and the
         MP only to pay the plan's cost, so each (Shell, plan) is composed once (with no MP, the
         keys' MP is minus the cost) and moved to the MP left."""
@@ -307,21 +307,35 @@ def state_plans(sys: Any, attacker: Any, target: Any, options: Any, situation: A
         if memo not in rows:
             rows[memo] = plan_turn(side, 0, shell, abilities)
         keys, damage, probability = rows[memo]
-        return KeyedTurn([(mp + spent, s) for spent, s in keys], damage, probability)
+        return [(mp + spent, s) for spent, s in keys], damage, probability
+
+    hp = int(sys.hit_points(target))
+    if phases:
+        timed = bool(side.phase["after_third_effect_phase"] or side.phase["paradigm_phase"])
+        first = (int(attacker.mp), int(sys.shell_points(target)), False, int(attacker.anima), 1 if timed else 0, True)
+
+        def phased(key: Any) -> Any:
+            return phase_turn(side, key, plans, played)
+
+        def named(key: Any) -> dict[str, Any]:
+            mp, shell, poisoned, anima, rcode, full = key
+            return {"mp_left": mp, "shell_left": shell, "poisoned": poisoned, "anima_left": anima, "round": rcode}
+
+        return PlannedChain(first, hp, phased, named)
 
     def turn(key: Any) -> dict[str, KeyedTurn]:
         """Every plan the MP left pays for, as the Shell stands: its rows to their next keys."""
         mp, shell = key
-        return {label: played(mp, shell, ab) for label, ab in plans(mp, shell > 0).items()}
+        return {label: KeyedTurn(*played(mp, shell, ab)) for label, ab in plans(mp, shell > 0).items()}
 
     def describe(key: Any) -> dict[str, Any]:
         return {"mp_left": key[0], "shell_left": key[1]}
 
     start = (int(attacker.mp), int(sys.shell_points(target)))
-    return PlannedChain(start, int(sys.hit_points(target)), turn, describe)
+    return PlannedChain(start, hp, turn, describe)
 
 
-def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+def phase_turn(side: Any, key: tuple, plans: Any = None, play: Any = None) -> Any:
     """Return one round of the fight from ``key`` = (MP left, Shell left, foe Poisoned, anima left,
     round code, foe at full HP) as parallel outcome rows (the key after the round, the damage to HP,
     the probability), played as :class:`~workbench.systems.last_odyssey.simulation.LastOdysseySide`
@@ -342,7 +356,13 @@ def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarr
     Every damage is absorbed by the Shell points left first; an ability reading whether the foe is at
     full HP (Dragonslayer) reads the key's flag and the HP damage of the round so far. The round code
     counts rounds up to the last one that differs (1: the extra Paradigm Phase; 3: the third Effect
-    Phase), 0 when none does."""
+    Phase), 0 when none does.
+
+    With ``plans`` ((MP left, Shell up) -> label -> ability indices: every plan legal there; ``play``
+    (MP, Shell, abilities) -> :func:`plan_turn`'s rows, default plan_turn itself), a list
+    of :class:`~workbench.state_chain.Branch` instead, one per state entering the Action Phase (after
+    round 1's extra Paradigm Phase), each plan played from there to the end of the round (optimal
+    play, :func:`state_plans`)."""
     from .simulation import poison_damage
 
     mp0, shell0, poisoned0, anima0, rcode, full0 = key
@@ -361,10 +381,20 @@ def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarr
             k = (mp, s, poisoned, anima, d)
             out[k] = out.get(k, 0.0) + q
 
-    def phase_use(a: Any, state: tuple) -> dict[str, np.ndarray]:
+    # the phase uses' tables as arrays (damage, probability, P(status)), per table key, kept on the side:
+    # every round of every key reads the same few
+    arrays = side.__dict__.setdefault("_phase_arrays", {})
+
+    def phase_use(a: Any, state: tuple) -> tuple[np.ndarray, np.ndarray, float, float]:
         i = side._ability_index(a)
         full = bool(full0) and state[4] == 0
-        return side.phase_uses.tables([i * 4 + (state[1] > 0) * 2 + int(full)])[0]
+        k = i * 4 + (state[1] > 0) * 2 + int(full)
+        if k not in arrays:
+            t = side.phase_uses.tables([k])[0]
+            q = np.asarray(t["probability"], np.float64)
+            hit = np.asarray(t["status"]).astype(bool)
+            arrays[k] = (np.asarray(t["damage"], np.int64), q, float(q[hit].sum()), float(q[~hit].sum()))
+        return arrays[k]
 
     def paradigm_phase(dist: dict) -> dict:
         out: dict = {}
@@ -373,57 +403,76 @@ def phase_turn(side: Any, key: tuple) -> tuple[list[tuple], np.ndarray, np.ndarr
             if a is None:
                 out[st] = out.get(st, 0.0) + p
                 continue
-            t = phase_use(a, st)
-            hurt(
-                st, np.asarray(t["damage"], np.int64), p * np.asarray(t["probability"]), out, anima=st[3] - a.anima_cost
-            )
+            damage, q, _, _ = phase_use(a, st)
+            hurt(st, damage, p * q, out, anima=st[3] - a.anima_cost)
         return out
 
     if rcode == 1 and paradigm:
         dist = paradigm_phase(dist)
-    turned: dict = {}
-    for st, p in dist.items():  # the Action Phase: the turn from each Shell the round has come to
-        mp, shell, poisoned, anima, dh = st
-        keys, dmg, prob = shell_turn(side, mp, shell)
-        for (mp2, s2), d, q in zip(keys, dmg.tolist(), prob.tolist()):
-            k = (mp2, s2, poisoned, anima, dh + d)
-            turned[k] = turned.get(k, 0.0) + p * q
-    dist = turned
-    # the Effect Phase: Poisoned's damage, the effect-phase sleights, then the abilities after the third
-    out: dict = {}
-    for st, p in dist.items():
-        if st[2]:
-            hurt(st, np.array([poison]), np.array([p]), out)
-        else:
-            out[st] = out.get(st, 0.0) + p
-    dist = out
-    for a in side.phase["effect_phase"]:
-        out = {}
+
+    def finish(dist: dict) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+        """The rest of the round after the Action Phase: the Effect Phase (Poisoned's damage, the
+        effect-phase sleights, the abilities after the third), then the Paradigm Phase."""
+        out: dict = {}
         for st, p in dist.items():
-            if st[2]:  # already Poisoned: the status changes nothing
+            if st[2]:
+                hurt(st, np.array([poison]), np.array([p]), out)
+            else:
                 out[st] = out.get(st, 0.0) + p
-                continue
-            t = phase_use(a, st)
-            hit = np.asarray(t["status"]).astype(bool)
-            q = np.asarray(t["probability"], np.float64)
-            for poisoned, mass in ((True, float(q[hit].sum())), (False, float(q[~hit].sum()))):
-                if mass > 0:
-                    k = (st[0], st[1], poisoned, st[3], st[4])
-                    out[k] = out.get(k, 0.0) + p * mass
         dist = out
-    if rcode == 3:
-        for a in third:
+        for a in side.phase["effect_phase"]:
             out = {}
             for st, p in dist.items():
-                t = phase_use(a, st)
-                hurt(st, np.asarray(t["damage"], np.int64), p * np.asarray(t["probability"]), out)
+                if st[2]:  # already Poisoned: the status changes nothing
+                    out[st] = out.get(st, 0.0) + p
+                    continue
+                _, _, hit, miss = phase_use(a, st)
+                for poisoned, mass in ((True, hit), (False, miss)):
+                    if mass > 0:
+                        k = (st[0], st[1], poisoned, st[3], st[4])
+                        out[k] = out.get(k, 0.0) + p * mass
             dist = out
-    if paradigm:
-        dist = paradigm_phase(dist)
-    top = 4 if third else 2 if paradigm else 0
-    nxt = min(rcode + 1, top) if top else 0
-    after = [(mp, shell, poisoned, anima, nxt, bool(full0) and dh == 0) for mp, shell, poisoned, anima, dh in dist]
-    return after, np.array([st[4] for st in dist], dtype=np.int64), np.fromiter(dist.values(), np.float64, len(dist))
+        if rcode == 3:
+            for a in third:
+                out = {}
+                for st, p in dist.items():
+                    damage, q, _, _ = phase_use(a, st)
+                    hurt(st, damage, p * q, out)
+                dist = out
+        if paradigm:
+            dist = paradigm_phase(dist)
+        top = 4 if third else 2 if paradigm else 0
+        nxt = min(rcode + 1, top) if top else 0
+        after = [(mp, shell, poisoned, anima, nxt, bool(full0) and dh == 0) for mp, shell, poisoned, anima, dh in dist]
+        damage = np.array([st[4] for st in dist], dtype=np.int64)
+        return after, damage, np.fromiter(dist.values(), np.float64, len(dist))
+
+    def act(st: tuple, p: float, rows: tuple, into: dict) -> None:
+        """Add to ``into`` the Action Phase from state ``st`` (probability ``p``) by the turn ``rows``."""
+        _, _, poisoned, anima, dh = st
+        for (mp2, s2), d, q in zip(rows[0], rows[1].tolist(), rows[2].tolist()):
+            k = (mp2, s2, poisoned, anima, dh + d)
+            into[k] = into.get(k, 0.0) + p * q
+
+    if plans is None:  # the Action Phase: the side's own plan from each Shell the round has come to
+        turned: dict = {}
+        for st, p in dist.items():
+            act(st, p, shell_turn(side, st[0], st[1]), turned)
+        return finish(turned)
+    from ...state_chain import Branch, KeyedTurn
+
+    branches = []
+    for st, p in dist.items():  # one decision per state entering the Action Phase
+        choices = {}
+        for label, abilities in plans(st[0], st[1] > 0).items():
+            turned = {}
+            rows = plan_turn(side, st[0], st[1], abilities) if play is None else play(st[0], st[1], abilities)
+            act(st, 1.0, rows, turned)
+            after, damage, prob = finish(turned)
+            choices[label] = KeyedTurn(after, damage - st[4], prob)
+        named = {"taken_before_the_plan": st[4]} if rcode == 1 and paradigm else {}
+        branches.append(Branch(p, st[4], choices, named))
+    return branches
 
 
 def phase_chain(
