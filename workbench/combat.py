@@ -259,6 +259,23 @@ def _total(joint: np.ndarray) -> np.ndarray:
     return totals(joint[None, ...])[0]
 
 
+def exact_mean_rounds(
+    attacker: Any, target: Any, options: Any, situation: Any, plan: Any, max_rounds: int
+) -> float | None:
+    """Return the exact mean rounds of rounds_to_kill's fight of ``attacker`` against ``target``
+    with ``plan`` (None: the damage play), not cut at ``max_rounds``: the chain over its state
+    (``RuleSystem.state_chain``), else the chain on its pools; None when the state fits no chain
+    (the fight is simulated)."""
+    from .simulate import state_effects
+    from .systems import system_of
+
+    if state_effects(attacker, target, options, situation, plan):
+        got = system_of(attacker).state_chain(attacker, target, options, situation, plan, max_rounds)
+        return None if got is None else float(got[1])
+    pmf, pools = _turn_of(attacker, target, options, situation, plan)
+    return float(_chains(pmf, pools, max_rounds).mean[0])
+
+
 def frame_mean(frame: Any) -> float:
     """Return the mean rounds of a rounds_to_kill frame, sum of t P(T = t) over its rows."""
     return float(frame["round"].to_numpy() @ frame["p_killed_at"].to_numpy())

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import limits
 from .arguments import time_budget
-from .chains import _QUANTILES, QUANTILE_TOLERANCE
+from .chains import _QUANTILES, CHAIN_TAIL, QUANTILE_TOLERANCE
 from .errors import RulesError
 
 __all__ = ["COMPARE_FIGHTS", "FightRow", "row_seed", "row_effects", "fight_rows", "method_line"]
@@ -150,7 +150,7 @@ def fight_rows(
     is projected from the rows done, and past limits.MAX_SECONDS compare stops with a RulesError
     (field ``budget``) unless ``confirm``.
     """
-    from .combat import fight_plan, frame_mean
+    from .combat import exact_mean_rounds, fight_plan, frame_mean
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
 
     n = len(rows)
@@ -187,6 +187,10 @@ def fight_rows(
                     )
                     got, out["exact"][i] = frame["p_killed_by"].to_numpy(), bool(frame["exact"][0])
                     mean = frame_mean(frame)
+                    if out["exact"][i] and got[-1] < 1.0 - CHAIN_TAIL:
+                        # cut at max_rounds: the chain's own mean, not the frame's truncated sum
+                        exact = exact_mean_rounds(r.attacker, r.target, options, situation, plans[i], max_rounds)
+                        mean = mean if exact is None else exact
                 elif state_chains:
                     got, mean, out["exact"][i] = fight_rounds(
                         r.attacker, r.target, options, situation, can_hurt=True, **run

@@ -58,3 +58,18 @@ def test_compare_rounds_to_kill_and_duel_play_the_same_plan():
     foe = fight_plan(cutpurse, basilisk, None, None, "rounds")[0]
     given = wb.duel(basilisk, cutpurse, plan_a=plan, plan_b=foe)
     assert d.exact and abs(d.p_a_wins - given.p_a_wins) < 1e-12 and abs(d.p_b_wins - given.p_b_wins) < 1e-12
+
+
+def test_a_best_plan_row_cut_at_max_rounds_reports_the_chains_own_mean():
+    """Glass Empires' Commoner against the Moon Rabbit Operator: the Ray Shield ("immune to all damage"
+    until an effect of 6 or more breaks it) makes the fight long, so compare's frame (its default
+    max_rounds) leaves mass unresolved. The best-plan row under objective="rounds" reports the exact
+    mean of the chain over the state, as rounds_to_kill does, not the truncated sum of its rounds."""
+    ge = wb.system("glass_empires").catalog()
+    commoner, operator = ge.creature("Commoner"), ge.creature("Moon Rabbit Operator")
+    row = wb.compare([commoner], [operator], progress=False, objective="rounds").filter(
+        pl.col("attack") == "best plan"
+    )
+    exact = wb.system("glass_empires").state_chain(commoner, operator)[1]
+    assert row["p_unresolved"][0] > 0.01  # the frame is cut: its truncated mean would be far below
+    assert row["method"][0] == "exact" and row["mean_rounds"][0] == pytest.approx(exact, rel=1e-9)
