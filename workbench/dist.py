@@ -16,6 +16,7 @@ from math import comb
 from typing import Any, cast
 
 import numpy as np
+from numpy._core.multiarray import correlate as _correlate  # what np.convolve calls
 
 from .errors import RulesError, show
 from .limits import LIMITS, MAX_KEEP_DICE, MAX_MIXTURE, MAX_OUTCOME, MAX_POOL_DICE, MAX_SUPPORT
@@ -77,10 +78,25 @@ def _width(field: str, n: int) -> None:
         raise RulesError(f"would span {show(n)} outcomes; a Dist spans at most {MAX_SUPPORT}", field=field, rule=LIMITS)
 
 
+def _trim(p: np.ndarray) -> tuple[np.ndarray, int]:
+    """Return (``p`` without its zero tails, the number of leading zeros cut); RulesError when all 0."""
+    if p[0] != 0.0 and p[-1] != 0.0:
+        return p, 0
+    nz = np.flatnonzero(p)
+    if nz.size == 0:
+        raise RulesError("a distribution needs at least one outcome with probability > 0", field="pmf")
+    lo, hi = int(nz[0]), int(nz[-1])
+    return p[lo : hi + 1], lo
+
+
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Return the full convolution of two pmfs, by FFT when both are long."""
     if min(a.size, b.size) < _FFT_MIN_SIDE or a.size * b.size < _FFT_MIN_WORK:
-        return np.convolve(a, b)
+        # np.convolve's own steps (the longer first, correlate with the other reversed), without
+        # its argument conversion: most Dists are small and the call overhead dominates
+        if b.size > a.size:
+            a, b = b, a
+        return _correlate(a, b[::-1], 2)
     n = a.size + b.size - 1
     size = 1 << (n - 1).bit_length()
     out = np.fft.irfft(np.fft.rfft(a, size) * np.fft.rfft(b, size), size)[:n]
@@ -123,11 +139,7 @@ class Dist:
             p = cast(np.ndarray, pmf)  # trusted: the constructors pass a float64 array
         lo = 0
         if p[0] == 0.0 or p[-1] == 0.0:  # trim zero tails so that min() and max() are outcomes
-            nz = np.flatnonzero(p)
-            if nz.size == 0:
-                raise RulesError("a distribution needs at least one outcome with probability > 0", field="pmf")
-            lo, hi = int(nz[0]), int(nz[-1])
-            p = p[lo : hi + 1]
+            p, lo = _trim(p)
         offset = int(offset) + lo
         if offset < -MAX_OUTCOME or offset + p.size - 1 > MAX_OUTCOME:
             raise RulesError(
@@ -144,7 +156,7 @@ class Dist:
     @classmethod
     def constant(cls, value: int) -> Dist:
         """Return the distribution that is always ``value`` (a whole number; 1.5 is refused)."""
-        return cls(np.ones(1), _whole("value", value), _trusted=True)
+        return cls(np.array([1.0]), _whole("value", value), _trusted=True)
 
     @classmethod
     def uniform(cls, low: int, high: int) -> Dist:
@@ -159,11 +171,14 @@ class Dist:
     @classmethod
     def die(cls, sides: int) -> Dist:
         """Return one die with faces ``1..sides``."""
-        if isinstance(sides, (bool, np.bool_)) or not isinstance(sides, (int, np.integer)) or sides < 1:
-            raise RulesError(f"a die needs a positive whole number of sides, not {show(sides)}", field="sides")
-        sides = int(sides)
-        _width("sides", sides)
-        return cls(np.full(sides, 1.0 / sides), 1, _trusted=True)
+        if type(sides) is not int or not 1 <= sides <= MAX_SUPPORT:  # else the checks, one by one
+            if isinstance(sides, (bool, np.bool_)) or not isinstance(sides, (int, np.integer)) or sides < 1:
+                raise RulesError(f"a die needs a positive whole number of sides, not {show(sides)}", field="sides")
+            sides = int(sides)
+            _width("sides", sides)
+        p = np.empty(sides)
+        p.fill(1.0 / sides)  # np.full's own steps
+        return cls(p, 1, _trusted=True)
 
     @classmethod
     def dice(cls, n: int, sides: int) -> Dist:
@@ -234,12 +249,14 @@ class Dist:
             return cls.constant(0)
         if keep == 1:
             # P(max <= x) = F(x)^n: one vectorised expression.
-            cdf = np.cumsum(d.pmf if highest else d.pmf[::-1])
+            cdf = np.add.accumulate(d.pmf if highest else d.pmf[::-1])
             cdf[-1] = 1.0
             cdf **= n
-            cdf[1:] -= cdf[:-1].copy()
-            np.maximum(cdf, 0.0, out=cdf)  # round-off of a difference of near-equal powers
-            return cls(cdf if highest else cdf[::-1].copy(), d.offset, _trusted=True)
+            pmf = np.empty_like(cdf)
+            pmf[0] = cdf[0]
+            np.subtract(cdf[1:], cdf[:-1], out=pmf[1:])
+            np.maximum(pmf, 0.0, out=pmf)  # round-off of a difference of near-equal powers
+            return cls(pmf if highest else pmf[::-1].copy(), d.offset, _trusted=True)
         if n > MAX_KEEP_DICE or d.pmf.size * n * n > _MAX_KEEP_WORK:
             raise RulesError(
                 f"keeping {keep} of {n} dice of {d.pmf.size} faces is past the bound "
@@ -283,18 +300,24 @@ class Dist:
         Weights are normalised; by default all components are equally likely. At most
         MAX_MIXTURE components; weights must be finite and non-negative, not all 0.
         """
-        if isinstance(dists, Dist) or not isinstance(dists, Iterable):
+        if type(dists) is list or type(dists) is tuple:  # the common case: no generator to bound
+            if len(dists) > MAX_MIXTURE:
+                dists = dists[: MAX_MIXTURE + 1]
+        elif isinstance(dists, Dist) or not isinstance(dists, Iterable):
             raise RulesError(f"must be a list of Dists, not {show(dists)}", field="dists")
-        dists = list(islice(dists, MAX_MIXTURE + 1))
+        else:
+            dists = list(islice(dists, MAX_MIXTURE + 1))
         if not dists:
             raise RulesError("a mixture needs at least one distribution", field="dists")
         if len(dists) > MAX_MIXTURE:
             raise RulesError(f"a mixture may have at most {MAX_MIXTURE} components", field="dists", rule=LIMITS)
-        if not all(isinstance(d, Dist) for d in dists):
-            i = next(i for i, d in enumerate(dists) if not isinstance(d, Dist))
-            raise RulesError(f"must be a Dist, not {show(dists[i])}", field=f"dists[{i}]")
+        for i, d in enumerate(dists):
+            if not isinstance(d, Dist):
+                raise RulesError(f"must be a Dist, not {show(d)}", field=f"dists[{i}]")
         if weights is None:
             wl = [1.0] * len(dists)
+        elif (type(weights) is list or type(weights) is tuple) and all(type(x) is float for x in weights):
+            wl = list(weights)  # plain floats: what the conversion below would give, without numpy
         else:
             try:
                 arr = np.asarray(weights, dtype=np.float64)
@@ -308,15 +331,15 @@ class Dist:
             raise RulesError(
                 "mixture weights must be finite and non-negative, one per distribution, not all 0", field="weights"
             )
-        lo = min(d.offset for d in dists)
-        hi = max(d.offset + d.pmf.size for d in dists)
+        lo = min([d.offset for d in dists])
+        hi = max([d.offset + d.pmf.size for d in dists])
         _width("dists", hi - lo)
         out = np.zeros(hi - lo)
         for d, wi in zip(dists, wl):
             if wi:
                 start = d.offset - lo
-                out[start : start + d.pmf.size] += (wi / total) * d.pmf
-        out /= out.sum()
+                out[start : start + d.pmf.size] += d.pmf * (wi / total)
+        out /= np.add.reduce(out)  # out.sum()'s own step
         return cls(out, lo, _trusted=True)
 
     @classmethod
@@ -454,16 +477,21 @@ class Dist:
         """Return the sum of ``n >= 0`` copies, ``n`` already checked (repeated squaring)."""
         if n == 0:
             return Dist.constant(0)
-        result: Dist | None = None
-        base = self
+        # on the pmfs, one Dist at the end; the zero tails trimmed as each sum's Dist would
+        offset, result, base, lo_r, lo_b = self.offset * n, None, self.pmf, 0, 0
         while n:
             if n & 1:
-                result = base if result is None else result + base
+                if result is None:
+                    result, lo_r = base, lo_b
+                else:
+                    result, cut = _trim(_convolve(result, base))
+                    lo_r += lo_b + cut
             n >>= 1
             if n:
-                base = base + base
+                base, cut = _trim(_convolve(base, base))
+                lo_b = 2 * lo_b + cut
         assert result is not None  # n >= 1 here
-        return result
+        return Dist(result, offset + lo_r, _trusted=True)
 
     def max_with(self, other: Dist) -> Dist:
         """Return ``max(X, Y)`` for independent X (self) and Y."""
@@ -521,7 +549,7 @@ class Dist:
         """Return P(X <= x); ``x`` may be a number or an array."""
         if isinstance(x, (int, np.integer)):
             i = int(x) - self.offset + 1
-            return 0.0 if i <= 0 else 1.0 if i >= self.pmf.size else float(self.pmf[:i].sum())
+            return 0.0 if i <= 0 else 1.0 if i >= self.pmf.size else float(np.add.reduce(self.pmf[:i]))
         c = np.concatenate(([0.0], np.cumsum(self.pmf)))
         c[-1] = 1.0
         idx = np.clip(np.floor(np.asarray(x, dtype=np.float64)) - self.offset + 1, 0, self.pmf.size).astype(np.int64)
@@ -532,7 +560,7 @@ class Dist:
         """Return P(X >= x) (at least ``x``); ``x`` may be a number or an array."""
         if isinstance(x, (int, np.integer)):
             i = int(x) - self.offset
-            return 1.0 if i <= 0 else 0.0 if i >= self.pmf.size else float(self.pmf[i:].sum())
+            return 1.0 if i <= 0 else 0.0 if i >= self.pmf.size else float(np.add.reduce(self.pmf[i:]))
         s = np.concatenate((np.cumsum(self.pmf[::-1])[::-1], [0.0]))
         s[0] = 1.0
         idx = np.clip(np.ceil(np.asarray(x, dtype=np.float64)) - self.offset, 0, self.pmf.size).astype(np.int64)
