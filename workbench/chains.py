@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .dist import convolve_full
 from .errors import RulesError
 
 __all__ = ["CHAIN_TAIL", "Chains", "kill_chains", "kill_stats", "totals", "by_round_from_steps", "QUANTILE_TOLERANCE"]
@@ -400,7 +401,7 @@ def _lead_chains(L: np.ndarray, X: np.ndarray, hp: np.ndarray, ti: np.ndarray, m
         a[0] = 1.0
         killed = np.zeros(k)
         for t, x in enumerate(lead):  # all k rounds, past max_rounds too: the mean is exact
-            full = np.convolve(a, x)
+            full = convolve_full(a, x)
             killed[t] = full[H:].sum()  # damage taken reaches HP
             a = full[:H]
         mean[p] = float(np.arange(1, k + 1) @ killed)
@@ -481,8 +482,8 @@ def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> N
             while filled < H:
                 m = min(filled, H - filled)
                 lo = max(0, filled - (y.size - 1))
-                reach = np.convolve(u[lo:filled], y)[filled - lo : filled - lo + min(m, y.size - 1)]
-                u[filled : filled + m] = np.convolve(u[:m], reach)[:m]
+                reach = convolve_full(u[lo:filled], y)[filled - lo : filled - lo + min(m, y.size - 1)]
+                u[filled : filled + m] = convolve_full(u[:m], reach)[:m]
                 filled += m
         pairs = np.arange(pair_lo[k], pair_hi[k])
         mean[pairs] = np.cumsum(u, dtype=np.longdouble)[ph[pairs] - 1].astype(np.float64) / p_pos[k]
@@ -728,7 +729,7 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
         if Jf.shape[1] != L:
             Jf = np.zeros((jr, L))
             Jf[:, :jv] = j
-        f: np.ndarray = np.convolve(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
+        f: np.ndarray = convolve_full(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
         out_r, out_v = min(nr + jr - 1, H), min(L, Vb)
         power = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)[:out_r, :out_v]
         buf[c, :out_r, :out_v] = power
@@ -750,9 +751,12 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
     killed = np.where(np.arange(1, T + 1)[None, :] <= stop[:, None], prev - M, 0.0)
     acc = killed @ np.arange(1, T + 1, dtype=np.float64)  # sum_t t P(T = t)
     converged = below.any(axis=1)
-    for r in np.unique(stop).tolist():
-        at = np.flatnonzero(stop == r)
-        _store(rec, pairs[at], killed[at, :r], r, M[at, r - 1])
+    # every pair at once: its kill chances past its own last round are 0 already
+    R = int(stop.max())
+    rec.grow(R)
+    rec.killed[pairs, :R] = np.maximum(killed[:, :R], 0.0)  # an exact 0 may round to -2e-16
+    rec.R = max(rec.R, R)
+    rec.finish(pairs, stop, M[np.arange(n), stop - 1])
     mean[pairs] = np.where(converged, acc, np.nan)
 
 
@@ -784,14 +788,6 @@ def _weigh(
         wts.out[rows[sel]] += wts.W[rows[sel], t, None] * s[pos[sel]]
 
 
-def _store(rec: _Recorder, pairs: np.ndarray, killed: np.ndarray, t: int, alive: np.ndarray) -> None:
-    """Store the kill chances of ``pairs`` (rounds 1..t) leaving the chain after round ``t``."""
-    rec.grow(t)
-    rec.killed[pairs, :t] = np.maximum(killed, 0.0)  # an exact 0 may round to -2e-16
-    rec.R = max(rec.R, t)
-    rec.finish(pairs, t, alive)
-
-
 # --------------------------------------------------------------------------- statistics of many rows
 #: a round counts as reaching quantile q when P(killed by then) >= q - this (float ties)
 QUANTILE_TOLERANCE = 1e-12
@@ -809,42 +805,55 @@ def totals(pmf: np.ndarray) -> np.ndarray:
     return out
 
 
+#: (distinct chances x rounds x steps) cells of the Binomial table built at once
+_BINOMIAL_CELLS = 1 << 22
+
+
 def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -> np.ndarray:
     """Return P(T <= t), t = 1..max_rounds, from the damaging-step chain: ``steps[i, k-1]`` =
     P(the kill takes k damaging turns), each turn damaging with probability ``p_pos[i]``.
 
     A turn that deals nothing only waits, so T is the round of the k-th damaging turn:
-    P(T <= t) = sum_k P(K = k) P(Binomial(t, p) >= k) (the Binomial pmf is stepped round by round,
-    its last cell holding ">= K"), summed as sum_j P(Bin(t, p) = j) P(K <= j), j = 1..K. A row whose
-    P(Bin >= its most steps) is within CHAIN_TAIL of 1 can move by less than that any more: it keeps
-    its value for the rounds left and leaves the loop.
+    P(T <= t) = sum_k P(K = k) P(Binomial(t, p) >= k), summed as sum_j P(Bin(t, p) = j) P(K <= j),
+    j = 1..K (the Binomial pmf's last cell holds ">= K"). The Binomial pmfs depend on p alone, so
+    they are stepped round by round once per distinct p (a chunk of rounds at a time, at most
+    ``_BINOMIAL_CELLS`` cells) and each row takes one product with its p's table: rows of one turn
+    against many pools share it (one product per p and chunk; when most p are a row's own, one
+    gathered product per block of rows instead: a Python loop over thousands of p costs more).
     """
     n, K = steps.shape
-    pmf = np.zeros((n, K + 1))
-    pmf[:, 0] = 1.0
-    p, q = p_pos[:, None], (1.0 - p_pos)[:, None]
-    upto = np.cumsum(steps, axis=1)  # P(K <= j), j = 1..K
-    moved = np.empty_like(pmf)
     out = np.zeros((n, max_rounds))
-    live = np.arange(n)
-    # each row's most steps: past P(Bin >= that) = 1 its value is final
-    last = K - np.argmax(steps[:, ::-1] > 0, axis=1) if K else np.zeros(n, dtype=np.int64)
-    for t in range(max_rounds):
-        np.multiply(pmf, p, out=moved)
-        pmf *= q
-        pmf[:, 1:] += moved[:, :-1]
-        pmf[:, -1] += moved[:, -1]
-        out[live, t] = np.einsum("ik,ik->i", pmf[:, 1:], upto)
-        if t % 8 == 7 and t + 1 < max_rounds:
-            sf = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]  # P(Bin >= j), j = 0..K
-            done = sf[np.arange(live.size), last] >= 1.0 - CHAIN_TAIL
-            if done.any():
-                out[live[done], t + 1 :] = out[live[done], t, None]
-                keep = ~done
-                live, pmf, p, q, upto, last = live[keep], pmf[keep], p[keep], q[keep], upto[keep], last[keep]
-                moved = np.empty_like(pmf)
-                if not live.size:
-                    break
+    if n == 0 or max_rounds == 0:
+        return out
+    ps, u = np.unique(p_pos, return_inverse=True)
+    u = u.ravel()
+    order = np.argsort(u, kind="stable")
+    cuts = np.flatnonzero(np.diff(u[order])) + 1
+    groups = np.split(order, cuts)  # group g: the rows whose chance is ps[g]
+    upto = np.cumsum(steps, axis=1)  # P(K <= j), j = 1..K
+    U = ps.size
+    pmf = np.zeros((U, K + 1))
+    pmf[:, 0] = 1.0
+    p, q = ps[:, None], (1.0 - ps)[:, None]
+    moved = np.empty_like(pmf)
+    chunk = max(1, min(max_rounds, _BINOMIAL_CELLS // (U * (K + 1))))
+    B = np.empty((chunk, U, K))  # B[t, g, j - 1] = P(Bin(t0 + t + 1, ps[g]) = j), j = 1..K
+    for t0 in range(0, max_rounds, chunk):
+        c = min(chunk, max_rounds - t0)
+        for t in range(c):
+            np.multiply(pmf, p, out=moved)
+            pmf *= q
+            pmf[:, 1:] += moved[:, :-1]
+            pmf[:, -1] += moved[:, -1]
+            B[t] = pmf[:, 1:]
+        if n >= 8 * U:
+            for g, rows in enumerate(groups):
+                out[rows, t0 : t0 + c] = upto[rows] @ B[:c, g].T
+            continue
+        block = max(1, _BINOMIAL_CELLS // (K * c))
+        for r0 in range(0, n, block):
+            rs = slice(r0, r0 + block)
+            out[rs, t0 : t0 + c] = np.einsum("rj,trj->rt", upto[rs], B[:c, u[rs]])
     return np.clip(out, 0.0, 1.0)
 
 

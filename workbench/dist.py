@@ -89,14 +89,19 @@ def _trim(p: np.ndarray) -> tuple[np.ndarray, int]:
     return p[lo : hi + 1], lo
 
 
+def convolve_full(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return ``np.convolve(a, b)`` of two non-empty 1-D float64 arrays, by np.convolve's own steps
+    (the longer first, correlated with the other reversed) without its argument conversion: most
+    pmfs here are small, and the call overhead dominates."""
+    if b.size > a.size:
+        a, b = b, a
+    return _correlate(a, b[::-1], 2)
+
+
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Return the full convolution of two pmfs, by FFT when both are long."""
     if min(a.size, b.size) < _FFT_MIN_SIDE or a.size * b.size < _FFT_MIN_WORK:
-        # np.convolve's own steps (the longer first, correlate with the other reversed), without
-        # its argument conversion: most Dists are small and the call overhead dominates
-        if b.size > a.size:
-            a, b = b, a
-        return _correlate(a, b[::-1], 2)
+        return convolve_full(a, b)
     n = a.size + b.size - 1
     size = 1 << (n - 1).bit_length()
     out = np.fft.irfft(np.fft.rfft(a, size) * np.fft.rfft(b, size), size)[:n]

@@ -5,6 +5,7 @@ oracles: the one matchup's chain, zero past the support, two pools by hand.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import workbench as wb
 from workbench.chains import kill_stats
@@ -58,8 +59,8 @@ def test_two_pool_kill_stats_hand_worked():
 
 def test_rounds_from_damaging_steps_equal_the_binomial_sum():
     """P(T <= t) = sum_k P(K = k) P(Binomial(t, p) >= k): by_round_from_steps equals that sum (scipy's
-    binomial survival function) to 1e-12 for rows of different step counts and chances, the quick rows
-    (p near 1, one or two steps) leaving its loop early with their final value."""
+    binomial survival function) to 1e-12 for rows of different step counts and chances (each row its
+    own chance: one gathered product per block of rows)."""
     from scipy.stats import binom
 
     from workbench.chains import by_round_from_steps
@@ -76,4 +77,27 @@ def test_rounds_from_damaging_steps_equal_the_binomial_sum():
     t = np.arange(1, 61)
     want = np.array([[steps[i] @ binom.sf(np.arange(9), r, p[i]) for r in t] for i in range(6)])
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
-    assert got[0, -1] == got[0, 8] and got[4, -1] < 1 - 1e-6  # the quick row stopped; the slow one still moves
+    assert abs(got[0, -1] - 1.0) < 1e-15 and got[4, -1] < 1 - 1e-6  # the quick row is done; the slow one still moves
+    assert np.all(np.diff(got, axis=1) >= -1e-15)  # P(T <= t) never falls
+
+
+@pytest.mark.parametrize("cells", [None, 64])
+def test_rows_sharing_a_chance_share_its_binomial_table(monkeypatch, cells):
+    """Many rows over few chances (one turn against many pools): one product per chance, the same
+    binomial sum to 1e-12, each row as if alone; ``cells=64`` forces the table into chunks of rounds."""
+    from scipy.stats import binom
+
+    import workbench.chains as chains
+
+    if cells is not None:
+        monkeypatch.setattr(chains, "_BINOMIAL_CELLS", cells)
+    rng = np.random.default_rng(7)
+    steps = rng.random((40, 5))
+    steps /= steps.sum(axis=1, keepdims=True)
+    chance = np.array([0.3, 0.75, 0.5])
+    p = chance[rng.integers(0, 3, 40)]
+    got = chains.by_round_from_steps(steps, p, 25)
+    want = np.array([[steps[i] @ binom.sf(np.arange(5), r, p[i]) for r in range(1, 26)] for i in range(40)])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    alone = chains.by_round_from_steps(steps[7:8], p[7:8], 25)
+    np.testing.assert_allclose(got[7], alone[0], rtol=0, atol=1e-15)
