@@ -95,7 +95,7 @@ def convolve_full(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     pmfs here are small, and the call overhead dominates."""
     if b.size > a.size:
         a, b = b, a
-    return _correlate(a, b[::-1], 2)
+    return _correlate(a, b[::-1], "full")
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
