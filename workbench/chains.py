@@ -679,8 +679,8 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
     that region is a down-set, so mass that leaves it never returns: P(alive after t) is the sum of
     J^{*t} over the pair's region, and one power sequence (on the box r < max(E + V), v < max(V),
     past which every pair is dead) serves every pool of the turn. Each round is one 1-D
-    convolution of the box and the joint laid out row-major with a common row stride (columns
-    padded so that no row wraps into the next); the powers of up to 64 rounds are summed over the
+    convolution of the box and the joint laid out row-major at one row stride for every round,
+    max(V) + the joint's vital reach - 1 (columns padded so that no row wraps into the next); the powers of up to 64 rounds are summed over the
     pairs' regions in one product, and the iteration stops once the mass in the union of the regions
     (which bounds every pair's) is below CHAIN_TAIL. A pair leaves after the first round its alive
     mass is below CHAIN_TAIL.
@@ -715,26 +715,28 @@ def _pool_chain(joint, pools, pairs, rec: _Recorder, mean, max_rounds, wts) -> N
     chunk = max(1, min(64, _POOL_CELLS // (H * Vb)))
     buf = np.zeros((chunk, H, Vb))  # the powers of the chunk's rounds on the box
     c = 0
-    power = np.ones((1, 1))
-    Jf = np.zeros((jr, 0))  # the joint laid out on the box's row stride, rebuilt when the stride grows
+    # the powers laid out row-major at one row stride L for all rounds: a column v < Vb meets the
+    # joint's columns below jv, so the sum stays below L and no row wraps into the next; the
+    # columns from Vb on (every pair dead) are cleared each round
+    L = Vb + jv - 1
+    Jf = np.zeros((jr, L))
+    Jf[:, :jv] = j
+    jflat = Jf.ravel()[: (jr - 1) * L + jv]  # without the last row's trailing zeros
+    a = np.zeros(L)  # round 0: no damage taken (one row)
+    a[0] = 1.0
+    nr = 1
     t = 0
     for t in range(1, max_rounds + 1):
-        nr, nv = power.shape
-        L = nv + jv - 1
-        if nv == L:
-            A = power
-        else:
-            A = np.zeros((nr, L))
-            A[:, :nv] = power
-        if Jf.shape[1] != L:
-            Jf = np.zeros((jr, L))
-            Jf[:, :jv] = j
-        f: np.ndarray = convolve_full(A.ravel(), Jf.ravel())  # (nr + jr) L - 1 long: every row fits
-        out_r, out_v = min(nr + jr - 1, H), min(L, Vb)
-        power = f[: (nr + jr - 1) * L].reshape(nr + jr - 1, L)[:out_r, :out_v]
-        buf[c, :out_r, :out_v] = power
+        f: np.ndarray = convolve_full(a, jflat)  # (nr + jr - 1) L - 1 + jv long: every row of the sum fits
+        nr = min(nr + jr - 1, H)
+        a = f[: nr * L]
+        P = a.reshape(nr, L)
+        if L > Vb:
+            P[:, Vb:] = 0.0
+        now = buf[c, :nr]
+        now[:] = P[:, :Vb]
         c += 1
-        over = float(np.vdot(union[:out_r, :out_v], power)) < CHAIN_TAIL  # every pair has left
+        over = float(np.vdot(union[:nr], now)) < CHAIN_TAIL  # every pair has left
         if c == chunk or over or t == max_rounds:
             masses.append(np.einsum("ijk,tjk->it", region, buf[:c]))
             if wts is not None:
