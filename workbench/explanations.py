@@ -86,7 +86,9 @@ def explain(
     outcome of one use: hit, threat, crit, a condition; empty for the best plan), ``damage``
     (mean, sd, P(any) of one use), ``plan`` and ``uses_per_turn``, ``method`` ("exact" or
     "simulated"), ``fights`` and ``se`` of a simulated row, ``forced_by`` (the state that forced
-    it), ``unresolved`` and ``python`` (:func:`python_snippet`)."""
+    it), ``state`` (the state effects the row's fight carries, sorted, whether chained exactly or
+    simulated: ``workbench.simulate.state_effects``), ``unresolved`` and ``python``
+    (:func:`python_snippet`)."""
     from .comparison import compare
     from .systems import system_of
 
@@ -111,8 +113,10 @@ def explain(
                 if p > 0:
                     events[c] = p
     from .fight_rows import COMPARE_FIGHTS
+    from .simulate import state_effects
 
     simulated = row["method"] == "simulated"
+    state = sorted(state_effects(attacker, target, options, situation, None if attack is None else [attack]))
     return {
         "row": row,
         "events": events,
@@ -124,6 +128,7 @@ def explain(
         "fights": COMPARE_FIGHTS if simulated else None,
         "se": row["se"],
         "forced_by": row["forced_by"],
+        "state": state,
         "unresolved": row["p_unresolved"],
         "python": python_snippet(attacker, target, attack, options, situation, seed=seed),
     }
@@ -144,12 +149,17 @@ def explanation_markdown(info: dict[str, Any]) -> str:
     else:
         lines.append("1. One use: the best plan mixes the attacker's attacks (see the plan).")
     turn = r["plan"] if r["plan"] else f"{r['attack']} × {r['uses_per_turn']}"
+    state = "; ".join(info.get("state") or []) or r["forced_by"]
+    if r["plan"] and state:
+        # the row's turn columns are the first turn's; compare's fight with state chooses every turn
+        # anew (docs/compare.md: the highest mean damage in the state that turn meets)
+        turn += " on the first turn (each later turn plays the highest mean damage in the state it meets)"
     lines.append(
         f"2. One turn: {turn}; mean {f(r['mean_turn_damage'])}, P(down in one turn) {f(r['p_kill_one_turn'])}."
     )
     if info["method"] == "exact":
         how = "exact: the absorbing chain over the target's pools" + (
-            f" and the fight's state ({r['forced_by']})" if r["forced_by"] else ""
+            f" and the fight's state ({state})" if state else ""
         )
     else:
         how = (

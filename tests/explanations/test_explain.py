@@ -72,3 +72,21 @@ def test_mixed_systems_are_a_rules_error():
     with pytest.raises(wb.RulesError) as e:
         wb.explain(U.catalog().creature("Town guard"), A.catalog().creature("Wolf"))
     assert e.value.field in ("target", "b", "targets")
+
+
+def test_a_best_plan_with_state_says_its_plan_is_the_first_turns():
+    """The Moon Rabbit Operator against itself (Glass Empires): the best plan's first turn is its Fists
+    (both weapons deal 0 through the untouched Ray Shield, and the first listed wins the tie), which
+    alone never kill (mean rounds inf),
+    while the row's fight, choosing by state each turn, kills in the Jade Pestle's 38.2 rounds. The
+    explanation says the plan is the first turn's."""
+    m = G.catalog().creature("Moon Rabbit Operator")
+    info = wb.explain(m, m)
+    # exact over the Ray Shield: nothing forced a simulation, but the fight carries the state
+    assert info["plan"] == "Fists" and info["forced_by"] == "" and info["state"] == ["ray shield"]
+    fists = wb.rounds_to_kill(m, m, plan=[m.weapons[0]])
+    assert fists["p_killed_by"][-1] == 0.0  # Fists alone never get through
+    assert info["method"] == "exact" and info["row"]["mean_rounds"] == pytest.approx(38.204082, abs=1e-6)
+    text = explanation_markdown(info)
+    assert "2. One turn: Fists on the first turn (each later turn plays the highest mean damage" in text
+    assert "the absorbing chain over the target's pools and the fight's state (ray shield)" in text
