@@ -560,7 +560,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
             A = new[:, :width]
         # a row whose largest HP is below ``width`` carries dead mass past it (damage >= its largest HP):
         # no survival reads it, and it moves only to higher damage
-        c = A.cumsum(axis=1)
+        c = np.add.accumulate(A, axis=1)  # A.cumsum(axis=1) without its wrapper (a call a round)
         if flat_w != width:
             flat, flat_w = pr * width + (np.minimum(idx, width - 1) if width < capmax else idx), width
         surv = c.take(flat)
@@ -579,7 +579,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
                 vals = A[pos[i]] * wts.W[r, t][:, None]
                 rr = np.broadcast_to(r[:, None], cols.shape)
                 wts.out[rr[ok], cols[ok]] += vals[ok]
-        if surv.min() < CHAIN_TAIL:
+        if np.minimum.reduce(surv) < CHAIN_TAIL:  # surv.min(), likewise
             done = surv < CHAIN_TAIL
             rec.finish(pa[done], t, surv[done])
             rec.dropped[pa[done]] = dropped[act[done]]
