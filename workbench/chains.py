@@ -42,7 +42,7 @@ _TRIM_MIN = 512
 #: to this many (turns x largest HP) cells a group
 _GROUP_CELLS = 1 << 16
 #: rows convolve as one batched product over sliding windows up to this many multiply-adds a row
-#: (window x max(support, 32)); wider, one np.correlate per row (its per-call cost is then small)
+#: (window x max(support, 32)); wider, one convolution per row (its per-call cost is then small)
 _BATCH_MACS = 8192
 #: the pools of one two-pool turn chained together up to this many (pairs x box) region cells
 _POOL_CELLS = 1 << 22
@@ -499,7 +499,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
     shift the rows to their new start. Trimmed mass below a pair's HP is that pair's ``dropped``.
     (A pair whose HP falls inside a trimmed run has less than that alive, so it already left.) The
     rows' convolution is one batched product over sliding windows per band of support widths when
-    the windows are narrow (``_BATCH_MACS``), else one correlation with the reversed turn per row.
+    the windows are narrow (``_BATCH_MACS``), else one convolution with the turn per row.
     ``sw``: each turn's support width (:func:`_support_widths`).
     """
     k = tb.size
@@ -512,6 +512,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
     for i, (r, w) in enumerate(zip(tb.tolist(), wk.tolist())):
         Xr[i, wx - w :] = X[r, w - 1 :: -1] if w > 1 else X[r, :1]
     xr = [Xr[i, wx - w :] for i, w in enumerate(wk.tolist())]
+    xf = [x[::-1] for x in xr]  # the supports in order, for convolve_full (np.convolve without its wrapper)
     bands = None
     if k == 1:
         prow = np.zeros(pairs.size, dtype=np.int64)
@@ -543,7 +544,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
         width = min(aw + wx - 1, capmax)
         n_rows = rows.size
         if n_rows == 1:
-            A = np.correlate(A[0], xr[int(rows[0])], "full")[None, :width]
+            A = convolve_full(A[0], xf[int(rows[0])])[None, :width]
         elif width * max(wx, 32) <= _BATCH_MACS:
             if bands is None:
                 bands = _bands(wk[rows], Xr[rows])
@@ -556,7 +557,7 @@ def _window_chains(X, tb, h_turn, sw, pairs, pt, ph, rec: _Recorder, max_rounds:
         else:
             new = np.zeros((n_rows, aw + wx - 1))
             for i, r in enumerate(rows.tolist()):
-                new[i, : aw + xr[r].size - 1] = np.correlate(A[i], xr[r], "full")
+                new[i, : aw + xr[r].size - 1] = convolve_full(A[i], xf[r])
             A = new[:, :width]
         # a row whose largest HP is below ``width`` carries dead mass past it (damage >= its largest HP):
         # no survival reads it, and it moves only to higher damage
