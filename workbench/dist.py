@@ -16,7 +16,11 @@ from math import comb
 from typing import Any, cast
 
 import numpy as np
-from numpy._core.multiarray import correlate as _correlate  # what np.convolve calls
+
+try:  # what np.convolve calls (numpy >= 2; numpy 1.26, which pyproject.toml allows, names it numpy.core)
+    from numpy._core.multiarray import correlate as _correlate
+except ImportError:  # pragma: no cover - numpy < 2
+    from numpy.core.multiarray import correlate as _correlate  # type: ignore[no-redef]
 
 from .errors import RulesError, show
 from .limits import LIMITS, MAX_KEEP_DICE, MAX_MIXTURE, MAX_OUTCOME, MAX_POOL_DICE, MAX_SUPPORT
