@@ -853,7 +853,7 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
             for g, rows in enumerate(groups):
                 out[rows, t0 : t0 + c] = upto[rows] @ B[:c, g].T
             continue
-        block = max(1, _BINOMIAL_CELLS // (K * c))
+        block = max(1, _BINOMIAL_CELLS // max(1, K * c))  # K = 0: no steps, all rows 0
         for r0 in range(0, n, block):
             rs = slice(r0, r0 + block)
             out[rs, t0 : t0 + c] = np.einsum("rj,trj->rt", upto[rs], B[:c, u[rs]])

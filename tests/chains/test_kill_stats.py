@@ -101,3 +101,12 @@ def test_rows_sharing_a_chance_share_its_binomial_table(monkeypatch, cells):
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     alone = chains.by_round_from_steps(steps[7:8], p[7:8], 25)
     np.testing.assert_allclose(got[7], alone[0], rtol=0, atol=1e-15)
+
+
+def test_no_steps_never_kill():
+    """Rows with no damaging-step chance at all (K = 0 columns) are never killed, in both forms of
+    the product (each row its own chance, and rows sharing one)."""
+    from workbench.chains import by_round_from_steps
+
+    assert not by_round_from_steps(np.zeros((3, 0)), np.array([0.2, 0.5, 0.9]), 4).any()
+    assert not by_round_from_steps(np.zeros((30, 0)), np.full(30, 0.5), 2).any()
