@@ -88,7 +88,9 @@ def check_flag(name: str, value: Any, allow_none: bool = True) -> bool | None:
 
 def check_hp(value: Any, name: str = "hp", limit: int | None = None) -> np.ndarray:
     """Return ``hp`` (one whole number or a list of them, each 1..``limit``, default limits.MAX_HP)
-    as an int64 array."""
+    as an int64 array (a 0-d numpy array is its one number)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
     items = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
     if not items or len(items) > limits.MAX_ITEMS:
         raise RulesError(

@@ -479,6 +479,9 @@ def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> N
             u = np.empty(H)
             u[:head] = U[i]
             filled = head
+            if y.size <= 1:  # every damage > 0 is at least H: the first hit kills, U is 1 at 0 only
+                u[head:] = 0.0
+                filled = H
             while filled < H:
                 m = min(filled, H - filled)
                 lo = max(0, filled - (y.size - 1))

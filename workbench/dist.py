@@ -82,6 +82,44 @@ def _width(field: str, n: int) -> None:
         raise RulesError(f"would span {show(n)} outcomes; a Dist spans at most {MAX_SUPPORT}", field=field, rule=LIMITS)
 
 
+def _operand(field: str, other: Any) -> Dist:
+    """Return ``other`` when it is a Dist, else raise RulesError naming ``field`` (an operation of two
+    distributions takes two; ``d + 3`` shifts, but ``d.max_with(3)`` is ``d.max_with(Dist.constant(3))``)."""
+    if not isinstance(other, Dist):
+        raise RulesError(f"must be a Dist (e.g. Dist.constant(3) for a fixed value), not {show(other)}", field=field)
+    return other
+
+
+def _points(field: str, x: Any) -> np.ndarray:
+    """Return ``x`` (a number or an array of numbers) as float64, or raise RulesError naming
+    ``field`` for NaN, a bool or anything that is not a number (an outcome is a number; NaN is none)."""
+    if isinstance(x, (bool, np.bool_, str, bytes)):
+        raise RulesError(f"must be a number or an array of numbers, not {show(x)}", field=field)
+    try:
+        a = np.asarray(x)
+        if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
+            raise TypeError
+        a = a.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise RulesError(f"must be a number or an array of numbers, not {show(x)}", field=field) from None
+    if np.isnan(a).any():
+        raise RulesError("must be a number, not NaN", field=field)
+    return a
+
+
+def _user_function(func: Any, *args: np.ndarray) -> np.ndarray:
+    """Return ``np.asarray(func(*args))``; a non-callable ``func`` or an exception inside it is a
+    RulesError naming ``func`` (the caller's own function failed: bad input, said so)."""
+    if not callable(func):
+        raise RulesError(f"must be a function of numpy arrays, not {show(func)}", field="func")
+    try:
+        return np.asarray(func(*args))
+    except RulesError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the caller's function: its error is bad input
+        raise RulesError(f"the function raised {type(exc).__name__}: {show(str(exc), 120)}", field="func") from None
+
+
 def _trim(p: np.ndarray) -> tuple[np.ndarray, int]:
     """Return (``p`` without its zero tails, the number of leading zeros cut); RulesError when all 0."""
     if p[0] != 0.0 and p[-1] != 0.0:
@@ -392,8 +430,9 @@ class Dist:
 
     # ----------------------------------------------------------------- transformations
     def map(self, func: Callable[[np.ndarray], np.ndarray]) -> Dist:
-        """Return the distribution of ``func(X)``; ``func`` takes and returns integer arrays."""
-        values = np.asarray(func(self.outcomes))
+        """Return the distribution of ``func(X)``; ``func`` takes and returns integer arrays (an
+        exception inside it, or a function that is none, is a RulesError naming ``func``)."""
+        values = _user_function(func, self.outcomes)
         if values.shape != self.pmf.shape:
             raise RulesError("the mapped function must return one value per outcome", field="func")
         return Dist.from_outcomes(values, self.pmf)
@@ -439,6 +478,7 @@ class Dist:
             return Dist(self.pmf, self.offset + int(other), _trusted=True)
         if not isinstance(other, Dist):
             return NotImplemented
+        _width("other", self.pmf.size + other.pmf.size - 1)  # counted before the convolution allocates
         return Dist(_convolve(self.pmf, other.pmf), self.offset + other.offset, _trusted=True)
 
     __radd__ = __add__
@@ -503,16 +543,24 @@ class Dist:
         return Dist(result, offset + lo_r, _trusted=True)
 
     def max_with(self, other: Dist) -> Dist:
-        """Return ``max(X, Y)`` for independent X (self) and Y."""
-        return self._extreme(other, highest=True)
+        """Return ``max(X, Y)`` for independent X (self) and Y (a Dist; anything else is a
+        RulesError naming ``other``). Its support is max(min X, min Y)..max(max X, max Y), no wider
+        than the wider operand's."""
+        return self._extreme(_operand("other", other), highest=True)
 
     def min_with(self, other: Dist) -> Dist:
-        """Return ``min(X, Y)`` for independent X (self) and Y."""
-        return self._extreme(other, highest=False)
+        """Return ``min(X, Y)`` for independent X (self) and Y (a Dist; anything else is a
+        RulesError naming ``other``). Its support is min(min X, min Y)..min(max X, max Y)."""
+        return self._extreme(_operand("other", other), highest=False)
 
     def _extreme(self, other: Dist, highest: bool) -> Dist:
-        lo = min(self.offset, other.offset)
-        hi = max(self.max(), other.max())
+        # only the result's own support: max(X, Y) is never below the larger minimum, min(X, Y)
+        # never above the smaller maximum (Dist.constant(-10**12).max_with(Dist.constant(0)) is 0)
+        if highest:
+            lo, hi = max(self.offset, other.offset), max(self.max(), other.max())
+        else:
+            lo, hi = min(self.offset, other.offset), min(self.max(), other.max())
+        _width("other", hi - lo + 1)
         xs = np.arange(lo, hi + 1)
         if highest:
             c = self.cdf(xs) * other.cdf(xs)
@@ -521,10 +569,28 @@ class Dist:
         return Dist(s - np.append(s[1:], 0.0), lo, _trusted=True)
 
     def combine(self, other: Dist, func: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Dist:
-        """Return the distribution of ``func(X, Y)`` over all pairs (numpy broadcasting)."""
+        """Return the distribution of ``func(X, Y)`` over all pairs (numpy broadcasting).
+
+        ``other`` must be a Dist and ``func`` a function of numpy arrays (else RulesError naming
+        them); the pairs, len(X) x len(Y), are counted before anything is allocated and may number
+        at most MAX_SUPPORT (docs/limits.md), e.g. two dice of 3,162 faces."""
+        other = _operand("other", other)
+        if not callable(func):
+            raise RulesError(f"must be a function of numpy arrays, not {show(func)}", field="func")
+        pairs = self.pmf.size * other.pmf.size
+        if pairs > MAX_SUPPORT:
+            raise RulesError(
+                f"would combine {show(pairs)} pairs of outcomes; combine takes at most {MAX_SUPPORT}",
+                field="other",
+                rule=LIMITS,
+            )
         x = self.outcomes[:, None]
         y = other.outcomes[None, :]
-        values = np.broadcast_to(np.asarray(func(x, y)), (x.size, y.size))
+        got = _user_function(func, x, y)
+        try:
+            values = np.broadcast_to(got, (x.size, y.size))
+        except ValueError:
+            raise RulesError("the function must return one value per pair of outcomes", field="func") from None
         return Dist.from_outcomes(values.ravel(), np.outer(self.pmf, other.pmf).ravel())
 
     # ----------------------------------------------------------------- statistics
@@ -555,30 +621,35 @@ class Dist:
         return float(np.sqrt(self.var()))
 
     def cdf(self, x):
-        """Return P(X <= x); ``x`` may be a number or an array."""
-        if isinstance(x, (int, np.integer)):
+        """Return P(X <= x); ``x`` may be a number or an array (NaN or a non-number is a RulesError
+        naming ``x``; +-inf give 1 and 0)."""
+        if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
             i = int(x) - self.offset + 1
             return 0.0 if i <= 0 else 1.0 if i >= self.pmf.size else float(np.add.reduce(self.pmf[:i]))
+        xa = _points("x", x)
         c = np.concatenate(([0.0], np.cumsum(self.pmf)))
         c[-1] = 1.0
-        idx = np.clip(np.floor(np.asarray(x, dtype=np.float64)) - self.offset + 1, 0, self.pmf.size).astype(np.int64)
+        idx = np.clip(np.floor(xa) - self.offset + 1, 0, self.pmf.size).astype(np.int64)
         out = c[idx]
         return float(out) if np.ndim(out) == 0 else out
 
     def sf(self, x):
-        """Return P(X >= x) (at least ``x``); ``x`` may be a number or an array."""
-        if isinstance(x, (int, np.integer)):
+        """Return P(X >= x) (at least ``x``); ``x`` may be a number or an array (NaN or a
+        non-number is a RulesError naming ``x``; +-inf give 0 and 1)."""
+        if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
             i = int(x) - self.offset
             return 1.0 if i <= 0 else 0.0 if i >= self.pmf.size else float(np.add.reduce(self.pmf[i:]))
+        xa = _points("x", x)
         s = np.concatenate((np.cumsum(self.pmf[::-1])[::-1], [0.0]))
         s[0] = 1.0
-        idx = np.clip(np.ceil(np.asarray(x, dtype=np.float64)) - self.offset, 0, self.pmf.size).astype(np.int64)
+        idx = np.clip(np.ceil(xa) - self.offset, 0, self.pmf.size).astype(np.int64)
         out = s[idx]
         return float(out) if np.ndim(out) == 0 else out
 
     def quantile(self, q):
-        """Return the smallest outcome x with P(X <= x) >= q (q in 0..1, number or array)."""
-        qa = np.asarray(q, dtype=np.float64)
+        """Return the smallest outcome x with P(X <= x) >= q (q in 0..1, number or array; NaN, a
+        non-number or a q outside 0..1 is a RulesError naming ``q``)."""
+        qa = _points("q", q)
         if np.any((qa < 0) | (qa > 1)):
             raise RulesError(f"quantile must be within 0..1, not {q}", field="q")
         c = np.cumsum(self.pmf)
@@ -638,13 +709,23 @@ class Dist:
         """Return True when both give every outcome the same probability within ``tol``."""
         if not isinstance(other, Dist):
             return False
-        lo = min(self.offset, other.offset)
-        hi = max(self.max(), other.max())
-        a = np.zeros(hi - lo + 1)
-        b = np.zeros(hi - lo + 1)
-        a[self.offset - lo : self.offset - lo + self.pmf.size] = self.pmf
-        b[other.offset - lo : other.offset - lo + other.pmf.size] = other.pmf
-        return bool(np.max(np.abs(a - b)) <= tol)
+        # compared on the overlap of the two supports; outside it each side's mass is compared to 0
+        # (never a grid over both ranges: Dist.constant(-10**12) vs Dist.constant(10**12) is 2 values)
+        lo, hi = max(self.offset, other.offset), min(self.max(), other.max())
+        if hi < lo:
+            return bool(max(self.pmf.max(), other.pmf.max()) <= tol)
+        a = self.pmf[lo - self.offset : hi - self.offset + 1]
+        b = other.pmf[lo - other.offset : hi - other.offset + 1]
+        outside = np.concatenate(
+            (
+                self.pmf[: lo - self.offset],
+                self.pmf[hi - self.offset + 1 :],
+                other.pmf[: lo - other.offset],
+                other.pmf[hi - other.offset + 1 :],
+                [0.0],
+            )
+        )
+        return bool(max(float(np.max(np.abs(a - b))), float(outside.max())) <= tol)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Dist):

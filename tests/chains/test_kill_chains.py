@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench import RulesError
+from workbench import Dist, RulesError, mean_rounds_to_kill
 from workbench.chains import CHAIN_TAIL, TRIM_BUDGET, kill_chains
 
 
@@ -424,3 +424,13 @@ def test_lead_refuses_weights_and_two_pools():
     with pytest.raises(RulesError) as info:
         kill_chains(x[None, :], np.array([3]), lead=[np.array([0.5, 0.6])])
     assert info.value.field == "lead"
+
+
+def test_renewal_mean_when_every_hit_kills_at_once():
+    # issue 35: damage 0 or 10**6 against 1,001 HP (more than the recurrence's first 256 entries)
+    # raised ValueError: no damage below HP left the kernel an empty convolution. Every hit kills,
+    # so the rounds are geometric with p = 1e-6: mean 1/p.
+    turn = Dist.from_mapping({0: 0.999999, 10**6: 1e-6})
+    assert mean_rounds_to_kill(turn, 1001) == pytest.approx(1e6, rel=1e-9)
+    assert mean_rounds_to_kill(turn, [10, 300, 1001]) == pytest.approx([1e6] * 3, rel=1e-9)
+    assert mean_rounds_to_kill(Dist.from_mapping({0: 0.5, 300: 0.5}), [299, 301]) == pytest.approx([2.0, 4.0])

@@ -72,3 +72,13 @@ def test_chain_rejects_turns_that_cannot_kill():
     assert err.value.field == "hp"
     with pytest.raises(RulesError, match="negative"):
         mean_rounds_to_kill(Dist.die(6) - 3, 10)
+
+
+def test_hp_as_a_zero_dimensional_array_is_its_number():
+    # issue 35: hp=np.array(3) raised TypeError (iteration over a 0-d array)
+    turn = Dist.die(6)
+    assert mean_rounds_to_kill(turn, np.array(3)) == pytest.approx(mean_rounds_to_kill(turn, 3))
+    assert rounds_to_kill(turn, hp=np.array(3)).equals(rounds_to_kill(turn, hp=3))
+    with pytest.raises(RulesError) as e:
+        mean_rounds_to_kill(turn, np.array(1.5))
+    assert e.value.field == "hp"
