@@ -2,7 +2,8 @@
 
 ``wb.system("glass_empires")`` returns :data:`SYSTEM`, with ``Creature``, ``Attack`` (a weapon),
 ``Options`` and ``Situation``. Outcome columns: ``damage`` (to HP), ``ap_damage`` (armor points
-removed), ``shield_breaks`` (1: the target's Ray Shield broke), ``crit`` / ``fumble`` / ``jam`` (on any Strike), ``strikes_passed`` (Strikes that landed:
+removed), ``shield_breaks`` (1: the target's Ray Shield broke), ``crit`` / ``fumble`` (on any Strike), ``jam`` (the weapon
+is still jammed after the table's last Attack; CLARIFICATIONS.md "Jams"), ``strikes_passed`` (Strikes that landed:
 Crit, Pass or Seven) and ``kill`` (damage >= the target's current HP: the action is refunded).
 """
 
@@ -190,8 +191,7 @@ class GlassEmpires(RuleSystem):
         weapons = self.plan_items(attacker, attacks, options)
         sits = self.situations_of(situation, 1)
         ap0, hp = self._target_state([target], sits, options)
-        names = [w.name for w in weapons]
-        segs = [segment([w], [attacker], [target], options, sits, bit=1 << names.index(w.name)) for w in weapons]
+        segs = [segment([w], [attacker], [target], options, sits) for w in weapons]
         return resolve(segs, ap0, hp, options)
 
     def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
@@ -228,13 +228,7 @@ class GlassEmpires(RuleSystem):
             tgt = [plans[j][1] for j in js]
             sits = [plans[j][2] for j in js]
             ap0, hp = self._target_state(tgt, sits, options)
-            segs = []
-            for i in range(k):
-                seg = segment([plans[j][3][i] for j in js], att, tgt, options, sits)
-                seg.bit = np.array(
-                    [1 << [w.name for w in plans[j][3]].index(plans[j][3][i].name) for j in js], dtype=np.int64
-                )
-                segs.append(seg)
+            segs = [segment([plans[j][3][i] for j in js], att, tgt, options, sits) for i in range(k)]
             rows = pmf_rows(resolve(segs, ap0, hp, options), len(js))
             for j, r in zip(js, rows):
                 out[j] = r

@@ -138,8 +138,8 @@ _NO_CAP = np.iinfo(np.int64).max // 4
 
 @dataclass
 class Segment:
-    """One Attack in a plan, per matchup: damage, modifier, jams, resistance code, armor, Strikes, jam
-    bit, and the target's traits: damage-taken multiplier, damage reduction, single-target cap and Ray
+    """One Attack in a plan, per matchup: damage, modifier, jams, resistance code, armor, Strikes,
+    and the target's traits: damage-taken multiplier, damage reduction, single-target cap and Ray
     Shield threshold (0: none) with whether it is up."""
 
     damage: np.ndarray
@@ -148,7 +148,6 @@ class Segment:
     res: np.ndarray
     armored: np.ndarray
     strikes: np.ndarray
-    bit: np.ndarray
     mult: np.ndarray | None = None
     reduction: np.ndarray | None = None
     cap: np.ndarray | None = None
@@ -190,7 +189,6 @@ def segment(
     targets: Sequence[Creature],
     options: Options,
     situations: Sequence[Situation],
-    bit: int = 1,
 ) -> Segment:
     """Return the per-matchup numbers of one Attack use (validating models and reach)."""
     for field, seq, cls in (
@@ -215,7 +213,6 @@ def segment(
         res=np.array([c[0] for c in choice], dtype=np.int64),
         armored=np.array([c[1] for c in choice], dtype=bool),
         strikes=np.fromiter((c.strikes for c in attackers), np.int64, len(attackers)),
-        bit=np.full(len(attacks), bit, dtype=np.int64),
         mult=np.array([c[2] for c in choice], dtype=np.float64),
         reduction=np.fromiter(
             (t.damage_reduction if s.target_damage_reduction_active else 0 for t, s in zip(targets, situations)),
@@ -268,7 +265,11 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
     Each Strike is its own Strike Save (glass-empires-attack.txt: "perform 1 or more Strikes");
     armor points carried from Strike to Strike absorb physical damage, 1 AP per 2 damage or
     fraction, before HP (CLARIFICATIONS.md). With ``jam_ends_strikes`` a jammed weapon makes no
-    further Strike. ``kill`` marks damage >= the target's current HP (the action is refunded).
+    further Strike. Jams (CLARIFICATIONS.md, Glass Empires): "Clearing the jam takes an instant
+    action: when the turn still has one (the turn's first Attack jams), that action clears it and
+    the next turn starts clear; only a jam on the turn's last action carries into the next turn", so
+    the Attack after a jammed one is not made (its action clears the jam), and ``jam`` marks a
+    weapon still jammed when the table's last Attack ends. ``kill`` marks damage >= the target's current HP (the action is refunded).
     The target's traits (see the module docstring) apply to every Strike; a Ray Shield broken by
     one Strike stays broken for the later Strikes and Attacks of the table.
     """
@@ -292,7 +293,11 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
         "p": np.ones(n),
     }
     bands = np.arange(5)
-    for seg in segments:
+    for s, seg in enumerate(segments):
+        if s:
+            # "that action clears it": a row jammed by the previous Attack spends this one clearing
+            # the jam (jam 2 while it does), so this Attack makes no Strike
+            st["jam"] = np.where(st["jam"] == 1, 2, st["jam"])
         assert seg.mult is not None and seg.reduction is not None  # filled by Segment.__post_init__
         assert seg.cap is not None and seg.shield is not None
         pb = band_probabilities(seg.modifier)  # (n, 5)
@@ -310,9 +315,9 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
         y = np.minimum(y, seg.cap[:, None])
         for k in range(int(seg.strikes.max(initial=0))):
             m = st["m"]
-            active = seg.strikes[m] > k
+            active = (seg.strikes[m] > k) & (st["jam"] != 2)
             if options.jam_ends_strikes:
-                active &= (st["jam"] & seg.bit[m]) == 0
+                active &= st["jam"] == 0
             keep = {key: v[~active] for key, v in st.items()}
             idx = np.repeat(np.flatnonzero(active), 5)
             band = np.tile(bands, idx.size // 5)
@@ -338,12 +343,13 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
                 "ap_damage": st["ap_damage"][idx] + (absorbed + 1) // 2,
                 "crit": st["crit"][idx] | (band == CRIT),
                 "fumble": st["fumble"][idx] | (band == FUMBLE),
-                "jam": st["jam"][idx] | np.where((band == FUMBLE) & seg.jams[mm], seg.bit[mm], 0),
+                "jam": np.where((band == FUMBLE) & seg.jams[mm], 1, st["jam"][idx]),
                 "strikes_passed": st["strikes_passed"][idx] + (band <= SEVEN),
                 "shield": shield,
                 "p": p,
             }
             st = _merge({key: np.concatenate([keep[key], new[key]]) for key in st})
+        st["jam"] = np.where(st["jam"] == 2, 0, st["jam"])  # cleared: the weapon works again
     df = pl.DataFrame(
         {
             "matchup": st["m"].astype(np.int64),
@@ -353,7 +359,7 @@ def resolve(segments: Sequence[Segment], ap0: np.ndarray, hp_now: np.ndarray, op
             "shield_breaks": (shield0[st["m"]] - st["shield"]).astype(np.int64),
             "crit": st["crit"].astype(bool),
             "fumble": st["fumble"].astype(bool),
-            "jam": st["jam"] != 0,
+            "jam": st["jam"] == 1,
             "strikes_passed": st["strikes_passed"].astype(np.int64),
             "kill": st["damage"] >= hp_now[st["m"]],
         }

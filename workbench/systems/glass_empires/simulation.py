@@ -2,7 +2,9 @@
 
 CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP, 1 AP per 2
 damage"; they stay spent from turn to turn. A weapon that jams on a Fumble ("a windgun or Reload
-weapon jams") costs the next Attack of the turn. A Ray Shield, once broken, stays broken for the
+weapon jams") is cleared by the turn's next action, so a jam on the turn's first Attack costs its
+second Attack, and only a jam on the turn's last Attack carries into the next turn and costs its
+first Attack (CLARIFICATIONS.md, Glass Empires, "Jams"; the ``jam`` column of resolve.py). A Ray Shield, once broken, stays broken for the
 rest of the fight (shared/data/glass_empires_creatures.toml, Moon Rabbit Operator: the gem
 "instantly shatters, destroying the item"). A state class is one int, :func:`state_key`. ``GlassEmpires.simulation_side`` and
 ``GlassEmpires.state_effects`` load this module on first use.
@@ -78,11 +80,7 @@ class GlassEmpiresSide(Side):
         ]
         weapons = self.sys.plan_items(self.me, combo, self.options)
         ap0, hp = self.sys._target_state([self.foe] * n, sits, self.options)
-        names = [w.name for w in weapons]
-        segs = [
-            segment([w] * n, [self.me] * n, [self.foe] * n, self.options, sits, bit=1 << names.index(w.name))
-            for w in weapons
-        ]
+        segs = [segment([w] * n, [self.me] * n, [self.foe] * n, self.options, sits) for w in weapons]
         parts = resolve(segs, ap0, hp, self.options).partition_by("matchup", as_dict=True)
         return [parts[(i,)] for i in range(n)]
 
@@ -175,7 +173,7 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
     "armor points" when the target has armor points and the attacker a physical weapon
     (CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP"; they stay
     spent), "jams" when a turn has two Attacks and a weapon can jam ("a windgun or Reload weapon
-    jams" on a Fumble, costing the next Attack), "ray shield" when the target starts behind an up
+    jams" on a Fumble: a jam on the turn's last Attack costs the next turn's first), "ray shield" when the target starts behind an up
     Ray Shield (shared data, Moon Rabbit Operator: once broken the gem is destroyed, so it stays
     down for the rest of the fight).
     """
@@ -201,7 +199,7 @@ ONE_SIDED = {
     # target's own Strike Saves, weapons and damage never read them
     "armor points",
     # the attacker's jam: "a windgun or Reload weapon jams" on a Fumble (glass-empires-attack.txt),
-    # costing the attacker's own next Attack; the foe's turns neither jam nor read it
+    # a jam left at the turn's end costs the attacker's own next Attack; the foe's turns neither jam nor read it
     "jams",
     # the target's Ray Shield: "immune to all damage" until an effect of 6 or more breaks it, then the
     # gem "instantly shatters, destroying the item" (shared/data/glass_empires_creatures.toml, Moon
