@@ -1,0 +1,157 @@
+"""The lessons' exercises (notebooks 10-13): each question, and its answer and reason computed by the
+workbench when the check runs (so an answer cannot go stale when a rule's default changes).
+
+The student's notebooks call ``classroom.check(key, answer)``; the teacher's notebook
+(``19-lesson-answers.ipynb``) shows every answer with its reason and runs the same checks.
+"""
+
+from __future__ import annotations
+
+import workbench as wb
+from classroom import exercise, percent
+
+# --- 10: Annulus -------------------------------------------------------------------------------------
+
+
+def _annulus():
+    A = wb.system("annulus")
+    hero = A.Creature("Hero", size=5, level=3, endurance=6, agility=1, toughness=1, insight=1)
+    return A, hero
+
+
+@exercise("10.1", "The Hero rolls the plain four-dice Strike against a target whose Agility defense is 2. "
+          "What is the chance that the Strike deals **any** damage? (a probability, e.g. 0.25)")
+def _():
+    A, hero = _annulus()
+    d = wb.damage(A.Attack("Strike", "agility"), hero, hero.replace(agility=2))
+    p = d.sf(1)
+    return round(p, 4), (f"Against defense 2 the Strike needs 3 or 4 successes on four dice: 4/16 + 1/16 = "
+                         f"5/16 = {p:.4f} ({percent(p)}).")
+
+
+@exercise("10.2", "A creature has the Burn condition and spends 1 action on each recovery check. What is the "
+          "chance that it has thrown off the condition after **three** checks? (a probability)")
+def _():
+    one = wb.Dist.binomial(4, 0.5).sf(3)  # 3 or more successes on 4 dice
+    p = 1 - (1 - one) ** 3
+    return round(p, 4), (f"One check succeeds with 3+ successes on four dice: 5/16 = {one:.4f}. All three fail with "
+                         f"(11/16)³ = {(1 - one) ** 3:.4f}, so at least one of three succeeds with {p:.4f}.")
+
+
+@exercise("10.3", "How many advantages (extra dice) does the Hero need before the plain Strike deals at least 1 "
+          "damage **more than half** the time against defense 3? (a whole number)", tolerance=0)
+def _():
+    A, hero = _annulus()
+    target, strike = hero.replace(agility=3), A.Attack("Strike", "agility")
+    for n in range(0, 12):
+        p = wb.damage(strike, hero, target, situation=A.Situation(extra_advantages=n)).sf(1)
+        if p > 0.5:
+            return n, (f"With {n} advantages the pool is {4 + n} dice and P(at least 4 successes) = {p:.4f}; "
+                       f"with {n - 1} it is {wb.damage(strike, hero, target, situation=A.Situation(extra_advantages=n - 1)).sf(1):.4f}.")
+    raise AssertionError("no answer below 12 advantages")
+
+
+# --- 11: Unbound -------------------------------------------------------------------------------------
+
+
+def _unbound():
+    U = wb.system("unbound")
+    cat = U.catalog()
+    return U, cat, cat.creature("Town guard"), cat.creature("Veteran duelist"), cat.attack("Longsword")
+
+
+def _p_hit(table) -> float:
+    return float(table.filter(table["hit"])["probability"].sum())
+
+
+@exercise("11.1", "The Town guard (+2 to hit with the longsword) attacks a target with AC 30. What is the chance "
+          "to hit? (a probability)")
+def _():
+    U, cat, guard, duelist, longsword = _unbound()
+    p = _p_hit(wb.outcomes(longsword, guard, duelist.replace(ac=30)))
+    return round(p, 4), (f"d20 + 2 can never reach 30, but a natural 20 always hits: 1 face in 20 = {p:.4f}.")
+
+
+@exercise("11.2", "Against the Veteran duelist (AC 17), which longsword deals more damage per attack on average: "
+          "one that crits on `19-20x2` or one that crits on `20x3`? (answer with the crit text, e.g. '20x3')",
+          tolerance=0)
+def _():
+    U, cat, guard, duelist, longsword = _unbound()
+    means = {c: wb.damage(longsword.replace(crit=c), guard, duelist).mean() for c in ("19-20x2", "20x3")}
+    best = max(means, key=means.get)
+    other = min(means, key=means.get)
+    return best, (f"Mean damage: 19-20x2 {means['19-20x2']:.4f}, 20x3 {means['20x3']:.4f}, so {best} is better here "
+                  f"(by {means[best] - means[other]:.4f} a swing). Use the Crit control in section 2 to compare them.")
+
+
+@exercise("11.3", "The Veteran duelist makes an All Out Attack with its rapier and a dagger in the off hand (both "
+          "light weapons). What modifier does the **second rapier attack** take? (a whole number, e.g. -4)",
+          tolerance=0)
+def _():
+    U, cat, guard, duelist, longsword = _unbound()
+    slots = U.slots([U.Action("all_out", "Rapier", off_hand="Dagger")], duelist)
+    mod = [s.modifier for s in slots if s.attack.name == "Rapier"][1]
+    return mod, (f"{mod:+d}: −4 for the iterative (every attack past the first) and −2 for two-weapon fighting "
+                 f"with two light weapons, which every attack of the action takes.")
+
+
+# --- 12: Last Odyssey ---------------------------------------------------------------------------------
+
+
+def _last_odyssey():
+    L = wb.system("last_odyssey")
+    hero = L.Creature("Hero", hp=40, physical_accuracy=2, physical_attack=3, magical_accuracy=2, magical_attack=3)
+    foe = L.Creature("Foe", hp=40, evasion=3, physical_defense=1, magical_defense=1)
+    return L, hero, foe
+
+
+@exercise("12.1", "The Hero (Physical Accuracy 2) strikes a foe with Evasion 3. On which hit die faces does it hit? "
+          "Give the chance to hit. (a probability)")
+def _():
+    L, hero, foe = _last_odyssey()
+    t = wb.outcomes(L.Attack("Strike", kind="strike"), hero, foe)
+    p = float(t.filter(t["damage"] > 0)["probability"].sum())
+    return round(p, 4), (f"Hit when die − 2 + 3 ≤ 7, so die ≤ 6: faces 1 to 6 of the d10, {p:.4f}.")
+
+
+@exercise("12.2", "A Fire spell against a target whose element is Ice: by how much is the damage multiplied? "
+          "(a number)", tolerance=0)
+def _():
+    L, hero, foe = _last_odyssey()
+    fire = L.Attack("Fire spell", kind="spell", element="fire")
+    plain = L.Attack("Spell", kind="spell")
+    ice = foe.replace(element="ice")
+    ratio = wb.damage(fire, hero, ice).mean() / wb.damage(plain, hero, ice).mean()
+    value = round(ratio, 2)
+    return value, (f"The element table's Fire row, Ice column: ×{value:g}. The mean damage grows by the same "
+                   f"factor (up to rounding to whole points).")
+
+
+# --- 13: Glass Empires --------------------------------------------------------------------------------
+
+
+def _glass():
+    G = wb.system("glass_empires")
+    cat = G.catalog()
+    return G, cat
+
+
+@exercise("13.1", "A Strike Save is 2d6 plus modifiers. With a −4 modifier (high cover), what is the chance the "
+          "Strike lands at all (Crit, Pass or Seven)? (a probability)")
+def _():
+    G, cat = _glass()
+    from lesson_helpers import glass_bands
+
+    bands = glass_bands(-4)
+    p = bands["Crit"] + bands["Pass"] + bands["Seven"]
+    return round(p, 4), (f"2d6 − 4 must reach 7, so the dice must show 11 or 12 (3 of 36), and a natural 12 is "
+                         f"always a Crit: P = {p:.4f}.")
+
+
+@exercise("13.2", "A target has 4 armor points left and takes one Pass of 5 physical damage. How much of it reaches "
+          "its HP? (a whole number)", tolerance=0)
+def _():
+    ap, x = 4, 5
+    absorbed = min(x, 2 * ap)
+    return x - absorbed, (f"Armor points absorb 2 damage each: 4 AP can soak up to 8, so all {x} are absorbed "
+                          f"(using ⌈{x}/2⌉ = 3 AP) and {x - absorbed} reaches HP.")
