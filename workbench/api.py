@@ -5,34 +5,29 @@ from __future__ import annotations
 from typing import Any
 
 from .dist import Dist
-from .errors import RulesError
-from .systems import system_of
+from .systems import fight_system
 
 __all__ = ["outcomes", "damage"]
 
 
-def _check_same_system(attack: Any, *others: Any):
-    sys = system_of(attack)
-    for role, obj in zip(("attacker", "target", "options", "situation"), others):
-        if obj is not None and getattr(type(obj), "system", None) != sys.name:
-            raise RulesError(
-                f"is a {getattr(type(obj), 'system', type(obj).__name__) or type(obj).__name__} model, "
-                f"but the attack is {sys.name}",
-                field=role,
-            )
-    return sys
+def _check_same_system(attack: Any, attacker: Any, target: Any, options: Any, situation: Any):
+    """Return the one rule system of the call's models (:func:`workbench.systems.fight_system`)."""
+    return fight_system({"attacker": attacker, "target": target}, attack, options, situation)
 
 
 def outcomes(attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None):
     """Return the exact joint outcome table (polars) of one use of ``attack`` by ``attacker`` on ``target``.
 
     Columns: ``probability``, ``damage`` and the system's extras; rows sum to probability 1.
+    The models must be of one system and of the right kinds (else RulesError naming the role,
+    citing "one fight, one rule system").
     """
     sys = _check_same_system(attack, attacker, target, options, situation)
     return sys.outcomes(attack, attacker, target, options, situation)
 
 
 def damage(attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> Dist:
-    """Return the damage Dist of one use of ``attack`` by ``attacker`` on ``target``."""
+    """Return the damage Dist of one use of ``attack`` by ``attacker`` on ``target`` (models of one
+    system and of the right kinds, else RulesError naming the role: "one fight, one rule system")."""
     sys = _check_same_system(attack, attacker, target, options, situation)
     return sys.damage(attack, attacker, target, options, situation)

@@ -170,8 +170,10 @@ def rounds_to_kill(
         if target is None:
             raise RulesError("give a target creature", field="target")
         from .simulate import fight_rounds, simulate_rounds_to_kill, state_effects
+        from .systems import fight_system
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
+        fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
         objective = kwargs.pop("objective", "damage")
         plan = check_plan(plan)
         if kwargs:
@@ -321,10 +323,13 @@ def fight_plan(
     plays its highest-mean legal turn there). Ties go to the first candidate. A candidate that can
     never kill (RulesError, field ``turn``) is passed over; when all are, the first one's error is
     raised. Bounded as the calls it makes (docs/limits.md): one budget for all of them."""
-    from .systems import system_of
+
+    from .systems import fight_system
 
     k = check_objective(objective)
-    table = system_of(attacker).turn_tables([(attacker, target)], options, situation)
+    table = fight_system({"attacker": attacker, "target": target}, ..., options, situation).turn_tables(
+        [(attacker, target)], options, situation
+    )
     candidates: list[str | None] = [None, *table.label]
     best: tuple | None = None
     first_error: RulesError | None = None
@@ -582,15 +587,12 @@ def duel(
         name_a, name_b = "a", "b"
     else:
         from .simulate import simulate_duel, state_effects
-        from .systems import system_of
 
         if hp_a is not None or hp_b is not None:
             raise RulesError("hp_a= / hp_b= go with two per-turn Dists; creatures use their own pools", field="hp_a")
-        sys_a, sys_b = system_of(a), system_of(b)
-        if sys_a.name != sys_b.name:
-            raise RulesError(
-                f"{a.name} is {sys_a.name} and {b.name} is {sys_b.name}: a duel needs one rule system", field="b"
-            )
+        from .systems import fight_system
+
+        sys_a = fight_system({"a": a, "b": b}, ..., options, situation)
         check_objective(objective)
         if objective != "damage" and simulate is not False:
             # each side's plan, chosen by the objective in its own fight (the plan rounds_to_kill

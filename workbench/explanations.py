@@ -90,11 +90,9 @@ def explain(
     simulated: ``workbench.simulate.state_effects``), ``unresolved`` and ``python``
     (:func:`python_snippet`)."""
     from .comparison import compare
-    from .systems import system_of
+    from .systems import fight_system
 
-    sys = system_of(attacker)
-    if system_of(target).name != sys.name:
-        raise RulesError(f"{attacker.name} and {target.name} are of different rule systems", field="target")
+    sys = fight_system({"attacker": attacker, "target": target}, ..., options, situation)
     entry = attacker if attack is None else (attacker, attack)
     frame = compare(
         [entry], [target], options=options, situation=situation, seed=seed, best_plan=attack is None, progress=False

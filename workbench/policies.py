@@ -129,10 +129,10 @@ def optimal_play(
     system offers no such chain, or (field ``target``) where it is past the solver's bounds.
     ``ignore_state``: the state-free turns (``rounds_to_kill(..., simulate=False)``)."""
     from .simulate import state_effects
-    from .systems import system_of
+    from .systems import fight_system
 
+    sys = fight_system({"attacker": attacker, "target": target}, ..., options, situation)
     effects = set() if ignore_state else state_effects(attacker, target, options, situation)
-    sys = system_of(attacker)
     if effects:
         return _over_state(sys, attacker, target, options, situation, max_rounds, effects)
     table = sys.turn_tables([(attacker, target)], options, situation)

@@ -113,13 +113,11 @@ class TurnTable:
         )
 
 
-def _same_system(attacker: Any, target: Any):
-    from .systems import system_of
+def _same_system(attacker: Any, target: Any, options: Any = None, situation: Any = None):
+    """Return the one rule system of a turn's models (:func:`workbench.systems.fight_system`)."""
+    from .systems import fight_system
 
-    sys = system_of(attacker)
-    if system_of(target).name != sys.name:
-        raise RulesError(f"attacker is {sys.name} but target is {system_of(target).name}", field="target")
-    return sys
+    return fight_system({"attacker": attacker, "target": target}, ..., options, situation)
 
 
 #: the named objectives a best plan is chosen by (``"kill_within_K"`` for any whole K >= 1)
@@ -191,7 +189,7 @@ def best_plans(table: TurnTable, objective: Any = "damage", pools: np.ndarray | 
 
 def turn_plans(attacker: Any, target: Any, options: Any = None, situation: Any = None) -> dict[str, Dist]:
     """Return every legal way for ``attacker`` to spend one turn attacking ``target``: label -> damage Dist."""
-    plans = _same_system(attacker, target).turn_plans(attacker, target, options, situation)
+    plans = _same_system(attacker, target, options, situation).turn_plans(attacker, target, options, situation)
     if not plans:
         raise RulesError(f"{attacker.name} has no attack it can use against {target.name}", field="attacks")
     return plans
@@ -215,7 +213,7 @@ def turn_table(
     """
     from .arguments import check_plan
 
-    sys = _same_system(attacker, target)
+    sys = _same_system(attacker, target, options, situation)
     plan = check_plan(plan)
     if plan is not None and not isinstance(plan, str) and not callable(plan):
         table = sys.turn_tables([(attacker, target)], options, situation, plans=[plan])

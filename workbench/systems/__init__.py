@@ -15,7 +15,7 @@ from importlib import import_module
 from ..errors import RulesError
 from .base import Model, RuleSystem
 
-__all__ = ["systems", "system", "system_of", "register_system", "ENTRY_POINT_GROUP"]
+__all__ = ["systems", "system", "system_of", "fight_system", "ONE_SYSTEM", "register_system", "ENTRY_POINT_GROUP"]
 
 #: the entry-point group an installed package declares its rule system under
 ENTRY_POINT_GROUP = "rules_workbench.systems"
@@ -141,3 +141,64 @@ def system_of(obj) -> RuleSystem:
     if not name:
         raise RulesError(f"{type(obj).__name__} is not a workbench model of any rule system", field="attack")
     return system(name)
+
+
+#: the rule a fight call's models are checked by (:func:`fight_system`)
+ONE_SYSTEM = "docs/combat.md: one fight, one rule system (its creatures, attacks, options and situation)"
+
+_NOT_ATTACKS = ("creature", "options", "situation")
+
+
+def _a(words: str) -> str:
+    """Return ``words`` after its article: "an Annulus Creature", "a Last Odyssey Creature"."""
+    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
+
+
+def _title(obj: object) -> str:
+    """Return how a value is named in a refusal: "a Last Odyssey Creature", "a bool", "None"."""
+    if obj is None:
+        return "None"
+    name = getattr(type(obj), "system", None)
+    if isinstance(obj, Model) and name:
+        try:
+            title = system(name).title
+        except RulesError:
+            title = name
+        return _a(f"{title} {type(obj).__name__}")
+    return _a(type(obj).__name__)
+
+
+def fight_system(
+    creatures: dict[str, object], attack: object = ..., options: object = None, situation: object = None
+) -> RuleSystem:
+    """Return the one rule system of a fight call's models, checked at its entry: every creature
+    (``{role: model}``, e.g. ``{"attacker": a, "target": t}``) a Creature, ``attack`` (unless left
+    out: ``...``) an attack, ``options`` and ``situation`` None or that system's Options and Situation, all of
+    one system (the first creature's, or the attack's). Otherwise RulesError naming the role and
+    citing :data:`ONE_SYSTEM`: "one fight, one rule system"."""
+    has_attack = attack is not ...
+    first = attack if has_attack else next(iter(creatures.values()), None)
+    role0 = "attack" if has_attack else next(iter(creatures), "attacker")
+    if not isinstance(first, Model) or not getattr(type(first), "system", ""):
+        what = "an attack" if has_attack else "a creature"
+        raise RulesError(
+            f"must be {what} of a rule system (wb.system(...).catalog()), not {_title(first)}",
+            field=role0,
+            rule=ONE_SYSTEM,
+        )
+    sys = system_of(first)
+    if has_attack and getattr(type(attack), "model_kind", "") in _NOT_ATTACKS:
+        raise RulesError(f"must be {_a(sys.title)} attack, not {_title(attack)}", field="attack", rule=ONE_SYSTEM)
+    expected = [(role, obj, sys.Creature) for role, obj in creatures.items()]
+    expected += [("options", options, sys.Options), ("situation", situation, sys.Situation)]
+    for role, obj, cls in expected:
+        if obj is None and role in ("options", "situation"):
+            continue
+        if not isinstance(obj, cls):
+            other = f"{role0} is {sys.title}" if getattr(type(obj), "system", "") not in ("", sys.name) else ""
+            raise RulesError(
+                f"must be {_a(sys.title + ' ' + cls.__name__)}, not {_title(obj)}" + (f" ({other})" if other else ""),
+                field=role,
+                rule=ONE_SYSTEM,
+            )
+    return sys
