@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import math
 import os
 import re
 import secrets
 import stat
-import time
 import tomllib
 import zlib
 from pathlib import Path
@@ -312,11 +312,24 @@ def _os_error(exc: OSError, path: Path, doing: str) -> RulesError:
     return err
 
 
-#: temporary files of :func:`save` are ``.NAME.wb-PID-RANDOM.tmp`` beside the target
-_TMP = re.compile(r"^\.(?P<name>.+)\.wb-(?P<pid>\d+)-[0-9a-f]{12}\.tmp$")
-#: those of earlier versions (tempfile.mkstemp, no pid) are cleaned once an hour old
-_OLD_TMP = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp$")
-_OLD_TMP_AGE = 3600.0
+#: temporary files of :func:`save` are ``.NAME.wb-PID-NONCE-MARK.tmp`` beside the target: MARK is
+#: :func:`_mark` of (NAME, PID, NONCE), so a user's file can carry a valid one only by computing it
+_TMP = re.compile(r"^\.(?P<name>.+)\.wb-(?P<pid>\d{1,10})-(?P<nonce>[0-9a-f]{12})-(?P<mark>[0-9a-f]{16})\.tmp$")
+#: what every file save writes begins with (TOML, JSON): a stranded temporary file holds a prefix of it
+_HEADS = (b"format_version = ", b'{\n  "format_version": ')
+
+
+def _mark(name: str, pid: int, nonce: str) -> str:
+    """Return the 16 hex digits that mark a temporary file of :func:`save` of ``name`` by process
+    ``pid`` with ``nonce``: the start of SHA-256 over the three (a file named like one by chance
+    carries the right mark with probability 2**-64)."""
+    return hashlib.sha256(f"rules-workbench save\0{name}\0{pid}\0{nonce}".encode()).hexdigest()[:16]
+
+
+def _temporary_name(name: str) -> str:
+    """Return the name of a new temporary file of :func:`save` of the file ``name`` (marked)."""
+    pid, nonce = os.getpid(), secrets.token_hex(6)
+    return f".{name}.wb-{pid}-{nonce}-{_mark(name, pid, nonce)}.tmp"
 
 
 def _alive(pid: int) -> bool:
@@ -331,25 +344,38 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _written_by_save(entry: os.DirEntry, name: str) -> bool:
+    """Return True when ``entry`` is a temporary file that a save of ``name`` wrote and its process
+    left behind: its name carries the mark of (name, pid, nonce) (:func:`_mark`), its process is
+    gone, it is a plain file (not a link), and what it holds is a prefix of a saved file (empty,
+    or starting as every TOML or JSON save starts). Anything less is kept: never removed by its
+    name alone."""
+    m = _TMP.match(entry.name)
+    if m is None or m.group("name") != name:
+        return False
+    pid = int(m.group("pid"))
+    if m.group("mark") != _mark(name, pid, m.group("nonce")) or _alive(pid):
+        return False
+    try:
+        if not entry.is_file(follow_symlinks=False):
+            return False
+        with open(entry.path, "rb") as fh:
+            head = fh.read(max(map(len, _HEADS)))
+    except OSError:
+        return False
+    return any(h.startswith(head) or head.startswith(h) for h in _HEADS)
+
+
 def _clean_stale(folder: Path, name: str) -> None:
-    """Remove temporary files of earlier saves of ``name`` whose saving process is gone (a crash or
-    a kill mid-save strands them); a save under way in a live process keeps its own."""
+    """Remove the temporary files of earlier saves of ``name`` that a crash or a kill mid-save
+    stranded, and only those (:func:`_written_by_save`); a save under way in a live process keeps
+    its own, and a user's file named like one survives."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return
-    now = time.time()
     for e in entries:
-        m = _TMP.match(e.name)
-        stale = m is not None and m.group("name") == name and not _alive(int(m.group("pid")))
-        if not m:
-            m = _OLD_TMP.match(e.name)
-            if m and m.group("name") == name:
-                try:
-                    stale = now - e.stat(follow_symlinks=False).st_mtime > _OLD_TMP_AGE
-                except OSError:
-                    stale = False
-        if stale and e.is_file(follow_symlinks=False):
+        if _written_by_save(e, name):
             try:
                 os.unlink(e.path)
             except OSError:
@@ -366,12 +392,14 @@ def _new_file_mode() -> int:
 def save(obj: Any, path: str | os.PathLike) -> Path:
     """Write a model (or a list of models) to ``path`` as TOML or JSON (by suffix) and return the path.
 
-    Atomic: the text goes to a temporary file ``.NAME.wb-PID-RANDOM.tmp`` in the target's folder,
+    Atomic: the text goes to a temporary file ``.NAME.wb-PID-NONCE-MARK.tmp`` in the target's folder,
     is fsynced, then replaces the target with ``os.replace``; a failure (disk full, read-only
     folder) raises RulesError naming the path and leaves any existing file untouched. A symlink
     is followed: its target is replaced, the link stays. An existing file keeps its permission
     bits; a new one gets the usual 0o666 less the umask. Temporary files stranded by a killed
-    save (their process is gone) are removed by the next save of the same file.
+    save are removed by the next save of the same file, only when it can prove it wrote them (their
+    name's MARK, a hash of name, pid and nonce; their process gone; their content the start of a
+    saved file): a user's file named like one is never removed.
     """
     path = _as_path(path)
     suffix = _suffix(path)
@@ -392,7 +420,7 @@ def save(obj: Any, path: str | os.PathLike) -> Path:
     except OSError as exc:
         raise _os_error(exc, path, "save to") from None
     _clean_stale(folder, target.name)
-    tmp = folder / f".{target.name}.wb-{os.getpid()}-{secrets.token_hex(6)}.tmp"
+    tmp = folder / _temporary_name(target.name)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     except OSError as exc:

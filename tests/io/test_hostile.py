@@ -204,21 +204,56 @@ def test_disk_full_or_read_only_folder_names_the_path_and_keeps_the_old_file(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]
 
 
+def _stranded(folder, name: str, pid: int, content: bytes, nonce: str = "0123456789ab"):
+    """Plant the temporary file a save of ``name`` by process ``pid`` would leave (its marked name)."""
+    path = folder / f".{name}.wb-{pid}-{nonce}-{wio._mark(name, pid, nonce)}.tmp"
+    path.write_bytes(content)
+    return path
+
+
 def test_stale_temporary_files_are_cleaned_by_the_next_save(tmp_path, wolf):
     path = tmp_path / "wolf.toml"
     dead = 2**22 + 12345  # above the default pid_max: no such process
-    stale = tmp_path / f".wolf.toml.wb-{dead}-0123456789ab.tmp"
-    stale.write_text("half")
-    live = tmp_path / f".wolf.toml.wb-{os.getpid()}-0123456789ab.tmp"   # a save under way in a live process
-    live.write_text("busy")
-    old_style = tmp_path / ".wolf.toml.abcd_123.tmp"                   # tempfile.mkstemp's, an hour old
-    old_style.write_text("old")
-    os.utime(old_style, (time.time() - 7200, time.time() - 7200))
-    other = tmp_path / f".other.toml.wb-{dead}-0123456789ab.tmp"        # another file's: not ours to clean
-    other.write_text("x")
+    head = wio.dumps(wolf, ".toml")
+    stale = _stranded(tmp_path, "wolf.toml", dead, head[:40])  # killed mid-write
+    empty = _stranded(tmp_path, "wolf.toml", dead, b"", "ba9876543210")  # killed before writing
+    live = _stranded(tmp_path, "wolf.toml", os.getpid(), head)  # a save under way in a live process
+    other = _stranded(tmp_path, "other.toml", dead, head)  # another file's: not ours to clean
     wb.save(wolf, path)
     names = sorted(p.name for p in tmp_path.iterdir())
+    assert not stale.exists() and not empty.exists()
     assert names == sorted([path.name, live.name, other.name])
+
+
+def test_look_alike_files_of_a_user_survive_every_save(tmp_path, wolf):
+    # issue 35: saving wolf.toml deleted any .wolf.toml.<8 characters>.tmp an hour old, by name alone
+    dead = 2**22 + 12345
+    old = time.time() - 7200
+    planted = [
+        tmp_path / ".wolf.toml.abcd_123.tmp",  # the old tempfile.mkstemp form
+        tmp_path / ".wolf.toml.notes123.tmp",
+        tmp_path / f".wolf.toml.wb-{dead}-0123456789ab.tmp",  # the previous form, no mark
+        tmp_path / f".wolf.toml.wb-{dead}-0123456789ab-0000000000000000.tmp",  # a wrong mark
+    ]
+    for p in planted:
+        p.write_text("my own notes")
+    # the right mark but a user's own content: not what a save writes
+    planted.append(_stranded(tmp_path, "wolf.toml", dead, b"my own notes"))
+    for p in planted:
+        os.utime(p, (old, old))
+    before = {p.name: p.read_bytes() for p in planted}
+    for _ in range(3):
+        wb.save(wolf, tmp_path / "wolf.toml")
+    assert {p.name: p.read_bytes() for p in planted if p.exists()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*before, "wolf.toml"])
+
+
+def test_a_save_names_its_temporary_file_with_a_mark_it_can_check():
+    name = wio._temporary_name("wolf.toml")
+    m = wio._TMP.match(name)
+    assert m and m.group("name") == "wolf.toml" and int(m.group("pid")) == os.getpid()
+    assert m.group("mark") == wio._mark("wolf.toml", os.getpid(), m.group("nonce"))
+    assert wio._mark("wolf.toml", 1, m.group("nonce")) != m.group("mark")
 
 
 def _kill_rounds(tmp_path, rounds: int) -> dict[str, int]:
