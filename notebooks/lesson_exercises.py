@@ -73,14 +73,14 @@ def _():
 
 
 @exercise("11.2", "Against the Veteran duelist (AC 17), which longsword deals more damage per attack on average: "
-          "one that crits on `19-20x2` or one that crits on `20x3`? (answer with the crit text, e.g. '20x3')",
+          "one that crits on `18-20x2` or one that crits on `20x3`? (answer with the crit text, e.g. '20x3')",
           tolerance=0)
 def _():
     U, cat, guard, duelist, longsword = _unbound()
-    means = {c: wb.damage(longsword.replace(crit=c), guard, duelist).mean() for c in ("19-20x2", "20x3")}
+    means = {c: wb.damage(longsword.replace(crit=c), guard, duelist).mean() for c in ("18-20x2", "20x3")}
     best = max(means, key=means.get)
     other = min(means, key=means.get)
-    return best, (f"Mean damage: 19-20x2 {means['19-20x2']:.4f}, 20x3 {means['20x3']:.4f}, so {best} is better here "
+    return best, (f"Mean damage: 18-20x2 {means['18-20x2']:.4f}, 20x3 {means['20x3']:.4f}, so {best} is better here "
                   f"(by {means[best] - means[other]:.4f} a swing). Use the Crit control in section 2 to compare them.")
 
 
@@ -105,13 +105,13 @@ def _last_odyssey():
     return L, hero, foe
 
 
-@exercise("12.1", "The Hero (Physical Accuracy 2) strikes a foe with Evasion 3. On which hit die faces does it hit? "
-          "Give the chance to hit. (a probability)")
+@exercise("12.1", "The Hero (Physical Accuracy 2) strikes a Foe with Evasion 5. What is the chance to hit? "
+          "(a probability)")
 def _():
     L, hero, foe = _last_odyssey()
-    t = wb.outcomes(L.Attack("Strike", kind="strike"), hero, foe)
-    p = float(t.filter(t["damage"] > 0)["probability"].sum())
-    return round(p, 4), (f"Hit when die − 2 + 3 ≤ 7, so die ≤ 6: faces 1 to 6 of the d10, {p:.4f}.")
+    t = wb.outcomes(L.Attack("Strike", kind="strike"), hero, foe.replace(evasion=5))
+    p = float(t.filter(t["hit"])["probability"].sum())
+    return round(p, 4), (f"Hit when die − 2 + 5 ≤ 7, so die ≤ 4: faces 1 to 4 of the d10, {p:.4f}.")
 
 
 @exercise("12.2", "A Fire spell against a target whose element is Ice: by how much is the damage multiplied? "
@@ -127,31 +127,45 @@ def _():
                    f"factor (up to rounding to whole points).")
 
 
+@exercise("12.3", "The Foe raises a Shell. Which does more damage against it on average, the Hero's plain "
+          "strike or its plain spell? (answer 'strike' or 'spell')", tolerance=0)
+def _():
+    L, hero, foe = _last_odyssey()
+    shelled = foe.replace(shell=10)
+    s = wb.damage(L.Attack("Strike", kind="strike"), hero, shelled).mean()
+    m = wb.damage(L.Attack("Spell", kind="spell"), hero, shelled).mean()
+    best = "spell" if m > s else "strike"
+    return best, (f"A spell against an active Shell does double damage and a strike loses its doubling: spell {m:.2f}, "
+                  f"strike {s:.2f} on average.")
+
+
 # --- 13: Glass Empires --------------------------------------------------------------------------------
 
 
 def _glass():
     G = wb.system("glass_empires")
-    cat = G.catalog()
-    return G, cat
+    fighter = G.Creature("Fighter", power=3, weapons=(G.Attack("Sword", category="light melee"),))
+    knight = G.catalog().creature("Longswordsman in Chain (Level 0 human, example)")
+    return G, fighter, knight
 
 
-@exercise("13.1", "A Strike Save is 2d6 plus modifiers. With a −4 modifier (high cover), what is the chance the "
-          "Strike lands at all (Crit, Pass or Seven)? (a probability)")
+@exercise("13.1", "The Fighter strikes at a target in high cover (a −4 modifier to the Strike Save). What is the "
+          "chance the Strike lands at all (a Crit, a Pass or a Seven)? (a probability)")
 def _():
-    G, cat = _glass()
-    from lesson_helpers import glass_bands
+    G, fighter, knight = _glass()
+    dummy = G.Creature("Dummy", power=10)
+    t = wb.outcomes(fighter.weapons[0], fighter, dummy, situation=G.Situation(environment=-4))
+    p = float(t.filter(t["strikes_passed"] > 0)["probability"].sum())
+    return round(p, 4), (f"2d6 − 4 must reach 7, so the dice must show 11 or 12: 3 ways in 36 = {p:.4f} (the 12 is a "
+                         f"Crit, the 11s are Sevens).")
 
-    bands = glass_bands(-4)
-    p = bands["Crit"] + bands["Pass"] + bands["Seven"]
-    return round(p, 4), (f"2d6 − 4 must reach 7, so the dice must show 11 or 12 (3 of 36), and a natural 12 is "
-                         f"always a Crit: P = {p:.4f}.")
 
-
-@exercise("13.2", "A target has 4 armor points left and takes one Pass of 5 physical damage. How much of it reaches "
-          "its HP? (a whole number)", tolerance=0)
+@exercise("13.2", "The Longswordsman in Chain has 1 armor point left. The Fighter's sword (4 damage) lands a Pass. "
+          "How much damage reaches the knight's HP? (a whole number)", tolerance=0)
 def _():
-    ap, x = 4, 5
-    absorbed = min(x, 2 * ap)
-    return x - absorbed, (f"Armor points absorb 2 damage each: 4 AP can soak up to 8, so all {x} are absorbed "
-                          f"(using ⌈{x}/2⌉ = 3 AP) and {x - absorbed} reaches HP.")
+    G, fighter, knight = _glass()
+    sword = fighter.weapons[0]
+    t = wb.outcomes(sword, fighter, knight, situation=G.Situation(target_ap=1))
+    hp = int(t.filter(~t["crit"] & (t["strikes_passed"] == 1))["damage"].max())  # a Pass (a Seven deals less)
+    return hp, (f"A Pass deals the sword's {sword.damage}. One armor point absorbs 2 of it, so {hp} reaches HP "
+                f"(and the knight has no armor points left).")
