@@ -57,15 +57,14 @@ quote("To perform a Strike against a chosen valid target, choose an available we
       "Conditions, & the like.", RULES)
 
 # %% hide
-quote("| Result | Effect |\n|---|---|\n"
-      "| Crit (≥12) | The defender suffers the weapon's effects at twice the normal severity (normally, by doubling "
-      "Damage taken). |\n"
-      "| Pass (8–11) | The defender suffers the weapon's effects, including Damage taken. |\n"
-      "| Seven (7) | The defender suffers the weapon's effects with halved normal severity (normally, by halving Damage "
-      "taken; round down). |\n"
-      "| Failure (3–6) | Your Strike is deflected, poorly aimed, or otherwise a failure. |\n"
-      "| Fumble (≤2) | Your Strike fails & if you're using a windgun or weapon with Reload, it's jammed or requires "
-      "reloading. |", RULES)
+quote("**Crit (≥12)**: The defender suffers the weapon's effects at twice the normal severity (normally, by "
+      "doubling Damage taken).\n\n"
+      "**Pass (8–11)**: The defender suffers the weapon's effects, including Damage taken.\n\n"
+      "**Seven (7)**: The defender suffers the weapon's effects with halved normal severity (normally, by halving "
+      "Damage taken; round down).\n\n"
+      "**Failure (3–6)**: Your Strike is deflected, poorly aimed, or otherwise a failure.\n\n"
+      "**Fumble (≤2)**: Your Strike fails & if you're using a windgun or weapon with Reload, it's jammed or requires "
+      "reloading.", RULES + ", its table of results")
 
 # %% [markdown]
 # A Strike Save is 2d6 plus the modifiers; a natural 12 is always a Crit and a natural 2 always a
