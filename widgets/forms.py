@@ -3,8 +3,13 @@
 int → IntText, float → FloatText, bool → Checkbox (an optional bool → Dropdown unset / yes / no, so an
 unset flag stays None), str → Text, a field with choices → Dropdown,
 an optional number → Text (blank means None), a tuple of plain values → comma-separated Text,
-a ``dict[str, int]`` → ``name=rank, ...`` Text. Fields holding nested models (weapons, attacks)
-get no control and are carried over from the last valid value.
+a mapping → ``name=value, ...`` Text (a Glass Empires creature's ``traits``, Annulus upgrade ranks).
+The values of a mapping and a tuple are written as TOML literals and read back by type, so every
+field round-trips: ``immobile=true``, ``features=["Pack Hunter"]``,
+``strike_save_bonus={vs_target_engaged_with_ally = 2}``; an unquoted word that is no literal is
+text, and a text that reads as another literal (``"true"``, ``"2"``) is written quoted. Fields
+holding nested models (weapons, attacks) get no control and are carried over from the last valid
+value.
 
 Everything a control shows comes from the field's declaration (:func:`workbench.fields.spec`):
 the choices of a ``choice`` field, and a tooltip with its help, unit, bounds and rule; the unit is
@@ -18,7 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import operator
+import tomllib
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -135,27 +142,98 @@ def _parse_number(field: str, kind: type, optional: bool) -> Callable[[str], Any
     return read
 
 
+def _split_top(text: str) -> list[str]:
+    """Return the comma-separated parts of ``text`` at its top level: commas inside quotes,
+    ``[...]`` or ``{...}`` do not split."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _read_literal(text: str) -> Any:
+    """Return the value a control's entry writes: a TOML literal (``true``, ``2``, ``1.5``,
+    ``"text"``, ``[...]``, ``{k = v}``; Python's ``True`` / ``False`` too), else the text itself."""
+    s = text.strip()
+    if s in ("True", "False"):
+        return s == "True"
+    try:
+        return tomllib.loads(f"v = {s}")["v"]
+    except tomllib.TOMLDecodeError:
+        return s
+
+
+def _write_literal(v: Any, bare: bool = True) -> str:
+    """Return ``v`` (a plain value, a tuple or a mapping of them) as :func:`_read_literal` reads it
+    back: booleans ``true`` / ``false``, numbers as Python writes them, a word as itself (``bare``:
+    at the top level only), any other text quoted, tuples ``[...]``, mappings ``{k = v, ...}``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        if bare and v and v == v.strip() and not any(c in v for c in ",=[]{}\"'#") and _read_literal(v) == v:
+            return v
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{_write_key(k)} = {_write_literal(x, False)}" for k, x in v.items()) + "}"
+    return "[" + ", ".join(_write_literal(x, False) for x in v) + "]"
+
+
+def _write_key(k: Any) -> str:
+    """Return a mapping key as a bare TOML key when it is one, else quoted."""
+    k = str(k)
+    return k if k and all(c.isalnum() or c in "_-" for c in k) else json.dumps(k, ensure_ascii=False)
+
+
 def _parse_mapping(field: str) -> Callable[[str], dict[str, Any]]:
     def read(text: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for part in filter(None, (p.strip() for p in str(text).split(","))):
+        for part in _split_top(str(text)):
             key, sep, val = part.partition("=")
             if not sep:
                 key, sep, val = part.partition(":")
             key, val = key.strip(), val.strip()
+            if len(key) > 1 and key[0] == key[-1] and key[0] in "\"'":
+                key = key[1:-1]
             if not key:
-                raise RulesError(f"write entries as name=rank, not {part!r}", field=field)
-            try:
-                out[key] = int(val) if sep else 1
-            except ValueError:
-                out[key] = val
+                raise RulesError(f"write entries as name=value, not {part!r}", field=field)
+            out[key] = _read_literal(val) if sep else 1
         return out
 
     return read
 
 
+def _format_mapping(v: Any) -> str:
+    return ", ".join(f"{_write_key(k)}={_write_literal(x)}" for k, x in (v or {}).items())
+
+
 def _plain(v: Any) -> bool:
     return isinstance(v, (int, float, str, bool)) or v is None
+
+
+def _literal(v: Any, depth: int = 0) -> bool:
+    """Return True when ``v`` can be written and read back as a literal: a plain value other than
+    None, or a tuple, list or mapping of them (nested at most 3 deep; no models)."""
+    if isinstance(v, (int, float, str, bool)):
+        return True
+    if depth < 3 and isinstance(v, Mapping):
+        return all(isinstance(k, str) and _literal(x, depth + 1) for k, x in v.items())
+    if depth < 3 and isinstance(v, (tuple, list)):
+        return all(_literal(x, depth + 1) for x in v)
+    return False
 
 
 def control_for(
@@ -246,11 +324,12 @@ def _control(field: str, hint: Any, value: Any, choices: Sequence[Any] | None, l
 
         return _Control(w, read_items, lambda v: ", ".join(map(str, v or ())))
     if origin in (dict, typing.Mapping) or isinstance(value, Mapping):
-        if not all(_plain(x) for x in (value or {}).values()):
+        if not all(_literal(x) for x in (value or {}).values()):
             return None
-        fmt = lambda v: ", ".join(f"{k}={x}" for k, x in (v or {}).items())  # noqa: E731
-        w = W.Text(value=fmt(value), description=label, style=style, layout=layout, placeholder="name=rank, ...")
-        return _Control(w, _parse_mapping(field), fmt)
+        w = W.Text(
+            value=_format_mapping(value), description=label, style=style, layout=layout, placeholder="name=value, ..."
+        )
+        return _Control(w, _parse_mapping(field), _format_mapping)
     return None
 
 
