@@ -23,6 +23,10 @@ for the next) and one Python namespace per page:
   the file NAME that the examples above it wrote.
 - the Markdown table between ``<!-- fields: SYSTEM.MODEL -->`` and ``<!-- end fields -->`` is
   ``workbench.fields.markdown`` of that model (its declared fields), e.g. ``annulus.Creature``.
+- a number quoted in prose is written ``<!--= EXPRESSION -->VALUE<!--/-->``: the comment is hidden
+  when the page is read, and VALUE is replaced by ``str(EXPRESSION)``, evaluated in the page's
+  namespace as the examples above it left it (so a quoted figure cannot go stale: the docs test fails
+  when the engine gives another number).
 
 Any other fenced block is refused (``text`` blocks are for shown text that is not an output).
 """
@@ -48,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs/systems").glob("*.md"))]
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 FILE_MARK = re.compile(r"<!--\s*file:\s*(\S+)\s*-->\s*$")
+VALUE_MARK = re.compile(r"<!--=\s*(.+?)\s*-->(.*?)<!--/-->", re.S)
 FIELDS_MARK = re.compile(r"(<!--\s*fields:\s*(\w+)\.(\w+)\s*-->\n)(.*?)(<!--\s*end fields\s*-->)", re.S)
 CHECKER = doctest.OutputChecker()
 FLAGS = doctest.ELLIPSIS
@@ -121,6 +126,23 @@ class Page:
             out.append("".join(f"{pad}{line}\n" if line else "\n" for line in want.rstrip("\n").split("\n"))
                        if want.strip() else "")
         return "".join(out)
+
+    # ------------------------------------------------------------------ prose
+    def prose(self, text: str, where: str) -> str:
+        """Return ``text`` with the VALUE of every ``<!--= EXPRESSION -->VALUE<!--/-->`` recomputed."""
+
+        def value(m: re.Match) -> str:
+            cwd = os.getcwd()
+            os.chdir(self.workdir)
+            try:
+                got = eval(compile(m.group(1), where, "eval", dont_inherit=True), self.namespace)
+            except Exception as exc:  # noqa: BLE001 - reported with the page and line
+                raise DocError(f"{where}: the quoted value `{m.group(1)}` raised {exc!r}") from exc
+            finally:
+                os.chdir(cwd)
+            return m.group(0)[: m.start(2) - m.start(0)] + str(got) + "<!--/-->"
+
+        return VALUE_MARK.sub(value, text)
 
     # ------------------------------------------------------------------ shell
     def _run(self, command: str, where: str) -> tuple[int, str]:
@@ -222,9 +244,9 @@ def render(path: Path) -> str:
             else:
                 raise DocError(f"{where}: a ```{lang} block is neither run nor checked; use python, console, "
                                "bash, text, or a <!-- file: NAME --> marker")
-            out.append(text[pos:m.start(2)] + new)
+            out.append(page.prose(text[pos:m.start()], where) + text[m.start():m.start(2)] + new)
             pos = m.end(2)
-        out.append(text[pos:])
+        out.append(page.prose(text[pos:], f"{rel}:end"))
     return "".join(out)
 
 

@@ -59,3 +59,20 @@ def test_a_changed_output_is_caught(tmp_path: Path):
     bad.write_text("```python\nraise ValueError('no')\n```\n")
     with pytest.raises(regen.DocError, match="raised"):
         regen.render(bad)
+
+
+def test_a_number_quoted_in_prose_is_recomputed(tmp_path):
+    """A figure quoted in prose as ``<!--= EXPRESSION -->VALUE<!--/-->`` is rendered from a run in the page's
+    namespace (issue 42: docs/combat.md quoted 15.05 rounds where the engine gave 14.83), so a stale value
+    makes the page differ from its fresh render, which test_every_page_shows_fresh_outputs reports."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\n>>> import workbench as wb\n>>> d6 = wb.Dist.die(6)\n```\n\n"
+        'A d6 averages <!--= f"{d6.mean():.2f}" -->3.00<!--/--> and <!--= 2 + 2 -->4<!--/-->.\n'
+    )
+    rendered = regen.render(page)
+    assert 'averages <!--= f"{d6.mean():.2f}" -->3.50<!--/-->' in rendered
+    assert "<!--= 2 + 2 -->4<!--/-->" in rendered
+    page.write_text("<!--= undefined_name -->1<!--/-->\n")
+    with pytest.raises(regen.DocError, match="undefined_name"):
+        regen.render(page)

@@ -280,3 +280,72 @@ def test_other_tactics_are_simulated():
     assert not r.exact and r.forced_by == ("tactics",)
     r = wb.duel(a, b, tactics_a=A.tactics_class(), fights=2_000, progress=False)  # the default: exact
     assert r.exact
+
+
+# ---------------------------------------------------------------- Disarm during a turn (issue 42)
+
+
+def test_a_set_disarmed_mid_turn_makes_no_further_use_that_turn():
+    """CLARIFICATIONS.md, Annulus, "Disarm during a turn": a set disarmed while its user's turn is under way
+    (by a Counter) "cannot be used for the rest of that turn either" (annulus-attacks.txt, Disarm: "For as
+    long as the condition lasts, they cannot use that set"). a (Vitality 10) plans Jab + Jab, its only set; b
+    (Vitality 5) answers damage on agility with Riposte (Counter, Disarm 11+). Worked by hand, a first:
+    J1, J2 ~ successes of 4 dice at 1/2 (1, 4, 6, 4, 1 out of 16); a kills b in its turn only with both Jabs,
+    J1 + J2 >= 5. After a first Jab of 1+, b's Riposte deals 1+ (15/16) and its Trigger Die rolls 11+ (2/12):
+    a's Jab is disarmed with probability 15/16 x 1/6 = 5/32, and the second Jab is not thrown (no set left:
+    the action is lost). P(a wins in round 1) = 27/32 x sum P(J1 = j) P(J2 >= 5 - j)
+    = 27/32 x (4 x 1 + 6 x 5 + 4 x 11 + 1 x 15) / 256 = 27/32 x 93/256 = 2511/8192; were the second Jab still
+    thrown, 93/256."""
+    a = mk("A", level=10, endurance=0, attack_sets=[A.Attack("Jab", "agility", {})])
+    riposte = A.Attack("Riposte", "agility", {"Counter": 1, "Disarm": 1}, counter_type="agility")
+    b = mk("B", level=5, endurance=0, attack_sets=[riposte])
+    assert "disarm" in state_effects(a, b)
+    win_a, _, _, _ = _wins(a, b, rounds=1)
+    assert win_a[0] == pytest.approx(2511 / 8192, abs=1e-12)
+    sim = wb.duel(a, b, simulate=True, fights=40_000, seed=5, max_rounds=1)
+    assert abs(sim.p_a_wins - 2511 / 8192) < 4 * np.sqrt(2511 / 8192 * (1 - 2511 / 8192) / 40_000)
+
+
+def test_the_actions_of_a_disarmed_set_go_to_the_best_plan_still_legal():
+    """"The actions its later uses would have spent go to the best plan still legal with the actions left, if
+    there is one, and are lost otherwise" (CLARIFICATIONS.md, Annulus). Three actions (Options(actions=3)); a
+    (Vitality 10) holds Jab (1 action) and Big (Charged: 2 actions; mean 3 against Jab's 2) and plans
+    Jab + Jab + Jab (mean 6 against Jab + Big's 5). b (Vitality 7) answers the first Jab that deals damage with
+    its Riposte (Counter, once a round; Disarm 11+), which takes a's least valued set, the Jab, with
+    probability 15/16 x 2/12 = 5/32. The enumeration below plays a's turn from the rule: Jab by Jab; once the
+    Jab is disarmed, Big if 2 actions are left, else nothing. P(a wins in round 1, a first) equals it to 1e-12
+    (b cannot fall in its own turn, and a cannot fall before its turn ends: the Riposte deals at most 4)."""
+    jab, big = A.Attack("Jab", "agility", {}), A.Attack("Big", "agility", {"Charged": 1})
+    a = mk("A", level=10, endurance=0, attack_sets=[jab, big])
+    riposte = A.Attack("Riposte", "agility", {"Counter": 1, "Disarm": 1}, counter_type="agility")
+    b = mk("B", level=7, endurance=0, attack_sets=[riposte])
+    three = A.Options(actions=3)
+    side = A.simulation_side(a, b, three)
+    assert [side.sets[i].name for i in side.disarm_order] == ["Jab", "Big"]
+    jab_pmf = {k: F(w, 16) for k, w in enumerate((1, 4, 6, 4, 1))}
+    big_pmf = {k: F(float(p)).limit_denominator(10**6) for k, p in enumerate(A.damage(big, a, b).pmf) if p > 0}
+    assert sum(big_pmf.values()) == 1
+    disarm = F(15, 16) * F(2, 12)
+
+    def p_kill(dealt: int, acts: int, used: bool, disarmed: bool) -> F:
+        """P(b falls in the rest of a's turn), with ``dealt`` damage so far and ``acts`` actions left."""
+        if dealt >= 7:
+            return F(1)
+        if disarmed:  # the best plan still legal: Big if two actions are left
+            return sum((q for k, q in big_pmf.items() if dealt + k >= 7), F(0)) if acts >= 2 else F(0)
+        if acts == 0:
+            return F(0)
+        total = F(0)
+        for k, q in jab_pmf.items():
+            if k >= 1 and not used and dealt + k < 7:  # b counters: "when damaged", once a round
+                total += q * (disarm * p_kill(dealt + k, acts - 1, True, True)
+                              + (1 - disarm) * p_kill(dealt + k, acts - 1, True, False))
+            else:
+                total += q * p_kill(dealt + k, acts - 1, used, False)
+        return total
+
+    want = p_kill(0, 3, False, False)
+    win_a, _, _, _ = _wins(a, b, three, rounds=1)
+    assert win_a[0] == pytest.approx(float(want), abs=1e-12)
+    sim = wb.duel(a, b, options=three, simulate=True, fights=40_000, seed=9, max_rounds=1)
+    assert abs(sim.p_a_wins - float(want)) < 4 * np.sqrt(float(want) * (1 - float(want)) / 40_000)

@@ -571,22 +571,39 @@ class _Duel:
         for (k, _), slot in pend_work.items():
             for a, b in slot.values():
                 self._put(pend, k, a, b)
-        # the plan of each state class, use by use
+        # the plan of each state class, use by use: (the plan's uses still to come, actions left) -> terms
         done: dict = {}
         plans: dict[tuple, dict] = {}
-        for (key, acts), slot in work.items():
+
+        def plan_from(d: dict, key: _Key, a: np.ndarray, b: np.ndarray, acts: int) -> None:
+            """File the term under the plan the side plays from ``key`` with ``acts`` actions."""
             me, foe = key[x], key[1 - x]
-            if not (attacking and side.sets and not foe[INSIDE]):
+            avail = (side.always_charged | (me[CHARGED] & area)) & ~me[DISARMED]
+            for swan, und, (pa, pb) in self._split(x, key, a, b):
+                plan = tuple(side._plan(self._bits(x, me, foe, swan, und) & LOW, avail, acts))
+                self._put(d.setdefault((plan, acts), {}), key, pa, pb)
+
+        for (key, acts), slot in work.items():
+            if not (attacking and side.sets and not key[1 - x][INSIDE]):
                 for a, b in slot.values():
                     self._put(done, key, a, b)
                 continue
-            avail = (side.always_charged | (me[CHARGED] & area)) & ~me[DISARMED]
             for a, b in slot.values():
-                for swan, und, (pa, pb) in self._split(x, key, a, b):
-                    plan = tuple(side._plan(self._bits(x, me, foe, swan, und) & LOW, avail, acts))
-                    self._put(plans.setdefault(plan, {}), key, pa, pb)
-        for plan, pd in plans.items():
-            for i in plan:
+                plan_from(plans, key, a, b, acts)
+        while plans:
+            later: dict[tuple, dict] = {}
+            for (plan, acts), pd in plans.items():
+                if not plan:
+                    for k, a, b in self._terms(pd):
+                        self._put(done, k, a, b)
+                    continue
+                i, rest = plan[0], plan[1:]
+                # Disarm during a turn (CLARIFICATIONS.md, Annulus): a set disarmed since the plan was
+                # made (by the foe's Counter) "cannot be used for the rest of that turn either": the
+                # actions left go to the best plan still legal with them
+                for k, a, b in self._terms({k: v for k, v in pd.items() if k[x][DISARMED] >> i & 1}):
+                    plan_from(later, k, a, b, acts)
+                pd = {k: v for k, v in pd.items() if not k[x][DISARMED] >> i & 1}
                 live = {k: v for k, v in pd.items() if k[x][PETRIFY] == 0 and not k[1 - x][INSIDE]}
                 idle = {k: v for k, v in pd.items() if k not in live}
                 if side.telegraphed[i]:  # announced now, strikes at the start of the next turn
@@ -595,9 +612,10 @@ class _Duel:
                     live = self.strike(live, pend, x, i)
                 for k, a, b in self._terms(idle):
                     self._put(live, k, a, b)
-                pd = live
-            for k, a, b in self._terms(pd):
-                self._put(done, k, a, b)
+                nxt = later.setdefault((rest, acts - int(side.cost[i])), {})
+                for k, a, b in self._terms(live):
+                    self._put(nxt, k, a, b)
+            plans = later
 
         # the turn's end: Burn 2 dice, Choke 1 die, Sap 1 on this side; the timers it laid run down
         def dots(me: _Side) -> list[tuple[int, float]]:

@@ -9,6 +9,7 @@ Swansong usable; Blood Price). The modelling of each effect, with its rule, is i
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, cast
@@ -648,6 +649,15 @@ class AnnulusSide(Side):
         uniq, inverse = np.unique(keys, return_inverse=True)
         return np.array([row(k) for k in uniq.tolist()], dtype=np.int64)[inverse.ravel()]
 
+    def _step_table(self) -> np.ndarray:
+        """Return the sets of every plan met so far, one column per plan and one row per use (-1: no use)."""
+        if self._steps is None:
+            length = max((len(p) for p in self._plan_list), default=0)
+            self._steps = np.full((length, len(self._plan_list)), -1, np.int64)
+            for i, p in enumerate(self._plan_list):
+                self._steps[: len(p), i] = p
+        return self._steps
+
     def _attack(self, idx: np.ndarray, foe: AnnulusSide, actions: np.ndarray, may: np.ndarray, sim: Fights) -> None:
         if not self.sets:
             return
@@ -666,13 +676,32 @@ class AnnulusSide(Side):
         keys = bits | (np.asarray(avail, dtype=np.int64) << SHIFT)
         keys |= actions[sel].astype(np.int64) << (SHIFT + width)
         rows = self._plan_rows(keys)
-        if self._steps is None:  # every plan met so far, one row per step (-1: no step)
-            length = max((len(p) for p in self._plan_list), default=0)
-            self._steps = np.full((length, len(self._plan_list)), -1, np.int64)
-            for i, p in enumerate(self._plan_list):
-                self._steps[: len(p), i] = p
-        for j in range(self._steps.shape[0]):
-            s = self._steps[j][rows]
+        # each fight's place in its plan and its actions left (a fight whose next set was disarmed
+        # since its plan was made plays a new plan from there)
+        pos = np.zeros(fights.size, np.int64)
+        left = actions[sel].astype(np.int64)
+        for j in itertools.count():
+            steps = self._step_table()
+            s = np.where(pos < steps.shape[0], steps[np.minimum(pos, max(steps.shape[0] - 1, 0)), rows], -1)
+            if not (s >= 0).any():
+                break
+            if self.disarm_seen:
+                # Disarm during a turn (CLARIFICATIONS.md, Annulus): a set disarmed while the turn is under
+                # way (by the foe's Counter) "cannot be used for the rest of that turn either": the actions
+                # left go to the best plan still legal with them, if any
+                blocked = (s >= 0) & self.disarmed[fights, np.maximum(s, 0)]
+                if blocked.any():
+                    again = fights[blocked]
+                    usable: Any = self.always_charged
+                    for a in self.area_sets:
+                        usable = usable | (self.charged[a][again].astype(np.int64) << a)
+                    usable = usable & ~(self.disarmed[again] * (1 << np.arange(width))).sum(axis=1)
+                    k2 = self._bits(foe, again) | (np.asarray(usable, dtype=np.int64) << SHIFT)
+                    rows[blocked] = self._plan_rows(k2 | left[blocked] << (SHIFT + width))
+                    pos[blocked] = 0
+                    s[blocked] = -1
+            pos += s >= 0
+            left -= np.where(s >= 0, self.cost[np.maximum(s, 0)], 0)
             live = (s >= 0) & (self.died_at[fights] < 0) & (foe.died_at[fights] < 0)
             if self.petrify_seen:
                 live &= self.petrify_timer[fights] == 0
