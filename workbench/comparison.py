@@ -472,6 +472,8 @@ def _take_plans(block: dict, rows: np.ndarray, chosen: list) -> None:
             continue
         pair = int(ids[i - start])
         j = int(damage_best[pair]) if plan is None else row_of[(pair, plan)]
+        if j < 0:  # the pair has no legal plan (e.g. melee only against a back-row target): no turn
+            continue
         block["turn_idx"][1][i - start] = j
         block["cols"]["plan"][i] = table.label[j]
 
@@ -667,13 +669,28 @@ def compare(
             ).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
             if chain:
                 frame = frame.with_columns(pl.Series("p_killed_by", st["p_killed_by"]).cast(pl.List(pl.Float64)))
-            frames.append(frame)
+            frames.append(_clip_probabilities(frame))
             if bar is not None:
                 bar.update(1)
     finally:
         if bar is not None:
             bar.close()
     return pl.concat(frames)
+
+
+def _clip_probabilities(frame: pl.DataFrame) -> pl.DataFrame:
+    """Return ``frame`` with every probability column (``p_*``, and each entry of the list column
+    ``p_killed_by``) clipped to [0, 1]: 1 - P(0) and sums of chances may cross 0 or 1 by float
+    round-off (a Glass Empires row showed p_any_damage = -2.2e-16), never by more."""
+    exprs = []
+    for name, dtype in frame.schema.items():
+        if not name.startswith("p_"):
+            continue
+        if dtype == pl.Float64:
+            exprs.append(pl.col(name).clip(0.0, 1.0))
+        elif dtype == pl.List(pl.Float64):
+            exprs.append(pl.col(name).list.eval(pl.element().clip(0.0, 1.0)))
+    return frame.with_columns(exprs) if exprs else frame
 
 
 def _fight_methods(
@@ -827,20 +844,28 @@ def pivot(
 def export(frame: pl.DataFrame, path: str | Path) -> Path:
     """Write ``frame`` to ``path`` by its suffix (.csv or .parquet) and return the path.
 
-    For pandas, use ``frame.to_pandas()``. In CSV a list column (``p_killed_by``) becomes text
+    Missing folders of ``path`` are created (as the CLI's ``--out`` does); a file name past the
+    file system's limit (255 bytes) or a folder that cannot be written is a RulesError naming
+    ``path``. For pandas, use ``frame.to_pandas()``. In CSV a list column (``p_killed_by``) becomes text
     with values separated by ``;``.
     """
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"expected a polars frame, not {type(frame).__name__}", field="frame")
     if not isinstance(path, (str, os.PathLike)):
         raise RulesError(f"give a file path (text or Path), not {type(path).__name__}", field="path")
-    path = Path(path)
+    from .io import _as_path, _os_error, check_file_name
+
+    path = check_file_name(_as_path(path))
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        lists = [c for c, t in frame.schema.items() if isinstance(t, pl.List)]
-        frame.with_columns(pl.col(c).cast(pl.List(pl.String)).list.join(";") for c in lists).write_csv(path)
-    elif suffix in (".parquet", ".pq"):
-        frame.write_parquet(path)
-    else:
+    if suffix not in (".csv", ".parquet", ".pq"):
         raise RulesError(f"cannot write {suffix or 'a file without suffix'}: use .csv or .parquet", field="path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # as the CLI's --out does
+        if suffix == ".csv":
+            lists = [c for c, t in frame.schema.items() if isinstance(t, pl.List)]
+            frame.with_columns(pl.col(c).cast(pl.List(pl.String)).list.join(";") for c in lists).write_csv(path)
+        else:
+            frame.write_parquet(path)
+    except OSError as exc:  # a read-only folder, a full disk, a file where a folder should be
+        raise _os_error(exc, path, "write") from None
     return path

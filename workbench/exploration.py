@@ -254,7 +254,7 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
     iu = np.maximum(inv, 0)
     it = np.where(tinv >= 0, tinv, T.shape[0])
     T = np.vstack([T, np.eye(1, T.shape[1])])  # the last row: a turn that never damages
-    per_use = {"mean_damage": U @ np.arange(U.shape[1]), "p_any_damage": 1.0 - U[:, 0]}
+    per_use = {"mean_damage": U @ np.arange(U.shape[1]), "p_any_damage": np.clip(1.0 - U[:, 0], 0.0, 1.0)}
     mean_turn = T @ np.arange(T.shape[1])
 
     def stat(name: str, rows: np.ndarray) -> np.ndarray:

@@ -298,6 +298,32 @@ def _as_path(path: Any) -> Path:
     return path
 
 
+#: bytes of one file name on the usual file systems (ext4, APFS, NTFS: 255), where os.pathconf
+#: cannot say
+NAME_MAX = 255
+#: the rule a refused file name cites
+_NAME_RULE = "the file system: at most {n} bytes per file name"
+
+
+def check_file_name(path: Path) -> Path:
+    """Return ``path`` when its file name fits the file system (NAME_MAX bytes, or what
+    ``os.pathconf(folder, "PC_NAME_MAX")`` says), else raise RulesError naming ``path`` and the
+    limit, before any file is touched (an OSError "File name too long" otherwise)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        limit = int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        limit = NAME_MAX
+    size = len(os.fsencode(path.name))
+    if size > limit:
+        raise RulesError(
+            f"the file name is {size} bytes long; a file name may have at most {limit}: {show(path.name, 60)}",
+            field="path",
+            rule=_NAME_RULE.format(n=limit),
+        )
+    return path
+
+
 def _in_file(exc: RulesError, path: Path) -> RulesError:
     err = RulesError(f"{exc.message} (in {path})", field=exc.field, rule=exc.rule)
     err.path = str(path)
@@ -326,10 +352,19 @@ def _mark(name: str, pid: int, nonce: str) -> str:
     return hashlib.sha256(f"rules-workbench save\0{name}\0{pid}\0{nonce}".encode()).hexdigest()[:16]
 
 
+def _stem(name: str) -> str:
+    """Return how a temporary file of :func:`save` names its target ``name``: the name itself, or,
+    past 180 bytes, its first 60 characters and a hash of it (so the temporary file's name stays
+    within NAME_MAX bytes whenever the target's does)."""
+    if len(os.fsencode(name)) <= 180:
+        return name
+    return f"{name[:60]}~{hashlib.sha256(os.fsencode(name)).hexdigest()[:16]}"
+
+
 def _temporary_name(name: str) -> str:
     """Return the name of a new temporary file of :func:`save` of the file ``name`` (marked)."""
-    pid, nonce = os.getpid(), secrets.token_hex(6)
-    return f".{name}.wb-{pid}-{nonce}-{_mark(name, pid, nonce)}.tmp"
+    pid, nonce, stem = os.getpid(), secrets.token_hex(6), _stem(name)
+    return f".{stem}.wb-{pid}-{nonce}-{_mark(stem, pid, nonce)}.tmp"
 
 
 def _alive(pid: int) -> bool:
@@ -350,11 +385,11 @@ def _written_by_save(entry: os.DirEntry, name: str) -> bool:
     gone, it is a plain file (not a link), and what it holds is a prefix of a saved file (empty,
     or starting as every TOML or JSON save starts). Anything less is kept: never removed by its
     name alone."""
-    m = _TMP.match(entry.name)
-    if m is None or m.group("name") != name:
+    m, stem = _TMP.match(entry.name), _stem(name)
+    if m is None or m.group("name") != stem:
         return False
     pid = int(m.group("pid"))
-    if m.group("mark") != _mark(name, pid, m.group("nonce")) or _alive(pid):
+    if m.group("mark") != _mark(stem, pid, m.group("nonce")) or _alive(pid):
         return False
     try:
         if not entry.is_file(follow_symlinks=False):
@@ -401,7 +436,7 @@ def save(obj: Any, path: str | os.PathLike) -> Path:
     name's MARK, a hash of name, pid and nonce; their process gone; their content the start of a
     saved file): a user's file named like one is never removed.
     """
-    path = _as_path(path)
+    path = check_file_name(_as_path(path))
     suffix = _suffix(path)
     try:
         data = dumps(obj, suffix)

@@ -154,3 +154,26 @@ def test_chain_column_matches_rounds_to_kill():
     by = wb.rounds_to_kill(turn, hp=row["target_hp"])["p_killed_by"].to_numpy()
     by = np.concatenate([by, np.full(20, by[-1])])[:20]
     assert np.allclose(row["p_killed_by"], by, atol=1e-12, rtol=0)
+
+
+def test_export_creates_missing_folders_as_the_cli_does(tmp_path):
+    # issue 35: wb.export(frame, 'nodir/x.csv') raised FileNotFoundError
+    g = wb.system("glass_empires").catalog()
+    frame = compare([g.creature("Wolf")], [g.creature("Bear")])
+    out = export(frame, tmp_path / "nodir" / "deeper" / "x.csv")
+    assert pl.read_csv(out).height == frame.height
+    assert export(frame, tmp_path / "other" / "x.parquet").exists()
+
+
+def test_export_refuses_a_file_name_too_long_and_an_unwritable_folder(tmp_path):
+    # issue 35: a 300-character file name raised OSError
+    g = wb.system("glass_empires").catalog()
+    frame = compare([g.creature("Wolf")], [g.creature("Bear")])
+    with pytest.raises(wb.RulesError) as e:
+        export(frame, tmp_path / ("x" * 300 + ".csv"))
+    assert e.value.field == "path" and "255" in e.value.message and "file system" in e.value.rule
+    (tmp_path / "afile").write_text("a file, not a folder")
+    with pytest.raises(wb.RulesError) as e:
+        export(frame, tmp_path / "afile" / "x.csv")
+    assert e.value.field == "path"
+    assert not list(tmp_path.glob("x*"))

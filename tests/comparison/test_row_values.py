@@ -162,3 +162,35 @@ def test_unresolved_mass_is_what_the_round_limit_leaves():
             continue
         by = wb.rounds_to_kill(a, t, plan=[attack] * row["uses_per_turn"], simulate=False)["p_killed_by"].to_numpy()
         assert abs(row["p_unresolved"] - (1 - by[min(2, by.size - 1)])) < 1e-12
+
+
+def test_probabilities_stay_within_0_and_1_where_float_noise_crosses():
+    # issue 35: Toad, Giant vs Leather Longswordsman at environment=-12 gave p_any_damage = -2.2e-16
+    g = wb.system("glass_empires")
+    cat = g.catalog()
+    frame = compare(
+        [cat.creature("Toad, Giant")],
+        [cat.creature("Leather Longswordsman (Level 4 human, example)")],
+        situation=g.Situation(environment=-12),
+        chain=True,
+    )
+    for name in [c for c in frame.columns if c.startswith("p_")]:
+        col = frame[name].explode() if frame.schema[name] == pl.List(pl.Float64) else frame[name]
+        col = col.drop_nulls()
+        assert col.is_empty() or (col.min() >= 0.0 and col.max() <= 1.0), name
+    assert frame["p_any_damage"].drop_nulls().to_list() == [0.0]
+
+
+def test_last_odyssey_back_row_with_a_kill_objective_leaves_melee_only_rows_without_a_turn():
+    # issue 35: target_row='back' and objective='kill_within_3' raised IndexError (a pair with no
+    # legal plan: the Cop's only ability is melee and cannot reach the back row)
+    lo = wb.system("last_odyssey")
+    cat = lo.catalog()
+    targets = list(cat.creatures.values())[:5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = compare(
+            [cat.creature("Cop")], targets, situation=lo.Situation(target_row="back"), objective="kill_within_3"
+        )
+    assert frame.height == 5 and set(frame["target"]) == {t.name for t in targets}
+    assert frame["mean_turn_damage"].fill_null(0.0).max() == 0.0

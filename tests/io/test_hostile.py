@@ -416,3 +416,18 @@ def test_compare_panel_ignores_malformed_selection_messages():
     panel._on_click({"new": {"cell": {"value": {"vlPoint": {"or": [{"build": good["build"],
                                                                    "target": good["target"]}]}}}}})
     assert panel.selected == (good["build"], good["target"])
+
+
+def test_a_file_name_past_the_file_system_limit_is_refused_naming_the_path(tmp_path, wolf):
+    # issue 35: a 300-character file name raised OSError
+    with pytest.raises(RulesError) as e:
+        wb.save(wolf, tmp_path / ("w" * 300 + ".toml"))
+    assert e.value.field == "path" and "255" in e.value.message and "file system" in e.value.rule
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_long_file_name_within_the_limit_saves_and_its_temporary_name_fits(tmp_path, wolf):
+    name = "w" * 245 + ".toml"  # 250 bytes: the temporary file's name shortens the target's
+    path = wb.save(wolf, tmp_path / name)
+    assert wb.load(path) == wolf and [p.name for p in tmp_path.iterdir()] == [name]
+    assert len(wio._temporary_name(name).encode()) <= 255
