@@ -3,6 +3,10 @@
 
     python3 tasks.py lab     create/refresh .venv, install everything, open JupyterLab on the quickstart
     python3 tasks.py test    create/refresh the same .venv and run every test (unit, notebooks, browser)
+    python3 tasks.py test --busy 8 [--busy-seconds S] [--select PATH ...]
+                             the same beside 8 CPU-burning processes (a busy machine; each ends after
+                             S seconds, default 3 hours, and all are stopped when the run ends);
+                             --select runs only those test paths
     python3 tasks.py app     the Workbench app in Voila
     python3 tasks.py bench   the benchmarks (side by side with icepool and dyce)
 
@@ -60,17 +64,47 @@ def app(extra: list[str]) -> None:
     run(BIN / "voila", "notebooks/app.ipynb", *extra)  # voila runs as root without a flag
 
 
+def _take(extra: list[str], flag: str, many: bool = False) -> tuple[list[str], list[str]]:
+    """Return (the values given after ``flag`` in ``extra``, ``extra`` without them): one value,
+    or with ``many`` every value up to the next option."""
+    if flag not in extra:
+        return [], extra
+    i = extra.index(flag)
+    j = i + 1
+    while j < len(extra) and not extra[j].startswith("-") and (many or j == i + 1):
+        j += 1
+    if j == i + 1:
+        sys.exit(f"tasks.py test: {flag} needs a value")
+    return extra[i + 1 : j], extra[:i] + extra[j:]
+
+
 def test(extra: list[str]) -> None:
     ensure_env()
+    busy, extra = _take(extra, "--busy")
+    busy_seconds, extra = _take(extra, "--busy-seconds")
+    select, extra = _take(extra, "--select", many=True)
     # pytest-xdist, one worker per core; --dist loadscope keeps each file on one worker, so a
     # notebook's cells run in order in one kernel and a module's servers and built environments
     # are set up once
     workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra) else ["-n", "auto"]
-    args = [PY, "-m", "pytest", "tests", "notebooks", "--nbval",
-            "--nbval-sanitize-with", "notebooks/sanitize.cfg", "-p", "no:cacheprovider",
-            *workers, "--dist", "loadscope", *extra]
+    where = select or ["tests", "notebooks", "--nbval", "--nbval-sanitize-with", "notebooks/sanitize.cfg"]
+    args = [PY, "-m", "pytest", *where, "-p", "no:cacheprovider", *workers, "--dist", "loadscope", *extra]
     print("+", " ".join(map(str, args)), flush=True)
-    sys.exit(subprocess.run([str(a) for a in args], cwd=ROOT).returncode)
+    if not busy:
+        sys.exit(subprocess.run([str(a) for a in args], cwd=ROOT).returncode)
+    # a busy machine: N burners beside the run, each ending by itself after --busy-seconds
+    # (default 3 hours) and all stopped when the run ends (tests/busy.py)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("busy", ROOT / "tests" / "busy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    n, seconds = int(busy[0]), float(busy_seconds[0]) if busy_seconds else 3 * 3600.0
+    print(f"+ beside {n} CPU-burning processes (each for at most {seconds:g} s)", flush=True)
+    with module.busy(n, seconds):
+        code = subprocess.run([str(a) for a in args], cwd=ROOT).returncode
+    sys.exit(code)
 
 
 def bench(extra: list[str]) -> None:

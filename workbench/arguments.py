@@ -1,5 +1,5 @@
 """Checks of the entry points' own arguments (``max_rounds``, ``fights``, ``seed``, ``first``,
-``simulate``, ``progress``, ``hp``, ``plan``, ``confirm``): each returns the value in its plain
+``simulate``, ``progress``, ``hp``, ``plan``, ``confirm``, ``max_seconds``): each returns the value in its plain
 Python form or raises RulesError naming the argument and the bound (docs/limits.md).
 """
 
@@ -30,7 +30,7 @@ __all__ = [
     "check_plan",
     "call_plan",
     "check_confirm",
-    "refuse_long_work",
+    "check_max_seconds",
     "time_budget",
     "check_time",
     "bounded",
@@ -140,44 +140,45 @@ def check_confirm(value: Any) -> bool:
     return bool(check_flag("confirm", value, allow_none=False))
 
 
-def refuse_long_work(what: str, seconds: float, detail: str, how: str) -> None:
-    """Raise the RulesError (field ``budget``) of work estimated past limits.MAX_SECONDS, saying how
-    much (``detail``), how long and ``how`` to go ahead anyway."""
-    raise RulesError(
-        f"{what}: {detail}, estimated {seconds:,.0f} s, over the {limits.MAX_SECONDS:g} s that "
-        f"runs without asking; {how}",
-        field="budget",
-        rule=limits.BUDGET,
-    )
+def check_max_seconds(value: Any) -> float | None:
+    """Return ``max_seconds``: None (the default: no clock stops the work) or a number of seconds
+    > 0 after which running work stops with a RulesError (field ``max_seconds``). The only clock in
+    the bounds, and only when the caller asks for it (docs/limits.md, bounded work)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise RulesError(f"must be a number of seconds or None, not {show(value)}", field="max_seconds")
+    v = float(value)
+    if not np.isfinite(v) or v <= 0:
+        raise RulesError(f"must be a number of seconds > 0, not {show(value)}", field="max_seconds")
+    return v
 
 
 @dataclass(frozen=True)
 class _Budget:
-    """The time a call may run without asking: its end (perf_counter), its start, and the words of
-    its refusal (:func:`refuse_long_work`)."""
+    """The time a caller allowed a call (``max_seconds``): its end (perf_counter), its start, and
+    the name of the call."""
 
     end: float
     started: float
     what: str
-    how: str
 
 
 _BUDGET: ContextVar[_Budget | None] = ContextVar("workbench_time_budget", default=None)
 
 
 @contextmanager
-def time_budget(seconds: float, what: str, how: str, confirm: bool = False) -> Iterator[None]:
-    """Within the block, :func:`check_time` refuses (RulesError, field ``budget``) once ``seconds``
-    have passed, unless ``confirm``: the stop of a call whose parts are each bounded but whose
-    sum may not be (compare's rows: one row's chain or simulation checks the call's budget, not
-    only its own). Nested budgets keep the earliest end (an inner call cannot lift an outer
-    caller's bound); ``confirm`` sets none of its own, and an outer one still holds."""
+def time_budget(seconds: float | None, what: str) -> Iterator[None]:
+    """Within the block, :func:`check_time` stops the work (RulesError, field ``max_seconds``) once
+    ``seconds`` have passed: the caller's own ``max_seconds=`` / ``--max-seconds``; None sets no
+    stop (the default of every call: its work is bounded by counting, workbench.work). Nested
+    budgets keep the earliest end (an inner call cannot lift an outer caller's stop)."""
     outer = _BUDGET.get()
     now = time.perf_counter()
-    if confirm or (outer is not None and outer.end <= now + seconds):
+    if seconds is None or (outer is not None and outer.end <= now + seconds):
         yield
         return
-    token = _BUDGET.set(_Budget(now + seconds, now, what, how))
+    token = _BUDGET.set(_Budget(now + seconds, now, what))
     try:
         yield
     finally:
@@ -204,10 +205,11 @@ def reporting(listener: Callable[[int | None, int | None, str], None]) -> Iterat
 
 
 def check_time(detail: str = "", done: int | None = None, total: int | None = None, unit: str = "") -> None:
-    """Refuse (RulesError, field ``budget``, naming the call and how to go ahead) when the innermost
-    :func:`time_budget` has run out; nothing outside one. ``detail`` says how far the work got;
-    ``done`` of ``total`` ``unit`` (e.g. 40,000 of 100,000 "fights decided") go to the
-    :func:`reporting` listener, if any, which hears every call."""
+    """Tell the :func:`reporting` listener, if any, how far long work got (``done`` of ``total``
+    ``unit``, e.g. 40,000 of 100,000 "fights decided"; it may raise to stop the work: a panel's
+    Cancel), and stop the work (RulesError, field ``max_seconds``) when the caller's own
+    ``max_seconds`` (:func:`time_budget`) has run out. Without ``max_seconds`` no clock stops
+    anything: the work was bounded by counting it before it started (workbench.work)."""
     listener = _LISTENER.get()
     if listener is not None:
         listener(done, total, unit)
@@ -216,11 +218,11 @@ def check_time(detail: str = "", done: int | None = None, total: int | None = No
         return
     now = time.perf_counter()
     if now > budget.end:
-        spent, allowed = now - budget.started, budget.end - budget.started
         raise RulesError(
-            f"{budget.what}: stopped after {spent:.1f} s{' (' + detail + ')' if detail else ''}, past the "
-            f"{allowed:g} s it runs without asking; {budget.how}",
-            field="budget",
+            f"{budget.what}: stopped after {now - budget.started:.1f} s"
+            f"{' (' + detail + ')' if detail else ''}, the max_seconds={budget.end - budget.started:g} asked for; "
+            "no result (give max_seconds=None to run it to the end)",
+            field="max_seconds",
             rule=limits.BUDGET,
         )
 
@@ -228,38 +230,23 @@ def check_time(detail: str = "", done: int | None = None, total: int | None = No
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def bounded(what: str, how: str, seconds: float = limits.MAX_RUN_SECONDS) -> Callable[[F], F]:
-    """Decorate a public call so that it runs under :func:`time_budget` of ``seconds`` (named
-    ``what``, with ``how`` to go ahead), lifted when it is called with ``confirm=True``: its chains
-    and simulations check it (:func:`check_time`), so no input makes it run past the bound without
-    asking (docs/limits.md, bounded work)."""
+def bounded(what: str) -> Callable[[F], F]:
+    """Decorate a public call so that it takes ``max_seconds=`` (None by default): given, its
+    chains and simulations stop with a RulesError once that many seconds have passed
+    (:func:`check_time`); not given, no clock stops it (its work is counted before it starts,
+    workbench.work). The decorated call gets ``max_seconds`` only if it names it itself."""
 
     def wrap(f: F) -> F:
+        import inspect
+
+        takes = "max_seconds" in inspect.signature(f).parameters
+
         @functools.wraps(f)
         def call(*args: Any, **kwargs: Any) -> Any:
-            with time_budget(seconds, what, how, kwargs.get("confirm") is True):
+            seconds = check_max_seconds(kwargs.get("max_seconds") if takes else kwargs.pop("max_seconds", None))
+            with time_budget(seconds, what):
                 return f(*args, **kwargs)
 
         return call  # type: ignore[return-value]
 
     return wrap
-
-
-T = TypeVar("T")
-
-
-def run_each(
-    count: int, step: Callable[[int], T], what: str, how: str, confirm: bool, seconds: float = limits.MAX_SECONDS
-) -> list[T]:
-    """Return ``[step(0), ..., step(count - 1)]``, stopping with :func:`refuse_long_work` once the
-    time projected from the steps done passes ``seconds`` (unless ``confirm``): the bound of a call
-    that runs one compare per value or variant (``wb.sweep``, ``wb.variants``)."""
-    out: list[T] = []
-    started = time.perf_counter()
-    for i in range(count):
-        out.append(step(i))
-        spent = time.perf_counter() - started
-        projected = spent / (i + 1) * count
-        if not confirm and i + 1 < count and projected > seconds:
-            refuse_long_work(f"{what}: {count} compares", projected, f"{i + 1} took {spent:.1f} s", how)
-    return out

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .errors import RulesError
-from .limits import MAX_SECONDS
 
 __all__ = ["main", "build_parser"]
 
@@ -189,6 +188,10 @@ def _write_chart(chart: Any, path: str | None) -> None:
 
 
 # --------------------------------------------------------------------------- commands
+#: the help of every --yes: the counted bounds of docs/limits.md, bounded work
+_YES = "run work past its counted bound (else refused, naming the count; docs/limits.md)"
+
+
 def _progress() -> bool | None:
     """Return the engine's ``progress`` argument: its default (a bar after 1 s) on a terminal, none
     when stderr is piped or captured, so that the command's output is the same from run to run."""
@@ -309,6 +312,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
         max_rounds=args.max_rounds,
         progress=_progress(),
         objective=args.objective,
+        confirm=args.yes,
+        max_seconds=args.max_seconds,
     )
     print(result.summary())
     rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
@@ -401,6 +406,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         max_rounds=args.max_rounds,
         progress=_progress(),
         confirm=args.yes,
+        max_seconds=args.max_seconds,
         objective=args.objective,
         simulate=False if args.ignore_state else None,
         fights=args.fights,
@@ -778,6 +784,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    def max_seconds(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument(
+            "--max-seconds",
+            type=float,
+            metavar="S",
+            help="stop running work after S seconds, with no result (default: no clock; the work is counted)",
+        )
+
     def common(sp: argparse.ArgumentParser, out: bool = True, chart: bool = True, rules: bool = True) -> None:
         if rules:
             sp.add_argument("--options", metavar="FILE", help="rule options (TOML/JSON file or share code)")
@@ -825,6 +839,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OBJ",
         help="how each side picks its plan: damage (default), rounds, kill_within_K",
     )
+    s.add_argument("--yes", action="store_true", help=_YES)
+    max_seconds(s)
     common(s)
     s.set_defaults(func=cmd_duel)
 
@@ -864,7 +880,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rows", type=int, default=40, metavar="N", help="rows to print (default 40)")
     s.add_argument("--all-columns", action="store_true", help="print every column (--out always writes all)")
     s.add_argument("--chart-value", metavar="COLUMN", help="heatmap colour column (default hp_share_per_turn)")
-    s.add_argument("--yes", action="store_true", help=f"run a grid estimated past {MAX_SECONDS:g} s (else refused)")
+    s.add_argument("--yes", action="store_true", help=_YES)
+    max_seconds(s)
     common(s)
     s.set_defaults(func=cmd_compare)
 
@@ -885,7 +902,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--fights", type=int, default=2000, metavar="N", help="simulated fights per stateful row")
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the simulated rows (default 0)")
     s.add_argument("--rows", type=int, default=60, metavar="N", help="rows to print (default 60)")
-    s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
+    s.add_argument("--yes", action="store_true", help=_YES)
     common(s)
     s.set_defaults(func=cmd_sweep)
 
@@ -956,7 +973,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds-to-kill horizon (default 100)")
     s.add_argument("--rows", type=int, default=60, metavar="N", help="rows to print (default 60)")
-    s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
+    s.add_argument("--yes", action="store_true", help=_YES)
     s.add_argument("--situation", metavar="FILE", help="situation (TOML/JSON file or share code)")
     common(s, rules=False)
     s.set_defaults(func=cmd_variants)
@@ -998,7 +1015,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--front", action="store_true", help="print the cost front per target (--chart: its scatter)")
     s.add_argument("--dataset", metavar="DIR", help="write every row to a Parquet dataset in DIR, chunk by chunk")
     s.add_argument("--resume", action="store_true", help="continue the run already in --dataset DIR")
-    s.add_argument("--yes", action="store_true", help=f"run work estimated past {MAX_SECONDS:g} s (else refused)")
+    s.add_argument("--yes", action="store_true", help=_YES)
     common(s)
     s.set_defaults(func=cmd_explore)
 

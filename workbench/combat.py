@@ -30,6 +30,7 @@ from .dist import Dist
 from .errors import RulesError
 from .limits import MAX_CHAIN_HP
 from .turns import check_objective
+from .work import check, fight_work
 
 __all__ = ["rounds_to_kill", "fight_plan", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
@@ -126,7 +127,7 @@ def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
     )
 
 
-@bounded("rounds_to_kill", "give a smaller max_rounds= or fewer fights=, or confirm=True to run it")
+@bounded("rounds_to_kill")
 def rounds_to_kill(
     attacker_or_turn: Any,
     target: Any = None,
@@ -138,6 +139,7 @@ def rounds_to_kill(
     seed: int = 0,
     progress: bool | None = None,
     confirm: bool = False,
+    max_seconds: Any = None,
     **kwargs: Any,
 ):
     """Return the distribution of the number of rounds to kill, as a polars frame.
@@ -162,6 +164,7 @@ def rounds_to_kill(
     """
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
     confirm = check_confirm(confirm)
+    check(fight_work("rounds_to_kill", {"fights": fights}), confirm)  # counted before any work
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
             raise RulesError("give the target's hp (rounds_to_kill(turn, hp=150))", field="hp")
@@ -525,7 +528,7 @@ def duel_chains(
     return _duel_of(_TurnChain(turn_a, pools_b), _TurnChain(turn_b, pools_a), [first], rounds)
 
 
-@bounded("duel", "give a smaller max_rounds= or fewer fights=, or confirm=True to run it")
+@bounded("duel")
 def duel(
     a: Any,
     b: Any,
@@ -546,6 +549,7 @@ def duel(
     hp_b: int | None = None,
     objective: Any = "damage",
     confirm: bool = False,
+    max_seconds: Any = None,
 ) -> DuelResult:
     """Return the DuelResult of ``a`` and ``b`` attacking each other until one falls.
 
@@ -565,8 +569,8 @@ def duel(
     ``tactics_a`` / ``tactics_b`` (the system's ``tactics_class``) set its tactics in the
     simulation; the chains play the default tactics, so a stateful duel with others is simulated
     (``forced_by`` "tactics"). Bounds as for
-    :func:`rounds_to_kill` (docs/limits.md): a simulation still running after 8 s stops with a
-    RulesError (field ``budget``) unless ``confirm=True``. ``objective`` picks each side's plan when its
+    :func:`rounds_to_kill` (docs/limits.md): counted, ``fights`` and the fight-rounds played, refused
+    past their bounds unless ``confirm=True``; ``max_seconds`` (None: no clock) as there. ``objective`` picks each side's plan when its
     ``plan_*`` is None (:func:`workbench.turns.turn_table`: "damage", "rounds", "kill_within_K").
     """
     import polars as pl
@@ -575,6 +579,7 @@ def duel(
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
     plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
     confirm = check_confirm(confirm)
+    check(fight_work("duel", {"fights": fights}), confirm)  # counted before any work
     sides: list[Any] = []  # the two directions: a against b, b against a
     joint = None  # or the system's duel chain over both sides' state (RuleSystem.duel_chain)
     if isinstance(a, Dist) or isinstance(b, Dist):

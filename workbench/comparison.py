@@ -21,12 +21,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from .arguments import bounded
 from .errors import RulesError
 from .fight_rows import COMPARE_FIGHTS, FightRow, fight_rows, row_effects
 from .systems import system as _system
 from .systems import system_of
 from .systems import systems as _systems
 from .systems.base import RuleSystem, pmf_rows
+from .work import Work, check
 
 __all__ = ["compare", "rank", "pivot", "export", "neutral_attacker", "COLUMNS", "BEST_PLAN"]
 
@@ -298,8 +300,11 @@ def _targets(items: Any, system: Any) -> list[Any]:
 
 # =========================================================================== the comparison
 def _progress(progress: Any, total: int, desc: str):
-    """Return a tqdm bar (shown when ``progress`` is True, or None and the run takes over a second)."""
-    if progress is False:
+    """Return a tqdm bar on stderr (shown when ``progress`` is True, or None, stderr is a terminal
+    and the run takes over a second: :func:`workbench.work.show_progress`), else None."""
+    from .work import show_progress
+
+    if not show_progress(progress):
         return None
     try:
         from tqdm.auto import tqdm
@@ -509,6 +514,7 @@ def _key(obj: Any) -> Any:
         return ("id", id(obj))
 
 
+@bounded("compare")
 def compare(
     attackers: Any,
     targets: Any,
@@ -525,6 +531,7 @@ def compare(
     simulate: bool | None = None,
     fights: int = COMPARE_FIGHTS,
     seed: int = 0,
+    max_seconds: Any = None,
 ) -> pl.DataFrame:
     """Return one row per (attacker, attack, target) with damage, kill and rounds-to-kill statistics.
 
@@ -561,49 +568,46 @@ def compare(
     Simulated best-plan rows choose their plans by the highest mean damage (the simulation's
     sides do), so ``objective`` other than "damage" with such rows raises, as ``rounds_to_kill``.
 
-    Bounded work (docs/limits.md, Bounded work): a grid estimated past 10 s (its distinct matchups
-    times a measured rate per system, :func:`estimate_compare`), past 1,000,000 rows, or with a
-    ``chain`` column past 50,000,000 numbers is refused (RulesError, field ``budget``, with the
-    counts and the estimate) unless ``confirm=True``.
+    Bounded work (docs/limits.md, Bounded work), counted before the work starts, the same on every
+    machine: a grid past 1,000,000 rows, past limits.MAX_MATCHUPS work units of distinct matchups
+    (:func:`size_work`), with a ``chain`` column past 50,000,000 numbers, or whose rows with state
+    x ``fights`` pass limits.MAX_STATE_ROW_FIGHTS (:func:`state_work`, counted once the turn
+    tables are built, before any fight) is refused (RulesError, field ``budget``, naming the count,
+    the bound and the ways on) unless ``confirm=True``; ``workbench.work.estimate(compare, ...)``
+    returns the decision without running the fights. ``progress``: a bar on stderr (True; None:
+    when stderr is a terminal and the run takes over a second). ``max_seconds``: stop running work
+    after that many seconds (RulesError, field ``max_seconds``); None, the default, sets no clock.
     """
-    from .arguments import check_confirm, check_fights, check_flag, check_rounds, check_seed
     from .chains import kill_stats
-    from .turns import check_objective
 
-    max_rounds = check_rounds(max_rounds)
-    check_objective(objective)
-    simulate = check_flag("simulate", simulate)
-    fights, seed = check_fights(fights), check_seed(seed)
-    best_plan = check_flag("best_plan", best_plan)
-    chain = bool(check_flag("chain", chain, allow_none=False))
-    check_flag("progress", progress)
-    if system is not None:
-        system = _system(system).name
-    att = _attackers(attackers, system, best_plan)
-    tgt = _targets(targets, system)
-    a: _Attacker | list[_Attacker]  # one attacker, then a system's group of them
-    by_sys: dict[str, tuple[list, list]] = {}
-    for a in att:
-        by_sys.setdefault(a.sys.name, ([], []))[0].append(a)
-    for t in tgt:
-        by_sys.setdefault(system_of(t).name, ([], []))[1].append(t)
-    groups = [(name, a, t) for name, (a, t) in by_sys.items() if a and t]
-    if not groups:
-        raise RulesError(
-            "no attacker shares a rule system with any target (matchups stay within a system)", field="targets"
-        )
-    confirm = check_confirm(confirm)
-    if not confirm:
-        _check_size(groups, max_rounds, chain)
+    prep = _prepare(
+        attackers, targets, system, max_rounds, objective, simulate, fights, seed, best_plan, chain, progress, confirm
+    )
+    groups, max_rounds, simulate, fights, seed, chain, confirm = (
+        prep["groups"],
+        prep["max_rounds"],
+        prep["simulate"],
+        prep["fights"],
+        prep["seed"],
+        prep["chain"],
+        prep["confirm"],
+    )
+    for w in size_work(groups, max_rounds, chain):  # counted before any table is built
+        check(w, confirm)
+    blocks = []
+    for name, a, t in groups:
+        sys = _system(name)
+        opt, sit = _for_system(options, sys, "options"), _for_system(situation, sys, "situation")
+        block = _system_block(sys, a, t, opt, sit, objective)
+        method, forced = _fight_methods(block["fights"], simulate, opt, sit)
+        blocks.append((name, opt, sit, block, method, forced))
+    # counted before any fight runs: the rows whose fight carries state, each chained or simulated
+    check(state_work(sum(int((b[4] == "simulated").sum()) for b in blocks), fights), confirm)
     bar = _progress(progress, len(groups), "compare")
     frames = []
     try:
-        for name, a, t in groups:
-            sys = _system(name)
-            opt, sit = _for_system(options, sys, "options"), _for_system(situation, sys, "situation")
-            block = _system_block(sys, a, t, opt, sit, objective)
+        for name, opt, sit, block, method, forced in blocks:
             cols = block["cols"]
-            method, forced = _fight_methods(block["fights"], simulate, opt, sit, confirm)
             sim = np.flatnonzero(method == "simulated")
             got = None
             if sim.size:
@@ -694,7 +698,7 @@ def _clip_probabilities(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _fight_methods(
-    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any, confirm: bool = True
+    rows: list[FightRow], simulate: bool | None, options: Any, situation: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return each row's method ("exact" | "simulated") and its ``forced_by`` (the sorted state
     effects joined by "; ", empty where exact), chosen as ``rounds_to_kill`` chooses
@@ -705,11 +709,11 @@ def _fight_methods(
         return np.full(n, "exact", dtype=object), np.full(n, "", dtype=object)
     has_turn = np.array([r.plan is None or len(r.plan) > 0 for r in rows], dtype=bool)
     if simulate:
-        effects = [sorted(e) if t else [] for e, t in zip(row_effects(rows, options, situation, confirm), has_turn)]
+        effects = [sorted(e) if t else [] for e, t in zip(row_effects(rows, options, situation), has_turn)]
         sim = has_turn
     else:
         todo = [i for i in range(n) if has_turn[i]]
-        found = row_effects([rows[i] for i in todo], options, situation, confirm)
+        found = row_effects([rows[i] for i in todo], options, situation)
         effects = [[] for _ in range(n)]
         for i, e in zip(todo, found):
             effects[i] = e
@@ -719,9 +723,11 @@ def _fight_methods(
     return method, forced
 
 
-#: measured seconds per row repeating a matchup already resolved (the CI machine, 2 shared cores);
-#: a distinct matchup costs its system's ``RuleSystem.compare_seconds_per_row``
-COMPARE_RATE_REPEAT = 2.0e-5
+#: work units of a distinct matchup per system (``RuleSystem.compare_seconds_per_row`` of the
+#: reference machine over this many seconds: Annulus 3, Last Odyssey 4, Glass Empires 3, Unbound 9)
+#: and of a row repeating one already resolved (1 unit per REPEAT_ROWS rows): fixed numbers, counted
+UNIT_SECONDS = 1.0e-4
+REPEAT_ROWS = 5
 
 
 def _content(model: Any) -> str:
@@ -729,12 +735,18 @@ def _content(model: Any) -> str:
     return repr([getattr(model, f.name) for f in dataclasses.fields(model) if f.name != "name"])
 
 
-def estimate_compare(groups: list[tuple[str, list[_Attacker], list[Any]]]) -> tuple[int, int, float]:
-    """Return (rows, distinct matchups, estimated seconds) of compare's grid before any of it runs:
+def matchup_weight(system: Any) -> int:
+    """Return the work units of one distinct matchup of ``system``: its measured
+    ``compare_seconds_per_row`` on the reference machine in units of UNIT_SECONDS (at least 1)."""
+    return max(1, round(_system(system).compare_seconds_per_row / UNIT_SECONDS))
+
+
+def estimate_compare(groups: list[tuple[str, list[_Attacker], list[Any]]]) -> tuple[int, int, int]:
+    """Return (rows, distinct matchups, matchup work units) of compare's grid before any of it runs:
     rows are every attacker's attacks (and best-plan row) x the targets of its system; matchups of
-    equal content (names aside) are counted once."""
-    rows = distinct = 0
-    seconds = 0.0
+    equal content (names aside) are counted once, each weighted by :func:`matchup_weight`, and
+    every REPEAT_ROWS rows add one unit (the repeats' own rows)."""
+    rows = distinct = units = 0
     for name, att, tgt in groups:
         n_rows = sum(len(a.attacks) + a.plans for a in att) * len(tgt)
         uses = {(_content(a.creature), _content(x)) for a in att for x in a.attacks}
@@ -742,31 +754,142 @@ def estimate_compare(groups: list[tuple[str, list[_Attacker], list[Any]]]) -> tu
         n_distinct = (len(uses) + len(plans)) * len({_content(t) for t in tgt})
         rows += n_rows
         distinct += n_distinct
-        seconds += n_distinct * _system(name).compare_seconds_per_row + n_rows * COMPARE_RATE_REPEAT
-    return rows, distinct, seconds
+        units += n_distinct * matchup_weight(name) + n_rows // REPEAT_ROWS
+    return rows, distinct, units
 
 
-def _check_size(groups: list, max_rounds: int, chain: bool) -> None:
-    """Refuse (RulesError, field ``budget``) a grid estimated past MAX_SECONDS, past
-    MAX_COMPARE_ROWS rows, or whose ``chain`` column passes MAX_CHAIN_CELLS (docs/limits.md)."""
-    from .arguments import refuse_long_work
-    from .limits import MAX_CHAIN_CELLS, MAX_COMPARE_ROWS, MAX_SECONDS
+_HOW = "compare fewer attackers or targets, or confirm=True (workbench compare --yes) to run it"
 
-    rows, distinct, seconds = estimate_compare(groups)
-    detail = f"{rows:,} rows ({distinct:,} distinct matchups)"
-    how = "compare fewer attackers or targets, or confirm=True to run it"
-    if rows > MAX_COMPARE_ROWS:
-        refuse_long_work("compare", seconds, f"{detail}, over the {MAX_COMPARE_ROWS:,} rows of one frame", how)
-    if chain and rows * max_rounds > MAX_CHAIN_CELLS:
-        refuse_long_work(
+
+def size_work(groups: list, max_rounds: int, chain: bool) -> list[Work]:
+    """Return compare's work counted from the sizes of its grid alone (docs/limits.md, bounded
+    work): its rows (MAX_COMPARE_ROWS), with ``chain`` its p_killed_by numbers (rows x max_rounds,
+    MAX_CHAIN_CELLS), and its distinct matchups' work units (MAX_MATCHUPS)."""
+    from .limits import MAX_CHAIN_CELLS, MAX_COMPARE_ROWS, MAX_MATCHUPS
+
+    rows, distinct, units = estimate_compare(groups)
+    out = [
+        Work("compare", rows, MAX_COMPARE_ROWS, "rows", f"{rows:,} rows", ("attackers", "targets"), _HOW),
+        Work(
             "compare",
-            seconds,
-            f"{detail} x {max_rounds:,} rounds of p_killed_by is "
-            f"{rows * max_rounds:,} numbers, over {MAX_CHAIN_CELLS:,}",
-            how + " (or a smaller max_rounds)",
+            units,
+            MAX_MATCHUPS,
+            "matchup units",
+            f"{rows:,} rows, {distinct:,} distinct matchups ("
+            + ", ".join(f"{g[0]} x {matchup_weight(g[0])}" for g in groups)
+            + f", + 1 per {REPEAT_ROWS} rows)",
+            ("attackers", "targets"),
+            _HOW,
+        ),
+    ]
+    if chain:
+        out.append(
+            Work(
+                "compare",
+                rows * max_rounds,
+                MAX_CHAIN_CELLS,
+                "numbers of p_killed_by",
+                f"{rows:,} rows x {max_rounds:,} rounds",
+                ("attackers", "targets", "max_rounds", "chain"),
+                _HOW + " (or a smaller max_rounds=)",
+            )
         )
-    if seconds > MAX_SECONDS:
-        refuse_long_work("compare", seconds, detail, how)
+    return out
+
+
+def state_work(rows: int, fights: int) -> Work:
+    """Return the work of compare's ``rows`` whose fight carries state, counted before any of them
+    runs: rows x ``fights`` (each row is chained over its state, its chain counted and bounded
+    before it is built, or simulated with ``fights`` fights), against MAX_STATE_ROW_FIGHTS."""
+    from .limits import MAX_STATE_ROW_FIGHTS
+
+    return Work(
+        "compare",
+        rows * fights,
+        MAX_STATE_ROW_FIGHTS,
+        "row-fights",
+        f"{rows:,} rows whose fight carries state x {fights:,} fights",
+        ("attackers", "targets", "fights"),
+        "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore the state, "
+        "or confirm=True (workbench compare --yes) to run it",
+    )
+
+
+def _prepare(
+    attackers, targets, system, max_rounds, objective, simulate, fights, seed, best_plan, chain, progress, confirm
+) -> dict[str, Any]:
+    """Return compare's checked arguments and its groups (system, attackers, targets) of matchups."""
+    from .arguments import check_confirm, check_fights, check_flag, check_rounds, check_seed
+    from .turns import check_objective
+
+    max_rounds = check_rounds(max_rounds)
+    check_objective(objective)
+    simulate = check_flag("simulate", simulate)
+    fights, seed = check_fights(fights), check_seed(seed)
+    best_plan = check_flag("best_plan", best_plan)
+    chain = bool(check_flag("chain", chain, allow_none=False))
+    check_flag("progress", progress)
+    if system is not None:
+        system = _system(system).name
+    att = _attackers(attackers, system, best_plan)
+    tgt = _targets(targets, system)
+    by_sys: dict[str, tuple[list, list]] = {}
+    for a in att:
+        by_sys.setdefault(a.sys.name, ([], []))[0].append(a)
+    for t in tgt:
+        by_sys.setdefault(system_of(t).name, ([], []))[1].append(t)
+    groups = [(name, a, t) for name, (a, t) in by_sys.items() if a and t]
+    if not groups:
+        raise RulesError(
+            "no attacker shares a rule system with any target (matchups stay within a system)", field="targets"
+        )
+    return dict(
+        groups=groups,
+        max_rounds=max_rounds,
+        simulate=simulate,
+        fights=fights,
+        seed=seed,
+        chain=chain,
+        confirm=check_confirm(confirm),
+    )
+
+
+def compare_work(
+    attackers: Any,
+    targets: Any,
+    *,
+    options: Any = None,
+    situation: Any = None,
+    system: Any = None,
+    max_rounds: int = 100,
+    progress: Any = None,
+    best_plan: bool | None = None,
+    chain: bool = False,
+    objective: Any = "damage",
+    confirm: bool = False,
+    simulate: bool | None = None,
+    fights: int = COMPARE_FIGHTS,
+    seed: int = 0,
+    max_seconds: Any = None,
+) -> list[Work]:
+    """Return the counted work of ``compare`` with these arguments, as compare checks it: the grid's
+    sizes (:func:`size_work`) and, when they are within their bounds (or confirmed), the rows whose
+    fight carries state (:func:`state_work`, which needs the turn tables, built here as compare
+    builds them, but no fight)."""
+    prep = _prepare(
+        attackers, targets, system, max_rounds, objective, simulate, fights, seed, best_plan, chain, progress, confirm
+    )
+    out = size_work(prep["groups"], prep["max_rounds"], prep["chain"])
+    if any(w.refused(prep["confirm"]) for w in out):
+        return out
+    n = 0
+    for name, a, t in prep["groups"]:
+        sys = _system(name)
+        opt, sit = _for_system(options, sys, "options"), _for_system(situation, sys, "situation")
+        block = _system_block(sys, a, t, opt, sit, objective)
+        method, _ = _fight_methods(block["fights"], prep["simulate"], opt, sit)
+        n += int((method == "simulated").sum())
+    return out + [state_work(n, prep["fights"])]
 
 
 def _for_system(value: Any, sys: RuleSystem, what: str) -> Any:

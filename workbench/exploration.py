@@ -24,14 +24,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .arguments import check_confirm, check_flag, refuse_long_work
+from .arguments import check_confirm, check_flag
 from .comparison import _progress, _targets, matchup_tables
 from .errors import RulesError, show
-from .limits import BUDGET, LIMITS, MAX_SECONDS, MAX_TOP_K, MAX_VARY
+from .limits import BUDGET, LIMITS, MAX_COMBINATIONS, MAX_EXPLORE_ROWS, MAX_TOP_K, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
+from .work import Work, check, show_progress
 
-__all__ = ["explore", "estimate", "cost_front", "fighter", "method_line", "METHOD_COLUMNS"]
+__all__ = ["explore", "explore_work", "estimate", "cost_front", "fighter", "method_line", "METHOD_COLUMNS"]
 
 _STATS = ("mean_damage", "p_any_damage", "mean_turn_damage", "p_kill_one_turn")
 #: the largest K of ``by="p_kill_within_K"`` (rounds of the kill chain per row)
@@ -111,28 +112,53 @@ def _vary_values(vary: dict) -> list[list[Any]]:
     return out
 
 
-#: measured on the CI machine (2 shared cores, tests/hostile/test_entry_points.py checks the
-#: estimate against the clock): seconds per upgrade combination the build space walks, and per
-#: (build, target) row explore evaluates (since the lazy chunks of 32 builds: about 1e-4 s a row
-#: on a quiet machine, 4e-4 at load 8, budget 6 against 3 creatures; 7e-5 before)
+#: seconds per upgrade combination walked and per (build, target) row evaluated on the reference
+#: machine (benchmarks/bench_work.py): information only, for "about N s" in what explore says and in
+#: :func:`estimate`; the decision is the counts' (MAX_COMBINATIONS, MAX_EXPLORE_ROWS)
 RATE_COMBINATION = 1.0e-5
-RATE_ROW = 2.0e-4
+RATE_ROW = 1.0e-4
+_HOW_BUDGET = "give a smaller budget, or confirm=True (workbench explore --yes) to run it"
 
 
-def _say(say: Any, seconds: float, text: str) -> None:
-    """Write ``text`` (what explore will do and roughly how long) to stderr before it starts: when
-    ``say`` is True, or None and the work is estimated at a second or more."""
-    if say is True or (say is None and seconds >= 1.0):
-        print(text, file=_sys.stderr, flush=True)
+def _walk_work(sys: Any, budget: Any, n: int) -> Work:
+    """Return the work of walking ``n`` combinations of ``sys``'s build space within ``budget``."""
+    more = "at least " if n >= 10**10 else ""
+    return Work(
+        "explore",
+        n,
+        MAX_COMBINATIONS,
+        f"{sys.build_combinations_noun}",
+        f"budget {show(budget)} walks {more}{n:,} {sys.build_combinations_noun} of the {sys.name} build space",
+        ("budget",),
+        _HOW_BUDGET,
+    )
 
 
-def _check_work(seconds: float, detail: str, confirm: bool, say: Any, how: str) -> None:
-    """Say what explore will do; refuse (RulesError, field ``budget``) past MAX_SECONDS unless
-    ``confirm``."""
-    refused = seconds > MAX_SECONDS and not confirm
-    _say(say, seconds, f"explore: {detail}, {_duration(seconds)}" + ("; refused without confirm" if refused else ""))
-    if refused:
-        refuse_long_work("explore", seconds, detail, how)
+def _rows_work(builds: int, targets: int, driver: str) -> Work:
+    """Return the work of evaluating ``builds`` x ``targets`` rows."""
+    return Work(
+        "explore",
+        builds * targets,
+        MAX_EXPLORE_ROWS,
+        "rows",
+        f"evaluating {builds:,} distinct builds x {targets} targets = {builds * targets:,} rows",
+        (driver, "targets"),
+        "give a smaller budget or fewer targets, or confirm=True (workbench explore --yes) to run it"
+        if driver == "budget"
+        else "vary fewer values or give fewer targets, or confirm=True to run it",
+    )
+
+
+def _check_work(work: Work, rate: float, confirm: bool, say: Any) -> None:
+    """Say what explore will do (``say`` True; None: when stderr is a terminal and the count is a
+    tenth of its bound or more), with "about N s" on the reference machine as information; refuse
+    (RulesError, field ``budget``) past the counted bound unless ``confirm``."""
+    refused = work.refused(confirm)
+    if say is True or (say is None and work.count * 10 >= work.bound and show_progress(None)):
+        text = f"explore: {work.detail} (of the {work.bound:,} that run without asking)"
+        text += f", {_duration(work.count * rate)} on the reference machine"
+        print(text + ("; refused without confirm" if refused else ""), file=_sys.stderr, flush=True)
+    check(work, confirm)
 
 
 def _duration(seconds: float) -> str:
@@ -175,6 +201,39 @@ def estimate(
         seconds = builds * len(tgt) * RATE_ROW
     rows = None if builds is None or budget is not None else builds * len(tgt)
     return {"combinations": n, "builds": builds, "targets": len(tgt), "rows": rows, "seconds": seconds}
+
+
+def explore_work(
+    system: Any = None,
+    *,
+    targets: Any,
+    budget: int | None = None,
+    vary: dict | None = None,
+    options: Any = None,
+    situation: Any = None,
+    base: Any = None,
+    confirm: bool = False,
+    **_: Any,
+) -> list[Work]:
+    """Return the counted work of :func:`explore` with these arguments, as explore checks it: the
+    combinations of the walk (when the system counts them) and, when within bound (or confirmed),
+    the distinct builds x targets it evaluates (a budget's builds are known after the walk, done
+    here as explore does it; no build is evaluated). Other explore arguments are accepted and
+    change no count."""
+    confirm = check_confirm(confirm)
+    tgt = _targets(targets, None if system is None else _system(system).name)
+    sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
+    if budget is None:
+        est = estimate(sys_, targets=tgt, vary=vary, base=base)
+        return [_rows_work(est["builds"], len(tgt), "vary")]
+    out = []
+    n = sys_.build_space_size(budget, options)
+    if n is not None:
+        out.append(_walk_work(sys_, budget, n))
+        if out[-1].refused(confirm):
+            return out
+    space = sys_.build_space(budget, tgt, base, options, situation)
+    return out + [_rows_work(space.size, len(tgt), "budget")]
 
 
 def within(by: str) -> int | None:
@@ -529,12 +588,15 @@ def explore(
     ``dask.distributed.Client``) or ``engine="dask"`` (a local cluster) runs the chunks as Dask
     tasks; the result is the same, row for row.
 
-    Bounded work (docs/limits.md, Bounded work): before it starts, explore says on stderr how many
-    combinations it walks (Annulus: upgrade combinations), then how many builds and rows it evaluates, each with roughly
-    how long (:func:`estimate`; ``say`` True always, False never, None (the default) when the
-    estimate is a second or more and ``progress`` is not False), and refuses work estimated past
-    10 s (RulesError, field ``budget``, with the counts and the estimate) unless ``confirm=True``
-    (the CLI: ``workbench explore --yes``).
+    Bounded work (docs/limits.md, Bounded work), counted, the same on every machine: before the walk
+    the combinations it walks (``RuleSystem.build_space_size``: Annulus upgrade combinations),
+    past limits.MAX_COMBINATIONS, and before the evaluation its distinct builds x targets, past
+    limits.MAX_EXPLORE_ROWS, are refused (RulesError, field ``budget``, naming the count, the bound
+    and the ways on) unless ``confirm=True`` (the CLI: ``workbench explore --yes``);
+    :func:`explore_work` returns the counts and ``workbench.work.estimate(explore, ...)`` the
+    decision. ``say``: True writes each count to stderr before its work (with "about N s on the
+    reference machine"), False never, None (the default) when stderr is a terminal and the count is
+    a tenth of its bound or more.
     """
     confirm = check_confirm(confirm)
     check_flag("progress", progress)
@@ -578,38 +640,19 @@ def explore(
     if budget is not None:
         n = sys.build_space_size(budget, options)
         if n is not None:
-            more = "at least " if n >= 10**10 else ""
-            _check_work(
-                n * RATE_COMBINATION,
-                f"budget {show(budget)} walks {more}{n:,} {sys.build_combinations_noun} of the {sys.name} build space",
-                confirm,
-                say,
-                "give a smaller budget, or confirm=True (workbench explore --yes) to run it",
-            )
+            _check_work(_walk_work(sys, budget, n), RATE_COMBINATION, confirm, say)
         space = sys.build_space(budget, tgt, base, options, situation)
         merge = merge and space.maths_keys is not None  # a space without exact keys merges nothing
         counts = space.counts
         n_builds = space.size
-        _check_work(
-            n_builds * len(tgt) * RATE_ROW,
-            f"evaluating {n_builds:,} distinct builds x {len(tgt)} targets = {n_builds * len(tgt):,} rows",
-            confirm,
-            say,
-            "give a smaller budget or fewer targets, or confirm=True (workbench explore --yes) to run it",
-        )
+        _check_work(_rows_work(n_builds, len(tgt), "budget"), RATE_ROW, confirm, say)
         units = _units_budget(space, nb, options, situation)
     else:
         merge = False  # vary: no cost to say which of two identical builds is the cheaper
         if base is None:
             raise RulesError("give base= (the creature whose fields vary)", field="base")
         est = estimate(sys, targets=tgt, vary=vary, base=base)
-        _check_work(
-            est["seconds"],
-            f"evaluating {est['builds']:,} combinations x {len(tgt)} targets = {est['rows']:,} rows",
-            confirm,
-            say,
-            "vary fewer values, or confirm=True to run it",
-        )
+        _check_work(_rows_work(est["builds"], len(tgt), "vary"), RATE_ROW, confirm, say)
         combos = list(_vary_items(sys, base, attack, vary, options, situation))
         vinfo = pl.DataFrame(
             [

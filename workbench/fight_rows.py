@@ -11,14 +11,12 @@ its P(killed by round t) into compare's kill columns, with ``method``, ``se`` an
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import limits
-from .arguments import time_budget
+from .arguments import check_time
 from .chains import _QUANTILES, CHAIN_TAIL, QUANTILE_TOLERANCE
 from .errors import RulesError
 
@@ -27,11 +25,6 @@ __all__ = ["COMPARE_FIGHTS", "FightRow", "row_seed", "row_effects", "fight_rows"
 #: simulated fights per compare row whose pair carries state (the s.e. of P(kill by t) is at most
 #: 0.011; measured cost per row docs/compare.md)
 COMPARE_FIGHTS = 2_000
-#: compare measures its simulated rows for this long before it projects the rest (bounded work)
-PROJECT_AFTER = 1.0
-#: simulated rows still running after this long stop and ask (rows differ in cost, so a projection
-#: can be low); the simulation's own bound (simulate.engine.SIMULATION_SECONDS)
-ROWS_SECONDS = limits.MAX_RUN_SECONDS
 
 
 @dataclass
@@ -57,48 +50,20 @@ def row_seed(seed: int, system: str, attacker: str, attack: str, target: str) ->
     return int.from_bytes(hashlib.blake2b(text, digest_size=16).digest(), "big")
 
 
-_HOW = (
-    "compare fewer attackers or targets, give fewer fights=, simulate=False to ignore the state, "
-    "or confirm=True to run it"
-)
-
-
-def _project(started: float, done: int, n: int, what: str, confirm: bool) -> None:
-    """Refuse (RulesError, field ``budget``) work whose rest, projected from the ``done`` of ``n``
-    items after PROJECT_AFTER seconds, passes limits.MAX_SECONDS, or that has already run for
-    ROWS_SECONDS (rows differ in cost, so a projection can be low), unless ``confirm``."""
-    from .arguments import refuse_long_work
-    from .limits import MAX_SECONDS
-
-    spent = time.perf_counter() - started
-    if confirm or spent <= PROJECT_AFTER or done >= n:
-        return
-    total = spent / done * n
-    if total > MAX_SECONDS or spent > ROWS_SECONDS:
-        refuse_long_work(
-            "compare",
-            total,
-            f"{n:,} {what} ({done:,} took {spent:.1f} s)",
-            _HOW,
-        )
-
-
-def row_effects(rows: list[FightRow], options: Any, situation: Any, confirm: bool = True) -> list[list[str]]:
+def row_effects(rows: list[FightRow], options: Any, situation: Any) -> list[list[str]]:
     """Return each row's stateful effects, sorted: :func:`workbench.simulate.state_effects` of
     (attacker, target, options, situation, plan), as ``rounds_to_kill`` asks before choosing
-    (docs/combat.md: "If the set is empty the method is exact, otherwise simulated"). Bounded
-    work: without ``confirm`` a rest projected past limits.MAX_SECONDS is refused."""
+    (docs/combat.md: "If the set is empty the method is exact, otherwise simulated"). Its work is
+    counted with compare's matchups (one inspection per distinct pair)."""
     from .simulate import state_effects
 
     seen: dict[tuple, list[str]] = {}
     out = []
-    started = time.perf_counter()
-    for i, r in enumerate(rows):
+    for r in rows:
         key = (id(r.attacker), id(r.target), None if r.plan is None else tuple(id(x) for x in r.plan))
         if key not in seen:
             seen[key] = sorted(state_effects(r.attacker, r.target, options, situation, r.plan))
         out.append(seen[key])
-        _project(started, i + 1, len(rows), "rows to ask for the state their fight carries", confirm)
     return out
 
 
@@ -146,9 +111,10 @@ def fight_rows(
     in ``never``); a row in which no simulated fight ends within ``max_rounds`` has P(unresolved)
     1 and no mean. A best-plan row (plan None) under an ``objective`` other than "damage" fights
     the plan :func:`workbench.combat.fight_plan` finds best in its fight (``plan``: that label, or
-    None for the highest mean damage in every state; "" where no plan was chosen). Bounded work (docs/limits.md): after PROJECT_AFTER seconds the time of the rest
-    is projected from the rows done, and past limits.MAX_SECONDS compare stops with a RulesError
-    (field ``budget``) unless ``confirm``.
+    None for the highest mean damage in every state; "" where no plan was chosen). Bounded work (docs/limits.md): compare counted these rows x ``fights`` before any ran
+    (``comparison.state_work``); ``confirm`` goes on to each row's simulation (its fight-rounds
+    played, ``workbench.work.played``). Each row reports to the :func:`workbench.arguments.reporting`
+    listener (a panel's progress and Cancel).
     """
     from .combat import exact_mean_rounds, fight_plan, frame_mean
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
@@ -161,60 +127,50 @@ def fight_rows(
     out["never"] = np.zeros(n, dtype=bool)
     out["exact"] = np.zeros(n, dtype=bool)
     by_all = np.zeros((n, max_rounds)) if chain else None
-    started = time.perf_counter()
-    # one row's chain or simulation also checks the rows' budget (arguments.check_time), so a row
-    # that starts just before ROWS_SECONDS cannot run a whole simulation past it
-    with time_budget(ROWS_SECONDS, "compare", _HOW, confirm):
-        for i, r in enumerate(rows):
-            if not can_damage(r.attacker, r.target, options, situation):
-                out["never"][i] = True
-                out["mean_rounds"][i], out["p_kill_one_turn"][i], out["p_unresolved"][i] = np.inf, 0.0, 1.0
-                continue
-            s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
-            by = np.zeros(max_rounds)
-            mean: float | None = None
-            run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
-            try:
-                if r.plan is None and objective != "damage":  # the plan best by the objective in this fight
-                    plans[i], frame = fight_plan(
-                        r.attacker,
-                        r.target,
-                        options,
-                        situation,
-                        objective,
-                        simulate=None if state_chains else True,
-                        **{k: v for k, v in run.items() if k != "plan"},
-                    )
-                    got, out["exact"][i] = frame["p_killed_by"].to_numpy(), bool(frame["exact"][0])
-                    mean = frame_mean(frame)
-                    if out["exact"][i] and got[-1] < 1.0 - CHAIN_TAIL:
-                        # cut at max_rounds: the chain's own mean, not the frame's truncated sum
-                        exact = exact_mean_rounds(r.attacker, r.target, options, situation, plans[i], max_rounds)
-                        mean = mean if exact is None else exact
-                elif state_chains:
-                    got, mean, out["exact"][i] = fight_rounds(
-                        r.attacker, r.target, options, situation, can_hurt=True, **run
-                    )
-                else:
-                    got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
-                by[: got.size] = got
-                by[got.size :] = got[-1]
-            except RulesError as exc:
-                if exc.field != "turn":  # "no simulated fight killed ... within max_rounds": all unresolved
-                    raise
-            for k, v in _stats(by, fights).items():
-                out[k][i] = v
-            if out["exact"][i]:  # the chain's own mean (the whole distribution, not cut at max_rounds)
-                out["mean_rounds"][i], out["se"][i] = mean, np.nan
-            if by_all is not None:
-                by_all[i] = by
-            _project(
-                started,
-                i + 1,
-                n,
-                f"rows whose fight carries state, chained or simulated ({fights:,} fights each)",
-                confirm,
-            )
+    for i, r in enumerate(rows):
+        check_time(f"compare, row {i + 1:,} of {n:,} with state", i, n, "rows with state")
+        if not can_damage(r.attacker, r.target, options, situation):
+            out["never"][i] = True
+            out["mean_rounds"][i], out["p_kill_one_turn"][i], out["p_unresolved"][i] = np.inf, 0.0, 1.0
+            continue
+        s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
+        by = np.zeros(max_rounds)
+        mean: float | None = None
+        run = dict(plan=r.plan, fights=fights, seed=s, max_rounds=max_rounds, progress=False, confirm=confirm)
+        try:
+            if r.plan is None and objective != "damage":  # the plan best by the objective in this fight
+                plans[i], frame = fight_plan(
+                    r.attacker,
+                    r.target,
+                    options,
+                    situation,
+                    objective,
+                    simulate=None if state_chains else True,
+                    **{k: v for k, v in run.items() if k != "plan"},
+                )
+                got, out["exact"][i] = frame["p_killed_by"].to_numpy(), bool(frame["exact"][0])
+                mean = frame_mean(frame)
+                if out["exact"][i] and got[-1] < 1.0 - CHAIN_TAIL:
+                    # cut at max_rounds: the chain's own mean, not the frame's truncated sum
+                    exact = exact_mean_rounds(r.attacker, r.target, options, situation, plans[i], max_rounds)
+                    mean = mean if exact is None else exact
+            elif state_chains:
+                got, mean, out["exact"][i] = fight_rounds(
+                    r.attacker, r.target, options, situation, can_hurt=True, **run
+                )
+            else:
+                got = simulate_rounds_to_kill(r.attacker, r.target, options, situation, **run)
+            by[: got.size] = got
+            by[got.size :] = got[-1]
+        except RulesError as exc:
+            if exc.field != "turn":  # "no simulated fight killed ... within max_rounds": all unresolved
+                raise
+        for k, v in _stats(by, fights).items():
+            out[k][i] = v
+        if out["exact"][i]:  # the chain's own mean (the whole distribution, not cut at max_rounds)
+            out["mean_rounds"][i], out["se"][i] = mean, np.nan
+        if by_all is not None:
+            by_all[i] = by
     if by_all is not None:
         out["p_killed_by"] = by_all
     out["plan"] = plans

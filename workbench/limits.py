@@ -30,7 +30,13 @@ __all__ = [
     "MAX_PLAN",
     "MAX_SEED",
     "MAX_SECONDS",
-    "MAX_RUN_SECONDS",
+    "MAX_MATCHUPS",
+    "MAX_SIM_FIGHTS",
+    "MAX_FIGHT_ROUNDS",
+    "MAX_STATE_ROW_FIGHTS",
+    "MAX_COMBINATIONS",
+    "MAX_EXPLORE_ROWS",
+    "MAX_TABLE_CELLS",
     "MAX_COMPARE_ROWS",
     "MAX_CHAIN_CELLS",
     "MAX_VARY",
@@ -72,12 +78,32 @@ MAX_SEED = 2**128  #: seeds are whole numbers 0 <= seed < 2**128 (numpy's SeedSe
 # ------------------------------------------------------------------ bounded work (docs/limits.md, Bounded work)
 #: the rule cited by a refusal of long work
 BUDGET = "docs/limits.md: bounded work"
-#: a call estimated to take longer than this many seconds says so and asks (confirm=True / --yes)
+#: the seconds on the reference machine that the counted bounds below correspond to (calibrated by
+#: benchmarks/bench_work.py; docs/limits.md, Bounded work): information only, no clock decides
 MAX_SECONDS = 10.0
-#: work already running stops and asks after this long (a chain round or a simulated round checks
-#: it), so that a call answers within MAX_SECONDS even on a loaded machine: the whole of a
-#: ``duel`` / ``rounds_to_kill`` (arguments.bounded), compare's rows (fight_rows.ROWS_SECONDS)
-MAX_RUN_SECONDS = 8.0
+#: The rates in brackets are the slowest measured on the reference machine (2 cores, load 3,
+#: benchmarks/bench_work.py, 2026-12-04); each bound is about MAX_SECONDS of that rate, rounded down.
+#:
+#: work units of compare's distinct matchups (each weighted by its system's cost, comparison.
+#: matchup_weight, + 1 per 5 rows), summed over a call: compare, and a sweep's or variants'
+#: compares together [9.4e-5 s a unit, Annulus 11 x 11]
+MAX_MATCHUPS = 100_000
+#: simulated fights one duel or rounds_to_kill may need (its ``fights``) [1.7e-6 s a fight, Ogre vs Drake]
+MAX_SIM_FIGHTS = 5_000_000
+#: fight-rounds a simulation plays (its undecided fights summed over its rounds): counted while it
+#: runs, the same on every machine since the fights are seeded [about 4e-7 s each, Ogre vs Drake]
+MAX_FIGHT_ROUNDS = 25_000_000
+#: compare's rows whose fight carries state x its ``fights``, counted once the turn tables are built
+#: and before any fight: each such row is chained over its state or simulated [4.3e-6 s each,
+#: Annulus 8 x 8: 8.6 ms a row at compare's 2,000 fights]
+MAX_STATE_ROW_FIGHTS = 2_000_000
+#: combinations explore(budget=) walks [7.5e-6 s each, Annulus budget 6]
+MAX_COMBINATIONS = 1_000_000
+#: builds x targets explore evaluates [2.8e-4 s each, Annulus budget 5 x 3 targets]
+MAX_EXPLORE_ROWS = 35_000
+#: cells (outcomes x rows) of one outcome or turn table before it is allocated: 100,000,000
+#: float64 are 800 MB; issue 35's Last Odyssey multiplier of 1e12 asked for 65.5 TiB
+MAX_TABLE_CELLS = 50_000_000
 #: rows of one compare frame past which compare asks (confirm=True), whatever the estimate
 MAX_COMPARE_ROWS = 1_000_000
 #: rows x max_rounds of compare(chain=True)'s list column past which compare asks (400 MB of float64)

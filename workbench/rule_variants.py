@@ -10,21 +10,22 @@ module is not named ``variants``, so that importing it cannot rebind ``workbench
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
 
+from .arguments import check_confirm
 from .errors import RulesError
+from .work import Work, check
 
-__all__ = ["variants", "MAX_VARIANTS", "DELTAS", "VARIANT_SECONDS"]
+__all__ = ["variants", "MAX_VARIANTS", "DELTAS", "variants_work"]
 
 #: variants in one call: past this, a chart or a table of them is unreadable
 MAX_VARIANTS = 8
 #: the columns whose change from the baseline each row carries as ``delta_<column>``
 DELTAS = ("mean_damage", "mean_turn_damage", "p_kill_one_turn", "mean_rounds", "rounds_q50")
-#: past this projected time (after the first variant) the call stops and asks (confirm=True runs it)
-VARIANT_SECONDS = 10.0
 _KEY = ["attacker", "attack", "target"]
 
 
@@ -65,10 +66,11 @@ def variants(
     base = labels[0] if baseline is None else baseline
     if base not in options:
         raise RulesError(f"baseline {base!r} is not one of the variants ({', '.join(labels)})", field="baseline")
-    from .arguments import run_each
-
-    def one(i: int) -> pl.DataFrame:
-        label = labels[i]
+    # one compare per variant: counted together before the first one runs (docs/limits.md)
+    for w in variants_work(attackers, targets, options, system=system, **compare_kwargs):
+        check(w, check_confirm(confirm))
+    parts = []
+    for label in labels:
         frame = compare(
             attackers,
             targets,
@@ -78,16 +80,7 @@ def variants(
             confirm=confirm,
             **compare_kwargs,
         )
-        return frame.with_columns(variant=pl.lit(label))
-
-    parts = run_each(
-        len(labels),
-        one,
-        "variants (one compare per variant)",
-        "give fewer variants, attackers or targets, or confirm=True to run it",
-        confirm,
-        VARIANT_SECONDS,
-    )
+        parts.append(frame.with_columns(variant=pl.lit(label)))
     out = pl.concat(parts, how="vertical_relaxed")
     ref = out.filter(pl.col("variant") == base).select(_KEY + [pl.col(c).alias(f"_base_{c}") for c in DELTAS])
     finite = lambda c: pl.when(pl.col(c).is_infinite()).then(None).otherwise(pl.col(c))  # noqa: E731
@@ -96,3 +89,41 @@ def variants(
     )
     out = out.drop([f"_base_{c}" for c in DELTAS]).with_columns(baseline=pl.lit(base))
     return out.select(["variant", "baseline", *[c for c in out.columns if c not in ("variant", "baseline")]])
+
+
+def variants_work(
+    attackers: Any, targets: Any, options: Mapping[str, Any], *, system: Any = None, **compare_kwargs: Any
+) -> list[Work]:
+    """Return the counted work of :func:`variants`, from sizes alone: one compare per variant, so
+    the sizes of one compare (``comparison.size_work``: rows, matchup units) times the variants.
+    Each compare then counts its own rows with state before its fights."""
+    from .comparison import _prepare, size_work
+
+    kw = {k: compare_kwargs.get(k, d) for k, d in (("max_rounds", 100), ("objective", "damage"), ("seed", 0))}
+    from .fight_rows import COMPARE_FIGHTS
+
+    prep = _prepare(
+        attackers,
+        targets,
+        system,
+        kw["max_rounds"],
+        kw["objective"],
+        None,
+        compare_kwargs.get("fights", COMPARE_FIGHTS),
+        kw["seed"],
+        None,
+        False,
+        None,
+        False,
+    )
+    n = len(options) if isinstance(options, Mapping) else 1
+    return [
+        dataclasses.replace(
+            w,
+            call="variants",
+            count=w.count * n,
+            detail=f"{n} compares (one per variant) of {w.detail}",
+            drivers=(*w.drivers, "options"),
+        )
+        for w in size_work(prep["groups"], prep["max_rounds"], False)
+    ]

@@ -18,16 +18,15 @@ from typing import Any
 
 import polars as pl
 
+from .arguments import check_confirm
 from .errors import RulesError
 from .fields import specs
+from .work import Work, check
 
-__all__ = ["sweep", "sweep_parameters", "MAX_SWEEP_VALUES", "SWEEP_SECONDS"]
+__all__ = ["sweep", "sweep_parameters", "MAX_SWEEP_VALUES", "sweep_work"]
 
 #: values in one sweep: a chart of 200 points per line is already dense
 MAX_SWEEP_VALUES = 200
-#: a sweep over Options or Situation runs one compare per value; past this projected time it
-#: stops and asks (``confirm=True`` runs it), as compare does (docs/limits.md)
-SWEEP_SECONDS = 10.0
 _ON = ("target", "options", "situation")
 
 
@@ -37,16 +36,26 @@ def sweep_parameters(model: Any) -> list[str]:
     return [name for name, fs in specs(type(model)).items() if fs.kind in ("int", "number")]
 
 
+def _length(values: Sequence | range) -> int:
+    """Return how many values ``values`` holds, without listing them (a range longer than
+    sys.maxsize has no len(): its length is computed)."""
+    if isinstance(values, range):
+        return max(0, (values.stop - values.start + values.step - (1 if values.step > 0 else -1)) // values.step)
+    return len(values)
+
+
 def _values(values: Any) -> list[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)):
         raise RulesError(f"give the values as a list or range of numbers, not {type(values).__name__}", field="values")
-    out = list(values)
-    if not 1 <= len(out) <= MAX_SWEEP_VALUES:
+    # counted before any value is made: range(10**18) has a length but no list of it fits in memory
+    n = _length(values)
+    if not 1 <= n <= MAX_SWEEP_VALUES:
         raise RulesError(
-            f"a sweep takes 1 to {MAX_SWEEP_VALUES} values, not {len(out)}",
+            f"a sweep takes 1 to {MAX_SWEEP_VALUES} values, not {n:,}",
             field="values",
             rule="docs/limits.md: bounded work",
         )
+    out = list(values)
     for v in out:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
             raise RulesError(f"each value must be a finite number, not {v!r}", field="values")
@@ -105,32 +114,17 @@ def sweep(
     row per (value, attacker, attack) in the order of ``values``. The other arguments are
     compare's; ``fights`` defaults to compare's.
     """
-    from .comparison import _targets, compare
-    from .fight_rows import COMPARE_FIGHTS
+    from .comparison import compare
 
-    if on not in _ON:
-        raise RulesError(f"on must be one of {', '.join(_ON)}, not {on!r}", field="on")
-    vals = _values(values)
-    found = _targets([target], system)
-    if len(found) != 1:
-        raise RulesError(f"a sweep takes one target, not {len(found)}", field="target")
-    base = found[0]
-    from .systems import system_of
-
-    sys = system_of(base)
-    kw = dict(
-        system=system,
-        max_rounds=max_rounds,
-        objective=objective,
-        fights=COMPARE_FIGHTS if fights is None else fights,
-        seed=seed,
-        progress=progress,
+    plan = _plan(
+        attackers, target, parameter, values, on, options, situation, system, max_rounds, objective, fights, seed
     )
+    vals, base, varied, kw = plan["vals"], plan["base"], plan["varied"], plan["kw"]
     if on == "target":
-        varied = _vary(base, parameter, vals, "target")
-        # unique names keep the rows of each value apart in one compare; the name is restored below
-        labelled = [t.replace(name=f"{t.name} [{i}]") for i, t in enumerate(varied)]
-        frame = compare(attackers, labelled, options=options, situation=situation, confirm=confirm, **kw)
+        labelled = plan["labelled"]
+        frame = compare(
+            attackers, labelled, options=options, situation=situation, confirm=confirm, progress=progress, **kw
+        )
         index = {t.name: i for i, t in enumerate(labelled)}
         order = [index[n] for n in frame["target"]]
         frame = (
@@ -141,26 +135,113 @@ def sweep(
             .drop("_i")
         )
     else:
-        model = sys.options_of(options) if on == "options" else sys.defaults(options, situation)[1]
-        varied = _vary(model, parameter, vals, on)
-        from .arguments import run_each
-
-        def one(i: int) -> pl.DataFrame:
-            m = varied[i]
+        # one compare per value: counted together before the first one runs (docs/limits.md)
+        for w in _each_work(attackers, base, varied, on, options, situation, kw):
+            check(w, check_confirm(confirm))
+        parts = []
+        for v, m in zip(vals, varied):
             given = {"options": m, "situation": situation} if on == "options" else {"options": options, "situation": m}
-            frame = compare(attackers, [base], confirm=confirm, **given, **kw)
-            return frame.with_columns(value=pl.lit(float(vals[i])))
-
-        parts = run_each(
-            len(varied),
-            one,
-            f"sweep (one compare per value of {parameter})",
-            "give fewer values or attackers, or confirm=True to run it",
-            confirm,
-            SWEEP_SECONDS,
-        )
+            got = compare(attackers, [base], confirm=confirm, progress=progress, **given, **kw)
+            parts.append(got.with_columns(value=pl.lit(float(v))))
         frame = pl.concat(parts, how="vertical_relaxed")
     frame = frame.with_columns(parameter=pl.lit(f"{on}.{parameter}"))
     if all(float(v).is_integer() for v in vals):
         frame = frame.with_columns(pl.col("value").cast(pl.Int64))
     return frame.select(["parameter", "value", *[c for c in frame.columns if c not in ("parameter", "value")]])
+
+
+def _plan(attackers, target, parameter, values, on, options, situation, system, max_rounds, objective, fights, seed):
+    """Return the sweep's checked values, its base target, the varied models and compare's
+    arguments (and with ``on="target"`` the targets labelled apart, one per value)."""
+    from .comparison import _targets
+    from .fight_rows import COMPARE_FIGHTS
+    from .systems import system_of
+
+    if on not in _ON:
+        raise RulesError(f"on must be one of {', '.join(_ON)}, not {on!r}", field="on")
+    vals = _values(values)
+    found = _targets([target], system)
+    if len(found) != 1:
+        raise RulesError(f"a sweep takes one target, not {len(found)}", field="target")
+    base = found[0]
+    sys = system_of(base)
+    kw = dict(
+        system=system,
+        max_rounds=max_rounds,
+        objective=objective,
+        fights=COMPARE_FIGHTS if fights is None else fights,
+        seed=seed,
+    )
+    out = dict(vals=vals, base=base, kw=kw)
+    if on == "target":
+        out["varied"] = _vary(base, parameter, vals, "target")
+        # unique names keep the rows of each value apart in one compare; the name is restored after
+        out["labelled"] = [t.replace(name=f"{t.name} [{i}]") for i, t in enumerate(out["varied"])]
+    else:
+        model = sys.options_of(options) if on == "options" else sys.defaults(options, situation)[1]
+        out["varied"] = _vary(model, parameter, vals, on)
+    return out
+
+
+def _each_work(attackers, base, varied, on, options, situation, kw) -> list[Work]:
+    """Return the counted work of a sweep over Options or Situation, from sizes alone: one compare
+    per value, so the sizes of one compare (``comparison.size_work``: rows, matchup units) times the
+    values. Each compare then counts its own rows with state before its fights."""
+    from .comparison import _prepare, size_work
+
+    prep = _prepare(
+        attackers,
+        [base],
+        kw["system"],
+        kw["max_rounds"],
+        kw["objective"],
+        None,
+        kw["fights"],
+        kw["seed"],
+        None,
+        False,
+        None,
+        False,
+    )
+    n = len(varied)
+    return [
+        dataclasses.replace(
+            w,
+            call="sweep",
+            count=w.count * n,
+            detail=f"{n} compares (one per value) of {w.detail}",
+            drivers=(*w.drivers, "values"),
+        )
+        for w in size_work(prep["groups"], prep["max_rounds"], False)
+    ]
+
+
+def sweep_work(
+    attackers: Any,
+    target: Any,
+    parameter: str,
+    values: Any,
+    *,
+    on: str = "target",
+    options: Any = None,
+    situation: Any = None,
+    system: Any = None,
+    max_rounds: int = 100,
+    objective: Any = "damage",
+    confirm: bool = False,
+    fights: int | None = None,
+    seed: int = 0,
+    progress: Any = None,
+) -> list[Work]:
+    """Return the counted work of :func:`sweep` with these arguments, as sweep checks it: the one
+    compare of the varied targets, or the compares of the varied Options / Situation together."""
+    from .comparison import compare_work
+
+    plan = _plan(
+        attackers, target, parameter, values, on, options, situation, system, max_rounds, objective, fights, seed
+    )
+    if on == "target":
+        return compare_work(
+            attackers, plan["labelled"], options=options, situation=situation, confirm=confirm, **plan["kw"]
+        )
+    return _each_work(attackers, plan["base"], plan["varied"], on, options, situation, plan["kw"])

@@ -1,48 +1,58 @@
-"""Compare's simulated rows stop and ask (docs/limits.md, bounded work): projected past 10 s from the
-rows done after 1 s, or still running after ROWS_SECONDS (8 s), unless confirm=True."""
+"""Compare's rows whose fight carries state are counted before any fight runs (docs/limits.md,
+bounded work): rows x fights past limits.MAX_STATE_ROW_FIGHTS is refused, naming the count, unless
+confirm=True. No clock takes part: the decision is the same however slow the machine."""
 
 from __future__ import annotations
 
 import pytest
 
 import workbench as wb
-from workbench import fight_rows
 from workbench.errors import RulesError
+from workbench.work import estimate
 
 # Last Odyssey's Miasma acts between rounds; every catalog fight's state fits its chain now, so these
 # tests make it too large for the chain (conftest.state_too_large): the rows are then simulated
 PAIR = (["last_odyssey:Zombie Hulk", "last_odyssey:Cop"], ["last_odyssey:Troll", "last_odyssey:Wolf"])
 
 
-def test_rows_still_running_after_the_simulation_bound_are_refused(monkeypatch, state_too_large):
-    monkeypatch.setattr(fight_rows, "PROJECT_AFTER", 0.0)
-    monkeypatch.setattr(fight_rows, "ROWS_SECONDS", 0.0)  # past the bound after the first row
-    monkeypatch.setattr("workbench.limits.MAX_SECONDS", 1e9)  # the projection alone would let it run
+def _rows_with_state() -> int:
+    frame = wb.compare(*PAIR, progress=False, simulate=False)
+    assert frame.height > 0
+    work = estimate("compare", *PAIR)
+    return next(w for w in work.works if w.unit == "row-fights").count // 2000
+
+
+def test_rows_with_state_past_the_bound_are_refused_before_any_fight(monkeypatch, state_too_large):
+    rows = _rows_with_state()
+    assert rows > 0
+    monkeypatch.setattr("workbench.limits.MAX_STATE_ROW_FIGHTS", rows * 2000 - 1)
     with pytest.raises(RulesError) as err:
         wb.compare(*PAIR, progress=False)
-    assert err.value.field == "budget" and "confirm=True" in err.value.message
-    frame = wb.compare(*PAIR, progress=False, confirm=True)  # asked: it runs
+    assert err.value.field == "budget"
+    assert f"{rows:,} rows whose fight carries state x 2,000 fights = {rows * 2000:,} row-fights" in err.value.message
+    assert "confirm=True" in err.value.message and "fights=" in err.value.message
+    # fewer fights per row bring it within the bound; confirm=True runs it as asked
+    assert wb.compare(*PAIR, progress=False, fights=1000).height > 0
+    frame = wb.compare(*PAIR, progress=False, confirm=True)
     assert (frame["method"] == "simulated").any()
 
 
-def test_a_projection_past_ten_seconds_is_refused(monkeypatch, state_too_large):
-    monkeypatch.setattr(fight_rows, "PROJECT_AFTER", 0.0)
-    monkeypatch.setattr("workbench.limits.MAX_SECONDS", 1e-6)
-    with pytest.raises(RulesError) as err:
+def test_the_decision_does_not_depend_on_the_clock(monkeypatch, state_too_large):
+    """A clock that jumps an hour at every reading (a machine at any load) changes nothing: the
+    same frame, the same refusal."""
+    import time
+
+    rows = _rows_with_state()
+    first = wb.compare(*PAIR, progress=False)
+    ticks = [0.0]
+
+    def slow() -> float:
+        ticks[0] += 3600.0
+        return ticks[0]
+
+    monkeypatch.setattr(time, "perf_counter", slow)
+    monkeypatch.setattr(time, "monotonic", slow)
+    assert wb.compare(*PAIR, progress=False).equals(first)
+    monkeypatch.setattr("workbench.limits.MAX_STATE_ROW_FIGHTS", rows * 2000 - 1)
+    with pytest.raises(RulesError, match="row-fights"):
         wb.compare(*PAIR, progress=False)
-    assert err.value.field == "budget"
-
-
-def test_one_row_whose_simulation_outruns_the_rows_bound_stops_inside_the_row(monkeypatch, state_too_large):
-    """Before, the bound was checked only between rows: a single row (or the last one) ran its
-    whole simulation past ROWS_SECONDS (a long hostile profile saw 16.5 s). Now the row's own
-    simulation checks compare's budget every round."""
-    from workbench.simulate import engine
-
-    monkeypatch.setattr(fight_rows, "PROJECT_AFTER", 1e9)  # no projection between rows
-    monkeypatch.setattr(engine, "SIMULATION_SECONDS", 1e9)  # nor the simulation's own bound
-    monkeypatch.setattr(fight_rows, "ROWS_SECONDS", 0.0)
-    with pytest.raises(RulesError) as err:
-        wb.compare(["last_odyssey:Zombie Hulk"], ["last_odyssey:Troll"], fights=50_000, progress=False)
-    assert err.value.field == "budget"
-    assert err.value.message.startswith("compare: stopped after") and "undecided after round 1" in err.value.message

@@ -118,13 +118,26 @@ def test_a_build_that_never_downs_the_target_leaves_a_gap_not_infinity():
     assert all(r["mean_rounds"] is None or math.isfinite(r["mean_rounds"]) for r in rows)
 
 
-def test_a_sweep_of_many_compares_stops_and_asks(monkeypatch):
-    """An options or situation sweep runs one compare per value: past SWEEP_SECONDS projected from
-    the compares done it stops with a RulesError (field budget), unless confirm=True."""
-    from workbench import sweeps
+def test_a_sweep_of_many_compares_is_counted_before_the_first(monkeypatch):
+    """An options or situation sweep runs one compare per value: their sizes are counted together
+    before the first one runs (values x one compare's matchup units), and past the bound the sweep
+    is refused with a RulesError (field budget) naming the count, unless confirm=True."""
+    from workbench.work import estimate
 
-    monkeypatch.setattr(sweeps, "SWEEP_SECONDS", 0.0)
+    work = estimate("sweep", [GUARD], DUELIST, "bonus", [0, 1, 2], on="situation")
+    units = next(w for w in work.works if w.unit == "matchup units")
+    one = next(w for w in estimate("compare", [GUARD], [DUELIST]).works if w.unit == "matchup units")
+    assert units.count == 3 * one.count and work.decision == "answer"
+    monkeypatch.setattr("workbench.limits.MAX_MATCHUPS", units.count - 1)
     with pytest.raises(RulesError) as e:
         wb.sweep([GUARD], DUELIST, "bonus", [0, 1, 2], on="situation")
-    assert e.value.field == "budget" and "3 compares" in str(e.value)
+    assert e.value.field == "budget" and "3 compares" in str(e.value) and f"{units.count:,} matchup units" in str(e.value)
     assert wb.sweep([GUARD], DUELIST, "bonus", [0, 1, 2], on="situation", confirm=True)["value"].n_unique() == 3
+
+
+def test_a_range_too_long_to_list_is_refused_by_its_length():
+    """Issue 35: ``values=range(10**18)`` raised MemoryError listing it; its length is counted first."""
+    for values, n in ((range(10**18), 10**18), (range(0, 10**30, 3), (10**30 + 2) // 3)):
+        with pytest.raises(RulesError) as e:
+            wb.sweep([GUARD], DUELIST, "ac", values)
+        assert e.value.field == "values" and f"not {n:,}" in e.value.message

@@ -9,7 +9,6 @@ simulation of many fights at once").
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -23,11 +22,9 @@ from ..memo import MEMO, Memo
 
 __all__ = ["Bank", "Side", "Fights", "run_fights", "Memo", "MEMO"]
 
-#: runs expected to take longer than this many seconds show a tqdm progress bar
+#: a run shows its tqdm bar on stderr once it has taken this many seconds (display only: no clock
+#: decides anything about the work, docs/limits.md, bounded work)
 PROGRESS_AFTER = 1.0
-#: a simulation still running after this many seconds stops and asks (confirm=True); with the time
-#: to build the tables before the loop, a call stays under limits.MAX_SECONDS (docs/limits.md)
-SIMULATION_SECONDS = 8.0
 
 #: whole-number state keys below this are mapped to their class by array lookup (Bank.draw)
 LOOKUP_KEYS = 1 << 20
@@ -309,9 +306,12 @@ def run_fights(
     (both fell in the same turn: a draw), 0 while undecided. With ``passive_b`` the second side takes passive
     turns (it does not attack): the rounds-to-kill setting. The fights stop early, undecided, when
     both sides are :meth:`Side.settled` in every fight still running (the rounds left could change
-    nothing, so every result is that of playing them). Bounded work (docs/limits.md): unless
-    ``confirm``, fights still running after ``SIMULATION_SECONDS`` stop with a RulesError (field
-    ``budget``) saying how far they got and how long the rest could take.
+    nothing, so every result is that of playing them). Bounded work (docs/limits.md), counted:
+    unless ``confirm``, a run whose fight-rounds played (undecided fights summed over rounds) pass
+    limits.MAX_FIGHT_ROUNDS stops with a RulesError (field ``budget``, :func:`workbench.work.played`);
+    the fights are seeded, so that point is the same on every machine. Each round reports to the
+    :func:`workbench.arguments.check_time` listener (a panel's progress and Cancel, and the caller's
+    own ``max_seconds``). A bar on stderr when ``progress`` is True, or None and stderr is a terminal.
     """
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise RulesError(f"fights must be a whole number >= 1, not {n!r}", field="fights")
@@ -323,7 +323,16 @@ def run_fights(
     a_first = np.full(n, first == "a") if first != "random" else sim.rng.random(n) < 0.5
     winner = np.zeros(n, dtype=np.int8)
     end_round = np.zeros(n, dtype=np.int64)
-    bar, started, shown = None, time.perf_counter(), 0
+    from ..limits import MAX_FIGHT_ROUNDS
+    from ..work import check, played, show_progress
+
+    bar, shown, count = None, 0, n  # count: fight-rounds played, round 1's n fights first
+    if show_progress(progress):
+        from tqdm.auto import tqdm
+
+        # tqdm's delay: the bar appears only once the run has taken PROGRESS_AFTER s (display only)
+        delay = 0.0 if progress is True else PROGRESS_AFTER
+        bar = tqdm(total=n, desc="simulating fights", unit="fight", leave=False, delay=delay)
     running = np.ones(n, dtype=bool)
 
     acting = [(s, f) for s, f in ((a, b), (b, a)) if type(s).between_rounds is not Side.between_rounds]
@@ -369,26 +378,16 @@ def run_fights(
         live = np.flatnonzero(running)
         if a.settled(live, b, False) and b.settled(live, a, passive_b):  # nothing can change any more
             break
-        if r < max_rounds:  # the caller's budget too (a compare row: arguments.time_budget)
+        if r < max_rounds:  # progress, Cancel, and the caller's own max_seconds (arguments.time_budget)
             left = int(running.sum())
             check_time(
                 f"a simulation of {n:,} fights, {left:,} undecided after round {r:,}", n - left, n, "fights decided"
             )
-        spent = time.perf_counter() - started
-        if not confirm and spent > SIMULATION_SECONDS and r < max_rounds:
-            from ..arguments import refuse_long_work
-
-            left = int(running.sum())
-            refuse_long_work(
-                "simulation",
-                spent / r * max_rounds,
-                f"{left:,} of {n:,} fights still undecided after {r:,} of {max_rounds:,} rounds ({spent:.0f} s so far)",
-                "give fewer fights= or a smaller max_rounds=, or confirm=True to run it all",
-            )
-        if progress is not False and bar is None and (progress or time.perf_counter() - started > PROGRESS_AFTER):
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=n, desc="simulating fights", unit="fight", leave=False)
+        count += int(running.sum())  # the fight-rounds the next round plays at most
+        if not confirm and count > MAX_FIGHT_ROUNDS and r < max_rounds:
+            if bar is not None:
+                bar.close()
+            check(played("simulation", count, int(running.sum()), r, max_rounds), confirm)
         if bar is not None:
             ended = n - int(running.sum())
             bar.update(ended - shown)

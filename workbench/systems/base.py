@@ -471,14 +471,23 @@ def _factorize(keys: Sequence[Any]) -> np.ndarray:
 def summed_uses(uses: np.ndarray, counts: Sequence[int]) -> list[np.ndarray]:
     """Return the pmf of each plan's total damage: the next ``counts[j]`` rows of ``uses`` (damage
     pmfs from 0, in plan order) convolved, as independent uses sum."""
+    from ..dist import _convolve
+
     out, k = [], 0
     for n in counts:
         total = np.ones(1)
         for row in uses[k : k + n]:
-            total = np.convolve(total, row)
+            # counted: a direct convolution is len x len multiply-adds (2e5-wide uses: 4e10, 9 s);
+            # past SUMMED_DIRECT of them the FFT's few passes (exact to ~1e-16, clipped at 0)
+            total = np.convolve(total, row) if total.size * row.size <= SUMMED_DIRECT else _convolve(total, row)
         out.append(total)
         k += n
     return out
+
+
+#: multiply-adds of one direct convolution of a plan's uses above which summed_uses convolves by
+#: FFT (every catalog turn stays far below: its results stay those of the direct sum, bit for bit)
+SUMMED_DIRECT = 10_000_000
 
 
 def pmf_rows(table, n: int) -> np.ndarray:

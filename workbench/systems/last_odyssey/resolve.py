@@ -202,11 +202,36 @@ def resolve_grid(
         final = np.floor(raw + _EPS)
     else:
         final = np.floor(raw + 0.5 + _EPS)
+    _check_span(np.where(hit & ~sleight, final, 0).max(axis=1), attacks, attackers, targets, sits, kind, own)
     damage = np.where(hit & ~sleight, final, 0).astype(np.int64)
 
     has_status = np.array([a.status is not None for a in attacks]) & ~status_immune
     status = hit & has_status[:, None]
     return Grid(hit=hit, damage=damage, status=status, shell_points=shell_pts)
+
+
+def _check_span(top, attacks, attackers, targets, sits, kind, own) -> None:
+    """Refuse (RulesError naming the fields that drive it) a matchup whose damage reaches past
+    limits.MAX_SUPPORT - 1, counted before any table of it is made: every table and Dist of the
+    matchup holds its damage from 0 to its largest, so that is the work of everything after it
+    (issue 35: a multiplier of 1e12 asked numpy for 65.5 TiB)."""
+    from ...limits import LIMITS, MAX_SUPPORT
+
+    for i in np.flatnonzero(top >= MAX_SUPPORT):
+        a, u, t, s = attacks[i], attackers[i], targets[i], sits[i]
+        which = (
+            "multiplier_not_full_hp"
+            if a.multiplier_not_full_hp is not None and s.target_hp is not None and s.target_hp < t.hp
+            else "multiplier"
+        )
+        stat = ("physical_attack", "magical_attack", "status_accuracy")[int(kind[i])]
+        raise RulesError(
+            f"{a.name} by {u.name} on {t.name} deals up to {float(top[i]):,.0f} damage ({stat} {getattr(u, stat)} x "
+            f"{which} {own[i]:g} and the rule multipliers): past the {MAX_SUPPORT:,} outcomes one damage "
+            f"distribution holds; the work is driven by {which} and {stat}",
+            field=which,
+            rule=LIMITS,
+        )
 
 
 def outcome_frame(grid: Grid) -> pl.DataFrame:

@@ -152,6 +152,24 @@ def _profiles(keys: list[tuple[str, int, int]], minimum: int):
     return ids, pad(normal), pad(crit)
 
 
+def _check_cells(rows: int, width: int, attacks: Sequence[Attack]) -> None:
+    """Refuse (RulesError, field ``weapons``) an outcome table of ``rows`` matchups x ``width``
+    damage outcomes past limits.MAX_TABLE_CELLS, counted before it is allocated (issue 35: 20
+    weapons of 100d100+50 in one turn's plans asked for 1.6 GiB per array)."""
+    from ...limits import BUDGET, MAX_TABLE_CELLS
+
+    if rows * width > MAX_TABLE_CELLS:
+        widest = max(attacks, key=lambda a: len(a.damage)).damage
+        raise RulesError(
+            f"{rows:,} attack rows (the weapons used, over every plan of a turn) x {width:,} damage outcomes "
+            f"(the widest damage, e.g. {widest!r}, with its critical multiple) = {rows * width:,} table cells, "
+            f"past the {MAX_TABLE_CELLS:,} one table holds; the work is driven by the number of weapons and "
+            "their damage dice: give fewer weapons or smaller dice",
+            field="weapons",
+            rule=BUDGET,
+        )
+
+
 def attack_rows(
     attacks: Sequence[Attack],
     attackers: Sequence[Creature],
@@ -183,6 +201,7 @@ def attack_rows(
     keys = [(a.damage, int(b), c.multiplier) for a, b, c in zip(attacks, terms["dmg_bonus"], crits)]
     ids, (npmf, noff), (cpmf, coff) = _profiles(keys, options.minimum_damage)
     ln, lc = npmf.shape[1], cpmf.shape[1]
+    _check_cells(n, 1 + 2 * ln + lc, attacks)
     prob = np.concatenate(
         [cats[:, :1], npmf[ids] * cats[:, 1:2], npmf[ids] * cats[:, 2:3], cpmf[ids] * cats[:, 3:4]], axis=1
     )
