@@ -43,7 +43,8 @@ quote("Dice are d6; a die is a success on **4+**", PINNED)
 # So each die is a coin flip: a success half the time. Move the slider to change the target's
 # **Agility defense** (the Strike is an Agility Damage attack, so Agility is the defense it meets).
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 def draw_defense(defense):
     d = wb.damage(strike, hero, hero.replace(agility=defense))
     rows = [{"damage": k, "chance": percent(d.probability(k)), "out of 16": round(d.probability(k) * 16)}
@@ -69,7 +70,8 @@ quote("Advantages and disadvantages cancel one for one; each net advantage adds 
 # imposes two disadvantages on the attack check." Move the slider to set the **net advantages**
 # (negative: disadvantages), against defense 1.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 nets = list(range(-4, 5))
 
 
@@ -100,7 +102,8 @@ explore(w.IntSlider(value=0, min=nets[0], max=nets[-1], description="Advantages"
 # one (blue), both against defense 1. (The rules text describes each upgrade without naming it;
 # the names are the workbench's, listed in `CLARIFICATIONS.md`.)
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 upgrades = {
     "Reckless": ({"Reckless": 1}, "Every time the attack is used, you have +1 additional automatic success on the "
                  "check but take 1 damage that cannot be avoided or reduced in any way."),
@@ -145,7 +148,8 @@ quote("Targets with the Burn condition take damage that ignores defense equal to
 # One recovery check succeeds when 3 or 4 of the four dice succeed. Move the slider: how many
 # checks (one action each) does a burning creature need before it is probably free?
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 one_check = wb.Dist.binomial(4, 0.5).sf(3)
 burn = wb.Dist.binomial(2, 0.5)
 checks = list(range(1, 9))

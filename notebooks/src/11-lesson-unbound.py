@@ -56,7 +56,8 @@ quote("a natural 1 on the d20 roll is an automatic miss and a natural 20 is an a
 # The guard's longsword is a melee weapon, so its bonus is the guard's Strength, +2. Move the slider to
 # change the target's **Armor Class**: the red bar is the chance to hit at that AC.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 acs = list(range(4, 31))
 hit_by_ac = {ac: p_hit(wb.outcomes(longsword, guard, duelist.replace(ac=ac))) for ac in acs}
 
@@ -90,7 +91,8 @@ quote('"20x2" is threat range and multiplier ("19-20x2", "20x3"). A threat that 
 # default above. Pick the longsword's critical profile: the chart shows its damage against the duelist
 # (AC 17). A wider threat range makes criticals more frequent; a bigger multiplier makes them bigger.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 profiles = ["20x2", "19-20x2", "18-20x2", "20x3", "19-20x3", "20x4"]
 
 
@@ -130,7 +132,8 @@ quote("By default they gain an iterative attack at professional rank and grandma
 # The duelist takes the **All Out Attack** action with its rapier against the guard (AC 16). Choose the
 # duelist's rank: each rank adds one attack, each at 4 less than the one before.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 ranks = ["untrained", "professional", "grandmaster"]
 
 
@@ -164,7 +167,8 @@ quote("When performing an attack action that allows the character to attack with
 # a rapier and a dagger makes an All Out Attack against the guard. Choose the weapons: is the extra
 # off-hand attack worth the penalty on every attack?
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 fighter = duelist.replace(name="Fighter", weapons=(longsword, rapier, dagger))
 setups = {
     "Longsword alone": (longsword, None),
@@ -213,7 +217,8 @@ quote("Charge: When a character takes the charge action when making a melee atta
 # Advantage means rolling two d20 and keeping the higher (pinned in `CLARIFICATIONS.md`). The guard's
 # longsword against the duelist (AC 17): pick the situation.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 situations = {
     "plain": U.Situation(),
     "attacking up (−1)": U.Situation(high_ground="below"),

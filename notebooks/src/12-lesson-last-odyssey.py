@@ -51,7 +51,8 @@ quote("For magical and physical, attacks, however, a result of 1 will still lead
 # The hit die is a d10 (pinned in `CLARIFICATIONS.md`), and low is good. Move the slider to change
 # the Foe's **Evasion**; the Hero's Physical Accuracy stays 2.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 evasions = list(range(0, 13))
 hit_by_evasion = {e: p_hit(wb.outcomes(strike, hero, foe.replace(evasion=e))) for e in evasions}
 
@@ -84,7 +85,8 @@ quote("The minimum amount of base damage a character deals with an attack is 1."
 # a Shell active, they also do double damage" (section 3). Move the slider to change the Foe's
 # **Physical Defense**.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 def draw_defense(defense):
     target = foe.replace(physical_defense=defense)
     d = wb.damage(strike, hero, target)
@@ -112,7 +114,8 @@ quote("When a character uses a spell against an opponent that has a Shell active
 # the Foe has a Shell (10 points; the workbench treats a Shell as a pool that takes damage before HP,
 # as pinned in `CLARIFICATIONS.md`).
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 targets = {"no Shell": foe, "a Shell (10 points)": foe.replace(shell=10)}
 
 
@@ -144,7 +147,8 @@ quote("Elements (attack row, target column; colorless on either side → 1)", PI
 # table's multiplier: each hit's damage is multiplied, then rounded to a whole number (3 × 0.25 = 0.75
 # becomes 1).
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 elements = ["colorless", "fire", "water", "earth", "wind", "thunder", "ice", "wood", "light", "shadow"]
 fire = L.Attack("Fire spell", kind="spell", element="fire")
 

@@ -71,7 +71,8 @@ quote("**Crit (≥12)**: The defender suffers the weapon's effects at twice the 
 # Fumble (pinned in `CLARIFICATIONS.md`). Move the slider to set the **modifier** (cover, range,
 # environment and Conditions add up: high cover alone is −4).
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 def draw_bands(modifier):
     bands = strike_bands(modifier)
     lands = bands["Crit"] + bands["Pass"] + bands["Seven"]
@@ -104,7 +105,8 @@ say(f"The Longswordsman in Chain has Armor 2 and Power {knight.power}: **{full_a
 # Each blow that gets through uses up armor points, and the next blow meets fewer. Move the slider to
 # set the **armor points the knight has left** when the Fighter's maul (8 damage) strikes.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 def draw_ap(ap):
     situation = G.Situation(target_ap=ap)
     d = wb.damage(maul, fighter, knight, situation=situation)
@@ -136,7 +138,8 @@ quote("If your Strike deals enough Damage to outright kill the defender, you rec
 # Bear has 2 Strikes of 10 damage; move the slider to give it **more or fewer Strikes** against the
 # Longswordsman in Chain and watch the chance of a kill in one Attack.
 
-# %%
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
 def draw_strikes(n):
     beast = bear.replace(strikes=n)
     t = wb.outcomes(beast.weapons[0], beast, knight)
