@@ -557,6 +557,7 @@ def test_limits_table_in_the_docs_matches_the_code():
         "annulus.MAX_SETS": am.MAX_SETS, "annulus.MAX_SIZE_STEPS": am.MAX_SIZE_STEPS,
         "unbound.MAX_DICE": un.MAX_DICE, "unbound.MAX_SPAN": un.MAX_SPAN, "unbound.MAX_WEAPONS": um.MAX_WEAPONS,
         "last_odyssey.MAX_MULTIPLIER": lm.MAX_MULTIPLIER, "last_odyssey.MAX_STAT": lm.MAX_STAT,
+        "last_odyssey.MAX_ANIMA": lm.MAX_ANIMA,
         "glass_empires.MAX_STRIKES": gm.MAX_STRIKES, "glass_empires.MAX_DAMAGE": gm.MAX_DAMAGE,
     }
     rows = {}

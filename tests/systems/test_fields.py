@@ -158,6 +158,27 @@ def test_bounds_are_the_declared_ones(system, name, cls, field, s):
         assert err.value.field == field
 
 
+@pytest.mark.parametrize(("system", "name", "cls", "field", "s"), list(_bounded_fields()))
+def test_every_number_field_declares_a_bound_of_its_own(system, name, cls, field, s):
+    # issue 35: Last Odyssey multiplier_not_full_hp had no bound but the 10**12 every number has
+    # (1e12 asked numpy for 65.5 TiB); each field now states its own, from the rules or the data
+    assert s.high() is not None and s.low() is not None, f"{system}.{name}.{field} declares no bound"
+    assert max(abs(s.high()), abs(s.low())) <= 10**7, f"{system}.{name}.{field}: only a huge bound"
+
+
+def test_last_odyssey_multiplier_against_a_hurt_target_is_bounded_before_any_work():
+    lo = wb.system("last_odyssey")
+    with pytest.raises(RulesError) as err:
+        lo.Attack("x", multiplier_not_full_hp=1e12)
+    assert err.value.field == "multiplier_not_full_hp" and "limits" in err.value.rule
+    with pytest.raises(RulesError) as err:
+        lo.Attack("x", anima_cost=11)
+    assert err.value.field == "anima_cost" and "10 anima" in err.value.rule
+    with pytest.raises(RulesError) as err:
+        wb.system("glass_empires").Situation(fact_bonus=-1)
+    assert err.value.field == "fact_bonus"
+
+
 def test_checked_kinds_are_checked_before_validate():
     """A wrong type in a declared field is refused by the declaration (naming the field and its rule)
     even where validate() no longer checks it by hand."""

@@ -697,6 +697,8 @@ class Situation(Model):
     fact_bonus: int = spec(
         0,
         kind="int",
+        minimum=0,
+        maximum=0,
         unit="modifier",
         help="must be 0: no personal Fact bonuses",
         rule=f"{RULES}: You may not add personal Fact bonuses to a Save",

@@ -50,6 +50,9 @@ MAX_AP = 10  #: action points of one ability [3; a turn has 2 or 3]
 MAX_MP = 1000  #: MP cost and MP pool [40; the largest published Mana is 135]
 MAX_SHELL = 1000  #: Shell points [75]
 MAX_ABILITIES = 20  #: abilities of one creature [4]
+#: anima of a creature and of an ability's cost: a rule bound, "a maximum of 10 anima at a time" [1]
+MAX_ANIMA = 10
+ANIMA_RULE = "srd/anima/spending.md: 'a maximum of 10 anima at a time'"
 
 
 _ROWS_RULE = f"{TEXT}: Ability Types (Melee)"
@@ -191,9 +194,11 @@ class Attack(Model):
         0,
         kind="int",
         minimum=0,
+        maximum=MAX_ANIMA,
         unit="anima",
-        help="anima it costs: spent from the user's anima (a paradigm action: Dragonslayer 1)",
-        rule="shared/data/last_odyssey_creatures.toml: anima_cost",
+        help="anima it costs: spent from the user's anima (a paradigm action: Dragonslayer 1); at most 10, "
+        "the most anima a creature holds",
+        rule=f"shared/data/last_odyssey_creatures.toml: anima_cost; {ANIMA_RULE}",
     )
     timing: str = spec(
         "action",
@@ -206,9 +211,10 @@ class Attack(Model):
         None,
         kind="number",
         minimum=0.0,
+        limit=MAX_MULTIPLIER,
         optional=True,
         unit="×",
-        help="the multiplier against a target below full HP (None: multiplier)",
+        help="the multiplier against a target below full HP (None: multiplier); at most 100, as multiplier",
         rule="shared/data/last_odyssey_creatures.toml, Dragonslayer: 'If the target is not at full HP'",
     )
     spares_creature_types: tuple = _list(
@@ -395,7 +401,7 @@ class Creature(Model):
         0,
         kind="int",
         minimum=0,
-        maximum=10,
+        maximum=MAX_ANIMA,
         unit="anima",
         help="its anima at the start of the fight: pays for paradigm actions (Dragonslayer: 1)",
         rule="srd/anima/spending.md: 'a maximum of 10 anima at a time'; paradigm.md: paradigm actions cost anima",
