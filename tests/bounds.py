@@ -1,9 +1,11 @@
-"""Time and memory of one call, for the property suites of issue 21 ("no public call on any input
-takes over 10 s or 2 GB without first saying so and asking").
+"""Memory of one call, for the property suites of issue 21 ("no public call on any input takes over
+2 GB without first saying so and asking"). The time a call takes is measured (``Measured.seconds``,
+for a report) but never asserted: a call's work is bounded by counting it before it starts
+(docs/limits.md, bounded work; issue 34), and speed lives in benchmarks/.
 
 Memory is the growth of the process's peak resident set (Linux ``VmHWM``, reset before the call by
 writing 5 to ``/proc/self/clear_refs``), so it counts what numpy, polars and Python allocate alike.
-Where the kernel offers no reset (not Linux), only time is measured and ``peak_growth`` is None.
+Where the kernel offers no reset (not Linux), ``peak_growth`` is None.
 """
 
 from __future__ import annotations
@@ -64,7 +66,6 @@ def measure(call: Callable[[], Any], catch: type[BaseException] | tuple[type[Bas
     return Measured(result, error, seconds, growth)
 
 
-def assert_bounded(m: Measured, seconds: float, memory: int = MEMORY) -> None:
-    """Assert the call took under ``seconds`` and grew the peak memory by under ``memory`` bytes."""
-    assert m.seconds < seconds, f"took {m.seconds:.2f} s"
+def assert_bounded(m: Measured, memory: int = MEMORY) -> None:
+    """Assert the call grew the peak memory by under ``memory`` bytes (no time: issue 34)."""
     assert m.peak_growth is None or m.peak_growth < memory, f"peak memory grew by {m.peak_growth / 1e9:.2f} GB"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -17,15 +16,11 @@ def test_peak_memory_growth_is_measured_per_call():
     small = measure(lambda: 1 + 1, ())
     assert small.peak_growth < 50_000_000  # the earlier peak was reset, not carried over
     with pytest.raises(AssertionError, match="peak memory grew"):
-        assert_bounded(big, seconds=60, memory=100_000_000)
-    assert_bounded(big, seconds=60)  # within the 2 GB
+        assert_bounded(big, memory=100_000_000)
+    assert_bounded(big)  # within the 2 GB
 
 
-def test_time_and_caught_errors():
-    m = measure(lambda: time.sleep(0.2), ())
-    assert 0.2 <= m.seconds < 2
-    with pytest.raises(AssertionError, match="took"):
-        assert_bounded(m, seconds=0.1)
+def test_caught_errors():
     caught = measure(lambda: int("x"), ValueError)
     assert isinstance(caught.error, ValueError) and caught.result is None
     with pytest.raises(KeyError):

@@ -5,8 +5,8 @@ of tests/hostile/test_input.py, a valid keyword set with up to four fields repla
 models that construct) meet odd arguments (``max_rounds``, ``fights``, ``seed``, ``first``,
 ``plan``, ``hp``, ``simulate``, ``progress`` of wrong types or sizes). Every call must raise
 RulesError or return a valid result (probabilities finite, in [0, 1], summing to 1 within 1e-9;
-frames with the documented columns), within ``PER_CALL`` seconds and 2 GB of peak memory growth
-(tests/bounds.py): a hang and memory guard, not a speed claim.
+frames with the documented columns), within 2 GB of peak memory growth (tests/bounds.py). No
+time is asserted (issue 34): each call's work is counted and bounded before it starts.
 
 ``EXAMPLES`` examples per (entry point, system): 2,000 under the "ci" profile (what CI runs), 250
 under the default "dev" profile (a quick local run), 10,000 under ``HYPOTHESIS_PROFILE=long``, or
@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import time
 
 import numpy as np
 import polars as pl
@@ -36,7 +35,6 @@ from workbench.errors import RulesError
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 EXAMPLES = int(os.environ.get("ENTRY_EXAMPLES") or {"long": 10_000, "ci": 2_000}.get(PROFILE, 250))
-PER_CALL = 10.0  # seconds
 ENTRY = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=PROFILE != "long",
                  phases=[Phase.explicit, Phase.generate] + ([] if os.environ.get("ENTRY_NO_SHRINK") else [Phase.shrink]), suppress_health_check=list(HealthCheck))
 SYSTEMS = wb.systems()
@@ -56,11 +54,11 @@ def report(entry: str, seen: dict) -> None:
 
 def outcome(call):
     """Return the result of ``call()`` or its RulesError; any other exception, or a call over
-    PER_CALL seconds or 2 GB of peak memory growth (tests/bounds.py), fails the test."""
+    2 GB of peak memory growth (tests/bounds.py), fails the test."""
     m = measure(call, RulesError)
     if m.error is not None:
         assert m.error.message, "a RulesError says what is wrong"
-    assert_bounded(m, PER_CALL)
+    assert_bounded(m)
     return m.error if m.error is not None else m.result
 
 
@@ -435,7 +433,7 @@ def test_explore_budget_and_vary():
 
 # --------------------------------------------------------------------------- regressions (issue 21)
 def refused(call, *words) -> RulesError:
-    """Assert ``call()`` raises a RulesError mentioning ``words`` within PER_CALL seconds."""
+    """Assert ``call()`` raises a RulesError mentioning ``words``."""
     result = outcome(call)
     assert isinstance(result, RulesError), f"accepted: {result!r}"
     for w in words:
@@ -493,7 +491,6 @@ def test_explore_refuses_a_budget_past_the_count_even_with_confirm():
     m = measure(lambda: wb.explore("annulus", targets=["annulus:Rat"], budget=10**9, confirm=True, progress=False),
                 RulesError)
     assert isinstance(m.error, RulesError) and m.error.field == "budget" and "at most 40" in m.error.message
-    assert m.seconds < 1.0
 
 
 def test_explore_refuses_a_huge_top_k():
@@ -510,27 +507,26 @@ def test_explore_with_free_upgrades_and_past_the_budget():
     refused(lambda: wb.explore("annulus", targets=[wolf], budget=3, options=annulus.Options(experience_per_rank=0),
                                progress=False), "budget", "experience_per_rank")
     err = refused(lambda: wb.explore("annulus", targets=[wolf], budget=12, progress=False), "budget",
-                  "10,863,360 upgrade combinations", "estimated", "confirm=True")
+                  "10,863,360 upgrade combinations", "over the 1,000,000", "confirm=True")
     assert err.field == "budget"
     refused(lambda: wb.explore("annulus", targets=[wolf], budget=10**9, progress=False), "at most 40", "days of work")
     refused(lambda: wb.explore("annulus", targets=[wolf], base=wolf, vary={"level": range(10**9)}, progress=False),
             "vary", "100,000")
 
 
-def test_explore_says_what_it_will_do_and_the_estimate_is_rough_but_right(capsys):
+def test_explore_says_what_it_will_do_counted(capsys):
+    """What explore says on stderr before its work is the counts it checks (workbench.work), the
+    same as explore_work returns without running it."""
     annulus = wb.system("annulus")
     targets = list(annulus.catalog().creatures.values())[:3]
-    start = time.perf_counter()
     wb.explore("annulus", targets=targets, budget=6, say=True)
-    took = time.perf_counter() - start
     said = capsys.readouterr().err
-    assert "budget 6 walks 54,537 upgrade combinations" in said and "distinct builds x 3 targets" in said
+    assert "budget 6 walks 54,537 upgrade combinations" in said and "3,258 distinct builds x 3 targets" in said
     est = wb.explore.__globals__["estimate"]("annulus", targets=targets, budget=6)
     assert est["combinations"] == 54537 and est["builds"] == 3 * 54537
-    # the walk's estimate is the larger share of the work: within a factor 5 of the clock
-    rows = 3258 * 3 * wb.explore.__globals__["RATE_ROW"]  # 3,258 distinct builds x 3 targets, as it said
-    assert "3,258 distinct builds x 3 targets" in said
-    assert took / 5 < est["seconds"] + rows < took * 5
+    walk, rows = wb.explore.__globals__["explore_work"]("annulus", targets=targets, budget=6)
+    assert (walk.count, rows.count) == (54537, 3258 * 3)
+    assert f"of the {walk.bound:,} that run without asking" in said
 
 
 def test_compare_refuses_a_huge_grid_without_confirm():
@@ -548,18 +544,21 @@ def test_compare_refuses_a_huge_grid_without_confirm():
     refused(lambda: wb.export(f, 3), "path")
 
 
-def test_a_simulation_past_its_time_stops_and_asks(monkeypatch):
+def test_a_simulation_past_its_fight_rounds_stops_and_asks(monkeypatch):
     """An Annulus fight without dice (base_pool 0) almost never ends: the simulation used to run
-    past 10 s; now it stops at SIMULATION_SECONDS with a RulesError naming budget, and runs with
-    confirm=True."""
-    from workbench.simulate import engine
-
+    past 10 s; now its fight-rounds played are counted (the same on every machine: the fights are
+    seeded) and past limits.MAX_FIGHT_ROUNDS it stops with a RulesError naming budget and the
+    count; it runs to its end with confirm=True."""
     annulus = wb.system("annulus")
     a, b = annulus.catalog().creature("Town Guard"), annulus.catalog().creature("Drake")
     o = annulus.Options(success_on=29, dice_sides=97, base_pool=0, size_free_steps=10, reroll="on_zero", actions=3)
-    monkeypatch.setattr(engine, "SIMULATION_SECONDS", 0.2)
-    refused(lambda: wb.rounds_to_kill(a, b, options=o, fights=200, max_rounds=3000, progress=False, simulate=True),
-            "budget", "fights still undecided", "confirm=True")
+    monkeypatch.setattr(limits, "MAX_FIGHT_ROUNDS", 20_000)
+    err = refused(lambda: wb.rounds_to_kill(a, b, options=o, fights=200, max_rounds=3000, progress=False,
+                                            simulate=True), "budget", "fight-rounds", "over the 20,000", "confirm=True")
+    assert "max_rounds" in err.message and "fights" in err.message
+    again = refused(lambda: wb.rounds_to_kill(a, b, options=o, fights=200, max_rounds=3000, progress=False,
+                                              simulate=True), "budget")
+    assert again.message == err.message  # the same point, every time
     got = outcome(lambda: wb.rounds_to_kill(a, b, options=o, fights=20, max_rounds=300, progress=False, simulate=True,
                                             confirm=True))
     assert isinstance(got, (pl.DataFrame, RulesError))  # ran to its end: a frame, or "never killed"

@@ -3,8 +3,8 @@ and ``from_share_code`` raise only RulesError or return a valid result, promptly
 
 The property tests run ``EXAMPLES`` examples per entry point: 2,000 under the default and "ci"
 profiles, 10,000 under ``HYPOTHESIS_PROFILE=long`` (a local run, see docs/limits.md). Each example
-is timed in-process and must finish within ``PER_CALL`` seconds and grow the peak memory by under 2 GB
-(tests/bounds.py): a guard against hangs and runaway allocations, not a speed claim. Below them, one
+must grow the peak memory by under 2 GB (tests/bounds.py): a guard against runaway allocations; no
+time is asserted (issue 34: work is bounded by counting it, speed lives in benchmarks/). Below them, one
 regression test per finding of issue 21 that concerns models and distributions; tests/io/test_hostile.py
 holds the files, codes, CLI and panels.
 """
@@ -16,7 +16,6 @@ import importlib
 import json
 import math
 import os
-import time
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -36,7 +35,6 @@ from tests.bounds import assert_bounded, measure
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES") or (10_000 if PROFILE == "long" else 2_000))
-PER_CALL = 2.0  # seconds
 HOSTILE = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=PROFILE != "long",
                    phases=[Phase.explicit, Phase.generate, Phase.shrink],
                    suppress_health_check=list(HealthCheck))
@@ -60,12 +58,12 @@ def report(entry: str, seen: dict) -> None:
 # --------------------------------------------------------------------------- checking one call
 def outcome(call):
     """Return (result or the RulesError, seconds) of ``call()``; any other exception, or a call over
-    PER_CALL seconds or 2 GB of peak memory growth (tests/bounds.py), fails the test."""
+    2 GB of peak memory growth (tests/bounds.py), fails the test (the seconds are for reports only)."""
     m = measure(call, RulesError)
     if m.error is not None:
         assert not getattr(m.error, "unforeseen", False), f"a check is missing: {m.error}"
         assert m.error.message, "a RulesError says what is wrong"
-    assert_bounded(m, PER_CALL)
+    assert_bounded(m)
     return (m.error if m.error is not None else m.result), m.seconds
 
 
@@ -435,7 +433,7 @@ def _first(system: str, kind: str = "creatures"):
 
 
 def refused(call, *words) -> RulesError:
-    """Assert ``call()`` raises a RulesError (not a stray one) mentioning ``words``, within PER_CALL."""
+    """Assert ``call()`` raises a RulesError (not a stray one) mentioning ``words``."""
     result, _ = outcome(call)
     assert isinstance(result, RulesError), f"accepted: {result!r}"
     for w in words:
@@ -535,9 +533,7 @@ def test_dist_iteration_membership_and_arrays_return_promptly():
     refused(lambda: d[2.5], "x")
     refused(lambda: d["a"], "x")
     refused(lambda: np.asarray(d), "d.pmf")
-    start = time.perf_counter()
     assert dict(zip(d, (d[x] for x in d))) == d.to_dict()
-    assert time.perf_counter() - start < 1.0
 
 
 def test_limits_table_in_the_docs_matches_the_code():

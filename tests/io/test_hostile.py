@@ -28,11 +28,11 @@ from workbench.errors import RulesError
 from tests.bounds import assert_bounded, measure
 
 
-def quick(call, seconds: float = 2.0):
-    """Return what ``call()`` returns or raises (a RulesError), asserting it took under ``seconds``
-    and grew the peak memory by under 2 GB (tests/bounds.py)."""
+def quick(call):
+    """Return what ``call()`` returns or raises (a RulesError), asserting it grew the peak memory by
+    under 2 GB (tests/bounds.py; no time is asserted, issue 34)."""
     m = measure(call, RulesError)
-    assert_bounded(m, seconds)
+    assert_bounded(m)
     return m.error if m.error is not None else m.result
 
 
@@ -76,10 +76,10 @@ def test_load_a_200_kb_toml_with_a_100000_key_dotted_header(tmp_path):
     path = tmp_path / "dotted.toml"
     path.write_text("[" + ".".join(["a"] * 100_000) + "]\nx = 1\n")
     assert 190_000 < path.stat().st_size < limits.MAX_FILE_BYTES
-    err = quick(lambda: wb.load(path), 1.0)
+    err = quick(lambda: wb.load(path))
     assert isinstance(err, RulesError) and "deep" in str(err)
     path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
-    assert isinstance(quick(lambda: wb.load(path), 1.0), RulesError)
+    assert isinstance(quick(lambda: wb.load(path)), RulesError)
     # the scan skips strings: dots and brackets inside text are not nesting
     path.write_text('format_version = 1\nsystem = "annulus"\nmodel_kind = "attack"\nname = "' + "a.[{" * 40 +
                     '"\ndefense = "agility"\n')
@@ -114,10 +114,10 @@ def test_share_code_inflation_is_bounded_before_it_completes():
     packed = zlib.compress(b" " * (30 * limits.MAX_DOCUMENT_BYTES), 9)
     code = wio.SHARE_PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
     assert len(code) < limits.MAX_SHARE_CODE  # short enough to be read: the inflation bound must stop it
-    err = quick(lambda: wb.from_share_code(code), 1.0)
+    err = quick(lambda: wb.from_share_code(code))
     assert isinstance(err, RulesError) and "inflates" in str(err)
     long_code = wio.SHARE_PREFIX + "A" * 1_300_000
-    err = quick(lambda: wb.from_share_code(long_code), 0.5)
+    err = quick(lambda: wb.from_share_code(long_code))
     assert isinstance(err, RulesError) and "at most" in str(err)
 
 
@@ -135,7 +135,7 @@ def test_short_codes_of_huge_models_are_refused_quickly():
     for doc in docs:
         code = _code(doc)
         assert len(code) < 800
-        err = quick(lambda: wb.from_share_code(code), 0.5)
+        err = quick(lambda: wb.from_share_code(code))
         assert isinstance(err, RulesError), doc
 
 

@@ -8,7 +8,6 @@ armor - cover, at least ``minimum`` (see tests/widget_toy.py).
 
 from __future__ import annotations
 
-import time
 
 import altair as alt
 import pytest
@@ -147,17 +146,14 @@ def test_panel_base_routes_unknown_fields_to_its_error_line():
 
 
 def test_damage_panel_redraw_time_is_recorded():
-    """Time from setting a control's value to the new spec being assigned (a report, not a target)."""
+    """The panel records each redraw's time (``redraw_seconds``: a report for benchmarks/bench_panels.py,
+    never a target: issue 34)."""
     p = DamagePanel(TOY)
     bonus = p.editors["attack"].controls["bonus"]
-    times = []
-    for i in range(10):
-        start = time.perf_counter()
-        bonus.value = i % 5
-        times.append(time.perf_counter() - start)
-    times.sort()
-    print(f"DamagePanel redraw median {1000 * times[len(times) // 2]:.1f} ms")
-    assert times[len(times) // 2] < 2.0
+    for i in range(3):
+        p.redraw_seconds = -1.0
+        bonus.value = (i + 1) % 5
+        assert p.redraw_seconds >= 0.0  # set anew by this redraw
 
 
 def test_damage_panel_new_attacker_brings_its_attack():

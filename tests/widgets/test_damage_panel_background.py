@@ -31,11 +31,9 @@ def test_a_slow_distribution_runs_off_the_loop_and_keeps_the_last_result():
     gate = threading.Event()
     slow_damage(panel, gate)
     try:
-        start = time.perf_counter()
         other = panel.target
         panel.target = panel.attacker  # an edit: its distribution now waits for the gate
-        waited = time.perf_counter() - start
-        assert waited < INLINE_SECONDS + 0.5  # the edit returned after the inline wait, not the work
+        assert not gate.is_set()  # the edit returned while its work still waits: it did not wait for it
         assert panel.background.working and "computing" in panel.background.busy.value
         assert panel.background.cancel_button.layout.display is None
         assert panel.value is first and panel.chart.chart.to_dict() == chart  # last result stays
@@ -122,9 +120,9 @@ def test_one_panels_long_work_does_not_hold_up_another():
         slow.view = "at least"
         assert slow.background.working
         before = quick.value
-        start = time.perf_counter()
         quick.view = "at least"
-        assert time.perf_counter() - start < INLINE_SECONDS  # drawn inline, not queued behind the gate
+        # drawn (inline or on its own worker), not queued behind the gate, which is still shut
+        assert quick.background.wait(10) and not gate.is_set()
         assert not quick.background.working and quick.value is not before
     finally:
         gate.set()

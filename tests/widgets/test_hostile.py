@@ -1,10 +1,10 @@
-"""Panels never freeze and never let an exception escape (issue 21), headless.
+"""Panels never let an exception escape (issue 21), headless.
 
 Random sequences of control edits (hypothesis, bounded) on the damage, duel and compare panels and
 the app: any control found in the panel's widget tree gets a value of its kind, odd or not (huge
 numbers, negative ones, NaN, long text, every dropdown choice), and buttons are clicked. Every
-action must return within ``PER_ACTION`` seconds without raising; the panel must then still hold a
-valid result. ``PANEL_EXAMPLES`` sequences per panel (default 15, ``HYPOTHESIS_PROFILE=long``: 200).
+action must return without raising (how long it takes is never asserted, issue 34: a panel's long
+work runs in its Background, counted by the engine); the panel must then still hold a valid result. ``PANEL_EXAMPLES`` sequences per panel (default 15, ``HYPOTHESIS_PROFILE=long``: 200).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from widgets.duel import DuelPanel
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 EXAMPLES = int(os.environ.get("PANEL_EXAMPLES") or (200 if PROFILE == "long" else 15))
-PER_ACTION = 2.0  # seconds
 PANELS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=PROFILE != "long",
                   suppress_health_check=list(HealthCheck))
 
@@ -91,17 +90,15 @@ def backgrounds(panel) -> list[Background]:
 
 
 def drive(panel: Panel, draw, steps: int) -> dict:
-    """Apply ``steps`` random edits to ``panel``'s controls; each must return within PER_ACTION
-    seconds and raise nothing. Return counts of what happened."""
+    """Apply ``steps`` random edits to ``panel``'s controls; each must raise nothing (how long an
+    edit takes is not asserted: issue 34; long work runs in the panel's Background). Return counts
+    of what happened."""
     seen = {"actions": 0, "errors shown": 0}
     for _ in range(steps):
         ctl = controls(panel)
         w = draw(st.sampled_from(ctl))
         action = edit(w, draw)
-        start = time.perf_counter()
         action()  # an exception here escaped the panel's handlers: the test fails
-        elapsed = time.perf_counter() - start
-        assert elapsed < PER_ACTION, f"{type(w).__name__} {getattr(w, 'description', '')!r} blocked {elapsed:.2f} s"
         seen["actions"] += 1
         seen["errors shown"] += bool(panel.errors_shown())
         assert "Unexpected error" not in " ".join(panel.errors_shown().values()), panel.errors_shown()
@@ -164,9 +161,8 @@ def test_background_keeps_the_last_result_supersedes_and_cancels():
     applied = []
     assert bg.run(lambda: 1, applied.append) is None and applied == [1]  # fast: applied at once
     gate = threading.Event()
-    start = time.perf_counter()
-    bg.run(lambda: gate.wait(5) and 2, applied.append, "fighting...")
-    assert time.perf_counter() - start < 1.0 and bg.working and "fighting..." in bg.busy.value
+    bg.run(lambda: gate.wait(5) and 2, applied.append, "fighting...")  # returns while the work waits
+    assert bg.working and "fighting..." in bg.busy.value and not gate.is_set()
     assert bg.cancel_button.layout.display is None
     bg.run(lambda: 3, applied.append)   # queued behind the slow one: supersedes it
     gate.set()

@@ -4,7 +4,6 @@ monotone, 10,000 matchups in one call (glass-empires-attack.txt; CLARIFICATIONS.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import polars as pl
@@ -49,7 +48,8 @@ def test_properties_sum_to_one_and_monotone(damage, strikes, armor, power, m, re
 
 
 def test_ten_thousand_matchups_in_one_call():
-    """Measure: 10,000 matchups (catalog creatures x weapons, 1-3 Strikes, armor) in one vectorised call."""
+    """10,000 matchups (catalog creatures x weapons, 1-3 Strikes, armor) in one vectorised call, each
+    summing to 1 (its speed: benchmarks/, never asserted here)."""
     creatures = list(CAT.creatures.values())
     weapons = [w for w in CAT.attacks.values() if w.kind == "melee"]
     rng = np.random.default_rng(6)
@@ -58,10 +58,6 @@ def test_ten_thousand_matchups_in_one_call():
                  zip(rng.integers(0, len(creatures), n), rng.integers(1, 4, n))]
     attacks = [weapons[i] for i in rng.integers(0, len(weapons), n)]
     targets = [creatures[i] for i in rng.integers(0, len(creatures), n)]
-    start = time.perf_counter()
     table = GE.outcome_tables(attacks, attackers, targets)
-    elapsed = time.perf_counter() - start
-    print(f"\nglass_empires: 10,000 matchups in {elapsed:.3f} s, {table.height} rows")
     sums = table.group_by("matchup").agg(pl.col("probability").sum())
     assert sums.height == n and np.allclose(sums["probability"].to_numpy(), 1, atol=1e-12)
-    assert elapsed < 30

@@ -5,7 +5,6 @@ catalog matchups in one call (last-odyssey-attacks.txt,
 
 from __future__ import annotations
 
-import time
 import tomllib
 
 import polars as pl
@@ -43,7 +42,7 @@ def test_malformed_catalog_file_names_file_and_field(tmp_path):
 
 
 def test_ten_thousand_matchups_in_one_call():
-    """10,000 catalog matchups resolve in one vectorised call; each sums to 1 (time printed)."""
+    """10,000 catalog matchups resolve in one vectorised call; each sums to 1 (its speed: benchmarks/)."""
     creatures = list(CAT.creatures.values())
     rows = []
     i = 0
@@ -53,14 +52,10 @@ def test_ten_thousand_matchups_in_one_call():
         rows.append((a, u, t))
         i += 1
     a, u, t = zip(*rows)
-    start = time.perf_counter()
     table = LO.outcome_tables(a, u, t, situation=LO.Situation(target_row="front"))
-    elapsed = time.perf_counter() - start
-    print(f"\n10,000 Last Odyssey matchups: {elapsed * 1000:.0f} ms, {table.height} rows")
     sums = table.group_by("matchup").agg(pl.col("probability").sum())
     assert sums.height == 10_000
     assert (sums["probability"] - 1.0).abs().max() < 1e-12
-    assert elapsed < 10.0
 
 
 def test_the_ability_counts_stated_in_the_docs_are_the_catalogs():

@@ -2,7 +2,6 @@
 10,000 matchups in one call (unbound-d20-attacking.txt; CLARIFICATIONS.md, Unbound).
 """
 
-import time
 
 import polars as pl
 import pytest
@@ -97,14 +96,11 @@ def test_combat_hooks():
 
 
 def test_ten_thousand_matchups_in_one_call():
-    """Scale: 10,000 matchups resolve in one vectorised call (timing reported, bound generous)."""
+    """Scale: 10,000 matchups resolve in one vectorised call (its speed: benchmarks/, never asserted)."""
     cat = U.catalog()
     creatures = list(cat.creatures.values())
     rows = [(w, c, creatures[(i * 7 + j) % len(creatures)]) for i, c in enumerate(creatures) for j, w in
             enumerate(c.weapons)]
     rows = (rows * (10_000 // len(rows) + 1))[:10_000]
-    start = time.perf_counter()
     t = U.outcome_tables([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
-    elapsed = time.perf_counter() - start
     assert t["matchup"].n_unique() == 10_000
-    assert elapsed < 10.0
