@@ -3,9 +3,10 @@ the cost front (issue 17: "the Build tab has no chart and no budget search"; iss
 
 ``value`` is the :func:`workbench.explore` frame; the chart is
 :func:`workbench.charts.cost_front_chart` (cost against the chosen figure, the Pareto front
-joined). Before a search the panel says how many upgrade combinations the budget walks and about
-how long (:func:`workbench.exploration.estimate`); a search estimated past 10 s is refused with that
-estimate, as ``explore`` refuses it (docs/limits.md). Searching runs off the kernel's message loop
+joined). Before a search the panel says how many upgrade combinations the budget walks
+(:func:`workbench.exploration.estimate`), against the count a search walks without asking
+(``limits.MAX_COMBINATIONS``); past it a search is refused, as ``explore`` refuses it: counted, the
+same on every machine (docs/limits.md, bounded work). Searching runs off the kernel's message loop
 (Background), so the app stays responsive. Inputs are traits (``attacker``, ``target``,
 ``options``, ``situation``, ``budget``, ``by``) for linking.
 """
@@ -132,18 +133,22 @@ class BudgetSearchPanel(Panel):
     def _say_estimate(self) -> dict[str, Any]:
         """Show (and return) how much work a search of the budget is, before any is done."""
         from workbench.exploration import estimate
+        from workbench.limits import MAX_COMBINATIONS
 
         est = estimate(self.system, targets=[self.target], budget=self.budget, options=self.options)
-        self.estimate_line.value = (
-            f"budget {self.budget}: {est['combinations']:,} {self.system.build_combinations_noun}, "
-            f"about {est['seconds']:.1f} s"
-            + (" (past 10 s: a search is refused; give a smaller budget)" if est["seconds"] > 10 else "")
+        n = est["combinations"]
+        self.estimate_line.value = f"budget {self.budget}: " + (
+            "the combinations are counted as the search walks them"
+            if n is None
+            else f"{n:,} {self.system.build_combinations_noun} of the {MAX_COMBINATIONS:,} a search walks "
+            "without asking"
+            + (" (past them a search is refused; give a smaller budget)" if n > MAX_COMBINATIONS else "")
         )
         return est
 
     def search(self) -> Any:
-        """Search off the message loop (Background) and redraw; a RulesError (a budget estimated past
-        10 s, a build the target cannot be hit by) is shown beside its control and the last result stays."""
+        """Search off the message loop (Background) and redraw; a RulesError (a budget past its counted
+        bound, a build the target cannot be hit by) is shown beside its control and the last result stays."""
         from workbench.exploration import explore
 
         kw = dict(

@@ -115,8 +115,8 @@ def _vary_values(vary: dict) -> list[list[Any]]:
 #: seconds per upgrade combination walked and per (build, target) row evaluated on the reference
 #: machine (benchmarks/bench_work.py): information only, for "about N s" in what explore says and in
 #: :func:`estimate`; the decision is the counts' (MAX_COMBINATIONS, MAX_EXPLORE_ROWS)
-RATE_COMBINATION = 1.0e-5
-RATE_ROW = 1.0e-4
+RATE_COMBINATION = 7.5e-6
+RATE_ROW = 2.8e-4
 _HOW_BUDGET = "give a smaller budget, or confirm=True (workbench explore --yes) to run it"
 
 
