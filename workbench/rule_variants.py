@@ -63,6 +63,7 @@ def variants(
     for label in labels:
         if not isinstance(label, str) or not label.strip():
             raise RulesError(f"a variant's label is a non-empty text, not {label!r}", field="options")
+    _one_system_of_options(options)
     base = labels[0] if baseline is None else baseline
     if base not in options:
         raise RulesError(f"baseline {base!r} is not one of the variants ({', '.join(labels)})", field="baseline")
@@ -89,6 +90,33 @@ def variants(
     )
     out = out.drop([f"_base_{c}" for c in DELTAS]).with_columns(baseline=pl.lit(base))
     return out.select(["variant", "baseline", *[c for c in out.columns if c not in ("variant", "baseline")]])
+
+
+def _one_system_of_options(options: Mapping[str, Any]) -> str:
+    """Return the one rule system of the variants' Options, or raise RulesError naming ``options``
+    (and citing "one fight, one rule system") for a value that is not a rule system's Options or
+    for Options of two systems: the variants differ in their rule options, not in their system."""
+    from .errors import show
+    from .systems import ONE_SYSTEM
+
+    found: dict[str, str] = {}
+    for label, value in options.items():
+        name = getattr(type(value), "system", "") if getattr(type(value), "model_kind", "") == "options" else ""
+        if not name:
+            raise RulesError(
+                f"the variant {label!r} must be a rule system's Options, not {show(value)}",
+                field="options",
+                rule=ONE_SYSTEM,
+            )
+        found[label] = name
+    if len(set(found.values())) > 1:
+        raise RulesError(
+            "the variants must be Options of one rule system, not "
+            + ", ".join(f"{label!r}: {name}" for label, name in found.items()),
+            field="options",
+            rule=ONE_SYSTEM,
+        )
+    return next(iter(found.values()))
 
 
 def variants_work(

@@ -73,3 +73,21 @@ def test_the_diff_heatmap_is_centred_on_zero():
     with pytest.raises(RulesError) as e:
         charts.variant_heatmap(f, "house rules")
     assert e.value.field == "variant"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"a": O(), "b": wb.system("annulus").Options()},  # two systems' Options
+        {"a": O(), "b": wb.system("unbound").Situation()},  # not Options
+        {"a": O(), "b": " 3 "},
+        {"a": O(), "b": None},
+    ],
+)
+def test_variants_are_options_of_one_rule_system(options):
+    # issue 35: Options of two systems ran, each compare silently dropping the other's
+    from workbench.systems import ONE_SYSTEM
+
+    with pytest.raises(RulesError) as e:
+        wb.variants([GUARD], [DUELIST], options)
+    assert e.value.field == "options" and e.value.rule == ONE_SYSTEM
