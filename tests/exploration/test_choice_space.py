@@ -188,8 +188,8 @@ def test_the_one_attacker_gives_each_build_its_own_figures(system, target):
 
 def test_long_work_is_refused_as_for_annulus(capsys):
     """Last Odyssey at budget 2: 2,550 candidates walked (85 + 935 + 85 x 2 x 9 = 1,530 two-field
-    changes), 1,850 builds; against its 40 catalog creatures that is 74,000 rows, about 15 s at
-    RATE_ROW (2e-4 s): refused without confirm (docs/limits.md, Bounded work), naming the budget."""
+    changes), 1,850 builds; against its 40 catalog creatures that is 74,000 rows, past the 35,000 of
+    MAX_EXPLORE_ROWS: refused without confirm (docs/limits.md, Bounded work), naming the budget."""
     LO = wb.system("last_odyssey")
     assert LO.build_space_size(2) == 85 + 85 * 11 + 85 * 2 * 9 == 2550
     with pytest.raises(wb.RulesError) as err:
