@@ -12,7 +12,7 @@ tests/hostile/test_input.py and test_entry_points.py did not.
 - **Dist operators with non-Dist and NaN operands**: every operation of a Dist with an operand
   drawn from Dists (huge ones too), numbers (NaN, +-inf, 10**13), arrays, texts and objects.
 
-Every call runs within tests/bounds.py's bound (PER_CALL seconds, 2 GB of peak memory growth).
+Every call runs within tests/bounds.py's bound (2 GB of peak memory growth; no time is asserted, issue 34).
 ``EXAMPLES_2`` examples per entry point: 300 under the "ci" profile, 100 under "dev", 10,000 under
 ``HYPOTHESIS_PROFILE=long``, or ``ROUND2_EXAMPLES=N`` (docs/limits.md, Running the property suite).
 """
