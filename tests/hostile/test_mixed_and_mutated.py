@@ -104,20 +104,32 @@ def extremes(spec) -> list:
 
 @st.composite
 def mutations(draw, system: str):
-    """(a catalog model, the field changed, its extreme value)."""
+    """(a catalog model, the field changed, its extreme value, a catalog creature to fight)."""
     kind = draw(st.sampled_from(KINDS))
     model = draw(st.sampled_from(_catalog(system, kind)))
     declared = specs(type(model))
     field = draw(st.sampled_from(sorted(declared)))
-    return model, field, draw(st.sampled_from(extremes(declared[field])))
+    spec = declared[field]
+    near: st.SearchStrategy = st.nothing()
+    if spec.kind == "int":  # and whole numbers anywhere near and past its bounds
+        lo, hi = spec.low(), spec.high()
+        near = st.integers(
+            int(lo if lo is not None else -(10**13)) - 1000, int(hi if hi is not None else 10**13) + 1000
+        )
+    elif spec.kind == "number":
+        near = st.floats(allow_nan=True, allow_infinity=True)
+    elif spec.kind == "text":
+        near = st.text(max_size=8)
+    value = draw(st.one_of(st.sampled_from(extremes(spec)), near))
+    return model, field, value, draw(st.sampled_from(_catalog(system, "Creature")))
 
 
-def _fight_with(system: str, model):
+def _fight_with(system: str, model, other):
     """Return the calls a mutated model takes part in: one use of each of its attacks (at most 3) on
-    a catalog creature and one exact rounds_to_kill of it, or with its options or situation."""
+    the catalog creature ``other`` (or the first one with an attack) and one exact rounds_to_kill of
+    it, or with its options or situation."""
     sys = wb.system(system)
-    cat = sys.catalog()
-    some = list(cat.creatures.values())
+    some = [other, *sys.catalog().creatures.values()]
     fighter = next(c for c in some if sys.attacks_of(c))
     calls = []
     if isinstance(model, sys.Creature):
@@ -145,14 +157,15 @@ def _valid(result) -> None:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_catalog_models_mutated_field_by_field_with_extreme_values(system):
     def check(example):
-        model, field, value = example
+        model, field, value, other = example
         made = outcome(lambda: model.replace(**{field: value}))
         if isinstance(made, RulesError):
-            assert made.field and made.field.split(".")[0].split("[")[0] in {f.name for f in dataclasses.fields(model)} | {
-                model.model_kind, type(model).__name__}, made
+            assert made.field and made.field.split(".")[0].split("[")[0] in {
+                f.name for f in dataclasses.fields(model)
+            } | {model.model_kind, type(model).__name__}, made
             return made
         last = made
-        for call in _fight_with(system, made):
+        for call in _fight_with(system, made, other):
             got = outcome(call)
             if not isinstance(got, RulesError):
                 _valid(got)
@@ -163,7 +176,11 @@ def test_catalog_models_mutated_field_by_field_with_extreme_values(system):
 
 
 # --------------------------------------------------------------------------- mixed systems
-NOT_MODELS = [None, True, 3, "Cop", Dist.die(6), [1], object()]
+NOT_MODELS = st.one_of(
+    st.sampled_from([None, True, 3, "Cop", Dist.die(6), [1], object(), np.array(3), {"name": "Cop"}]),
+    st.integers(),
+    st.text(max_size=6),
+)
 ROLES = ("attacker", "target", "options", "situation")
 
 
@@ -174,19 +191,20 @@ def mixed(draw):
 
     def any_model(kind):
         return st.one_of(
-            st.sampled_from(NOT_MODELS),
+            NOT_MODELS,
             st.sampled_from(SYSTEMS).flatmap(lambda s: st.sampled_from(_catalog(s, kind))),
-            st.sampled_from(SYSTEMS).flatmap(lambda s: st.sampled_from(KINDS)).flatmap(
-                lambda k: st.sampled_from(SYSTEMS).map(lambda s: _catalog(s, k)[0])
-            ),
+            st.sampled_from(SYSTEMS)
+            .flatmap(lambda s: st.sampled_from(KINDS))
+            .flatmap(lambda k: st.sampled_from(SYSTEMS).map(lambda s: _catalog(s, k)[0])),
         )
 
     attacker = draw(st.sampled_from(SYSTEMS).flatmap(lambda s: st.sampled_from(_catalog(s, "Creature"))))
     target = draw(any_model("Creature"))
     options = draw(st.one_of(st.none(), any_model("Options")))
     situation = draw(st.one_of(st.none(), any_model("Situation")))
-    attack = draw(st.one_of(st.sampled_from(wb.system_of(attacker).attacks_of(attacker)[:1] or [None]),
-                            any_model("Attack")))
+    attack = draw(
+        st.one_of(st.sampled_from(wb.system_of(attacker).attacks_of(attacker)[:1] or [None]), any_model("Attack"))
+    )
     return attacker, target, options, situation, attack
 
 
@@ -244,11 +262,45 @@ def test_mixed_systems_and_wrong_kinds_in_every_fight_call(entry):
 
 # --------------------------------------------------------------------------- Dist operands
 OPERANDS = st.one_of(
-    st.sampled_from([Dist.die(6), Dist.constant(-(10**12)), Dist.constant(10**12), Dist.uniform(1, 10**7),
-                     Dist.bernoulli(1e-9), Dist.uniform(-3, 3)]),
-    st.sampled_from([3, 0, -1, 10**13, 2**63, 2.5, math.nan, math.inf, -math.inf, np.float64("nan"), np.int64(4),
-                     True, None, "3", "", b"x", [1, 2], (1,), {1: 0.5}, np.array([1.0, math.nan]), np.array(3),
-                     np.arange(4), object(), np.add, lambda x, y: x + y]),
+    st.sampled_from(
+        [
+            Dist.die(6),
+            Dist.constant(-(10**12)),
+            Dist.constant(10**12),
+            Dist.uniform(1, 10**7),
+            Dist.bernoulli(1e-9),
+            Dist.uniform(-3, 3),
+        ]
+    ),
+    st.sampled_from(
+        [
+            3,
+            0,
+            -1,
+            10**13,
+            2**63,
+            2.5,
+            math.nan,
+            math.inf,
+            -math.inf,
+            np.float64("nan"),
+            np.int64(4),
+            True,
+            None,
+            "3",
+            "",
+            b"x",
+            [1, 2],
+            (1,),
+            {1: 0.5},
+            np.array([1.0, math.nan]),
+            np.array(3),
+            np.arange(4),
+            object(),
+            np.add,
+            lambda x, y: x + y,
+        ]
+    ),
     st.integers(-50, 50),
     st.floats(allow_nan=True, allow_infinity=True),
 )
