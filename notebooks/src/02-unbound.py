@@ -17,9 +17,10 @@ import polars as pl
 
 from workbench import charts
 from widgets import enable_offline
+import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
-alt.renderers.enable("jupyter", offline=True)
+saved_charts.enable()  # live charts, each saved with a PNG so the notebook reads before it runs
 pl.Config.set_tbl_hide_dataframe_shape(True)
 pl.Config.set_tbl_rows(40)
 pl.Config.set_tbl_width_chars(120)

@@ -7,9 +7,10 @@
 #
 # - an **exact** duel (Unbound, where nothing carries over from one turn to the next), and how much
 #   acting first is worth;
-# - why some fights need a **simulation**: Annulus conditions such as Daze, Knockdown and Choke,
-#   and Glass Empires armor points that wear down from round to round;
-# - the same duel computed exactly (ignoring that state) and simulated, with standard errors;
+# - fights that carry **state** from round to round (Annulus conditions such as Daze, Knockdown and
+#   Choke, Glass Empires armor points that wear down), which the workbench follows exactly, and the
+#   simulation it falls back on where no exact chain fits;
+# - the same duel computed exactly while ignoring that state, and simulated, with standard errors;
 # - a cross-check: on a fight without state, the simulation agrees with the exact chain;
 # - rounds to kill, exact and simulated, as a chart, and a duel panel to play with.
 #
@@ -27,9 +28,10 @@ from workbench import charts
 from workbench.simulate import state_effects
 from workbench.systems.annulus import Tactics
 from widgets import enable_offline
+import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
-alt.renderers.enable("jupyter", offline=True)
+saved_charts.enable()  # live charts, each saved with a PNG so the notebook reads before it runs
 pl.Config.set_tbl_hide_dataframe_shape(True)
 pl.Config.set_tbl_rows(40)
 pl.Config.set_tbl_width_chars(140)
@@ -108,7 +110,7 @@ left = exact.hp_left.group_by("side", maintain_order=True).agg(
 print(left)
 
 # %% [markdown]
-# ## 2. Why some fights need a simulation
+# ## 2. Fights that carry state
 #
 # The exact chain works on HP only. Many effects carry **state** from one turn to the next:
 #
@@ -127,9 +129,11 @@ print(left)
 # direction. When a duel has any, `wb.duel` looks for an exact chain over the state: each
 # direction's own when neither side's turns change the other's fight (Glass Empires armor points,
 # an Unbound Brace), or one chain over both sides' state (an Unbound shield bash:
-# `RuleSystem.duel_chain`). Where none fits (Annulus conditions in a duel: a recovery check spends
-# the foe's own actions) it plays `fights` seeded fights with numpy, and says so. `wb.rounds_to_kill`
-# and `wb.compare` run exact chains over the Annulus and Glass Empires state too, section 5.
+# `RuleSystem.duel_chain`; Annulus conditions, stings and self-damage, where a recovery check spends
+# the creature's own actions, are chained the same way). Only where no chain fits (for example a
+# tactic other than the default, below) does it play `fights` seeded fights with numpy, and it says
+# so. `wb.rounds_to_kill` and `wb.compare` run exact chains over the Annulus and Glass Empires state
+# too, section 5.
 
 # %%
 A, G = wb.system("annulus"), wb.system("glass_empires")
@@ -159,7 +163,7 @@ for a, b in [(berserker, ogre), (bear, soldier)]:
         rows.append({"duel": f"{a.name} vs {b.name.split(' (')[0]}", "method": how,
                      "P(A wins)": round(r.p_a_wins, 4), "P(B wins)": round(r.p_b_wins, 4),
                      "P(draw)": round(r.p_draw, 4),
-                     "s.e.": None if r.exact else round(r.standard_error, 4)})
+                     "s.e.": "- (exact)" if r.exact else f"{r.standard_error:.4f}"})
 print(pl.DataFrame(rows))
 
 # %% [markdown]
@@ -186,7 +190,7 @@ for a, b in [(bear, soldier), (berserker, ogre)]:
 # %% [markdown]
 # ### Tactics: recovery checks
 #
-# A simulated Annulus creature spends one action per turn on a recovery check while Burn, Choke or
+# An Annulus creature spends one action per turn on a recovery check while Burn, Choke or
 # Sap is on it ("A recovery check is made by spending 1 action and rolling 4 dice"). That is the
 # default `Tactics()`, which the exact chain plays. But the Ogre's Crushing Blow is Charged and needs
 # both actions, so each check leaves it only a Punch. `Tactics(recover_from=())` makes the Ogre
@@ -238,14 +242,15 @@ print(f"both within 4 standard errors: {abs(z_win) < 4 and abs(z_len) < 4}")
 # it and it still makes recovery checks.) It chooses the same way: an exact chain over the state
 # where one fits, else a simulation. Glass Empires armor points fit: the chain runs over (armor
 # points left, HP left), so the Bear against the soldier is exact *with* the armor wearing down.
-# Its frame always has the columns `exact`, `fights` and `standard_error` (of `p_killed_by`, 0
-# when exact).
+# Its frame always has the columns `exact`, `fights` (empty when exact, shown as "-" below) and
+# `standard_error` (of `p_killed_by`, 0 when exact).
 
 # %%
 bear_state = wb.rounds_to_kill(bear, soldier, max_rounds=100)
 bear_flat = wb.rounds_to_kill(bear, soldier, simulate=False, max_rounds=100)
 bear_sim = wb.rounds_to_kill(bear, soldier, simulate=True, fights=FIGHTS, seed=3, max_rounds=100, progress=False)
-print(bear_state.filter(pl.col("round") <= 6))
+print(bear_state.filter(pl.col("round") <= 6)  # fights: "-" for an exact chain (none were played)
+      .with_columns(pl.col("fights").cast(pl.String).fill_null("-")))
 print(f"chain with armor wear: P(soldier down by round 10) = "
       f"{bear_state.filter(pl.col('round') == 10)['p_killed_by'][0]:.4f}; "
       f"chain with armor restored every turn: {bear_flat.filter(pl.col('round') == 10)['p_killed_by'][0]:.4f}")

@@ -9,9 +9,9 @@
 - The lessons' exercise checks: a blank answer is "not answered yet", the teacher's answer is right,
   a wrong one is "not quite"; the student's notebooks are saved with every answer blank.
 
-The numbered notebooks 00-07 still show their charts as JupyterChart widgets with no static image
-(issue 37, item 4): ``LEGACY`` lists them as expected failures (strict, so converting one makes its
-case pass and then this list must shrink).
+The workbench notebooks (00-07) display charts through ``notebooks/saved_charts.py`` (the live
+JupyterChart widget with a PNG and a plain-text name in the same output); the lessons save PNGs
+(``notebooks/classroom.py``).
 """
 
 from __future__ import annotations
@@ -32,8 +32,6 @@ RULES = Path(os.environ.get("WB_RULES_DIR", "/work/shared/rules"))
 
 STATIC = ("image/png", "image/svg+xml")
 ADDRESS = re.compile(r"<[^<>\n]* at 0x[0-9a-fA-F]+>")
-LEGACY = {"00-quickstart.ipynb", "01-annulus.ipynb", "02-unbound.ipynb", "03-last-odyssey.ipynb",
-          "04-glass-empires.ipynb", "05-duels.ipynb", "06-compare-and-explore.ipynb", "07-your-own-rules.ipynb"}
 
 
 def outputs(path: Path):
@@ -81,9 +79,7 @@ def test_the_checks_see_what_they_should():
 
 
 @pytest.mark.parametrize("path", SAVED, ids=lambda p: p.name)
-def test_saved_notebook_is_readable_before_it_runs(path: Path, request):
-    if path.name in LEGACY:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="charts are JupyterChart widgets without a PNG"))
+def test_saved_notebook_is_readable_before_it_runs(path: Path):
     found = problems(path)
     assert not found, f"{path.name}:\n" + "\n".join(found)
 
