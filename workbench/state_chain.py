@@ -90,8 +90,10 @@ def solve_keyed_chain(
 
     From state (k, h) each row (k', d, p) of ``turn(k)`` leads to (k', h + d) with probability p,
     and h + d >= hp kills. The keys reached from ``start`` are found first (breadth first, each
-    turn asked once). Bounded work: the caller's :func:`workbench.arguments.time_budget` is checked
-    every round.
+    turn asked once). Bounded work: its keys and transitions are counted against MAX_KEYS and
+    ``max_transitions`` as they are found (None past them: the caller simulates instead); every
+    round reports progress (:func:`workbench.arguments.check_time`: a panel's Cancel, and the
+    caller's own ``max_seconds``, the only clock, off by default).
     """
     import scipy.sparse as sp
     import scipy.sparse.linalg as spl
@@ -265,8 +267,9 @@ def solve_keyed_policy(
 
     The plan reported at a decision is the first listed among those within TIE of its minimum.
     Outside F the policy plays towards the nearest kill (the fewest rounds to a chance of one);
-    P(killed by t) is the chain of the policy from the start. Bounded work: the caller's
-    :func:`workbench.arguments.time_budget` is checked each step.
+    P(killed by t) is the chain of the policy from the start. Bounded work: each step reports
+    progress (:func:`workbench.arguments.check_time`: a panel's Cancel, and the caller's own
+    ``max_seconds``, the only clock, off by default).
     """
     import scipy.sparse as sp
     import scipy.sparse.csgraph as csg
