@@ -603,7 +603,8 @@ def compare(
         blocks.append((name, opt, sit, block, method, forced))
     # counted before any fight runs: the rows whose fight carries state, each chained or simulated
     check(state_work(sum(int((b[4] == "simulated").sum()) for b in blocks), fights), confirm)
-    bar = _progress(progress, len(groups), "compare")
+    # a bar over the rows (stderr, a terminal only), ticked by each row with state as it is done
+    bar = _progress(progress, sum(b[4].size for b in blocks), "compare rows")
     frames = []
     try:
         for name, opt, sit, block, method, forced in blocks:
@@ -623,6 +624,7 @@ def compare(
                     chain=chain,
                     state_chains=simulate is None,
                     objective=objective,
+                    tick=None if bar is None else bar.update,
                 )
                 _take_plans(block, sim, got["plan"])
             parts = []
@@ -675,7 +677,7 @@ def compare(
                 frame = frame.with_columns(pl.Series("p_killed_by", st["p_killed_by"]).cast(pl.List(pl.Float64)))
             frames.append(_clip_probabilities(frame))
             if bar is not None:
-                bar.update(1)
+                bar.update(method.size - sim.size)  # the rows without state, done together
     finally:
         if bar is not None:
             bar.close()

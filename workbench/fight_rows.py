@@ -11,6 +11,7 @@ its P(killed by round t) into compare's kill columns, with ``method``, ``se`` an
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,7 @@ def fight_rows(
     chain: bool,
     state_chains: bool = True,
     objective: Any = "damage",
+    tick: Callable[[int], Any] | None = None,
 ) -> dict[str, Any]:
     """Return the kill columns of rows whose fight is simulated (``mean_rounds``, ``se``,
     ``p_kill_one_turn``, ``p_unresolved``, ``q10``/``q50``/``q90`` and with ``chain`` the
@@ -114,7 +116,7 @@ def fight_rows(
     None for the highest mean damage in every state; "" where no plan was chosen). Bounded work (docs/limits.md): compare counted these rows x ``fights`` before any ran
     (``comparison.state_work``); ``confirm`` goes on to each row's simulation (its fight-rounds
     played, ``workbench.work.played``). Each row reports to the :func:`workbench.arguments.reporting`
-    listener (a panel's progress and Cancel).
+    listener (a panel's progress and Cancel), and to ``tick(1)`` when given (compare's bar).
     """
     from .combat import exact_mean_rounds, fight_plan, frame_mean
     from .simulate import can_damage, fight_rounds, simulate_rounds_to_kill
@@ -132,6 +134,8 @@ def fight_rows(
         if not can_damage(r.attacker, r.target, options, situation):
             out["never"][i] = True
             out["mean_rounds"][i], out["p_kill_one_turn"][i], out["p_unresolved"][i] = np.inf, 0.0, 1.0
+            if tick is not None:
+                tick(1)
             continue
         s = row_seed(seed, system, r.attacker_label, r.attack_label, r.target.name)
         by = np.zeros(max_rounds)
@@ -171,6 +175,8 @@ def fight_rows(
             out["mean_rounds"][i], out["se"][i] = mean, np.nan
         if by_all is not None:
             by_all[i] = by
+        if tick is not None:
+            tick(1)
     if by_all is not None:
         out["p_killed_by"] = by_all
     out["plan"] = plans

@@ -74,3 +74,16 @@ def test_the_docs_table_of_bounds_is_the_code():
     for name in ("MAX_COMPARE_ROWS", "MAX_MATCHUPS", "MAX_CHAIN_CELLS", "MAX_STATE_ROW_FIGHTS", "MAX_COMBINATIONS",
                  "MAX_EXPLORE_ROWS", "MAX_SIM_FIGHTS", "MAX_FIGHT_ROUNDS", "MAX_TABLE_CELLS", "MAX_SUPPORT"):
         assert int(found[name].replace(",", "")) == getattr(limits, name), name
+
+
+def test_compare_shows_its_rows_on_a_terminal(monkeypatch):
+    """progress=True (or None on a terminal): a bar over the rows on stderr, nothing on stdout."""
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Tty()
+    monkeypatch.setattr("sys.stderr", err)
+    frame = wb.compare(["annulus:Ogre", "annulus:Drake"], ["annulus:Wolf", "annulus:Town Guard"], progress=True)
+    assert f"compare rows:   0%|          | 0/{frame.height}" in err.getvalue()
