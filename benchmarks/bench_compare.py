@@ -46,7 +46,7 @@ def main() -> None:
         f"{min(times):.3f} s (target <= 0.5 s), all: {', '.join(f'{x:.3f}' for x in times)}"
     )
     # the one fight: rows whose pair carries state are chained over it (or simulated where it does not
-    # fit); without confirm=True compare projects the time after a second of them and asks past 10 s
+    # fit); without confirm=True compare counts them x fights before any runs and asks past the bound
     t = time.perf_counter()
     try:
         compare(attacks, targets, chain=True, progress=False)
