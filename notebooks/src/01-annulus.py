@@ -189,7 +189,7 @@ general_table = pl.DataFrame(rows).with_columns(
     pl.when(pl.col("plain mean").is_null()).then(pl.lit("not usable → usable"))
     .otherwise((pl.col("upgraded mean") - pl.col("plain mean")).round(4).cast(pl.String)).alias("change"),
 ).drop("_p")
-print(general_table)
+print(general_table.with_columns(pl.col("plain mean").cast(pl.String).fill_null("not usable")))
 print("No effect on the dice (they change what the attack can do, not its damage):", ", ".join(no_dice))
 
 # %% [markdown]
@@ -285,7 +285,7 @@ for name, ups, situation in alterations:
     mean = float((table["probability"] * table["damage"]).sum())
     cost = A.attack_cost(attack, A.Options())
     rows.append({"alteration": name, "actions": cost, "mean damage": round(mean, 4),
-                 "per action": round(mean / cost, 4) if cost else None,
+                 "per action": f"{mean / cost:.4f}" if cost else "- (0 actions)",
                  "P(any damage)": round(float(table.filter(pl.col("damage") >= 1)["probability"].sum()), 4),
                  "P(burn)": round(float(table.filter(pl.col("burn"))["probability"].sum()), 4)})
 print(pl.DataFrame(rows))

@@ -33,13 +33,15 @@ import polars as pl
 from workbench import charts
 from widgets import enable_offline
 import saved_charts
+from tables import readable  # inf as "never", null as "-", floats to 4 significant digits
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
 saved_charts.enable()  # live charts, each saved with a PNG so the notebook reads before it runs
 pl.Config.set_tbl_hide_dataframe_shape(True)
 pl.Config.set_tbl_rows(40)
 pl.Config.set_tbl_cols(20)
-pl.Config.set_tbl_width_chars(150)
+pl.Config.set_tbl_width_chars(120)
+pl.Config.set_tbl_hide_column_data_types(True)
 pl.Config.set_fmt_str_lengths(48)
 print("rule systems:", ", ".join(wb.systems()))
 
@@ -81,13 +83,14 @@ print(grid.group_by("system", "method", "forced_by").len().sort("system", "metho
 # attacks against the three Annulus creatures:
 
 # %%
-print(grid.filter(pl.col("attacker") == "Wolf").select(
-    "attack", "target", "target_hp", "uses_per_turn", "mean_damage", "p_any_damage", "mean_turn_damage",
-    "p_kill_one_turn", "mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90"))
+wolf = grid.filter(pl.col("attacker") == "Wolf")
+print(readable(wolf.select("attack", "target", "target_hp", "uses_per_turn", "mean_damage", "p_any_damage",
+                           "mean_turn_damage", "p_kill_one_turn")))
+print(readable(wolf.select("attack", "target", "mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90")))
 
 # %% [markdown]
 # Against the Drake (Agility 2, Toughness 3) both Wolf attacks deal nothing, so `mean_rounds` is
-# infinite and the quantiles are null ("never"). `rounds_q50` is the first round by which the kill
+# infinite and the quantiles are empty: both print as "never". `rounds_q50` is the first round by which the kill
 # chance reaches one half.
 #
 # ## 2. The best plan, ranked
@@ -99,15 +102,16 @@ print(grid.filter(pl.col("attacker") == "Wolf").select(
 # %%
 best = grid.filter(pl.col("attack") == "best plan")
 ranked = wb.rank(best, by="mean_rounds", per="target")
-print(ranked.select("target", "rank", "attacker", "plan", "mean_turn_damage", "p_kill_one_turn",
-                    "mean_rounds", "rounds_q90").with_columns(pl.col(pl.Float64).round(12)))  # (float noise off)
+print(readable(ranked.select("target", "rank", "attacker", "plan", "mean_turn_damage", "p_kill_one_turn",
+                             "mean_rounds", "rounds_q90")))
 
 # %% [markdown]
 # `wb.pivot` turns the long grid into the familiar matrix: one row per build, one column per
-# creature. Cross-system cells are empty (null).
+# creature. Cross-system cells are empty (printed "-"), and "never" is a build that cannot hurt
+# that creature.
 
 # %%
-print(wb.pivot(best, value="mean_rounds", index=("system", "attacker")))
+print(readable(wb.pivot(best, value="mean_rounds", index=("system", "attacker"))))
 
 # %% [markdown]
 # ## 3. Across systems: share of HP per turn
@@ -120,8 +124,8 @@ print(wb.pivot(best, value="mean_rounds", index=("system", "attacker")))
 
 # %%
 ladder = wb.rank(best, by="hp_share_per_turn", per=None)
-print(ladder.select("rank", "system", "attacker", "target", "target_hp", "mean_turn_damage",
-                    "hp_share_per_turn", "mean_rounds"))
+print(readable(ladder.select("rank", "system", "attacker", "target", "target_hp", "mean_turn_damage",
+                             "hp_share_per_turn", "mean_rounds")))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -176,15 +180,15 @@ bandits = pd.DataFrame({
     "weapons": ["Short sword", "Longsword;Dagger", "Greataxe"],
 })
 road = wb.compare(["unbound:Town guard", "unbound:Ranger"], bandits, progress=False)
-print(wb.pivot(road.filter(pl.col("attack") == "best plan"), value="mean_rounds", index=("attacker",)))
+print(readable(wb.pivot(road.filter(pl.col("attack") == "best plan"), value="mean_rounds", index=("attacker",))))
 
 # %% [markdown]
 # The frame can be the attacker side too (each creature's weapons become rows). A bad cell is
 # refused with the row and the column:
 
 # %%
-print(wb.rank(wb.compare(bandits, ["unbound:Town guard"], best_plan=False, progress=False),
-              by="mean_turn_damage").select("attacker", "attack", "mean_turn_damage", "mean_rounds", "rank"))
+print(readable(wb.rank(wb.compare(bandits, ["unbound:Town guard"], best_plan=False, progress=False),
+                       by="mean_turn_damage").select("attacker", "attack", "mean_turn_damage", "mean_rounds", "rank")))
 try:
     wb.compare(bandits.assign(armour=[1, 2, 3]), ["unbound:Town guard"], progress=False)
 except wb.RulesError as err:
@@ -202,7 +206,7 @@ except wb.RulesError as err:
 guard, ranger = wb.system("unbound").catalog().creature("Town guard"), wb.system("unbound").catalog().creature("Ranger")
 by_ac = wb.sweep([guard, ranger], "unbound:Veteran duelist", "ac", range(10, 31, 2), progress=False)
 best = by_ac.filter(pl.col("attack") == "best plan")
-print(best.select("value", "attacker", "mean_rounds", "rounds_q10", "rounds_q90", "method").head(8))
+print(readable(best.select("value", "attacker", "mean_rounds", "rounds_q10", "rounds_q90", "method").head(8)))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -219,7 +223,8 @@ charts.sweep_chart(best, "mean_rounds", "Rounds to down the Veteran duelist, by 
 
 # %%
 race = wb.head_to_head(guard, ranger, wb.system("unbound").catalog().creature("Veteran duelist"), curves=True)
-print(race.select("a", "b", "p_a_first", "p_tie", "p_b_first", "p_a_outdamages", "rounds_dominance", "method"))
+print(readable(race.select("a", "b", "p_a_first", "p_tie", "p_b_first", "p_a_outdamages", "rounds_dominance",
+                           "method")))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -235,7 +240,7 @@ charts.race_chart(race)
 # %%
 A = wb.system("annulus").catalog()
 cheap = wb.head_to_head(A.creature("Rat"), A.creature("Giant Centipede"), A.creature("Wolf"), fights=20_000, progress=False)
-print(cheap.select("cost_a", "cost_b", "cheaper", "p_cheaper_first", "p_cheaper_outdamages", "method", "se"))
+print(readable(cheap.select("cost_a", "cost_b", "cheaper", "p_cheaper_first", "p_cheaper_outdamages", "method", "se")))
 
 # %% [markdown]
 # ## 5d. The same grid under other rules
@@ -249,8 +254,8 @@ print(cheap.select("cost_a", "cost_b", "cheaper", "p_cheaper_first", "p_cheaper_
 U = wb.system("unbound")
 v = wb.variants([guard, ranger], ["unbound:Veteran duelist", "unbound:Berserker"],
                 {"confirm crits": U.Options(), "no confirmation": U.Options(confirm_crits=False)}, progress=False)
-print(v.filter(pl.col("variant") == "no confirmation").select(
-    "attacker", "attack", "target", "mean_damage", "delta_mean_damage", "delta_mean_rounds"))
+print(readable(v.filter(pl.col("variant") == "no confirmation").select(
+    "attacker", "attack", "target", "mean_damage", "delta_mean_damage", "delta_mean_rounds")))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -276,8 +281,8 @@ t0 = time.perf_counter()
 found = wb.explore("annulus", targets=["annulus:Town Guard", "annulus:Ogre"], budget=3, top_k=5, progress=False)
 elapsed = time.perf_counter() - t0
 print(f"{found['legal_sets'][0]:,} legal sets searched")
-print(found.select("target", "rank", "name", "cost", "sets", "mean_damage", "p_any_damage", "mean_turn_damage",
-                   "p_kill_one_turn", "pareto"))
+print(readable(found.select("target", "rank", "name", "cost", "sets", "mean_turn_damage", "p_kill_one_turn",
+                            "pareto")))  # (mean_damage and p_any_damage are in the frame too)
 
 # %%
 print(f"explore took {elapsed * 1000:.0f} ms elapsed")
@@ -286,8 +291,8 @@ print(f"explore took {elapsed * 1000:.0f} ms elapsed")
 # The Pareto front alone: what each extra Experience buys against each target.
 
 # %%
-print(found.filter(pl.col("pareto")).sort("target", "cost").select(
-    "target", "cost", "name", "mean_turn_damage", "p_kill_one_turn"))
+print(readable(found.filter(pl.col("pareto")).sort("target", "cost").select(
+    "target", "cost", "name", "mean_turn_damage", "p_kill_one_turn")))
 
 # %% [markdown]
 # `workbench.exploration.cost_front(found, by)` gives that front for any figure, cheapest first,
@@ -297,7 +302,7 @@ print(found.filter(pl.col("pareto")).sort("target", "cost").select(
 # %%
 from workbench.exploration import cost_front
 
-print(cost_front(found, "p_kill_one_turn").select("target", "cost", "name", "p_kill_one_turn", "same_as"))
+print(readable(cost_front(found, "p_kill_one_turn").select("target", "cost", "name", "p_kill_one_turn", "same_as")))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -310,8 +315,8 @@ charts.cost_front_chart(found, "mean_turn_damage", "What each Experience buys")
 # %%
 winners = [A.Attack("Damage", "agility"), A.Attack("Reckless", "agility", {"Reckless": 1}),
            A.Attack("Reckless 2", "agility", {"Reckless": 2})]
-print(wb.pivot(wb.compare(winners, ["annulus:Town Guard", "annulus:Ogre"], progress=False),
-               value="mean_rounds", index=("attack",)))
+print(readable(wb.pivot(wb.compare(winners, ["annulus:Town Guard", "annulus:Ogre"], progress=False),
+                        value="mean_rounds", index=("attack",))))
 
 # %% [markdown]
 # ### `vary=`: any system
@@ -326,8 +331,8 @@ guard = U.catalog().creature("Town guard")
 varied = wb.explore("unbound", targets=["unbound:Dire wolf", "unbound:Owlbear"], base=guard, attack="Longsword",
                     vary={"attack": ["Longsword", "Heater", "Javelin"], "str_mod": [2, 3, 4],
                           "situation.flanking": [False, True]}, top_k=3, progress=False)
-print(varied.select("target", "rank", "attack", "str_mod", "situation.flanking", "mean_damage",
-                    "mean_turn_damage", "p_kill_one_turn"))
+print(readable(varied.select("target", "rank", "attack", "str_mod", "situation.flanking", "mean_damage",
+                             "mean_turn_damage", "p_kill_one_turn")))
 
 # %% [markdown]
 # ## 7. Play: a compare panel
@@ -361,5 +366,5 @@ my_builds = ["glass_empires:Bear", "glass_empires:Wolf", "unbound:Berserker", "u
 my_bestiary = ["glass_empires:Human (Level 1 starting PC)", "glass_empires:Horse, Warhorse",
                "unbound:Minotaur", "unbound:Owlbear"]
 mine = wb.compare(my_builds, my_bestiary, progress=False)
-print(wb.rank(mine.filter(pl.col("attack") == "best plan"), by="hp_share_per_turn", per=None).select(
-    "rank", "system", "attacker", "target", "hp_share_per_turn", "mean_rounds", "rounds_q90"))
+print(readable(wb.rank(mine.filter(pl.col("attack") == "best plan"), by="hp_share_per_turn", per=None).select(
+    "rank", "system", "attacker", "target", "hp_share_per_turn", "mean_rounds", "rounds_q90")))
