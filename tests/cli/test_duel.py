@@ -28,3 +28,33 @@ def test_duel_chart_png(capsys, tmp_path):
     path = tmp_path / "duel.png"
     code, _, _ = run(capsys, "duel", "glass_empires", "Vegetable Sprite", "Porcelain Doll", "--chart", str(path))
     assert code == 0 and path.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_duel_takes_yes_and_max_seconds(capsys):
+    """--max-seconds is the caller's own clock (off by default; a generous one changes nothing), and a
+    bad one is a one-line error naming it; the output on stdout is the same, and stderr (captured,
+    not a terminal) carries no progress line."""
+    from tests.cli.running import assert_one_line_error
+
+    code, plain, err = run(capsys, "duel", "annulus", "Wolf", "Town Guard")
+    assert code == 0 and err == ""
+    code, timed, err = run(capsys, "duel", "annulus", "Wolf", "Town Guard", "--max-seconds", "3600", "--yes")
+    assert code == 0 and timed == plain and err == ""
+    assert_one_line_error(capsys, "duel", "annulus", "Wolf", "Town Guard", "--max-seconds", "0",
+                          contains=("max_seconds",))
+
+
+def test_a_brute_of_attack_999_and_multiplier_100_is_answered(capsys, tmp_path):
+    """Issue 35: `workbench duel` and `workbench optimal` on it were still running at 40 s."""
+    import dataclasses
+
+    L = wb.system("last_odyssey")
+    cop = L.catalog().creatures["Cop"]
+    brute = dataclasses.replace(
+        cop, name="Brute", physical_attack=999, abilities=(dataclasses.replace(cop.abilities[0], multiplier=100.0),)
+    )
+    path = wb.save(brute, tmp_path / "brute.toml")
+    code, out, _ = run(capsys, "duel", "last_odyssey", str(path), str(path))
+    assert code == 0 and out.startswith("Brute vs Brute (exact")
+    code, out, _ = run(capsys, "optimal", "last_odyssey", str(path), "-t", str(path))
+    assert code == 0 and "optimal play" in out
