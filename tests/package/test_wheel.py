@@ -43,14 +43,16 @@ CATALOGS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench/cat
 pytestmark = pytest.mark.slow
 
 
-def run(cmd: list[str | Path], *, cwd: Path, env: dict[str, str] | None = None, timeout: float) -> str:
-    """Run ``cmd``; return its stdout and stderr together, or fail the test showing their tail."""
+def run(cmd: list[str | Path], *, cwd: Path, env: dict[str, str] | None = None, timeout: float,
+        stdout: bool = False) -> str:
+    """Run ``cmd``; return its stdout and stderr together (with ``stdout``, its stdout alone: output a
+    test compares, never a progress line or a warning, issue 34), or fail the test showing their tail."""
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
     out = proc.stdout + "\n" + proc.stderr
     if proc.returncode:
         pytest.fail(f"{' '.join(map(str, cmd))} exited {proc.returncode}:\n{out[-4000:]}", pytrace=False)
-    return out
+    return proc.stdout if stdout else out
 
 
 def venv_env(venv: Path | None = None) -> dict[str, str]:
@@ -155,13 +157,13 @@ def test_installed_wheel_works_from_outside_the_repository(installed: Path, tmp_
     where.mkdir()
     assert ROOT not in where.parents
     assert not (venv / "pyvenv.cfg").read_text().count("include-system-site-packages = true")
-    out = run([venv / "bin/workbench", "systems"], cwd=where, env=env, timeout=120)
+    out = run([venv / "bin/workbench", "systems"], cwd=where, env=env, timeout=120, stdout=True)
     assert [line.split()[0] for line in out.split("\n") if line.strip()] == [
         "annulus", "unbound", "last_odyssey", "glass_empires"], out
-    out = run([venv / "bin/workbench", "catalog", "annulus"], cwd=where, env=env, timeout=120)
+    out = run([venv / "bin/workbench", "catalog", "annulus"], cwd=where, env=env, timeout=120, stdout=True)
     for name in ("Rat", "Wolf", "Hill Giant", "Town Guard"):
         assert name in out, out
-    out = run([venv / "bin/python", "-c", SMOKE], cwd=where, env=env, timeout=300)
+    out = run([venv / "bin/python", "-c", SMOKE], cwd=where, env=env, timeout=300, stdout=True)
     # The same compare in this (checkout) interpreter: the installed copy gives the same numbers.
     import workbench as wb
     grid = wb.compare(["annulus:Wolf"], ["annulus:Rat"])
