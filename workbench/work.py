@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from . import limits
@@ -77,7 +77,6 @@ class Estimate:
     call: str
     works: tuple[Work, ...]
     confirm: bool = False
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def refused_work(self) -> Work | None:
