@@ -1,13 +1,14 @@
-"""Choosing a turn's plan inside the simulation, the same way ``turn_damage`` does (workbench/turns.py),
-and turning Dists and outcome frames into the tables a :class:`~workbench.simulate.engine.Bank` draws from."""
+"""Choosing a turn's plan in a state of a fight, the same way ``turn_damage`` does (workbench/turns.py),
+and turning Dists and outcome frames into turn tables (dicts of columns with a ``probability``) that
+a round description draws from. Rule systems' round descriptions use it; it is no fight machinery."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..dist import Dist
-from ..errors import RulesError
-from ..turns import best_plan
+from .dist import Dist
+from .errors import RulesError
+from .turns import best_plan
 
 __all__ = ["choose_label", "is_sequence_plan", "dist_table", "grouped_table"]
 
@@ -28,7 +29,7 @@ def choose_label(plans: dict[str, Dist], plan: Any) -> str | Dist | None:
         if plan not in plans:
             raise RulesError(f"no plan {plan!r}; legal plans: {', '.join(plans)}", field="plan")
         return plan
-    from ..arguments import call_plan
+    from .arguments import call_plan
 
     return call_plan(plan, plans)
 

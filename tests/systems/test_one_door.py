@@ -65,8 +65,9 @@ def offences(source: str, filename: str) -> list[str]:
 
 
 def _generic_modules() -> list[str]:
-    paths = ["combat.py", "turns.py", "comparison.py", "exploration.py", "chains.py", "systems/builds.py"]
+    paths = ["combat.py", "turns.py", "comparison.py", "exploration.py", "chains.py", "plans.py", "systems/builds.py"]
     paths += sorted(str(p.relative_to(PKG)) for p in (PKG / "simulate").glob("*.py"))
+    paths += sorted(str(p.relative_to(PKG)) for p in (PKG / "fight").glob("*.py"))
     return [p for p in paths if (PKG / p).exists()]
 
 
@@ -82,7 +83,8 @@ def test_the_guard_covers_simulate_and_exploration():
     """The list of checked modules holds the ones this change made generic (a glob gone wrong
     would check nothing)."""
     mods = _generic_modules()
-    assert {"exploration.py", "simulate/__init__.py", "simulate/engine.py", "simulate/plans.py"} <= set(mods)
+    assert {"exploration.py", "simulate/__init__.py", "simulate/engine.py", "plans.py"} <= set(mods)
+    assert {"fight/chain.py", "fight/draw.py", "fight/simulation.py"} <= set(mods)
     assert {"combat.py", "turns.py", "comparison.py"} <= set(mods)
     assert "systems/builds.py" in mods  # the generic choice space of every system declaring build_choices
 

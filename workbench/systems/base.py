@@ -852,6 +852,11 @@ class RuleSystem(ABC):
         each turn against the foe's pools (no state but the pools)."""
         if tactics is not None:
             raise RulesError(f"the {self.title} rule system takes no tactics", field="tactics")
+        rnd = self.fight_round(me, foe, options, situation, plan)
+        if rnd is not None:  # the system's one round description, played with a sampler
+            from ..fight.simulation import RoundSide
+
+            return RoundSide(rnd, me.name)
         from ..simulate.turn_side import TurnTableSide
 
         return TurnTableSide(me, foe, options, situation, plan)
@@ -905,8 +910,21 @@ class RuleSystem(ABC):
         fight is then simulated; docs/combat.md). With ``weights`` (a vector over rounds
         t = 0..R_w - 1, R_w <= max_rounds + 1, as ``kill_chains(..., weights=)`` takes) a third item:
         sum_t weights[t] * P(alive after t rounds, damage taken = d) for d = 0..HP - 1, summed over
-        the other state components (a duel's winner's HP left, ``combat.duel``). The default is None."""
-        return None
+        the other state components (a duel's winner's HP left, ``combat.duel``). The default: the
+        chain derived from :meth:`fight_round` (workbench/fight/chain.py), else None."""
+        rnd = self.fight_round(attacker, target, options, situation, plan)
+        if rnd is None:
+            return None
+        from ..fight.chain import passive_chain
+        from ..simulate import check_round_weights
+
+        W = None if weights is None else check_round_weights(weights, max_rounds)
+        chained = passive_chain(rnd, max_rounds, weights=W)
+        if chained is None:
+            return None
+        if chained.weighted is None:
+            return chained.by, chained.mean
+        return chained.by, chained.mean, chained.weighted
 
     def state_plans(self, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> Any:
         """Return rounds-to-kill's fight of ``attacker`` against ``target`` with the state of
@@ -915,7 +933,23 @@ class RuleSystem(ABC):
         plans label -> one turn, and how to name a key), for optimal play over the state
         (``wb.optimal_play``, ``rounds_to_kill(..., objective="optimal")``); None when the system
         does not offer it for this fight (optimal play is then refused, naming the state). The
-        default is None."""
+        default: the planned chain derived from :meth:`fight_round` (workbench/fight/chain.py),
+        else None."""
+        rnd = self.fight_round(attacker, target, options, situation, None)
+        if rnd is None:
+            return None
+        from ..fight.chain import planned_chain
+
+        return planned_chain(rnd)
+
+    def fight_round(
+        self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
+    ) -> Any:
+        """Return the system's one description of ``attacker``'s turn against ``target`` (a
+        :class:`workbench.fight.round.FightRound`), from which the exact chain (:meth:`state_chain`),
+        optimal play's chain (:meth:`state_plans`) and the simulation (:meth:`simulation_side`) are
+        derived by the fight's generic code (issue 33); None for a system not yet described so (it
+        overrides those hooks itself)."""
         return None
 
     def duel_chain(

@@ -147,7 +147,7 @@ def test_a_chain_past_its_transitions_is_simulated(monkeypatch):
     bound; with the bound at 1 the same fight is simulated."""
     import importlib
 
-    chain = importlib.import_module("workbench.systems.glass_empires.state_chain")
+    chain = importlib.import_module("workbench.fight.chain")
     club = G.Attack(name="Club", damage=3)
     a, t = G.Creature(name="A", power=1, weapons=(club,)), G.Creature(name="T", power=1, armor=2)
     assert wb.rounds_to_kill(a, t)["exact"].all()

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.systems.glass_empires import simulation as ge_sim
+from workbench.systems.glass_empires import round as ge_sim
 
 from .builders import CAT, GE
 from .test_armor_points import turn

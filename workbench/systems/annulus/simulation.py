@@ -20,7 +20,7 @@ import polars as pl
 from ...dist import Dist
 from ...errors import RulesError
 from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side, lookup
-from ...simulate.plans import choose_label, is_sequence_plan
+from ...plans import choose_label, is_sequence_plan
 from . import resolve
 from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 

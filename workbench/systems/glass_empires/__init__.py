@@ -255,41 +255,27 @@ class GlassEmpires(RuleSystem):
             self._catalog = _catalog.load()
         return self._catalog
 
-    # -- fight simulation and build space (registered by each system)
-    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
-        """Return the GlassEmpiresSide of ``me`` attacking ``foe`` (glass_empires/simulation.py)."""
-        from .simulation import GlassEmpiresSide
+    # -- the fight: one round description (glass_empires/round.py), interpreted by workbench/fight/
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+        """Return the :class:`~workbench.systems.glass_empires.round.GlassEmpiresRound` of ``attacker``
+        against ``target``: armor points stay spent, a jam left at a turn's end costs the next turn an
+        Attack, a broken Ray Shield stays broken (CLARIFICATIONS.md)."""
+        from .round import GlassEmpiresRound
 
-        return GlassEmpiresSide(me, foe, options, situation, plan)
-
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
-        """Return the exact chain over (armor points left, jammed, Ray Shield up, HP) of rounds-to-kill's
-        fight (glass_empires/state_chain.py: armor points stay spent, CLARIFICATIONS.md; a broken Ray
-        Shield stays broken, shared data), or None past its state bound; with ``weights`` also the
-        weighted alive mass by damage taken (``RuleSystem.state_chain``)."""
-        from .state_chain import state_chain
-
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
-
-    def state_plans(self, attacker, target, options=None, situation=None):
-        """Return the fight of :meth:`state_chain` with every legal plan at each (AP left, jammed,
-        Ray Shield up) key, for optimal play over the state (glass_empires/state_chain.py)."""
-        from .state_chain import state_plans
-
-        return state_plans(self, attacker, target, options, situation)
+        return GlassEmpiresRound(self, attacker, target, options, situation, plan)
 
     def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
         """Return the state effects of the duel of ``a`` and ``b`` through which one side's turns change
-        the other direction's fight (glass_empires/simulation.py: :data:`ONE_SIDED` are not): empty
+        the other direction's fight (glass_empires/round.py: :data:`ONE_SIDED` are not): empty
         for every Glass Empires effect today, so each direction is its own chain (``combat.duel``)."""
-        from .simulation import duel_couplings
+        from .round import duel_couplings
 
         return duel_couplings(self, a, b, options, situation, plan_a, plan_b)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
         """Return the armor points / jams / ray shield effects of ``attacker`` on ``target``
-        (glass_empires/simulation.py)."""
-        from .simulation import state_effects
+        (glass_empires/round.py)."""
+        from .round import state_effects
 
         return state_effects(self, attacker, target, options, situation)
 

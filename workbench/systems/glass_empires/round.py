@@ -1,66 +1,103 @@
-"""The Glass Empires side of the simulation: HP, armor points left, a jammed weapon, a Ray Shield.
+"""The Glass Empires round, described once (issue 33): one side's turn over named state, every random
+value from a :class:`~workbench.fight.draw.Draw`. The fight's interpreters derive from it the exact
+chain of rounds-to-kill, optimal play's planned chain and the simulation (workbench/fight/); this
+module is the only place the Glass Empires fight is enacted.
 
-CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP, 1 AP per 2
-damage"; they stay spent from turn to turn. A weapon that jams on a Fumble ("a windgun or Reload
-weapon jams") is cleared by the turn's next action, so a jam on the turn's first Attack costs its
-second Attack, and only a jam on the turn's last Attack carries into the next turn and costs its
-first Attack (CLARIFICATIONS.md, Glass Empires, "Jams"; the ``jam`` column of resolve.py). A Ray Shield, once broken, stays broken for the
-rest of the fight (shared/data/glass_empires_creatures.toml, Moon Rabbit Operator: the gem
-"instantly shatters, destroying the item"). A state class is one int, :func:`state_key`. ``GlassEmpires.simulation_side`` and
-``GlassEmpires.state_effects`` load this module on first use.
+The state of each creature (:class:`Combatant`): the damage it has taken, its armor points left, whether
+its weapon is jammed, whether its Ray Shield is up.
+
+- CLARIFICATIONS.md, Glass Empires: "Armor points absorb physical damage before HP, 1 AP per 2 damage
+  or fraction"; they stay spent from turn to turn. The "or fraction" rounding is per Strike, so armor
+  is not a pool damage spills through in order: with 1 AP a 1-damage Strike is absorbed and spends
+  the AP, where a pool of 2 damage would absorb two (resolve.py plays Strike by Strike).
+- A weapon that jams on a Fumble ("a windgun or Reload weapon jams") is cleared by the turn's next
+  action; only a jam on the turn's last Attack carries and costs the next turn's first Attack
+  (CLARIFICATIONS.md, "Jams"; the ``jam`` column of resolve.py). With one Attack a turn the turn's
+  other instant action clears it, so the jam is state only with two Attacks a turn.
+- A Ray Shield, once broken, stays broken for the rest of the fight (shared/data, Moon Rabbit
+  Operator: the gem "instantly shatters, destroying the item").
+
+One turn: the outcome table of the attacker's plan against the target's state (armor points left,
+Ray Shield up) with the attacker's jam (fewer Attacks) is drawn, and its row applied: damage to the
+target, its armor points spent, its shield broken, the attacker's jam. The damage play chooses per
+state the plan of highest expected HP damage, then armor points removed, then a shield broken.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import product
 from typing import Any, cast
 
 import numpy as np
 import polars as pl
 
+from ...columns import Columns
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import Bank, Fights, Side
-from ...simulate.plans import choose_label, dist_table, grouped_table, is_sequence_plan
+from ...fight.draw import Draw
+from ...memo import MEMO
+from ...plans import choose_label, dist_table, grouped_table, is_sequence_plan
 
-__all__ = ["GlassEmpiresSide", "state_effects", "state_key", "duel_couplings", "ONE_SIDED"]
+__all__ = ["Combatant", "GlassEmpiresRound", "state_effects", "duel_couplings", "ONE_SIDED", "shield_up_at_start"]
 
-
-def state_key(ap: Any, jammed: Any, shield_up: Any) -> Any:
-    """Return the state class of a turn table (ints or numpy arrays): (AP left * 2 + jammed) * 2 +
-    shield up. The attacker's jam and the target's armor points and Ray Shield are what the turn's
-    outcome table depends on besides HP."""
-    return (ap * 2 + jammed) * 2 + shield_up
+#: the columns of a turn table a round applies
+_COLUMNS = ("damage", "ap_damage", "jam", "shield_breaks")
 
 
-def decode_key(key: int) -> tuple[int, int, int]:
-    """Return (AP left, jammed, shield up) of a :func:`state_key`."""
-    return key // 4, (key // 2) % 2, key % 2
+@dataclasses.dataclass
+class Combatant(Columns):
+    """Glass Empires creatures in a batch of fights: ``damage_taken`` (HP lost), ``armor_points``
+    (left), ``jammed`` (its weapon, 0/1) and ``shield_up`` (its Ray Shield, 0/1)."""
+
+    damage_taken: np.ndarray
+    armor_points: np.ndarray
+    jammed: np.ndarray
+    shield_up: np.ndarray
 
 
-class GlassEmpiresSide(Side):
-    """A Glass Empires creature: HP, its armor points left, whether its weapon is jammed, and
-    whether its Ray Shield (if any) is still up."""
+def shield_up_at_start(creature: Any, situation: Any) -> bool:
+    """Return whether ``creature`` starts a fight behind an up Ray Shield: it has one
+    (``ray_shield_breaks_at``) and ``situation.target_shield_up`` (True by default)."""
+    return bool(creature.ray_shield_breaks_at) and bool(situation.target_shield_up)
 
-    def __init__(self, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None):
-        from . import SYSTEM
 
-        self.sys = SYSTEM
+class GlassEmpiresRound:
+    """The turn of ``me`` attacking ``foe`` (module docstring): the one Glass Empires round."""
+
+    def __init__(self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None):
+        self.sys = sys  # the GlassEmpires rule system (its models, resolution and action economy)
         self.me, self.foe, self.plan = me, foe, plan
         self.options = self.sys.options_of(options)
         self.situation = situation if situation is not None else self.sys.Situation()
-        self.name = me.name
-        self.jam_matters = self.sys.attacks_per_turn(me, self.options) > 1
-        # the tables are a function of the models, options, situation and plan alone: kept in the
-        # simulation's MEMO under those (a plan function is not: its tables are built per side), so a
-        # second side of the same fight (a duel's second pass over a chain) reuses them
-        if callable(plan):
-            self.bank = Bank(self._build)
-        else:
-            named = tuple(plan) if is_sequence_plan(plan) else plan
-            memo = ("glass_empires", "turn table", me, foe, self.options, self.situation, named)
-            self.bank = Bank(self._build, share=lambda key: (*memo, key))
+        self.attacks = self.sys.attacks_per_turn(me, self.options)
+        self.jam_matters = self.attacks > 1
+        # the tables are a function of the models, options, situation and plan alone: memoised under
+        # those (a plan function is not: its tables are built per round)
+        named = tuple(plan) if is_sequence_plan(plan) else plan
+        self.key = None if callable(plan) else ("glass_empires", me, foe, self.options, self.situation, named)
+        self._tables: dict[tuple, dict[str, pl.DataFrame]] = {}
 
+    # ------------------------------------------------------------------ the state
+    def _combatant(self, creature: Any) -> Combatant:
+        one = np.ones(1, np.int64)
+        return Combatant(
+            damage_taken=0 * one,
+            armor_points=int(self.sys.armor_points(creature, self.options)) * one,
+            jammed=0 * one,
+            shield_up=int(shield_up_at_start(creature, self.situation)) * one,
+        )
+
+    def start(self) -> tuple[Combatant, Combatant]:
+        """Return (the attacker's state, the target's state) as a fight starts: no damage, every
+        armor point (Armor x Power), no jam, the Ray Shield up if it has one."""
+        return self._combatant(self.me), self._combatant(self.foe)
+
+    def hit_points(self, who: int) -> int:
+        """Return the HP of the attacker (0) or the target (1): 4 x Power."""
+        return int(self.sys.hit_points(self.foe if who else self.me))
+
+    # ------------------------------------------------------------------ the turn tables
     def _candidates(self, attacks: int) -> dict[str, list[Any]]:
         if is_sequence_plan(self.plan):
             return {"plan": list(self.plan)}
@@ -84,46 +121,43 @@ class GlassEmpiresSide(Side):
         parts = resolve(segs, ap0, hp, self.options).partition_by("matchup", as_dict=True)
         return [parts[(i,)] for i in range(n)]
 
-    def _build(self, keys: list[int]) -> list[dict[str, np.ndarray]]:
-        """Return the turn table of each state class (:func:`state_key`): the chosen plan's
-        (damage, ap_damage, jam, shield_breaks) rows among :meth:`plan_tables`."""
-        return [self._choose(per) for per in self.plan_tables(keys)]
-
-    def plan_tables(self, keys: list[int]) -> list[dict[str, pl.DataFrame]]:
-        """Return, per state class (:func:`state_key`), the outcome frame of every plan legal there
-        (label -> frame; a jam costs an Attack, and a plan out of reach is left out). The keys with
-        the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
-        out: list[dict[str, pl.DataFrame]] = [{} for _ in keys]
-        groups: dict[int, list[int]] = {}
-        for i, key in enumerate(keys):
-            jammed = decode_key(int(key))[1]
-            attacks = self.sys.attacks_per_turn(self.me, self.options) - (1 if jammed else 0)
-            groups.setdefault(max(1, attacks), []).append(i)
-        for attacks, idx in groups.items():
-            states = [decode_key(int(keys[i]))[::2] for i in idx]
+    def plan_tables(self, keys: list[tuple[int, int, int]]) -> list[dict[str, pl.DataFrame]]:
+        """Return, per (armor points left, jammed, shield up), the outcome frame of every plan legal
+        there (label -> frame; a jam costs an Attack, and a plan out of reach is left out). The keys
+        with the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
+        missing = [k for k in dict.fromkeys(keys) if k not in self._tables]
+        if missing and self.key is not None:
+            for k in missing:
+                got = MEMO.lookup((*self.key, "plans", k))
+                if got is not None:
+                    self._tables[k] = cast(dict[str, pl.DataFrame], got)
+            missing = [k for k in missing if k not in self._tables]
+        groups: dict[int, list[tuple[int, int, int]]] = {}
+        for key in missing:
+            groups.setdefault(max(1, self.attacks - (1 if key[1] else 0)), []).append(key)
+        for attacks, group in groups.items():
+            built: list[dict[str, pl.DataFrame]] = [{} for _ in group]
             for label, combo in self._candidates(attacks).items():
                 try:
-                    frames = self._plan_frames(combo, states)
+                    frames = self._plan_frames(combo, [(k[0], k[2]) for k in group])
                 except RulesError as exc:
                     if exc.field != "distance" or is_sequence_plan(self.plan):
                         raise
                     continue
-                for j, i in enumerate(idx):
-                    out[i][label] = frames[j]
-        return out
+                for j in range(len(group)):
+                    built[j][label] = frames[j]
+            for k, tables in zip(group, built):
+                self._tables[k] = tables
+                if self.key is not None:
+                    MEMO.put((*self.key, "plans", k), tables)
+        return [self._tables[k] for k in keys]
 
-    def _choose(self, tables: dict[str, pl.DataFrame]) -> dict[str, np.ndarray]:
+    def _chosen(self, tables: dict[str, pl.DataFrame]) -> dict[str, np.ndarray]:
         """Return the table of the plan this side plays among ``tables`` (label -> outcome frame):
         the highest expected HP damage, then the most armor points removed, then the likeliest to
         break a Ray Shield; or the given plan."""
         if not tables:
-            return {
-                "damage": np.zeros(1, np.int64),
-                "ap_damage": np.zeros(1, np.int64),
-                "jam": np.zeros(1, bool),
-                "shield_breaks": np.zeros(1, np.int64),
-                "probability": np.ones(1),
-            }
+            return {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}
         if self.plan is None or is_sequence_plan(self.plan):
             score = {
                 k: tuple(float((t[c] * t["probability"]).sum()) for c in ("damage", "ap_damage", "shield_breaks"))
@@ -139,32 +173,57 @@ class GlassEmpiresSide(Side):
                 return dist_table(chosen, ap_damage=0, jam=False, shield_breaks=0)
             assert chosen is not None  # None only when there is no plan, and tables is not empty
             label = chosen
-        return grouped_table(tables[label], ["damage", "ap_damage", "jam", "shield_breaks"])
+        return grouped_table(tables[label], list(_COLUMNS))
 
-    def start(self, n: int, sim: Fights) -> None:
-        super().start(n, sim)
-        self.hp = np.full(n, self.sys.hit_points(self.me), dtype=np.int64)
-        self.ap = np.full(n, self.sys.armor_points(self.me, self.options), dtype=np.int64)
-        self.jammed = np.zeros(n, dtype=bool)
-        self.shield_up = np.full(n, shield_up_at_start(self.me, self.situation), dtype=bool)
+    def _table(self, keys: np.ndarray, plan: str | None) -> dict[str, np.ndarray]:
+        """Return the turn table of every row of ``keys`` ((n, 3): armor points left, jammed, shield
+        up) as (n, R) arrays, padded with probability 0: the damage play's plan, or ``plan``."""
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        per = self.plan_tables([tuple(k) for k in uniq.tolist()])
+        if plan is None:
+            tables = [self._chosen(t) for t in per]
+        else:
+            tables = [grouped_table(t[plan], list(_COLUMNS)) for t in per]
+        width = max(len(t["probability"]) for t in tables)
+        out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in _COLUMNS}
+        out["probability"] = np.zeros((len(tables), width))
+        for i, t in enumerate(tables):
+            for c in (*_COLUMNS, "probability"):
+                out[c][i, : len(t["probability"])] = np.asarray(t[c])
+        return {c: v[inverse.ravel()] for c, v in out.items()}
 
-    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
-        foe = cast(GlassEmpiresSide, foe)  # both sides of a fight are built by this rule system
-        row = self.bank.draw(state_key(foe.ap[idx], self.jammed[idx], foe.shield_up[idx]), sim.rng)
-        foe.hp[idx] -= row["damage"]
-        foe.ap[idx] = np.maximum(0, foe.ap[idx] - row["ap_damage"])
-        foe.shield_up[idx] &= row["shield_breaks"] == 0
-        foe.mark_dead(idx, foe.hp[idx] <= 0, sim)
-        self.jammed[idx] = row["jam"].astype(bool) & self.jam_matters
+    # ------------------------------------------------------------------ the round
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: str | None = None) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after my turn: one row of my turn table drawn against the foe's armor
+        points and Ray Shield, with my jam; the foe takes its damage to HP, loses the armor points
+        it spent ("1 AP per 2 damage or fraction", never below 0), and a broken Ray Shield stays
+        broken; my weapon ends the turn jammed when the row's last Attack jammed (two Attacks a
+        turn only: with one, the turn's other action clears it)."""
+        keys = np.stack([foe.armor_points, me.jammed, foe.shield_up], axis=1)
+        (drawn_me, drawn_foe), row = draw.row((me, foe), self._table(keys, plan))
+        me, foe = cast(Combatant, drawn_me), cast(Combatant, drawn_foe)
+        foe = foe.replace(
+            damage_taken=foe.damage_taken + row["damage"],
+            armor_points=np.maximum(0, foe.armor_points - row["ap_damage"]),
+            shield_up=foe.shield_up * (row["shield_breaks"] == 0),
+        )
+        me = me.replace(jammed=(row["jam"] != 0) * int(self.jam_matters))
+        return me, foe
 
-    def hp_left(self) -> np.ndarray:
-        return self.hp
+    def plans(self, me: Combatant, foe: Combatant) -> list[str]:
+        """Return the plan labels legal in the one state given (a jam costs an Attack; a weapon out
+        of reach is left out), in the order ties go by."""
+        return list(self.plan_tables([(int(foe.armor_points[0]), int(me.jammed[0]), int(foe.shield_up[0]))])[0])
 
-
-def shield_up_at_start(creature: Any, situation: Any) -> bool:
-    """Return whether ``creature`` starts a fight behind an up Ray Shield: it has one
-    (``ray_shield_breaks_at``) and ``situation.target_shield_up`` (True by default)."""
-    return bool(creature.ray_shield_breaks_at) and bool(situation.target_shield_up)
+    def describe(self, me: Combatant, foe: Combatant) -> dict[str, Any]:
+        """Return the parts of the one state given a reader needs: the target's armor points left,
+        the attacker's jam (two Attacks a turn) and the Ray Shield (if the target has one)."""
+        named: dict[str, Any] = {"armor_points_left": int(foe.armor_points[0])}
+        if self.jam_matters:
+            named["jammed"] = bool(me.jammed[0])
+        if shield_up_at_start(self.foe, self.situation):
+            named["ray_shield_up"] = bool(foe.shield_up[0])
+        return named
 
 
 def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> set[str]:
@@ -191,8 +250,8 @@ def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, sit
 
 
 #: the state effects whose state belongs to one direction of a duel: only the attacker's own turns
-#: change it, and the attacker's turns are all that read it (GlassEmpiresSide.turn draws from
-#: state_key(the foe's AP, its own jam, the foe's shield) and changes nothing of its own but the jam)
+#: change it, and the attacker's turns are all that read it (GlassEmpiresRound.turn draws against
+#: the foe's armor points and shield with its own jam, and changes nothing of its own but the jam)
 ONE_SIDED = {
     # the target's armor points: "Armor points absorb physical damage before HP, 1 AP per 2 damage or
     # fraction" (CLARIFICATIONS.md, Glass Empires): spent by the attacker's Strikes only, and the

@@ -16,7 +16,7 @@ import polars as pl
 from ...dist import Dist
 from ...errors import RulesError
 from ...simulate.engine import MEMO, Bank, Fights, Side
-from ...simulate.plans import choose_label, dist_table, grouped_table, is_sequence_plan
+from ...plans import choose_label, dist_table, grouped_table, is_sequence_plan
 
 __all__ = [
     "LastOdysseySide",

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ...dist import Dist
-from ...simulate.plans import dist_table
+from ...plans import dist_table
 
 __all__ = ["mp_schedule", "state_chain", "shell_turn", "plan_turn", "shell_chain", "state_plans"]
 

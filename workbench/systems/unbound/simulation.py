@@ -24,7 +24,7 @@ import numpy as np
 from ...chains import CHAIN_TAIL
 from ...dist import Dist
 from ...simulate.engine import Bank, Fights, Side
-from ...simulate.plans import choose_label, dist_table, is_sequence_plan
+from ...plans import choose_label, dist_table, is_sequence_plan
 
 __all__ = ["UnboundSide", "state_effects", "state_chain", "state_plans", "state_key"]
 

@@ -1,0 +1,80 @@
+"""Named fight state: a batch of fights as a dataclass of numpy columns, one field per part of the
+state (``damage_taken``, ``armor_points``, ``jammed`` ...), never positional tuples or bit literals.
+
+A system's combatant state subclasses :class:`Columns`; its ``POOL`` field is the damage taken, the
+axis the exact chain keeps apart from the rest of the state (the key).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+__all__ = ["Columns", "key_rows", "from_key_rows"]
+
+C = TypeVar("C", bound="Columns")
+
+
+@dataclasses.dataclass
+class Columns:
+    """A batch of fights' state: every field a numpy column of one length (subclass and declare)."""
+
+    #: the field holding the damage taken (the chain's HP axis); every other field is the key
+    POOL: ClassVar[str] = "damage_taken"
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Return the field names, in declaration order."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def key_names(cls) -> tuple[str, ...]:
+        """Return the field names of the key: every field but :attr:`POOL`."""
+        return tuple(n for n in cls.names() if n != cls.POOL)
+
+    @property
+    def size(self) -> int:
+        """Return the number of fights in the batch."""
+        return int(np.asarray(getattr(self, self.names()[0])).shape[0])
+
+    def take(self: C, idx: Any) -> C:
+        """Return the batch of rows ``idx`` (an index array or a mask)."""
+        return type(self)(**{n: np.asarray(getattr(self, n))[idx] for n in self.names()})
+
+    def put(self, idx: Any, other: Columns) -> None:
+        """Write the rows of ``other`` into rows ``idx`` of this batch (in place)."""
+        for n in self.names():
+            getattr(self, n)[idx] = getattr(other, n)
+
+    def tile(self: C, n: int) -> C:
+        """Return ``n`` copies of this one-row batch (the start of ``n`` fights)."""
+        return type(self)(**{k: np.repeat(np.asarray(getattr(self, k)), n) for k in self.names()})
+
+    def replace(self: C, **changes: Any) -> C:
+        """Return the batch with the named fields replaced."""
+        return dataclasses.replace(self, **changes)
+
+
+def key_rows(states: tuple[Columns, ...]) -> np.ndarray:
+    """Return the key of every fight of ``states`` (one Columns per combatant) as an (n, k) int64
+    array: each combatant's key fields in declaration order."""
+    cols = [np.asarray(getattr(s, n), dtype=np.int64) for s in states for n in s.key_names()]
+    return np.stack(cols, axis=1) if cols else np.zeros((states[0].size, 0), np.int64)
+
+
+def from_key_rows(types: tuple[type[Columns], ...], rows: np.ndarray) -> tuple[Columns, ...]:
+    """Return the states of the keys ``rows`` (:func:`key_rows`), no damage taken yet."""
+    out, j = [], 0
+    n = rows.shape[0]
+    for cls in types:
+        values: dict[str, np.ndarray] = {}
+        for f in dataclasses.fields(cls):
+            if f.name == cls.POOL:
+                values[f.name] = np.zeros(n, np.int64)
+            else:
+                values[f.name] = rows[:, j].copy()
+                j += 1
+        out.append(cls(**values))
+    return tuple(out)
