@@ -166,14 +166,19 @@ def _write_frame(frame: Any, path: str | None) -> None:
         return
     import polars as pl
 
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if out.suffix.lower() == ".csv":
-        nested = [c for c, t in frame.schema.items() if t.is_nested() or t == pl.Object]
-        frame = frame.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested)
-        frame.write_csv(out)
-    else:
-        frame.write_parquet(out)
+    from .io import _as_path, _os_error, check_file_name
+
+    out = check_file_name(_as_path(path))  # a name past the file system's limit: RulesError (path)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.suffix.lower() == ".csv":
+            nested = [c for c, t in frame.schema.items() if t.is_nested() or t == pl.Object]
+            frame = frame.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested)
+            frame.write_csv(out)
+        else:
+            frame.write_parquet(out)
+    except OSError as exc:  # a file where a folder should be, a read-only folder, a full disk
+        raise _os_error(exc, out, "write") from None
     print(f"wrote {out}", file=sys.stderr)
 
 

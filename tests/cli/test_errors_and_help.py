@@ -78,3 +78,16 @@ def test_python_dash_m_workbench():
     done = subprocess.run([sys.executable, "-m", "workbench", "catalog", "nope"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nope" in done.stderr
+
+
+def test_out_file_names_past_the_limit_and_folders_that_are_files(capsys, tmp_path):
+    # issue 35: a 300-character file name raised OSError (export); --out answers as export does
+    long = tmp_path / ("x" * 300 + ".csv")
+    assert_one_line_error(capsys, "compare", "glass_empires", "-a", "Wolf", "-t", "Bear", "--out", str(long),
+                          contains=("path", "255", "file system"))
+    (tmp_path / "afile").write_text("a file")
+    assert_one_line_error(capsys, "compare", "glass_empires", "-a", "Wolf", "-t", "Bear",
+                          "--out", str(tmp_path / "afile" / "x.csv"), contains=("path", "cannot write"))
+    code, _, _ = run(capsys, "compare", "glass_empires", "-a", "Wolf", "-t", "Bear",
+                     "--out", str(tmp_path / "new" / "deeper" / "x.csv"))
+    assert code == 0 and (tmp_path / "new" / "deeper" / "x.csv").exists()
