@@ -968,8 +968,15 @@ class RuleSystem(ABC):
         left_a, left_b), as ``combat._duel_of`` gives them (P(a wins in round t), t = 1..max_rounds;
         the same for b; a's damage taken when a wins, d = 0..a's HP - 1, and b's), ``first`` "a",
         "b" or "random" (the two orders averaged); or None when the joint state does not fit a chain
-        (the duel is then simulated). The default is None."""
-        return None
+        (the duel is then simulated). The default: the duel chain derived from both sides'
+        :meth:`fight_round` (workbench/fight/duel.py), else None."""
+        a_on_b = self.fight_round(a, b, options, situation, plan_a)
+        b_on_a = self.fight_round(b, a, options, situation, plan_b)
+        if a_on_b is None or b_on_a is None:
+            return None
+        from ..fight.duel import duel_chain
+
+        return duel_chain(a_on_b, b_on_a, first, max_rounds)
 
     def duel_couplings(
         self,

@@ -1,4 +1,4 @@
-"""Optimal play over an Unbound fight's state (unbound/simulation.py, state_plans): every legal plan at
+"""Optimal play over an Unbound fight's state (unbound/round.py: the planned chain derived from it): every legal plan at
 each braced-weapon mask ("While braced ... the character gains advantage", unbound-d20-attacking.txt),
 solved by workbench.state_chain.solve_keyed_policy; checked against the fixed-plan chain one plan at a
 time, and never slower than the damage play or the best fixed plan."""

@@ -131,7 +131,7 @@ def test_a_joint_state_past_its_bound_is_simulated(monkeypatch):
     once; past MAX_CELLS it is not built and the duel is simulated, saying which effect forced it."""
     from importlib import import_module
 
-    joint = import_module("workbench.systems.unbound.duel_chain")
+    joint = import_module("workbench.fight.duel")
 
     a, b = bearer(hp=30), Creature("Foe", 40, 10, 10, weapons=[CLUB])
     assert wb.duel(a, b, plan_b=[CLUB]).exact

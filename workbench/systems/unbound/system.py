@@ -371,41 +371,20 @@ class UnboundSystem(RuleSystem):
             "touch": (False, True),
         }
 
-    # -- fight simulation and build space (registered by each system)
-    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
-        """Return the UnboundSide of ``me`` attacking ``foe`` (unbound/simulation.py)."""
-        from .simulation import UnboundSide
+    # -- the fight: one round description (unbound/round.py), interpreted by workbench/fight/
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+        """Return the :class:`~workbench.systems.unbound.round.UnboundRound` of ``attacker`` against
+        ``target``: Wild Attack and Shield Bash give up AC until the side's next turn, a Brace holds."""
+        from .round import UnboundRound
 
-        return UnboundSide(me, foe, options, situation, plan)
+        return UnboundRound(self, attacker, target, options, situation, plan)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
         """Return the state the chosen plan carries to later turns: "wild attack", "shield bash",
-        "braced weapon" (unbound/simulation.py :func:`~workbench.systems.unbound.simulation.state_effects`)."""
-        from .simulation import state_effects
+        "braced weapon" (unbound/round.py :func:`~workbench.systems.unbound.round.state_effects`)."""
+        from .round import state_effects
 
         return state_effects(self, attacker, target, options, situation, plan)
-
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
-        """Return the exact rounds-to-kill of a fight with state, by the chain over (weapons braced,
-        damage taken) (unbound/simulation.py :func:`~workbench.systems.unbound.simulation.state_chain`);
-        with ``weights`` also the weighted alive mass by damage taken (a duel's HP left)."""
-        from .simulation import state_chain
-
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
-
-    def state_plans(self, attacker, target, options=None, situation=None):
-        """Return the fight over the braced weapons with every legal plan at each mask, for optimal
-        play over the state (unbound/simulation.py)."""
-        from .simulation import state_plans
-
-        return state_plans(self, attacker, target, options, situation)
-
-    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
-        """Return the exact duel whose sides lower the AC the other attacks (Wild Attack, Shield Bash)
-        by the chain over both sides' state (unbound/duel_chain.py), or None past its bound."""
-        from .duel_chain import duel_chain
-
-        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
     def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
         """Return the state effects through which one side's turns change the other's fight: "wild

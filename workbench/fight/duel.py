@@ -1,0 +1,123 @@
+"""The exact duel derived from two round descriptions (a attacking b, b attacking a): an absorbing
+chain over both combatants' state, batched.
+
+The chain carries, for each pair of keys (every field of a's state and of b's but their damage
+taken), the joint alive mass over (damage taken by a, damage taken by b). A side's turn enumerates
+its description once for every pair of keys met that round and not met before (one call), then
+moves each pair's mass to the pair after each outcome, shifted along the foe's axis by the damage
+dealt; the mass that reaches the foe's HP is that side's win in that round, kept by the winner's
+damage taken (its HP left). A fight ends after the turn a side falls (a draw is both at once, which
+needs self-damage: no description deals any yet, and a turn that does is refused). Counted before
+each round: past ``max_cells`` alive cells (pairs of keys x a's HP x b's HP) the chain gives up
+(None: the duel is simulated).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..arguments import check_time
+from ..chains import CHAIN_TAIL
+from ..columns import Columns, from_key_rows, key_rows
+from .draw import Enumerator
+from .round import FightRound
+
+__all__ = ["MAX_CELLS", "duel_chain"]
+
+#: alive cells (pairs of keys x a's HP x b's HP) past which the duel is simulated
+MAX_CELLS = 4_000_000
+
+_Key = tuple[int, ...]
+#: one outcome of a turn from a pair of keys: (the actor's key after, the foe's key after, the damage
+#: the foe takes, probability)
+_Row = tuple[_Key, _Key, int, float]
+
+
+def _turns(
+    rnd: FightRound, pairs: list[tuple[_Key, _Key]], types: tuple[type[Columns], type[Columns]]
+) -> list[list[_Row]]:
+    """Return the outcomes of the actor's turn from each (actor key, foe key) of ``pairs``, all
+    enumerated in ONE call of ``rnd.turn``, equal outcomes merged."""
+    n_me = len(types[0].key_names())
+    rows = np.array([a + b for a, b in pairs], dtype=np.int64).reshape(len(pairs), -1)
+    me, foe = from_key_rows(types, rows)
+    draw = Enumerator(len(pairs))
+    me2, foe2 = rnd.turn(me, foe, draw)
+    if np.asarray(getattr(me2, me2.POOL)).any():
+        raise NotImplementedError("a turn that hurts its own side is not chained yet")
+    damage = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
+    stacked = np.column_stack([draw.origin, damage, key_rows((me2, foe2))])
+    uniq, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+    out: list[list[_Row]] = [[] for _ in pairs]
+    for r, w in zip(uniq.tolist(), weight.tolist()):
+        keys = r[2:]
+        out[r[0]].append((tuple(keys[:n_me]), tuple(keys[n_me:]), r[1], w))
+    return out
+
+
+def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], max_rounds: int, max_cells: int) -> Any:
+    """Return (wins per side and round, each winner's damage-taken mass) with ``order`` the acting
+    order within a round (0: a, 1: b); None past ``max_cells``."""
+    a0, b0 = rounds_[0].start()
+    types = ((type(a0), type(b0)), (type(b0), type(a0)))
+    hps = (int(rounds_[0].hit_points(0)), int(rounds_[0].hit_points(1)))
+    start = (tuple(key_rows((a0,))[0].tolist()), tuple(key_rows((b0,))[0].tolist()))
+    alive: dict[tuple[_Key, _Key], np.ndarray] = {start: np.zeros(hps)}
+    alive[start][0, 0] = 1.0
+    wins = np.zeros((2, max_rounds))
+    left = [np.zeros(hps[0]), np.zeros(hps[1])]
+    cache: dict[tuple[int, _Key, _Key], list[_Row]] = {}
+    for r in range(max_rounds):
+        for x in order:
+            hp_foe = hps[1 - x]
+            new_pairs = list(dict.fromkeys((k[x], k[1 - x]) for k in alive if (x, k[x], k[1 - x]) not in cache))
+            for pair, got in zip(new_pairs, _turns(rounds_[x], new_pairs, types[x]) if new_pairs else []):
+                cache[(x, *pair)] = got
+            nxt: dict[tuple[_Key, _Key], np.ndarray] = {}
+            for key, m in alive.items():
+                mm = m if x == 0 else m.T  # (the actor's damage taken, the foe's)
+                for me2, foe2, d, p in cache[(x, key[x], key[1 - x])]:
+                    moved = np.zeros_like(mm)
+                    if d < hp_foe:
+                        moved[:, d:] = p * mm[:, : hp_foe - d]
+                    killed = p * mm[:, max(hp_foe - d, 0) :].sum(axis=1)
+                    wins[x, r] += killed.sum()
+                    left[x] += killed
+                    k2 = (me2, foe2) if x == 0 else (foe2, me2)
+                    out = moved if x == 0 else moved.T
+                    nxt[k2] = nxt[k2] + out if k2 in nxt else out
+            alive = nxt
+            if len(alive) * hps[0] * hps[1] > max_cells:
+                return None
+        check_time(f"the duel chain over both sides' state, round {r + 1:,}")
+        if sum(float(m.sum()) for m in alive.values()) < CHAIN_TAIL:
+            break
+    return wins, left
+
+
+def duel_chain(
+    a_on_b: FightRound, b_on_a: FightRound, first: str, max_rounds: int, *, max_cells: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Return (win_a, win_b, left_a, left_b) of the duel whose sides' turns are ``a_on_b`` and
+    ``b_on_a`` (``RuleSystem.duel_chain``'s values: P(a wins in round t), the same for b, a's damage
+    taken when a wins, b's), ``first`` "a", "b" or "random" (the two orders averaged); None past
+    ``max_cells`` (default MAX_CELLS)."""
+    bound = MAX_CELLS if max_cells is None else max_cells
+    hps = (int(a_on_b.hit_points(0)), int(a_on_b.hit_points(1)))
+    if hps[0] * hps[1] > bound:
+        return None
+    orders = [(0, 1), (1, 0)] if first == "random" else [(0, 1) if first == "a" else (1, 0)]
+    total_w, total_l = np.zeros((2, max_rounds)), [np.zeros(hps[0]), np.zeros(hps[1])]
+    for order in orders:
+        got = _one_order((a_on_b, b_on_a), order, max_rounds, bound)
+        if got is None:
+            return None
+        w, left = got
+        total_w += w
+        total_l[0] += left[0]
+        total_l[1] += left[1]
+    n = len(orders)
+    return total_w[0] / n, total_w[1] / n, total_l[0] / n, total_l[1] / n
