@@ -2,7 +2,8 @@
 
 int → IntText, float → FloatText, bool → Checkbox (an optional bool → Dropdown unset / yes / no, so an
 unset flag stays None), str → Text, a field with choices → Dropdown,
-an optional number → Text (blank means None), a tuple of plain values → comma-separated Text,
+an optional number → Text (blank means None), a tuple of plain values → comma-separated Text (a
+text holding a comma or a quote written in double quotes),
 a mapping → ``name=value, ...`` Text (a Glass Empires creature's ``traits``, Annulus upgrade ranks).
 The values of a mapping and a tuple are written as TOML literals and read back by type, so every
 field round-trips: ``immobile=true``, ``features=["Pack Hunter"]``,
@@ -310,19 +311,23 @@ def _control(field: str, hint: Any, value: Any, choices: Sequence[Any] | None, l
         if any(_is_model(a) for a in args) or not all(_plain(x) for x in (value or ())):
             return None
         item = args[0] if args and args[0] in (int, float) else str
+
+        def write_items(v: Any) -> str:  # a text holding a comma or a quote is written quoted
+            return ", ".join(_write_literal(x) if isinstance(x, str) else str(x) for x in (v or ()))
+
+        def read_text(p: str) -> str:
+            got = _read_literal(p) if p[:1] in "\"'" else p
+            return got if isinstance(got, str) else p
+
         w = W.Text(
-            value=", ".join(map(str, value or ())),
-            description=label,
-            style=style,
-            layout=layout,
-            placeholder="comma-separated",
+            value=write_items(value), description=label, style=style, layout=layout, placeholder="comma-separated"
         )
 
         def read_items(text: str) -> tuple:
-            parts = [p.strip() for p in str(text).split(",") if p.strip()]
-            return tuple(_parse_number(field, item, False)(p) if item is not str else p for p in parts)
+            parts = _split_top(str(text))
+            return tuple(_parse_number(field, item, False)(p) if item is not str else read_text(p) for p in parts)
 
-        return _Control(w, read_items, lambda v: ", ".join(map(str, v or ())))
+        return _Control(w, read_items, write_items)
     if origin in (dict, typing.Mapping) or isinstance(value, Mapping):
         if not all(_literal(x) for x in (value or {}).values()):
             return None

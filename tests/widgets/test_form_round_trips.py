@@ -86,3 +86,14 @@ def test_a_mapping_entry_splits_only_at_its_top_level():
     read = _parse_mapping("traits")
     assert read('immobile=True, features=["Pack Hunter"]') == {"immobile": True, "features": ["Pack Hunter"]}
     assert read("Reckless=2, Giant") == {"Reckless": 2, "Giant": 1}  # Annulus upgrade ranks, as before
+
+
+def test_a_list_of_texts_round_trips_texts_with_commas_and_quotes():
+    tags = ("plain", "a, b", 'say "hi"', "true", "2")
+    cop = wb.system("last_odyssey").catalog().creature("Cop")
+    attack = wb.system("last_odyssey").attacks_of(cop)[0].replace(tags=tags)
+    form = _form("last_odyssey", attack)
+    assert form.controls["tags"].value.startswith("plain, ")
+    assert form.rebuild().tags == tags
+    form.controls["tags"].value = 'x, "y, z"'
+    assert form.value.tags == ("x", "y, z")
