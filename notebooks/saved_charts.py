@@ -65,3 +65,33 @@ def enable() -> None:
     """Display every altair chart as its live widget with a saved PNG beside it (offline)."""
     alt.renderers.register("jupyter+png", live_with_picture)
     alt.renderers.enable("jupyter+png", offline=True)
+
+
+class WithPicture:
+    """A widget displayed live, saved with a picture and a sentence that show until it runs."""
+
+    def __init__(self, widget: Any, picture: str, sentence: str) -> None:
+        self.widget, self.picture, self.sentence = widget, picture, sentence
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from pathlib import Path
+
+        live = self.widget._repr_mimebundle_()
+        if isinstance(live, tuple):
+            live = live[0]
+        data = {k: v for k, v in live.items() if k != "text/plain"}
+        data["text/plain"] = self.sentence
+        picture = Path(self.picture)
+        if not picture.is_file():  # a copy of notebooks/ without docs/: the sentence alone
+            return data
+        png = picture.read_bytes()
+        width = int.from_bytes(png[16:20], "big")
+        data["image/png"] = base64.b64encode(png).decode("ascii")
+        return data, {"image/png": {"width": min(width, 1000)}}
+
+
+def with_picture(widget: Any, picture: str, sentence: str) -> WithPicture:
+    """Return ``widget`` to display live, saved with the PNG at ``picture`` and ``sentence``: a
+    notebook not yet run (GitHub, nbviewer, JupyterLab on open) shows the picture instead of the
+    widget's ``Workbench(children=(...`` text."""
+    return WithPicture(widget, picture, sentence)

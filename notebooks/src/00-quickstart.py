@@ -35,7 +35,8 @@ wb.systems()
 from widgets import Workbench
 
 app = Workbench(system="glass_empires")
-app
+saved_charts.with_picture(app, "../docs/screenshots/app.png",
+                          "The Workbench app: run this cell to use it (until then, a picture of it with Annulus selected).")
 
 # %% [markdown]
 # ## The same numbers by function calls
