@@ -16,7 +16,6 @@ import itertools
 import json
 import math
 import os
-import secrets
 import sys as _sys
 from collections.abc import Iterable
 from typing import Any
@@ -482,7 +481,9 @@ def _write_part(rows: pl.DataFrame, unit: dict, tgt: list, path: Any) -> None:
         names, on="target_id", how="left", maintain_order="left"
     )
     out = out.drop([c for c in out.columns if c.endswith("_info")])
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
+    from .io import temporary_beside
+
+    tmp = temporary_beside(path)  # marked: a later run removes it only if it can prove it wrote it
     try:
         out.write_parquet(tmp)
         os.replace(tmp, path)
@@ -944,8 +945,11 @@ class _Store:
             self.chunks = {int(i) for i in old.get("chunks", []) if self.part(int(i)).exists()}
         elif any(self.folder.glob("part-*.parquet")):
             raise RulesError(f"{self.folder} holds Parquet parts without a manifest", field="output")
-        for stale in self.folder.glob(".part-*.tmp"):
-            stale.unlink()
+        # parts and manifests stranded by a killed run: only the temporary files it can prove a run
+        # wrote (marked name, writer gone, Parquet or JSON content), never a file by its name alone
+        from .io import remove_stranded
+
+        remove_stranded(self.folder, None, (b"PAR1", b"{"))
         self._write(complete=False)
 
     def part(self, i: int) -> Any:
@@ -964,7 +968,9 @@ class _Store:
 
     def _write(self, complete: bool) -> None:
         doc = {"format": self.FORMAT, "parameters": self.digests, "chunks": sorted(self.chunks), "complete": complete}
-        tmp = self.folder / f".manifest.{os.getpid()}-{secrets.token_hex(6)}.tmp"
+        from .io import temporary_beside
+
+        tmp = temporary_beside(self.manifest)
         tmp.write_text(json.dumps(doc, indent=1))
         os.replace(tmp, self.manifest)
 

@@ -379,42 +379,59 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _written_by_save(entry: os.DirEntry, name: str) -> bool:
-    """Return True when ``entry`` is a temporary file that a save of ``name`` wrote and its process
-    left behind: its name carries the mark of (name, pid, nonce) (:func:`_mark`), its process is
-    gone, it is a plain file (not a link), and what it holds is a prefix of a saved file (empty,
-    or starting as every TOML or JSON save starts). Anything less is kept: never removed by its
-    name alone."""
-    m, stem = _TMP.match(entry.name), _stem(name)
-    if m is None or m.group("name") != stem:
+def _written_by_save(entry: os.DirEntry, name: str | None, heads: tuple[bytes, ...] = _HEADS) -> bool:
+    """Return True when ``entry`` is a temporary file that a save of ``name`` (None: of any name)
+    wrote and its process left behind: its name carries the mark of (name, pid, nonce)
+    (:func:`_mark`), its process is gone, it is a plain file (not a link), and what it holds is a
+    prefix of what such a save writes (empty, or starting with one of ``heads``: a TOML or JSON
+    save by default). Anything less is kept: never removed by its name alone."""
+    m = _TMP.match(entry.name)
+    if m is None or (name is not None and m.group("name") != _stem(name)):
         return False
     pid = int(m.group("pid"))
-    if m.group("mark") != _mark(stem, pid, m.group("nonce")) or _alive(pid):
+    if m.group("mark") != _mark(m.group("name"), pid, m.group("nonce")) or _alive(pid):
         return False
     try:
         if not entry.is_file(follow_symlinks=False):
             return False
         with open(entry.path, "rb") as fh:
-            head = fh.read(max(map(len, _HEADS)))
+            head = fh.read(max(map(len, heads)))
     except OSError:
         return False
-    return any(h.startswith(head) or head.startswith(h) for h in _HEADS)
+    return any(h.startswith(head) or head.startswith(h) for h in heads)
 
 
 def _clean_stale(folder: Path, name: str) -> None:
     """Remove the temporary files of earlier saves of ``name`` that a crash or a kill mid-save
     stranded, and only those (:func:`_written_by_save`); a save under way in a live process keeps
     its own, and a user's file named like one survives."""
+    remove_stranded(folder, name)
+
+
+def temporary_beside(path: Path) -> Path:
+    """Return a new marked temporary path beside ``path`` (``.NAME.wb-PID-NONCE-MARK.tmp``): where
+    a writer puts ``path``'s content before renaming it over ``path``, and which
+    :func:`remove_stranded` can later prove it wrote."""
+    return path.with_name(_temporary_name(path.name))
+
+
+def remove_stranded(folder: Path, name: str | None = None, heads: tuple[bytes, ...] = _HEADS) -> int:
+    """Remove from ``folder`` the temporary files of :func:`temporary_beside` (of the file ``name``,
+    or of any when None) whose writer is gone and whose content starts as ``heads`` say
+    (:func:`_written_by_save`); return how many. A file is never removed by its name alone."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        return
+        return 0
+    removed = 0
     for e in entries:
-        if _written_by_save(e, name):
+        if _written_by_save(e, name, heads):
             try:
                 os.unlink(e.path)
+                removed += 1
             except OSError:
                 pass
+    return removed
 
 
 def _new_file_mode() -> int:

@@ -97,3 +97,26 @@ def test_canonical_values_do_not_depend_on_the_last_bit():
     other = np.array([1 / 7, 2 / 3**5, 0.1, 123.456])
     assert np.abs(ex._canonical(other) - other).max() <= 0.5 / ex.GRID + 1e-16
     assert (ex._canonical(other) != other).any()
+
+
+def test_a_resumed_run_removes_only_the_temporary_files_it_can_prove_a_run_wrote(tmp_path):
+    # issue 35: the run removed every '.part-*.tmp' of its folder by name alone
+    from workbench import io as wio
+
+    folder = tmp_path / "run"
+    explore("annulus", **ARGS, output=folder)
+    dead = 2**22 + 12345  # above the default pid_max: no such process
+    name = "part-000001.parquet"
+    stranded = folder / f".{name}.wb-{dead}-0123456789ab-{wio._mark(name, dead, '0123456789ab')}.tmp"
+    stranded.write_bytes(b"PAR1 half a part")  # a killed run's half-written part
+    planted = {
+        folder / ".part-notes.tmp": b"my notes",  # a user's look-alikes
+        folder / f".{name}.{dead}-0123456789ab.tmp": b"PAR1 mine",  # the old name form, no mark
+        folder / f".{name}.wb-{dead}-0123456789ab-0000000000000000.tmp": b"PAR1",  # a wrong mark
+        folder / f".{name}.wb-{dead}-ba9876543210-{wio._mark(name, dead, 'ba9876543210')}.tmp": b"not parquet",
+    }
+    for path, content in planted.items():
+        path.write_bytes(content)
+    explore("annulus", **ARGS, output=folder, resume=True)
+    assert not stranded.exists()
+    assert {p: p.read_bytes() for p in planted if p.exists()} == planted
