@@ -101,9 +101,10 @@ MAX_STATE_ROW_FIGHTS = 2_000_000
 MAX_COMBINATIONS = 1_000_000
 #: builds x targets explore evaluates [2.8e-4 s each, Annulus budget 5 x 3 targets]
 MAX_EXPLORE_ROWS = 35_000
-#: cells (outcomes x rows) of one outcome or turn table before it is allocated: 100,000,000
-#: float64 are 800 MB; issue 35's Last Odyssey multiplier of 1e12 asked for 65.5 TiB
-MAX_TABLE_CELLS = 50_000_000
+#: cells (rows x damage outcomes) of one Unbound outcome table, counted before it is allocated
+#: [about 1.5e-7 s a cell to build, and as much again to sum a turn's uses: 8 weapons of 100d100+50
+#: in one turn's plans are 45 M cells, 8 s for the turn and 40 s for a duel; 4 of them 5.1 M, 1 s]
+MAX_TABLE_CELLS = 8_000_000
 #: rows of one compare frame past which compare asks (confirm=True), whatever the estimate
 MAX_COMPARE_ROWS = 1_000_000
 #: rows x max_rounds of compare(chain=True)'s list column past which compare asks (400 MB of float64)

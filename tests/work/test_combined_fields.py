@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 
 import workbench as wb
+from workbench import limits
 from workbench.dist import Dist
 
 from tests.bounds import MEMORY, measure
@@ -26,15 +27,25 @@ def bounded(call):
 
 
 def test_a_last_odyssey_multiplier_of_1e12_is_refused_naming_it():
-    """It asked numpy for 65.5 TiB (MemoryError); the damage span is counted before any table."""
+    """It asked numpy for 65.5 TiB (MemoryError). The field now has its own bound (at most
+    MAX_MULTIPLIER, models.py), so the reproducer is refused at construction, naming it."""
     got = bounded(
         lambda: wb.damage(L.Attack("x", multiplier_not_full_hp=1e12), COP, COP, situation=L.Situation(target_hp=1))
     )
     assert isinstance(got, wb.RulesError) and got.field == "multiplier_not_full_hp"
-    assert "12,000,000,000,000 damage" in got.message and "physical_attack" in got.message
-    # at full HP the ability's own multiplier (1.0) applies: an answer
-    d = bounded(lambda: wb.damage(L.Attack("x", multiplier_not_full_hp=1e12), COP, COP))
-    assert isinstance(d, Dist) and d.max() < 100
+
+
+def test_a_last_odyssey_damage_span_is_counted_before_any_table(monkeypatch):
+    """Behind the field bounds, the whole matchup's damage (attack stat x the multiplier in use x the
+    rule multipliers) is counted before any table is made, and past MAX_SUPPORT refused naming the
+    multiplier and the attack stat: here with the bound lowered below the brute's 100,700 damage."""
+    m = _brute()
+    assert wb.damage(m.abilities[0], m, m).max() == 100_700
+    monkeypatch.setattr(limits, "MAX_SUPPORT", 50_000)
+    got = bounded(lambda: wb.damage(m.abilities[0], m, m))
+    assert isinstance(got, wb.RulesError) and got.field == "multiplier"
+    assert "deals up to 100,700 damage" in got.message and "physical_attack 999" in got.message
+    assert "the work is driven by multiplier and physical_attack" in got.message
 
 
 def _brute():
@@ -72,10 +83,14 @@ def test_an_unbound_creature_of_20_wide_weapons_is_refused_naming_weapons():
     )
     got = bounded(lambda: wb.duel(m, m))
     assert isinstance(got, wb.RulesError) and got.field == "weapons"
-    assert "table cells" in got.message and "'100d100+50'" in got.message and "50,000,000" in got.message
-    # one such weapon is within the bound: an answer
-    one = dataclasses.replace(m, weapons=m.weapons[:1])
-    assert isinstance(bounded(lambda: wb.damage(one.weapons[0], one, one)), Dist)
+    assert "table cells" in got.message and "'100d100+50'" in got.message
+    assert f"{limits.MAX_TABLE_CELLS:,}" in got.message
+    # 8 of them are still past the bound (45 M cells: a duel took 40 s); 4 are within it, and answer
+    eight = dataclasses.replace(m, weapons=m.weapons[:8])
+    got = bounded(lambda: wb.turn_damage(eight, eight))
+    assert isinstance(got, wb.RulesError) and got.field == "weapons" and "44,988,416 table cells" in got.message
+    four = dataclasses.replace(m, weapons=m.weapons[:4])
+    assert isinstance(bounded(lambda: wb.turn_damage(four, four)), Dist)
 
 
 def test_a_sweep_over_range_10_to_the_18_is_refused_by_its_length():
