@@ -169,3 +169,35 @@ def _():
     hp = int(t.filter(~t["crit"] & (t["strikes_passed"] == 1))["damage"].max())  # a Pass (a Seven deals less)
     return hp, (f"A Pass deals the sword's {sword.damage}. One armor point absorbs 2 of it, so {hp} reaches HP "
                 f"(and the knight has no armor points left).")
+
+
+# --- 14: duels ----------------------------------------------------------------------------------------
+
+
+def _duelists():
+    cat = wb.system("unbound").catalog()
+    return cat.creature("Ranger"), cat.creature("Battle mage")
+
+
+@exercise("14.1", "A coin toss decides who goes first. What is the chance that the fight is over by the end of "
+          "round 3? (a probability)")
+def _():
+    ranger, mage = _duelists()
+    d = wb.duel(ranger, mage, first="random", progress=False)
+    early = d.rounds.filter(d.rounds["round"] <= 3)
+    parts = [float(a + b) for a, b in zip(early["p_a_wins"], early["p_b_wins"])]
+    p = sum(parts)
+    return round(p, 4), ("Add the chances that it ends in round 1, 2 and 3: "
+                         + " + ".join(f"{x:.4f}" for x in parts) + f" = {p:.4f}.")
+
+
+@exercise("14.2", "The Battle mage goes first. What is the **fewest** hit points the Ranger needs to win at least "
+          "half of the fights? (a whole number)", tolerance=0)
+def _():
+    ranger, mage = _duelists()
+    for hp in range(1, 200):
+        p = wb.duel(ranger.replace(hp=hp), mage, first="b", progress=False).p_a_wins
+        if p >= 0.5:
+            below = wb.duel(ranger.replace(hp=hp - 1), mage, first="b", progress=False).p_a_wins
+            return hp, (f"With {hp} HP the Ranger wins {p:.4f}; with {hp - 1} HP only {below:.4f}.")
+    raise AssertionError("no answer below 200 HP")

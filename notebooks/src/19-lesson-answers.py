@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Teacher's notebook: the lessons' answers
 #
-# The answers to the exercises of the four lessons (notebooks 10 to 13), each with its reason, and the
+# The answers to the exercises of the lessons (notebooks 10 to 14), each with its reason, and the
 # same check the students run, here given the right answer. Every answer is computed by the workbench
 # when this notebook runs, so it always matches the lessons (if a rule's default changes, so does the
 # answer). Keep this notebook away from the students' copies.
@@ -58,5 +58,17 @@ for key in ("12.1", "12.2", "12.3"):
 
 # %%
 for key in ("13.1", "13.2"):
+    display(ask(key))
+    check(key, solution(key))
+
+# %% [markdown]
+# ## Lesson 14: duels
+#
+# Talking points: a duel is decided by damage per turn against hit points on both sides, and by the
+# order of the turns; a coin toss for the first turn gives the average of the two orders; a few hit
+# points can move the favourite.
+
+# %%
+for key in ("14.1", "14.2"):
     display(ask(key))
     check(key, solution(key))

@@ -118,7 +118,7 @@ def test_lesson_quotes_are_in_the_rules(path: Path):
             if part.strip():
                 assert normal(part) in text, f"{path.name} cell {i}: not in {name}: {part.strip()[:200]!r}"
         seen += 1
-    assert seen >= 3, f"{path.name}: only {seen} quotes found"
+    assert seen >= 1, f"{path.name}: no rule quoted"
 
 
 @pytest.fixture(scope="module")
