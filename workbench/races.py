@@ -149,6 +149,9 @@ def head_to_head(
             raise RulesError("give the target both builds attack", field="target")
         if hp is not None:
             raise RulesError("hp= goes with two per-turn Dists; creatures fight the target's own pools", field="hp")
+        from .systems import fight_system
+
+        fight_system({"a": a, "b": b, "target": target}, ..., options, situation)  # one system, at the entry
         run = dict(options=options, situation=situation, max_rounds=max_rounds, fights=fights, seed=seed)
         frames, turns = [], []
         for who, plan in ((a, plan_a), (b, plan_b)):

@@ -85,3 +85,9 @@ def test_damage_and_outcomes_check_every_role():
 def test_one_system_still_fights():
     assert wb.rounds_to_kill(COP, COP, situation=L.Situation())["p_killed_by"][-1] == pytest.approx(1.0)
     assert wb.duel(COP, COP, L.Options(), L.Situation()).p_a_wins > 0
+
+
+def test_head_to_head_names_the_build_of_another_system():
+    err = refused(lambda: wb.head_to_head(COP, OGRE, COP), "b")
+    assert "Annulus" in err.message
+    refused(lambda: wb.head_to_head(COP, COP, OGRE), "target")
