@@ -199,7 +199,7 @@ def head_to_head(
         cheaper = 0 if costs[0] < costs[1] else 1  # type: ignore[operator]
     p_cheaper_first = None if cheaper is None else (p_a_first, p_b_first)[cheaper]
     p_cheaper_out = None if cheaper is None else (greater, less)[cheaper]
-    return pl.DataFrame(
+    out = pl.DataFrame(
         {
             **extra,
             "a": [names[0]],
@@ -234,3 +234,6 @@ def head_to_head(
             "p_cheaper_outdamages": pl.Float64,
         },
     ).select(["a", "b", "target", *[c for c in ("p_killed_by_a", "p_killed_by_b") if curves], *_COLUMNS])
+    from .comparison import _clip_probabilities
+
+    return _clip_probabilities(out)  # sums of chances never cross 0 or 1 by float noise

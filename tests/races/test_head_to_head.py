@@ -145,3 +145,15 @@ def test_systems_without_a_build_economy_name_no_cheaper_build():
     u = wb.system("unbound").catalog()
     r = wb.head_to_head(u.creature("Town guard"), u.creature("Veteran duelist"), u.creature("Town guard"))
     assert r.row(0, named=True)["cheaper"] is None and r["cost_a"][0] is None
+
+
+def test_every_chance_of_a_race_stays_within_0_and_1():
+    # issue 35: sums of chances may cross 0 or 1 by float noise; every p_ column is clipped, the
+    # curves too. Near-certain races (a 1e-9 chance a turn) are where 1 - sums goes negative.
+    rare, sure = Dist.mixture([Dist.constant(0), Dist.constant(5)], [1 - 1e-9, 1e-9]), Dist.constant(5)
+    for a, b in ((rare, sure), (sure, rare), (Dist.die(6), Dist.die(6) + 1)):
+        row = wb.head_to_head(a, b, hp=5, curves=True)
+        for name in [c for c in row.columns if c.startswith("p_")]:
+            col = row[name].explode() if row.schema[name] == pl.List(pl.Float64) else row[name]
+            col = col.drop_nulls()
+            assert col.is_empty() or (col.min() >= 0.0 and col.max() <= 1.0), name
