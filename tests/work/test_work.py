@@ -87,3 +87,26 @@ def test_compare_shows_its_rows_on_a_terminal(monkeypatch):
     monkeypatch.setattr("sys.stderr", err)
     frame = wb.compare(["annulus:Ogre", "annulus:Drake"], ["annulus:Wolf", "annulus:Town Guard"], progress=True)
     assert f"compare rows:   0%|          | 0/{frame.height}" in err.getvalue()
+
+
+def test_ctrl_c_stops_compare_cleanly():
+    """A KeyboardInterrupt (Ctrl-C, or a panel's Cancel, raised at a progress check) stops compare
+    at its next row: no thread is left behind and the next call gives the answer of a clean run."""
+    import threading
+
+    from workbench.arguments import reporting
+
+    args = (["last_odyssey:Zombie Hulk", "last_odyssey:Cop"], ["last_odyssey:Troll", "last_odyssey:Wolf"])
+    clean = wb.compare(*args, progress=False)
+    heard = []
+
+    def interrupt(done, total, unit) -> None:
+        heard.append((done, total, unit))
+        if unit == "rows with state" and done == 1:
+            raise KeyboardInterrupt
+
+    threads = threading.active_count()
+    with reporting(interrupt), pytest.raises(KeyboardInterrupt):
+        wb.compare(*args, progress=False)
+    assert "rows with state" in {u for _, _, u in heard} and threading.active_count() == threads
+    assert wb.compare(*args, progress=False).equals(clean)
