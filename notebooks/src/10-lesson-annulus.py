@@ -10,9 +10,6 @@
 # **How to use it:** run every cell once (menu *Run → Run All Cells*), then move the controls. Each
 # chart below a control is redrawn when the control moves. Every number is exact: the workbench
 # counts every way the dice can fall, it does not simulate.
-#
-# The cast: the **Hero**, size 5, level 3, with 1 in each defense, and a plain attack set, the
-# **Strike** (the Agility Damage seed and nothing else).
 
 # %% hide
 import workbench as wb  # first: altair then imports faster
@@ -27,6 +24,10 @@ hero = A.Creature("Hero", size=5, level=3, endurance=6, agility=1, toughness=1, 
 strike = A.Attack("Strike", "agility")
 RULES = "annulus-attacks.txt"
 PINNED = "CLARIFICATIONS.md (Annulus)"
+
+# %% hide
+say(f"The cast: the **Hero**, size {hero.size}, level {hero.level}, with {hero.agility} in each defense, and a plain "
+    f"attack set, the **Strike** (the Agility Damage seed and nothing else).")
 
 # %% [markdown]
 # ## 1. Roll four dice, count the successes, subtract the defense

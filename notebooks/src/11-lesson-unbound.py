@@ -10,9 +10,6 @@
 # **How to use it:** run every cell once (menu *Run → Run All Cells*), then move the controls. Each
 # chart below a control is redrawn when the control moves. Every number is exact: the workbench
 # counts every face of every die, it does not simulate.
-#
-# The cast: the **Town guard** (Strength +2, a longsword) and the **Veteran duelist** (AC 17, a
-# rapier and a dagger), both from the workbench's Unbound catalog.
 
 # %% hide
 import workbench as wb  # first: altair then imports faster
@@ -40,6 +37,10 @@ def mean_damage(table) -> float:
     return float((table["probability"] * table["damage"]).sum())
 
 
+# %% hide
+say(f"The cast, from the workbench's Unbound catalog: the **Town guard** (Strength {guard.str_mod:+d}, a longsword, "
+    f"AC {guard.ac}) and the **Veteran duelist** (AC {duelist.ac}, a rapier and a dagger).")
+
 # %% [markdown]
 # ## 1. Roll a d20, add the bonus, beat the Armor Class
 
@@ -53,7 +54,7 @@ quote("a natural 1 on the d20 roll is an automatic miss and a natural 20 is an a
       "target's AC.", RULES)
 
 # %% [markdown]
-# The guard's longsword is a melee weapon, so its bonus is the guard's Strength, +2. Move the slider to
+# The guard's longsword is a melee weapon, so its bonus is the guard's Strength. Move the slider to
 # change the target's **Armor Class**: the red bar is the chance to hit at that AC.
 
 # %% hide
@@ -88,8 +89,8 @@ quote('"20x2" is threat range and multiplier ("19-20x2", "20x3"). A threat that 
 
 # %% [markdown]
 # The rules text sends criticals to a chapter it does not include; the workbench uses the pinned
-# default above. Pick the longsword's critical profile: the chart shows its damage against the duelist
-# (AC 17). A wider threat range makes criticals more frequent; a bigger multiplier makes them bigger.
+# default above. Pick the longsword's critical profile: the chart shows its damage against the
+# duelist. A wider threat range makes criticals more frequent; a bigger multiplier makes them bigger.
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).
@@ -105,9 +106,9 @@ def draw_crit(crit):
     words = (f"With **{crit}**, P(critical) = **{percent(p_crit, 2)}** and the mean damage per swing is "
              f"**{d.mean():.3f}** (P(hit) stays {percent(p_hit(t))}).")
     chart = bars(rows, "crit", "mean damage", highlight=crit, sort=profiles, y_format=".2f",
-                 title="Mean damage per swing against AC 17, by critical profile", width=440)
+                 title=f"Mean damage per swing against AC {duelist.ac}, by critical profile", width=440)
     return [say(words), show(chart, f"mean damage by profile, {crit} highlighted: {d.mean():.4f}"),
-            show(charts.damage_chart(d, title=f"Longsword {crit}: damage against AC 17"),
+            show(charts.damage_chart(d, title=f"Longsword {crit}: damage against AC {duelist.ac}"),
                  f"damage distribution with {crit}, mean {d.mean():.4f}")]
 
 
@@ -129,7 +130,7 @@ quote("By default they gain an iterative attack at professional rank and grandma
       "to hit", RULES)
 
 # %% [markdown]
-# The duelist takes the **All Out Attack** action with its rapier against the guard (AC 16). Choose the
+# The duelist takes the **All Out Attack** action with its rapier against the guard. Choose the
 # duelist's rank: each rank adds one attack, each at 4 less than the one before.
 
 # %% hide
@@ -190,7 +191,7 @@ def draw_twf(label):
              f"mean hits {float((t['probability'] * t['hits']).sum()):.3f}.")
     chart = bars([{"weapons": k, "mean damage": v} for k, v in means.items()], "weapons", "mean damage",
                  highlight=label, sort=list(setups), y_format=".2f", width=560,
-                 title="All Out Attack against the Town guard (AC 16): mean damage")
+                 title=f"All Out Attack against the Town guard (AC {guard.ac}): mean damage")
     chart = chart.configure_axisX(labelAngle=0, labelLimit=140, labelExpr="split(datum.label, ' (')[0]")
     return [say(words), table(rows), show(chart, f"mean damage by weapon setup, {label}: {mean_damage(t):.4f}")]
 
@@ -215,7 +216,7 @@ quote("Charge: When a character takes the charge action when making a melee atta
 
 # %% [markdown]
 # Advantage means rolling two d20 and keeping the higher (pinned in `CLARIFICATIONS.md`). The guard's
-# longsword against the duelist (AC 17): pick the situation.
+# longsword against the duelist: pick the situation.
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).
@@ -236,7 +237,7 @@ def draw_situation(label):
              f"{'+' if gain >= 0 else '−'}{percent(abs(gain))} compared with a plain swing.")
     chart = bars([{"situation": k, "P(hit)": v} for k, v in hit_by_situation.items()], "situation", "P(hit)",
                  highlight=label, sort=list(situations), width=560,
-                 title="Town guard's longsword against AC 17")
+                 title=f"Town guard's longsword against AC {duelist.ac}")
     chart = chart.configure_axisX(labelAngle=-20, labelLimit=160)
     return [say(words), show(chart, f"P(hit) by situation, {label}: {hit_by_situation[label]:.4f}")]
 

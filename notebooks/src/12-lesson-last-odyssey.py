@@ -10,9 +10,6 @@
 # **How to use it:** run every cell once (menu *Run → Run All Cells*), then move the controls. Each
 # chart below a control is redrawn when the control moves. Every number is exact: the workbench
 # counts every face of the die, it does not simulate.
-#
-# The cast: the **Hero** (Physical and Magical Accuracy 2, Physical and Magical Attack 3) and a
-# **Foe** (Evasion 3, Physical and Magical Defense 1), both made up for this lesson.
 
 # %% hide
 import workbench as wb  # first: altair then imports faster
@@ -36,6 +33,11 @@ def p_hit(table) -> float:
     return float(table.filter(table["hit"])["probability"].sum())
 
 
+# %% hide
+say(f"The cast, made up for this lesson: the **Hero** (Physical and Magical Accuracy {hero.physical_accuracy}, "
+    f"Physical and Magical Attack {hero.physical_attack}) and a **Foe** (Evasion {foe.evasion}, Physical and "
+    f"Magical Defense {foe.physical_defense}).")
+
 # %% [markdown]
 # ## 1. The hit die: accuracy against evasion
 
@@ -49,7 +51,7 @@ quote("For magical and physical, attacks, however, a result of 1 will still lead
 
 # %% [markdown]
 # The hit die is a d10 (pinned in `CLARIFICATIONS.md`), and low is good. Move the slider to change
-# the Foe's **Evasion**; the Hero's Physical Accuracy stays 2.
+# the Foe's **Evasion**; the Hero's Physical Accuracy stays as it is.
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).
@@ -63,7 +65,7 @@ def draw_evasion(evasion):
     words = (f"Against Evasion **{evasion}** the Hero hits on **{faces}** of the d10: "
              f"P(hit) = **{percent(hit_by_evasion[evasion])}**.")
     chart = bars([{"Evasion": e, "P(hit)": p} for e, p in hit_by_evasion.items()], "Evasion", "P(hit)",
-                 highlight=evasion, title="The Hero's strike (Physical Accuracy 2) against each Evasion")
+                 highlight=evasion, title=f"The Hero's strike (Physical Accuracy {hero.physical_accuracy}) against each Evasion")
     return [say(words), show(chart, f"P(hit) by Evasion, {evasion} highlighted: {hit_by_evasion[evasion]:.4f}")]
 
 

@@ -10,11 +10,6 @@
 # **How to use it:** run every cell once (menu *Run → Run All Cells*), then move the controls. Each
 # chart below a control is redrawn when the control moves. Every number is exact: the workbench
 # counts every way the dice can fall, it does not simulate.
-#
-# The cast: a **Fighter** with a sword (light melee, 4 damage) and a maul (heavy melee, 8 damage), made
-# up for this lesson, and from the
-# workbench's catalog of published creatures the **Bear** (2 Strikes of 10) and the **Longswordsman in
-# Chain** (8 HP, chain armor).
 
 # %% hide
 import workbench as wb  # first: altair then imports faster
@@ -47,6 +42,11 @@ def strike_bands(modifier: int) -> dict[str, float]:
         bands[band] += p
     return bands
 
+
+# %% hide
+say(f"The cast: a **Fighter**, made up for this lesson, with a sword (light melee, {sword.damage} damage) and a maul "
+    f"(heavy melee, {maul.damage} damage); and from the catalog of published creatures the **Bear** ({bear.strikes} "
+    f"Strikes of {bear.weapons[0].damage}) and the **Longswordsman in Chain** ({knight.hp} HP, Armor {knight.armor}).")
 
 # %% [markdown]
 # ## 1. The Strike Save and its five bands
@@ -103,7 +103,7 @@ say(f"The Longswordsman in Chain has Armor 2 and Power {knight.power}: **{full_a
 
 # %% [markdown]
 # Each blow that gets through uses up armor points, and the next blow meets fewer. Move the slider to
-# set the **armor points the knight has left** when the Fighter's maul (8 damage) strikes.
+# set the **armor points the knight has left** when the Fighter's maul strikes.
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).
@@ -134,9 +134,9 @@ quote("If your Strike deals enough Damage to outright kill the defender, you rec
       "Attack back.", RULES)
 
 # %% [markdown]
-# Each Strike is its own Strike Save, and armor points lost to one Strike stay lost for the next. The
-# Bear has 2 Strikes of 10 damage; move the slider to give it **more or fewer Strikes** against the
-# Longswordsman in Chain and watch the chance of a kill in one Attack.
+# Each Strike is its own Strike Save, and armor points lost to one Strike stay lost for the next. Move
+# the slider to give the Bear **more or fewer Strikes** (it starts at the catalog Bear's own) against
+# the Longswordsman in Chain and watch the chance of a kill in one Attack.
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).

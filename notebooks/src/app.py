@@ -13,6 +13,7 @@ import altair as alt
 
 from widgets import Workbench, enable_offline
 from widgets.app import setup_from_query
+import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
 _ = alt.renderers.enable("jupyter", offline=True)
@@ -21,4 +22,6 @@ _ = alt.renderers.enable("jupyter", offline=True)
 # NBVAL_IGNORE_OUTPUT
 # a link made by "Get code" on the whole setup opens the app on that setup (?setup=wb1:...)
 app = Workbench("annulus", setup=setup_from_query(os.environ.get("QUERY_STRING")))
-app
+# shown live once it runs; until then (GitHub, nbviewer, Lab on open) a picture of it and a sentence
+saved_charts.with_picture(app, "../docs/screenshots/app.png",
+                          "The Workbench app: run the notebook (or open it in Voilà) to use it; until then, a picture of it.")
