@@ -160,9 +160,9 @@ def fight_work(call: str, kwargs: dict[str, Any]) -> Work:
         fights,
         limits.MAX_SIM_FIGHTS,
         "simulated fights",
-        f"{fights:,} fights",
+        f"fights={fights:,}",
         ("fights",),
-        "give fewer fights=, or confirm=True to run them",
+        "give fewer fights=, or confirm=True (workbench duel --yes) to run them",
     )
 
 
