@@ -201,3 +201,28 @@ def _():
             below = wb.duel(ranger.replace(hp=hp - 1), mage, first="b", progress=False).p_a_wins
             return hp, (f"With {hp} HP the Ranger wins {p:.4f}; with {hp - 1} HP only {below:.4f}.")
     raise AssertionError("no answer below 200 HP")
+
+
+# --- 15: design ---------------------------------------------------------------------------------------
+
+
+@exercise("15.1", "With a budget of 4 Experience, how much damage per turn does the best Annulus attack set deal "
+          "to the Town Guard? (a number)", tolerance=0.01)
+def _():
+    A = wb.system("annulus")
+    found = wb.explore("annulus", targets=[A.catalog().creature("Town Guard")], budget=4, top_k=1, progress=False)
+    top = found.sort("rank").row(0, named=True)
+    return round(top["mean_turn_damage"], 4), (f"The best set with 4 Experience is {top['name']} (cost {top['cost']}): "
+                                               f"{top['mean_turn_damage']:.4f} damage per turn.")
+
+
+@exercise("15.2", "Without the confirmation roll for criticals, how much more damage per turn does the Ranger deal "
+          "to the Veteran duelist? (a number of damage points)", tolerance=0.01)
+def _():
+    U = wb.system("unbound")
+    cat = U.catalog()
+    ranger, duelist = cat.creature("Ranger"), cat.creature("Veteran duelist")
+    before = wb.turn_damage(ranger, duelist).mean()
+    after = wb.turn_damage(ranger, duelist, options=U.Options(confirm_crits=False)).mean()
+    return round(after - before, 4), (f"{after:.4f} − {before:.4f} = {after - before:.4f} damage per turn: every "
+                                      f"threat that hits becomes a critical.")

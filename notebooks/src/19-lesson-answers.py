@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Teacher's notebook: the lessons' answers
 #
-# The answers to the exercises of the lessons (notebooks 10 to 14), each with its reason, and the
+# The answers to the exercises of the lessons (notebooks 10 to 15), each with its reason, and the
 # same check the students run, here given the right answer. Every answer is computed by the workbench
 # when this notebook runs, so it always matches the lessons (if a rule's default changes, so does the
 # answer). Keep this notebook away from the students' copies.
@@ -70,5 +70,17 @@ for key in ("13.1", "13.2"):
 
 # %%
 for key in ("14.1", "14.2"):
+    display(ask(key))
+    check(key, solution(key))
+
+# %% [markdown]
+# ## Lesson 15: designing with the numbers
+#
+# Talking points: the best set for a budget is found by trying every legal one, not by intuition;
+# the ranking counts damage only (Reckless's cost to its user is not subtracted); a rule variant
+# changes fighters by different amounts, so it changes who is strongest, not only how strong.
+
+# %%
+for key in ("15.1", "15.2"):
     display(ask(key))
     check(key, solution(key))
