@@ -76,19 +76,23 @@ def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], m
             new_pairs = list(dict.fromkeys((k[x], k[1 - x]) for k in alive if (x, k[x], k[1 - x]) not in cache))
             for pair, got in zip(new_pairs, _turns(rounds_[x], new_pairs, types[x]) if new_pairs else []):
                 cache[(x, *pair)] = got
-            nxt: dict[tuple[_Key, _Key], np.ndarray] = {}
+            acc: dict[tuple[_Key, _Key], np.ndarray] = {}  # (the actor's damage taken, the foe's)
             for key, m in alive.items():
-                mm = m if x == 0 else m.T  # (the actor's damage taken, the foe's)
+                mm = m if x == 0 else m.T
+                # tail[:, j]: the mass at foe damage j or more, per actor damage (the kills of a hit)
+                tail = np.cumsum(mm[:, ::-1], axis=1)[:, ::-1]
                 for me2, foe2, d, p in cache[(x, key[x], key[1 - x])]:
-                    moved = np.zeros_like(mm)
-                    if d < hp_foe:
-                        moved[:, d:] = p * mm[:, : hp_foe - d]
-                    killed = p * mm[:, max(hp_foe - d, 0) :].sum(axis=1)
-                    wins[x, r] += killed.sum()
-                    left[x] += killed
                     k2 = (me2, foe2) if x == 0 else (foe2, me2)
-                    out = moved if x == 0 else moved.T
-                    nxt[k2] = nxt[k2] + out if k2 in nxt else out
+                    into = acc.get(k2)
+                    if into is None:
+                        into = acc[k2] = np.zeros_like(mm)
+                    if d < hp_foe:
+                        into[:, d:] += p * mm[:, : hp_foe - d]
+                    if d > 0:
+                        killed = p * tail[:, max(hp_foe - d, 0)]
+                        wins[x, r] += killed.sum()
+                        left[x] += killed
+            nxt = acc if x == 0 else {k: v.T for k, v in acc.items()}
             alive = nxt
             if len(alive) * hps[0] * hps[1] > max_cells:
                 return None

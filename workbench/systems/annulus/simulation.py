@@ -19,8 +19,8 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side, lookup
 from ...plans import choose_label, is_sequence_plan
+from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side, lookup
 from . import resolve
 from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 

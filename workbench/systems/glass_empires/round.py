@@ -77,6 +77,8 @@ class GlassEmpiresRound:
         named = tuple(plan) if is_sequence_plan(plan) else plan
         self.key = None if callable(plan) else ("glass_empires", me, foe, self.options, self.situation, named)
         self._tables: dict[tuple, dict[str, pl.DataFrame]] = {}
+        #: the turn table played from a state key: the damage play's (plan None) or a plan's
+        self._turns: dict[tuple[tuple, str | None], dict[str, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -132,6 +134,17 @@ class GlassEmpiresRound:
                 if got is not None:
                     self._tables[k] = cast(dict[str, pl.DataFrame], got)
             missing = [k for k in missing if k not in self._tables]
+        if missing:
+            # armor points only go down and a broken Ray Shield stays broken, so a fight that meets a
+            # state meets only states at or below it: build those too, in the same resolve calls
+            below = {
+                (ap, jam, up)
+                for top_ap, _, top_up in missing
+                for ap in range(top_ap + 1)
+                for jam in ((0, 1) if self.jam_matters else (0,))
+                for up in range(top_up + 1)
+            }
+            missing = sorted(k for k in below if k not in self._tables)
         groups: dict[int, list[tuple[int, int, int]]] = {}
         for key in missing:
             groups.setdefault(max(1, self.attacks - (1 if key[1] else 0)), []).append(key)
@@ -179,11 +192,15 @@ class GlassEmpiresRound:
         """Return the turn table of every row of ``keys`` ((n, 3): armor points left, jammed, shield
         up) as (n, R) arrays, padded with probability 0: the damage play's plan, or ``plan``."""
         uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        per = self.plan_tables([tuple(k) for k in uniq.tolist()])
-        if plan is None:
-            tables = [self._chosen(t) for t in per]
-        else:
-            tables = [grouped_table(t[plan], list(_COLUMNS)) for t in per]
+        wanted = [tuple(k) for k in uniq.tolist()]
+        self.plan_tables([k for k in wanted if (k, plan) not in self._turns])
+        for k in wanted:
+            if (k, plan) not in self._turns:
+                frames = self._tables[k]
+                self._turns[(k, plan)] = (
+                    self._chosen(frames) if plan is None else grouped_table(frames[plan], list(_COLUMNS))
+                )
+        tables = [self._turns[(k, plan)] for k in wanted]
         width = max(len(t["probability"]) for t in tables)
         out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in _COLUMNS}
         out["probability"] = np.zeros((len(tables), width))

@@ -15,8 +15,8 @@ import polars as pl
 
 from ...dist import Dist
 from ...errors import RulesError
-from ...simulate.engine import MEMO, Bank, Fights, Side
 from ...plans import choose_label, dist_table, grouped_table, is_sequence_plan
+from ...simulate.engine import MEMO, Bank, Fights, Side
 
 __all__ = [
     "LastOdysseySide",

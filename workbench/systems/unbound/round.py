@@ -71,6 +71,7 @@ class UnboundRound:
         named = tuple(plan) if is_sequence_plan(plan) else plan
         self.key = None if callable(plan) else ("unbound", me, foe, self.options, self.situation, named)
         self._tables: dict[tuple[tuple[int, ...], str | None], dict[str, np.ndarray]] = {}
+        self._plans_at: dict[tuple[int, ...], tuple[dict[str, Dist], dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -105,6 +106,17 @@ class UnboundRound:
             foe = foe.replace(ac=foe.ac - ac_lost, touch_ac=foe.touch_ac - touch_lost, weapons=bare)
         return self.braced_me(mask), foe, sit
 
+    def _turn_plans(self, key: tuple[int, ...]) -> tuple[dict[str, Dist], dict[str, Any]]:
+        """Return (``turn_plans``, ``turn_actions``) in the state ``key``, asked once per key."""
+        got = self._plans_at.get(key)
+        if got is None:
+            me, foe, sit = self._setting(key)
+            got = self._plans_at[key] = (
+                self.sys.turn_plans(me, foe, self.options, sit),
+                self.sys.turn_actions(me, self.options, sit),
+            )
+        return got
+
     def _build(self, key: tuple[int, ...], plan: str | None) -> dict[str, np.ndarray]:
         """Return the turn table of a state key: the damage Dist of the plan played there (the damage
         play's, or ``plan``) with the turn's own consequences as constant columns (penalty: its Wild
@@ -118,12 +130,12 @@ class UnboundRound:
             actions = as_actions(list(self.plan))
             dist = self.sys.plan_damage(me, foe, list(self.plan), self.options, sit)
         else:
-            plans = self.sys.turn_plans(me, foe, self.options, sit)
+            plans, turn_actions = self._turn_plans(key)
             label = plan if plan is not None else choose_label(plans, self.plan)
             if label is None or isinstance(label, Dist):
                 d = Dist.constant(0) if label is None else label
                 return dist_table(d, penalty=0, ac_lost=0, touch_lost=0, braced=mask)
-            actions, dist = self.sys.turn_actions(me, self.options, sit)[label], plans[label]
+            actions, dist = turn_actions[label], plans[label]
         pen = self_ac_penalty(self.sys.slots(actions, me, self.options, sit))
         lost_ac, lost_touch = shield_loss(actions, me)
         now = mask | braced_mask(me, braced_by(actions, me))
@@ -180,8 +192,7 @@ class UnboundRound:
             int(foe.shield_touch_ac_lost[0]),
             int(me.braced[0]),
         )
-        m, f, sit = self._setting(key)
-        return list(self.sys.turn_plans(m, f, self.options, sit))
+        return list(self._turn_plans(key)[0])
 
     def describe(self, me: Combatant, foe: Combatant) -> dict[str, Any]:
         """Return the weapons braced in the one state given."""
