@@ -7,8 +7,8 @@ The student's notebooks call ``classroom.check(key, answer)``; the teacher's not
 
 from __future__ import annotations
 
-import workbench as wb
-from classroom import exercise, percent
+import workbench as wb  # first: altair (which classroom imports) then imports faster
+from classroom import exercise, percent  # noqa: I001
 
 # --- 10: Annulus -------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Tables that read for people: ``readable(frame)`` shows infinity as "never" and a missing value
-(null, NaN) as "-", and rounds floats to a few significant digits (so float noise never shows and a
-table fits a 1366 px screen). The frame's numbers are unchanged; only what is printed differs.
+(null, NaN) as "-", and rounds floats to 12 decimals and then to a few significant digits (so float
+noise never shows and a table fits a 1366 px screen). The frame's numbers are unchanged; only what is printed differs.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ def cell(value, digits: int = 4, never: str = "never", missing: str = "-") -> st
             return missing
         if math.isinf(value):
             return never if value > 0 else f"-{never}"
-        return f"{value:.{digits}g}" if abs(value) >= 10 ** -digits or value == 0 else f"{value:.{digits}e}"
+        value = round(value, 12) + 0.0  # float noise (below 1e-12, it differs between CPUs) shows as 0
+        return f"{value:.{digits}g}" if abs(value) >= 10 ** -digits or value == 0 else f"{value:.{digits - 1}e}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

@@ -15,7 +15,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import ask, bars, check, explore, percent, quote, say, show, table
+from classroom import ask, bars, check, explore, percent, quote, say, show
 from workbench import charts
 import lesson_exercises  # noqa: F401  (registers the exercises)
 

@@ -11,6 +11,8 @@
 # %%
 import workbench as wb  # noqa: F401  (first: altair then imports faster)
 
+from IPython.display import display
+
 from classroom import ask, check, solution
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
