@@ -65,7 +65,7 @@ def cell_text(value: Any, digits: int = 3, never: str = "never") -> str:
             return "-"
         if math.isinf(value):
             return never
-        return f"{value:.{digits}f}"
+        return fx(value, digits)
     return str(value)
 
 
@@ -80,9 +80,16 @@ def table(rows: Sequence[dict[str, Any]], digits: int = 3, never: str = "never")
     return Md("\n".join(lines))
 
 
+def fx(value: float, digits: int) -> str:
+    """Return ``value`` with ``digits`` decimals, rounded to 10 decimals first: float noise (which
+    differs between CPUs) cannot tip a value sitting on a rounding boundary, such as 2.2425 to 3
+    decimals, one way on one machine and the other way on another."""
+    return f"{round(float(value), 10) + 0.0:.{digits}f}"
+
+
 def percent(p: float, digits: int = 1) -> str:
-    """Return a probability as a percentage, e.g. ``'31.3 %'``."""
-    return f"{100 * p:.{digits}f} %"
+    """Return a probability as a percentage, e.g. ``'31.2 %'`` (through ``fx``)."""
+    return f"{fx(100 * p, digits)} %"
 
 
 @dataclass

@@ -8,7 +8,7 @@ The student's notebooks call ``classroom.check(key, answer)``; the teacher's not
 from __future__ import annotations
 
 import workbench as wb  # first: altair (which classroom imports) then imports faster
-from classroom import exercise, percent  # noqa: I001
+from classroom import exercise, fx, percent  # noqa: I001
 
 # --- 10: Annulus -------------------------------------------------------------------------------------
 
@@ -26,7 +26,7 @@ def _():
     d = wb.damage(A.Attack("Strike", "agility"), hero, hero.replace(agility=2))
     p = d.sf(1)
     return round(p, 4), (f"Against defense 2 the Strike needs 3 or 4 successes on four dice: 4/16 + 1/16 = "
-                         f"5/16 = {p:.4f} ({percent(p)}).")
+                         f"5/16 = {fx(p, 4)} ({percent(p)}).")
 
 
 @exercise("10.2", "A creature has the Burn condition and spends 1 action on each recovery check. What is the "
@@ -34,8 +34,8 @@ def _():
 def _():
     one = wb.Dist.binomial(4, 0.5).sf(3)  # 3 or more successes on 4 dice
     p = 1 - (1 - one) ** 3
-    return round(p, 4), (f"One check succeeds with 3+ successes on four dice: 5/16 = {one:.4f}. All three fail with "
-                         f"(11/16)³ = {(1 - one) ** 3:.4f}, so at least one of three succeeds with {p:.4f}.")
+    return round(p, 4), (f"One check succeeds with 3+ successes on four dice: 5/16 = {fx(one, 4)}. All three fail with "
+                         f"(11/16)³ = {fx((1 - one) ** 3, 4)}, so at least one of three succeeds with {fx(p, 4)}.")
 
 
 @exercise("10.3", "How many advantages (extra dice) does the Hero need before the plain Strike deals at least 1 "
@@ -46,8 +46,8 @@ def _():
     for n in range(0, 12):
         p = wb.damage(strike, hero, target, situation=A.Situation(extra_advantages=n)).sf(1)
         if p > 0.5:
-            return n, (f"With {n} advantages the pool is {4 + n} dice and P(at least 4 successes) = {p:.4f}; "
-                       f"with {n - 1} it is {wb.damage(strike, hero, target, situation=A.Situation(extra_advantages=n - 1)).sf(1):.4f}.")
+            return n, (f"With {n} advantages the pool is {4 + n} dice and P(at least 4 successes) = {fx(p, 4)}; "
+                       f"with {n - 1} it is {fx(wb.damage(strike, hero, target, situation=A.Situation(extra_advantages=n - 1)).sf(1), 4)}.")
     raise AssertionError("no answer below 12 advantages")
 
 
@@ -69,7 +69,7 @@ def _p_hit(table) -> float:
 def _():
     U, cat, guard, duelist, longsword = _unbound()
     p = _p_hit(wb.outcomes(longsword, guard, duelist.replace(ac=30)))
-    return round(p, 4), (f"d20 + 2 can never reach 30, but a natural 20 always hits: 1 face in 20 = {p:.4f}.")
+    return round(p, 4), (f"d20 + 2 can never reach 30, but a natural 20 always hits: 1 face in 20 = {fx(p, 4)}.")
 
 
 @exercise("11.2", "Against the Veteran duelist (AC 17), which longsword deals more damage per attack on average: "
@@ -80,8 +80,8 @@ def _():
     means = {c: wb.damage(longsword.replace(crit=c), guard, duelist).mean() for c in ("18-20x2", "20x3")}
     best = max(means, key=means.get)
     other = min(means, key=means.get)
-    return best, (f"Mean damage: 18-20x2 {means['18-20x2']:.4f}, 20x3 {means['20x3']:.4f}, so {best} is better here "
-                  f"(by {means[best] - means[other]:.4f} a swing). Use the Crit control in section 2 to compare them.")
+    return best, (f"Mean damage: 18-20x2 {fx(means['18-20x2'], 4)}, 20x3 {fx(means['20x3'], 4)}, so {best} is better here "
+                  f"(by {fx(means[best] - means[other], 4)} a swing). Use the Crit control in section 2 to compare them.")
 
 
 @exercise("11.3", "The Veteran duelist makes an All Out Attack with its rapier and a dagger in the off hand (both "
@@ -111,7 +111,7 @@ def _():
     L, hero, foe = _last_odyssey()
     t = wb.outcomes(L.Attack("Strike", kind="strike"), hero, foe.replace(evasion=5))
     p = float(t.filter(t["hit"])["probability"].sum())
-    return round(p, 4), (f"Hit when die − 2 + 5 ≤ 7, so die ≤ 4: faces 1 to 4 of the d10, {p:.4f}.")
+    return round(p, 4), (f"Hit when die − 2 + 5 ≤ 7, so die ≤ 4: faces 1 to 4 of the d10, {fx(p, 4)}.")
 
 
 @exercise("12.2", "A Fire spell against a target whose element is Ice: by how much is the damage multiplied? "
@@ -135,8 +135,8 @@ def _():
     s = wb.damage(L.Attack("Strike", kind="strike"), hero, shelled).mean()
     m = wb.damage(L.Attack("Spell", kind="spell"), hero, shelled).mean()
     best = "spell" if m > s else "strike"
-    return best, (f"A spell against an active Shell does double damage and a strike loses its doubling: spell {m:.2f}, "
-                  f"strike {s:.2f} on average.")
+    return best, (f"A spell against an active Shell does double damage and a strike loses its doubling: spell {fx(m, 2)}, "
+                  f"strike {fx(s, 2)} on average.")
 
 
 # --- 13: Glass Empires --------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def _():
     dummy = G.Creature("Dummy", power=10)
     t = wb.outcomes(fighter.weapons[0], fighter, dummy, situation=G.Situation(environment=-4))
     p = float(t.filter(t["strikes_passed"] > 0)["probability"].sum())
-    return round(p, 4), (f"2d6 − 4 must reach 7, so the dice must show 11 or 12: 3 ways in 36 = {p:.4f} (the 12 is a "
+    return round(p, 4), (f"2d6 − 4 must reach 7, so the dice must show 11 or 12: 3 ways in 36 = {fx(p, 4)} (the 12 is a "
                          f"Crit, the 11s are Sevens).")
 
 
@@ -188,7 +188,7 @@ def _():
     parts = [float(a + b) for a, b in zip(early["p_a_wins"], early["p_b_wins"])]
     p = sum(parts)
     return round(p, 4), ("Add the chances that it ends in round 1, 2 and 3: "
-                         + " + ".join(f"{x:.4f}" for x in parts) + f" = {p:.4f}.")
+                         + " + ".join(f"{fx(x, 4)}" for x in parts) + f" = {fx(p, 4)}.")
 
 
 @exercise("14.2", "The Battle mage goes first. What is the **fewest** hit points the Ranger needs to win at least "
@@ -199,7 +199,7 @@ def _():
         p = wb.duel(ranger.replace(hp=hp), mage, first="b", progress=False).p_a_wins
         if p >= 0.5:
             below = wb.duel(ranger.replace(hp=hp - 1), mage, first="b", progress=False).p_a_wins
-            return hp, (f"With {hp} HP the Ranger wins {p:.4f}; with {hp - 1} HP only {below:.4f}.")
+            return hp, (f"With {hp} HP the Ranger wins {fx(p, 4)}; with {hp - 1} HP only {fx(below, 4)}.")
     raise AssertionError("no answer below 200 HP")
 
 
@@ -213,7 +213,7 @@ def _():
     found = wb.explore("annulus", targets=[A.catalog().creature("Town Guard")], budget=4, top_k=1, progress=False)
     top = found.sort("rank").row(0, named=True)
     return round(top["mean_turn_damage"], 4), (f"The best set with 4 Experience is {top['name']} (cost {top['cost']}): "
-                                               f"{top['mean_turn_damage']:.4f} damage per turn.")
+                                               f"{fx(top['mean_turn_damage'], 4)} damage per turn.")
 
 
 @exercise("15.2", "Without the confirmation roll for criticals, how much more damage per turn does the Ranger deal "
@@ -224,5 +224,5 @@ def _():
     ranger, duelist = cat.creature("Ranger"), cat.creature("Veteran duelist")
     before = wb.turn_damage(ranger, duelist).mean()
     after = wb.turn_damage(ranger, duelist, options=U.Options(confirm_crits=False)).mean()
-    return round(after - before, 4), (f"{after:.4f} − {before:.4f} = {after - before:.4f} damage per turn: every "
+    return round(after - before, 4), (f"{fx(after, 4)} − {fx(before, 4)} = {fx(after - before, 4)} damage per turn: every "
                                       f"threat that hits becomes a critical.")

@@ -285,7 +285,7 @@ for name, ups, situation in alterations:
     mean = float((table["probability"] * table["damage"]).sum())
     cost = A.attack_cost(attack, A.Options())
     rows.append({"alteration": name, "actions": cost, "mean damage": round(mean, 4),
-                 "per action": f"{mean / cost:.4f}" if cost else "- (0 actions)",
+                 "per action": f"{round(mean / cost, 10):.4f}" if cost else "- (0 actions)",
                  "P(any damage)": round(float(table.filter(pl.col("damage") >= 1)["probability"].sum()), 4),
                  "P(burn)": round(float(table.filter(pl.col("burn"))["probability"].sum()), 4)})
 print(pl.DataFrame(rows))

@@ -15,7 +15,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import ask, bars, check, explore, percent, quote, say, show, table
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show, table
 from workbench import charts
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
@@ -51,10 +51,10 @@ def draw_defense(defense):
     rows = [{"damage": k, "chance": percent(d.probability(k)), "out of 16": round(d.probability(k) * 16)}
             for k in range(0, 5 - defense)]
     words = (f"Against defense **{defense}** the Strike deals no damage **{percent(d.probability(0))}** of the time "
-             f"and **{d.mean():.4f}** damage on average ({d.mean() * 16:.0f}/16).")
+             f"and **{fx(d.mean(), 4)}** damage on average ({fx(d.mean() * 16, 0)}/16).")
     return [say(words), table(rows),
             show(charts.damage_chart(d, title=f"The Strike against defense {defense}"),
-                 f"damage against defense {defense}: mean {d.mean():.4f}, P(0) {d.probability(0):.4f}")]
+                 f"damage against defense {defense}: mean {fx(d.mean(), 4)}, P(0) {fx(d.probability(0), 4)}")]
 
 
 explore(w.IntSlider(value=1, min=0, max=4, description="Defense"), draw_defense)
@@ -87,10 +87,10 @@ def draw_advantage(net):
     d = wb.damage(strike, hero, hero, situation=situation(net))
     pool = max(4 + net, 0)
     words = (f"**{pool}** dice: the Strike deals damage **{percent(d.sf(1))}** of the time, "
-             f"**{d.mean():.4f}** on average.")
+             f"**{fx(d.mean(), 4)}** on average.")
     chart = bars([{"net advantages": n, "P(any damage)": p} for n, p in any_damage.items()],
                  "net advantages", "P(any damage)", highlight=net, title="The Strike against defense 1")
-    return [say(words), show(chart, f"P(any damage) by net advantages, {net:+d}: {d.sf(1):.4f}")]
+    return [say(words), show(chart, f"P(any damage) by net advantages, {net:+d}: {fx(d.sf(1), 4)}")]
 
 
 explore(w.IntSlider(value=0, min=nets[0], max=nets[-1], description="Advantages"), draw_advantage)
@@ -123,12 +123,12 @@ plain = wb.damage(strike, hero, hero)
 def draw_upgrade(name):
     ups, text = upgrades[name]
     d = wb.damage(A.Attack(name, "agility", ups), hero, hero)
-    words = (f"**{name}**: mean damage **{d.mean():.4f}** (plain {plain.mean():.4f}), any damage "
+    words = (f"**{name}**: mean damage **{fx(d.mean(), 4)}** (plain {fx(plain.mean(), 4)}), any damage "
              f"**{percent(d.sf(1))}** (plain {percent(plain.sf(1))}), most damage {d.max()} (plain {plain.max()}).")
     if name.startswith("Reckless"):
         words += f" The price: {ups['Reckless']} damage to yourself on every use."
     chart = charts.damage_chart({"plain Strike": plain, name: d}, title=f"{name} against defense 1")
-    return [quote(text, RULES), say(words), show(chart, f"damage with {name}: mean {d.mean():.4f}")]
+    return [quote(text, RULES), say(words), show(chart, f"damage with {name}: mean {fx(d.mean(), 4)}")]
 
 
 explore(w.Dropdown(options=list(upgrades), value="Reroll", description="Upgrade"), draw_upgrade)
@@ -160,11 +160,11 @@ free_by = {n: 1 - (1 - one_check) ** n for n in checks}
 def draw_recovery(n):
     words = (f"One check succeeds with **{percent(one_check, 2)}** (5/16). After **{n}** check{'s' if n > 1 else ''} "
              f"the creature is free with **{percent(free_by[n])}**, still burning with "
-             f"{percent(1 - free_by[n])}. Each turn it still burns costs it {burn.mean():.0f} damage on average "
+             f"{percent(1 - free_by[n])}. Each turn it still burns costs it {fx(burn.mean(), 0)} damage on average "
              f"(two dice).")
     chart = bars([{"checks made": k, "P(free)": p} for k, p in free_by.items()], "checks made", "P(free)",
                  highlight=n, title="Chance to have thrown off a condition")
-    return [say(words), show(chart, f"P(free) after 1 to 8 checks, {n} highlighted: {free_by[n]:.4f}")]
+    return [say(words), show(chart, f"P(free) after 1 to 8 checks, {n} highlighted: {fx(free_by[n], 4)}")]
 
 
 explore(w.IntSlider(value=2, min=1, max=8, description="Checks"), draw_recovery)
@@ -172,7 +172,7 @@ explore(w.IntSlider(value=2, min=1, max=8, description="Checks"), draw_recovery)
 # %%
 half = min(n for n in checks if free_by[n] >= 0.5)
 say(f"It takes **{half}** checks before the chance to be free passes one half; on average a creature needs "
-    f"**{1 / one_check:.1f}** checks (16/5).")
+    f"**{fx(1 / one_check, 1)}** checks (16/5).")
 
 # %% [markdown]
 # ## Exercises

@@ -15,7 +15,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import bars, check, ask, explore, percent, quote, say, show, table
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show, table
 from workbench import charts
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
@@ -70,7 +70,7 @@ def draw_ac(ac):
     words = (f"Against **AC {ac}** the guard needs **{need} or more** on the d20: "
              f"P(hit) = **{percent(hit_by_ac[ac])}**.")
     return [say(words), show(chart, f"P(hit) against AC {acs[0]} to {acs[-1]}, AC {ac} highlighted: "
-                                     f"{hit_by_ac[ac]:.4f}")]
+                                     f"{fx(hit_by_ac[ac], 4)}")]
 
 
 explore(w.IntSlider(value=17, min=acs[0], max=acs[-1], description="Target AC"), draw_ac)
@@ -104,12 +104,12 @@ def draw_crit(crit):
     d = wb.damage(sword, guard, duelist)
     rows = [{"crit": c, "mean damage": wb.damage(longsword.replace(crit=c), guard, duelist).mean()} for c in profiles]
     words = (f"With **{crit}**, P(critical) = **{percent(p_crit, 2)}** and the mean damage per swing is "
-             f"**{d.mean():.3f}** (P(hit) stays {percent(p_hit(t))}).")
+             f"**{fx(d.mean(), 3)}** (P(hit) stays {percent(p_hit(t))}).")
     chart = bars(rows, "crit", "mean damage", highlight=crit, sort=profiles, y_format=".2f",
                  title=f"Mean damage per swing against AC {duelist.ac}, by critical profile", width=440)
-    return [say(words), show(chart, f"mean damage by profile, {crit} highlighted: {d.mean():.4f}"),
+    return [say(words), show(chart, f"mean damage by profile, {crit} highlighted: {fx(d.mean(), 4)}"),
             show(charts.damage_chart(d, title=f"Longsword {crit}: damage against AC {duelist.ac}"),
-                 f"damage distribution with {crit}, mean {d.mean():.4f}")]
+                 f"damage distribution with {crit}, mean {fx(d.mean(), 4)}")]
 
 
 explore(w.Dropdown(options=profiles, value="19-20x2", description="Crit"), draw_crit)
@@ -117,7 +117,7 @@ explore(w.Dropdown(options=profiles, value="19-20x2", description="Crit"), draw_
 # %%
 crit_means = {c: round(wb.damage(longsword.replace(crit=c), guard, duelist).mean(), 9) for c in profiles}
 ties = [(a, b) for i, a in enumerate(profiles) for b in profiles[i + 1:] if crit_means[a] == crit_means[b]]
-say("Profiles with exactly the same mean damage here: " + "; ".join(f"**{a}** and **{b}** ({crit_means[a]:.4f})"
+say("Profiles with exactly the same mean damage here: " + "; ".join(f"**{a}** and **{b}** ({fx(crit_means[a], 4)})"
                                                                   for a, b in ties)
     + ". Each threat face ×2 adds one extra weapon roll on 1 face in 20, and so does a ×3 on a single face.")
 
@@ -147,7 +147,7 @@ def draw_rank(rank):
         rows.append({"attack": f"{i}. {slot.attack.name}", "modifier": f"{slot.modifier:+d}", "P(hit)": p_hit(t)})
     total = mean_damage(U.action_outcomes(action, fighter, guard))
     words = (f"A **{rank}** duelist makes **{len(rows)}** rapier attack{'s' if len(rows) > 1 else ''}; the whole "
-             f"action deals **{total:.3f}** damage on average.")
+             f"action deals **{fx(total, 3)}** damage on average.")
     return [say(words), table(rows, digits=3)]
 
 
@@ -187,13 +187,13 @@ def draw_twf(label):
     t = U.action_outcomes(action, fighter, guard)
     means = {k: mean_damage(U.action_outcomes(U.Action("all_out", m, off_hand=o), fighter, guard))
              for k, (m, o) in setups.items()}
-    words = (f"**{label}**: {len(rows)} attacks, mean damage of the action **{mean_damage(t):.3f}**, "
-             f"mean hits {float((t['probability'] * t['hits']).sum()):.3f}.")
+    words = (f"**{label}**: {len(rows)} attacks, mean damage of the action **{fx(mean_damage(t), 3)}**, "
+             f"mean hits {fx(float((t['probability'] * t['hits']).sum()), 3)}.")
     chart = bars([{"weapons": k, "mean damage": v} for k, v in means.items()], "weapons", "mean damage",
                  highlight=label, sort=list(setups), y_format=".2f", width=560,
                  title=f"All Out Attack against the Town guard (AC {guard.ac}): mean damage")
     chart = chart.configure_axisX(labelAngle=0, labelLimit=140, labelExpr="split(datum.label, ' (')[0]")
-    return [say(words), table(rows), show(chart, f"mean damage by weapon setup, {label}: {mean_damage(t):.4f}")]
+    return [say(words), table(rows), show(chart, f"mean damage by weapon setup, {label}: {fx(mean_damage(t), 4)}")]
 
 
 explore(w.Dropdown(options=list(setups), value="Rapier + Dagger (both light)", description="Weapons",
@@ -239,7 +239,7 @@ def draw_situation(label):
                  highlight=label, sort=list(situations), width=560,
                  title=f"Town guard's longsword against AC {duelist.ac}")
     chart = chart.configure_axisX(labelAngle=-20, labelLimit=160)
-    return [say(words), show(chart, f"P(hit) by situation, {label}: {hit_by_situation[label]:.4f}")]
+    return [say(words), show(chart, f"P(hit) by situation, {label}: {fx(hit_by_situation[label], 4)}")]
 
 
 explore(w.Dropdown(options=list(situations), value="flanking (+2)", description="Situation",

@@ -15,7 +15,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import ask, bars, check, explore, percent, quote, say, show
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show
 from workbench import charts
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
@@ -66,7 +66,7 @@ def draw_evasion(evasion):
              f"P(hit) = **{percent(hit_by_evasion[evasion])}**.")
     chart = bars([{"Evasion": e, "P(hit)": p} for e, p in hit_by_evasion.items()], "Evasion", "P(hit)",
                  highlight=evasion, title=f"The Hero's strike (Physical Accuracy {hero.physical_accuracy}) against each Evasion")
-    return [say(words), show(chart, f"P(hit) by Evasion, {evasion} highlighted: {hit_by_evasion[evasion]:.4f}")]
+    return [say(words), show(chart, f"P(hit) by Evasion, {evasion} highlighted: {fx(hit_by_evasion[evasion], 4)}")]
 
 
 explore(w.IntSlider(value=3, min=evasions[0], max=evasions[-1], description="Evasion"), draw_evasion)
@@ -95,10 +95,10 @@ def draw_defense(defense):
     t = wb.outcomes(strike, hero, target)
     hits = t.filter(t["hit"])
     words = (f"Against Physical Defense **{defense}**: a hit deals **{hits['damage'].min()} to {hits['damage'].max()}** "
-             f"damage (base damage doubled: the Foe has no Shell), **{d.mean():.2f}** per strike on average "
+             f"damage (base damage doubled: the Foe has no Shell), **{fx(d.mean(), 2)}** per strike on average "
              f"(misses count as 0).")
     return [say(words), show(charts.damage_chart(d, title=f"The Hero's strike against Physical Defense {defense}"),
-                             f"strike damage against defense {defense}: mean {d.mean():.4f}")]
+                             f"strike damage against defense {defense}: mean {fx(d.mean(), 4)}")]
 
 
 explore(w.IntSlider(value=1, min=0, max=12, description="Defense"), draw_defense)
@@ -125,10 +125,10 @@ def draw_shell(label):
     target = targets[label]
     s, m = wb.damage(strike, hero, target), wb.damage(spell, hero, target)
     better = "the spell" if m.mean() > s.mean() else "the strike"
-    words = (f"Against **{label}**: strike **{s.mean():.2f}**, spell **{m.mean():.2f}** damage on average, so "
+    words = (f"Against **{label}**: strike **{fx(s.mean(), 2)}**, spell **{fx(m.mean(), 2)}** damage on average, so "
              f"**{better}** is the better choice.")
     return [say(words), show(charts.damage_chart({"strike": s, "spell": m}, title=f"Against {label}"),
-                             f"strike mean {s.mean():.4f}, spell mean {m.mean():.4f} against {label}")]
+                             f"strike mean {fx(s.mean(), 4)}, spell mean {fx(m.mean(), 4)} against {label}")]
 
 
 explore(w.Dropdown(options=list(targets), value="a Shell (10 points)", description="Target has"), draw_shell)
@@ -164,12 +164,12 @@ fire_means = {e: wb.damage(fire, hero, foe_of(e)).mean() for e in elements}
 
 def draw_element(element):
     ratio = fire_means[element] / fire_means["colorless"]
-    words = (f"A Fire spell against a **{element}** Foe: **{fire_means[element]:.2f}** damage on average, "
-             f"**×{ratio:.2f}** the damage against a colorless Foe ({fire_means['colorless']:.2f}).")
+    words = (f"A Fire spell against a **{element}** Foe: **{fx(fire_means[element], 2)}** damage on average, "
+             f"**×{fx(ratio, 2)}** the damage against a colorless Foe ({fx(fire_means['colorless'], 2)}).")
     chart = bars([{"element": e, "mean damage": v} for e, v in fire_means.items()], "element",
                  "mean damage", highlight=element, sort=elements, y_format=".1f",
                  title="The Hero's Fire spell against each element", width=520)
-    return [say(words), show(chart, f"Fire spell mean damage by element, {element}: {fire_means[element]:.4f}")]
+    return [say(words), show(chart, f"Fire spell mean damage by element, {element}: {fx(fire_means[element], 4)}")]
 
 
 explore(w.Dropdown(options=elements, value="wind", description="Foe is"), draw_element)

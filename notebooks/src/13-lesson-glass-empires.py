@@ -15,7 +15,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import ask, bars, check, explore, percent, quote, say, show, table
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show, table
 from workbench import charts
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
@@ -78,11 +78,11 @@ def draw_bands(modifier):
     lands = bands["Crit"] + bands["Pass"] + bands["Seven"]
     d = wb.damage(sword, fighter, dummy, situation=G.Situation(environment=modifier))
     words = (f"With a modifier of **{modifier:+d}** the Strike lands (Crit, Pass or Seven) **{percent(lands)}** of the "
-             f"time; the sword deals **{d.mean():.2f}** damage on average.")
+             f"time; the sword deals **{fx(d.mean(), 2)}** damage on average.")
     chart = bars([{"band": b, "chance": bands[b]} for b in BANDS], "band", "chance", sort=BANDS,
                  title=f"One Strike Save with modifier {modifier:+d}", width=400)
     rows = [{"band": b, "chance": percent(bands[b]), "out of 36": round(bands[b] * 36)} for b in BANDS]
-    return [say(words), table(rows), show(chart, f"band chances with modifier {modifier:+d}: lands {lands:.4f}")]
+    return [say(words), table(rows), show(chart, f"band chances with modifier {modifier:+d}: lands {fx(lands, 4)}")]
 
 
 explore(w.IntSlider(value=0, min=-6, max=6, description="Modifier"), draw_bands)
@@ -112,12 +112,12 @@ def draw_ap(ap):
     d = wb.damage(maul, fighter, knight, situation=situation)
     t = wb.outcomes(maul, fighter, knight, situation=situation)
     ap_used = float((t["probability"] * t["ap_damage"]).sum())
-    words = (f"With **{ap}** armor point{'s' if ap != 1 else ''} left, the maul deals **{d.mean():.2f}** HP damage on "
-             f"average and hurts at all **{percent(d.sf(1))}** of the time; it wears away {ap_used:.2f} AP on "
+    words = (f"With **{ap}** armor point{'s' if ap != 1 else ''} left, the maul deals **{fx(d.mean(), 2)}** HP damage on "
+             f"average and hurts at all **{percent(d.sf(1))}** of the time; it wears away {fx(ap_used, 2)} AP on "
              f"average.")
     return [say(words), show(charts.damage_chart(d, title=f"Maul against the knight with {ap} AP left",
                                                  x_title="Damage to HP"),
-                             f"HP damage with {ap} AP left: mean {d.mean():.4f}")]
+                             f"HP damage with {ap} AP left: mean {fx(d.mean(), 4)}")]
 
 
 explore(w.IntSlider(value=full_ap, min=0, max=full_ap, description="AP left"), draw_ap)
@@ -146,11 +146,11 @@ def draw_strikes(n):
     kill = float(t.filter(t["kill"])["probability"].sum())
     d = wb.damage(beast.weapons[0], beast, knight)
     words = (f"With **{n}** Strike{'s' if n > 1 else ''} the Bear kills the knight ({knight.hp} HP, {full_ap} AP) in one "
-             f"Attack **{percent(kill)}** of the time, and gets that Attack's action back; it deals **{d.mean():.2f}** "
+             f"Attack **{percent(kill)}** of the time, and gets that Attack's action back; it deals **{fx(d.mean(), 2)}** "
              f"HP damage on average.")
     return [say(words), show(charts.damage_chart(d, title=f"The Bear with {n} Strike{'s' if n > 1 else ''} "
                                                           f"against the knight", x_title="Damage to HP"),
-                             f"Bear with {n} strikes: kill {kill:.4f}, mean {d.mean():.4f}")]
+                             f"Bear with {n} strikes: kill {fx(kill, 4)}, mean {fx(d.mean(), 4)}")]
 
 
 explore(w.IntSlider(value=bear.strikes, min=1, max=4, description="Strikes"), draw_strikes)

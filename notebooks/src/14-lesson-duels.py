@@ -19,7 +19,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import ask, bars, check, explore, percent, quote, say, show, table
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show, table
 from workbench import charts
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
@@ -60,13 +60,13 @@ def draw_first(label):
     mean_length = sum(float(r) * float(a + b) for r, a, b in
                       zip(d.rounds["round"], d.rounds["p_a_wins"], d.rounds["p_b_wins"]))
     words = (f"First turn: **{label}**. The Ranger wins **{percent(d.p_a_wins)}** of fights and the Battle mage "
-             f"**{percent(d.p_b_wins)}**; a fight lasts **{mean_length:.2f}** rounds on average.")
+             f"**{percent(d.p_b_wins)}**; a fight lasts **{fx(mean_length, 2)}** rounds on average.")
     return [say(words),
             show(charts.duel_chart(d.p_a_wins, d.p_b_wins, d.p_draw, (ranger.name, mage.name),
                                    title=f"Who wins (first turn: {label})"),
-                 f"Ranger wins {d.p_a_wins:.4f}, Battle mage wins {d.p_b_wins:.4f}"),
+                 f"Ranger wins {fx(d.p_a_wins, 4)}, Battle mage wins {fx(d.p_b_wins, 4)}"),
             show(bars(ends, "round", "P(the fight ends)", title="The round the fight ends in"),
-                 f"fight length, mean {mean_length:.4f} rounds"),
+                 f"fight length, mean {fx(mean_length, 4)} rounds"),
             table([{"round": e["round"], "the fight ends in it": percent(e["P(the fight ends)"])} for e in ends[:6]])]
 
 
@@ -97,7 +97,7 @@ def draw_hp(hp):
     chart = bars([{"Ranger HP": h, "P(Ranger wins)": p} for h, p in win_by_hp.items()], "Ranger HP",
                  "P(Ranger wins)", highlight=hp, title="The Ranger's chance to win, the Battle mage first",
                  width=600)
-    return [say(words), show(chart, f"P(Ranger wins) by HP, {hp} highlighted: {win_by_hp[hp]:.4f}")]
+    return [say(words), show(chart, f"P(Ranger wins) by HP, {hp} highlighted: {fx(win_by_hp[hp], 4)}")]
 
 
 explore(w.IntSlider(value=ranger.hp, min=hps[0], max=hps[-1], description="Ranger HP"), draw_hp)

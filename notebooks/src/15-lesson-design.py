@@ -17,7 +17,7 @@
 import workbench as wb  # first: altair then imports faster
 import ipywidgets as w
 
-from classroom import ask, bars, check, explore, percent, quote, say, show, table
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show, table
 import lesson_exercises  # noqa: F401  (registers the exercises)
 
 A, U = wb.system("annulus"), wb.system("unbound")
@@ -52,7 +52,7 @@ def draw_budget(budget):
     found = searches[budget].filter(searches[budget]["rank"] <= 5).sort("rank")
     top = found.row(0, named=True)
     words = (f"With **{budget}** Experience, {found['legal_sets'][0]:,} legal sets; the best against the Town Guard is "
-             f"**{top['name']}** (cost {top['cost']}): **{top['mean_turn_damage']:.2f}** damage per turn, "
+             f"**{top['name']}** (cost {top['cost']}): **{fx(top['mean_turn_damage'], 2)}** damage per turn, "
              f"a kill in one turn **{percent(top['p_kill_one_turn'])}** of the time.")
     rows = [{"rank": r["rank"], "attack set": r["name"], "cost": r["cost"], "damage per turn": r["mean_turn_damage"],
              "kill in one turn": percent(r["p_kill_one_turn"])} for r in found.iter_rows(named=True)]
@@ -60,7 +60,7 @@ def draw_budget(budget):
                  "best damage per turn", highlight=budget, y_format=".1f", width=320,
                  title="The best set's damage per turn, by budget")
     return [say(words), table(rows, digits=2), show(chart, f"best damage per turn by budget, {budget}: "
-                                                           f"{best_by_budget[budget]:.4f}")]
+                                                           f"{fx(best_by_budget[budget], 4)}")]
 
 
 explore(w.IntSlider(value=2, min=budgets[0], max=budgets[-1], description="Budget"), draw_budget)
