@@ -299,6 +299,11 @@ OPERANDS = st.one_of(
             object(),
             np.add,
             lambda x, y: x + y,
+            np.negative,
+            lambda x: x // 2,
+            lambda x: x * 10**12,
+            lambda x: x / 2,
+            lambda x: x[:1],
         ]
     ),
     st.integers(-50, 50),
