@@ -114,7 +114,8 @@ quote("When a character uses a spell against an opponent that has a Shell active
 # %% [markdown]
 # So a Shell protects against strikes (they lose their doubling) and invites spells. Choose whether
 # the Foe has a Shell (10 points; the workbench treats a Shell as a pool that takes damage before HP,
-# as pinned in `CLARIFICATIONS.md`).
+# as pinned in `CLARIFICATIONS.md`). The chart gives the chance of at least each amount of damage:
+# the higher curve is the better attack.
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).
@@ -127,7 +128,7 @@ def draw_shell(label):
     better = "the spell" if m.mean() > s.mean() else "the strike"
     words = (f"Against **{label}**: strike **{fx(s.mean(), 2)}**, spell **{fx(m.mean(), 2)}** damage on average, so "
              f"**{better}** is the better choice.")
-    return [say(words), show(charts.damage_chart({"strike": s, "spell": m}, title=f"Against {label}"),
+    return [say(words), show(charts.at_least_chart({"strike": s, "spell": m}, title=f"Chance of at least X damage against {label}"),
                              f"strike mean {fx(s.mean(), 4)}, spell mean {fx(m.mean(), 4)} against {label}")]
 
 
