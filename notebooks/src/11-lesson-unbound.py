@@ -114,12 +114,13 @@ def draw_crit(crit):
 
 explore(w.Dropdown(options=profiles, value="19-20x2", description="Crit"), draw_crit)
 
-# %%
+# %% hide
 crit_means = {c: round(wb.damage(longsword.replace(crit=c), guard, duelist).mean(), 9) for c in profiles}
 ties = [(a, b) for i, a in enumerate(profiles) for b in profiles[i + 1:] if crit_means[a] == crit_means[b]]
 say("Profiles with exactly the same mean damage here: " + "; ".join(f"**{a}** and **{b}** ({fx(crit_means[a], 4)})"
                                                                   for a, b in ties)
-    + ". Each threat face ×2 adds one extra weapon roll on 1 face in 20, and so does a ×3 on a single face.")
+    + ". A critical adds (multiplier − 1) extra weapon rolls on each threat face: 19-20x2 is 2 faces × 1 extra "
+      "roll, 20x3 is 1 face × 2 extra rolls, the same in all (here every threat face hits).")
 
 # %% [markdown]
 # ## 3. Iterative attacks: more attacks, each a little worse
