@@ -147,8 +147,8 @@ quote("Elements (attack row, target column; colorless on either side → 1)", PI
 # %% [markdown]
 # The element table is one of those modifiers. The Hero casts a **Fire** spell; choose the Foe's
 # element. (A target with a Shell counts as the Shell's element.) The averages are not always exactly the
-# table's multiplier: each hit's damage is multiplied, then rounded to a whole number (3 × 0.25 = 0.75
-# becomes 1).
+# table's multiplier: each hit's damage is multiplied, then rounded to a whole number (a quarter of 3
+# damage rounds up to 1).
 
 # %% hide
 # How the control below is computed: the workbench calls behind its chart (expand to read).

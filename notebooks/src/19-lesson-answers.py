@@ -32,7 +32,7 @@ for key in ("10.1", "10.2", "10.3"):
 # ## Lesson 11: Unbound (d20)
 #
 # Talking points: the natural 1 and 20 keep every chance to hit away from 0 and from certainty; a +2
-# is always two faces of the d20, while advantage helps most near a 50 % chance; two-weapon fighting trades accuracy
+# is always two faces of the d20, while advantage helps most near an even chance; two-weapon fighting trades accuracy
 # on every attack for one more attack.
 
 # %%

@@ -6,6 +6,8 @@
 - Every rule quoted in a lesson (``classroom.quote``: a block quote ending "— *file*") is in that
   rules file, word for word up to spacing (checked when the rules texts are on this machine,
   ``/work/shared/rules`` or ``$WB_RULES_DIR``).
+- The lessons' prose (Markdown cells) holds no decimal or percentage typed by hand: every such number
+  is printed by a cell, so none can go stale.
 - The lessons' exercise checks: a blank answer is "not answered yet", the teacher's answer is right,
   a wrong one is "not quite"; the student's notebooks are saved with every answer blank.
 
@@ -150,6 +152,17 @@ def test_a_probability_may_be_answered_as_a_percentage(classroom):
     assert classroom.matches("0.3125", 0.3125, 0.005)
     assert not classroom.matches(True, 1.0, 0.005)
     assert classroom.matches(" Spell ", "spell", 0)
+
+
+@pytest.mark.parametrize("path", LESSONS + [NOTEBOOKS / "19-lesson-answers.ipynb"], ids=lambda p: p.name)
+def test_lesson_prose_quotes_no_computed_number(path: Path):
+    """A lesson's Markdown cells hold no decimal or percentage: such numbers are results, and a result
+    is printed by a cell (``classroom.say``), so it cannot go stale when the engine or catalog changes."""
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "markdown":
+            found = re.findall(r"\d+\.\d+|\d+(?:\.\d+)? ?%", text_of(cell["source"]))
+            assert not found, f"{path.name} cell {i}: a number typed into the prose: {found}"
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
