@@ -16,6 +16,7 @@ from typing import Any
 import altair as alt
 
 SCALE = 2  # PNG pixels per chart pixel; shown at the chart's own size
+MAX_PNG_BYTES = 300_000  # above this, the chart is saved at scale 1
 
 
 def title_of(spec: dict[str, Any]) -> str:
@@ -37,8 +38,12 @@ def png_bundle(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Return the chart's PNG as a (data, metadata) pair, displayed at the chart's own width."""
     import vl_convert as vlc
 
-    png = vlc.vegalite_to_png(spec, scale=SCALE)
-    width = int.from_bytes(png[16:20], "big") // SCALE  # from the PNG header
+    scale = SCALE
+    png = vlc.vegalite_to_png(spec, scale=scale)
+    if len(png) > MAX_PNG_BYTES:  # a big chart (hundreds of marks): one pixel per pixel keeps the file small
+        scale = 1
+        png = vlc.vegalite_to_png(spec, scale=scale)
+    width = int.from_bytes(png[16:20], "big") // scale  # from the PNG header
     return {"image/png": base64.b64encode(png).decode("ascii")}, {"image/png": {"width": width}}
 
 
