@@ -26,14 +26,19 @@ def cell(value, digits: int = 4, never: str = "never", missing: str = "-") -> st
     return str(value)
 
 
+ROUNDS = ("mean_rounds", "rounds_q")  # columns of rounds: an empty one is a kill that never comes
+
+
 def readable(frame: pl.DataFrame, digits: int = 4, never: str = "never", missing: str = "-") -> pl.DataFrame:
     """Return ``frame`` with its float columns, and any column holding nulls, as text: infinity as
-    ``never``, null and NaN as ``missing``, floats to ``digits`` significant digits."""
+    ``never``, null and NaN as ``missing`` (``never`` in a column of rounds, ``mean_rounds`` and
+    ``rounds_q*``), floats to ``digits`` significant digits."""
     columns = []
     for name, dtype in frame.schema.items():
         series = frame[name]
         if dtype.is_float() or series.null_count() or dtype == pl.Null:
-            columns.append(pl.Series(name, [cell(v, digits, never, missing) for v in series.to_list()], dtype=pl.String))
+            empty = never if name.startswith(ROUNDS) else missing
+            columns.append(pl.Series(name, [cell(v, digits, never, empty) for v in series.to_list()], dtype=pl.String))
         else:
             columns.append(series)
     return pl.DataFrame(columns)
