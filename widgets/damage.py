@@ -18,6 +18,7 @@ import traitlets as T
 from workbench import charts
 from workbench.dist import Dist
 from workbench.errors import RulesError
+from workbench.turns import best_plan
 
 from .attack import attack_builder
 from .base import FOLLOW_UP, Background, Panel, _children, flag_tabs, guarded, prevalidated
@@ -104,7 +105,8 @@ def fight_summary(
         frame = wb.rounds_to_kill(attacker, target, options=options, situation=situation, fights=fights, progress=False)
     except RulesError as err:
         return {**out, "error": str(err)}
-    label, turn = max(plans.items(), key=lambda kv: kv[1].mean()) if plans else ("", None)
+    label = best_plan(plans) if plans else ""
+    turn = plans[label] if plans else None
     at, by = frame["p_killed_at"].to_numpy(), frame["p_killed_by"].to_numpy()
     rounds = frame["round"].to_numpy()
     resolved = float(by[-1]) if by.size else 0.0

@@ -24,6 +24,7 @@ __all__ = [
     "turn_damage",
     "best_plan",
     "best_plans",
+    "first_best",
     "turn_table",
     "OBJECTIVES",
     "objective_score",
@@ -167,24 +168,33 @@ def objective_score(objective: Any, table: TurnTable, pools: np.ndarray | None) 
     return -st["mean_rounds"] if k is None else st["p_killed_by"][:, k - 1]
 
 
+#: scores within this much of a pair's best (relative to it) tie, and then the first listed plan
+#: wins: two exact computations of one number (a table's mean and a Dist's) differ in the last bits
+TIE_TOLERANCE = 1e-12
+
+
+def first_best(score: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """Return, per group, the index of its best score: the first listed (lowest index) of the scores
+    within :data:`TIE_TOLERANCE` of the group's highest; -1 for a group with no score. NaN counts as
+    -inf. The one tie rule of the engine's plan choice (:func:`best_plans`, :func:`best_plan`)."""
+    score = np.where(np.isnan(score), -np.inf, np.asarray(score, dtype=np.float64))
+    top = np.full(n_groups, -np.inf)
+    np.maximum.at(top, group, score)
+    finite = np.isfinite(top)
+    slack = np.where(finite, TIE_TOLERANCE * np.abs(np.where(finite, top, 0.0)), 0.0)
+    tied = score >= (top - slack)[group]
+    best = np.full(n_groups, score.size, dtype=np.int64)
+    rows = np.flatnonzero(tied)
+    np.minimum.at(best, group[rows], rows)
+    return np.where(best == score.size, -1, best)
+
+
 def best_plans(table: TurnTable, objective: Any = "damage", pools: np.ndarray | None = None) -> np.ndarray:
     """Return, per pair, the row of its best plan under ``objective`` (:func:`objective_score`;
-    default: the highest expected damage), ties to the first listed; -1 for a pair with no plan.
-    The one plan chooser of the engine."""
+    default: the highest expected damage), ties (:func:`first_best`) to the first listed; -1 for a
+    pair with no plan. The one plan chooser of the engine."""
     score = objective_score(objective, table, pools) if table.pair.size else np.zeros(0)
-    best = np.full(table.n_pairs, -1, dtype=np.int64)
-    if score.size:
-        # values equal to 12 significant digits tie (two exact computations of one number differ in
-        # the last bits), and then the first listed plan wins
-        finite = np.isfinite(score)
-        top = float(np.abs(score[finite]).max()) if finite.any() else 0.0
-        digits = 12 - int(np.floor(np.log10(top))) if top > 0 else 12
-        key = np.where(finite, np.round(np.where(finite, score, 0.0), digits), score)
-        order = np.lexsort((np.arange(score.size), -key, table.pair))
-        first = np.ones(order.size, dtype=bool)
-        first[1:] = table.pair[order][1:] != table.pair[order][:-1]
-        best[table.pair[order][first]] = order[first]
-    return best
+    return first_best(score, np.asarray(table.pair, dtype=np.int64), table.n_pairs)
 
 
 def turn_plans(attacker: Any, target: Any, options: Any = None, situation: Any = None) -> dict[str, Dist]:
@@ -196,8 +206,11 @@ def turn_plans(attacker: Any, target: Any, options: Any = None, situation: Any =
 
 
 def best_plan(plans: dict[str, Dist]) -> str:
-    """Return the label of the plan with the highest expected damage (ties: the first listed)."""
-    return max(plans, key=lambda k: plans[k].mean())
+    """Return the label of the plan with the highest expected damage, ties (:func:`first_best`) to the
+    first listed: the choice :func:`best_plans` makes on the same plans."""
+    labels = list(plans)
+    means = np.array([plans[k].mean() for k in labels], dtype=np.float64)
+    return labels[int(first_best(means, np.zeros(len(labels), dtype=np.int64), 1)[0])]
 
 
 def turn_table(

@@ -167,3 +167,25 @@ def test_a_simulated_duel_plays_the_plans_its_objective_chooses():
         with pytest.raises(wb.RulesError) as err:
             call()
         assert err.value.field == "objective"
+
+
+def test_one_tie_rule_for_every_plan_choice():
+    """The plan choosers of the engine share one tie rule (workbench.turns.first_best): scores within 1e-12
+    (relative) of the best tie, and the first listed plan wins. Two plans of mean 0.3 exactly: B = 1 at 0.3
+    gives 0.3, A = 3 at 0.1 gives 0.30000000000000004 in floats. Listed B first, both choosers pick B:
+    best_plan (a dict of Dists: the simulation's and the round descriptions' chooser) and best_plans (a
+    TurnTable: compare's); before, max() took A, 5.6e-17 higher, and the two disagreed. A score 1e-9 better
+    (relative) still wins."""
+    from workbench.turns import TurnTable, best_plan, best_plans, first_best
+
+    a, b = Dist.from_mapping({0: 0.9, 3: 0.1}), Dist.from_mapping({0: 0.7, 1: 0.3})
+    assert 0 < a.mean() - b.mean() < 1e-16
+    assert best_plan({"B": b, "A": a}) == "B"
+    assert best_plan({"A": a, "B": b}) == "A"
+    table = TurnTable.build(np.zeros(2, np.int64), ["B", "A"], [b.pmf, a.pmf], 1, 1, [None])
+    assert table.label[best_plans(table)[0]] == "B"
+    assert first_best(np.array([2.5, 2.5 * (1 + 1e-9)]), np.zeros(2, np.int64), 1).tolist() == [1]
+    assert first_best(np.array([2.5, 2.5 * (1 + 1e-13)]), np.zeros(2, np.int64), 1).tolist() == [0]
+    # per group, with an empty group and -inf scores (the rounds objective of a turn that never kills)
+    got = first_best(np.array([-np.inf, -np.inf, 1.0, 3.0, 3.0]), np.array([0, 0, 2, 2, 2]), 3)
+    assert got.tolist() == [0, -1, 3]

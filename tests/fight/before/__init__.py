@@ -1,0 +1,1 @@
+"""The before-fixture of the fight (data: one parquet file per rule system, CHANGES.md)."""
