@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-__all__ = ["Columns", "key_rows", "from_key_rows"]
+__all__ = ["Columns", "key_rows", "from_key_rows", "padded_table"]
 
 C = TypeVar("C", bound="Columns")
 
@@ -78,3 +78,22 @@ def from_key_rows(types: tuple[type[Columns], ...], rows: np.ndarray) -> tuple[C
                 j += 1
         out.append(cls(**values))
     return tuple(out)
+
+
+def padded_table(frame: Any, n: int, columns: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Return an outcome frame with a ``matchup`` column (0..n-1) and ``probability`` as the (n, R)
+    arrays a :class:`~workbench.fight.draw.Draw` takes: one row of outcomes per matchup, padded with
+    probability 0 (R: the most outcomes of a matchup)."""
+    matchup = np.asarray(frame["matchup"], dtype=np.int64)
+    order = np.argsort(matchup, kind="stable")
+    matchup = matchup[order]
+    counts = np.bincount(matchup, minlength=n)
+    slot = np.arange(matchup.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    width = max(int(counts.max(initial=0)), 1)
+    out = {}
+    for c in (*columns, "probability"):
+        values = np.asarray(frame[c])[order]
+        grid = np.zeros((n, width), dtype=np.float64 if c == "probability" else np.int64)
+        grid[matchup, slot] = values
+        out[c] = grid
+    return out
