@@ -682,7 +682,9 @@ class AnnulusSide(Side):
         left = actions[sel].astype(np.int64)
         for j in itertools.count():
             steps = self._step_table()
-            s = np.where(pos < steps.shape[0], steps[np.minimum(pos, max(steps.shape[0] - 1, 0)), rows], -1)
+            if steps.shape[0] == 0:  # every plan met is empty: nothing to use
+                break
+            s = np.where(pos < steps.shape[0], steps[np.minimum(pos, steps.shape[0] - 1), rows], -1)
             if not (s >= 0).any():
                 break
             if self.disarm_seen:
