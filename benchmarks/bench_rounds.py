@@ -69,7 +69,8 @@ def main() -> None:
             for _ in range(args.repeats):  # interleaved, best of the repeats
                 for i, tree in enumerate((before, ROOT)):
                     for k, v in run(tree, args.systems).items():
-                        best.setdefault(k, [float("inf")] * 2)[i] = min(best[k][i], v)
+                        pair = best.setdefault(k, [float("inf"), float("inf")])
+                        pair[i] = min(pair[i], v)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, check=False)
     print(f"| figure | before ({args.before}) | after | after / before |\n|---|---|---|---|")

@@ -14,6 +14,15 @@ from workbench.simulate import can_damage
 
 FIGHTS = 20_000
 
+#: options (and the weapon) a system's state depends on beyond the catalog's defaults: Glass Empires
+#: jams are state only with two Attacks a turn (CLARIFICATIONS.md, "Jams") and a windgun or Reload
+#: weapon, which no catalog creature holds: the sample's attackers are handed the Windgun
+OPTIONS = {"glass_empires": ({"attack_is_save_action": False}, "Windgun")}
+
+
+def _armed(cat, creature, weapon):
+    return creature if weapon is None else creature.replace(weapons=(cat.attack(weapon),))
+
 
 def _pairs():
     for name in wb.systems():
@@ -22,13 +31,17 @@ def _pairs():
         names = list(cat.creatures)
         if sys.fight_round(cat.creature(names[0]), cat.creature(names[0])) is None:
             continue
-        picked = 0
-        for i, a in enumerate(names):
-            for b in names[i + 1 :: 7]:
-                x, y = cat.creature(a), cat.creature(b)
-                if picked < 4 and sys.state_effects(x, y) and can_damage(x, y):
-                    picked += 1
-                    yield pytest.param(sys.name, a, b, id=f"{sys.name}:{a} vs {b}")
+        variants = [(None, None)] + ([(sys.Options(**OPTIONS[name][0]), OPTIONS[name][1])] if name in OPTIONS else [])
+        for options, weapon in variants:
+            picked = 0
+            for i, a in enumerate(names):
+                for b in names[i + 1 :: 7]:
+                    x, y = _armed(cat, cat.creature(a), weapon), cat.creature(b)
+                    effects = sys.state_effects(x, y, options)
+                    if picked < 4 and effects and can_damage(x, y, options) and (options is None or "jams" in effects):
+                        picked += 1
+                        tag = "" if options is None else " (options)"
+                        yield pytest.param(sys.name, a, b, options, weapon, id=f"{sys.name}:{a} vs {b}{tag}")
 
 
 PAIRS = list(_pairs())
@@ -38,20 +51,26 @@ def test_every_described_system_is_sampled():
     assert {p.values[0] for p in PAIRS} >= {"glass_empires", "unbound"}
 
 
-@pytest.mark.parametrize("name, a, b", PAIRS)
-def test_the_sampler_agrees_with_the_enumerated_chain(name, a, b):
+def test_the_options_sample_meets_its_state():
+    """The Glass Empires sample with two Attacks a turn holds fights whose weapon jams."""
+    assert any(p.values[3] is not None for p in PAIRS)
+
+
+@pytest.mark.parametrize("name, a, b, options, weapon", PAIRS)
+def test_the_sampler_agrees_with_the_enumerated_chain(name, a, b, options, weapon):
     cat = wb.system(name).catalog()
-    x, y = cat.creature(a), cat.creature(b)
-    exact = wb.rounds_to_kill(x, y, confirm=True)
+    x, y = _armed(cat, cat.creature(a), weapon), cat.creature(b)
+    kw = {} if options is None else {"options": options}
+    exact = wb.rounds_to_kill(x, y, confirm=True, **kw)
     assert exact["exact"].all()
     mean = float(exact["round"].to_numpy() @ exact["p_killed_at"].to_numpy())
-    sim = wb.rounds_to_kill(x, y, simulate=True, fights=FIGHTS, seed=11, confirm=True)
+    sim = wb.rounds_to_kill(x, y, simulate=True, fights=FIGHTS, seed=11, confirm=True, **kw)
     r, p = sim["round"].to_numpy(), sim["p_killed_at"].to_numpy()
     m = float(r @ p)
     se = np.sqrt(max(float(r**2 @ p) - m**2, 1e-12) / FIGHTS)
     assert abs(m - mean) < 4 * se, (m, mean, se)
-    d = wb.duel(x, y, confirm=True)
-    s = wb.duel(x, y, simulate=True, fights=FIGHTS, seed=12, confirm=True)
+    d = wb.duel(x, y, confirm=True, **kw)
+    s = wb.duel(x, y, simulate=True, fights=FIGHTS, seed=12, confirm=True, **kw)
     assert d.exact and not s.exact
     se = max(np.sqrt(d.p_a_wins * (1 - d.p_a_wins) / FIGHTS), 1e-9)
     assert abs(d.p_a_wins - s.p_a_wins) < 4 * se, (d.p_a_wins, s.p_a_wins)

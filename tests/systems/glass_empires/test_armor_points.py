@@ -155,23 +155,6 @@ def test_a_chain_past_its_transitions_is_simulated(monkeypatch):
     f = wb.rounds_to_kill(a, t, fights=2_000, seed=1)
     assert not f["exact"].any() and f["fights"][0] == 2_000
 
-def test_chain_agrees_with_the_simulation_jams_included():
-    """Two Attacks a turn with a jamming windgun (the jam costs the next turn one Attack) and armor:
-    the chain over (AP, jammed, HP) and the simulation of the same side agree within 4 s.e."""
-    opt = G.Options(attack_is_save_action=False)
-    gun = G.Attack(name="Gun", damage=3, kind="ranged", range=60, windgun=True)
-    a = G.Creature(name="A", power=1, weapons=(gun,))
-    t = G.Creature(name="T", power=2, armor=2)
-    assert G.state_effects(a, t, opt) == {"armor points", "jams"}
-    f = wb.rounds_to_kill(a, t, options=opt)
-    s = wb.rounds_to_kill(a, t, options=opt, simulate=True, fights=50_000, seed=3)
-    assert f["exact"][0] and not s["exact"][0]
-    m_chain = float((f["round"] * f["p_killed_at"]).sum())
-    rounds, p = s["round"].to_numpy(), s["p_killed_at"].to_numpy()
-    m_sim = float(rounds @ p)
-    se = np.sqrt(max(float(rounds**2 @ p) - m_sim**2, 0.0) / 50_000)
-    assert abs(m_chain - m_sim) < 4 * se
-
 
 def _agree(f, by, mean) -> None:
     got = f["p_killed_by"].to_numpy()

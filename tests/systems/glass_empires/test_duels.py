@@ -201,18 +201,3 @@ def test_exact_duel_agrees_with_200000_simulated_fights(a, b, first):
         assert abs(p - q) <= 4 * se
     _hp_left_agrees(d, s, 200_000)
     assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
-
-
-def test_jams_in_a_duel_agree_with_the_simulation():
-    """Two Attacks a turn (attack_is_save_action False): a windgun that jams on a Fumble costs its owner's next
-    Attack, against an armored foe with a Club: the exact duel and 200,000 simulated fights agree within 4 s.e."""
-    opt = GE.Options(attack_is_save_action=False)
-    gun = GE.Attack(name="Gun", damage=3, kind="ranged", range=60, windgun=True)
-    a = GE.Creature(name="Gunner", power=2, weapons=(gun,))
-    b = fighter("Clubber", 3, 2, armor=1)
-    assert GE.state_effects(a, b, opt) == {"armor points", "jams"}
-    d = wb.duel(a, b, opt)
-    s = wb.duel(a, b, opt, simulate=True, fights=200_000, seed=2)
-    assert d.exact
-    se = np.sqrt(d.p_a_wins * (1 - d.p_a_wins) / 200_000)
-    assert abs(d.p_a_wins - s.p_a_wins) <= 4 * se
