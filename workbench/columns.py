@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-__all__ = ["Columns", "key_rows", "from_key_rows", "padded_table"]
+__all__ = ["Columns", "key_rows", "from_key_rows", "padded_table", "row_groups", "stacked"]
 
 C = TypeVar("C", bound="Columns")
 
@@ -97,3 +97,31 @@ def padded_table(frame: Any, n: int, columns: tuple[str, ...]) -> dict[str, np.n
         grid[matchup, slot] = values
         out[c] = grid
     return out
+
+
+def row_groups(keys: np.ndarray, plan: Any) -> tuple[list[tuple[tuple[int, ...], Any]], np.ndarray]:
+    """Return (the distinct (state key, plan) pairs of a batch's rows, each row's pair index):
+    ``keys`` (n, k) whole numbers, ``plan`` one label (or None) for every row or one per row (optimal
+    play enumerates every plan of a level of states in one call)."""
+    if plan is None or isinstance(plan, str):
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        return [(tuple(int(v) for v in k), plan) for k in uniq.tolist()], inverse.ravel()
+    index: dict[tuple[tuple[int, ...], Any], int] = {}
+    rows = zip((tuple(k) for k in keys.tolist()), plan)
+    inverse = np.fromiter((index.setdefault(r, len(index)) for r in rows), np.int64, len(keys))
+    return list(index), inverse
+
+
+def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Return the turn tables of a batch's groups (dicts of equal-length columns and a
+    ``probability``; a constant column may be a scalar) as a Draw's (n, R) arrays: row i the table of
+    group ``inverse[i]``, padded with probability 0."""
+    width = max(len(t["probability"]) for t in tables)
+    out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in columns}
+    out["probability"] = np.zeros((len(tables), width))
+    for i, t in enumerate(tables):
+        size = len(t["probability"])
+        for c in columns:
+            out[c][i, :size] = np.broadcast_to(np.asarray(t[c]), size)
+        out["probability"][i, :size] = np.asarray(t["probability"])
+    return {c: v[inverse] for c, v in out.items()}

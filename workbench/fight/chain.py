@@ -33,7 +33,7 @@ MAX_TRANSITIONS = 4_000_000
 
 
 def keyed_turns(
-    rnd: FightRound, keys: list[tuple[int, ...]], types: tuple[type[Columns], ...], plan: str | None = None
+    rnd: FightRound, keys: list[tuple[int, ...]], types: tuple[type[Columns], ...], plan: Any = None
 ) -> list[KeyedTurn]:
     """Return one turn from each key of ``keys`` (all enumerated in ONE call of ``rnd.turn``): the
     rows (the key after the turn, the target's damage, probability), equal rows merged."""
@@ -101,8 +101,8 @@ def passive_chain(
 def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain | None:
     """Return the fight of :func:`passive_chain` with every plan legal at each key
     (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); None
-    past ``max_states`` (default MAX_STATES). Each level's keys are enumerated in one call per plan
-    label."""
+    past ``max_states`` (default MAX_STATES). Each level's (key, plan) pairs are enumerated in ONE
+    call (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
     start, types, hp = _start(rnd)
     per: dict[Hashable, dict[str, KeyedTurn]] = {}
@@ -112,15 +112,15 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
             return None
         me, foe = from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
         legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(frontier))]
+        # every (key, plan) of the level in ONE enumeration: a plan per row; each key's plans in the
+        # order rnd.plans lists them (ties go to the first)
+        rows = [(k, label) for k, labels in zip(frontier, legal) for label in labels]
+        plan = np.array([label for _, label in rows], dtype=object)
+        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan) if rows else []
         for k in frontier:
             per[k] = {}
-        for label in dict.fromkeys(label for labels in legal for label in labels):
-            keys = [k for k, labels in zip(frontier, legal) if label in labels]
-            for k, t in zip(keys, keyed_turns(rnd, keys, types, label)):
-                per[k][label] = t
-        # (each key's plans in the order rnd.plans lists them: ties go to the first)
-        for k, labels in zip(frontier, legal):
-            per[k] = {label: per[k][label] for label in labels}
+        for (k, label), t in zip(rows, turns):
+            per[k][label] = t
         frontier = sorted(
             cast(set[tuple[int, ...]], {n for k in frontier for t in per[k].values() for n in t.keys} - per.keys())
         )

@@ -18,7 +18,10 @@ class FightRound(Protocol):
     fight; ``hit_points(who)`` the HP of the attacker (0) or target (1): a combatant falls when its
     ``damage_taken`` reaches them. ``turn(me, foe, draw, plan)`` plays the attacker's turn over a
     batch of fights: every random value from ``draw``; ``plan`` None plays the damage play (the
-    system's choice in each state), a label one plan of :meth:`plans`. ``plans(me, foe)`` lists the
+    system's choice in each state), a label one plan of :meth:`plans`, an array of labels one plan
+    per fight (optimal play enumerates every plan of a level of states at once; the array is aligned
+    with the batch as given, so a description that draws more than once reads it through
+    ``Enumerator.origin`` after the first draw). ``plans(me, foe)`` lists the
     plan labels legal in the one state given (optimal play chooses among them); ``describe(me,
     foe)`` names that state's parts for a reader (optimal play's table). ``key`` is a hashable
     naming what the turn tables depend on (models, options, situation, plan), or None: the
@@ -31,7 +34,7 @@ class FightRound(Protocol):
 
     def hit_points(self, who: int) -> int: ...
 
-    def turn(self, me: Columns, foe: Columns, draw: Draw, plan: str | None = None) -> tuple[Columns, Columns]: ...
+    def turn(self, me: Columns, foe: Columns, draw: Draw, plan: Any = None) -> tuple[Columns, Columns]: ...
 
     def plans(self, me: Columns, foe: Columns) -> list[str]: ...
 

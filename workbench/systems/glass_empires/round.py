@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns
+from ...columns import Columns, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -123,7 +123,7 @@ class GlassEmpiresRound:
         parts = resolve(segs, ap0, hp, self.options).partition_by("matchup", as_dict=True)
         return [parts[(i,)] for i in range(n)]
 
-    def plan_tables(self, keys: list[tuple[int, int, int]]) -> list[dict[str, pl.DataFrame]]:
+    def plan_tables(self, keys: list[tuple[int, ...]]) -> list[dict[str, pl.DataFrame]]:
         """Return, per (armor points left, jammed, shield up), the outcome frame of every plan legal
         there (label -> frame; a jam costs an Attack, and a plan out of reach is left out). The keys
         with the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
@@ -145,7 +145,7 @@ class GlassEmpiresRound:
                 for up in range(top_up + 1)
             }
             missing = sorted(k for k in below if k not in self._tables)
-        groups: dict[int, list[tuple[int, int, int]]] = {}
+        groups: dict[int, list[tuple[int, ...]]] = {}
         for key in missing:
             groups.setdefault(max(1, self.attacks - (1 if key[1] else 0)), []).append(key)
         for attacks, group in groups.items():
@@ -188,29 +188,22 @@ class GlassEmpiresRound:
             label = chosen
         return grouped_table(tables[label], list(_COLUMNS))
 
-    def _table(self, keys: np.ndarray, plan: str | None) -> dict[str, np.ndarray]:
+    def _table(self, keys: np.ndarray, plan: Any) -> dict[str, np.ndarray]:
         """Return the turn table of every row of ``keys`` ((n, 3): armor points left, jammed, shield
-        up) as (n, R) arrays, padded with probability 0: the damage play's plan, or ``plan``."""
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        wanted = [tuple(k) for k in uniq.tolist()]
-        self.plan_tables([k for k in wanted if (k, plan) not in self._turns])
-        for k in wanted:
-            if (k, plan) not in self._turns:
+        up) as (n, R) arrays, padded with probability 0: the damage play's plan, or ``plan`` (one
+        label, or one per row)."""
+        groups, inverse = row_groups(keys, plan)
+        self.plan_tables([k for k, label in groups if (k, label) not in self._turns])
+        for k, label in groups:
+            if (k, label) not in self._turns:
                 frames = self._tables[k]
-                self._turns[(k, plan)] = (
-                    self._chosen(frames) if plan is None else grouped_table(frames[plan], list(_COLUMNS))
+                self._turns[(k, label)] = (
+                    self._chosen(frames) if label is None else grouped_table(frames[label], list(_COLUMNS))
                 )
-        tables = [self._turns[(k, plan)] for k in wanted]
-        width = max(len(t["probability"]) for t in tables)
-        out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in _COLUMNS}
-        out["probability"] = np.zeros((len(tables), width))
-        for i, t in enumerate(tables):
-            for c in (*_COLUMNS, "probability"):
-                out[c][i, : len(t["probability"])] = np.asarray(t[c])
-        return {c: v[inverse.ravel()] for c, v in out.items()}
+        return stacked([self._turns[g] for g in groups], inverse, _COLUMNS)
 
     # ------------------------------------------------------------------ the round
-    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: str | None = None) -> tuple[Combatant, Combatant]:
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn: one row of my turn table drawn against the foe's armor
         points and Ray Shield, with my jam; the foe takes its damage to HP, loses the armor points
         it spent ("1 AP per 2 damage or fraction", never below 0), and a broken Ray Shield stays

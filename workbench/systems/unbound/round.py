@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...columns import Columns
+from ...columns import Columns, row_groups, stacked
 from ...dist import Dist
 from ...fight.draw import Draw
 from ...plans import choose_label, dist_table, is_sequence_plan
@@ -141,27 +141,17 @@ class UnboundRound:
         now = mask | braced_mask(me, braced_by(actions, me))
         return dist_table(dist, penalty=int(pen), ac_lost=lost_ac, touch_lost=lost_touch, braced=now)
 
-    def _table(self, keys: np.ndarray, plan: str | None) -> dict[str, np.ndarray]:
-        """Return the turn table of every row of ``keys`` as (n, R) arrays padded with probability 0."""
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        tables = []
-        for k in uniq.tolist():
-            k = tuple(int(v) for v in k)
-            if (k, plan) not in self._tables:
-                self._tables[(k, plan)] = self._build(k, plan)
-            tables.append(self._tables[(k, plan)])
-        width = max(len(t["probability"]) for t in tables)
-        out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in _COLUMNS}
-        out["probability"] = np.zeros((len(tables), width))
-        for i, t in enumerate(tables):
-            size = len(t["probability"])
-            for c in _COLUMNS:
-                out[c][i, :size] = np.broadcast_to(np.asarray(t[c]), size)
-            out["probability"][i, :size] = np.asarray(t["probability"])
-        return {c: v[inverse.ravel()] for c, v in out.items()}
+    def _table(self, keys: np.ndarray, plan: Any) -> dict[str, np.ndarray]:
+        """Return the turn table of every row of ``keys`` as (n, R) arrays padded with probability 0
+        (``plan``: None, one label, or one per row)."""
+        groups, inverse = row_groups(keys, plan)
+        for g in groups:
+            if g not in self._tables:
+                self._tables[g] = self._build(*g)
+        return stacked([self._tables[g] for g in groups], inverse, _COLUMNS)
 
     # ------------------------------------------------------------------ the round
-    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: str | None = None) -> tuple[Combatant, Combatant]:
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn: my Wild penalty and shield bonuses come back ("until the
         start of their next turn"); one row of the table of my plan against the foe as its last turn
         left it, with my braced weapons, is drawn; the foe takes its damage and my turn's own
