@@ -6,8 +6,9 @@ taken), the joint alive mass over (damage taken by a, damage taken by b). A side
 its description once for every pair of keys met that round and not met before (one call), then
 moves each pair's mass to the pair after each outcome, shifted along the foe's axis by the damage
 dealt; the mass that reaches the foe's HP is that side's win in that round, kept by the winner's
-damage taken (its HP left). A fight ends after the turn a side falls (a draw is both at once, which
-needs self-damage: no description deals any yet, and a turn that does is refused). Counted before
+damage taken (its HP left). A turn may hurt its own side too (Reckless and the like): the mass moves
+along both axes, the actor falling to its own damage is a win of the foe, and both falling at once is
+a draw. A fight ends after the turn a side falls. Counted before
 each round: past ``max_cells`` alive cells (pairs of keys x a's HP x b's HP) the chain gives up
 (None: the duel is simulated).
 """
@@ -31,8 +32,8 @@ MAX_CELLS = 4_000_000
 
 _Key = tuple[int, ...]
 #: one outcome of a turn from a pair of keys: (the actor's key after, the foe's key after, the damage
-#: the foe takes, probability)
-_Row = tuple[_Key, _Key, int, float]
+#: the foe takes, the damage the actor takes (Reckless and the like), probability)
+_Row = tuple[_Key, _Key, int, int, float]
 
 
 def _turns(
@@ -45,16 +46,15 @@ def _turns(
     me, foe = from_key_rows(types, rows)
     draw = Enumerator(len(pairs))
     me2, foe2 = rnd.turn(me, foe, draw)
-    if np.asarray(getattr(me2, me2.POOL)).any():
-        raise NotImplementedError("a turn that hurts its own side is not chained yet")
     damage = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
-    stacked = np.column_stack([draw.origin, damage, key_rows((me2, foe2))])
+    own = np.asarray(getattr(me2, me2.POOL), dtype=np.int64)
+    stacked = np.column_stack([draw.origin, damage, own, key_rows((me2, foe2))])
     uniq, inverse = np.unique(stacked, axis=0, return_inverse=True)
     weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
     out: list[list[_Row]] = [[] for _ in pairs]
     for r, w in zip(uniq.tolist(), weight.tolist()):
-        keys = r[2:]
-        out[r[0]].append((tuple(keys[:n_me]), tuple(keys[n_me:]), r[1], w))
+        keys = r[3:]
+        out[r[0]].append((tuple(keys[:n_me]), tuple(keys[n_me:]), r[1], r[2], w))
     return out
 
 
@@ -72,7 +72,7 @@ def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], m
     cache: dict[tuple[int, _Key, _Key], list[_Row]] = {}
     for r in range(max_rounds):
         for x in order:
-            hp_foe = hps[1 - x]
+            hp_me, hp_foe = hps[x], hps[1 - x]
             new_pairs = list(dict.fromkeys((k[x], k[1 - x]) for k in alive if (x, k[x], k[1 - x]) not in cache))
             for pair, got in zip(new_pairs, _turns(rounds_[x], new_pairs, types[x]) if new_pairs else []):
                 cache[(x, *pair)] = got
@@ -81,17 +81,23 @@ def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], m
                 mm = m if x == 0 else m.T
                 # tail[:, j]: the mass at foe damage j or more, per actor damage (the kills of a hit)
                 tail = np.cumsum(mm[:, ::-1], axis=1)[:, ::-1]
-                for me2, foe2, d, p in cache[(x, key[x], key[1 - x])]:
+                for me2, foe2, d, own, p in cache[(x, key[x], key[1 - x])]:
                     k2 = (me2, foe2) if x == 0 else (foe2, me2)
                     into = acc.get(k2)
                     if into is None:
                         into = acc[k2] = np.zeros_like(mm)
-                    if d < hp_foe:
-                        into[:, d:] += p * mm[:, : hp_foe - d]
-                    if d > 0:
-                        killed = p * tail[:, max(hp_foe - d, 0)]
+                    standing = hp_me - own  # the actor's rows that survive its own damage
+                    if d < hp_foe and standing > 0:
+                        into[own:, d:] += p * mm[:standing, : hp_foe - d]
+                    if d > 0 and standing > 0:  # the foe falls, the actor stands: the actor wins
+                        killed = p * tail[:standing, max(hp_foe - d, 0)]
                         wins[x, r] += killed.sum()
-                        left[x] += killed
+                        left[x][own:] += killed
+                    if own > 0 and d < hp_foe:  # the actor falls to its own damage, the foe stands
+                        fallen = p * mm[max(standing, 0) :, : hp_foe - d].sum(axis=0)
+                        wins[1 - x, r] += fallen.sum()
+                        left[1 - x][d:] += fallen
+                    # (both fall: a draw, counted by neither)
             nxt = acc if x == 0 else {k: v.T for k, v in acc.items()}
             alive = nxt
             if len(alive) * hps[0] * hps[1] > max_cells:
