@@ -173,9 +173,12 @@ def time_budget(seconds: float | None, what: str) -> Iterator[None]:
     ``seconds`` have passed: the caller's own ``max_seconds=`` / ``--max-seconds``; None sets no
     stop (the default of every call: its work is bounded by counting, workbench.work). Nested
     budgets keep the earliest end (an inner call cannot lift an outer caller's stop)."""
+    if seconds is None:  # no stop asked for: the clock is not read
+        yield
+        return
     outer = _BUDGET.get()
     now = time.perf_counter()
-    if seconds is None or (outer is not None and outer.end <= now + seconds):
+    if outer is not None and outer.end <= now + seconds:
         yield
         return
     token = _BUDGET.set(_Budget(now + seconds, now, what))
