@@ -19,7 +19,7 @@ import traitlets as T
 
 from workbench.errors import RulesError
 
-from .attack import BUILDERS
+from .attack_builders import BUILDERS
 from .base import Panel, _children, guarded
 
 __all__ = ["AnnulusAttackBuilder"]

@@ -6,18 +6,15 @@ upgrade pickers) registers it in :data:`BUILDERS`; :func:`attack_builder` return
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import traitlets as T
 
+from .attack_builders import BUILDERS
 from .base import guarded
 from .forms import CatalogEditor
 
 __all__ = ["AttackSetBuilder", "BUILDERS", "attack_builder"]
-
-#: system name → panel class (or factory) taking ``(system, value=None, attacker=None)``
-BUILDERS: dict[str, Callable[..., Any]] = {}
 
 
 class AttackSetBuilder(CatalogEditor):

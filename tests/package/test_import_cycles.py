@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 #: the modules in an import cycle today (2026-12-04): the engine's middle (combat, comparison,
-#: simulate, systems.base ...), the two system packages not yet described once, widgets' annulus pair
+#: simulate, systems.base ...) and the two system packages not yet described once
 KNOWN = {
     "workbench.combat", "workbench.comparison", "workbench.exploration", "workbench.fields",
     "workbench.fight.simulation", "workbench.fight_rows", "workbench.io", "workbench.policies",
@@ -29,7 +29,6 @@ KNOWN = {
     "workbench.systems.annulus", "workbench.systems.annulus.builds", "workbench.systems.annulus.duel_chain",
     "workbench.systems.annulus.simulation", "workbench.systems.annulus.state_chain",
     "workbench.systems.annulus.system",
-    "widgets.annulus", "widgets.attack",
 }
 
 #: never in a cycle: the description's types, the fight's generic code, the ported systems
