@@ -10,7 +10,6 @@ module is not named ``variants``, so that importing it cannot rebind ``workbench
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,7 +17,7 @@ import polars as pl
 
 from .arguments import check_confirm
 from .errors import RulesError
-from .work import Work, check
+from .work import Work, check, repeated
 
 __all__ = ["variants", "MAX_VARIANTS", "DELTAS", "variants_work"]
 
@@ -145,13 +144,4 @@ def variants_work(
         False,
     )
     n = len(options) if isinstance(options, Mapping) else 1
-    return [
-        dataclasses.replace(
-            w,
-            call="variants",
-            count=w.count * n,
-            detail=f"{n} compares (one per variant) of {w.detail}",
-            drivers=(*w.drivers, "options"),
-        )
-        for w in size_work(prep["groups"], prep["max_rounds"], False)
-    ]
+    return repeated(size_work(prep["groups"], prep["max_rounds"], False), n, "variants", "variant", "options")

@@ -21,7 +21,7 @@ import polars as pl
 from .arguments import check_confirm
 from .errors import RulesError
 from .fields import specs
-from .work import Work, check
+from .work import Work, check, repeated
 
 __all__ = ["sweep", "sweep_parameters", "MAX_SWEEP_VALUES", "sweep_work"]
 
@@ -204,16 +204,7 @@ def _each_work(attackers, base, varied, on, options, situation, kw) -> list[Work
         False,
     )
     n = len(varied)
-    return [
-        dataclasses.replace(
-            w,
-            call="sweep",
-            count=w.count * n,
-            detail=f"{n} compares (one per value) of {w.detail}",
-            drivers=(*w.drivers, "values"),
-        )
-        for w in size_work(prep["groups"], prep["max_rounds"], False)
-    ]
+    return repeated(size_work(prep["groups"], prep["max_rounds"], False), n, "sweep", "value", "values")
 
 
 def sweep_work(

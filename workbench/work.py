@@ -14,6 +14,7 @@ here; the bounds were calibrated once, against about 10 s on the reference machi
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import Any
 from . import limits
 from .errors import RulesError
 
-__all__ = ["Work", "Estimate", "estimate", "check", "show_progress"]
+__all__ = ["Work", "Estimate", "estimate", "check", "repeated", "show_progress"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,21 @@ class Work:
             f"{self.call}: {head}, over the {self.bound:,} {self.unit} that run without asking "
             f"(driven by {', '.join(self.drivers)}); {self.ways}"
         )
+
+
+def repeated(works: list[Work], n: int, call: str, per: str, driver: str) -> list[Work]:
+    """Return the work of ``n`` compares, one per ``per`` (a sweep's values, the variants), each
+    counted as ``works``: every count times ``n``, and ``driver`` among what drives it."""
+    return [
+        dataclasses.replace(
+            w,
+            call=call,
+            count=w.count * n,
+            detail=f"{n} compares (one per {per}) of {w.detail}",
+            drivers=(*w.drivers, driver),
+        )
+        for w in works
+    ]
 
 
 def check(work: Work, confirm: bool) -> Work:
