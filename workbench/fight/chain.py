@@ -23,7 +23,7 @@ from ..state_chain import KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
 from .draw import Enumerator
 from .round import FightRound
 
-__all__ = ["MAX_STATES", "MAX_TRANSITIONS", "keyed_turns", "passive_chain", "planned_chain"]
+__all__ = ["MAX_STATES", "MAX_TRANSITIONS", "enumerated", "keyed_turns", "passive_chain", "planned_chain"]
 
 #: keys x HP past which the chain is not built (the fight is simulated, docs/limits.md)
 MAX_STATES = 200_000
@@ -32,32 +32,37 @@ MAX_STATES = 200_000
 MAX_TRANSITIONS = 4_000_000
 
 
+def enumerated(
+    rnd: FightRound, rows: np.ndarray, types: tuple[type[Columns], ...], plan: Any = None, own: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return every outcome of one turn from each state of ``rows`` (key rows, :func:`key_rows`), all
+    enumerated in ONE call of ``rnd.turn``, equal outcomes merged: (an int array of rows (the
+    state's index, the target's damage, with ``own`` the actor's own damage, the key after), their
+    probabilities), sorted by state."""
+    me, foe = from_key_rows(types, rows)
+    draw = Enumerator(rows.shape[0])
+    me2, foe2 = rnd.turn(me, foe, draw, plan)
+    parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
+    if own:
+        parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
+    uniq, inverse = np.unique(np.column_stack([*parts, key_rows((me2, foe2))]), axis=0, return_inverse=True)
+    return uniq, np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+
+
 def keyed_turns(
     rnd: FightRound, keys: list[tuple[int, ...]], types: tuple[type[Columns], ...], plan: Any = None
 ) -> list[KeyedTurn]:
-    """Return one turn from each key of ``keys`` (all enumerated in ONE call of ``rnd.turn``): the
-    rows (the key after the turn, the target's damage, probability), equal rows merged."""
+    """Return one turn from each key of ``keys`` (:func:`enumerated`, one call): the rows (the key
+    after the turn, the target's damage, probability)."""
     if not keys:
         return []
-    rows = np.array(keys, dtype=np.int64).reshape(len(keys), -1)
-    me, foe = from_key_rows(types, rows)
-    draw = Enumerator(len(keys))
-    me2, foe2 = rnd.turn(me, foe, draw, plan)
-    damage = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
-    nxt = key_rows((me2, foe2))
-    stacked = np.column_stack([draw.origin, damage, nxt])
-    uniq, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     out = []
     for i in range(len(keys)):
         part = uniq[starts[i] : starts[i + 1]]
         out.append(
-            KeyedTurn(
-                [tuple(r) for r in part[:, 2:].tolist()],
-                part[:, 1].copy(),
-                weight[starts[i] : starts[i + 1]],
-            )
+            KeyedTurn([tuple(r) for r in part[:, 2:].tolist()], part[:, 1].copy(), weight[starts[i] : starts[i + 1]])
         )
     return out
 

@@ -21,8 +21,8 @@ import numpy as np
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
-from ..columns import Columns, from_key_rows, key_rows
-from .draw import Enumerator
+from ..columns import Columns, key_rows
+from .chain import enumerated
 from .round import FightRound
 
 __all__ = ["MAX_CELLS", "duel_chain"]
@@ -39,18 +39,11 @@ _Row = tuple[_Key, _Key, int, int, float]
 def _turns(
     rnd: FightRound, pairs: list[tuple[_Key, _Key]], types: tuple[type[Columns], type[Columns]]
 ) -> list[list[_Row]]:
-    """Return the outcomes of the actor's turn from each (actor key, foe key) of ``pairs``, all
-    enumerated in ONE call of ``rnd.turn``, equal outcomes merged."""
+    """Return the outcomes of the actor's turn from each (actor key, foe key) of ``pairs``
+    (:func:`~workbench.fight.chain.enumerated`, one call)."""
     n_me = len(types[0].key_names())
     rows = np.array([a + b for a, b in pairs], dtype=np.int64).reshape(len(pairs), -1)
-    me, foe = from_key_rows(types, rows)
-    draw = Enumerator(len(pairs))
-    me2, foe2 = rnd.turn(me, foe, draw)
-    damage = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
-    own = np.asarray(getattr(me2, me2.POOL), dtype=np.int64)
-    stacked = np.column_stack([draw.origin, damage, own, key_rows((me2, foe2))])
-    uniq, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+    uniq, weight = enumerated(rnd, rows, types, own=True)
     out: list[list[_Row]] = [[] for _ in pairs]
     for r, w in zip(uniq.tolist(), weight.tolist()):
         keys = r[3:]
