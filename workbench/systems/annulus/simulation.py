@@ -649,6 +649,16 @@ class AnnulusSide(Side):
         uniq, inverse = np.unique(keys, return_inverse=True)
         return np.array([row(k) for k in uniq.tolist()], dtype=np.int64)[inverse.ravel()]
 
+    def _usable(self, fights: np.ndarray) -> np.ndarray:
+        """Return the sets usable now in ``fights`` (bit i: set i): charged (a set that is not an area
+        set always is) and not disarmed."""
+        avail: Any = self.always_charged
+        for j in self.area_sets:
+            avail = avail | (self.charged[j][fights].astype(np.int64) << j)
+        if self.disarm_seen:
+            avail = avail & ~(self.disarmed[fights] * (1 << np.arange(len(self.sets)))).sum(axis=1)
+        return np.broadcast_to(np.asarray(avail, dtype=np.int64), fights.shape).copy()
+
     def _step_table(self) -> np.ndarray:
         """Return the sets of every plan met so far, one column per plan and one row per use (-1: no use)."""
         if self._steps is None:
@@ -667,13 +677,8 @@ class AnnulusSide(Side):
         fights = idx[sel]
         width = len(self.sets)
         # the usable sets (bit i: set i): a set that is not an area set is always charged
-        avail: Any = self.always_charged
-        for j in self.area_sets:
-            avail = avail | (self.charged[j][fights].astype(np.int64) << j)
-        if self.disarm_seen:
-            avail = avail & ~(self.disarmed[fights] * (1 << np.arange(width))).sum(axis=1)
         bits = self._bits(foe, fights)
-        keys = bits | (np.asarray(avail, dtype=np.int64) << SHIFT)
+        keys = bits | (self._usable(fights) << SHIFT)
         keys |= actions[sel].astype(np.int64) << (SHIFT + width)
         rows = self._plan_rows(keys)
         # each fight's place in its plan and its actions left (a fight whose next set was disarmed
@@ -694,11 +699,7 @@ class AnnulusSide(Side):
                 blocked = (s >= 0) & self.disarmed[fights, np.maximum(s, 0)]
                 if blocked.any():
                     again = fights[blocked]
-                    usable: Any = self.always_charged
-                    for a in self.area_sets:
-                        usable = usable | (self.charged[a][again].astype(np.int64) << a)
-                    usable = usable & ~(self.disarmed[again] * (1 << np.arange(width))).sum(axis=1)
-                    k2 = self._bits(foe, again) | (np.asarray(usable, dtype=np.int64) << SHIFT)
+                    k2 = self._bits(foe, again) | (self._usable(again) << SHIFT)
                     rows[blocked] = self._plan_rows(k2 | left[blocked] << (SHIFT + width))
                     pos[blocked] = 0
                     s[blocked] = -1
