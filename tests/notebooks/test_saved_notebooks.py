@@ -4,8 +4,8 @@
   beside the live chart, so GitHub, nbviewer and a notebook not yet run show a picture, not
   ``<altair...JupyterChart object at 0x...>``; and no saved output holds a memory address.
 - Every rule quoted in a lesson (``classroom.quote``: a block quote ending "— *file*") is in that
-  rules file, word for word up to spacing (checked when the rules texts are on this machine,
-  ``/work/shared/rules`` or ``$WB_RULES_DIR``).
+  rules file, word for word up to spacing (checked when the rules texts are on this machine:
+  ``$WB_RULES_DIR``, ``shared/rules`` beside the clone, or ``/work/shared/rules``).
 - The lessons' prose (Markdown cells) holds no decimal or percentage typed by hand: every such number
   is printed by a cell, so none can go stale.
 - The lessons' exercise checks: a blank answer is "not answered yet", the teacher's answer is right,
@@ -30,7 +30,20 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 SAVED = sorted(NOTEBOOKS.glob("*.ipynb"))
 LESSONS = sorted(NOTEBOOKS.glob("1[0-8]-lesson-*.ipynb"))
-RULES = Path(os.environ.get("WB_RULES_DIR", "/work/shared/rules"))
+#: the rules texts: $WB_RULES_DIR, else shared/rules beside the clone (as CI lays it), else this
+#: workplace's copy
+RULES = next(
+    (
+        p
+        for p in (
+            Path(os.environ["WB_RULES_DIR"]) if os.environ.get("WB_RULES_DIR") else None,
+            Path(__file__).resolve().parents[3] / "shared" / "rules",
+            Path("/work/shared/rules"),
+        )
+        if p is not None and p.is_dir()
+    ),
+    Path(os.environ.get("WB_RULES_DIR", "/work/shared/rules")),
+)
 
 STATIC = ("image/png", "image/svg+xml")
 ADDRESS = re.compile(r"<[^<>\n]* at 0x[0-9a-fA-F]+>")
