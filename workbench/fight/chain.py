@@ -19,9 +19,10 @@ from typing import Any, cast
 import numpy as np
 
 from ..columns import Columns, from_key_rows, key_rows
-from ..state_chain import KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
+from ..errors import RulesError
+from ..state_chain import Branch, KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
 from .draw import Enumerator
-from .round import FightRound
+from .round import FightRound, between_of, play
 
 __all__ = ["MAX_STATES", "MAX_TRANSITIONS", "enumerated", "keyed_turns", "passive_chain", "planned_chain"]
 
@@ -33,15 +34,21 @@ MAX_TRANSITIONS = 4_000_000
 
 
 def enumerated(
-    rnd: FightRound, rows: np.ndarray, types: tuple[type[Columns], ...], plan: Any = None, own: bool = False
+    rnd: FightRound,
+    rows: np.ndarray,
+    types: tuple[type[Columns], ...],
+    plan: Any = None,
+    own: bool = False,
+    steps: tuple[str, ...] = ("turn",),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return every outcome of one turn from each state of ``rows`` (key rows, :func:`key_rows`), all
-    enumerated in ONE call of ``rnd.turn``, equal outcomes merged: (an int array of rows (the
-    state's index, the target's damage, with ``own`` the actor's own damage, the key after), their
-    probabilities), sorted by state."""
+    """Return every outcome of ``steps`` (:func:`~workbench.fight.round.play`: one turn by default)
+    from each state of ``rows`` (key rows, :func:`key_rows`), all enumerated in ONE pass of the
+    description, equal outcomes merged: (an int array of rows (the state's index, the target's
+    damage, with ``own`` the actor's own damage, the key after), their probabilities), sorted by
+    state."""
     me, foe = from_key_rows(types, rows)
     draw = Enumerator(rows.shape[0])
-    me2, foe2 = rnd.turn(me, foe, draw, plan)
+    me2, foe2 = play(rnd, me, foe, draw, steps, plan)
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
         parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
@@ -50,13 +57,19 @@ def enumerated(
 
 
 def keyed_turns(
-    rnd: FightRound, keys: list[tuple[int, ...]], types: tuple[type[Columns], ...], plan: Any = None
+    rnd: FightRound,
+    keys: list[tuple[int, ...]],
+    types: tuple[type[Columns], ...],
+    plan: Any = None,
+    steps: tuple[str, ...] | None = None,
 ) -> list[KeyedTurn]:
-    """Return one turn from each key of ``keys`` (:func:`enumerated`, one call): the rows (the key
-    after the turn, the target's damage, probability)."""
+    """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call):
+    the attacker's turn and its acts after the round (``steps``, default :func:`_round`), as rows
+    (the key after the round, the target's damage, probability)."""
     if not keys:
         return []
-    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan)
+    steps = _round(rnd) if steps is None else steps
+    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, steps=steps)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     out = []
     for i in range(len(keys)):
@@ -67,9 +80,25 @@ def keyed_turns(
     return out
 
 
+def _round(rnd: FightRound) -> tuple[str, ...]:
+    """Return the steps of a round of rounds-to-kill: the attacker's turn, then its acts between
+    rounds when it has any (the passive target has none)."""
+    return ("turn", "between") if between_of(rnd) is not None else ("turn",)
+
+
 def _start(rnd: FightRound) -> tuple[tuple[int, ...], tuple[type[Columns], ...], int]:
     me, foe = rnd.start()
     return tuple(key_rows((me, foe))[0].tolist()), (type(me), type(foe)), int(rnd.hit_points(1))
+
+
+#: the key of the first round of a fight whose attacker acts before it (``between`` with
+#: ``opening``): ("opening", *the start key), a key no round leads to
+OPENING = "opening"
+
+
+def _plain(key: Any) -> tuple[int, ...]:
+    """Return the state key of a chain key (the opening's is its start key)."""
+    return tuple(key[1:]) if key and key[0] == OPENING else tuple(key)
 
 
 def passive_chain(
@@ -90,6 +119,12 @@ def passive_chain(
     turns: dict[Hashable, KeyedTurn] = {}
     frontier = [start]
     rows = 0
+    first: Hashable = start
+    if between_of(rnd) is not None:  # round 1 is the acts before it, the turn and the acts after it
+        first = (OPENING, *start)
+        turns[first] = keyed_turns(rnd, [start], types, steps=("opening", *_round(rnd)))[0]
+        rows = len(turns[first].keys)
+        frontier = sorted(cast(set[tuple[int, ...]], set(turns[first].keys)))
     while frontier:
         if (len(turns) + len(frontier)) * hp > max_states:
             return None
@@ -100,21 +135,33 @@ def passive_chain(
         if rows * hp > max_transitions:
             return None
         frontier = sorted(cast(set[tuple[int, ...]], {k for t in got for k in t.keys} - turns.keys()))
-    return solve_keyed_chain(start, hp, turns.__getitem__, max_rounds, weights=weights, max_transitions=max_transitions)
+    return solve_keyed_chain(first, hp, turns.__getitem__, max_rounds, weights=weights, max_transitions=max_transitions)
 
 
-def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain | None:
+def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain:
     """Return the fight of :func:`passive_chain` with every plan legal at each key
-    (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); None
-    past ``max_states`` (default MAX_STATES). Each level's (key, plan) pairs are enumerated in ONE
+    (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); a
+    RulesError (field ``target``, counted before the work) past ``max_states`` (default MAX_STATES). Each level's (key, plan) pairs are enumerated in ONE
     call (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
     start, types, hp = _start(rnd)
     per: dict[Hashable, dict[str, KeyedTurn]] = {}
     frontier = [start]
+    opening: list[tuple[float, int, tuple[int, ...]]] = []  # (probability, damage, key) after the acts before round 1
+    if between_of(rnd) is not None:
+        (got,) = keyed_turns(rnd, [start], types, steps=("opening",))
+        opening = [
+            (float(p), int(d), cast(tuple[int, ...], k)) for k, d, p in zip(got.keys, got.damage, got.probability)
+        ]
+        frontier = sorted({k for _, _, k in opening})
     while frontier:
         if (len(per) + len(frontier)) * hp > max_states:
-            return None
+            raise RulesError(
+                f"the fight's state is too large for optimal play (over {max_states:,} states, keys x HP); "
+                "objective='rounds' plays the best fixed plan",
+                field="target",
+                rule="docs/limits.md: bounded work",
+            )
         me, foe = from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
         legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(frontier))]
         # every (key, plan) of the level in ONE enumeration: a plan per row; each key's plans in the
@@ -131,7 +178,17 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
         )
 
     def describe(key: Any) -> dict[str, Any]:
-        me, foe = from_key_rows(types, np.array([key], dtype=np.int64))
+        me, foe = from_key_rows(types, np.array([_plain(key)], dtype=np.int64))
         return rnd.describe(me, foe)
 
-    return PlannedChain(start, hp, per.__getitem__, describe)
+    if not opening:
+        return PlannedChain(start, hp, per.__getitem__, describe)
+    # round 1: the attacker's acts before it are dice rolled before its plan is chosen, one Branch
+    # per state they leave (each plan then plays that state's round)
+    branches = [Branch(p, d, per[k], {"taken_before_the_plan": d}) for p, d, k in opening]
+    first = (OPENING, *start)
+
+    def turn(key: Any) -> dict[str, KeyedTurn] | list[Branch]:
+        return branches if key == first else per[key]
+
+    return PlannedChain(first, hp, turn, describe)

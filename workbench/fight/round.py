@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ..columns import Columns
 from .draw import Draw
 
-__all__ = ["FightRound"]
+__all__ = ["FightRound", "between_of", "play"]
 
 
 class FightRound(Protocol):
@@ -26,6 +26,13 @@ class FightRound(Protocol):
     foe)`` names that state's parts for a reader (optimal play's table). ``key`` is a hashable
     naming what the turn tables depend on (models, options, situation, plan), or None: the
     interpreters memoise derived turns under it.
+
+    A side that acts between rounds as well (Last Odyssey's phases) has a method ``between(me, foe,
+    draw, opening) -> (me, foe)``: what its side does after each round (both sides' turns), and, with
+    ``opening``, before the first. The interpreters call it when the description has it
+    (:func:`between_of`): in a duel after both turns, each side's in the order a, b; in rounds-to-kill
+    after the attacker's turn (the passive target has none). A kill in the phases after round r is a
+    kill in round r, one before the first round a kill in round 1.
     """
 
     key: Any
@@ -39,3 +46,24 @@ class FightRound(Protocol):
     def plans(self, me: Columns, foe: Columns) -> list[str]: ...
 
     def describe(self, me: Columns, foe: Columns) -> dict[str, Any]: ...
+
+
+def between_of(rnd: FightRound) -> Any:
+    """Return ``rnd``'s ``between`` (its side's acts between rounds), or None when it has none."""
+    return getattr(rnd, "between", None)
+
+
+def play(
+    rnd: FightRound, me: Columns, foe: Columns, draw: Draw, steps: tuple[str, ...], plan: Any = None
+) -> tuple[Columns, Columns]:
+    """Return (me, foe) after ``steps`` of ``rnd`` in order: "turn" (its turn, playing ``plan``),
+    "between" (its acts after a round) or "opening" (its acts before the first round); a step the
+    description does not have is nothing."""
+    for step in steps:
+        if step == "turn":
+            me, foe = rnd.turn(me, foe, draw, plan)
+            continue
+        between = between_of(rnd)
+        if between is not None:
+            me, foe = between(me, foe, draw, step == "opening")
+    return me, foe

@@ -854,9 +854,9 @@ class RuleSystem(ABC):
             raise RulesError(f"the {self.title} rule system takes no tactics", field="tactics")
         rnd = self.fight_round(me, foe, options, situation, plan)
         if rnd is not None:  # the system's one round description, played with a sampler
-            from ..fight.simulation import RoundSide
+            from ..fight.simulation import round_side
 
-            return RoundSide(rnd, me.name)
+            return round_side(rnd, me.name)
         from ..simulate.turn_side import TurnTableSide
 
         return TurnTableSide(me, foe, options, situation, plan)

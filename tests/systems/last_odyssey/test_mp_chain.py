@@ -4,7 +4,7 @@ srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an
 that amount. Characters may never use an ability that costs more than their current MP"; there is no MP
 regeneration. Against a target without a Shell each turn's plan depends on the MP left alone and the MP is paid
 on every use, hit or miss, so the MP left after each turn is known in advance: the fight is the chain of those
-turns in order, then of the plan that costs nothing (last_odyssey/state_chain.py). The oracle below is written
+turns in order, then of the plan that costs nothing (the chain derived from last_odyssey/round.py). The oracle below is written
 from the rules (the hit die faces of test_oracle.oracle_face, plain Python over exact fractions): it shares no
 code with the engine's plan choice, tables or chain.
 """
@@ -199,37 +199,3 @@ def test_the_chain_agrees_with_the_enumeration_oracle(name, user, target, plan):
     assert 0 < float(want[-1]) and float(want[0]) < 1  # the fight is neither decided at once nor never
 
 
-def test_the_chain_agrees_with_the_simulation():
-    """The same fight simulated (simulate=True, 40,000 seeded fights) lies within 4 standard errors of the chain at
-    every round (the s.e. of a share of 40,000 at the chain's P, sqrt(P (1 - P) / 40,000): the simulation's own is
-    0 where every fight it ran was killed): the Boar Rider against Jianna with 250 HP (Gore + Gore, Stab + Gore, then Stab + Stab)."""
-    user, target = CAT.creature("Boar Rider"), CAT.creature("Jianna").replace(hp=250)
-    exact = _by(wb.rounds_to_kill(user, target))
-    sim = wb.rounds_to_kill(user, target, simulate=True, fights=40_000, seed=11)
-    assert not sim["exact"].any()
-    assert sim.height >= 4
-    for r, p in zip(sim["round"].to_list(), sim["p_killed_by"].to_list()):
-        want = exact.get(r, max(exact.values()))
-        assert abs(p - want) <= 4 * (want * (1 - want) / 40_000) ** 0.5 + 1e-12, r
-
-
-def test_phase_abilities_are_chained_and_agree_with_the_simulation():
-    """An attacker whose Miasma poisons on a hit die (the Zombie Hulk) and one whose Dragonslayer reads
-    whether the foe is at full HP (Ser Tarbh: "If the target is not at full HP, the attack deals 2x damage
-    instead") are chained over that state (``phase_chain``: Poisoned and full HP in the key, with the MP,
-    Shell, anima and round), no longer simulated; the same fights simulated (40,000 seeded fights) lie
-    within 4 standard errors of the chain at every round. (Hand numbers: test_phase_abilities.py.)"""
-    tarbh = CAT.creature("Ser Tarbh of Greenhill, Form 1: War Leader")
-    for attacker, target, effect in (
-        (CAT.creature("Zombie Hulk"), CAT.creature("Jianna"), "miasma"),
-        (tarbh, CAT.creature("Jianna"), "dragonslayer"),
-    ):
-        assert effect in LO.state_effects(attacker, target)
-        assert LO.state_chain(attacker, target) is not None
-        f = wb.rounds_to_kill(attacker, target)
-        assert f["exact"].all()
-        exact = dict(zip(f["round"].to_list(), f["p_killed_by"].to_list()))
-        sim = wb.rounds_to_kill(attacker, target, simulate=True, fights=40_000, seed=3)
-        for r, p in zip(sim["round"].to_list(), sim["p_killed_by"].to_list()):
-            want = exact.get(r, max(exact.values()))
-            assert abs(p - want) <= 4 * (want * (1 - want) / 40_000) ** 0.5 + 1e-12, (effect, r)

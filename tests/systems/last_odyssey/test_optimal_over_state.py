@@ -1,5 +1,6 @@
-"""Optimal play over a Last Odyssey fight's state (last_odyssey/state_chain.py, state_plans): every plan
-the MP left pays for at each (MP left, Shell left) key, solved by workbench.state_chain.solve_keyed_policy.
+"""Optimal play over a Last Odyssey fight's state (the planned chain derived from last_odyssey/round.py):
+every plan the MP left pays for at each (MP left, Shell left) state, solved by
+workbench.state_chain.solve_keyed_policy.
 Checked against the fixed-plan chain (state_chain) one plan at a time, and never slower than it."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def test_each_free_plan_alone_is_the_fixed_plan_chain(pair):
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
     chain = LO.state_plans(a, t)
-    assert chain is not None and chain.start == (a.mp, LO.shell_points(t))
+    assert chain is not None and chain.describe(chain.start) == {"mp_left": a.mp, "shell_left": LO.shell_points(t)}
     free = [
         lab for lab in chain.turn(chain.start) if all(LO.attack_named(a, x).mp_cost == 0 for x in lab.split(" + "))
     ]
@@ -49,8 +50,8 @@ def test_optimal_play_is_never_slower_than_the_damage_play_or_the_best_fixed_pla
 @pytest.mark.parametrize("pair", [("Prophet", "Walker"), ("Zombie Hulk", "Destroyer")])
 def test_phase_abilities_where_the_damage_play_is_optimal_agree_with_the_phase_chain(pair):
     """Foretell Doom (played once after the third Effect Phase) and Miasma (Poisoned lands in the
-    Effect Phase and then lasts): the key is phase_chain's (MP, Shell, Poisoned, anima, round, full
-    HP). Where the damage play is optimal at every decision, optimal play is phase_chain's own fight:
+    Effect Phase and then lasts): the state is the MP, the Shell, Poisoned, the anima, the Effect
+    Phases passed and full HP (last_odyssey/round.py, Combatant). Where the damage play is optimal at every decision, optimal play is phase_chain's own fight:
     mean and P(killed by t) agree to 1e-12."""
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
@@ -59,7 +60,7 @@ def test_phase_abilities_where_the_damage_play_is_optimal_agree_with_the_phase_c
     assert policy.mean == pytest.approx(mean, rel=1e-12)
     n = min(by.size, policy.by.size)
     np.testing.assert_allclose(policy.by[:n], by[:n], rtol=0, atol=1e-12)
-    assert {"poisoned", "anima_left", "round"} <= set(frame.columns)
+    assert {"poisoned", "anima_left", "effect_phases"} <= set(frame.columns)
 
 
 def test_phase_abilities_optimal_play_is_never_slower():
@@ -79,9 +80,9 @@ def test_phase_abilities_optimal_play_is_never_slower():
 
 
 def test_past_the_solver_bounds_it_is_refused():
-    """The Destroyer (105 MP) against the Walker (a Shell of 52): 3,248 (MP, Shell) keys and some 76 M
-    transitions over every plan, past the 4 M the solver takes: refused (field target, bounded work);
-    the fixed-plan chain of the same fight still fits."""
+    """The Destroyer (105 MP) against the Walker (a Shell of 52): 3,248 (MP, Shell) keys times the Walker's
+    HP, past the 200,000 states optimal play's chain takes (counted before it is built): refused (field
+    target, bounded work); the fixed-plan chain of the same fight still fits."""
     c = LO.catalog()
     a, t = c.creature("Destroyer"), c.creature("Walker")
     with pytest.raises(wb.RulesError) as err:

@@ -1,5 +1,5 @@
 """Last Odyssey Shell in the exact chain: a fight against a shelled target is an absorbing chain over
-(MP left, Shell points left, HP damage taken), not a simulation (last_odyssey/state_chain.py: shell_chain).
+(MP left, Shell points left, HP damage taken), not a simulation (the chain derived from last_odyssey/round.py).
 
 CLARIFICATIONS.md, Last Odyssey: "A target with a Shell counts as the Shell's element; a Shell is a pool of
 points that takes damage before HP", and "A spell against a target with an active Shell x2; a strike against a
@@ -102,21 +102,6 @@ def test_the_chain_agrees_with_the_enumeration_oracle(name, plan, target):
     assert float(1 - long[-1]) < 1e-13  # the tail left out of the oracle's mean
     assert mean == pytest.approx(float(sum(1 - x for x in long)) + 1, abs=1e-9)
     assert 0 < float(want[0]) < 1 and float(want[-1]) > float(want[0])  # neither decided at once nor never
-
-
-def test_mp_and_the_shell_together_agree_with_the_simulation():
-    """The Troll (Bash 1 AP, 5 MP, x2; Stomp 2 AP; 55 Mana) against the Wolf (a Shell of 8): the plan depends on
-    the MP left and on whether the Shell stands, so the chain carries both. The same fight simulated (80,000
-    seeded fights) lies within 4 standard errors of the chain at every round."""
-    troll, wolf = CAT.creature("Troll"), CAT.creature("Wolf")
-    assert LO.state_effects(troll, wolf) == {"mp", "shell"}
-    exact = wb.rounds_to_kill(troll, wolf)
-    assert exact["exact"].all()
-    sim = wb.rounds_to_kill(troll, wolf, simulate=True, fights=80_000, seed=5)
-    by = dict(zip(exact["round"].to_list(), _by(exact)))
-    for r, p in zip(sim["round"].to_list(), _by(sim)):
-        want = by.get(r, max(by.values()))
-        assert abs(p - want) <= 4 * (want * (1 - want) / 80_000) ** 0.5 + 1e-12, r
 
 
 def test_compare_rows_against_a_shell_are_exact_and_equal_rounds_to_kill():

@@ -38,7 +38,7 @@ ROUNDINGS = ("nearest_half_up", "floor")
 #: when an ability is used: as a turn action (action points), or outside the turn's action points:
 #: each Effect Phase (Miasma), in the Paradigm Phase (Dragonslayer), after the third Effect Phase
 #: (Foretell Doom). Only "action" abilities enter turn plans; a fight plays the others between rounds
-#: (last_odyssey/simulation.py, LastOdysseySide.between_rounds).
+#: (last_odyssey/round.py, PhasedRound.between).
 TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase")
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
@@ -293,7 +293,7 @@ class Creature(Model):
     ``creature_type`` is the published type (Human, Undead, Beast, ...). ``phase_abilities`` are
     attack abilities used outside the turn's action points (``timing`` other than "action":
     Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, never planned into a
-    turn, and played by the fight between rounds (last_odyssey/simulation.py). ``anima`` pays for
+    turn, and played by the fight between rounds (last_odyssey/round.py). ``anima`` pays for
     paradigm actions (Dragonslayer, 1 anima each).
     """
 
