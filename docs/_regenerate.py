@@ -203,9 +203,10 @@ def _rel(path: Path) -> str:
 def fields_table(system: str, model: str, where: str) -> str:
     """Return the Markdown table of the declared fields of ``system``'s model class ``model``."""
     from workbench import fields
+    from workbench.systems import models_of
 
     try:
-        cls = fields.models_of(system)[model]
+        cls = models_of(system)[model]
     except Exception as exc:  # noqa: BLE001 - reported with the page and line
         raise DocError(f"{where}: no model {system}.{model}: {exc!r}") from exc
     return fields.markdown(cls)

@@ -1,6 +1,6 @@
 """Rounds-to-kill and duels: the one fight of a matchup, on the one chain kernel (DESIGN.md, Combat).
 
-A turn is a :class:`workbench.turns.TurnTable` row: the joint pmf of one turn's damage over the
+A turn is a :class:`workbench.turn_table.TurnTable` row: the joint pmf of one turn's damage over the
 target system's pools. :func:`workbench.chains.kill_chains` runs the absorbing chain on it (HP: the
 running total of damage against HP; Annulus: Endurance, then Vitality, with Vital damage straight to
 Vitality). ``rounds_to_kill``, ``duel`` and ``compare`` read the same chain.

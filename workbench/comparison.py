@@ -28,7 +28,7 @@ from .systems import system as _system
 from .systems import system_of
 from .systems import systems as _systems
 from .systems.base import RuleSystem, pmf_rows
-from .work import Work, check
+from .work import Work, check, counts
 
 __all__ = ["compare", "rank", "pivot", "export", "neutral_attacker", "COLUMNS", "BEST_PLAN"]
 
@@ -856,6 +856,7 @@ def _prepare(
     )
 
 
+@counts("compare")
 def compare_work(
     attackers: Any,
     targets: Any,

@@ -1,7 +1,7 @@
 """The simulation side of a state-free fight: every turn is one draw from the turn table.
 
 A creature whose fight carries no state but its hit pools needs no system-specific side: each of
-its turns draws one cell of its :class:`workbench.turns.TurnTable` row (damage per pool channel)
+its turns draws one cell of its :class:`workbench.turn_table.TurnTable` row (damage per pool channel)
 and applies it to the foe's pools in order, exactly as :func:`workbench.chains.kill_chains` does
 (channel i enters pool i; what a pool cannot take spills into the next; the last pool empty kills).
 ``RuleSystem.simulation_side`` returns it by default, so ``duel(simulate=True)`` works for any

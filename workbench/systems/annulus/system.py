@@ -11,7 +11,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
+from ..base import RuleSystem
+from ..catalog import CATALOG_DIR, Catalog, load_models
 from . import models as m
 from . import resolve
 from .models import Attack, Creature, Options, Situation

@@ -17,7 +17,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, pmf_rows
+from ..base import RuleSystem, pmf_rows
+from ..catalog import Catalog
 from . import catalog as _catalog
 from . import models as m
 from .melee import into_melee_outcomes, into_melee_victims

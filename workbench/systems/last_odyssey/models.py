@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...errors import RulesError
+from ...checks import check_int, check_str
+from ...errors import RulesError, show
 from ...fields import NAME_RULE, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
-from ..base import Model, check_int, check_str, show
+from ...model import Model
 from .elements import ELEMENTS, check_element
 
 __all__ = [

@@ -144,9 +144,12 @@ class LastOdysseyRound:
 
     # ------------------------------------------------------------------ the uses and their tables
     def _use(self, use: Any) -> int:
-        i = self._use_at.get(use)
+        """Return the id of a use: (ability, "turn" | "phase"), or a plan function's Dist (by identity:
+        a Dist is not hashable; it stays in :attr:`_uses`, so its id is not reused)."""
+        key = ("dist", id(use)) if isinstance(use, Dist) else use
+        i = self._use_at.get(key)
         if i is None:
-            i = self._use_at[use] = len(self._uses)
+            i = self._use_at[key] = len(self._uses)
             self._uses.append(use)
         return i
 

@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem
+from ..base import RuleSystem
+from ..catalog import Catalog
 from . import catalog as _catalog
 from . import models as m
 from .models import Attack, Creature, Options, Situation

@@ -9,7 +9,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, pmf_rows, summed_uses
+from ..base import RuleSystem, pmf_rows, summed_uses
+from ..catalog import Catalog
 from . import models as m
 from .actions import BASIC_ACTIONS, Slot, as_actions, expand_turn, plan_label, self_ac_penalty, shield_loss
 from .catalog import load_catalog
