@@ -9,6 +9,9 @@
                              --select runs only those test paths
     python3 tasks.py app     the Workbench app in Voila
     python3 tasks.py bench   the benchmarks (side by side with icepool and dyce)
+    python3 tasks.py lite [--output DIR]
+                             build the JupyterLite site (lite/_output: the app and the notebooks in
+                             the browser, no server; docs/lite.md says how to publish it)
 
 The environment lives in .venv next to this file and is reinstalled only when pyproject.toml
 changes, so running a command twice is cheap and safe. Works from a clone in any folder.
@@ -112,7 +115,12 @@ def bench(extra: list[str]) -> None:
     run(PY, "benchmarks/run.py", *extra)
 
 
-COMMANDS = {"lab": lab, "test": test, "app": app, "bench": bench}
+def lite(extra: list[str]) -> None:
+    ensure_env()
+    run(PY, "lite/build.py", *extra)
+
+
+COMMANDS = {"lab": lab, "test": test, "app": app, "bench": bench, "lite": lite}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
