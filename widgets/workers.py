@@ -73,7 +73,10 @@ def _loop() -> asyncio.AbstractEventLoop | None:
     except RuntimeError:
         pass
     if sys.platform == "emscripten":  # pragma: no cover - only in a browser
-        return asyncio.get_event_loop()
+        try:
+            return asyncio.get_event_loop()
+        except RuntimeError:  # no loop set: the work runs at once
+            return None
     return None
 
 
