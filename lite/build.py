@@ -74,7 +74,7 @@ APP_CELLS = [
         "damage distribution, **Duel** pits the two creatures against each other, **Compare** sets the\n"
         "catalog's attacks against its creatures, **Build** assembles an attack set. It runs in your\n"
         "browser (Pyodide): **Run → Run All Cells** starts it; the first start downloads Python and its\n"
-        "packages once. A share link (``app.html?setup=...``) opens the app on its setup.",
+        "packages once. A share link (`app.html?setup=...`) opens the app on its setup.",
     ),
     ("code", INSTALL_CELL),
     (

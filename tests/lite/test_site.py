@@ -116,3 +116,60 @@ def test_a_share_link_reaches_the_app_notebook_with_its_setup(site):
     # the Files panel's link, "../app.html?setup=...", seen from the notebook page, is this page
     notebook_page = "https://example.org/site/notebooks/index.html?path=app.ipynb"
     assert urljoin(notebook_page, "../app.html?setup=x") == "https://example.org/site/app.html?setup=x"
+
+
+@pytest.mark.browser
+def test_the_app_page_opens_the_app_notebook_in_chromium(site):
+    """The site served over HTTP in Debian's chromium, every request off this machine refused: the
+    app page opens the app notebook with the link's setup in its address, JupyterLite draws its
+    cells, and the one thing fetched from outside is Pyodide itself (its CDN, unreachable here:
+    docs/lite.md)."""
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(chromium).exists():
+        pytest.skip("Debian's chromium is not installed (`apt-get install chromium`)")
+    import socket
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    refused: list[str] = []
+
+    def only_local(route):
+        if route.request.url.startswith(f"http://127.0.0.1:{port}/"):
+            return route.continue_()
+        refused.append(route.request.url)
+        return route.abort()
+
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.route("**/*", only_local)
+            outside: list[str] = []  # what the page and its kernel's worker ask of other hosts
+            page.on("request", lambda r: None if r.url.startswith(f"http://127.0.0.1:{port}/") else outside.append(r.url))
+            for _ in range(50):  # the server may take a moment to listen
+                try:
+                    page.goto(f"http://127.0.0.1:{port}/app.html?setup=wb1%3Aabc", wait_until="load")
+                    break
+                except sync_api.Error:
+                    page.wait_for_timeout(200)
+            page.wait_for_url("**/notebooks/index.html?*", timeout=30_000)
+            page.locator(".jp-Cell").nth(2).wait_for(timeout=60_000)
+            for _ in range(300):  # the kernel starting: Pyodide from its CDN
+                if any("/pyodide/" in u for u in outside):
+                    break
+                page.wait_for_timeout(200)
+            url, cells, title = page.url, page.locator(".jp-Cell").count(), page.title()
+            text = page.locator(".jp-Cell").nth(2).inner_text()
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert "path=app.ipynb" in url and "setup=wb1%3Aabc" in url
+    assert cells == 3 and title == "Rules Workbench" and "follow_setup_link(app)" in text
+    assert any("/pyodide/" in u for u in outside), outside
+    assert all("/pyodide/" in u for u in [*refused, *outside]), (refused, outside)
