@@ -73,9 +73,10 @@ def live_with_picture(spec: dict[str, Any], **metadata: Any):
 def enable() -> None:
     """Display every altair chart as its live widget with a saved PNG beside it (offline)."""
     alt.renderers.register("jupyter+png", live_with_picture)
-    from workbench.extras import has_vl_convert
+    from widgets import enable_offline
 
-    alt.renderers.enable("jupyter+png", offline=has_vl_convert())  # JupyterLite: JavaScript from the CDN
+    # offline from the bundle (cached, or made by vl-convert); without either (JupyterLite) from the CDN
+    alt.renderers.enable("jupyter+png", offline=enable_offline())
 
 
 class WithPicture:
