@@ -75,8 +75,10 @@ def enable() -> None:
     alt.renderers.register("jupyter+png", live_with_picture)
     from widgets import enable_offline
 
-    # offline from the bundle (cached, or made by vl-convert); without either (JupyterLite) from the CDN
-    alt.renderers.enable("jupyter+png", offline=enable_offline())
+    # offline when the bundle is in place (cached, or made by vl-convert); without either
+    # (JupyterLite) from the CDN: what enable_offline left the chart class with
+    enable_offline()
+    alt.renderers.enable("jupyter+png", offline=bool(alt.JupyterChart._is_offline))
 
 
 class WithPicture:
