@@ -9,6 +9,13 @@
                              --select runs only those test paths
     python3 tasks.py app     the Workbench app in Voila
     python3 tasks.py bench   the benchmarks (side by side with icepool and dyce)
+    python3 tasks.py test-pyodide [pytest args]
+                             the engine tests (PYODIDE_TESTS) in a second venv, .venv-pyodide, on the
+                             versions of numpy, scipy, polars, pandas... that Pyodide ships
+                             (.ci/pyodide-versions.txt): the JupyterLite site runs on those
+    python3 tasks.py lite [--output DIR]
+                             build the JupyterLite site (lite/_output: the app and the notebooks in
+                             the browser, no server; docs/lite.md says how to publish it)
 
 The environment lives in .venv next to this file and is reinstalled only when pyproject.toml
 changes, so running a command twice is cheap and safe. Works from a clone in any folder.
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +56,51 @@ def ensure_env() -> None:
     for old in VENV.glob(".installed-*"):
         old.unlink()
     stamp.touch()
+
+
+PYODIDE_VENV = ROOT / ".venv-pyodide"
+PYODIDE_PY = PYODIDE_VENV / ("Scripts" if os.name == "nt" else "bin") / "python"
+PYODIDE_PINS = ROOT / ".ci" / "pyodide-versions.txt"
+#: the engine's test folders run on Pyodide's versions: its numbers, chains, fights, files and
+#: systems, without the widgets, notebooks, browser and packaging (a few minutes on 2 cores)
+PYODIDE_TESTS = ["tests/dist", "tests/chains", "tests/combat", "tests/state_chain", "tests/io", "tests/fight",
+                 "tests/simulate", "tests/comparison", "tests/races", "tests/sweeps", "tests/arguments"]  # fmt: skip
+#: left out there: every row of the three big catalogs (3 of the 6 minutes; test_one_fight.py runs the
+#: same code on each system) and the hostile-file tests, which drive the panels
+PYODIDE_SKIP = ["tests/comparison/test_whole_catalogs.py", "tests/io/test_hostile.py"]
+#: what those tests need besides the package: the runners and the oracles, at the test extra's pins
+PYODIDE_TEST_TOOLS = ["pytest", "pytest-timeout", "pytest-xdist", "hypothesis", "icepool", "dyce", "jsonschema"]
+
+
+def ensure_pyodide_env() -> None:
+    """Create .venv-pyodide: the package (editable, no extras) on Pyodide's versions and the test
+    tools, once per pyproject and pins."""
+    import tomllib
+
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + PYODIDE_PINS.read_bytes()).hexdigest()[:16]
+    stamp = PYODIDE_VENV / f".installed-{digest}"
+    if stamp.exists():
+        return
+    if not PYODIDE_PY.exists():
+        run(sys.executable, "-m", "venv", PYODIDE_VENV)
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    tools = [r.split("#")[0].strip() for r in extra if re.split(r"[\s<>=\[]", r)[0] in PYODIDE_TEST_TOOLS]
+    quiet = ["--quiet", "--disable-pip-version-check"]
+    run(PYODIDE_PY, "-m", "pip", "install", *quiet, "--upgrade", "pip")
+    run(PYODIDE_PY, "-m", "pip", "install", *quiet, "-c", PYODIDE_PINS, "-e", ".", *tools)
+    for old in PYODIDE_VENV.glob(".installed-*"):
+        old.unlink()
+    stamp.touch()
+
+
+def test_pyodide(extra: list[str]) -> None:
+    ensure_pyodide_env()
+    run(PYODIDE_PY, "-m", "pip", "check")  # the pins agree with the package's own requirements
+    workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra) else ["-n", "auto"]
+    skip = [f"--ignore={path}" for path in PYODIDE_SKIP]
+    args = [PYODIDE_PY, "-m", "pytest", *PYODIDE_TESTS, *skip, "-p", "no:cacheprovider", *workers, "--dist", "loadscope"]
+    print("+", " ".join(map(str, [*args, *extra])), flush=True)
+    sys.exit(subprocess.run([str(a) for a in [*args, *extra]], cwd=ROOT).returncode)
 
 
 def root_flag() -> list[str]:
@@ -112,7 +165,12 @@ def bench(extra: list[str]) -> None:
     run(PY, "benchmarks/run.py", *extra)
 
 
-COMMANDS = {"lab": lab, "test": test, "app": app, "bench": bench}
+def lite(extra: list[str]) -> None:
+    ensure_env()
+    run(PY, "lite/build.py", *extra)
+
+
+COMMANDS = {"lab": lab, "test": test, "test-pyodide": test_pyodide, "app": app, "bench": bench, "lite": lite}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -65,7 +65,7 @@ class DocError(Exception):
 def _tasks_commands() -> set[str]:
     text = (ROOT / "tasks.py").read_text()
     match = re.search(r"^COMMANDS = \{(.*?)\}", text, re.M)
-    return set(re.findall(r'"(\w+)":', match.group(1))) if match else set()
+    return set(re.findall(r'"([\w-]+)":', match.group(1))) if match else set()
 
 
 def _make_targets() -> set[str]:

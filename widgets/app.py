@@ -62,6 +62,10 @@ class Workbench(Panel):
     overlays them against the Damage tab's target with deltas against ``reference`` (a pin's
     label, the first pin's by default); the Sweep tab draws one line per pin, and Compare's
     **add pinned builds** adds them to its grid. Switching the system clears the pins.
+
+    ``setup`` is a share code to open on (:meth:`open_setup`; ``?setup=`` of a link); ``link_page``
+    the page the Files panel's share link opens, relative to this one ("" this page, as in Voilà; the
+    JupyterLite site's app page, lite/build.py).
     """
 
     system_name = T.Unicode("annulus", help="the rule system shown")
@@ -69,7 +73,13 @@ class Workbench(Panel):
     reference = T.Unicode("", help="the label of the pin the deltas are against")
 
     def __init__(
-        self, system: str = "annulus", *, duel_auto: bool = False, setup: str | None = None, **kwargs: Any
+        self,
+        system: str = "annulus",
+        *,
+        duel_auto: bool = False,
+        setup: str | None = None,
+        link_page: str = "",
+        **kwargs: Any,
     ) -> None:
         import workbench as wb
 
@@ -97,6 +107,7 @@ class Workbench(Panel):
                 "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
             },
             link_slot=SETUP_SLOT,
+            link_page=link_page,
         )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
@@ -104,15 +115,24 @@ class Workbench(Panel):
         self.system_name = system
         self._build(system)
         self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
-        if setup:
-            # a link's setup (?setup=wb1:... in the app's URL): a bad one is explained, the app stays up
-            try:
-                self.apply_models(wb.from_share_code(setup))
-            except RulesError as err:
-                self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
+        self.open_setup(setup)
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
         self.children = _children(header, self.error_box, self.tabs, W.HTML("<b>Save, load, share</b>"), self.files)
         self.add_class("wb-app")
+
+    def open_setup(self, setup: str | None) -> bool:
+        """Apply a link's setup (the share code of ``?setup=wb1:...`` in the app's URL); return True
+        when it was applied, False when there is none or it is bad (then explained; the app stays up)."""
+        import workbench as wb
+
+        if not setup:
+            return False
+        try:
+            self.apply_models(wb.from_share_code(setup))
+        except RulesError as err:
+            self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
+            return False
+        return True
 
     # -- building
     @property

@@ -24,6 +24,7 @@ import traitlets as T
 from workbench.errors import RulesError, docs_page
 
 from .offline import enable_offline
+from .workers import Worker, in_inline_job
 
 if TYPE_CHECKING:
     from workbench.charts import AnyChart
@@ -97,7 +98,8 @@ INLINE_SECONDS = 1.0
 _WORKER_PREFIX = "workbench-panel"
 # a second worker for work that follows a result and may take seconds (the Damage tab's fight), so
 # that it never holds up the next redraw: each queue has one worker, and a newer request supersedes
-FOLLOW_UP = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-follow-up")
+# (where threads cannot start, Pyodide, a queue runs its jobs on the kernel's loop: widgets.workers)
+FOLLOW_UP = Worker("workbench-follow-up")
 
 
 class Cancelled(BaseException):
@@ -113,7 +115,9 @@ PROGRESS_EVERY = 0.25
 class Background:
     """Runs a panel's long work (a simulated duel, a big compare) in a worker thread, off the
     kernel's message loop, so that the app stays responsive and the last valid result stays on
-    screen.
+    screen. Where threads cannot start (Pyodide) the work runs on the kernel's loop after the
+    handler that asked returns, or at once with no loop running (:mod:`widgets.workers`): the
+    progress line and superseding are the same, and Cancel drops a job that has not started.
 
     :meth:`run` submits ``work`` and waits at most ``inline`` seconds: work done by then is applied
     at once (the panel behaves as if it ran inline); otherwise the panel shows ``busy`` ("working...")
@@ -131,11 +135,7 @@ class Background:
         # each panel its own worker, so that one panel's long work (a simulated duel) never holds
         # up another's (a Damage redraw); within a panel a newer request supersedes the older
         self._own = executor is None
-        self.executor = (
-            concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_PREFIX)
-            if executor is None
-            else executor
-        )
+        self.executor: concurrent.futures.Executor = Worker(_WORKER_PREFIX) if executor is None else executor
         self.generation = 0
         self.future: concurrent.futures.Future | None = None
         self._lock = threading.RLock()
@@ -174,7 +174,7 @@ class Background:
         (``work`` never runs, e.g. the duel turned out exact), otherwise ``show(result)`` draws it at
         once as a preview (if the request is still the newest) and ``work()`` follows, with
         ``label`` in the busy line and Cancel offered."""
-        if self._own and threading.current_thread().name.startswith(_WORKER_PREFIX):
+        if self._own and (threading.current_thread().name.startswith(_WORKER_PREFIX) or in_inline_job()):
             # Already on a panel's worker (a panel built or refreshed by a panel's result): the work
             # runs here, where it is off the loop anyway (its own worker may be the one running
             # this, and could not start it before this returns).
@@ -198,10 +198,11 @@ class Background:
             job = work if preview is None else self._staged(gen, work, *preview)
             future = self.executor.submit(self._reported(gen, job, label))
             self.future = future
-        try:
-            concurrent.futures.wait([future], timeout=self.inline)
-        except Exception:  # noqa: BLE001 - waiting itself cannot fail the panel
-            pass
+        if self.threaded:  # (thread-less, a job not done yet runs after this handler returns)
+            try:
+                concurrent.futures.wait([future], timeout=self.inline)
+            except Exception:  # noqa: BLE001 - waiting itself cannot fail the panel
+                pass
         if future.done():
             return self._finish(future, gen, apply)
         with self._lock:
@@ -297,8 +298,20 @@ class Background:
             self.cancel_button.layout.display = "none"
             self._idle.set()
 
+    @property
+    def threaded(self) -> bool:
+        """Return True when the work runs on a thread (False: on the kernel's loop, widgets.workers)."""
+        return bool(getattr(self.executor, "threaded", True))
+
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no request is awaited (for scripts and tests); return False on a timeout."""
+        """Block until no request is awaited (for scripts and tests); return False on a timeout.
+        Thread-less, the awaited work runs now, here (a panel's constructor needs its first result;
+        nothing else would run it while this blocks)."""
+        if not self.threaded:
+            run_now = getattr(self.executor, "run_now", None)
+            if self.future is not None and run_now is not None:
+                run_now(self.future)
+            return self._idle.is_set()
         return self._idle.wait(timeout)
 
 

@@ -101,11 +101,15 @@ class FilePanel(Panel):
         path: str = "workbench-setup.toml",
         folder: str | os.PathLike | None = None,
         link_slot: str | None = None,
+        link_page: str = "",
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.slots = dict(slots)
         self.link_slot = link_slot  # the slot whose share code also goes in a link (?setup=...)
+        # the page the link opens, relative to this one ("": this page, as in Voila; JupyterLite's
+        # notebook page is not the app's, so the site's app page: lite/build.py)
+        self.link_page = link_page
         self.link = W.HTML()
         self.link.add_class("wb-share-link")
         self.folder = files_folder(folder)
@@ -257,7 +261,7 @@ class FilePanel(Panel):
             self.value = obj
             if self.link_slot is not None and self.what.value == self.link_slot:
                 # relative to the page: the same app, opened on this setup (the app reads ?setup=)
-                href = "?" + urlencode({"setup": self.code.value})
+                href = f"{self.link_page}?" + urlencode({"setup": self.code.value})
                 self.link.value = (
                     f'<a class="wb-share-link-a" href="{html.escape(href, quote=True)}" target="_blank">'
                     "a link to this setup</a> (copy it from the link's menu)"

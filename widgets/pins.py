@@ -15,7 +15,6 @@ target), so pinning a build computes only that build and changing the target rec
 
 from __future__ import annotations
 
-import concurrent.futures
 import html
 import warnings
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 from .damage import fight_summary
+from .workers import Worker
 
 __all__ = ["Pin", "PinsPanel", "MAX_PINS", "KILL_WITHIN", "VIEWS", "pin_summary", "pin_deltas"]
 
@@ -52,7 +52,7 @@ FIGURES = {
     "median_rounds": ("median rounds to kill", "d", True),
 }
 # the pins' fights run on their own worker: six simulated fights never hold up a Damage redraw
-PIN_WORKER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-pins")
+PIN_WORKER = Worker("workbench-pins")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import polars as pl
 
 from .dist import Dist
 from .errors import RulesError
+from .extras import vl_convert
 
 __all__ = [
     "PALETTE",
@@ -673,8 +674,9 @@ def _spec(chart: AnyChart | dict) -> dict:
 
 
 def save_png(chart: AnyChart | dict, path: str | Path, scale: float = 2.0) -> Path:
-    """Write ``chart`` as a PNG (offline, through vl-convert) and return the path."""
-    import vl_convert as vlc
+    """Write ``chart`` as a PNG (offline, through vl-convert) and return the path; a
+    RulesError names what to install when vl-convert-python (the ``export`` extra) is missing."""
+    vlc = vl_convert("saving a chart as PNG")
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -683,8 +685,9 @@ def save_png(chart: AnyChart | dict, path: str | Path, scale: float = 2.0) -> Pa
 
 
 def save_svg(chart: AnyChart | dict, path: str | Path) -> Path:
-    """Write ``chart`` as an SVG (offline, through vl-convert) and return the path."""
-    import vl_convert as vlc
+    """Write ``chart`` as an SVG (offline, through vl-convert) and return the path; a
+    RulesError names what to install when vl-convert-python (the ``export`` extra) is missing."""
+    vlc = vl_convert("saving a chart as SVG")
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,8 +15,9 @@ from widgets import Workbench, enable_offline
 from widgets.app import setup_from_query
 import saved_charts
 
-enable_offline()  # chart JavaScript from the installed packages, bundled once per install
-_ = alt.renderers.enable("jupyter", offline=True)
+# chart JavaScript from the installed packages, bundled once per install (without vl-convert, as
+# in JupyterLite: from the CDN)
+_ = alt.renderers.enable("jupyter", offline=enable_offline())
 
 # %%
 # NBVAL_IGNORE_OUTPUT
