@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as W
 import traitlets as T
 
+from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
@@ -23,6 +24,7 @@ from .base import Panel, _children, guarded
 from .budget import BudgetSearchPanel, has_build_space
 from .compare import ComparePanel
 from .damage import DamagePanel
+from .dice_box import DiceBox
 from .duel import DuelPanel
 from .files import FilePanel
 from .pins import MAX_PINS, Pin, PinsPanel
@@ -146,7 +148,8 @@ class Workbench(Panel):
         damage.observe(self._on_models, names=["attacker", "target", "attack", "options", "situation"])
         self.panels["Damage"] = damage
         self.pinned = self._make_pins(damage)
-        self._boxes["Damage"].children = [damage, self.pinned]
+        self.dice = self._make_dice_box(damage, "wb-dice-damage")
+        self._boxes["Damage"].children = [damage, self.pinned, self.dice_section(self.dice)]
         self.tabs.unobserve(self._on_tab, names="selected_index")
         try:
             self.tabs.children = list(self._boxes.values())
@@ -158,6 +161,21 @@ class Workbench(Panel):
         self.clear_error()
         self._on_models()
         self.build_seconds[name] = time.perf_counter() - start
+
+    def _make_dice_box(self, d: DamagePanel, css: str) -> DiceBox:
+        """Return a dice box overlaying typed expressions on the Damage tab's damage per attack."""
+        box = DiceBox(base=d.value if isinstance(d.value, Dist) else None, base_label="this attack")
+        box.add_class(css)
+        T.dlink((d, "value"), (box, "base"), transform=lambda v: v if isinstance(v, Dist) else None)
+        return box
+
+    @staticmethod
+    def dice_section(box: DiceBox) -> W.Accordion:
+        """Return ``box`` in a closed section titled "Dice box" (opened by a click)."""
+        section = W.Accordion(children=[box], selected_index=None)
+        section.set_title(0, "Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside this attack")
+        section.add_class("wb-dice-section")
+        return section
 
     def _make_pins(self, d: DamagePanel) -> PinsPanel:
         """Return the Damage tab's pins panel, linked to the Damage tab and to ``pins`` and
@@ -325,7 +343,8 @@ class Workbench(Panel):
         T.link((builder, "value"), (box, "value"))
         box.builder, box.summary = builder, summary
         box.search = None
-        parts: list[W.Widget] = [builder, summary]
+        box.dice = self._make_dice_box(d, "wb-dice-build")
+        parts: list[W.Widget] = [builder, summary, self.dice_section(box.dice)]
         if has_build_space(self.system):
             # the best builds within a budget for the Damage tab's attacker against its target
             search = BudgetSearchPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation)
