@@ -99,6 +99,7 @@ class Workbench(Panel):
                 "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
             },
             link_slot=SETUP_SLOT,
+            link_code=self.link_code,
         )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
@@ -109,9 +110,13 @@ class Workbench(Panel):
         if setup:
             # a link's setup (?setup=wb1:... in the app's URL): a bad one is explained, the app stays up
             try:
-                self.apply_models(wb.from_share_code(setup))
+                self.open_setup(setup)
             except RulesError as err:
                 self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
+        self.observe(
+            self.guard(lambda _: self.files.refresh_link(self.link_code())), names=["value", "pins", "reference"]
+        )
+        self.guard(lambda: self.files.refresh_link(self.link_code()))()
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
         self.children = _children(header, self.error_box, self.tabs, W.HTML("<b>Save, load, share</b>"), self.files)
         self.add_class("wb-app")
@@ -368,6 +373,25 @@ class Workbench(Panel):
             "options": d.options,
             "situation": d.situation,
         }
+
+    def link_code(self) -> str:
+        """Return the short code of a link to this setup (:func:`workbench.links.setup_code`): the
+        Damage tab's models and the pins, catalog entries by name and only the edited fields."""
+        from workbench.links import setup_code
+
+        return setup_code(self._setup_models(), self.pins, self.reference)
+
+    def open_setup(self, code: str) -> None:
+        """Open the setup of a link's code: a ``wb2:`` setup code (models, pins and the reference
+        pin) or an older ``wb1:`` share code (models only). RulesError naming ``setup`` if unreadable."""
+        from workbench.links import read_setup_code
+
+        link = read_setup_code(code)
+        self.apply_models(link.models)
+        if link.pins:
+            self.pins = [Pin(label, att, atk, opt, sit) for label, att, atk, opt, sit in link.pins][:MAX_PINS]
+            labels = [p.label for p in self.pins]
+            self.reference = link.reference if link.reference in labels else labels[0]
 
     def _setup_models(self) -> list[Any]:
         d = self.damage
