@@ -20,6 +20,7 @@ that is wrong and whose message says so in one line ("at 4: ...").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -179,8 +180,7 @@ class _Parser:
         value = self.product()
         while (t := self.take("+", "-")) is not None:
             right = self.product()
-            op = t.text
-            value = self.guard(t.pos, lambda v=value, r=right, op=op: _add(v, r, op))
+            value = self.guard(t.pos, functools.partial(_add, value, right, t.text))
         return value
 
     def product(self) -> Value:
@@ -188,11 +188,11 @@ class _Parser:
         while (t := self.take("*", "/")) is not None:
             right = self.repeat()
             if t.text == "*":
-                value = self.guard(t.pos, lambda v=value, r=right: _mul(v, r))
+                value = self.guard(t.pos, functools.partial(_mul, value, right))
             else:
                 if not isinstance(right, int) or right <= 0:
                     raise DiceSyntaxError("'/' divides by a positive whole number (e.g. 3d6/2)", t.pos)
-                value = self.guard(t.pos, lambda v=value, k=right: _div(v, k))
+                value = self.guard(t.pos, functools.partial(_div, value, right))
         return value
 
     def repeat(self) -> Value:
@@ -276,7 +276,7 @@ def _add(a: Value, b: Value, op: str) -> Value:
         return a + b if op == "+" else a - b
     if isinstance(a, int):
         a, b = b, a  # int + Dist: Dist + int (for "-": -(Dist - int))
-        return a + b if op == "+" else -(a - b)  # type: ignore[operator]
+        return a + b if op == "+" else -(a - b)
     return a + b if op == "+" else a - b
 
 

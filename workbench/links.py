@@ -189,15 +189,18 @@ def read_setup_code(code: str) -> SetupLink:
             f"a setup code is at most {MAX_SHARE_CODE} characters, not {len(code)}", field="setup", rule=LIMITS
         )
     if code.startswith(SHARE_PREFIX):
-        models = from_share_code(code)
-        return SetupLink(list(models) if isinstance(models, list) else [models])
+        shared = from_share_code(code)
+        return SetupLink(list(shared) if isinstance(shared, list) else [shared])
     if not code.startswith(SETUP_PREFIX):
         raise RulesError(f"not a workbench setup (it starts with {SETUP_PREFIX!r} or {SHARE_PREFIX!r})", field="setup")
     doc = _document(code)
     if not isinstance(doc, dict) or not isinstance(doc.get("m"), list) or not doc["m"]:
         raise RulesError("the link's setup holds no models", field="setup")
+    name = doc.get("s")
+    if not isinstance(name, str):
+        raise RulesError(f"the link names no rule system ({show(name)})", field="setup.system")
     try:
-        sys = system(doc.get("s"))
+        sys = system(name)
     except RulesError as exc:
         raise RulesError(exc.message, field="setup.system") from None
     entries = list(doc["m"])
