@@ -21,7 +21,7 @@ from workbench.errors import RulesError
 
 from .attack import attack_builder
 from .base import Panel, _children, guarded
-from .budget import BudgetSearchPanel, has_build_space
+from .budget import BudgetSearchPanel, BuildSearchPanel, has_build_space
 from .compare import ComparePanel
 from .damage import DamagePanel
 from .dice_box import DiceBox
@@ -202,6 +202,12 @@ class Workbench(Panel):
         None with the reason beside the pin button (six pinned already, the same build pinned)."""
         return self.pinned.pin(label)
 
+    def use_build(self, attacker: Any, attack: Any, label: str) -> Pin | None:
+        """Put ``attacker`` using ``attack`` (a budget search's result) in the Damage tab and pin it
+        as ``label``; return the pin (None with the reason beside the pin button when refused)."""
+        self.damage.update(attacker=attacker, attack=attack)
+        return self.pin(label)
+
     def unpin(self, label: str) -> None:
         """Remove the pin labelled ``label`` (RulesError naming ``pins`` if there is none)."""
         self.pinned.unpin(label)
@@ -350,10 +356,37 @@ class Workbench(Panel):
         box.search = None
         box.dice = self._make_dice_box(d, "wb-dice-build")
         parts: list[W.Widget] = [builder, summary, self.dice_section(box.dice)]
-        if has_build_space(self.system):
+        from workbench.build_levers import levers
+
+        if levers(self.system, d.attacker, d.attack):
+            # the builds around the one on screen (its levers, each with its cost); "Use this build"
+            # puts one in the Damage tab and pins it
+            search = BuildSearchPanel(
+                self.system,
+                d.attacker,
+                d.attack,
+                d.target,
+                options=d.options,
+                situation=d.situation,
+                on_use=self.use_build,
+            )
+            for name in ("attacker", "attack", "target", "options", "situation"):
+                T.dlink((d, name), (search, name))
+            box._adopt(search)
+            box.search = search
+            parts.append(W.VBox([W.HTML("<b>Budget search around this build</b>"), search]))
+        elif has_build_space(self.system):
             # the best builds within a budget for the Damage tab's attacker against its target
-            search = BudgetSearchPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation)
-            for name in ("attacker", "target", "options", "situation"):
+            search = BudgetSearchPanel(
+                self.system,
+                d.attacker,
+                d.target,
+                options=d.options,
+                situation=d.situation,
+                attack=d.attack,
+                on_use=self.use_build,
+            )
+            for name in ("attacker", "attack", "target", "options", "situation"):
                 T.dlink((d, name), (search, name))
             box._adopt(search)
             box.search = search
