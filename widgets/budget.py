@@ -17,6 +17,7 @@ import html
 from typing import Any
 
 import ipywidgets as W
+import polars as pl
 import traitlets as T
 
 from workbench import charts
@@ -210,6 +211,7 @@ class BudgetSearchPanel(Panel):
             self.pick.options = [
                 (f"{r['rank']}. {r['name']} ({r[by]:.3f})", r["name"]) for r in top.iter_rows(named=True)
             ]
+            self.pick.index = 0 if self.pick.options else None  # the best, picked
             self.clear_message(self.error)
             _set_frame(self, frame)
             return frame
@@ -361,6 +363,8 @@ class BuildSearchPanel(Panel):
         if self.chart is not None:
             self.chart.add_class("wb-budget-chart")
         top = frame.head(self.top_k)
+        if "as on screen" not in top["name"].to_list():  # the build on screen, to compare with
+            top = pl.concat([top, frame.filter(frame["name"] == "as on screen")])
         cells = "".join(
             f"<tr><td>{r['rank']}</td><td>{html.escape(r['name'])}</td><td>{r['cost']}</td>"
             f"<td>{r[by]:.4f}</td><td>{r['same_as']}</td><td>{'✓' if r['pareto'] else ''}</td></tr>"
@@ -371,6 +375,7 @@ class BuildSearchPanel(Panel):
             f"<th>stands for</th><th>on the front</th></tr>{cells}</table>"
         )
         self.pick.options = [(f"{r['rank']}. {r['name']} ({r[by]:.3f})", r["build"]) for r in top.iter_rows(named=True)]
+        self.pick.index = 0 if self.pick.options else None  # the best, picked
         self.results.children = _children(self.table, self.chart)
         self.clear_error()
         _set_frame(self, frame)

@@ -105,9 +105,10 @@ def resolve_in_folder(text: str, folder: Path) -> Path:
 
 
 #: the copy button's script: the link made absolute against the page (the clipboard API where the
-#: page is secure, else a selected text area and the copy command), then "Copied" on the button
+#: page is secure, else a selected text area and the copy command), then "Copied" on the button;
+#: window.URL, since an inline handler sees document.URL (a string) as URL
 _COPY_JS = (
-    "const b=this, url=new URL(b.dataset.href, window.location.href).href;"
+    "const b=this, url=new window.URL(b.dataset.href, window.location.href).href;"
     "const done=()=>{b.textContent='\\u2713 Copied';b.dataset.copied=url;"
     "setTimeout(()=>{b.textContent='\\ud83d\\udccb Copy link'},2000)};"
     "const fallback=()=>{const t=document.createElement('textarea');t.value=url;document.body.appendChild(t);"
