@@ -42,6 +42,9 @@ TEST_EXTRAS = ("test", "lab")
 #: JupyterLab settings that tasks.py lab sets as defaults in .venv (overrides.json): no "Would you
 #: like to get notified about official Jupyter news?" prompt, no update check
 LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+#: what Lab's file browser does not list in notebooks/: Jupyter's own defaults, then the files that
+#: build and test the notebooks (a designer opens the notebooks; the helpers they import stay listed)
+LAB_HIDDEN = ("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", "_build.py", "conftest.py", "sanitize.cfg", "src")
 
 
 def installed(digest: str) -> set[str]:
@@ -102,6 +105,7 @@ def lab_command(extra: list[str]) -> list[str | Path]:
         *root_flag(),
         f"--ServerApp.root_dir={notebooks}",
         "--LabApp.news_url=",
+        *[f"--ContentsManager.hide_globs={glob}" for glob in LAB_HIDDEN],
         notebooks / "00-quickstart.ipynb",
         *extra,
     ]

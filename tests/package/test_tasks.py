@@ -49,6 +49,7 @@ def test_first_lab_installs_the_designer_extras_with_progress_and_opens_on_noteb
     assert lab[1] == "lab"
     assert f"--ServerApp.root_dir={ROOT / 'notebooks'}" in lab
     assert str(ROOT / "notebooks" / "00-quickstart.ipynb") in lab
+    assert "--ContentsManager.hide_globs=_build.py" in lab and "--ContentsManager.hide_globs=__pycache__" in lab
     overrides = json.loads((tasks.VENV / "share/jupyter/lab/settings/overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
 
