@@ -88,12 +88,12 @@ def resolve_in_folder(text: str, folder: Path) -> Path:
         raise RulesError("a file name cannot hold a NUL character", field="path", rule=_RULE)
     pure = PurePath(text)
     if ".." in pure.parts:
-        raise RulesError(f"{text}: '..' is not allowed; files stay inside {folder}", field="path", rule=_RULE)
+        raise RulesError(f"{text}: '..' is not allowed; files stay inside your files folder", field="path", rule=_RULE)
     candidate = Path(os.path.abspath(pure if pure.is_absolute() else folder / pure))
     real = Path(os.path.realpath(candidate))
     inside = lambda p: p == folder or folder in p.parents  # noqa: E731
     if not inside(candidate) or not inside(real):
-        raise RulesError(f"{text}: outside the files folder {folder}; give a name inside it", field="path", rule=_RULE)
+        raise RulesError(f"{text}: outside your files folder; give a name inside it", field="path", rule=_RULE)
     if real == folder:
         raise RulesError(f"{text} is the files folder itself; give a file name", field="path", rule=_RULE)
     for pkg in _PACKAGES:
@@ -153,7 +153,7 @@ class FilePanel(Panel):
             placeholder="setup.toml or setup.json",
             style=style,
             layout=wide,
-            tooltip=f"a file in {self.folder}",
+            tooltip="a file in your files folder (docs/panels.md: Save, load, share)",
         )
         self.save_button = W.Button(description="Save", icon="save", tooltip="write the chosen models to the file")
         self.load_button = W.Button(description="Load", icon="folder-open", tooltip="read models from the file")

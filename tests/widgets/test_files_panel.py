@@ -180,3 +180,13 @@ def test_save_status_names_no_server_path(tmp_path, monkeypatch):
     app.files.save_button.click()
     status = app.files.status.value
     assert "mine/setup.toml in your files folder" in status and str(tmp_path) not in status
+
+
+def test_path_errors_name_no_server_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path / "files"))
+    app = Workbench("unbound")
+    for bad in ("../escape.toml", "/etc/passwd.toml"):
+        app.files.path.value = bad
+        app.files.save_button.click()
+        shown = app.files.errors_shown()["path"]
+        assert "your files folder" in shown and str(tmp_path) not in shown
