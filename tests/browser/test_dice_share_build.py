@@ -69,6 +69,11 @@ def test_dice_box_overlays_an_expression_and_marks_a_bad_one(browser, voila_here
     problems: list[str] = []
     page = open_app(browser, voila_here, problems)
     try:
+        intro = page.locator("h1", has_text="Rules Workbench").first
+        intro.wait_for(timeout=STEP_MS)  # Voilà's page speaks to a visitor, no developer command
+        page_text = page.locator("body").inner_text()
+        assert "Copy link" in page_text and "tasks.py" not in page_text
+        shot(page, "voila-intro", docs="voila-intro")
         box = page.locator(".wb-dice-damage")
         page.locator(".wb-tab-damage .wb-dice-section .jupyter-widget-Collapse-header").first.click()
         box.locator(".wb-dice-input input").fill("2d20kh1+5")
