@@ -167,9 +167,10 @@ class Workbench(Panel):
         self._on_models()
         self.build_seconds[name] = time.perf_counter() - start
 
-    def _make_dice_box(self, d: DamagePanel, css: str) -> DiceBox:
-        """Return a dice box overlaying typed expressions on the Damage tab's damage per attack."""
-        box = DiceBox(base=d.value if isinstance(d.value, Dist) else None, base_label="this attack")
+    def _make_dice_box(self, d: DamagePanel, css: str, label: str = "this attack") -> DiceBox:
+        """Return a dice box overlaying typed expressions on ``d``'s damage per attack (the Damage
+        tab's, or Compare's clicked matchup), drawn as ``label``."""
+        box = DiceBox(base=d.value if isinstance(d.value, Dist) else None, base_label=label)
         box.add_class(css)
         T.dlink((d, "value"), (box, "base"), transform=lambda v: v if isinstance(v, Dist) else None)
         return box
@@ -178,7 +179,7 @@ class Workbench(Panel):
     def dice_section(box: DiceBox) -> W.Accordion:
         """Return ``box`` in a closed section titled "Dice box" (opened by a click)."""
         section = W.Accordion(children=[box], selected_index=None)
-        section.set_title(0, "Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside this attack")
+        section.set_title(0, f"Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside {box.base_label}")
         section.add_class("wb-dice-section")
         return section
 
@@ -285,6 +286,9 @@ class Workbench(Panel):
         add_pins.on_click(cmp.guard(lambda _: self.add_pins_to_compare()))
         cmp.add_buttons = (add_attacker, add_target, add_pins)
         cmp.prepend(W.HBox([add_attacker, add_target, add_pins]))
+        if cmp.detail is not None:  # a dice box beside the clicked matchup's damage
+            cmp.dice = self._make_dice_box(cmp.detail, "wb-dice-compare", "this matchup")
+            cmp.set_trait("children", (*getattr(cmp, "children"), self.dice_section(cmp.dice)))  # noqa: B009
         return cmp
 
     def add_pins_to_compare(self) -> list[str]:

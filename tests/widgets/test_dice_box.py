@@ -101,3 +101,11 @@ def test_app_has_a_dice_box_on_damage_and_build_following_the_attack(app):
         app.damage.update(attack=other)
         assert app.dice.base.isclose(app.damage.value) and build.dice.base.isclose(app.damage.value)
     assert attacks is not None
+
+
+def test_compare_tab_has_a_dice_box_following_the_clicked_matchup(app):
+    cmp = app.build_tab("Compare")
+    assert cmp.dice.base is not None and cmp.dice.base.isclose(cmp.detail.value)
+    assert cmp.dice.base_label == "this matchup" and "wb-dice-compare" in cmp.dice._dom_classes
+    cmp.dice.add("2d6")
+    assert list(cmp.dice.named()) == ["this matchup", "2d6"]
