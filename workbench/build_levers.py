@@ -142,8 +142,16 @@ def _unbound_levers(system: Any, attacker: Any, attack: Any) -> list[Lever]:
     stat = "dex_mod" if attack.kind in ("ranged",) else ("magic_mod" if attack.kind == "spell" else "str_mod")
     names = {"str_mod": "Strength", "dex_mod": "Dexterity", "magic_mod": "magic"}
     out += _stat_levers(attacker, {stat: names[stat]})
+    # another weapon of the same kind, natural or not as the one on screen; not a shield, nor a stat
+    # block's weapon with its own fixed attack bonus (the catalog's "Reference greatsword", +7 always)
     swaps = [
-        a for a in system.catalog().attacks.values() if a.kind == attack.kind and not a.shield and a.name != attack.name
+        a
+        for a in system.catalog().attacks.values()
+        if a.kind == attack.kind
+        and a.natural == attack.natural  # a sword for a sword, a bite for a bite
+        and not a.shield
+        and a.attack_bonus is None
+        and a.name != attack.name
     ]
     if swaps:
         out.append(Lever("weapon", tuple((f"weapon {a.name}", 1, _swap(system, a)) for a in swaps)))

@@ -40,6 +40,9 @@ def test_levers_are_the_designers(name, expected, absent):
     s, attacker, attack, _ = _setup(name)
     names = {lv.name for lv in levers(s, attacker, attack)}
     assert expected <= names and not (absent & names)
+    if name == "unbound":  # no stat block's weapon with its own fixed bonus ("Reference greatsword")
+        weapons = next(lv for lv in levers(s, attacker, attack) if lv.name == "weapon").alternatives
+        assert not [w for w in weapons if "Reference" in w[0]] and len(weapons) >= 5
     assert levers(wb.system("annulus"), *list(wb.system("annulus").catalog().creatures.values())[:1], None) == []
 
 
