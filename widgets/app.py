@@ -16,13 +16,15 @@ from typing import Any
 import ipywidgets as W
 import traitlets as T
 
+from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
 from .base import Panel, _children, guarded
-from .budget import BudgetSearchPanel, has_build_space
+from .budget import BudgetSearchPanel, BuildSearchPanel, has_build_space
 from .compare import ComparePanel
 from .damage import DamagePanel
+from .dice_box import DiceBox
 from .duel import DuelPanel
 from .files import FilePanel
 from .pins import MAX_PINS, Pin, PinsPanel
@@ -108,6 +110,7 @@ class Workbench(Panel):
             },
             link_slot=SETUP_SLOT,
             link_page=link_page,
+            link_code=self.link_code,
         )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
@@ -116,22 +119,32 @@ class Workbench(Panel):
         self._build(system)
         self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
         self.open_setup(setup)
+        self.observe(
+            self.guard(lambda _: self.files.refresh_link(self.link_code())), names=["value", "pins", "reference"]
+        )
+        self.guard(lambda: self.files.refresh_link(self.link_code()))()
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
         self.children = _children(header, self.error_box, self.tabs, W.HTML("<b>Save, load, share</b>"), self.files)
         self.add_class("wb-app")
 
     def open_setup(self, setup: str | None) -> bool:
-        """Apply a link's setup (the share code of ``?setup=wb1:...`` in the app's URL); return True
-        when it was applied, False when there is none or it is bad (then explained; the app stays up)."""
-        import workbench as wb
+        """Apply a link's setup (``?setup=...`` in the app's URL): a ``wb2:`` setup code (models, pins
+        and the reference pin) or an older ``wb1:`` share code (models only); return True when it
+        was applied, False when there is none or it is bad (then explained; the app stays up)."""
+        from workbench.links import read_setup_code
 
         if not setup:
             return False
         try:
-            self.apply_models(wb.from_share_code(setup))
+            link = read_setup_code(setup)
+            self.apply_models(link.models)
         except RulesError as err:
             self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
             return False
+        if link.pins:
+            self.pins = [Pin(label, att, atk, opt, sit) for label, att, atk, opt, sit in link.pins][:MAX_PINS]
+            labels = [p.label for p in self.pins]
+            self.reference = link.reference if link.reference in labels else labels[0]
         return True
 
     # -- building
@@ -166,7 +179,8 @@ class Workbench(Panel):
         damage.observe(self._on_models, names=["attacker", "target", "attack", "options", "situation"])
         self.panels["Damage"] = damage
         self.pinned = self._make_pins(damage)
-        self._boxes["Damage"].children = [damage, self.pinned]
+        self.dice = self._make_dice_box(damage, "wb-dice-damage")
+        self._boxes["Damage"].children = [damage, self.pinned, self.dice_section(self.dice)]
         self.tabs.unobserve(self._on_tab, names="selected_index")
         try:
             self.tabs.children = list(self._boxes.values())
@@ -178,6 +192,22 @@ class Workbench(Panel):
         self.clear_error()
         self._on_models()
         self.build_seconds[name] = time.perf_counter() - start
+
+    def _make_dice_box(self, d: DamagePanel, css: str, label: str = "this attack") -> DiceBox:
+        """Return a dice box overlaying typed expressions on ``d``'s damage per attack (the Damage
+        tab's, or Compare's clicked matchup), drawn as ``label``."""
+        box = DiceBox(base=d.value if isinstance(d.value, Dist) else None, base_label=label)
+        box.add_class(css)
+        T.dlink((d, "value"), (box, "base"), transform=lambda v: v if isinstance(v, Dist) else None)
+        return box
+
+    @staticmethod
+    def dice_section(box: DiceBox) -> W.Accordion:
+        """Return ``box`` in a closed section titled "Dice box" (opened by a click)."""
+        section = W.Accordion(children=[box], selected_index=None)
+        section.set_title(0, f"Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside {box.base_label}")
+        section.add_class("wb-dice-section")
+        return section
 
     def _make_pins(self, d: DamagePanel) -> PinsPanel:
         """Return the Damage tab's pins panel, linked to the Damage tab and to ``pins`` and
@@ -198,6 +228,12 @@ class Workbench(Panel):
         """Pin the Damage tab's build (see :meth:`widgets.pins.PinsPanel.pin`): return the pin, or
         None with the reason beside the pin button (six pinned already, the same build pinned)."""
         return self.pinned.pin(label)
+
+    def use_build(self, attacker: Any, attack: Any, label: str) -> Pin | None:
+        """Put ``attacker`` using ``attack`` (a budget search's result) in the Damage tab and pin it
+        as ``label``; return the pin (None with the reason beside the pin button when refused)."""
+        self.damage.update(attacker=attacker, attack=attack)
+        return self.pin(label)
 
     def unpin(self, label: str) -> None:
         """Remove the pin labelled ``label`` (RulesError naming ``pins`` if there is none)."""
@@ -276,6 +312,9 @@ class Workbench(Panel):
         add_pins.on_click(cmp.guard(lambda _: self.add_pins_to_compare()))
         cmp.add_buttons = (add_attacker, add_target, add_pins)
         cmp.prepend(W.HBox([add_attacker, add_target, add_pins]))
+        if cmp.detail is not None:  # a dice box beside the clicked matchup's damage
+            cmp.dice = self._make_dice_box(cmp.detail, "wb-dice-compare", "this matchup")
+            cmp.set_trait("children", (*getattr(cmp, "children"), self.dice_section(cmp.dice)))  # noqa: B009
         return cmp
 
     def add_pins_to_compare(self) -> list[str]:
@@ -345,11 +384,39 @@ class Workbench(Panel):
         T.link((builder, "value"), (box, "value"))
         box.builder, box.summary = builder, summary
         box.search = None
-        parts: list[W.Widget] = [builder, summary]
-        if has_build_space(self.system):
+        box.dice = self._make_dice_box(d, "wb-dice-build")
+        parts: list[W.Widget] = [builder, summary, self.dice_section(box.dice)]
+        from workbench.build_levers import levers
+
+        if levers(self.system, d.attacker, d.attack):
+            # the builds around the one on screen (its levers, each with its cost); "Use this build"
+            # puts one in the Damage tab and pins it
+            search = BuildSearchPanel(
+                self.system,
+                d.attacker,
+                d.attack,
+                d.target,
+                options=d.options,
+                situation=d.situation,
+                on_use=self.use_build,
+            )
+            for name in ("attacker", "attack", "target", "options", "situation"):
+                T.dlink((d, name), (search, name))
+            box._adopt(search)
+            box.search = search
+            parts.append(W.VBox([W.HTML("<b>Budget search around this build</b>"), search]))
+        elif has_build_space(self.system):
             # the best builds within a budget for the Damage tab's attacker against its target
-            search = BudgetSearchPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation)
-            for name in ("attacker", "target", "options", "situation"):
+            search = BudgetSearchPanel(
+                self.system,
+                d.attacker,
+                d.target,
+                options=d.options,
+                situation=d.situation,
+                attack=d.attack,
+                on_use=self.use_build,
+            )
+            for name in ("attacker", "attack", "target", "options", "situation"):
                 T.dlink((d, name), (search, name))
             box._adopt(search)
             box.search = search
@@ -369,6 +436,13 @@ class Workbench(Panel):
             "options": d.options,
             "situation": d.situation,
         }
+
+    def link_code(self) -> str:
+        """Return the short code of a link to this setup (:func:`workbench.links.setup_code`): the
+        Damage tab's models and the pins, catalog entries by name and only the edited fields."""
+        from workbench.links import setup_code
+
+        return setup_code(self._setup_models(), self.pins, self.reference)
 
     def _setup_models(self) -> list[Any]:
         d = self.damage

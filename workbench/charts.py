@@ -32,6 +32,7 @@ __all__ = [
     "dist_frame",
     "damage_chart",
     "at_least_chart",
+    "at_most_chart",
     "rounds_chart",
     "round_ticks",
     "sweep_chart",
@@ -986,4 +987,46 @@ def pinned_chart(
             color=alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
         )
     chart = alt.hconcat(left, right, title=_title(title)).resolve_scale(color="shared")
+    return _finish(chart, themed)
+
+
+def at_most_chart(
+    dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
+    title: str = "Chance of at most X",
+    *,
+    subtitle: str | None = None,
+    x_title: str = "Outcome (at most)",
+    themed: bool = True,
+) -> AnyChart:
+    """Return the "at most x" curve P(X <= x) of one Dist or of several named ones overlaid (the
+    mirror of :func:`at_least_chart`; the dice box's "at most" view)."""
+    named = _named(dists, "value")
+    frames = []
+    for name, d in named.items():
+        f = dist_frame(d).select("damage", "at_most")
+        start = pl.DataFrame({"damage": [int(_number(f["damage"].min())) - 1], "at_most": [0.0]})
+        frames.append(pl.concat([start, f]).with_columns(build=pl.lit(str(name))))
+    frame = pl.concat(frames)
+    if frame.height > MAX_ROWS:
+        raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
+    many = len(named) > 1
+    chart = (
+        alt.Chart(frame)
+        .mark_line(interpolate="step-after", point=frame.height <= 120, strokeWidth=2)
+        .encode(
+            x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("at_most:Q", title="P(value ≤ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            color=(
+                alt.Color("build:N", title="Expression", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+                if many
+                else alt.value(PALETTE[0])
+            ),
+            tooltip=[
+                alt.Tooltip("build:N", title="expression"),
+                alt.Tooltip("damage:Q", title="at most"),
+                alt.Tooltip("at_most:Q", title="probability", format=".2%"),
+            ],
+        )
+        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    )
     return _finish(chart, themed)

@@ -21,9 +21,9 @@ def test_the_link_points_at_the_app_page_and_the_page_query_opens_it():
     app.files.what.value = SETUP_SLOT
     app.files.get_code_button.click()
     href = html.unescape(re.search(r'href="([^"]+)"', app.files.link.value).group(1))
-    assert href.startswith("../app.html?setup=wb1")
+    assert href.startswith("../app.html?setup=wb2")  # the app's short setup code (workbench/links.py)
     code = setup_from_query(href.split("?", 1)[1])
-    assert code == app.files.code.value
+    assert code == app.link_code()
 
     opened = Workbench("annulus")
     page = follow_setup_link(opened)
