@@ -16,6 +16,7 @@ import numpy as np
 
 from .dist import Dist
 from .errors import RulesError
+from .limits import MAX_CHAIN_HP
 from .turn_table import TurnTable
 
 __all__ = [
@@ -27,6 +28,9 @@ __all__ = [
     "turn_table",
     "OBJECTIVES",
     "objective_score",
+    "turn_of",
+    "side_turn",
+    "turn_pmf_from_zero",
 ]
 
 Plan = str | Sequence[Any] | Callable[[dict[str, Dist]], "str | Dist"] | None
@@ -175,3 +179,51 @@ def turn_damage(
     :func:`turn_table` for ``plan`` and ``objective``)."""
     table, label = turn_table(attacker, target, options, situation, plan, objective)
     return label if isinstance(label, Dist) else table.dist(0)
+
+
+# --------------------------------------------------------------------------- a side's turn in a fight
+def turn_pmf_from_zero(turn: Dist) -> np.ndarray:
+    if not isinstance(turn, Dist):
+        raise RulesError(f"expected a Dist of damage per turn, not {type(turn).__name__}", field="turn")
+    if turn.min() < 0:
+        raise RulesError("damage per turn cannot be negative (healing is not an HP-only chain)", field="turn")
+    if turn.max() > MAX_CHAIN_HP:  # no chain runs past MAX_CHAIN_HP: damage past it kills as surely (exact)
+        x = np.zeros(MAX_CHAIN_HP + 1)
+        lo = turn.min()
+        keep = turn.pmf[: max(0, MAX_CHAIN_HP - lo)]
+        x[lo : lo + keep.size] = keep
+        x[MAX_CHAIN_HP] = turn.pmf[keep.size :].sum()
+        return x
+    return np.concatenate((np.zeros(turn.offset), turn.pmf))
+
+
+def turn_of(
+    attacker: Any, target: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
+) -> tuple[np.ndarray, tuple]:
+    """Return the joint pmf of the turn ``plan`` picks (one damage axis per pool of the target's
+    system) and the target's pools; a plan function's own Dist of total damage runs on the summed
+    pools as HP."""
+    from .systems import system_of
+
+    sys = system_of(target)
+    table, label = turn_table(attacker, target, options, situation, plan, objective)
+    pools = sys.hit_pools(target)
+    if isinstance(label, Dist):
+        return turn_pmf_from_zero(label), (sum(pools),)
+    return table.pmf[0], tuple(pools)
+
+
+def side_turn(
+    me: Any, foe: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
+) -> tuple[np.ndarray, tuple]:
+    """Return ``me``'s turn against ``foe`` and ``foe``'s pools; a side with no usable plan (no
+    weapon, nothing in reach) deals nothing each turn."""
+    from .systems import system_of
+
+    try:
+        return turn_of(me, foe, options, situation, plan, objective)
+    except RulesError as exc:
+        if plan is not None or exc.field != "attacks":
+            raise
+        pools = tuple(system_of(foe).hit_pools(foe))
+        return np.ones((1,) * len(pools)), pools

@@ -192,3 +192,47 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
         return branches if key == first else per[key]
 
     return PlannedChain(first, hp, turn, describe)
+
+
+def state_chain(
+    sys: Any,
+    attacker: Any,
+    target: Any,
+    options: Any = None,
+    situation: Any = None,
+    plan: Any = None,
+    max_rounds: int = 10_000,
+    weights: np.ndarray | None = None,
+) -> StateChain | None:
+    """Return the exact rounds-to-kill of ``attacker`` against ``target`` over the fight's state (a
+    :class:`~workbench.state_chain.StateChain`: P(killed by round t) up to ``max_rounds`` or a
+    CHAIN_TAIL survival, the exact mean, and with ``weights`` (t = 0..R_w - 1, R_w <= max_rounds + 1)
+    the weighted alive mass by damage taken, a duel's winner's HP left): the chain derived from the
+    system's round description (``RuleSystem.fight_round``, :func:`passive_chain`); None when the
+    system describes no round or the state is past the counted bounds (the fight is then
+    simulated)."""
+    from ..arguments import check_round_weights
+
+    rnd = sys.fight_round(attacker, target, options, situation, plan)
+    if rnd is None:
+        legacy = getattr(sys, "state_chain", None)  # a system still enacting its own chain (Annulus)
+        got = None if legacy is None else legacy(attacker, target, options, situation, plan, max_rounds, weights)
+        if got is None:
+            return None
+        return StateChain(got[0], float(got[1]), 0, got[2] if len(got) > 2 else None)
+    W = None if weights is None else check_round_weights(weights, max_rounds)
+    return passive_chain(rnd, max_rounds, weights=W)
+
+
+def state_plans(
+    sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None
+) -> PlannedChain | None:
+    """Return rounds-to-kill's fight of ``attacker`` against ``target`` with every legal plan at each
+    state (a :class:`~workbench.state_chain.PlannedChain`, :func:`planned_chain`), for optimal play
+    over the state; None when the system describes no round (optimal play is then refused, naming
+    the state); a RulesError (field ``target``) past the counted bound."""
+    rnd = sys.fight_round(attacker, target, options, situation, None)
+    if rnd is None:
+        legacy = getattr(sys, "state_plans", None)  # a system still enacting its own chain (Annulus)
+        return None if legacy is None else legacy(attacker, target, options, situation)
+    return planned_chain(rnd)

@@ -15,6 +15,7 @@ each round: past ``max_cells`` alive cells (pairs of keys x a's HP x b's HP) the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,10 +26,22 @@ from ..columns import Columns, key_rows
 from .chain import enumerated
 from .round import FightRound, between_of
 
-__all__ = ["MAX_CELLS", "duel_chain"]
+__all__ = ["MAX_CELLS", "DuelChain", "duel_chain", "duel_of"]
 
 #: alive cells (pairs of keys x a's HP x b's HP) past which the duel is simulated
 MAX_CELLS = 4_000_000
+
+
+@dataclass(frozen=True)
+class DuelChain:
+    """The exact duel: ``win_a[t - 1]`` P(a wins in round t), ``win_b`` the same for b, ``left_a[d]``
+    P(a wins having taken damage d), ``left_b`` the same for b (d = 0..HP - 1); a draw is the rest."""
+
+    win_a: np.ndarray
+    win_b: np.ndarray
+    left_a: np.ndarray
+    left_b: np.ndarray
+
 
 _Key = tuple[int, ...]
 #: one outcome of a turn from a pair of keys: (the actor's key after, the foe's key after, the damage
@@ -118,11 +131,10 @@ def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], m
 
 def duel_chain(
     a_on_b: FightRound, b_on_a: FightRound, first: str, max_rounds: int, *, max_cells: int | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """Return (win_a, win_b, left_a, left_b) of the duel whose sides' turns are ``a_on_b`` and
-    ``b_on_a`` (``RuleSystem.duel_chain``'s values: P(a wins in round t), the same for b, a's damage
-    taken when a wins, b's), ``first`` "a", "b" or "random" (the two orders averaged); None past
-    ``max_cells`` (default MAX_CELLS)."""
+) -> DuelChain | None:
+    """Return the :class:`DuelChain` of the duel whose sides' turns are ``a_on_b`` and ``b_on_a``,
+    ``first`` "a", "b" or "random" (the two orders averaged); None past ``max_cells`` (default
+    MAX_CELLS)."""
     bound = MAX_CELLS if max_cells is None else max_cells
     hps = (int(a_on_b.hit_points(0)), int(a_on_b.hit_points(1)))
     if hps[0] * hps[1] > bound:
@@ -138,4 +150,28 @@ def duel_chain(
         total_l[0] += left[0]
         total_l[1] += left[1]
     n = len(orders)
-    return total_w[0] / n, total_w[1] / n, total_l[0] / n, total_l[1] / n
+    return DuelChain(total_w[0] / n, total_w[1] / n, total_l[0] / n, total_l[1] / n)
+
+
+def duel_of(
+    sys: Any,
+    a: Any,
+    b: Any,
+    options: Any = None,
+    situation: Any = None,
+    first: str = "a",
+    max_rounds: int = 100,
+    plan_a: Any = None,
+    plan_b: Any = None,
+) -> DuelChain | None:
+    """Return the exact duel of ``a`` and ``b`` over both sides' state (:func:`duel_chain` of the two
+    round descriptions ``RuleSystem.fight_round`` gives), for a duel whose sides couple
+    (``RuleSystem.duel_couplings``); None when the system describes no round or the joint state is
+    past the counted bound (the duel is then simulated)."""
+    a_on_b = sys.fight_round(a, b, options, situation, plan_a)
+    b_on_a = sys.fight_round(b, a, options, situation, plan_b)
+    if a_on_b is None or b_on_a is None:
+        legacy = getattr(sys, "duel_chain", None)  # a system still enacting its own duel (Annulus)
+        got = None if legacy is None else legacy(a, b, options, situation, first, max_rounds, plan_a, plan_b)
+        return None if got is None else DuelChain(*got)
+    return duel_chain(a_on_b, b_on_a, first, max_rounds)

@@ -4,16 +4,17 @@ generator of the fights), its state the description's named columns for every fi
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from ..columns import from_key_rows, key_rows
+from ..errors import RulesError
 from ..simulate.engine import Fights, Side
 from .draw import Enumerator, Sampler
 from .round import FightRound, between_of, play
 
-__all__ = ["RoundSide", "PhasedSide", "round_side"]
+__all__ = ["RoundSide", "PhasedSide", "round_side", "simulation_side"]
 
 
 class RoundSide(Side):
@@ -86,3 +87,24 @@ def round_side(rnd: FightRound, name: str) -> RoundSide:
     """Return the simulation side of ``rnd``'s attacker: a :class:`PhasedSide` when its description
     acts between rounds, else a :class:`RoundSide`."""
     return (PhasedSide if between_of(rnd) is not None else RoundSide)(rnd, name)
+
+
+def simulation_side(
+    sys: Any, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
+) -> Side:
+    """Return the simulation side of ``me`` attacking ``foe``: its rule system's round description
+    (``RuleSystem.fight_round``) drawn with the fights' seeded generator (:func:`round_side`); a system
+    that describes no round gets :class:`~workbench.simulate.turn_side.TurnTableSide` (a draw from its
+    turn table each turn against the foe's pools: no state but the pools)."""
+    legacy = getattr(sys, "simulation_side", None)  # a system still enacting its own side (Annulus)
+    if legacy is not None:
+        return cast(Side, legacy(me, foe, options, situation, plan, tactics))
+    if tactics is not None and (sys.tactics_class is None or tactics != sys.tactics_class()):
+        # the round description plays the system's default tactics (make_side checked the type)
+        raise RulesError(f"the {sys.title} round plays its default tactics only", field="tactics")
+    rnd = sys.fight_round(me, foe, options, situation, plan)
+    if rnd is not None:
+        return round_side(rnd, me.name)
+    from ..simulate.turn_side import TurnTableSide
+
+    return TurnTableSide(me, foe, options, situation, plan)

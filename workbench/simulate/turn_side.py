@@ -24,10 +24,10 @@ class TurnTableSide(Side):
     """One side whose state is its own hit pools; its turn is a draw from its turn table."""
 
     def __init__(self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None):
-        from ..combat import _side_turn
         from ..systems import system_of
+        from ..turns import side_turn
 
-        pmf, _ = _side_turn(me, foe, options, situation, plan)
+        pmf, _ = side_turn(me, foe, options, situation, plan)
         self.name = me.name
         self.pools = np.array(system_of(me).hit_pools(me), dtype=np.int64)
         self.cells = np.argwhere(pmf > 0).reshape(-1, max(pmf.ndim, 1))

@@ -432,31 +432,12 @@ class RuleSystem(ABC):
     #: ...), passed as ``tactics`` to :meth:`simulation_side`; None: this system's simulation takes none
     tactics_class: ClassVar[type | None] = None
 
-    def simulation_side(
-        self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
-    ) -> Any:
-        """Return the simulation side (a ``workbench.simulate.engine.Side``) of ``me`` attacking
-        ``foe``: its state arrays and its turn, for fights whose effects carry state (DESIGN.md,
-        Combat). Systems with stateful effects override this (importing their side lazily); the
-        default is :class:`~workbench.simulate.turn_side.TurnTableSide`, a draw from the turn table
-        each turn against the foe's pools (no state but the pools)."""
-        if tactics is not None:
-            raise RulesError(f"the {self.title} rule system takes no tactics", field="tactics")
-        rnd = self.fight_round(me, foe, options, situation, plan)
-        if rnd is not None:  # the system's one round description, played with a sampler
-            from ..fight.simulation import round_side
-
-            return round_side(rnd, me.name)
-        from ..simulate.turn_side import TurnTableSide
-
-        return TurnTableSide(me, foe, options, situation, plan)
-
     def state_effects(
         self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
     ) -> set[str]:
         """Return the names of the effects of ``attacker`` fighting ``target`` that carry state from
         turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
-        leave the HP-only chain for :meth:`state_chain` (a duel also asks :meth:`duel_couplings`),
+        leave the HP-only chain for the chain over the state (``workbench.fight.chain.state_chain``) (a duel also asks :meth:`duel_couplings`),
         else simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
@@ -484,89 +465,16 @@ class RuleSystem(ABC):
             out.append(seen[key])
         return out
 
-    def state_chain(
-        self,
-        attacker: Any,
-        target: Any,
-        options: Any = None,
-        situation: Any = None,
-        plan: Any = None,
-        max_rounds: int = 10_000,
-        weights: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
-        """Return the exact rounds-to-kill of a fight whose :meth:`state_effects` are not empty, by
-        an absorbing chain over its state: (P(killed by round t) for t = 1.. up to ``max_rounds``
-        or a 1e-16 survival, the mean rounds), or None when the state does not fit a chain (the
-        fight is then simulated; docs/combat.md). With ``weights`` (a vector over rounds
-        t = 0..R_w - 1, R_w <= max_rounds + 1, as ``kill_chains(..., weights=)`` takes) a third item:
-        sum_t weights[t] * P(alive after t rounds, damage taken = d) for d = 0..HP - 1, summed over
-        the other state components (a duel's winner's HP left, ``combat.duel``). The default: the
-        chain derived from :meth:`fight_round` (workbench/fight/chain.py), else None."""
-        rnd = self.fight_round(attacker, target, options, situation, plan)
-        if rnd is None:
-            return None
-        from ..fight.chain import passive_chain
-        from ..simulate import check_round_weights
-
-        W = None if weights is None else check_round_weights(weights, max_rounds)
-        chained = passive_chain(rnd, max_rounds, weights=W)
-        if chained is None:
-            return None
-        if chained.weighted is None:
-            return chained.by, chained.mean
-        return chained.by, chained.mean, chained.weighted
-
-    def state_plans(self, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> Any:
-        """Return rounds-to-kill's fight of ``attacker`` against ``target`` with the state of
-        :meth:`state_chain` and every legal plan at each key (a
-        :class:`~workbench.state_chain.PlannedChain`: the start key, the target's HP, per key the
-        plans label -> one turn, and how to name a key), for optimal play over the state
-        (``wb.optimal_play``, ``rounds_to_kill(..., objective="optimal")``); None when the system
-        does not offer it for this fight (optimal play is then refused, naming the state). The
-        default: the planned chain derived from :meth:`fight_round` (workbench/fight/chain.py),
-        else None."""
-        rnd = self.fight_round(attacker, target, options, situation, None)
-        if rnd is None:
-            return None
-        from ..fight.chain import planned_chain
-
-        return planned_chain(rnd)
-
     def fight_round(
         self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
     ) -> Any:
         """Return the system's one description of ``attacker``'s turn against ``target`` (a
-        :class:`workbench.fight.round.FightRound`), from which the exact chain (:meth:`state_chain`),
-        optimal play's chain (:meth:`state_plans`) and the simulation (:meth:`simulation_side`) are
-        derived by the fight's generic code (issue 33); None for a system not yet described so (it
-        overrides those hooks itself)."""
+        :class:`workbench.fight.round.FightRound`), from which the fight's generic code derives the
+        exact chain of rounds-to-kill (``workbench.fight.chain.state_chain``), optimal play's chain
+        (``state_plans``), the duel over both sides' state (``workbench.fight.duel.duel_of``) and the
+        simulation (``workbench.fight.simulation.simulation_side``) (issue 33); None for a system
+        whose fights carry no state beyond its pools (its simulation draws from its turn tables)."""
         return None
-
-    def duel_chain(
-        self,
-        a: Any,
-        b: Any,
-        options: Any = None,
-        situation: Any = None,
-        first: str = "a",
-        max_rounds: int = 100,
-        plan_a: Any = None,
-        plan_b: Any = None,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """Return the exact duel of ``a`` and ``b`` whose :meth:`duel_couplings` are not empty (one
-        side's turns change the other's fight), by a chain over both sides' state: (win_a, win_b,
-        left_a, left_b), as ``combat._duel_of`` gives them (P(a wins in round t), t = 1..max_rounds;
-        the same for b; a's damage taken when a wins, d = 0..a's HP - 1, and b's), ``first`` "a",
-        "b" or "random" (the two orders averaged); or None when the joint state does not fit a chain
-        (the duel is then simulated). The default: the duel chain derived from both sides'
-        :meth:`fight_round` (workbench/fight/duel.py), else None."""
-        a_on_b = self.fight_round(a, b, options, situation, plan_a)
-        b_on_a = self.fight_round(b, a, options, situation, plan_b)
-        if a_on_b is None or b_on_a is None:
-            return None
-        from ..fight.duel import duel_chain
-
-        return duel_chain(a_on_b, b_on_a, first, max_rounds)
 
     def duel_couplings(
         self,
@@ -580,7 +488,7 @@ class RuleSystem(ABC):
         """Return the names of the state effects through which, in a duel of ``a`` and ``b``, one
         side's turns change the other direction's fight (the foe's attacks or tables, its HP outside
         the attacker's turns, effects between rounds): empty when each direction's state is its own,
-        so the duel is exact from the two :meth:`state_chain` (``combat.duel``). The default is
+        so the duel is exact from the two directions' chains over the state (``combat.duel``). The default is
         conservative, every state effect of both directions (the duel is simulated)."""
         return set(self.state_effects(a, b, options, situation, plan_a)) | set(
             self.state_effects(b, a, options, situation, plan_b)

@@ -28,6 +28,8 @@ from workbench.systems.last_odyssey import round as lo_round
 
 from .published import CAT, LO
 from .test_mp_chain import _turn
+from workbench.fight.chain import state_chain
+from workbench.fight.duel import duel_of
 
 
 def bare(name: str, hp: int):
@@ -99,6 +101,13 @@ def test_mp_and_shell_are_one_sided_and_phase_abilities_couple():
     assert d.exact and d.forced_by == ()
 
 
+CASES = [  # (a, its HP, b, its HP): HP raised so that fights last rounds past the MP turns (about 40-90 a turn)
+    ("Wolf", 150, "Boar Rider", 180),  # both spend MP: Wolf 15 MP (Gore 3), Boar Rider 10 MP (Gore 3, Charge 5)
+    ("Boar Rider", 90, "Jianna", 200),  # one side's MP, the other HP only (Jianna's Attack costs none)
+    ("Spitter", 150, "Wolf", 120),  # Spitter 45 MP (Acid Spit 5)
+]
+
+
 @pytest.mark.parametrize("first", ["a", "b", "random"])
 @pytest.mark.parametrize("na, ha, nb, hb", CASES)
 def test_duel_equals_the_enumeration(na, ha, nb, hb, first):
@@ -129,8 +138,9 @@ def test_state_chain_weighted_alive_mass_is_the_enumeration():
     against the enumeration to 1e-12 (lead rounds and the constant turn after them both weighted)."""
     rider, jianna = bare("Boar Rider", 22), CAT.creature("Jianna").replace(hp=250)
     w = np.arange(1.0, 10.0)
-    by, mean, left = LO.state_chain(rider, jianna, max_rounds=8, weights=w)
-    assert len(LO.state_chain(rider, jianna, max_rounds=8)) == 2
+    got = state_chain(LO, rider, jianna, max_rounds=8, weights=w)
+    by, mean, left = got.by, got.mean, got.weighted
+    assert state_chain(LO, rider, jianna, max_rounds=8).weighted is None
     alive, mp = {0: Fraction(1)}, rider.mp
     want = [Fraction(0)] * 250
     for r in range(9):
@@ -146,7 +156,7 @@ def test_state_chain_weighted_alive_mass_is_the_enumeration():
     np.testing.assert_allclose(left, [float(x) for x in want], rtol=0, atol=1e-12)
     assert left.sum() > w[:4].sum()  # alive past the two lead rounds: the constant turn's weights count
     with pytest.raises(wb.RulesError) as err:
-        LO.state_chain(rider, jianna, max_rounds=8, weights=np.full(3, np.nan))
+        state_chain(LO, rider, jianna, max_rounds=8, weights=np.full(3, np.nan))
     assert err.value.field == "weights"
 
 
@@ -257,9 +267,9 @@ def test_phase_duel_equals_the_enumeration(first):
     assert LO.duel_couplings(a, b) == {"miasma", "dragonslayer", "foretell doom"}
     want_a, want_b = phase_duel_oracle(a, b, first, 6)
     assert 0 < float(sum(want_a)) < 1 and 0 < float(sum(want_b)) < 1 and float(want_a[0] + want_b[0]) < 0.9
-    got = LO.duel_chain(a, b, first=first, max_rounds=6)
+    got = duel_of(LO, a, b, first=first, max_rounds=6)
     assert got is not None
-    np.testing.assert_allclose(got[0], [float(x) for x in want_a], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(got[1], [float(x) for x in want_b], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.win_a, [float(x) for x in want_a], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.win_b, [float(x) for x in want_b], rtol=0, atol=1e-12)
     d = wb.duel(a, b, first=first, max_rounds=6)
     assert d.exact and abs(d.p_a_wins - float(sum(want_a))) <= 1e-12

@@ -22,6 +22,7 @@ import workbench as wb
 from tests.systems.last_odyssey.published import CAT, LO
 from tests.systems.last_odyssey.test_oracle import oracle_face
 from workbench.comparison import compare
+from workbench.fight.chain import state_chain
 
 TROLL = CAT.creature("Troll")  # PAcc 14, PA 14, tier 4 (2 AP), Mana 55; Bash 1 AP 5 MP x2, Stomp 2 AP
 # every Troll strike hits it (die - 14 + Evasion 0 <= 7 always) for base 14 - PD 14 + die = die, x2 (no Shell)
@@ -160,8 +161,8 @@ def test_a_bash_only_plan_whose_mp_runs_out_is_never_killed_exactly():
     With 10 MP: never killed at all (4 (d1 + d2) <= 80 < 81); compare's row is exact, P(unresolved) 1."""
     f = wb.rounds_to_kill(TROLL.replace(mp=15), POST, plan=["Bash", "Bash"])
     assert f["exact"].all() and _by(f) == {1: 0.0, 2: pytest.approx(0.22, abs=1e-12)}
-    got = LO.state_chain(TROLL.replace(mp=15), POST, plan=["Bash", "Bash"])
-    assert got is not None and got[1] == np.inf
+    got = state_chain(LO, TROLL.replace(mp=15), POST, plan=["Bash", "Bash"])
+    assert got is not None and got.mean == np.inf
     row = compare([TROLL.replace(mp=10)], [POST], progress=False).filter(pl.col("attack") == "Bash").row(0, named=True)
     assert (row["uses_per_turn"], row["method"], row["p_unresolved"], row["mean_rounds"]) == (2, "exact", 1.0, np.inf)
 
@@ -190,9 +191,9 @@ def test_the_chain_agrees_with_the_enumeration_oracle(name, user, target, plan):
     assert target.shell_points == 0
     assert LO.state_effects(user, target, plan=plan) == {"mp"} | {a.name.lower() for a in user.phase_abilities}
     want, mean = oracle(user, target, 12, plan)
-    got = LO.state_chain(user, target, plan=plan)
+    got = state_chain(LO, user, target, plan=plan)
     assert got is not None
-    by, m = got
+    by, m = got.by, got.mean
     full = np.concatenate((by, np.full(max(0, 12 - by.size), by[-1])))[:12]
     np.testing.assert_allclose(full, [float(x) for x in want], rtol=0, atol=1e-12)
     assert (m == np.inf) if mean is None else m == pytest.approx(float(mean), abs=1e-12 * max(1.0, float(mean)))

@@ -11,6 +11,7 @@ import pytest
 import workbench as wb
 from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 from workbench.combat import frame_mean
+from workbench.fight.chain import state_chain, state_plans
 
 LO = wb.system("last_odyssey")
 
@@ -21,7 +22,7 @@ def test_each_free_plan_alone_is_the_fixed_plan_chain(pair):
     with plan=that label (the Shell absorbing first, CLARIFICATIONS.md, Last Odyssey: Shell), to 1e-12."""
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
-    chain = LO.state_plans(a, t)
+    chain = state_plans(LO, a, t)
     assert chain is not None and chain.describe(chain.start) == {"mp_left": a.mp, "shell_left": LO.shell_points(t)}
     free = [
         lab for lab in chain.turn(chain.start) if all(LO.attack_named(a, x).mp_cost == 0 for x in lab.split(" + "))
@@ -35,7 +36,7 @@ def test_optimal_play_is_never_slower_than_the_damage_play_or_the_best_fixed_pla
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
     policy, frame = wb.optimal_play(a, t)
-    damage_play = LO.state_chain(a, t)[1]
+    damage_play = state_chain(LO, a, t).mean
     best_fixed = frame_mean(wb.rounds_to_kill(a, t, objective="rounds"))
     assert policy.mean <= damage_play * (1 + 1e-12) and policy.mean <= best_fixed * (1 + 1e-12)
     opt = wb.rounds_to_kill(a, t, objective="optimal")
@@ -56,7 +57,8 @@ def test_phase_abilities_where_the_damage_play_is_optimal_agree_with_the_phase_c
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
     policy, frame = wb.optimal_play(a, t)
-    by, mean = LO.state_chain(a, t)[:2]
+    fixed = state_chain(LO, a, t)
+    by, mean = fixed.by, fixed.mean
     assert policy.mean == pytest.approx(mean, rel=1e-12)
     n = min(by.size, policy.by.size)
     np.testing.assert_allclose(policy.by[:n], by[:n], rtol=0, atol=1e-12)
@@ -71,11 +73,11 @@ def test_phase_abilities_optimal_play_is_never_slower():
     c = LO.catalog()
     a, t = c.creature("Prophet"), c.creature("Warrior")
     policy, _ = wb.optimal_play(a, t)
-    assert policy.mean < LO.state_chain(a, t)[1] * (1 - 0.1)
+    assert policy.mean < state_chain(LO, a, t).mean * (1 - 0.1)
     assert policy.mean < frame_mean(wb.rounds_to_kill(a, t, objective="rounds")) * (1 - 1e-9)
     tarbh = c.creature("Ser Tarbh of Greenhill, Form 1: War Leader")
     policy, frame = wb.optimal_play(tarbh, c.creature("Troll"))
-    assert policy.mean <= LO.state_chain(tarbh, c.creature("Troll"))[1] * (1 + 1e-12)
+    assert policy.mean <= state_chain(LO, tarbh, c.creature("Troll")).mean * (1 + 1e-12)
     assert "taken_before_the_plan" in frame.columns
 
 
@@ -88,4 +90,4 @@ def test_past_the_solver_bounds_it_is_refused():
     with pytest.raises(wb.RulesError) as err:
         wb.optimal_play(a, t)
     assert err.value.field == "target" and "too large for optimal play" in err.value.message
-    assert LO.state_chain(a, t) is not None
+    assert state_chain(LO, a, t) is not None

@@ -22,6 +22,7 @@ from tests.systems.last_odyssey.published import CAT, LO
 from tests.systems.last_odyssey.test_oracle import oracle_face
 from workbench.comparison import compare
 from workbench.systems.last_odyssey import Shell
+from workbench.fight.chain import state_chain
 
 
 def _by(frame) -> list[float]:
@@ -93,9 +94,9 @@ def test_the_chain_agrees_with_the_enumeration_oracle(name, plan, target):
     """P(killed by round r), r = 1..10, of a fixed plan of two uses a turn: the chain equals the oracle (exact
     fractions) to 1e-12, and its mean equals sum_t P(T > t) of a long oracle run."""
     want = oracle(STRIKER, target, plan, 10)
-    got = LO.state_chain(STRIKER, target, plan=plan)
+    got = state_chain(LO, STRIKER, target, plan=plan)
     assert got is not None
-    by, mean = got
+    by, mean = got.by, got.mean
     full = np.concatenate((by, np.full(max(0, 10 - by.size), by[-1])))[:10]
     np.testing.assert_allclose(full, [float(x) for x in want], rtol=0, atol=1e-12)
     long = oracle(STRIKER, target, plan, 60)
