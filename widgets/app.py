@@ -227,12 +227,25 @@ class Workbench(Panel):
     def _make_duel(self) -> Panel:
         d = self.damage
         duel = DuelPanel(
-            self.system, d.attacker, d.target, options=d.options, situation=d.situation, auto=self.duel_auto
+            self.system,
+            d.attacker,
+            d.target,
+            options=d.options,
+            situation=d.situation,
+            auto=self.duel_auto,
+            attack_a=d.attack,
         )
         duel.add_class("wb-duel")
         # one selection for the whole app: the Duel follows the Damage tab's attacker, target,
         # options and situation (with auto=False it marks itself stale until Run duel is pressed)
-        for src, dst in (("attacker", "a"), ("target", "b"), ("options", "options"), ("situation", "situation")):
+        # A plays the Damage tab's attack (as often as each turn allows), its best plan beside it
+        for src, dst in (
+            ("attacker", "a"),
+            ("target", "b"),
+            ("attack", "attack_a"),
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (duel, dst))
         return duel
 
@@ -282,10 +295,18 @@ class Workbench(Panel):
 
     def _make_race(self) -> Panel:
         d = self.damage
-        panel = RacePanel(self.system, d.attacker, target=d.target, options=d.options, situation=d.situation)
+        panel = RacePanel(
+            self.system, d.attacker, target=d.target, options=d.options, situation=d.situation, attack_a=d.attack
+        )
         panel.add_class("wb-tab-race-panel")
-        # the Damage tab's attacker races a rival picked here, against the Damage tab's target
-        for src, dst in (("attacker", "a"), ("target", "target"), ("options", "options"), ("situation", "situation")):
+        # the Damage tab's attacker (playing its attack) races a rival picked here, against its target
+        for src, dst in (
+            ("attacker", "a"),
+            ("attack", "attack_a"),
+            ("target", "target"),
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (panel, dst))
         return panel
 

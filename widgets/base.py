@@ -142,6 +142,9 @@ class Background:
         self._idle = threading.Event()
         self._idle.set()
         self._progress_shown = 0  # the generation whose progress the busy line shows, if any
+        # called (with no argument) each time no request is awaited any more: finished, failed or
+        # cancelled, so a panel can take down what said "still working" (a preview's badge)
+        self.on_idle: list[Callable[[], Any]] = []
         self.busy = W.HTML("")
         self.busy.add_class("wb-busy")
         self.cancel_button = W.Button(
@@ -284,7 +287,15 @@ class Background:
                 self.panel.show_unexpected(exc)
             finally:
                 self._idle.set()
+                self._idle_now()
             return None
+
+    def _idle_now(self) -> None:
+        for callback in list(self.on_idle):
+            try:
+                callback()
+            except Exception as exc:  # noqa: BLE001 - a bug must not escape the worker silently
+                self.panel.show_unexpected(exc)
 
     def cancel(self) -> None:
         """Drop the request running now (its result will not be applied); keep the last result."""
@@ -296,6 +307,7 @@ class Background:
             self.busy.value = '<i class="wb-cancelled">cancelled: the last result is kept</i>'
             self.cancel_button.layout.display = "none"
             self._idle.set()
+            self._idle_now()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until no request is awaited (for scripts and tests); return False on a timeout."""

@@ -101,3 +101,20 @@ def test_every_tab_serialises_for_voila(tmp_path):
     for cls in ("wb-system-select", "wb-damage-chart", "wb-damage-stats", "wb-duel-run", "wb-duel-result",
                 "wb-upgrades", "wb-save", "wb-share-code", "wb-compare-chart"):
         assert cls in text, cls
+
+
+def test_duel_tab_plays_the_damage_tabs_attack_beside_the_best_plan():
+    """Issue 36, item 1: Glass Empires, the Wolf against the Bear with Heavy melee picked: the Duel
+    plays Heavy melee for side A (wb.duel(plan_a=attack)), the best plan (Bite) as a reference column."""
+    app = Workbench("glass_empires")
+    d = app.damage
+    cat = app.system.catalog()
+    d.update(attacker=cat.creature("Wolf"), target=cat.creature("Bear"), attack=cat.attacks["Heavy melee"])
+    duel = app.build_tab("Duel")
+    duel.background.wait(60)
+    want = wb.duel(d.attacker, d.target, plan_a=cat.attacks["Heavy melee"])
+    best = wb.duel(d.attacker, d.target)
+    assert duel.value.p_a_wins == pytest.approx(want.p_a_wins, abs=1e-12)
+    assert duel.reference.p_a_wins == pytest.approx(best.p_a_wins, abs=1e-12)
+    assert duel.value.p_a_wins != pytest.approx(best.p_a_wins)
+    assert "A plays Heavy melee" in duel.stats.value and "best plan (reference)" in duel.stats.value
