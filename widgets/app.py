@@ -33,6 +33,10 @@ from .variants import VariantsPanel
 __all__ = ["Workbench", "TABS"]
 
 TABS = ("Damage", "Duel", "Compare", "Build", "Sweep", "Race", "Variants")
+#: the matchup (attacker, target) a system opens on where the catalog's first two creatures show
+#: little (Glass Empires: the Vegetable Sprite's Tiny Fists deal 0.44 a use to the Porcelain Doll);
+#: the Wolf against the Bear, whose attacks differ visibly (issue 36, item 5)
+OPENING = {"glass_empires": ("Wolf", "Bear")}
 
 
 #: the Files panel's slot of the whole setup, the one a link carries
@@ -137,7 +141,9 @@ class Workbench(Panel):
         self._boxes = {t: W.VBox([W.HTML(f"<i>building the {t} tab…</i>")]) for t in TABS}
         for box, t in zip(self._boxes.values(), TABS):
             box.add_class(f"wb-tab-{t.lower()}")
-        damage = DamagePanel(self.system)
+        cat = self.system.catalog().creatures
+        opening = [cat.get(n) for n in OPENING.get(self.system.name, ())]
+        damage = DamagePanel(self.system, *opening) if opening and all(opening) else DamagePanel(self.system)
         assert damage.chart is not None  # a DamagePanel draws on construction
         damage.chart.add_class("wb-damage-chart")
         damage.stats.add_class("wb-damage-stats")
