@@ -36,7 +36,8 @@ def test_a_bad_range_is_explained_beside_its_control():
     p.background.wait(30)
     assert p.error == ""
     p.controls["high"].value = 5
-    assert "high" in p.error
+    # issue 36, item 4: in the words on screen, the box labelled "to" (not the code's "high:")
+    assert p.error.startswith("to: must be at least from (10)") and "high" not in p.error
 
 
 def test_a_new_parameter_starts_at_the_targets_value():
