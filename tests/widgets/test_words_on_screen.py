@@ -42,3 +42,21 @@ def test_a_rules_error_beside_a_form_control_names_no_rules_file():
         form.controls[field].value = bad
         shown = form.errors_shown()[field]
         assert ".txt" not in shown and "CLARIFICATIONS.md" not in shown and "(see docs/systems/" in shown, shown
+
+
+def test_the_attack_picker_lists_each_attack_once():
+    """Issue 36, item 4: the Last Odyssey attack list had 154 entries with duplicates (the Cop's
+    Truncheon as "Truncheon" and "Cop: Truncheon", nine identical "Attack"s)."""
+    from widgets.attack import attack_builder
+
+    for system in ("last_odyssey", "glass_empires", "unbound", "annulus"):
+        sys = wb.system(system)
+        attacker = next(iter(sys.catalog().creatures.values()))
+        b = attack_builder(system, attacker=attacker)
+        entries = b._entries(attacker)
+        values = list(entries.values())
+        assert len(values) == len(set(values)), system
+        assert set(values) >= set(sys.catalog().attacks.values()) | set(sys.attacks_of(attacker)), system
+    lo = wb.system("last_odyssey")
+    cop = lo.catalog().creature("Cop")
+    assert len(attack_builder(lo, attacker=cop)._entries(cop)) < len(lo.catalog().attacks)
