@@ -60,3 +60,21 @@ def test_the_attack_picker_lists_each_attack_once():
     lo = wb.system("last_odyssey")
     cop = lo.catalog().creature("Cop")
     assert len(attack_builder(lo, attacker=cop)._entries(cop)) < len(lo.catalog().attacks)
+
+
+def test_form_labels_are_wide_enough_to_show_whole():
+    """Issue 36, item 4: labels were cut at 9 em ("minimum dama...", "agility (success...")."""
+    from widgets.forms import label_width
+
+    for system in ("annulus", "unbound", "glass_empires", "last_odyssey"):
+        from widgets.damage import DamagePanel
+
+        p = DamagePanel(system)
+        for name, form in p.editors.items():
+            for field, w in getattr(form, "controls", {}).items():
+                label = getattr(w, "description", "")
+                width = getattr(getattr(w, "style", None), "description_width", "")
+                if not label or not width or not width.endswith("em"):
+                    continue
+                assert float(width[:-2]) >= min(20.0, 0.56 * len(label)), (system, name, field, label, width)
+    assert label_width("agility (successes)") > 10 and label_width("hp") == 9
