@@ -186,7 +186,7 @@ def deltas_html(frame: pl.DataFrame) -> str:
             cells.append(f'<td style="text-align:right;padding:0 0.8em" class="wb-pin-{f}">{main}{note}</td>')
         body.append(f'<tr><th style="text-align:left;padding-right:1em">{label}</th>{"".join(cells)}</tr>')
     if "best_plan" in frame.columns and frame["best_plan"].drop_nulls().len():
-        cells = "".join(
+        best = "".join(
             '<td style="text-align:right;padding:0 0.8em;color:#57606a" class="wb-pin-best">'
             + (
                 "–"
@@ -199,7 +199,7 @@ def deltas_html(frame: pl.DataFrame) -> str:
         )
         body.append(
             '<tr><th style="text-align:left;padding-right:1em;color:#57606a">best plan (reference): mean rounds</th>'
-            f"{cells}</tr>"
+            f"{best}</tr>"
         )
     return f'<table class="wb-stats wb-pin-table"><tr><th></th>{head}</tr>{"".join(body)}</table>'
 

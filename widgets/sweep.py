@@ -53,7 +53,7 @@ def flat_builds(frame: Any, show: str, label: str = "attacker") -> list[str]:
     for name in shown[label].unique(maintain_order=True).to_list():
         v = shown.filter(pl.col(label) == name)[show].cast(pl.Float64)
         finite = v.filter(v.is_finite())
-        spread = (finite.max() - finite.min()) if finite.len() else 0.0  # type: ignore[operator]
+        spread = float(finite.max() - finite.min()) if finite.len() else 0.0
         if finite.len() == v.len() and spread <= 1e-9 or finite.len() == 0:
             out.append(str(name))
     return out

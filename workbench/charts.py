@@ -335,8 +335,9 @@ def at_least_chart(
         end = pl.DataFrame({"damage": [int(_number(f["damage"].max())) + 1], "at_least": [0.0]})
         f = pl.concat([f, end]).with_columns(build=pl.lit(str(name)))
         frames.append(f if cut is None else f.filter(pl.col("damage") <= cut))
+    shown_sub: str | list[str] | None = subtitle
     if note:
-        subtitle = [subtitle, note] if subtitle else note
+        shown_sub = [subtitle, note] if subtitle else note
     frame = pl.concat(frames)
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
@@ -358,7 +359,7 @@ def at_least_chart(
                 alt.Tooltip("at_least:Q", title="probability", format=".2%"),
             ],
         )
-        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+        .properties(title=_title(title, shown_sub), width=WIDTH, height=HEIGHT)
     )
     return _finish(chart, themed)
 
@@ -506,7 +507,7 @@ def heatmap(
     value: str,
     title: str | None = None,
     *,
-    subtitle: str | None = None,
+    subtitle: str | Sequence[str] | None = None,
     value_title: str | None = None,
     fmt: str = ".2f",
     scheme: Any = "viridis",
@@ -672,8 +673,8 @@ def colour_domain(values: pl.Series) -> tuple[float, float] | None:
     above it, else None (the full range reads well). The bulk ends at the largest value within
     Q3 + 3 IQR (and at least the 90th percentile); it is used only when the largest value is more
     than twice as far from the low end as that."""
-    v = values.cast(pl.Float64)
-    v = v.filter(v.is_finite()).to_numpy()
+    s = values.cast(pl.Float64)
+    v = s.filter(s.is_finite()).to_numpy()
     if v.size < 4:
         return None
     lo = float(v.min())
