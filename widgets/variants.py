@@ -65,6 +65,7 @@ def example_variant(system: Any, base: Any, attackers: list[Any], targets: list[
         return None
     for name, fs in specs(type(base)).items():
         now = getattr(base, name)
+        others: list[Any]
         if fs.kind == "bool":
             others = [not now]
         elif fs.kind == "choice":
