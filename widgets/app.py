@@ -257,7 +257,15 @@ class Workbench(Panel):
 
     def _make_compare(self) -> Panel:
         d = self.damage
-        cmp = ComparePanel(self.system, options=d.options, situation=d.situation)
+        # the catalog's first creatures with the Damage tab's attacker and target among them, the
+        # detail on the Damage tab's matchup when the grid holds it (issue 36, item 5)
+        cat = list(self.system.catalog().creatures.values())
+        attackers = [d.attacker, *[c for c in cat[:4] if c.name != d.attacker.name]][:4]
+        targets = [d.target, *[c for c in cat[:6] if c.name != d.target.name]][:6]
+        cmp = ComparePanel(self.system, attackers, targets, options=d.options, situation=d.situation)
+        here = (f"{d.attacker.name}: {getattr(d.attack, 'name', '')}", d.target.name)
+        if cmp.value is not None and cmp._row_of(here, cmp.value) is not None:
+            cmp.selected = here
         cmp.add_class("wb-compare")
         for name in ("options", "situation"):
             T.dlink((d, name), (cmp, name))

@@ -225,7 +225,7 @@ def fight_html(f: dict[str, Any]) -> str:
     columns: list[tuple[str, str, dict[str, Any]]] = []
     if f.get("attack") is not None:
         what = f"{html.escape(f['attack'])} as often as each turn allows, beside its best plan"
-        columns.append(("wb-fight-attack", f"this attack: {html.escape(f['attack'])}", f))
+        columns.append(("wb-fight-attack", "this attack", f))
         if ref is not None:
             columns.append(("wb-fight-best", "best plan (reference)", ref))
     else:
@@ -354,11 +354,20 @@ class DamagePanel(Panel):
         # "the chart starts at the bottom edge of the window"); on a narrow page the results wrap
         # below the inputs
         numbers = W.HBox(
-            [W.VBox([self.stats, self.events], layout=W.Layout(max_width="260px")), self.fight_stats],
+            [W.VBox([self.stats, self.events], layout=W.Layout(max_width="260px"))],
             layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="16px"),
         )
+        # the fight's two columns (the attack on screen, the best plan) take the results' width
         self.results = W.VBox(
-            _children(self.view_toggle, self.background.box, self.stale_banner, self.chart, numbers, self.fight_box),
+            _children(
+                self.view_toggle,
+                self.background.box,
+                self.stale_banner,
+                self.chart,
+                numbers,
+                self.fight_stats,
+                self.fight_box,
+            ),
             layout=W.Layout(flex="0 1 560px", min_width="0"),
         )
         self.results.add_class("wb-damage-results")

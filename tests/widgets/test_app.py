@@ -121,3 +121,13 @@ def test_duel_tab_plays_the_damage_tabs_attack_beside_the_best_plan():
     assert duel.reference.p_a_wins == pytest.approx(best.p_a_wins, abs=1e-12)
     assert duel.value.p_a_wins != pytest.approx(best.p_a_wins)
     assert "A plays Heavy melee" in duel.stats.value and "best plan (reference)" in duel.stats.value
+
+
+def test_compare_tab_holds_the_damage_matchup_and_opens_its_detail_on_it():
+    """Issue 36, item 5: the Compare tab opened on the catalog's first four (Glass Empires: 0.44 and
+    1.06 everywhere) with its detail on Rat against Rat; now the Damage tab's attacker and target are
+    in the grid and the detail is their matchup, with the best plan as a reference line."""
+    app = Workbench("glass_empires")
+    cmp = app.build_tab("Compare")
+    assert cmp.attackers[0].name == "Wolf" and cmp.targets[0].name == "Bear"
+    assert cmp.selected == ("Wolf: Bite", "Bear") and "reference, Wolf's best plan (Bite)" in cmp.detail_stats.value

@@ -33,7 +33,7 @@ def test_the_fight_of_a_hand_worked_matchup(toy):  # noqa: F811
     assert f["mean"] == pytest.approx(mean, abs=1e-12) and f["pools"] == (3,)
     html = p.fight_stats.value
     assert 'class="wb-p1 wb-fight-attack">79.69%<' in html and "exact<" in html and "(3 HP)" in html
-    assert "this attack: Bow" in html and "best plan (reference)" in html
+    assert ">this attack<" in html and ">Bow \u00d72<" in html and "best plan (reference)" in html
     spec = p.fight_chart.chart.to_dict()
     assert spec["title"]["text"] == "Rounds for Goblin to down Dummy"
     # a new target redraws the fight: at 1 HP a single arrow above 2 is enough
