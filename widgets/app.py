@@ -263,8 +263,17 @@ class Workbench(Panel):
         attackers = [d.attacker, *[c for c in cat[:4] if c.name != d.attacker.name]][:4]
         targets = [d.target, *[c for c in cat[:6] if c.name != d.target.name]][:6]
         cmp = ComparePanel(self.system, attackers, targets, options=d.options, situation=d.situation)
-        here = (f"{d.attacker.name}: {getattr(d.attack, 'name', '')}", d.target.name)
-        if cmp.value is not None and cmp._row_of(here, cmp.value) is not None:
+        # the Damage tab's matchup, else the attacker's first attack in the grid against its target
+        own = [f"{d.attacker.name}: {getattr(a, 'name', '')}" for a in (d.attack, *self.system.attacks_of(d.attacker))]
+        here = next(
+            (
+                (b, d.target.name)
+                for b in own
+                if cmp.value is not None and cmp._row_of((b, d.target.name), cmp.value) is not None
+            ),
+            None,
+        )
+        if here is not None:
             cmp.selected = here
         cmp.add_class("wb-compare")
         for name in ("options", "situation"):

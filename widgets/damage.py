@@ -471,7 +471,7 @@ class DamagePanel(Panel):
             if frames:
                 chart = charts.rounds_chart(
                     frames, title=f"Rounds for {f['attacker']} to down {f['target']}", legend_title="Plan"
-                )
+                ).configure_legend(orient="bottom", direction="vertical", labelLimit=360)  # labels whole
             return f, chart, idle_fields(self.system, x, a, t, o, s) if hints else []
 
         def apply(result: tuple[dict[str, Any], Any, list[str]]) -> dict[str, Any]:

@@ -131,3 +131,18 @@ def test_compare_tab_holds_the_damage_matchup_and_opens_its_detail_on_it():
     cmp = app.build_tab("Compare")
     assert cmp.attackers[0].name == "Wolf" and cmp.targets[0].name == "Bear"
     assert cmp.selected == ("Wolf: Bite", "Bear") and "reference, Wolf's best plan (Bite)" in cmp.detail_stats.value
+
+
+def test_compare_detail_falls_back_to_the_attackers_own_attack_and_the_fight_legend_is_whole():
+    """A catalog attack picked for the Wolf is not in the grid (it lists each attacker's own attacks):
+    the detail opens on the Wolf's Bite against the Bear. The fight chart's legend sits below the
+    chart, its labels whole (they were cut at the panel's edge: "Heav", "best p")."""
+    app = Workbench("glass_empires")
+    d = app.damage
+    d.attack = app.system.catalog().attacks["Heavy melee"]
+    d.background.wait(30)
+    d.fight_background.wait(30)
+    legend = d.fight_chart.chart.to_dict()["config"]["legend"]
+    assert legend["orient"] == "bottom" and legend["labelLimit"] >= 300
+    cmp = app.build_tab("Compare")
+    assert cmp.selected == ("Wolf: Bite", "Bear")

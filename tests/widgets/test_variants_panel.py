@@ -29,7 +29,7 @@ def test_the_panel_is_wb_variants_of_the_baseline_and_the_edited_variant():
     ref = want.filter(pl.col("variant") == VARIANT).sort("attack", "target")
     assert got["delta_mean_damage"].to_list() == pytest.approx(ref["delta_mean_damage"].to_list(), abs=1e-12)
     assert (got["delta_mean_damage"] > 0).all()  # every threat now a crit: more damage
-    assert "confirm_crits: True → False" in p.summary.value and "all exact" in p.summary.value
+    assert "confirm crits: True → False" in p.summary.value and "all exact" in p.summary.value
     spec = p.chart.chart.to_dict()
     assert "change in mean rounds" in str(spec)
 
@@ -40,7 +40,7 @@ def test_the_tab_opens_on_a_rule_change_that_shows_and_says_when_one_shows_nothi
     on any row says "no effect"."""
     p = VariantsPanel("unbound", [GUARD], [DUELIST, BERSERKER])
     assert p.form.value == U.Options(confirm_crits=False)
-    assert "confirm_crits: True → False" in p.summary.value and "a starting example" in p.summary.value
+    assert "confirm crits: True → False" in p.summary.value and "a starting example" in p.summary.value
     assert p.value["delta_mean_damage"].abs().max() > 0
     p.form.value = U.Options(casts_per_turn=2)  # no spell here: no effect
     p.background.wait(30)
