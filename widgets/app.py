@@ -241,6 +241,7 @@ class Workbench(Panel):
             auto=self.duel_auto,
             attack_a=d.attack,
         )
+        duel.attack_owner = d.attacker
         duel.add_class("wb-duel")
         # one selection for the whole app: the Duel follows the Damage tab's attacker, target,
         # options and situation (with auto=False it marks itself stale until Run duel is pressed)
@@ -249,6 +250,7 @@ class Workbench(Panel):
             ("attacker", "a"),
             ("target", "b"),
             ("attack", "attack_a"),
+            ("attacker", "attack_owner"),  # a side A picked on the Duel tab plays its best plan
             ("options", "options"),
             ("situation", "situation"),
         ):

@@ -166,6 +166,11 @@ class DuelPanel(Panel):
     attack_a = T.Any(
         allow_none=True, help="the attack side A plays, as often as each turn allows (None: A's best plan)"
     )
+    attack_owner = T.Any(
+        allow_none=True,
+        help="the creature attack_a was picked for (the app: the Damage tab's attacker); another side A "
+        "picked on the Duel tab itself plays its best plan. None: attack_a is A's whatever A is",
+    )
     objective = T.Unicode(
         "damage", help='how each side\'s plan is chosen (wb.duel objective): "damage", "rounds" or "kill_within_K"'
     )
@@ -207,6 +212,7 @@ class DuelPanel(Panel):
         self._ready = False
         self.objective = objective
         self.attack_a = attack_a
+        self.attack_owner = None
         self.reference: Any = None  # the duel with side A on its best plan, beside attack_a's
         self._shown: dict[str, Any] = {}  # the inputs of the result on screen
         self._preview: Any = None  # the preview on screen while its full run goes on
@@ -331,6 +337,14 @@ class DuelPanel(Panel):
         "objective": "plans by",
     }
 
+    def playing(self) -> Any:
+        """Return the attack side A plays now: ``attack_a``, unless it was picked for another
+        creature than side A (``attack_owner``: side A changed on the Duel tab itself), else None
+        (A's best plan)."""
+        if self.attack_a is None or (self.attack_owner is not None and self.attack_owner != self.a):
+            return None
+        return self.attack_a
+
     def inputs(self) -> dict[str, Any]:
         """Return the inputs a duel is run on now (see :data:`INPUTS`)."""
         return {k: getattr(self, k) for k in self.INPUTS}
@@ -385,7 +399,7 @@ class DuelPanel(Panel):
         from workbench.combat import duel
 
         shown = self.inputs()
-        attack = self.attack_a
+        attack = self.playing()
         a, b, o, s, first, rounds, fights, ta, tb, objective = (
             self.a,
             self.b,
@@ -464,7 +478,7 @@ class DuelPanel(Panel):
         when they are no longer the inputs on screen (an edit while it ran) the result is shown
         marked stale with what changed, never as the duel on screen (issue 36, item 3)."""
         self._shown = dict(shown) if shown is not None else self.inputs()
-        attack = self._shown.get("attack_a")
+        attack = self._shown.get("attack_a") if reference is not None else None
         self.set_chart(duel_figure(result))
         self.stats.value = duel_html(result, reference, None if attack is None else attack.name)
         self.badge.value = duel_badge(result, preview=preview)

@@ -6,8 +6,8 @@ and a plan function, one attack (a model, or a name: first the attacker's own at
 system's catalog attacks, case-insensitive). The turn is that attack ``uses_per_turn`` times (the
 system's action economy: Annulus two one-action sets, a two-action set once; Unbound two Push the
 Attack; ...). An attack the creature does not carry (a catalog weapon picked for it in the app) is
-added to the creature's own attacks for the fight, so the rules that check "one of its attacks"
-see it. A name that is neither an attack nor a plan label is a RulesError naming ``plan``.
+added to the creature's own attacks for the fight, or takes the place of its attack of the same name
+(an edited Bite), so the rules that check "one of its attacks" see it. A name that is neither an attack nor a plan label is a RulesError naming ``plan``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ def _attack_field(sys: Any, creature: Any) -> str | None:
 
 
 def holding(attacker: Any, attack: Any, system: Any = None) -> Any:
-    """Return ``attacker`` if ``attack`` is one of its attacks, else the attacker with ``attack``
-    added to its attacks (same name, same stats)."""
+    """Return ``attacker`` if ``attack`` is one of its attacks, else the attacker carrying
+    ``attack`` (same name, same stats): in place of its attack of the same name (an edited Bite is
+    the Bite, as edited), else added to its attacks."""
     from .systems import system_of
 
     sys = system or system_of(attacker)
@@ -42,7 +43,9 @@ def holding(attacker: Any, attack: Any, system: Any = None) -> Any:
     field = _attack_field(sys, attacker)
     if field is None:
         raise RulesError(f"{attacker.name} cannot carry {attack.name} in this system", field="plan")
-    return attacker.replace(**{field: [*own, attack]})
+    same = [i for i, a in enumerate(own) if getattr(a, "name", None) == getattr(attack, "name", None)]
+    carried = [attack if i == same[0] else a for i, a in enumerate(own)] if same else [*own, attack]
+    return attacker.replace(**{field: carried})
 
 
 def attack_plan(attacker: Any, attack: Any, options: Any = None, system: Any = None) -> tuple[Any, list[Any]]:

@@ -78,3 +78,19 @@ def test_cli_duel_and_race_take_attack_a(capsys):
     assert "23.235" in out and "6.124" in out
     code, out, err = run(capsys, "duel", "glass_empires", "Wolf", "Bear", "--attack-a", "Spoon")
     assert code != 0 and "Spoon" in err
+
+
+def test_an_edited_attack_takes_the_place_of_the_one_of_its_name():
+    """An Annulus Bite edited in the app (Flashy added) is played by the Rat in place of its own
+    Bite (two sets of one name are refused by the rules: "name them apart")."""
+    from workbench.attack_plans import holding
+
+    sys = wb.system("annulus")
+    rat = sys.catalog().creature("Rat")
+    bite = sys.attacks_of(rat)[0]
+    flashy = bite.replace(upgrades={**bite.upgrades, "Flashy": 1})
+    who = holding(rat, flashy)
+    assert sys.attacks_of(who) == [flashy]
+    target = sys.catalog().creature("Wolf")
+    frame = wb.rounds_to_kill(rat, target, plan=flashy, progress=False)
+    assert frame["p_killed_by"].to_numpy()[-1] > 0.99

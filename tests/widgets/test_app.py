@@ -146,3 +146,22 @@ def test_compare_detail_falls_back_to_the_attackers_own_attack_and_the_fight_leg
     assert legend["orient"] == "bottom" and legend["labelLimit"] >= 300
     cmp = app.build_tab("Compare")
     assert cmp.selected == ("Wolf: Bite", "Bear")
+
+
+def test_a_side_a_picked_on_the_duel_tab_plays_its_best_plan():
+    """The Damage tab's attack belongs to the Damage tab's attacker: a side A picked on the Duel
+    tab itself (the Boar) plays its best plan, not the Wolf's Heavy melee."""
+    app = Workbench("glass_empires")
+    d = app.damage
+    cat = app.system.catalog()
+    d.attack = cat.attacks["Heavy melee"]
+    duel = app.build_tab("Duel")
+    duel.background.wait(60)
+    assert duel.playing() == cat.attacks["Heavy melee"]
+    boar = cat.creature("Boar")
+    duel.editors["a"].value = boar
+    duel.run_button.click()
+    duel.background.wait(60)
+    assert duel.playing() is None and duel.reference is None
+    assert duel.value.p_a_wins == pytest.approx(wb.duel(boar, d.target).p_a_wins, abs=1e-12)
+    assert "A plays" not in duel.stats.value
