@@ -202,7 +202,7 @@ class ComparePanel(Panel):
                 rows=6,
                 description=label,
                 style={"description_width": "6em"},
-                layout=W.Layout(width="22em"),
+                layout=W.Layout(width="30em"),
             )
             for label, chosen in (("attackers", self.attackers), ("targets", self.targets))
         )
