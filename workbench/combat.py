@@ -183,11 +183,11 @@ def rounds_to_kill(
         from .systems import fight_system
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
-        fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
+        sys_ = fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
         objective = kwargs.pop("objective", "damage")
         from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
 
-        attacker_or_turn, plan = resolve_plan(attacker_or_turn, plan, options, target, situation)
+        attacker_or_turn, plan = resolve_plan(attacker_or_turn, plan, options, target, situation, sys_)
         plan = check_plan(plan)
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
@@ -610,8 +610,8 @@ def duel(
         sys_a = fight_system({"a": a, "b": b}, ..., options, situation)
         from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
 
-        a, plan_a = resolve_plan(a, plan_a, options, b, situation)
-        b, plan_b = resolve_plan(b, plan_b, options, a, situation)
+        a, plan_a = resolve_plan(a, plan_a, options, b, situation, sys_a)
+        b, plan_b = resolve_plan(b, plan_b, options, a, situation, sys_a)
         check_objective(objective)
         if objective != "damage" and simulate is not False:
             # each side's plan, chosen by the objective in its own fight (the plan rounds_to_kill

@@ -258,6 +258,8 @@ def turn_damage(
     often as the turn allows: :mod:`workbench.attack_plans`)."""
     from .attack_plans import resolve_plan
 
-    attacker, plan = resolve_plan(attacker, plan, options, target, situation)
+    attacker, plan = resolve_plan(
+        attacker, plan, options, target, situation, _same_system(attacker, target, options, situation)
+    )
     table, label = turn_table(attacker, target, options, situation, plan, objective)
     return label if isinstance(label, Dist) else table.dist(0)

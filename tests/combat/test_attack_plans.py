@@ -45,7 +45,7 @@ def test_uses_follow_the_action_economy():
     sys = wb.system("annulus")
     cat = sys.catalog()
     rat = next(iter(cat.creatures.values()))
-    who, plan = attack_plan(rat, sys.attacks_of(rat)[0])
+    who, plan = attack_plan(rat, sys.attacks_of(rat)[0], None, sys)
     assert who is rat and len(plan) == 2  # two one-action sets a turn: "Bite + Bite", the best plan
     assert wb.turn_damage(rat, rat, plan="Bite").mean() == pytest.approx(wb.turn_damage(rat, rat).mean())
 
@@ -89,7 +89,7 @@ def test_an_edited_attack_takes_the_place_of_the_one_of_its_name():
     rat = sys.catalog().creature("Rat")
     bite = sys.attacks_of(rat)[0]
     flashy = bite.replace(upgrades={**bite.upgrades, "Flashy": 1})
-    who = holding(rat, flashy)
+    who = holding(rat, flashy, sys)
     assert sys.attacks_of(who) == [flashy]
     target = sys.catalog().creature("Wolf")
     frame = wb.rounds_to_kill(rat, target, plan=flashy, progress=False)
