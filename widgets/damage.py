@@ -78,6 +78,20 @@ def events_html(outcomes: Any) -> str:
     return '<div class="wb-events" style="color:#57606a">per use: ' + " · ".join(shown) + "</div>"
 
 
+def fight_words(err: RulesError) -> str:
+    """Return why a fight cannot be fought in words: the message without the code's field name or a
+    rules file the reader does not have, with the docs page of its rule (issue 36, item 4)."""
+    from workbench.errors import docs_page
+
+    from .base import rule_words
+
+    text = err.message
+    rule, page = rule_words(err.rule), docs_page(err.rule)
+    if rule:
+        text += f" \u2014 rule: {rule}"
+    return text + (f" (see {page})" if page else "")
+
+
 def _one_fight(
     attacker: Any, target: Any, options: Any, situation: Any, fights: int, sys: Any, plan: Any
 ) -> dict[str, Any]:
@@ -107,7 +121,7 @@ def _one_fight(
             who, target, options=options, situation=situation, plan=run, fights=fights, progress=False
         )
     except RulesError as err:
-        return {"error": str(err)}
+        return {"error": fight_words(err)}
     at, by = frame["p_killed_at"].to_numpy(), frame["p_killed_by"].to_numpy()
     rounds = frame["round"].to_numpy()
     resolved = float(by[-1]) if by.size else 0.0
@@ -157,7 +171,7 @@ def fight_summary(
     try:
         out["pools"] = sys.hit_pools(target)
     except RulesError as err:
-        return {**out, "error": str(err)}
+        return {**out, "error": fight_words(err)}
     best = _one_fight(attacker, target, options, situation, fights, sys, None)
     if attack is None:
         return {**out, **best}

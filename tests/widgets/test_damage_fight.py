@@ -121,7 +121,11 @@ def test_the_issue_example_wolf_vs_bear_in_the_damage_tab():
         p.fight_background.wait(30)
         seen[attack.name] = (round(p.fight["turn_mean"], 3), round(p.fight["mean"], 2), round(p.fight["p_first"], 4))
         assert p.fight["reference"]["plan"] == "Bite"
-    assert seen["Bite"][:2] == (3.167, 8.05) and seen["Rock"][:2] == (1.056, 23.24) and seen["Heavy melee"][:2] == (4.222, 6.12)
+    assert (
+        seen["Bite"][:2] == (3.167, 8.05)
+        and seen["Rock"][:2] == (1.056, 23.24)
+        and seen["Heavy melee"][:2] == (4.222, 6.12)
+    )
 
 
 def test_fight_summary_is_the_one_fight():
@@ -157,4 +161,13 @@ def test_situation_controls_that_do_nothing_here_say_so():
         flipped = sit.replace(**{name: not getattr(sit, name)}) if isinstance(getattr(sit, name), bool) else None
         if flipped is not None:
             assert s.damage(guard.weapons[0], guard, duelist, None, flipped).isclose(
-                s.damage(guard.weapons[0], guard, duelist), 1e-12)
+                s.damage(guard.weapons[0], guard, duelist), 1e-12
+            )
+
+
+def test_a_fight_that_cannot_be_fought_says_why_in_words():
+    """Issue 36, item 4: no code field name ("turn:") nor rules file in the fight's reason."""
+    from widgets.damage import fight_words
+
+    err = wb.RulesError("this turn never deals damage", field="turn", rule="annulus-attacks.txt: Endurance first")
+    assert fight_words(err) == "this turn never deals damage \u2014 rule: Endurance first (see docs/systems/annulus.md)"
