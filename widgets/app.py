@@ -35,6 +35,10 @@ from .variants import VariantsPanel
 __all__ = ["Workbench", "TABS"]
 
 TABS = ("Damage", "Duel", "Compare", "Build", "Sweep", "Race", "Variants")
+#: the matchup (attacker, target) a system opens on where the catalog's first two creatures show
+#: little (Glass Empires: the Vegetable Sprite's Tiny Fists deal 0.44 a use to the Porcelain Doll);
+#: the Wolf against the Bear, whose attacks differ visibly (issue 36, item 5)
+OPENING = {"glass_empires": ("Wolf", "Bear")}
 
 
 #: the Files panel's slot of the whole setup, the one a link carries
@@ -170,7 +174,9 @@ class Workbench(Panel):
         self._boxes = {t: W.VBox([W.HTML(f"<i>building the {t} tab…</i>")]) for t in TABS}
         for box, t in zip(self._boxes.values(), TABS):
             box.add_class(f"wb-tab-{t.lower()}")
-        damage = DamagePanel(self.system)
+        cat = self.system.catalog().creatures
+        opening = [cat.get(n) for n in OPENING.get(self.system.name, ())]
+        damage = DamagePanel(self.system, *opening) if opening and all(opening) else DamagePanel(self.system)
         assert damage.chart is not None  # a DamagePanel draws on construction
         damage.chart.add_class("wb-damage-chart")
         damage.stats.add_class("wb-damage-stats")
@@ -283,18 +289,50 @@ class Workbench(Panel):
     def _make_duel(self) -> Panel:
         d = self.damage
         duel = DuelPanel(
-            self.system, d.attacker, d.target, options=d.options, situation=d.situation, auto=self.duel_auto
+            self.system,
+            d.attacker,
+            d.target,
+            options=d.options,
+            situation=d.situation,
+            auto=self.duel_auto,
+            attack_a=d.attack,
         )
+        duel.attack_owner = d.attacker
         duel.add_class("wb-duel")
         # one selection for the whole app: the Duel follows the Damage tab's attacker, target,
         # options and situation (with auto=False it marks itself stale until Run duel is pressed)
-        for src, dst in (("attacker", "a"), ("target", "b"), ("options", "options"), ("situation", "situation")):
+        # A plays the Damage tab's attack (as often as each turn allows), its best plan beside it
+        for src, dst in (
+            ("attacker", "a"),
+            ("target", "b"),
+            ("attack", "attack_a"),
+            ("attacker", "attack_owner"),  # a side A picked on the Duel tab plays its best plan
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (duel, dst))
         return duel
 
     def _make_compare(self) -> Panel:
         d = self.damage
-        cmp = ComparePanel(self.system, options=d.options, situation=d.situation)
+        # the catalog's first creatures with the Damage tab's attacker and target among them, the
+        # detail on the Damage tab's matchup when the grid holds it (issue 36, item 5)
+        cat = list(self.system.catalog().creatures.values())
+        attackers = [d.attacker, *[c for c in cat[:4] if c.name != d.attacker.name]][:4]
+        targets = [d.target, *[c for c in cat[:6] if c.name != d.target.name]][:6]
+        cmp = ComparePanel(self.system, attackers, targets, options=d.options, situation=d.situation)
+        # the Damage tab's matchup, else the attacker's first attack in the grid against its target
+        own = [f"{d.attacker.name}: {getattr(a, 'name', '')}" for a in (d.attack, *self.system.attacks_of(d.attacker))]
+        here = next(
+            (
+                (b, d.target.name)
+                for b in own
+                if cmp.value is not None and cmp._row_of((b, d.target.name), cmp.value) is not None
+            ),
+            None,
+        )
+        if here is not None:
+            cmp.selected = here
         cmp.add_class("wb-compare")
         for name in ("options", "situation"):
             T.dlink((d, name), (cmp, name))
@@ -341,10 +379,18 @@ class Workbench(Panel):
 
     def _make_race(self) -> Panel:
         d = self.damage
-        panel = RacePanel(self.system, d.attacker, target=d.target, options=d.options, situation=d.situation)
+        panel = RacePanel(
+            self.system, d.attacker, target=d.target, options=d.options, situation=d.situation, attack_a=d.attack
+        )
         panel.add_class("wb-tab-race-panel")
-        # the Damage tab's attacker races a rival picked here, against the Damage tab's target
-        for src, dst in (("attacker", "a"), ("target", "target"), ("options", "options"), ("situation", "situation")):
+        # the Damage tab's attacker (playing its attack) races a rival picked here, against its target
+        for src, dst in (
+            ("attacker", "a"),
+            ("attack", "attack_a"),
+            ("target", "target"),
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (panel, dst))
         return panel
 

@@ -142,6 +142,9 @@ class Background:
         self._idle = threading.Event()
         self._idle.set()
         self._progress_shown = 0  # the generation whose progress the busy line shows, if any
+        # called (with no argument) each time no request is awaited any more: finished, failed or
+        # cancelled, so a panel can take down what said "still working" (a preview's badge)
+        self.on_idle: list[Callable[[], Any]] = []
         self.busy = W.HTML("")
         self.busy.add_class("wb-busy")
         self.cancel_button = W.Button(
@@ -285,7 +288,15 @@ class Background:
                 self.panel.show_unexpected(exc)
             finally:
                 self._idle.set()
+                self._idle_now()
             return None
+
+    def _idle_now(self) -> None:
+        for callback in list(self.on_idle):
+            try:
+                callback()
+            except Exception as exc:  # noqa: BLE001 - a bug must not escape the worker silently
+                self.panel.show_unexpected(exc)
 
     def cancel(self) -> None:
         """Drop the request running now (its result will not be applied); keep the last result."""
@@ -297,6 +308,7 @@ class Background:
             self.busy.value = '<i class="wb-cancelled">cancelled: the last result is kept</i>'
             self.cancel_button.layout.display = "none"
             self._idle.set()
+            self._idle_now()
 
     @property
     def threaded(self) -> bool:
@@ -313,6 +325,24 @@ class Background:
                 run_now(self.future)
             return self._idle.is_set()
         return self._idle.wait(timeout)
+
+
+#: argument names that reach a panel's messages from the engine without a control of that name
+KNOWN_NAMES = frozenset({"max_rounds", "damage_type", "max_seconds", "uses_per_turn", "hit_pools", "kill_within_K"})
+#: a rules source named in a rule citation: a rules text, CLARIFICATIONS / DESIGN notes, a catalog file
+_SOURCE = re.compile(
+    r"(?:[\w./-]+\.(?:txt|toml|mdx)|CLARIFICATIONS\.md|DESIGN\.md|srd/[\w./-]+)(?:,\s*[A-Z][\w ]*?)?(?=[:;,)\]]|$)\s*:?\s*"
+)
+
+
+def rule_words(rule: str | None) -> str:
+    """Return a rule citation without the rules files it names (the reader does not have them:
+    "annulus-attacks.txt: one alteration per set" -> "one alteration per set"), "" when nothing
+    but the file is left; docs pages (docs/...) are kept."""
+    if not rule:
+        return ""
+    words = _SOURCE.sub("", rule).strip(" ;,:")
+    return re.sub(r"docs/[\w/.-]+\.md\s*:?\s*", "", words).strip(" ;,:")
 
 
 class Panel(W.VBox):
@@ -417,13 +447,55 @@ class Panel(W.VBox):
             "please report this with the inputs that caused it."
         )
 
-    def show_error(self, err: RulesError | str) -> None:
-        """Show ``err`` beside the control named by its field (else in the panel's error line), with
-        the docs page that explains its rule (the rules files do not ship with the package)."""
-        message = str(err)
-        page = docs_page(getattr(err, "rule", None))
+    def _label(self, field: str) -> str | None:
+        controls = getattr(self, "controls", None)
+        if isinstance(controls, dict) and field in controls:
+            label = getattr(controls[field], "description", "")
+            if label:
+                return str(label)
+        for p in self._subpanels:
+            got = p._label(field)
+            if got:
+                return got
+        return None
+
+    def label_of(self, field: str) -> str:
+        """Return the words on screen for ``field``: its control's label (the "to" box of a field
+        named ``high``), found in this panel or a child panel, else the name in words."""
+        label, words = self._label(field), field.replace("_", " ")
+        if not label or label.startswith((f"{field} (", f"{words} (")):  # a form's "hp (HP)": the name
+            return words
+        return label
+
+    def on_screen(self, err: RulesError | str) -> str:
+        """Return ``err`` in the words on screen (issue 36, item 4): the field as its control is
+        labelled ("to: ...", not "high: ..."), field names in the message in words ("max rounds",
+        not "max_rounds"), and the rule it cites by its words and the project's docs page that
+        explains it, never by a rules file the reader does not have."""
+        if not isinstance(err, RulesError):
+            return str(err)
+        text = err.message
+        names = set(self.fields()) | ({err.field} if err.field else set()) | KNOWN_NAMES
+        for name in sorted(names, key=len, reverse=True):
+            if "_" in name and name in text:
+                text = re.sub(rf"(?<![\w/.-]){re.escape(name)}(?![\w/.-])", self.label_of(name), text)
+        field = err.field
+        if field:
+            top = re.split(r"[.\[]", field)[0]
+            text = f"{self.label_of(top) if top == field else field}: {text}"
+        page = docs_page(err.rule)
+        rule = rule_words(err.rule)
+        if rule:
+            text += f" \u2014 rule: {rule}"
         if page:
-            message = f"{message} (see {page})"
+            text += f" (see {page})"
+        return text
+
+    def show_error(self, err: RulesError | str) -> None:
+        """Show ``err`` beside the control named by its field (else in the panel's error line), in
+        the words on screen (:meth:`on_screen`), with the docs page that explains its rule (the
+        rules files do not ship with the package)."""
+        message = self.on_screen(err)
         field = getattr(err, "field", None)
         if field is not None and field not in self.fields():
             field = re.split(r"[.\[]", field)[0]  # "weapons[0].damage": the weapons control

@@ -246,15 +246,39 @@ def damage_chart(
     return _finish(chart, themed)
 
 
+#: an overlay's damage axis ends where this much of every build's distribution lies below
+BULK = 0.995
+
+
+def bulk_cut(dists: Mapping[str, Dist], q: float = BULK) -> tuple[int | None, str]:
+    """Return where an overlay's damage axis should end, and the note that marks what lies beyond:
+    the largest ``q`` quantile of the builds, when the farthest drawn damage is more than 1.5 times
+    it (e.g. one build's long tail to 130 where the mass is below 20: the others would be squeezed
+    into the left edge); else ``(None, "")``. The note names each build's probability beyond the
+    cut and its farthest damage (issue 36, item 4: "outliers clipped and marked")."""
+    if not dists:
+        return None, ""
+    cut = max(int(d.quantile(q)) for d in dists.values())
+    far = max(int(_number(dist_frame(d)["damage_hi"].max())) for d in dists.values())
+    if far <= max(1.5 * cut, cut + 5):
+        return None, ""
+    beyond = [f"{name} {d.sf(cut + 1):.1%} (to {d.max()})" for name, d in dists.items() if d.sf(cut + 1) > 0]
+    return cut, f"axis cut at {cut} damage; beyond it: " + ", ".join(beyond)
+
+
 def _damage_lines(
     named: Mapping[str, Dist | pl.DataFrame], title: str, subtitle: str | None, x_title: str, themed: bool
 ) -> AnyChart:
-    """The PMFs of several named distributions as coloured lines with points and mean rules."""
+    """The PMFs of several named distributions as coloured lines with points and mean rules; the
+    damage axis fitted to the bulk of them (:func:`bulk_cut`: a long tail is cut and named in the
+    subtitle)."""
     frames, means = [], []
-    for name, dist in named.items():
-        d = dist if isinstance(dist, Dist) else _dist_of_frame(dist)
-        frames.append(dist_frame(d).with_columns(build=pl.lit(str(name))))
-        means.append({"build": str(name), "mean": d.mean()})
+    dists = {str(n): (d if isinstance(d, Dist) else _dist_of_frame(d)) for n, d in named.items()}
+    cut, note = bulk_cut(dists)
+    for name, d in dists.items():
+        f = dist_frame(d).with_columns(build=pl.lit(name))
+        frames.append(f if cut is None else f.filter(pl.col("damage") <= cut))
+        means.append({"build": name, "mean": d.mean()})
     frame = pl.concat(frames)
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
@@ -285,8 +309,9 @@ def _damage_lines(
             tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("mean:Q", title="mean damage", format=".3f")],
         )
     )
+    sub = subtitle or "dashed: each build's mean"
     chart = alt.layer(lines, rules).properties(
-        title=_title(title, subtitle or "dashed: each build's mean"), width=WIDTH, height=HEIGHT
+        title=_title(title, [sub, note] if note else sub), width=WIDTH, height=HEIGHT
     )
     return _finish(chart, themed)
 
@@ -302,10 +327,19 @@ def at_least_chart(
     """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid."""
     named = _named(dists, "damage")
     frames = []
+    cut, note = (
+        bulk_cut({str(n): (d if isinstance(d, Dist) else _dist_of_frame(d)) for n, d in named.items()})
+        if len(named) > 1
+        else (None, "")
+    )
     for name, d in named.items():
         f = dist_frame(d).select("damage", "at_least")
         end = pl.DataFrame({"damage": [int(_number(f["damage"].max())) + 1], "at_least": [0.0]})
-        frames.append(pl.concat([f, end]).with_columns(build=pl.lit(str(name))))
+        f = pl.concat([f, end]).with_columns(build=pl.lit(str(name)))
+        frames.append(f if cut is None else f.filter(pl.col("damage") <= cut))
+    shown_sub: str | list[str] | None = subtitle
+    if note:
+        shown_sub = [subtitle, note] if subtitle else note
     frame = pl.concat(frames)
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
@@ -327,7 +361,7 @@ def at_least_chart(
                 alt.Tooltip("at_least:Q", title="probability", format=".2%"),
             ],
         )
-        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+        .properties(title=_title(title, shown_sub), width=WIDTH, height=HEIGHT)
     )
     return _finish(chart, themed)
 
@@ -475,7 +509,7 @@ def heatmap(
     value: str,
     title: str | None = None,
     *,
-    subtitle: str | None = None,
+    subtitle: str | Sequence[str] | None = None,
     value_title: str | None = None,
     fmt: str = ".2f",
     scheme: Any = "viridis",
@@ -484,9 +518,14 @@ def heatmap(
     selected: tuple[Any, Any] | None = None,
     extra: Sequence[str] = (),
     symmetric: bool = False,
+    clip: bool = True,
     themed: bool = True,
 ) -> AnyChart:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
+
+    ``clip`` (default): the colour scale is fitted to the bulk of the values (:func:`colour_domain`):
+    cells past it (one 242-round cell among values under 20) keep their number, take the end
+    colour, are outlined in red, and the subtitle says so; the others keep their contrast.
 
     One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
     infinite are grey (Vega-Lite holds no inf/NaN), labelled "∞" if infinite and "–" otherwise. ``extra`` names more columns for the tooltip;
@@ -535,6 +574,20 @@ def heatmap(
     nx, ny = data[x].n_unique(), data[y].n_unique()
     cell = max(18, min(48, 600 // max(nx, 1)))
     vmin, vmax = data[value].min(), data[value].max()
+    clipped_note = ""
+    if clip and not symmetric:
+        domain = colour_domain(data[value])
+        if domain is not None:
+            lo, hi = domain
+            scale = alt.Scale(scheme=scheme, reverse=reverse, domain=[lo, hi], clamp=True)
+            data = data.with_columns(_clipped=(pl.col(value) > hi).fill_null(False))
+            n_out = int(data["_clipped"].sum())
+            clipped_note = (
+                f"colours fitted to values up to {format(hi, fmt)}; {n_out} cell{'s' if n_out != 1 else ''} "
+                f"above (to {format(_number(vmax), fmt)}) outlined red"
+            )
+            vmax = hi
+            subtitle = [*([subtitle] if isinstance(subtitle, str) else list(subtitle or [])), clipped_note]
     mid = (_number(vmin) + _number(vmax)) / 2 if vmin is not None else 0.0
     value_title = value_title or value.replace("_", " ")
     base = alt.Chart(data).encode(
@@ -555,6 +608,14 @@ def heatmap(
     valid = f"isValid(datum['{value}'])"
     blank = base.transform_filter(f"!{valid}")
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        **(
+            {
+                "stroke": alt.condition("datum._clipped", alt.value("#d1242f"), alt.value("white")),
+                "strokeWidth": alt.condition("datum._clipped", alt.value(2.5), alt.value(1)),
+            }
+            if clipped_note
+            else {}
+        ),
         color=alt.Color(
             f"{value}:Q",
             title=value_title,
@@ -607,6 +668,24 @@ def heatmap(
         height=max(18, min(36, 400 // max(ny, 1))) * ny,
     )
     return _finish(chart, themed)
+
+
+def colour_domain(values: pl.Series) -> tuple[float, float] | None:
+    """Return the colour domain (low, high) that fits the bulk of ``values`` when a few lie far
+    above it, else None (the full range reads well). The bulk ends at the largest value within
+    Q3 + 3 IQR (and at least the 90th percentile); it is used only when the largest value is more
+    than twice as far from the low end as that."""
+    s = values.cast(pl.Float64)
+    v = s.filter(s.is_finite()).to_numpy()
+    if v.size < 4:
+        return None
+    lo = float(v.min())
+    q1, q3, q90 = (float(np.quantile(v, q)) for q in (0.25, 0.75, 0.9))
+    fence = max(q3 + 3 * (q3 - q1), q90)
+    hi = float(v[v <= fence].max())
+    if hi <= lo or float(v.max()) - lo <= 2 * (hi - lo):
+        return None
+    return lo, hi
 
 
 def compare_bars(

@@ -96,6 +96,13 @@ def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
     )
 
 
+def _one_attack(plan: Any) -> bool:
+    """Return True for a plan given as one attack model (resolved once the system is known)."""
+    from .systems.base import Model
+
+    return isinstance(plan, Model)
+
+
 @bounded("rounds_to_kill")
 def rounds_to_kill(
     attacker_or_turn: Any,
@@ -145,8 +152,11 @@ def rounds_to_kill(
         from .systems import fight_system
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
-        fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
+        sys_ = fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
         objective = kwargs.pop("objective", "damage")
+        from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
+
+        attacker_or_turn, plan = resolve_plan(attacker_or_turn, plan, options, target, situation, sys_)
         plan = check_plan(plan)
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
@@ -506,7 +516,7 @@ def duel(
 
     first = check_first(first)
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
-    plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
+    plan_a, plan_b = (p if _one_attack(p) else check_plan(p) for p in (plan_a, plan_b))
     confirm = check_confirm(confirm)
     check(fight_work("duel", {"fights": fights}), confirm)  # counted before any work
     sides: list[Any] = []  # the two directions: a against b, b against a
@@ -527,6 +537,10 @@ def duel(
         from .systems import fight_system
 
         sys_a = fight_system({"a": a, "b": b}, ..., options, situation)
+        from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
+
+        a, plan_a = resolve_plan(a, plan_a, options, b, situation, sys_a)
+        b, plan_b = resolve_plan(b, plan_b, options, a, situation, sys_a)
         check_objective(objective)
         if objective != "damage" and simulate is not False:
             # each side's plan, chosen by the objective in its own fight (the plan rounds_to_kill

@@ -72,6 +72,10 @@ def python_snippet(
         "    progress=False,",
         ")",
         'at, by = frame["p_killed_at"], frame["p_killed_by"]',
+        "if frame['exact'][0] and by[-1] < 1 - 1e-9:  # exact: compare's mean is the whole fight's, past 100 rounds",
+        f"    frame = wb.rounds_to_kill(attacker, target, {', '.join(given) + ', ' if given else ''}plan={plan}, "
+        "max_rounds=10_000, progress=False)",
+        '    at, by = frame["p_killed_at"], frame["p_killed_by"]',
         'mean_rounds = float((frame["round"] * at).sum() / by[-1]) if by[-1] >= 1 - 1e-9 else float("inf")',
         "print(mean_rounds)",
     ]

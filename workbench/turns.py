@@ -176,7 +176,13 @@ def turn_damage(
     attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None, objective: Any = "damage"
 ) -> Dist:
     """Return the total damage Dist of one full turn of ``attacker`` against ``target`` (see
-    :func:`turn_table` for ``plan`` and ``objective``)."""
+    :func:`turn_table` for ``plan`` and ``objective``; ``plan`` may also name one attack, used as
+    often as the turn allows: :mod:`workbench.attack_plans`)."""
+    from .attack_plans import resolve_plan
+
+    attacker, plan = resolve_plan(
+        attacker, plan, options, target, situation, _same_system(attacker, target, options, situation)
+    )
     table, label = turn_table(attacker, target, options, situation, plan, objective)
     return label if isinstance(label, Dist) else table.dist(0)
 
