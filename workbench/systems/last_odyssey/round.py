@@ -39,13 +39,13 @@ import dataclasses
 from typing import Any, cast
 
 import numpy as np
-import polars as pl
 
 from ...columns import Columns, row_groups, stacked
 from ...dist import Dist
+from ...errors import RulesError
 from ...fight.draw import Draw
 from ...memo import MEMO
-from ...plans import choose_label, dist_table, grouped_table, is_sequence_plan
+from ...plans import choose_label, dist_table, is_sequence_plan
 from .models import MAX_ANIMA
 
 __all__ = [
@@ -153,33 +153,66 @@ class LastOdysseyRound:
             self._uses.append(use)
         return i
 
-    def _build(self, i: int, shell_on: bool, full: bool) -> dict[str, np.ndarray]:
-        """Return the outcome table of use ``i`` as the foe's Shell stands and (a phase use) whether the
-        foe is at full HP: a turn's ability (damage), a phase ability (damage, status), a Dist."""
-        use = self._uses[i]
-        if isinstance(use, Dist):
-            return {k: np.asarray(v) for k, v in dist_table(use, status=0).items()}
-        ability, kind = use
-        sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
-        hp = int(self.sys.hit_points(self.foe))
-        if kind == "phase":
-            sit = sit.replace(target_hp=None if full or hp == 1 else hp - 1)
-        frame = self.sys.outcome_tables([ability], [self.me], [self.foe], self.options, [sit])
-        t = grouped_table(frame.filter(pl.col("matchup") == 0), ["damage", "status"] if kind == "phase" else ["damage"])
-        t.setdefault("status", np.zeros(len(t["damage"]), np.int64))
-        return {k: np.asarray(v) for k, v in t.items()}
+    def _build(self, keys: list[tuple[int, bool, bool]]) -> list[dict[str, np.ndarray]]:
+        """Return the outcome tables of uses (use id, the foe's Shell up, the foe at full HP), all
+        resolved in ONE ``outcome_tables`` call: a turn's ability (damage), a phase ability (damage,
+        status; it reads full HP), a plan function's Dist (damage)."""
+        out: list[dict[str, np.ndarray]] = []
+        named = [k for k in keys if not isinstance(self._uses[k[0]], Dist)]
+        rows: dict[tuple[int, bool, bool], dict[str, np.ndarray]] = {}
+        if named:
+            hp = int(self.sys.hit_points(self.foe))
+            sits = []
+            for i, shell_on, full in named:
+                sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
+                if self._uses[i][1] == "phase":
+                    sit = sit.replace(target_hp=None if full or hp == 1 else hp - 1)
+                sits.append(sit)
+            attacks = [self._uses[i][0] for i, _, _ in named]
+            frame = self.sys.outcome_tables(
+                attacks, [self.me] * len(named), [self.foe] * len(named), self.options, sits
+            )
+            m = frame["matchup"].to_numpy()
+            damage = frame["damage"].to_numpy().astype(np.int64)
+            prob = frame["probability"].to_numpy().astype(np.float64)
+            status = frame["status"].to_numpy().astype(np.int64) if "status" in frame.columns else 0 * damage
+            for j, k in enumerate(named):
+                sel = m == j
+                # outcomes merged per (damage, status): a turn's use reads the damage only
+                code = damage[sel] * 2 + (status[sel] if self._uses[k[0]][1] == "phase" else 0)
+                u, inv = np.unique(code, return_inverse=True)
+                rows[k] = {
+                    "damage": u // 2,
+                    "status": u % 2,
+                    "probability": np.bincount(inv.ravel(), weights=prob[sel]),
+                }
+        for k in keys:
+            use = self._uses[k[0]]
+            if isinstance(use, Dist):
+                out.append({c: np.asarray(v) for c, v in dist_table(use, status=0).items()})
+            else:
+                out.append(rows[k])
+        return out
 
-    def _table(self, i: int, shell_on: bool, full: bool) -> dict[str, np.ndarray]:
-        """Return the outcome table of use ``i`` (:meth:`_build`), built once per round and, with a
-        key, shared by every round of these models (MEMO)."""
-        k = (i, shell_on, full)
-        if k not in self._tables:
-            use = self._uses[i]
-            if self.key is None or isinstance(use, Dist):
-                self._tables[k] = self._build(i, shell_on, full)
-            else:  # shared by every round of these models (a turn's use reads no full HP)
-                self._tables[k] = MEMO.get((*self._memo, "use", use, shell_on, full), lambda: self._build(*k))
-        return self._tables[k]
+    def _ensure(self, keys: list[tuple[int, bool, bool]]) -> None:
+        """Build the tables of ``keys`` not built yet (:meth:`_build`, one call); with a key they are
+        shared by every round of these models (MEMO)."""
+        missing = []
+        for k in dict.fromkeys(keys):
+            if k in self._tables:
+                continue
+            use = self._uses[k[0]]
+            got = None if self.key is None or isinstance(use, Dist) else MEMO.lookup((*self._memo, "use", use, *k[1:]))
+            if got is None:
+                missing.append(k)
+            else:
+                self._tables[k] = cast(dict[str, np.ndarray], got)
+        if missing:
+            for k, t in zip(missing, self._build(missing)):
+                self._tables[k] = t
+                use = self._uses[k[0]]
+                if self.key is not None and not isinstance(use, Dist):
+                    MEMO.put((*self._memo, "use", use, *k[1:]), t)
 
     def _draw(
         self, me: Combatant, foe: Combatant, carry: tuple[Columns, ...], draw: Draw, use: np.ndarray
@@ -192,7 +225,9 @@ class LastOdysseyRound:
         keys = np.stack([use, up, full], axis=1).astype(np.int64)
         groups, inverse = row_groups(keys, None)
         none = {"damage": np.zeros(1, np.int64), "status": np.zeros(1, np.int64), "probability": np.ones(1)}
-        tables = [none if k[0] < 0 else self._table(k[0], bool(k[1]), bool(k[2])) for k, _ in groups]
+        wanted = [(k[0], bool(k[1]), bool(k[2])) for k, _ in groups]
+        self._ensure([k for k in wanted if k[0] >= 0])
+        tables = [none if k[0] < 0 else self._tables[k] for k in wanted]
         states, row = draw.row((me, foe, *carry), stacked(tables, inverse, ("damage", "status")))
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
         return me, foe, states[2:], row["damage"], row["status"]
@@ -244,6 +279,12 @@ class LastOdysseyRound:
                 self._plans[k] = (self._use(got),)
             else:
                 self._plans[k] = tuple(self._use((a, "turn")) for a in got)
+                # the plan's abilities as the Shell may stand during the turn, built in one call
+                shells = (True, False) if shell_on else (False,)
+                try:
+                    self._ensure([(u, on, True) for u in self._plans[k] for on in shells])
+                except RulesError:  # refused in the other Shell state only: it raises when met
+                    self._ensure([(u, shell_on, True) for u in self._plans[k]])
         return self._plans[k]
 
     def plans(self, me: Combatant, foe: Combatant) -> list[str]:
