@@ -39,6 +39,8 @@ SOURCES = [
 THREADED = {
     "test_a_simulated_duel_shows_a_preview_first_then_the_full_run",
     "test_a_long_duel_shows_its_progress_and_cancel_stops_it",
+    "test_a_result_finishing_after_an_edit_is_marked_stale_with_what_changed",
+    "test_a_cancelled_full_run_leaves_no_badge_saying_it_goes_on",
 }
 
 _FIXTURES = {"two", "lo_app"}
