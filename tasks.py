@@ -18,6 +18,10 @@
     python3 tasks.py lite [--output DIR]
                              build the JupyterLite site (lite/_output: the app and the notebooks in
                              the browser, no server; docs/lite.md says how to publish it)
+    python3 tasks.py binder-lock
+                             compile binder/requirements.in (the direct pins) into
+                             binder/requirements.txt, every transitive dependency pinned (uv pip
+                             compile for Linux and Python 3.11, as Binder runs)
 
 The environment lives in .venv next to this file and is reinstalled only when pyproject.toml
 changes (or a command needs extras not installed yet: the test tools come with the first
@@ -232,7 +236,14 @@ def lite(extra: list[str]) -> None:
     run(PY, "lite/build.py", *extra)
 
 
-COMMANDS = {"lab": lab, "test": test, "test-pyodide": test_pyodide, "app": app, "bench": bench, "lite": lite}
+def binder_lock(extra: list[str]) -> None:
+    ensure_env(TEST_EXTRAS)  # uv comes with the test tools
+    run(BIN / "uv", "pip", "compile", "binder/requirements.in", "-o", "binder/requirements.txt",
+        "--python-version", "3.11", "--python-platform", "linux", "--annotation-style", "line",
+        "--custom-compile-command", "python3 tasks.py binder-lock", "--quiet", *extra)
+
+
+COMMANDS = {"binder-lock": binder_lock, "lab": lab, "test": test, "test-pyodide": test_pyodide, "app": app, "bench": bench, "lite": lite}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
