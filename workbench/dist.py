@@ -735,6 +735,13 @@ class Dist:
     def __len__(self) -> int:
         return self.pmf.size
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """Jupyter's rich display: a bar chart titled with mean, sd and range, the key numbers in
+        HTML, the repr as text (:mod:`workbench.display`)."""
+        from .display import dist_bundle
+
+        return dist_bundle(self, include, exclude)
+
     def __repr__(self) -> str:
         head = f"Dist({self.min()}..{self.max()}, mean={self.mean():.4g}, sd={self.std():.4g})"
         if self.pmf.size > 12:
