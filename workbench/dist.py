@@ -704,6 +704,14 @@ class Dist:
         mask = self.pmf > 0
         return pl.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
 
+    def to_pandas(self):
+        """Return a pandas DataFrame with columns ``damage`` (int64) and ``probability`` (float64),
+        the rows of :meth:`to_polars`."""
+        import pandas as pd
+
+        mask = self.pmf > 0
+        return pd.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
+
     # ----------------------------------------------------------------- comparison & display
     def isclose(self, other: Dist, tol: float = TOLERANCE) -> bool:
         """Return True when both give every outcome the same probability within ``tol``."""
