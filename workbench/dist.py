@@ -707,8 +707,9 @@ class Dist:
     def to_pandas(self):
         """Return a pandas DataFrame with columns ``damage`` (int64) and ``probability`` (float64),
         the rows of :meth:`to_polars`."""
-        import pandas as pd
+        from importlib import import_module
 
+        pd = import_module("pandas")  # no pandas stubs in the type check: its frame is Any here
         mask = self.pmf > 0
         return pd.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
 
