@@ -100,3 +100,10 @@ def test_binder_lock_pins_every_transitive_dependency():
     assert {"jsonschema", "tornado", "jupyter-server", "narwhals", "traitlets"} <= set(lock)
     assert len(lock) > 3 * len(direct)
     assert "python3 tasks.py binder-lock" in (ROOT / "binder" / "requirements.txt").read_text()
+
+
+def test_docs_builds_strict_and_serves(tasks):
+    tasks.docs([])
+    assert tasks.calls[-1][-4:] == ["-m", "mkdocs", "build", "--strict"]
+    tasks.docs(["--serve"])
+    assert tasks.calls[-1][-3:] == ["-m", "mkdocs", "serve"]
