@@ -1,4 +1,4 @@
-"""The comparison engine: builds × creatures grids as one polars frame (DESIGN.md, Comparison).
+"""The comparison engine: builds × creatures grids as one polars frame (docs/compare.md).
 
 ``compare(attackers, targets)`` cross-joins every attacker's attacks with every target of the same
 rule system and returns one row per (attacker, attack, target) with the damage per use, per turn,

@@ -436,7 +436,7 @@ class RuleSystem(ABC):
         self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
     ) -> Any:
         """Return the simulation side (a ``workbench.simulate.engine.Side``) of ``me`` attacking
-        ``foe``: its state arrays and its turn, for fights whose effects carry state (DESIGN.md,
+        ``foe``: its state arrays and its turn, for fights whose effects carry state (docs/combat.md,
         Combat). Systems with stateful effects override this (importing their side lazily); the
         default is :class:`~workbench.simulate.turn_side.TurnTableSide`, a draw from the turn table
         each turn against the foe's pools (no state but the pools)."""
