@@ -78,3 +78,21 @@ def test_a_mixed_column_is_json_text_and_reads_back():
     assert set(frame["targets"].unique().to_list()) >= {"1", '"all"'}
     back = frame_attacks(frame, "last_odyssey")
     assert {a.targets for a in back} >= {1, "all"}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_catalog_frame_saved_as_parquet_loads_in_the_cli(system, tmp_path, capsys):
+    """The nested columns survive a parquet file, which ``workbench compare -t FILE`` loads: the same
+    rows as compare on the catalog's models."""
+    from workbench.cli import main
+
+    cat = wb.system(system).catalog()
+    models = list(cat.creatures.values())
+    cat.frame().slice(3, 2).write_parquet(tmp_path / "targets.parquet")
+    code = main(["compare", system, "-a", models[0].name, "-t", str(tmp_path / "targets.parquet"),
+                 "--all-columns", "--out", str(tmp_path / "rows.parquet")])
+    assert code == 0, capsys.readouterr().err
+    got = pl.read_parquet(tmp_path / "rows.parquet")
+    want = wb.compare([models[0]], models[3:5], progress=False)
+    assert set(got["target"]) == {m.name for m in models[3:5]}
+    assert got.select(want.columns).equals(want)

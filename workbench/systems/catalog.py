@@ -62,7 +62,10 @@ class Catalog:
         for c in columns:
             values = [r.get(c) for r in rows]
             try:  # every row read for the nested types; kept only if the cells read back as given
-                column = pl.Series(c, values, dtype=_dtype(values), strict=True)
+                dtype = _dtype(values)
+                if "Struct({})" in str(dtype):  # a table no row fills: parquet cannot hold a struct of no field
+                    raise TypeError(f"{c} holds an empty table")
+                column = pl.Series(c, values, dtype=dtype, strict=True)
                 if _without_nulls(column.to_list()) != _without_nulls(values):
                     raise ValueError(f"{c} does not read back")
             except (TypeError, ValueError, OverflowError, pl.exceptions.PolarsError):
