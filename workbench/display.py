@@ -148,11 +148,11 @@ def duel_bundle(result: Any, include: Any = None, exclude: Any = None) -> dict[s
     return bundle(repr(result), f"{result.a} vs {result.b}", numbers, chart, include, exclude)
 
 
-def explanation_bundle(info: Any, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-    """The bundle of an explanation (:func:`workbench.explain`): its Markdown, the compare row's key
-    numbers and a chart of the rounds it takes (10/50/90 % quantiles and the mean)."""
-    from .explanations import explanation_markdown
-
+def explanation_bundle(info: Any, markdown: str, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    """The bundle of an explanation (:func:`workbench.explain`): its ``markdown``
+    (:func:`workbench.explanations.explanation_markdown`, given by the caller: this module imports
+    nothing of the workbench), the compare row's key numbers and a chart of the rounds it takes
+    (10/50/90 % quantiles and the mean)."""
     r = info["row"]
     numbers = [
         ("method", str(info["method"])),
@@ -184,6 +184,5 @@ def explanation_bundle(info: Any, include: Any = None, exclude: Any = None) -> d
             "x": {"field": "rounds", "type": "quantitative"},
         },
     }
-    markdown = explanation_markdown(info)
     caption = f"{r['attacker']}, {r['attack']}, against {r['target']}"
     return bundle(markdown, caption, numbers, chart, include, exclude, text_markdown=markdown)

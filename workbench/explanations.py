@@ -85,7 +85,7 @@ class Explanation(dict):
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from .display import explanation_bundle
 
-        return explanation_bundle(self, include, exclude)
+        return explanation_bundle(self, explanation_markdown(self), include, exclude)
 
 
 def explain(
