@@ -9,7 +9,10 @@ returns the bundle made here:
 - ``application/vnd.vegalite.v5+json``: a compact Vega-Lite chart whose title holds the same key
   numbers. This is the mime type JupyterLab and Notebook render natively (their Vega extension
   knows v3 to v5): the spec is plain JSON built here, with its data inline, and imports nothing
-  (no altair, no JavaScript from the network).
+  (no altair, no JavaScript from the network);
+- ``image/svg+xml``: the same chart as a static picture, when vl-convert is installed (the
+  ``export`` and ``lab`` extras), so a saved notebook shows it where no Vega renderer runs (GitHub,
+  nbviewer): about 0.5 s for the first picture of a process, some 40 ms after.
 
 A chart holds at most :data:`MAX_POINTS` bars: a wider distribution is summed into that many equal
 bins of outcomes, so a bundle stays small whatever the support.
@@ -17,6 +20,7 @@ bins of outcomes, so a bundle stays small whatever the support.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Iterable, Sequence
@@ -69,12 +73,40 @@ def bundle(
     out: dict[str, Any] = {"text/plain": text, "text/html": _table(caption, numbers)}
     if chart is not None:
         out[VEGALITE_MIME] = chart
+        if not (exclude and "image/svg+xml" in exclude):
+            svg = _svg(chart)
+            if svg is not None:
+                out["image/svg+xml"] = svg
     out.update({k.replace("_", "/"): v for k, v in extra.items()})
     if include:
         out = {k: v for k, v in out.items() if k in include or k == "text/plain"}
     if exclude:
         out = {k: v for k, v in out.items() if k not in exclude or k == "text/plain"}
     return out
+
+
+@functools.cache
+def _vl_version() -> str | None:
+    """Return the newest Vega-Lite 5 that the installed vl-convert bundles, or None without it."""
+    try:
+        import vl_convert
+    except ImportError:
+        return None
+    fives = [v for v in vl_convert.get_vegalite_versions() if v.startswith("5.")]
+    return max(fives, key=lambda v: tuple(int(x) for x in v.split("."))) if fives else None
+
+
+def _svg(chart: dict[str, Any]) -> str | None:
+    """Return the chart drawn as SVG by vl-convert (offline), or None without it or on its error."""
+    version = _vl_version()
+    if version is None:
+        return None
+    import vl_convert
+
+    try:
+        return str(vl_convert.vegalite_to_svg(chart, vl_version=version))
+    except Exception:  # noqa: BLE001 - a picture is a bonus: the bundle stands without it
+        return None
 
 
 def _bar_chart(title: str, rows: list[dict[str, Any]], x: str, y: str, color: str | None = None) -> dict[str, Any]:

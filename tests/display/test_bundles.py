@@ -10,7 +10,7 @@ import pytest
 import workbench as wb
 from workbench.display import MAX_POINTS, VEGALITE_MIME
 
-KEYS = {"text/plain", "text/html", VEGALITE_MIME}
+KEYS = {"text/plain", "text/html", VEGALITE_MIME, "image/svg+xml"}  # the SVG: vl-convert is a test tool
 
 
 def valid_svg(spec: dict) -> str:
@@ -35,6 +35,7 @@ def test_dist_bundle_has_the_chart_and_the_numbers():
     assert values[5]["probability"] == pytest.approx(6 / 36)
     assert "mean 7, sd 2.415" in spec["title"]["text"]
     assert "<svg" in valid_svg(spec)
+    assert b["image/svg+xml"] == valid_svg(spec) and "mean 7, sd 2.415" in b["image/svg+xml"]
 
 
 def test_a_wide_dist_is_binned_keeping_its_mass():
@@ -50,7 +51,8 @@ def test_a_wide_dist_is_binned_keeping_its_mass():
 
 def test_include_and_exclude_follow_ipython():
     d = wb.Dist.die(4)
-    assert set(d._repr_mimebundle_(exclude={VEGALITE_MIME})) == {"text/plain", "text/html"}
+    assert set(d._repr_mimebundle_(exclude={VEGALITE_MIME})) == {"text/plain", "text/html", "image/svg+xml"}
+    assert set(d._repr_mimebundle_(exclude={"image/svg+xml"})) == {"text/plain", "text/html", VEGALITE_MIME}
     assert set(d._repr_mimebundle_(include={"text/html"})) == {"text/plain", "text/html"}
 
 
@@ -94,3 +96,10 @@ def test_explanation_is_still_a_dict_and_renders_markdown_numbers_and_rounds():
     assert rounds["mean"] == pytest.approx(info["row"]["mean_rounds"])
     assert rounds["10 %"] <= rounds["median"] <= rounds["90 %"]
     assert "<svg" in valid_svg(b[VEGALITE_MIME])
+
+
+def test_without_vl_convert_there_is_no_picture(monkeypatch):
+    from workbench import display
+
+    monkeypatch.setattr(display, "_vl_version", lambda: None)
+    assert set(wb.Dist.die(6)._repr_mimebundle_()) == {"text/plain", "text/html", VEGALITE_MIME}
