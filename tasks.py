@@ -18,6 +18,13 @@
     python3 tasks.py lite [--output DIR]
                              build the JupyterLite site (lite/_output: the app and the notebooks in
                              the browser, no server; docs/lite.md says how to publish it)
+    python3 tasks.py docs [--serve]
+                             build the docs site into site/ (mkdocs-material, the API reference from
+                             the docstrings; warnings are errors), or serve it with live reload
+    python3 tasks.py binder-lock
+                             compile binder/requirements.in (the direct pins) into
+                             binder/requirements.txt, every transitive dependency pinned (uv pip
+                             compile for Linux and Python 3.11, as Binder runs)
 
 The environment lives in .venv next to this file and is reinstalled only when pyproject.toml
 changes (or a command needs extras not installed yet: the test tools come with the first
@@ -232,7 +239,22 @@ def lite(extra: list[str]) -> None:
     run(PY, "lite/build.py", *extra)
 
 
-COMMANDS = {"lab": lab, "test": test, "test-pyodide": test_pyodide, "app": app, "bench": bench, "lite": lite}
+def docs(extra: list[str]) -> None:
+    ensure_env(TEST_EXTRAS)  # mkdocs comes with the test tools (tests/docs/test_site.py builds the site)
+    if "--serve" in extra:
+        run(PY, "-m", "mkdocs", "serve", *[e for e in extra if e != "--serve"])
+    else:
+        run(PY, "-m", "mkdocs", "build", "--strict", *extra)
+
+
+def binder_lock(extra: list[str]) -> None:
+    ensure_env(TEST_EXTRAS)  # uv comes with the test tools
+    run(BIN / "uv", "pip", "compile", "binder/requirements.in", "-o", "binder/requirements.txt",
+        "--python-version", "3.11", "--python-platform", "linux", "--annotation-style", "line",
+        "--custom-compile-command", "python3 tasks.py binder-lock", "--quiet", *extra)
+
+
+COMMANDS = {"binder-lock": binder_lock, "docs": docs, "lab": lab, "test": test, "test-pyodide": test_pyodide, "app": app, "bench": bench, "lite": lite}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -1,7 +1,7 @@
 """``DuelPanel``: two creatures attack each other until one falls → win chances and the rounds it takes.
 
-``value`` is the :class:`~workbench.combat.DuelResult` of ``wb.duel(a, b, ...)`` (exact absorbing
-chains, DESIGN.md "Combat"); the chart stacks the win/draw split over the chance each side has won
+``value`` is the :class:`~workbench.duel_result.DuelResult` of ``wb.duel(a, b, ...)`` (exact absorbing
+chains, docs/combat.md); the chart stacks the win/draw split over the chance each side has won
 by each round.
 """
 

@@ -7,8 +7,9 @@ depends only on the installed altair and vl-convert, so :func:`enable_offline` k
 file named by a hash of their versions and of the widget source, and later kernels read it (a few
 milliseconds). The first chart calls it (lazily: a kernel that draws nothing pays nothing).
 
-The cache folder is ``$WB_CACHE_DIR``, else ``$XDG_CACHE_HOME/rules-workbench``, else
-``~/.cache/rules-workbench``. A cache that cannot be read or written (read-only home, full disk)
+The cache folder is ``$WB_CACHE_DIR``, else platformdirs' user cache folder of ``rules-workbench``
+(``$XDG_CACHE_HOME/rules-workbench`` or ``~/.cache/rules-workbench`` on Linux, ``~/Library/Caches``
+on macOS, ``%LOCALAPPDATA%`` on Windows). A cache that cannot be read or written (read-only home, full disk)
 only costs the 2 s: the bundle is then made as altair makes it. Writes are atomic (a temporary
 file renamed into place), so two kernels starting at once never read half a bundle.
 
@@ -41,12 +42,13 @@ _offline: bool | None = None  # None: not set up yet in this kernel; else whethe
 
 
 def cache_dir() -> Path:
-    """Return the folder of the bundle cache ($WB_CACHE_DIR, $XDG_CACHE_HOME/rules-workbench or
-    ~/.cache/rules-workbench)."""
+    """Return the folder of the bundle cache: $WB_CACHE_DIR, else platformdirs' user cache folder
+    of rules-workbench (on Linux $XDG_CACHE_HOME/rules-workbench or ~/.cache/rules-workbench)."""
     if os.environ.get("WB_CACHE_DIR"):
         return Path(os.environ["WB_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "rules-workbench"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("rules-workbench", appauthor=False))
 
 
 def _version(dist: str) -> str:

@@ -1,7 +1,7 @@
-"""The exact kill chain: rounds to kill for many matchups at once (DESIGN.md, Combat).
+"""The exact kill chain: rounds to kill for many matchups at once (docs/combat.md).
 
 One absorbing chain of "damage taken" under repeated independent turns, vectorised over matchups;
-a single matchup is the 1 x 1 case. DESIGN.md: "an absorbing Markov chain over the state,
+a single matchup is the 1 x 1 case. The design rule, quoted (docs/combat.md explains the chain): "an absorbing Markov chain over the state,
 vectorised over matchups (for HP alone: convolve the alive mass with the turn's damage on its
 non-zero window, cut at HP; one chain serves every HP)".
 
@@ -46,9 +46,9 @@ _GROUP_CELLS = 1 << 16
 _BATCH_MACS = 8192
 #: the pools of one two-pool turn chained together up to this many (pairs x box) region cells
 _POOL_CELLS = 1 << 22
-_RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
+_RULE_HP = "docs/combat.md: the target is dead when the damage taken reaches its HP"
 _RULE_POOLS = (
-    "DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
+    "docs/combat.md: two pools emptied in order (the first channel's damage takes pool 1 "
     "first, then pool 2; the second channel's goes to pool 2 only); the creature dies when pool 2 is empty"
 )
 

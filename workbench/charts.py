@@ -124,6 +124,7 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
     damage (``damage_hi`` gives its highest). A frame with ``damage`` and ``probability`` columns is
     read as a distribution (probabilities summed per damage).
     """
+    dist = as_polars(dist)
     if isinstance(dist, pl.DataFrame):
         dist = _dist_of_frame(dist)
     if not isinstance(dist, Dist):
@@ -158,6 +159,7 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
 
 
 def _dist_of_frame(frame: pl.DataFrame) -> Dist:
+    frame = as_polars(frame)
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(
             f"expected a Dist or a frame with damage and probability, not {type(frame).__name__}", field="dist"
@@ -169,12 +171,23 @@ def _dist_of_frame(frame: pl.DataFrame) -> Dist:
     return Dist.from_outcomes(g["damage"].to_numpy(), g["probability"].to_numpy())
 
 
+def as_polars(frame: Any) -> Any:
+    """Return a pandas DataFrame as a polars one (``pl.from_pandas``); anything else as it is. Every
+    chart that takes a frame takes a pandas one too."""
+    if type(frame).__name__ == "DataFrame" and type(frame).__module__.startswith("pandas"):
+        try:
+            return pl.from_pandas(frame)
+        except Exception as exc:  # noqa: BLE001 - anything pandas cannot hand over is a bad input
+            raise RulesError(f"cannot read this pandas frame: {exc}", field="frame") from None
+    return frame
+
+
 def _named(dists: Any, default_name: str) -> dict[str, Dist | pl.DataFrame]:
     if isinstance(dists, Mapping):
         if not dists:
             raise RulesError("nothing to chart: no distributions given", field="dist")
-        return dict(dists)
-    return {default_name: dists}
+        return {k: as_polars(v) for k, v in dists.items()}
+    return {default_name: as_polars(dists)}
 
 
 # --------------------------------------------------------------------------- damage
@@ -538,6 +551,7 @@ def heatmap(
     ``selected=(x_value, y_value)`` outlines that cell. ``symmetric=True`` makes the colour domain
     symmetric about 0 (for differences on a diverging scheme: 0 is the middle colour).
     """
+    frame = as_polars(frame)
     missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
@@ -705,6 +719,7 @@ def compare_bars(
 
     ``error`` names an optional column (e.g. the sd) drawn as ± whiskers.
     """
+    frame = as_polars(frame)
     needed = {category, value} | {c for c in (group, error) if c}
     missing = needed - set(frame.columns)
     if missing:
@@ -790,6 +805,7 @@ def sweep_chart(
     ``rounds_q90``) behind it when ``value`` is a rounds column (``band`` forces it on or off).
     ``label`` names a column of the frame that names each line instead (e.g. a pinned build's
     label). Rows whose value is null or infinite (a build that never downs the target) leave a gap."""
+    frame = as_polars(frame)
     needed = {"parameter", "value", "attacker", "attack", value} | ({label} if label else set())
     missing = needed - set(frame.columns)
     if missing:
@@ -845,6 +861,7 @@ def race_chart(row: pl.DataFrame, title: str | None = None, *, themed: bool = Tr
     """Return the two builds' rounds-to-kill curves of a :func:`workbench.races.head_to_head` row
     made with ``curves=True``, subtitled with who downs the target first how often and which curve
     dominates (the higher curve everywhere is the faster build)."""
+    row = as_polars(row)
     need = {"a", "b", "target", "p_killed_by_a", "p_killed_by_b", "p_a_first", "p_b_first", "p_tie"}
     if not isinstance(row, pl.DataFrame) or row.height != 1 or not need <= set(row.columns):
         raise RulesError("give the one-row frame of wb.head_to_head(..., curves=True)", field="row")
@@ -875,6 +892,7 @@ def variant_heatmap(
     :func:`workbench.rule_variants.variants` frame's ``delta_<value>``), on a diverging scale centred
     on 0: blue where the variant is better for the attacker (more damage, fewer rounds), red where
     worse."""
+    frame = as_polars(frame)
     col = f"delta_{value}"
     if "variant" not in frame.columns or col not in frame.columns:
         raise RulesError(f"give a wb.variants frame with column {col}", field="frame")

@@ -791,6 +791,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact attack maths for tabletop rule systems.",
         epilog="Creatures and attacks: catalog names, TOML/JSON files or wb1: share codes.",
     )
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def max_seconds(sp: argparse.ArgumentParser) -> None:

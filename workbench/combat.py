@@ -1,4 +1,4 @@
-"""Rounds-to-kill and duels: the one fight of a matchup, on the one chain kernel (DESIGN.md, Combat).
+"""Rounds-to-kill and duels: the one fight of a matchup, on the one chain kernel (docs/combat.md).
 
 A turn is a :class:`workbench.turn_table.TurnTable` row: the joint pmf of one turn's damage over the
 target system's pools. :func:`workbench.chains.kill_chains` runs the absorbing chain on it (HP: the
@@ -495,7 +495,7 @@ def duel(
     ``a`` and ``b`` are creatures of one system, or two per-turn damage Dists with ``hp_a`` and
     ``hp_b`` (a textbook duel, or a custom mechanic, in one line). Each round both take a turn;
     ``first`` is "a", "b" or "random" (a fair coin each fight). Exact by the absorbing chains when
-    neither side's damage depends on state (DESIGN.md, Combat): P(a wins in round t) =
+    neither side's damage depends on state (docs/combat.md): P(a wins in round t) =
     P(T_A = t) P(T_B >= t) when a acts first (:func:`duel_chains`; Annulus: over Endurance and
     Vitality). With a stateful effect (docs/combat.md) the duel is still exact when no side's turns
     change the other direction's fight (``RuleSystem.duel_couplings`` empty: Glass Empires armor

@@ -54,3 +54,10 @@ class DuelResult:
 
     def __repr__(self) -> str:
         return f"DuelResult({self.summary()})"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """Jupyter's rich display: the rounds each side wins in as a chart titled with the win
+        chances, the key numbers in HTML, the summary as text (:mod:`workbench.display`)."""
+        from .display import duel_bundle
+
+        return duel_bundle(self, include, exclude)

@@ -1,4 +1,4 @@
-"""Build-space search (DESIGN.md, Comparison and exploration).
+"""Build-space search (docs/explore.md).
 
 ``explore(system, targets=..., budget=5)`` asks the rule system for its build space
 (``RuleSystem.build_space``: every legal attack within the budget, with sets whose damage maths is

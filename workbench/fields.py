@@ -39,8 +39,8 @@ __all__ = [
     "NAME_RULE",
 ]
 
-#: the rule of every model's ``name`` field: the public API names its models (DESIGN.md)
-NAME_RULE = "DESIGN.md: Model fields (catalogs, plans and lists find models by name)"
+#: the rule of every model's ``name`` field: the public API names its models (docs/models.md)
+NAME_RULE = "docs/models.md: Models and their fields (catalogs, plans and lists find models by name)"
 
 #: kind -> what a value of that kind is (the ``kind`` column of the docs tables)
 KINDS: dict[str, str] = {

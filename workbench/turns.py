@@ -1,4 +1,4 @@
-"""One full turn of attacks under a system's action economy (DESIGN.md, Combat).
+"""One full turn of attacks under a system's action economy (docs/combat.md).
 
 Each system lists the legal ways to spend a turn attacking and composes their damage
 (:meth:`RuleSystem.turn_tables`, batched over (attacker, target) pairs: a single pair is the 1 x 1

@@ -1,4 +1,4 @@
-"""turn_damage plans and duels between catalog creatures of every system (DESIGN.md, Combat)."""
+"""turn_damage plans and duels between catalog creatures of every system (docs/combat.md)."""
 
 from __future__ import annotations
 

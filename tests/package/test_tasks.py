@@ -76,3 +76,34 @@ def test_an_older_stamp_counts_as_everything_installed(tasks):
     (tasks.VENV / f".installed-{digest}").touch()
     tasks.ensure_env(tasks.TEST_EXTRAS)
     assert tasks.calls == []
+
+
+def test_binder_lock_compiles_the_in_file_with_uv_for_binders_linux(tasks):
+    tasks.binder_lock([])
+    cmd = tasks.calls[-1]
+    assert cmd[0].endswith("/bin/uv") and cmd[1:3] == ["pip", "compile"]
+    assert cmd[3:6] == ["binder/requirements.in", "-o", "binder/requirements.txt"]
+    assert cmd[cmd.index("--python-version") + 1] == "3.11" and cmd[cmd.index("--python-platform") + 1] == "linux"
+
+
+def test_binder_lock_pins_every_transitive_dependency():
+    """binder/requirements.txt is the compiled lock of requirements.in: every line a `==` pin, each
+    direct pin kept at its version, and the transitive dependencies (jsonschema via altair, tornado
+    via ipykernel, jupyter-server via jupyterlab) pinned too."""
+    def pins(name):
+        lines = [line.split("#")[0].strip() for line in (ROOT / "binder" / name).read_text().splitlines()]
+        return {a.lower().replace("_", "-"): b for a, b in (line.split("==") for line in lines if line)}
+
+    direct, lock = pins("requirements.in"), pins("requirements.txt")
+    assert all(v.strip() for v in lock.values())
+    assert direct.items() <= lock.items()
+    assert {"jsonschema", "tornado", "jupyter-server", "narwhals", "traitlets"} <= set(lock)
+    assert len(lock) > 3 * len(direct)
+    assert "python3 tasks.py binder-lock" in (ROOT / "binder" / "requirements.txt").read_text()
+
+
+def test_docs_builds_strict_and_serves(tasks):
+    tasks.docs([])
+    assert tasks.calls[-1][-4:] == ["-m", "mkdocs", "build", "--strict"]
+    tasks.docs(["--serve"])
+    assert tasks.calls[-1][-3:] == ["-m", "mkdocs", "serve"]

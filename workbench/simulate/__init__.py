@@ -1,4 +1,4 @@
-"""Seeded, vectorised simulation of fights whose effects carry state (DESIGN.md, Combat).
+"""Seeded, vectorised simulation of fights whose effects carry state (docs/combat.md).
 
 ``wb.duel`` and ``wb.rounds_to_kill`` call :func:`state_effects` to choose: the exact absorbing
 chain when no stateful effect is involved, the system's chain over the state where it fits

@@ -43,17 +43,73 @@ class Catalog:
         return {"creatures": list(self.creatures), "attacks": list(self.attacks)}
 
     def frame(self, what: str = "creatures"):
-        """Return a polars frame with one row per creature (or attack) and its fields."""
+        """Return a polars frame with one row per creature (or attack) and its fields.
+
+        Nested fields keep their shape: a list of attacks is a ``List(Struct)`` column, a table
+        (Annulus upgrades, Glass Empires traits) a ``Struct`` whose fields are the keys any row
+        uses (null where a row lacks one). A column whose rows mix types (a Last Odyssey ability's
+        ``targets``, a number or a word) holds each cell as JSON text instead. ``wb.compare`` and
+        :func:`workbench.comparison.frame_creatures` read the frame back (nulls inside a table
+        are the keys it lacks), also after ``to_pandas()``."""
+        import json
+
         import polars as pl
 
         table = self.creatures if what == "creatures" else self.attacks
-        rows = []
-        for obj in table.values():
-            d = obj.to_dict()
-            rows.append(
-                {k: (v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)) for k, v in d.items()}
-            )
-        return pl.DataFrame(rows, infer_schema_length=None)
+        rows = [obj.to_dict() for obj in table.values()]
+        columns = list(dict.fromkeys(k for r in rows for k in r))
+        series = []
+        for c in columns:
+            values = [r.get(c) for r in rows]
+            try:  # every row read for the nested types; kept only if the cells read back as given
+                dtype = _dtype(values)
+                if "Struct({})" in str(dtype):  # a table no row fills: parquet cannot hold a struct of no field
+                    raise TypeError(f"{c} holds an empty table")
+                column = pl.Series(c, values, dtype=dtype, strict=True)
+                if _without_nulls(column.to_list()) != _without_nulls(values):
+                    raise ValueError(f"{c} does not read back")
+            except (TypeError, ValueError, OverflowError, pl.exceptions.PolarsError):
+                column = pl.Series(c, [None if v is None else json.dumps(v) for v in values], dtype=pl.String)
+            series.append(column)
+        return pl.DataFrame(series)
+
+
+def _dtype(values: list[Any]) -> Any:
+    """Return the polars type that holds every one of ``values`` (the union of the tables' keys,
+    at any depth); TypeError if they mix kinds (a number and a word)."""
+    import polars as pl
+
+    present = [v for v in values if v is not None]
+    if not present:
+        return pl.Null
+    if all(isinstance(v, bool) for v in present):
+        return pl.Boolean
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+        return pl.Int64
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        if any(isinstance(v, int) for v in present):
+            raise TypeError("whole numbers and decimals mixed: they would not read back as given")
+        return pl.Float64
+    if all(isinstance(v, str) for v in present):
+        return pl.String
+    if all(isinstance(v, (list, tuple)) for v in present):
+        return pl.List(_dtype([x for v in present for x in v]))
+    if all(isinstance(v, dict) for v in present):
+        keys = list(dict.fromkeys(k for v in present for k in v))
+        if not all(isinstance(k, str) for k in keys):
+            raise TypeError("a table with keys that are not text")
+        return pl.Struct({k: _dtype([v.get(k) for v in present]) for k in keys})
+    raise TypeError("values of different kinds")
+
+
+def _without_nulls(value: Any) -> Any:
+    """Return ``value`` with the None values of its tables left out, at any depth (a struct cell
+    reads back with a null for each key another row has)."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -142,7 +142,7 @@ class Attack(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    # ``kind`` is the public field strike/spell/sleight (DESIGN.md); the class tag is ``model_kind``.
+    # ``kind`` is the public field strike/spell/sleight (docs/systems/last_odyssey.md); the class tag is ``model_kind``.
 
     name: str = spec(kind="text", help="the ability's name", rule=NAME_RULE)
     kind: str = spec(
