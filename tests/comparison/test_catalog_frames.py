@@ -64,7 +64,9 @@ def test_compare_of_the_frame_equals_compare_of_the_catalog(system):
     cat = wb.system(system).catalog()
     models = list(cat.creatures.values())
     frame = cat.frame()
-    got = wb.compare(frame.head(3), frame.slice(3, 2).to_pandas(), system=system, progress=False)
+    # the targets as pandas rows 3-4 (converted whole, then sliced: polars 1.33, Pyodide's, exports a
+    # slice of a struct column with null rows to arrow wrongly, its own bug, fixed in later releases)
+    got = wb.compare(frame.head(3), frame.to_pandas().iloc[3:5], system=system, progress=False)
     want = wb.compare(models[:3], models[3:5], progress=False)
     assert got.height > 0 and got.equals(want)
 
