@@ -87,7 +87,8 @@ def test_dice_box_overlays_an_expression_and_marks_a_bad_one(browser, voila_here
         assert "2d20kh1+5" in picture and "this attack" in picture  # overlaid on the Damage tab's attack
         box.locator(".wb-dice-view button", has_text="at least").click()
         deadline = time.monotonic() + STEP_MS / 1000
-        while "at least" not in chart_picture(page, ".wb-dice-damage .wb-dice-chart") and time.monotonic() < deadline:
+        # wait for the at-least chart's own title: the words "at least" alone may be met before it is drawn
+        while "Chance of at least" not in chart_picture(page, ".wb-dice-damage .wb-dice-chart") and time.monotonic() < deadline:
             time.sleep(0.2)
         assert "Chance of at least" in chart_picture(page, ".wb-dice-damage .wb-dice-chart")
         box.locator(".wb-dice-input input").fill("d20+7 >= 16")
