@@ -74,7 +74,7 @@ def with_attack(system: Any, attacker: Any, old: Any, new: Any) -> Any:
     return attacker
 
 
-def _attack_change(system: Any, **changes: Any) -> Callable[[Any, Any], Build]:
+def attack_change(system: Any, **changes: Any) -> Callable[[Any, Any], Build]:
     def change(attacker: Any, attack: Any) -> Build:
         new = attack.replace(**changes)
         return with_attack(system, attacker, attack, new), new
@@ -82,14 +82,14 @@ def _attack_change(system: Any, **changes: Any) -> Callable[[Any, Any], Build]:
     return change
 
 
-def _swap(system: Any, weapon: Any) -> Callable[[Any, Any], Build]:
+def swap(system: Any, weapon: Any) -> Callable[[Any, Any], Build]:
     def change(attacker: Any, attack: Any) -> Build:
         return with_attack(system, attacker, attack, weapon), weapon
 
     return change
 
 
-def _stat(**steps: int) -> Callable[[Any, Any], Build]:
+def stat(**steps: int) -> Callable[[Any, Any], Build]:
     def change(attacker: Any, attack: Any) -> Build:
         doc = attacker.to_dict()
         return attacker.replace(**{k: doc[k] + v for k, v in steps.items()}), attack
@@ -97,7 +97,7 @@ def _stat(**steps: int) -> Callable[[Any, Any], Build]:
     return change
 
 
-def _stat_levers(attacker: Any, stats: dict[str, str], most: int = 2, extra: dict | None = None) -> list[Lever]:
+def stat_levers(attacker: Any, stats: dict[str, str], most: int = 2, extra: dict | None = None) -> list[Lever]:
     doc = attacker.to_dict()
     out = []
     for field, label in stats.items():
@@ -106,115 +106,16 @@ def _stat_levers(attacker: Any, stats: dict[str, str], most: int = 2, extra: dic
         alts = []
         for n in range(1, most + 1):
             steps = {field: n, **{k: n * v for k, v in (extra or {}).get(field, {}).items()}}
-            alts.append((f"{label} +{n}", n, _stat(**steps)))
+            alts.append((f"{label} +{n}", n, stat(**steps)))
         out.append(Lever(label, tuple(alts)))
     return out
 
 
-#: Unbound's die sizes, smallest first (a weapon's damage steps along it: unbound-d20-attacking.txt's
-#: weapon table runs 1d4 to 2d10)
-DIE_LADDER = ("1d2", "1d3", "1d4", "1d6", "1d8", "1d10", "1d12", "2d6", "2d8", "2d10", "2d12")
-
-
-def _unbound_levers(system: Any, attacker: Any, attack: Any) -> list[Lever]:
-    out: list[Lever] = []
-    if attack.damage in DIE_LADDER:
-        i = DIE_LADDER.index(attack.damage)
-        alts = [
-            (f"damage {DIE_LADDER[i + n]}", n, _attack_change(system, damage=DIE_LADDER[i + n]))
-            for n in (1, 2)
-            if i + n < len(DIE_LADDER)
-        ]
-        out.append(Lever("damage dice", tuple(alts)))
-    m = re.fullmatch(r"(?:(\d+)-)?20x(\d+)", str(attack.crit))
-    if m:
-        low, mult = int(m.group(1) or 20), int(m.group(2))
-
-        def crit(lo: int, mu: int) -> str:
-            return f"{lo}-20x{mu}" if lo < 20 else f"20x{mu}"
-
-        alts = []
-        for widen, more in ((1, 0), (2, 0), (0, 1), (1, 1)):
-            if low - widen >= 15:
-                text = crit(low - widen, mult + more)
-                alts.append((f"crit {text}", widen + more, _attack_change(system, crit=text)))
-        out.append(Lever("critical range", tuple(alts)))
-    stat = "dex_mod" if attack.kind in ("ranged",) else ("magic_mod" if attack.kind == "spell" else "str_mod")
-    names = {"str_mod": "Strength", "dex_mod": "Dexterity", "magic_mod": "magic"}
-    out += _stat_levers(attacker, {stat: names[stat]})
-    # another weapon of the same kind, natural or not as the one on screen; not a shield, nor a stat
-    # block's weapon with its own fixed attack bonus (the catalog's "Reference greatsword", +7 always)
-    swaps = [
-        a
-        for a in system.catalog().attacks.values()
-        if a.kind == attack.kind
-        and a.natural == attack.natural  # a sword for a sword, a bite for a bite
-        and not a.shield
-        and a.attack_bonus is None
-        and a.name != attack.name
-    ]
-    if swaps:
-        out.append(Lever("weapon", tuple((f"weapon {a.name}", 1, _swap(system, a)) for a in swaps)))
-    return out
-
-
-def _glass_levers(system: Any, attacker: Any, attack: Any) -> list[Lever]:
-    out: list[Lever] = [
-        Lever(
-            "weapon damage",
-            tuple((f"damage {attack.damage + n}", n, _attack_change(system, damage=attack.damage + n)) for n in (1, 2)),
-        )
-    ]
-    # Power = HD + Level (characters.mdx): a point of Power is a Level
-    out += _stat_levers(attacker, {"power": "Power"}, extra={"power": {"level": 1}})
-    out += _stat_levers(attacker, {"strikes": "Strikes"}, most=1)
-    types = system.build_choices().get("damage_type", ())
-    out.append(
-        Lever(
-            "damage type",
-            tuple(
-                (f"damage type {t}", 1, _attack_change(system, damage_type=t)) for t in types if t != attack.damage_type
-            ),
-        )
-    )
-    swaps = [a for a in system.catalog().attacks.values() if a.kind == attack.kind and a.name != attack.name]
-    if swaps:
-        out.append(Lever("weapon", tuple((f"weapon {a.name}", 1, _swap(system, a)) for a in swaps)))
-    return out
-
-
-def _odyssey_levers(system: Any, attacker: Any, attack: Any) -> list[Lever]:
-    out: list[Lever] = []
-    ladder = sorted({a.multiplier for a in system.catalog().attacks.values()} | {attack.multiplier})
-    higher = [x for x in ladder if x > attack.multiplier][:2]
-    if higher:
-        out.append(
-            Lever(
-                "multiplier",
-                tuple((f"multiplier {x:g}", n, _attack_change(system, multiplier=x)) for n, x in enumerate(higher, 1)),
-            )
-        )
-    elements = system.build_choices().get("element", ())
-    out.append(
-        Lever(
-            "element",
-            tuple((f"element {e}", 1, _attack_change(system, element=e)) for e in elements if e != attack.element),
-        )
-    )
-    magical = attack.kind == "spell"
-    kind = "magical" if magical else "physical"
-    out += _stat_levers(attacker, {f"{kind}_attack": f"{kind} attack", f"{kind}_accuracy": f"{kind} accuracy"})
-    return out
-
-
-_LEVERS = {"unbound": _unbound_levers, "glass_empires": _glass_levers, "last_odyssey": _odyssey_levers}
-
-
 def levers(system: Any, attacker: Any, attack: Any) -> list[Lever]:
-    """Return the levers of ``system`` around ``attacker`` using ``attack`` (empty for a system
-    whose changes are priced by its own build space, Annulus)."""
-    make = _LEVERS.get(system.name)
-    return [lv for lv in make(system, attacker, attack) if lv.alternatives] if make else []
+    """Return the levers of ``system`` around ``attacker`` using ``attack``, as the system names
+    them (``RuleSystem.build_levers``; empty for a system whose changes are priced by its own build
+    space, Annulus), those with an alternative."""
+    return [lv for lv in system.build_levers(attacker, attack) if lv.alternatives]
 
 
 # --------------------------------------------------------------------------- search

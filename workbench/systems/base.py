@@ -476,6 +476,13 @@ class RuleSystem(ABC):
         whose fights carry no state beyond its pools (its simulation draws from its turn tables)."""
         return None
 
+    def build_levers(self, attacker: Any, attack: Any) -> list[Any]:
+        """Return the levers a designer of this system changes around ``attacker`` using ``attack``
+        (:class:`workbench.build_levers.Lever`: a part of the build and its alternatives, each with
+        its cost), for the budget search about the build on screen. The default: none (a system
+        whose changes are priced by its own build space, or with no levers)."""
+        return []
+
     def duel_couplings(
         self,
         a: Any,

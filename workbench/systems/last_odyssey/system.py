@@ -218,6 +218,13 @@ class LastOdyssey(RuleSystem):
         return {"kind": m.KINDS, "element": (None, *ELEMENTS)}
 
     # -- the fight: one round description (last_odyssey/round.py), interpreted by workbench/fight/
+    def build_levers(self, attacker, attack):
+        """Return the levers of a budget search about the build on screen (Last Odyssey: the ability's multiplier, its element, attack and accuracy;
+        ``levers.py`` of this package)."""
+        from .levers import levers
+
+        return levers(self, attacker, attack)
+
     def fight_round(self, attacker, target, options=None, situation=None, plan=None):
         """Return the round of ``attacker`` against ``target`` (last_odyssey/round.py): its turn
         (the plan of the foe's Shell and its MP left, each ability drawn as the Shell stands) and,
