@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import workbench as wb  # noqa: E402
-from widgets.compare import ComparePanel  # noqa: E402
-from widgets.damage import DamagePanel  # noqa: E402
+from workbench.widgets.compare import ComparePanel  # noqa: E402
+from workbench.widgets.damage import DamagePanel  # noqa: E402
 
 FIELDS = {"glass_empires": ("armor", (1, 2)), "last_odyssey": ("physical_defense", (2, 3)),
           "unbound": ("ac", (15, 16)), "annulus": ("toughness", (0, 1))}
@@ -94,7 +94,7 @@ def bench_grid(repeats: int = 10) -> dict[str, tuple[float, float]]:
         p.metric_picker.value = metrics[i % 2]
         assert spec_of(p) is not None
 
-    from widgets.situation import SituationPanel
+    from workbench.widgets.situation import SituationPanel
     import traitlets
 
     sit = SituationPanel(s)

@@ -1,4 +1,4 @@
-"""Time the app's start in a new interpreter: ``import widgets`` and ``Workbench()`` (its first chart).
+"""Time the app's start in a new interpreter: ``import workbench.widgets`` and ``Workbench()`` (its first chart).
 
     .venv/bin/python benchmarks/bench_startup.py [--repeats 3]
 
@@ -30,15 +30,15 @@ ROOT = Path(__file__).resolve().parents[1]
 BEFORE = """
 import time; t0 = time.perf_counter()
 import altair as alt
-import widgets
+import workbench.widgets
 alt.JupyterChart.enable_offline()
-t1 = time.perf_counter(); app = widgets.Workbench(); t2 = time.perf_counter()
+t1 = time.perf_counter(); app = workbench.widgets.Workbench(); t2 = time.perf_counter()
 """
 NOW = """
 import time; t0 = time.perf_counter()
 import workbench
 import altair as alt
-from widgets import Workbench, enable_offline
+from workbench.widgets import Workbench, enable_offline
 enable_offline()
 t1 = time.perf_counter(); app = Workbench(); t2 = time.perf_counter()
 """

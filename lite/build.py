@@ -7,7 +7,7 @@ serve) holds:
 
 - ``app.html``: the app page. It opens ``notebooks/index.html?path=app.ipynb`` with the page's own
   query passed on, so a share link ``app.html?setup=wb1:...`` opens the app on that setup, as
-  ``?setup=`` does in Voilà (:func:`widgets.page.follow_setup_link` reads it in the browser);
+  ``?setup=`` does in Voilà (:func:`workbench.widgets.page.follow_setup_link` reads it in the browser);
 - the notebooks of ``notebooks/`` (the lessons, the quickstart and the workbench notebooks, saved
   outputs kept) and their helper modules, each notebook with a first cell that installs the
   workbench from the site (``%pip install``, served by piplite); ``app.ipynb`` is the app alone;
@@ -24,12 +24,13 @@ voici-core 0.10 needs jupyterlite-core < 0.8, whose Pyodide kernel is an older P
 one whose package versions CI tests (docs/lite.md).
 
 Return code 0 and the site's path on the last line; the build takes seconds after the first run
-(the dependency wheels are cached in ``$WB_CACHE_DIR``/lite-wheels, see widgets.offline.cache_dir).
+(the dependency wheels are cached in ``$WB_CACHE_DIR``/lite-wheels, see workbench.widgets.offline.cache_dir).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import shutil
@@ -80,8 +81,8 @@ APP_CELLS = [
     (
         "code",
         "from IPython.display import display\n\n"
-        "from widgets import Workbench, enable_offline\n"
-        "from widgets.page import follow_setup_link\n\n"
+        "from workbench.widgets import Workbench, enable_offline\n"
+        "from workbench.widgets.page import follow_setup_link\n\n"
         "enable_offline()  # in the browser charts load their JavaScript from the CDN (no vl-convert build)\n"
         '# share links made by "Get code" point at the site\'s app page, which passes ?setup= on to here\n'
         'app = Workbench("annulus", link_page="../app.html")\n'
@@ -287,9 +288,11 @@ def contents(into: Path) -> list[str]:
 def build(output: Path = DEFAULT_OUTPUT, cache: Path | None = None) -> Path:
     """Build the site into ``output`` (replaced) and return it."""
     sys.path.insert(0, str(ROOT))
-    from widgets.offline import cache_dir
+    # by name: the panels install as workbench.widgets (pyproject's package-dir), which mypy, reading
+    # the folder widgets/ of this checkout, cannot resolve
+    offline = importlib.import_module("workbench.widgets.offline")
 
-    cache = cache_dir() / "lite-wheels" if cache is None else cache
+    cache = offline.cache_dir() / "lite-wheels" if cache is None else cache
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="wb-lite-") as tmp:
         lite_dir = Path(tmp)

@@ -73,7 +73,7 @@ def live_with_picture(spec: dict[str, Any], **metadata: Any):
 def enable() -> None:
     """Display every altair chart as its live widget with a saved PNG beside it (offline)."""
     alt.renderers.register("jupyter+png", live_with_picture)
-    from widgets import enable_offline
+    from workbench.widgets import enable_offline
 
     # offline when the bundle is in place (cached, or made by vl-convert); without either
     # (JupyterLite) from the CDN: what enable_offline left the chart class with

@@ -60,11 +60,11 @@ class Workbench(Panel):
     """The workbench app. ``value`` is ``{"system", "attacker", "target", "attack", "options",
     "situation"}``: the system's name and the models of the Damage tab (the Build tab edits the
     same attack). ``panels`` holds the built panels by tab name (``"Damage"``, ``"Duel"``,
-    ``"Compare"``, ``"Build"``); ``files`` is the :class:`~widgets.files.FilePanel`.
+    ``"Compare"``, ``"Build"``); ``files`` is the :class:`~workbench.widgets.files.FilePanel`.
 
-    ``pins`` holds the pinned builds (:class:`~widgets.pins.Pin`, at most six): **Pin this build**
+    ``pins`` holds the pinned builds (:class:`~workbench.widgets.pins.Pin`, at most six): **Pin this build**
     beside the Damage chart (or :meth:`pin`) snapshots the Damage tab's attacker, attack, options and
-    situation; ``pinned`` (a :class:`~widgets.pins.PinsPanel` under the Damage tab's columns)
+    situation; ``pinned`` (a :class:`~workbench.widgets.pins.PinsPanel` under the Damage tab's columns)
     overlays them against the Damage tab's target with deltas against ``reference`` (a pin's
     label, the first pin's by default); the Sweep tab draws one line per pin, and Compare's
     **add pinned builds** adds them to its grid. Switching the system clears the pins.
@@ -75,7 +75,7 @@ class Workbench(Panel):
     """
 
     system_name = T.Unicode("annulus", help="the rule system shown")
-    pins: T.List[Pin] = T.List(help=f"the pinned builds (widgets.pins.Pin), at most {MAX_PINS}")
+    pins: T.List[Pin] = T.List(help=f"the pinned builds (workbench.widgets.pins.Pin), at most {MAX_PINS}")
     reference = T.Unicode("", help="the label of the pin the deltas are against")
 
     def __init__(
@@ -231,7 +231,7 @@ class Workbench(Panel):
         return pinned
 
     def pin(self, label: str | None = None) -> Pin | None:
-        """Pin the Damage tab's build (see :meth:`widgets.pins.PinsPanel.pin`): return the pin, or
+        """Pin the Damage tab's build (see :meth:`workbench.widgets.pins.PinsPanel.pin`): return the pin, or
         None with the reason beside the pin button (six pinned already, the same build pinned)."""
         return self.pinned.pin(label)
 

@@ -1,6 +1,6 @@
 """The registry of attack builders: a system with a richer attack builder than the generic
-:class:`~widgets.attack.AttackSetBuilder` (Annulus's upgrade pickers) registers it here, by system
-name; :func:`widgets.attack.attack_builder` looks it up."""
+:class:`~workbench.widgets.attack.AttackSetBuilder` (Annulus's upgrade pickers) registers it here, by system
+name; :func:`workbench.widgets.attack.attack_builder` looks it up."""
 
 from __future__ import annotations
 

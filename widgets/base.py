@@ -98,7 +98,7 @@ INLINE_SECONDS = 1.0
 _WORKER_PREFIX = "workbench-panel"
 # a second worker for work that follows a result and may take seconds (the Damage tab's fight), so
 # that it never holds up the next redraw: each queue has one worker, and a newer request supersedes
-# (where threads cannot start, Pyodide, a queue runs its jobs on the kernel's loop: widgets.workers)
+# (where threads cannot start, Pyodide, a queue runs its jobs on the kernel's loop: workbench.widgets.workers)
 FOLLOW_UP = Worker("workbench-follow-up")
 
 
@@ -116,7 +116,7 @@ class Background:
     """Runs a panel's long work (a simulated duel, a big compare) in a worker thread, off the
     kernel's message loop, so that the app stays responsive and the last valid result stays on
     screen. Where threads cannot start (Pyodide) the work runs on the kernel's loop after the
-    handler that asked returns, or at once with no loop running (:mod:`widgets.workers`): the
+    handler that asked returns, or at once with no loop running (:mod:`workbench.widgets.workers`): the
     progress line and superseding are the same, and Cancel drops a job that has not started.
 
     :meth:`run` submits ``work`` and waits at most ``inline`` seconds: work done by then is applied
@@ -312,7 +312,7 @@ class Background:
 
     @property
     def threaded(self) -> bool:
-        """Return True when the work runs on a thread (False: on the kernel's loop, widgets.workers)."""
+        """Return True when the work runs on a thread (False: on the kernel's loop, workbench.widgets.workers)."""
         return bool(getattr(self.executor, "threaded", True))
 
     def wait(self, timeout: float | None = None) -> bool:

@@ -5,7 +5,7 @@ to see that matchup's damage distribution.
 per use and per turn, P(kill in one turn), exact mean rounds to kill and its quantiles) with a
 ``build`` label ("<attacker>: <attack>") and an ``illegal`` column: the engine's reason when the
 rules forbid a matchup here (it is then grey). The metric picker only recolours the grid; the
-detail below is a :class:`~widgets.damage.DamagePanel` of the clicked matchup (``panel.detail``)
+detail below is a :class:`~workbench.widgets.damage.DamagePanel` of the clicked matchup (``panel.detail``)
 with a line of its per-turn and rounds-to-kill numbers (``panel.detail_stats``).
 """
 
@@ -128,7 +128,7 @@ def default_cell(frame: pl.DataFrame) -> tuple[str, str]:
 
 def best_plan_line(attacker: Any, target: Any, options: Any, situation: Any, system: Any) -> str:
     """Return the reference line under a Compare cell's numbers: the attacker's best plan against
-    the target, its mean damage a turn and mean rounds (:func:`widgets.damage.fight_summary`)."""
+    the target, its mean damage a turn and mean rounds (:func:`workbench.widgets.damage.fight_summary`)."""
     from .damage import fight_summary
 
     f = fight_summary(attacker, target, options, situation, system=system)
@@ -313,7 +313,7 @@ class ComparePanel(Panel):
     def refresh(self) -> pl.DataFrame | None:
         """Recompute the grid and redraw; on a RulesError show it and keep the last grid and chart.
 
-        The grid is computed off the kernel's message loop (:class:`~widgets.base.Background`): a
+        The grid is computed off the kernel's message loop (:class:`~workbench.widgets.base.Background`): a
         grid done within a second is drawn at once and returned; a longer one shows "comparing..."
         with a Cancel button, keeps the last grid on screen and is drawn when done (None is returned;
         ``panel.background.wait()`` blocks until then). A newer edit supersedes an older grid."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Any
+from typing import Any, cast
 
 import altair as alt
 import ipywidgets as W
@@ -138,7 +138,7 @@ def _one_fight(
         exact=exact,
         forced_by=() if exact else tuple(sorted(state_effects(who, target, options, situation, run))),
         fights=frame["fights"][0],
-        se=float(frame["standard_error"].max()),
+        se=float(cast(float, frame["standard_error"].max())),
         frame=frame,
     )
 
@@ -439,9 +439,9 @@ class DamagePanel(Panel):
 
     def refresh(self) -> Dist | None:
         """Recompute the distribution and redraw; return the Dist when that took under
-        :data:`~widgets.base.INLINE_SECONDS`, else None.
+        :data:`~workbench.widgets.base.INLINE_SECONDS`, else None.
 
-        The work runs off the kernel's message loop (:class:`~widgets.base.Background`): longer
+        The work runs off the kernel's message loop (:class:`~workbench.widgets.base.Background`): longer
         work shows "computing..." with a Cancel button and redraws when done, and a newer edit
         supersedes it. On a RulesError the error is shown and the last chart stays.
         """

@@ -391,7 +391,7 @@ class DuelPanel(Panel):
     def refresh(self) -> Any:
         """Recompute the duel and redraw; on a RulesError show it and keep the last result and chart.
 
-        The duel runs off the kernel's message loop (:class:`~widgets.base.Background`): one done
+        The duel runs off the kernel's message loop (:class:`~workbench.widgets.base.Background`): one done
         within a second is drawn at once and returned; a longer one (a simulated duel) shows
         "fighting..." with a Cancel button, keeps the last result on screen and is drawn when done
         (None is returned; ``panel.background.wait()`` blocks until then). A newer edit supersedes

@@ -40,9 +40,9 @@ DEFAULT_FOLDER = "workbench-files"
 #: the application's name for the per-user data folder (platformdirs)
 APP_NAME = "rules-workbench"
 _RULE = "docs/panels.md: a panel saves and loads only inside its files folder"
-_PACKAGES = tuple(
-    Path(cast(str, m.__file__)).resolve().parent
-    for m in (__import__("workbench"), __import__("widgets"))  # packages: __file__ is set
+_PACKAGES = (
+    Path(cast(str, __import__("workbench").__file__)).resolve().parent,  # a package: __file__ is set
+    Path(__file__).resolve().parent,  # this package, workbench.widgets (the folder widgets/ of a checkout)
 )
 
 

@@ -5,7 +5,7 @@ runs in a web worker that never sees the page's address. :class:`PageQuery` is a
 whose JavaScript sets its ``query`` trait to the page's ``location.search`` (``"?path=app.ipynb&
 setup=wb1:..."``) as soon as the front end creates it, in Lab, Voilà and JupyterLite alike; the app
 notebook of the JupyterLite site (lite/build.py) opens a share link's setup from it
-(:meth:`widgets.app.Workbench.open_setup`).
+(:meth:`workbench.widgets.app.Workbench.open_setup`).
 """
 
 from __future__ import annotations

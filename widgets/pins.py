@@ -6,9 +6,9 @@ A :class:`Pin` is a snapshot of a build as the Damage tab holds it (the attacker
 attack, the options and the situation) with a label. The panel's inputs are traits (``attacker``,
 ``attack``, ``options``, ``situation``: what **Pin this build** snapshots; ``target``: what every
 pin is fought against; ``pins``, ``reference``, ``view``), so the app links them to the Damage tab.
-Each pin's numbers are :func:`widgets.damage.fight_summary`, the Damage tab's own fight
+Each pin's numbers are :func:`workbench.widgets.damage.fight_summary`, the Damage tab's own fight
 (``wb.turn_plans`` and ``wb.rounds_to_kill``), plus ``system.damage`` for one use of its attack;
-they are computed off the kernel's loop (:class:`~widgets.base.Background`) and kept per (pin,
+they are computed off the kernel's loop (:class:`~workbench.widgets.base.Background`) and kept per (pin,
 target), so pinning a build computes only that build and changing the target recomputes them all.
 ``value`` is the delta frame (:func:`pin_deltas`), None while nothing is pinned.
 """
@@ -72,7 +72,7 @@ class Pin:
 
 
 def pin_summary(pin: Pin, target: Any, system: Any = None) -> dict[str, Any]:
-    """Return :func:`~widgets.damage.fight_summary` of ``pin`` against ``target`` (the pin's attack
+    """Return :func:`~workbench.widgets.damage.fight_summary` of ``pin`` against ``target`` (the pin's attack
     as often as each turn allows: its ``turn`` Dist, ``frame`` of ``wb.rounds_to_kill``; the
     attacker's best plan in ``reference``; ``{"error"}`` for a fight that cannot end)
     with ``label``, ``damage`` (the Dist of one use of the pin's attack, ``system.damage``; None

@@ -5,7 +5,7 @@
 (``attackers``, ``target``, ``options``, ``situation``, ``parameter``, ``low``, ``high``,
 ``step``, ``show``, ``builds``) for linking; the controls edit ``parameter`` to ``show``.
 
-``builds`` (pinned builds, :class:`widgets.pins.Pin`: a label, an attacker, its options and
+``builds`` (pinned builds, :class:`workbench.widgets.pins.Pin`: a label, an attacker, its options and
 situation), when not empty, replaces ``attackers``: one line per build, named by its label, each
 swept under its own options and situation (one ``wb.sweep`` per distinct pair), with a ``build``
 column in ``value`` holding the label.

@@ -9,6 +9,8 @@ The engine never imports ipywidgets; polars and altair load on first use.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import iri_stand_in  # noqa: F401  (first: installs itself before anything imports altair; saves 3 s)
 from .api import damage, outcomes
 from .combat import duel, mean_rounds_to_kill, rounds_to_kill
@@ -18,6 +20,16 @@ from .errors import RulesError
 from .io import from_share_code, load, save, share_code
 from .systems import register_system, system, system_of, systems, unregister_system
 from .turns import turn_damage, turn_plans
+
+if TYPE_CHECKING:  # the lazy names (below, loaded on first use) as a type checker sees them
+    from .comparison import compare, export, pivot, rank
+    from .explanations import explain
+    from .exploration import explore
+    from .policies import optimal_play
+    from .published import references
+    from .races import head_to_head
+    from .rule_variants import variants
+    from .sweeps import sweep
 
 __version__ = "0.1.0"
 
@@ -73,7 +85,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         from importlib import import_module
 

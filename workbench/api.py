@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dist import Dist
 from .systems import fight_system
+
+if TYPE_CHECKING:  # polars loads on first use
+    import polars as pl
 
 __all__ = ["outcomes", "damage"]
 
@@ -15,7 +18,7 @@ def _check_same_system(attack: Any, attacker: Any, target: Any, options: Any, si
     return fight_system({"attacker": attacker, "target": target}, attack, options, situation)
 
 
-def outcomes(attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None):
+def outcomes(attack: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> pl.DataFrame:
     """Return the exact joint outcome table (polars) of one use of ``attack`` by ``attacker`` on ``target``.
 
     Columns: ``probability``, ``damage`` and the system's extras; rows sum to probability 1.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from .errors import RulesError
 from .limits import MAX_CHAIN_HP
 from .turns import check_objective, side_turn, turn_of, turn_pmf_from_zero
 from .work import check, fight_work
+
+if TYPE_CHECKING:  # polars loads on first use
+    import polars as pl
 
 __all__ = ["rounds_to_kill", "fight_plan", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
 
@@ -117,7 +120,7 @@ def rounds_to_kill(
     confirm: bool = False,
     max_seconds: Any = None,
     **kwargs: Any,
-):
+) -> pl.DataFrame:
     """Return the distribution of the number of rounds to kill, as a polars frame.
 
     ``rounds_to_kill(turn_dist, hp=150)`` runs the exact chain on any per-turn damage Dist.

@@ -2,7 +2,7 @@
 
 ``vl-convert-python`` (the ``export`` extra, also in ``lab``) renders charts to PNG and SVG
 (:func:`workbench.charts.save_png`, :func:`~workbench.charts.save_svg`) and bundles the chart
-JavaScript for offline use (``widgets.enable_offline``). It has no WebAssembly build, so in
+JavaScript for offline use (``workbench.widgets.enable_offline``). It has no WebAssembly build, so in
 Pyodide (JupyterLite) the package runs without it: charts then load their JavaScript from the CDN,
 and PNG/SVG export is the one thing missing.
 """

@@ -2,7 +2,7 @@
 
 ``import altair`` imports jsonschema, whose format module eagerly imports ``rfc3987_syntax`` (when
 installed, as Jupyter's ``jsonschema[format-nongpl]`` installs it), and that module compiles about
-35 Lark Earley parsers at import: measured 3.0 s of a 4.5 s ``import widgets`` on this machine
+35 Lark Earley parsers at import: measured 3.0 s of a 4.5 s ``import workbench.widgets`` on this machine
 (known upstream: python-jsonschema/jsonschema#1428, jupyter-server/jupyter_server#1559). Its only
 use there is checking the JSON-schema formats "iri" and "iri-reference", which no Vega-Lite schema
 uses (its formats are color-hex, uri and uri-reference).

@@ -142,7 +142,7 @@ def _entries(sys: Any, models: list[Any]) -> list[dict[str, Any]]:
 def setup_code(models: list[Any], pins: list[Any] = (), reference: str = "") -> str:  # type: ignore[assignment]
     """Return the ``wb2:`` code of the app's setup ``models`` (attacker, target, attack, options,
     situation; None for a slot left empty) and ``pins`` (objects with ``label``, ``attacker``,
-    ``attack``, ``options`` and ``situation``, as :class:`widgets.pins.Pin`)."""
+    ``attack``, ``options`` and ``situation``, as :class:`workbench.widgets.pins.Pin`)."""
     from .systems import system_of
 
     if not models or models[0] is None:

@@ -18,7 +18,7 @@ faster when P(T_A <= t) >= P(T_B <= t) for every t.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -195,7 +195,7 @@ def head_to_head(
     sf_a, sf_b = np.pad(sf_a, (0, n - sf_a.size)), np.pad(sf_b, (0, n - sf_b.size))
     exact = all(bool(f["exact"][0]) for f in frames)
     labels = names if names[0] != names[1] else ("a", "b")
-    se = None if exact else float(math.hypot(*(float(f["standard_error"].max()) for f in frames)))
+    se = None if exact else float(math.hypot(*(float(cast(float, f["standard_error"].max())) for f in frames)))
     extra = {"p_killed_by_a": [fa.tolist()], "p_killed_by_b": [fb.tolist()]} if curves else {}
     # the cheaper build, when the system prices builds (RuleSystem.build_cost) and they differ
     cheaper = None

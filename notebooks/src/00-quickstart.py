@@ -14,7 +14,7 @@ import altair as alt
 import polars as pl
 
 from workbench import Dist, charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -32,7 +32,7 @@ wb.systems()
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets import Workbench
+from workbench.widgets import Workbench
 
 app = Workbench(system="glass_empires")
 saved_charts.with_picture(app, "../docs/screenshots/app.png",

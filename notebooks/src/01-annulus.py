@@ -15,7 +15,7 @@ import altair as alt
 import polars as pl
 
 from workbench import charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -386,7 +386,7 @@ print(states.group_by("conditions", "plan").agg(pl.len().alias("states")).sort("
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets.damage import DamagePanel
+from workbench.widgets.damage import DamagePanel
 
 panel = DamagePanel(A, attacker=cat.creature("Wolf"), target=guard, attack=cat.attack("Claw"))
 panel

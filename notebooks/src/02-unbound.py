@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 
 from workbench import charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -233,7 +233,7 @@ print(f"mean per attack = {reference.mean():.4f}; "
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets.damage import DamagePanel
+from workbench.widgets.damage import DamagePanel
 
 panel = DamagePanel(U, attacker=guard, target=duelist, attack=longsword)
 panel

@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 
 from workbench import charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -232,7 +232,7 @@ charts.at_least_chart(wb.turn_plans(troll, isabella), title="Troll's turn agains
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets.damage import DamagePanel
+from workbench.widgets.damage import DamagePanel
 
 panel = DamagePanel(L, attacker=blacksmith, target=cat.creature("Ghost"), attack=heated)
 panel

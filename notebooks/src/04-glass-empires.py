@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 
 from workbench import charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -183,7 +183,7 @@ charts.rounds_chart({"Bear vs human": wb.rounds_to_kill(bear_vs_human, hp=human.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets.damage import DamagePanel
+from workbench.widgets.damage import DamagePanel
 
 panel = DamagePanel(G, attacker=human, target=cat.creature("Wolf"), attack=sword)
 panel

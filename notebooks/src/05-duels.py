@@ -27,7 +27,7 @@ import polars as pl
 from workbench import charts
 from workbench.simulate import state_effects
 from workbench.systems.annulus import Tactics
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -294,7 +294,7 @@ rounds
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets.duel import DuelPanel
+from workbench.widgets.duel import DuelPanel
 
 panel = DuelPanel(U, a=ranger, b=mage, first="random")
 panel

@@ -31,7 +31,7 @@ import pandas as pd
 import polars as pl
 
 from workbench import charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 from tables import readable  # inf as "never", null as "-", floats to 4 significant digits
 
@@ -344,7 +344,7 @@ print(readable(varied.select("target", "rank", "attack", "str_mod", "situation.f
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from widgets.compare import ComparePanel
+from workbench.widgets.compare import ComparePanel
 
 acat = A.catalog()
 panel = ComparePanel(A, attackers=[acat.creature(n) for n in ["Wolf", "Ogre", "Berserker"]],

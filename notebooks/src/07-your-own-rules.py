@@ -21,7 +21,7 @@ import altair as alt
 import polars as pl
 
 from workbench import charts
-from widgets import enable_offline
+from workbench.widgets import enable_offline
 import saved_charts
 
 enable_offline()  # chart JavaScript from the installed packages, bundled once per install
@@ -150,8 +150,8 @@ print(pl.DataFrame(rows))
 import ipywidgets as W
 import traitlets
 
-from widgets.damage import DamagePanel
-from widgets.situation import OptionsPanel
+from workbench.widgets.damage import DamagePanel
+from workbench.widgets.situation import OptionsPanel
 
 rules = OptionsPanel(A)
 damage = DamagePanel(A, attacker=wolf, target=guard, attack=claw, controls=False)

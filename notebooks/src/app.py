@@ -21,8 +21,8 @@ import os
 import workbench  # first: altair then imports 3 s faster (workbench/iri_stand_in.py)
 import altair as alt
 
-from widgets import Workbench, enable_offline
-from widgets.app import setup_from_query
+from workbench.widgets import Workbench, enable_offline
+from workbench.widgets.app import setup_from_query
 import saved_charts
 
 # chart JavaScript from the installed packages, bundled once per install (without vl-convert, as

@@ -476,8 +476,8 @@ def test_every_system_shows_the_engines_numbers_and_redraws(app, name) -> None:
     catalog creature's first attack against the second); pick another target and the numbers
     follow. The on-screen redraw (from the pick until the new mean is painted, polled every frame)
     is recorded in tests/artifacts/timings.json (benchmarks/README.md), not asserted."""
-    from widgets.app import OPENING
-    from widgets.damage import fight_summary
+    from workbench.widgets.app import OPENING
+    from workbench.widgets.damage import fight_summary
 
     s = wb.system(name)
     creatures = list(s.catalog().creatures.values())

@@ -48,6 +48,7 @@ def test_import_is_lazy_and_widget_free():
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert "altair" in imported and not imported & {"ipywidgets", "widgets", "anywidget"}
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and "widgets" in (n.module or "")]
 
 
 def test_damage_chart_bars_mean_and_labels():

@@ -41,6 +41,8 @@ def test_the_site_builds_strict_with_the_api_reference(tmp_path):
     # the docstrings themselves are there, not only the headings
     assert "absorbing" in api.lower() or "rounds to kill" in api.lower()
     assert (tmp_path / "site" / "combat" / "index.html").exists()
+    # the panels under their installed name (docs/griffe_panels.py loads the folder widgets/ there)
+    assert 'id="workbench.widgets.app.Workbench"' in api and "workbench.widgets.damage.DamagePanel" in api
 
 
 def test_every_public_name_has_a_reference_entry():
@@ -54,7 +56,8 @@ def test_a_broken_page_link_fails_the_build(tmp_path):
     root = tmp_path / "repo"
     shutil.copytree(ROOT / "docs", root / "docs", ignore=shutil.ignore_patterns("screenshots"))
     shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    shutil.copytree(ROOT / "workbench", root / "workbench", ignore=shutil.ignore_patterns("__pycache__"))
+    for package in ("workbench", "widgets"):
+        shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
     page = root / "docs" / "index.md"
     page.write_text(page.read_text() + "\nSee [nowhere](no-such-page.md).\n")
     done = build(root, tmp_path / "site")

@@ -347,7 +347,7 @@ def _with(parser, func):
 
 # --------------------------------------------------------------------------- panels
 def test_file_panel_stays_inside_its_folder(tmp_path, monkeypatch):
-    from widgets.files import FilePanel
+    from workbench.widgets.files import FilePanel
 
     box = {"m": wb.system("annulus").catalog().creature("Wolf")}
     panel = FilePanel({"m": (lambda: box["m"], lambda m: box.__setitem__("m", m))}, folder=tmp_path / "files")
@@ -381,7 +381,7 @@ def test_file_panel_stays_inside_its_folder(tmp_path, monkeypatch):
 
 
 def test_optional_bool_shows_unset_and_an_edit_keeps_it():
-    from widgets.forms import ModelForm
+    from workbench.widgets.forms import ModelForm
 
     unbound = wb.system("unbound")
     sword = unbound.catalog().attack("Longsword")
@@ -402,7 +402,7 @@ def test_optional_bool_shows_unset_and_an_edit_keeps_it():
 
 
 def test_compare_panel_ignores_malformed_selection_messages():
-    from widgets.compare import ComparePanel
+    from workbench.widgets.compare import ComparePanel
 
     annulus = wb.system("annulus").catalog()
     panel = ComparePanel("annulus", attackers=[annulus.creature("Wolf")], targets=[annulus.creature("Rat")])

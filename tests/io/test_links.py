@@ -11,7 +11,7 @@ import zlib
 import pytest
 
 import workbench as wb
-from widgets.pins import Pin
+from workbench.widgets.pins import Pin
 from workbench.errors import RulesError
 from workbench.links import SETUP_PREFIX, read_setup_code, setup_code
 

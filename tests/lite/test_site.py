@@ -47,7 +47,7 @@ def test_the_wheel_and_its_dependencies_are_indexed_for_piplite(site):
     (wheel,) = (site / "pypi").glob("rules_workbench-*-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
-    assert {"workbench/__init__.py", "widgets/workers.py", "widgets/page.py", "workbench/extras.py"} <= names
+    assert {"workbench/__init__.py", "workbench/widgets/workers.py", "workbench/widgets/page.py", "workbench/extras.py"} <= names
     assert any(n.startswith("workbench/catalog/") and n.endswith(".toml") for n in names)
     assert "vl-convert-python" not in lite.requirements(wheel)  # it has no build for Pyodide: an extra
     config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
@@ -101,7 +101,7 @@ def test_a_share_link_reaches_the_app_notebook_with_its_setup(site):
     """The page's script under node with a share link's address: it opens the app notebook with the
     setup, which the app reads back (the link the app's Files panel makes resolves to this page)."""
     import workbench as wb
-    from widgets.app import setup_from_query
+    from workbench.widgets.app import setup_from_query
 
     code = wb.share_code(wb.system("glass_empires").catalog().creature("Wolf"))
     script = (site / "app.html").read_text().split("<script>")[1].split("</script>")[0]

@@ -175,7 +175,7 @@ def test_binder_lab_has_the_widget_extensions_and_voila(binder_checkout: tuple[P
                           capture_output=True, text=True, timeout=120)
     servers = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout + proc.stderr)   # no colour codes
     assert re.search(r"voila\S*\s+enabled", servers), f"Voilà is not an enabled server extension:\n{servers}"
-    out = run([venv / "bin/python", "-c", "import voila, workbench, widgets; print(voila.__version__)"],
+    out = run([venv / "bin/python", "-c", "import voila, workbench, workbench.widgets; print(voila.__version__)"],
               cwd=repo, env=env, timeout=120)
     assert out.strip(), out
     pins = {line.split("==")[0].lower() for line in (BINDER / "requirements.txt").read_text().splitlines()

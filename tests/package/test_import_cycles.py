@@ -1,4 +1,4 @@
-"""Import cycles among workbench/ and widgets/ (issue 33, item 4), lazy imports included, read from
+"""Import cycles among workbench/ and widgets/ (installed as workbench.widgets; issue 33, item 4), lazy imports included, read from
 the AST (nothing is imported; imports under ``if TYPE_CHECKING:`` are left out).
 
 A ratchet while the middle of the engine is untangled: no module may join a cycle that is not in
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,11 +34,18 @@ CLEAN_PREFIXES = ("workbench.fight.chain", "workbench.fight.duel", "workbench.fi
                   "workbench.fight", "workbench.systems.base", "workbench.duel_result")
 
 
+def _packages() -> dict[str, str]:
+    """Return {folder: the package it installs as}: pyproject's package-dir maps the folder widgets/
+    to ``workbench.widgets``; every other folder is its own name."""
+    package_dir = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    return {"workbench": "workbench"} | {folder: package for package, folder in package_dir.items() if package}
+
+
 def _modules() -> dict[str, Path]:
     mods = {}
-    for top in ("workbench", "widgets"):
-        for p in (ROOT / top).rglob("*.py"):
-            rel = ".".join(p.relative_to(ROOT).with_suffix("").parts)
+    for folder, package in _packages().items():
+        for p in (ROOT / folder).rglob("*.py"):
+            rel = ".".join((package, *p.relative_to(ROOT / folder).with_suffix("").parts))
             mods[rel.removesuffix(".__init__")] = p
     return mods
 
@@ -117,6 +125,17 @@ def test_the_graph_sees_lazy_imports():
     edges = _graph(_modules())
     assert "workbench.fight.duel" in edges["workbench.combat"]
     assert "workbench.fight.chain" in edges["workbench.policies"]
+
+
+def test_the_panels_are_named_as_installed_and_the_engine_never_imports_them():
+    """widgets/ is read as ``workbench.widgets`` (its relative imports resolve there), and no engine
+    module imports it."""
+    assert _packages() == {"workbench": "workbench", "widgets": "workbench.widgets"}
+    edges = _graph(_modules())
+    assert {"workbench.widgets.damage", "workbench.widgets.base"} <= edges["workbench.widgets.app"]
+    assert not [m for m in edges if m.startswith("widgets")]
+    engine = {m: t for m, t in edges.items() if not m.startswith("workbench.widgets")}
+    assert not [(m, sorted(t)) for m, t in engine.items() if any(x.startswith("workbench.widgets") for x in t)]
 
 
 def test_no_new_import_cycle():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ def test_import_is_lazy_and_engine_never_imports_widgets():
     code = (
         "import sys, workbench as wb; wb.system('annulus'); wb.system('unbound');"
         "wb.system('last_odyssey'); wb.system('glass_empires');"
-        "print(sorted(m for m in ('altair', 'ipywidgets', 'widgets') if m in sys.modules))"
+        "print(sorted(m for m in ('altair', 'ipywidgets', 'widgets', 'workbench.widgets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -46,9 +47,21 @@ def test_import_is_lazy_and_engine_never_imports_widgets():
 
 
 def test_engine_sources_do_not_import_widgets():
+    """No module of workbench/ imports ipywidgets or the panels (``workbench.widgets``, installed from
+    the folder widgets/), lazily or not: read from the AST, so a docstring may name them."""
     for path in (ROOT / "workbench").rglob("*.py"):
-        text = path.read_text()
-        assert "import ipywidgets" not in text and "from widgets" not in text, path
+        tree = ast.parse(path.read_text())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += ["." * n.level + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [n for n in names if n.split(".")[0] in ("ipywidgets", "widgets")], path
+        assert not [n for n in names if n.startswith(("workbench.widgets", ".widgets"))], path
+
+
+def test_workbench_init_does_not_import_the_panels():
+    """``workbench.widgets`` is a subpackage only by install (package-dir): ``import workbench``
+    never loads it, and the engine's ``__init__`` names it nowhere."""
+    text = (ROOT / "workbench" / "__init__.py").read_text()
+    assert "widgets" not in text.replace("ipywidgets", "")
 
 
 def test_ci_runs_the_readme_test_command():

@@ -1,5 +1,5 @@
 """Start-up (issue 17, item 9: "not importing what the first view does not need (jsonschema's
-rfc3987 path ...)"): workbench.iri_stand_in keeps the IRI grammar out of ``import widgets`` and
+rfc3987 path ...)"): workbench.iri_stand_in keeps the IRI grammar out of ``import workbench.widgets`` and
 ``import altair`` without changing what jsonschema's "iri" format checks answer. Each test runs in
 a fresh interpreter, since the point is what an import does to a new process."""
 
@@ -31,7 +31,7 @@ def fresh(code: str, env: dict[str, str] | None = None) -> dict:
 
 def test_importing_the_panels_compiles_no_iri_grammar():
     out = fresh(
-        "import widgets, altair\n"
+        "import workbench.widgets, altair\n"
         "out = {'grammar': 'rfc3987_syntax.syntax_helpers' in sys.modules, 'lark': 'lark' in sys.modules}"
     )
     assert out == {"grammar": False, "lark": False}

@@ -12,8 +12,12 @@ into a fresh virtual environment, and use it from a folder outside the repositor
    (``--no-deps --force-reinstall``), so it takes seconds; the first run needs PyPI (pip's own cache
    is used) for the dependencies;
 4. from an empty temporary folder: ``workbench systems``, ``workbench catalog annulus``, one
-   ``wb.compare`` and ``import widgets`` run against the installed copy (its ``__file__`` is in
-   the venv's site-packages, not in the checkout).
+   ``wb.compare`` and the app's construction (``from workbench.widgets import Workbench;
+   Workbench()``) run against the installed copy (its ``__file__`` is in the venv's site-packages,
+   not in the checkout), beside a small local package with its own top-level ``widgets`` (issue 40,
+   item 1: the wheel installs the panels as ``workbench.widgets``, so neither breaks the other);
+5. a user's mypy on a small script, against that venv, sees real types (``workbench/py.typed``):
+   ``reveal_type(wb.duel)``, ``reveal_type(wb.compare(...))`` and the app are not ``Any``.
 
 Marked ``slow``; it is part of ``python3 tasks.py test`` and never skipped.
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -92,9 +97,38 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     return wheels[0], sdists[0], out
 
 
+#: someone else's package with a top-level ``widgets`` of its own, installed beside the wheel
+OTHER_WIDGETS = {
+    "pyproject.toml": textwrap.dedent("""
+        [build-system]
+        requires = ["setuptools"]
+        build-backend = "setuptools.build_meta"
+
+        [project]
+        name = "someone-elses-widgets"
+        version = "1.0"
+
+        [tool.setuptools]
+        packages = ["widgets"]
+    """),
+    "widgets/__init__.py": 'WHO = "someone else\'s widgets"\n',
+}
+
+
+def install_other_widgets(venv: Path, where: Path) -> None:
+    """Install :data:`OTHER_WIDGETS` (built from a folder in ``where``) into ``venv``."""
+    folder = where / "someone-elses-widgets"
+    for name, text in OTHER_WIDGETS.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    run([venv / "bin/python", "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", folder],
+        cwd=where, env=venv_env(venv), timeout=300)
+
+
 @pytest.fixture(scope="module")
-def installed(built: tuple[Path, Path, str]) -> Path:
-    """Return a venv (cached by :func:`venv_key`) with the freshly built wheel installed, not editable."""
+def installed(built: tuple[Path, Path, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a venv (cached by :func:`venv_key`) with the freshly built wheel installed, not editable,
+    and :data:`OTHER_WIDGETS` beside it."""
     wheel = built[0]
     cache = cache_dir()
     venv = cache / f"venv-{venv_key()}"
@@ -104,10 +138,12 @@ def installed(built: tuple[Path, Path, str]) -> Path:
         pip = [venv / "bin/python", "-m", "pip", "install", "--quiet"]
         if (venv / ".complete").exists():
             run([*pip, "--no-deps", "--force-reinstall", wheel], cwd=cache, env=env, timeout=300)
+            install_other_widgets(venv, tmp_path_factory.mktemp("other"))
             return venv
         shutil.rmtree(venv, ignore_errors=True)
         run([sys.executable, "-m", "venv", venv], cwd=cache, env=venv_env(), timeout=120)
         run([*pip, wheel], cwd=cache, env=env, timeout=900)
+        install_other_widgets(venv, tmp_path_factory.mktemp("other"))
         (venv / ".complete").touch()
         for old in cache.glob("venv-*"):  # other keys: an older pyproject.toml
             if old.is_dir() and old != venv:
@@ -132,7 +168,14 @@ def test_wheel_and_sdist_hold_every_catalog(built: tuple[Path, Path, str]) -> No
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
     assert set(CATALOGS) <= names, sorted(set(CATALOGS) - names)
-    assert "widgets/__init__.py" in names and "workbench/__init__.py" in names
+    assert {"workbench/__init__.py", "workbench/py.typed", "workbench/widgets/__init__.py"} <= names
+    # the panels (the folder widgets/) install as workbench.widgets: no top-level `widgets` (issue 40)
+    assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"workbench"}, names
+    # every module of the tree is in the wheel (pyproject.toml lists the packages, it does not find them)
+    sources = {p.relative_to(ROOT).as_posix() for top in ("workbench", "widgets") for p in (ROOT / top).rglob("*.py")
+               if "__pycache__" not in p.parts}
+    installed = {s if s.startswith("workbench/") else f"workbench/{s}" for s in sources}
+    assert installed <= names, sorted(installed - names)
     with tarfile.open(sdist) as t:
         members = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
     assert set(CATALOGS) <= members, sorted(set(CATALOGS) - members)
@@ -140,9 +183,16 @@ def test_wheel_and_sdist_hold_every_catalog(built: tuple[Path, Path, str]) -> No
 
 
 SMOKE = textwrap.dedent("""
-    import sys, workbench as wb, widgets
-    assert "site-packages" in wb.__file__ and "site-packages" in widgets.__file__, (wb.__file__, widgets.__file__)
+    import sys, workbench as wb
+    assert "workbench.widgets" not in sys.modules, "import workbench loaded the panels"
+    import widgets  # someone else's package, installed beside the wheel
+    from workbench.widgets import Workbench
+    import workbench.widgets
+    assert widgets.WHO == "someone else's widgets", widgets.__file__
+    assert "site-packages" in wb.__file__ and "site-packages" in workbench.widgets.__file__, (wb.__file__, workbench.widgets.__file__)
     assert sys.prefix != sys.base_prefix, "not in the venv"
+    app = Workbench()  # the app's construction
+    assert type(app).__module__ == "workbench.widgets.app" and app.tabs.selected_index == 0
     grid = wb.compare(["annulus:Wolf"], ["annulus:Rat"])
     row = grid.filter(grid["attack"] == "Bite").row(0, named=True)
     print(grid.height, row["mean_damage"], row["mean_rounds"] > 0)
@@ -169,3 +219,38 @@ def test_installed_wheel_works_from_outside_the_repository(installed: Path, tmp_
     grid = wb.compare(["annulus:Wolf"], ["annulus:Rat"])
     row = grid.filter(grid["attack"] == "Bite").row(0, named=True)
     assert out.split() == [str(grid.height), str(row["mean_damage"]), "True"], out
+
+
+#: a user's script: what their mypy shows of the public API (``reveal_type`` is mypy's, never run)
+USER_SCRIPT = textwrap.dedent("""
+    import workbench as wb
+    from workbench.widgets import Workbench
+
+    reveal_type(wb.duel)
+    reveal_type(wb.compare(["annulus:Wolf"], ["annulus:Rat"]))
+    reveal_type(wb.Dist.die(6).mean())
+    reveal_type(Workbench())
+""")
+
+
+@pytest.mark.timeout(900)
+def test_a_users_mypy_sees_real_types(installed: Path, tmp_path: Path) -> None:
+    """The wheel ships workbench/py.typed: mypy, run on a user's script against the venv the wheel is
+    installed in (``--python-executable``), reveals the real types, not ``Any``."""
+    pytest.importorskip("mypy")
+    where = tmp_path / "user"
+    where.mkdir()
+    (where / "script.py").write_text(USER_SCRIPT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--python-executable", str(installed / "bin/python"), "--no-incremental",
+         "--cache-dir", str(tmp_path / "mypy-cache"), "script.py"],
+        cwd=where, env=venv_env(), capture_output=True, text=True, timeout=800, stdin=subprocess.DEVNULL)
+    out = proc.stdout + proc.stderr
+    revealed = re.findall(r'Revealed type is "(.*)"', out)
+    assert len(revealed) == 4 and "error:" not in out, out
+    assert not [t for t in revealed if re.search(r"\bAny\b", t.split("->")[-1])], revealed
+    duel, grid, mean, app = revealed
+    assert duel.startswith("def (") and duel.endswith("-> workbench.duel_result.DuelResult"), duel
+    assert grid == "polars.dataframe.frame.DataFrame", grid
+    assert mean in ("float", "builtins.float"), mean
+    assert app == "workbench.widgets.app.Workbench", app

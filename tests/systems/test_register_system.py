@@ -120,7 +120,7 @@ def test_explore_and_io(toy, tmp_path):
 
 
 def test_panels_on_the_registered_system(toy):
-    from widgets import ComparePanel, DamagePanel, DuelPanel
+    from workbench.widgets import ComparePanel, DamagePanel, DuelPanel
 
     dmg = DamagePanel(TOY, GOBLIN, GOBLIN, CLUB)
     assert not dmg.error and "4.5" in dmg.stats.value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from widgets import Workbench
+from workbench.widgets import Workbench
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ CLARIFICATIONS.md: Experience = seed 1 + one per upgrade rank).
 from __future__ import annotations
 
 import workbench as wb
-from widgets import AnnulusAttackBuilder, Workbench
-from widgets.attack import attack_builder
+from workbench.widgets import AnnulusAttackBuilder, Workbench
+from workbench.widgets.attack import attack_builder
 
 
 def test_annulus_is_registered_and_others_keep_the_generic_builder():

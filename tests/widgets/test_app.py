@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 import workbench as wb
-from widgets import AnnulusAttackBuilder, Workbench
-from widgets.app import OPENING
+from workbench.widgets import AnnulusAttackBuilder, Workbench
+from workbench.widgets.app import OPENING
 
 SYSTEMS = ["annulus", "unbound", "last_odyssey", "glass_empires"]
 

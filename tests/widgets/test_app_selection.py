@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 import workbench as wb
-from widgets import Workbench
-from widgets.damage import DamagePanel
+from workbench.widgets import Workbench
+from workbench.widgets.damage import DamagePanel
 
 WARN = "\u26a0"
 

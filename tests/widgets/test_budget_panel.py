@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import workbench as wb
-from widgets import Workbench
-from widgets.budget import BudgetSearchPanel, has_build_space
+from workbench.widgets import Workbench
+from workbench.widgets.budget import BudgetSearchPanel, has_build_space
 from workbench.errors import RulesError
 from workbench.exploration import cost_front, explore
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from widgets import Workbench
-from widgets.budget import BudgetSearchPanel, BuildSearchPanel
+from workbench.widgets import Workbench
+from workbench.widgets.budget import BudgetSearchPanel, BuildSearchPanel
 
 SYSTEMS = ["annulus", "unbound", "last_odyssey", "glass_empires"]
 

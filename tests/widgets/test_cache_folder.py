@@ -6,7 +6,7 @@ from pathlib import Path
 
 import platformdirs
 
-from widgets import offline
+from workbench.widgets import offline
 
 
 def test_cache_folder_is_platformdirs_user_cache(monkeypatch, tmp_path):

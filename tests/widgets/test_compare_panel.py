@@ -8,7 +8,7 @@ import pytest
 
 import workbench as wb
 from tests.widget_toy import TOY, Situation
-from widgets.compare import ComparePanel, compare_grid
+from workbench.widgets.compare import ComparePanel, compare_grid
 
 registry = import_module("workbench.systems")
 
@@ -176,7 +176,7 @@ def test_attacker_and_target_pickers_choose_the_grid():
 def test_the_selected_cell_comes_with_python_that_reproduces_it():
     """Issue 18, item 5 (the panels' numbers, how computed): the snippet under the detail gives the
     selected cell's mean rounds to kill again with wb.* calls."""
-    from widgets.compare import ComparePanel
+    from workbench.widgets.compare import ComparePanel
 
     for system in ("unbound", "annulus", "glass_empires", "last_odyssey"):
         p = ComparePanel(system)
@@ -194,7 +194,7 @@ def test_your_own_builds_go_into_the_grid():
     tab adds the Damage tab's attacker (a changed catalog creature is listed as "NAME (yours)")
     and its rows are compare's for that creature."""
     import workbench as wb
-    from widgets import Workbench
+    from workbench.widgets import Workbench
 
     app = Workbench("unbound")
     d = app.damage

@@ -1,6 +1,6 @@
 """The Damage tab shows the fight too (issue 17, item 3): per-turn damage, P(down in round 1),
 mean and median rounds, the rounds chart, the chance of each event per use, the target's pools;
-computed on the follow-up worker (widgets.base.FOLLOW_UP) after each distribution."""
+computed on the follow-up worker (workbench.widgets.base.FOLLOW_UP) after each distribution."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 import workbench as wb
 from tests.widget_toy import TOY, Creature
-from widgets.damage import DamagePanel, events_html, fight_summary
+from workbench.widgets.damage import DamagePanel, events_html, fight_summary
 
 from .test_duel_panel import toy  # noqa: F401  (the fixture registering the toy system)
 
@@ -142,7 +142,7 @@ def test_situation_controls_that_do_nothing_here_say_so():
     """Issue 17: "controls with no effect in the matchup (cover on a melee attack) give no hint".
     unbound-d20-attacking.txt: shooting into melee is a penalty on ranged attacks only, so for the
     Town guard's Longsword it changes nothing and says so; for his Javelin (thrown) it matters."""
-    from widgets.damage import IDLE_HINT, idle_fields
+    from workbench.widgets.damage import IDLE_HINT, idle_fields
 
     s = wb.system("unbound")
     guard, duelist = s.catalog().creature("Town guard"), s.catalog().creature("Veteran duelist")
@@ -167,7 +167,7 @@ def test_situation_controls_that_do_nothing_here_say_so():
 
 def test_a_fight_that_cannot_be_fought_says_why_in_words():
     """Issue 36, item 4: no code field name ("turn:") nor rules file in the fight's reason."""
-    from widgets.damage import fight_words
+    from workbench.widgets.damage import fight_words
 
     err = wb.RulesError("this turn never deals damage", field="turn", rule="annulus-attacks.txt: Endurance first")
     assert fight_words(err) == "this turn never deals damage \u2014 rule: Endurance first (see docs/systems/annulus.md)"

@@ -14,9 +14,9 @@ import pytest
 import traitlets as T
 
 from tests.widget_toy import TOY, Attack, Situation
-from widgets.base import Panel, error_html
-from widgets.creature import CreatureEditor
-from widgets.damage import DamagePanel
+from workbench.widgets.base import Panel, error_html
+from workbench.widgets.creature import CreatureEditor
+from workbench.widgets.damage import DamagePanel
 from workbench.dist import Dist
 from workbench.errors import RulesError
 
@@ -166,7 +166,7 @@ def test_damage_panel_new_attacker_brings_its_attack():
 def test_panel_charts_skip_revalidation_but_are_valid():
     """set_chart marks charts prevalidated (JupyterChart does not re-run the schema on each redraw);
     the same spec still passes the Vega-Lite schema when validation is asked for."""
-    from widgets.base import prevalidated
+    from workbench.widgets.base import prevalidated
 
     p = DamagePanel(TOY)
     chart = p.chart.chart

@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 import time
 
-from widgets import DamagePanel
-from widgets.base import INLINE_SECONDS
+from workbench.widgets import DamagePanel
+from workbench.widgets.base import INLINE_SECONDS
 
 
 def slow_damage(panel, gate: threading.Event):
@@ -93,7 +93,7 @@ def test_an_error_in_the_background_lands_beside_its_field_and_the_chart_stays()
 def test_a_panel_built_by_another_panels_background_result_does_not_wait_for_itself():
     """The Compare panel builds its detail DamagePanel when its grid arrives, on the one worker
     thread; that panel's own first distribution must then run there, not queue behind itself."""
-    from widgets.base import Background, Panel
+    from workbench.widgets.base import Background, Panel
 
     host = Panel()
     bg = Background(host, inline=0.0)  # every result arrives on the worker

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from widgets.dice_box import MAX_SHOWN, DiceBox
+from workbench.widgets.dice_box import MAX_SHOWN, DiceBox
 from workbench.dice_expression import parse_dice
 from workbench.dist import Dist
 

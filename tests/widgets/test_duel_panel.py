@@ -7,7 +7,7 @@ import pytest
 import workbench as wb
 from importlib import import_module
 from tests.widget_toy import TOY, Attack, Creature, Situation
-from widgets.duel import DuelPanel, duel_figure
+from workbench.widgets.duel import DuelPanel, duel_figure
 
 registry = import_module("workbench.systems")  # the module (wb.systems is the listing function)
 
@@ -154,7 +154,7 @@ def test_a_simulated_duel_shows_a_preview_first_then_the_full_run(monkeypatch, s
     import threading
 
     import workbench.combat as combat
-    from widgets.duel import PREVIEW_FIGHTS
+    from workbench.widgets.duel import PREVIEW_FIGHTS
 
     cat = wb.system("annulus").catalog()
     ogre, berserker = cat.creature("Ogre"), cat.creature("Berserker")
@@ -218,7 +218,7 @@ def test_a_long_duel_shows_its_progress_and_cancel_stops_it(state_too_large, mon
             release.wait(30)
 
     # every check shows (not at most every PROGRESS_EVERY s), so the full run's first check is seen
-    monkeypatch.setattr("widgets.base.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr("workbench.widgets.base.PROGRESS_EVERY", 0.0)
     cat = wb.system("annulus").catalog()
     p = DuelPanel("annulus", cat.creature("Storm Priest"), cat.creature("Basilisk"), fights=2_000)
     before = p.value
@@ -245,7 +245,7 @@ def test_the_plans_by_control_sets_the_duels_objective(toy):
     """Issue 15 item 4 in the panel: "plans by" is wb.duel's objective. By hand (toy rules, two uses a turn): Club
     d8+1 (mean 11 a turn) leaves a 6-HP Mark standing after round 1 only on d8 + d8 <= 3, P 3/64; Dagger d4+2 (mean 9)
     always kills it in round 1. The highest-mean plan wins round 1 with 61/64, "fewest expected rounds" with 1."""
-    from widgets.duel import OBJECTIVE_CHOICES
+    from workbench.widgets.duel import OBJECTIVE_CHOICES
 
     duelist = Creature("Duelist", hp=10, attacks=(Attack("Club", bonus=1, sides=8), Attack("Dagger", bonus=2, sides=4)))
     mark = Creature("Mark", hp=6, attacks=(Attack("Fist", bonus=0, sides=4),))
@@ -304,7 +304,7 @@ def test_a_cancelled_full_run_leaves_no_badge_saying_it_goes_on(monkeypatch, sta
     import threading
 
     import workbench.combat as combat
-    from widgets.duel import PREVIEW_FIGHTS
+    from workbench.widgets.duel import PREVIEW_FIGHTS
 
     cat = wb.system("annulus").catalog()
     p = DuelPanel("annulus", cat.creature("Ogre"), cat.creature("Berserker"), fights=PREVIEW_FIGHTS)

@@ -8,7 +8,7 @@ import pytest
 import workbench as wb
 from workbench.errors import RulesError
 from workbench.systems.annulus import Tactics
-from widgets.duel import DuelPanel
+from workbench.widgets.duel import DuelPanel
 
 A = wb.system("annulus")
 FIGHTS = 4_000

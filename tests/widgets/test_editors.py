@@ -9,9 +9,9 @@ armor - cover, at least ``minimum`` (see tests/widget_toy.py).
 from __future__ import annotations
 
 from tests.widget_toy import TOY, Attack, Creature, Options, Situation
-from widgets.attack import BUILDERS, AttackSetBuilder, attack_builder
-from widgets.creature import CreatureEditor
-from widgets.situation import OptionsPanel, SituationPanel
+from workbench.widgets.attack import BUILDERS, AttackSetBuilder, attack_builder
+from workbench.widgets.creature import CreatureEditor
+from workbench.widgets.situation import OptionsPanel, SituationPanel
 
 
 def test_creature_editor_picks_from_catalog_and_goes_custom_on_edit():

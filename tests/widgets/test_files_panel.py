@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import workbench as wb
-from widgets import Workbench
+from workbench.widgets import Workbench
 
 
 def test_save_and_load_round_trip_through_the_buttons(tmp_path, monkeypatch):
@@ -122,7 +122,7 @@ def test_a_link_restores_the_whole_setup():
     import html as html_lib
     import re
 
-    from widgets.app import SETUP_SLOT, setup_from_query
+    from workbench.widgets.app import SETUP_SLOT, setup_from_query
 
     app = Workbench("glass_empires")
     wolf = wb.system("glass_empires").catalog().creature("Wolf")

@@ -9,9 +9,9 @@ from pathlib import Path
 import ipywidgets as W
 import pytest
 
-import widgets.forms as forms
+import workbench.widgets.forms as forms
 from tests.systems.test_fields import MODELS, base_instance
-from widgets.forms import ModelForm, field_choices
+from workbench.widgets.forms import ModelForm, field_choices
 from workbench import fields
 from workbench.errors import docs_page
 from workbench.model import Model
@@ -88,7 +88,7 @@ def test_bookkeeping_fields_sit_under_advanced_closed():
     fields declared advanced go into a closed "advanced" section of the form; an error in one of
     them opens it."""
     import workbench as wb
-    from widgets.forms import ModelForm
+    from workbench.widgets.forms import ModelForm
 
     G, L = wb.system("glass_empires"), wb.system("last_odyssey")
     bear = G.catalog().creature("Bear")

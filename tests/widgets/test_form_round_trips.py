@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import workbench as wb
-from widgets.forms import ModelForm, _parse_mapping, _read_literal, _split_top, _write_literal
+from workbench.widgets.forms import ModelForm, _parse_mapping, _read_literal, _split_top, _write_literal
 
 MODELS = [
     (name, kind, model)

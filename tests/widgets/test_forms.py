@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.widget_toy import TOY, Attack, Creature, Situation
-from widgets.forms import ModelForm, field_choices
+from workbench.widgets.forms import ModelForm, field_choices
 from workbench.errors import RulesError
 from workbench.fields import spec
 from workbench.model import Model

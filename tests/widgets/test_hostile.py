@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
-from widgets.base import Background, Panel
-from widgets.compare import ComparePanel
-from widgets.damage import DamagePanel
-from widgets.duel import DuelPanel
+from workbench.widgets.base import Background, Panel
+from workbench.widgets.compare import ComparePanel
+from workbench.widgets.damage import DamagePanel
+from workbench.widgets.duel import DuelPanel
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 EXAMPLES = int(os.environ.get("PANEL_EXAMPLES") or (200 if PROFILE == "long" else 15))

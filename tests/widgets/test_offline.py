@@ -1,4 +1,4 @@
-"""widgets.offline: the JupyterChart offline bundle made once per install and read from a cache
+"""workbench.widgets.offline: the JupyterChart offline bundle made once per install and read from a cache
 (issue 17, item 9: "doing the offline set-up once, lazily")."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import altair as alt
 import pytest
 import vl_convert
 
-from widgets import offline
+from workbench.widgets import offline
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_without_vl_convert_a_required_offline_set_up_is_a_rules_error(fresh, no
 
 
 def test_in_the_browser_the_cdn_is_no_warning_and_panels_draw(fresh, no_vl_convert, monkeypatch, recwarn):
-    from widgets import DamagePanel
+    from workbench.widgets import DamagePanel
 
     monkeypatch.setattr("sys.platform", "emscripten")
     panel = DamagePanel("annulus")  # its first chart sets up the JavaScript lazily

@@ -1,5 +1,5 @@
 """Share links in JupyterLite (issue 41, item 4): the kernel cannot see the page's address there, so
-the browser sends it (widgets.page.PageQuery) and the app opens the link's setup from it; the Files
+the browser sends it (workbench.widgets.page.PageQuery) and the app opens the link's setup from it; the Files
 panel's link points at the site's app page (``link_page``)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import re
 from urllib.parse import quote
 
 import workbench as wb
-from widgets import Workbench
-from widgets.app import SETUP_SLOT, setup_from_query
-from widgets.page import PageQuery, follow_setup_link
+from workbench.widgets import Workbench
+from workbench.widgets.app import SETUP_SLOT, setup_from_query
+from workbench.widgets.page import PageQuery, follow_setup_link
 
 
 def test_the_link_points_at_the_app_page_and_the_page_query_opens_it():

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from widgets import Workbench
-from widgets.damage import FIGHT_FIGHTS
-from widgets.pins import FIGURES, MAX_PINS, Pin, PinsPanel, deltas_html, pin_deltas, ratio
+from workbench.widgets import Workbench
+from workbench.widgets.damage import FIGHT_FIGHTS
+from workbench.widgets.pins import FIGURES, MAX_PINS, Pin, PinsPanel, deltas_html, pin_deltas, ratio
 
 U = wb.system("unbound")
 GUARD, DUELIST, BLADEMASTER = (U.catalog().creature(n) for n in ("Town guard", "Veteran duelist", "Blademaster"))

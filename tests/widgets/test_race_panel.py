@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import workbench as wb
-from widgets import Workbench
-from widgets.race import RacePanel
+from workbench.widgets import Workbench
+from workbench.widgets.race import RacePanel
 
 U = wb.system("unbound").catalog()
 GUARD, RANGER, DUELIST = U.creature("Town guard"), U.creature("Ranger"), U.creature("Veteran duelist")
@@ -62,7 +62,7 @@ def test_the_app_race_tab_follows_the_damage_selection():
 def test_the_app_race_plays_the_damage_tabs_attack_beside_the_best_plan():
     """Issue 36, item 1: the Wolf with Rock picked races with Rock (23.24 mean rounds against the
     Bear); its best plan (Bite, 8.05) is the labelled reference line."""
-    from widgets import Workbench
+    from workbench.widgets import Workbench
 
     app = Workbench("glass_empires")
     d = app.damage

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from widgets.creature import CreatureEditor
-from widgets.damage import DamagePanel
+from workbench.widgets.creature import CreatureEditor
+from workbench.widgets.damage import DamagePanel
 
 # system, a target field and a legal new value, a target field and an illegal value
 CASES = [
@@ -97,7 +97,7 @@ def test_choices_found_in_the_systems_validation_become_dropdowns():
 def test_annulus_illegal_upgrade_set_is_explained_beside_upgrades():
     """annulus-attacks.txt: Flashy cannot be used with Stealth — shown beside the upgrades box,
     the last legal set kept; an unknown upgrade name is refused the same way."""
-    from widgets.attack import AttackSetBuilder
+    from workbench.widgets.attack import AttackSetBuilder
 
     s = wb.system("annulus")
     b = AttackSetBuilder(s)

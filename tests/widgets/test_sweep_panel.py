@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import workbench as wb
-from widgets import Workbench
-from widgets.sweep import SweepPanel
+from workbench.widgets import Workbench
+from workbench.widgets.sweep import SweepPanel
 
 U = wb.system("unbound")
 GUARD, DUELIST = U.catalog().creature("Town guard"), U.catalog().creature("Veteran duelist")
@@ -61,7 +61,7 @@ def test_a_parameter_with_no_effect_says_so():
     """Issue 36, item 5: the target's strength changes nothing in the Town guard's fight against
     the Veteran duelist (the target's attacks do not matter to a passive target): the sweep says
     "no effect" instead of drawing flat lines with no note; a parameter with an effect has no note."""
-    from widgets.sweep import SweepPanel
+    from workbench.widgets.sweep import SweepPanel
 
     U = wb.system("unbound").catalog()
     guard, duelist = U.creature("Town guard"), U.creature("Veteran duelist")
@@ -74,7 +74,7 @@ def test_a_parameter_with_no_effect_says_so():
 
 def test_the_sweep_opens_on_a_parameter_with_an_effect():
     """With no parameter given, the first defense-like field whose change shows is swept."""
-    from widgets.sweep import SweepPanel, flat_builds
+    from workbench.widgets.sweep import SweepPanel, flat_builds
 
     for system in ("unbound", "annulus", "glass_empires", "last_odyssey"):
         p = SweepPanel(system)

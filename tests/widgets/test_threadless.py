@@ -1,7 +1,7 @@
 """The panels where threads cannot start (issue 41, item 2: Pyodide raises "can't start new thread").
 
 With ``threading.Thread.start`` made to raise as it does in Pyodide, every panel's work takes the
-thread-less path of :mod:`widgets.workers`: at once when no asyncio loop runs (these tests), on the
+thread-less path of :mod:`workbench.widgets.workers`: at once when no asyncio loop runs (these tests), on the
 loop after the asking handler returns when one runs (the tests at the end, under ``asyncio.run``).
 The panel tests' key interactions below are the existing tests of the modules in ``SOURCES``, run
 again here in that mode (named ``test_<module>__<test>``); the ones left out (``THREADED``) hold a
@@ -18,8 +18,8 @@ from importlib import import_module
 import pytest
 
 from tests.widget_toy import TOY
-from widgets import workers
-from widgets.base import Background, Panel
+from workbench.widgets import workers
+from workbench.widgets.base import Background, Panel
 
 #: the panel test modules run again without threads
 SOURCES = [
@@ -87,7 +87,7 @@ def _compare_toy(request, monkeypatch):
 
 
 def test_the_mode_is_thread_less_and_the_app_builds_every_tab():
-    from widgets import Workbench
+    from workbench.widgets import Workbench
 
     with pytest.raises(RuntimeError, match="can't start new thread"):
         threading.Thread(target=lambda: None).start()
@@ -105,7 +105,7 @@ def test_no_asyncio_loop_runs_the_work_at_once_with_its_progress(monkeypatch):
     the busy line while the work runs, as on a worker."""
     from workbench.arguments import check_time
 
-    monkeypatch.setattr("widgets.base.PROGRESS_EVERY", 0.0)  # every check may draw
+    monkeypatch.setattr("workbench.widgets.base.PROGRESS_EVERY", 0.0)  # every check may draw
     bg = Background(Panel())
     lines = []
     bg.busy.observe(lambda c: lines.append(c["new"]), names="value")
@@ -169,7 +169,7 @@ def test_on_a_running_loop_a_newer_request_supersedes_and_cancel_keeps_the_last_
 
 
 def test_on_a_running_loop_a_panel_edit_redraws_after_the_handler():
-    from widgets import DamagePanel
+    from workbench.widgets import DamagePanel
 
     async def main():
         panel = DamagePanel("annulus")  # its first distribution: on the loop too
@@ -191,7 +191,7 @@ def test_on_a_running_loop_a_panel_edit_redraws_after_the_handler():
 def test_on_a_running_loop_the_app_constructs_as_in_a_jupyterlite_cell():
     """pyodide-kernel runs a cell as a coroutine: Workbench() is built with the loop running, and
     each panel's constructor gets its first result from wait() at once."""
-    from widgets import Workbench
+    from workbench.widgets import Workbench
 
     async def main():
         app = Workbench("annulus")

@@ -7,8 +7,8 @@ import polars as pl
 import pytest
 
 import workbench as wb
-from widgets import Workbench
-from widgets.variants import BASELINE, VARIANT, VariantsPanel
+from workbench.widgets import Workbench
+from workbench.widgets.variants import BASELINE, VARIANT, VariantsPanel
 
 U = wb.system("unbound")
 C = U.catalog()

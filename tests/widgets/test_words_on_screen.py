@@ -5,8 +5,8 @@ and the project's docs page, never a rules file the reader does not have."""
 from __future__ import annotations
 
 import workbench as wb
-from widgets.base import rule_words
-from widgets.sweep import SweepPanel
+from workbench.widgets.base import rule_words
+from workbench.widgets.sweep import SweepPanel
 
 U = wb.system("unbound").catalog()
 
@@ -34,7 +34,7 @@ def test_a_panel_error_is_in_the_words_on_screen():
 
 def test_a_rules_error_beside_a_form_control_names_no_rules_file():
     """Every error the Damage tab shows for a bad value: no rules file named, a docs page instead."""
-    from widgets.damage import DamagePanel
+    from workbench.widgets.damage import DamagePanel
 
     for system, field, bad in (("unbound", "ac", -1), ("annulus", "toughness", -1), ("glass_empires", "armor", -1)):
         p = DamagePanel(system)
@@ -47,7 +47,7 @@ def test_a_rules_error_beside_a_form_control_names_no_rules_file():
 def test_the_attack_picker_lists_each_attack_once():
     """Issue 36, item 4: the Last Odyssey attack list had 154 entries with duplicates (the Cop's
     Truncheon as "Truncheon" and "Cop: Truncheon", nine identical "Attack"s)."""
-    from widgets.attack import attack_builder
+    from workbench.widgets.attack import attack_builder
 
     for system in ("last_odyssey", "glass_empires", "unbound", "annulus"):
         sys = wb.system(system)
@@ -64,10 +64,10 @@ def test_the_attack_picker_lists_each_attack_once():
 
 def test_form_labels_are_wide_enough_to_show_whole():
     """Issue 36, item 4: labels were cut at 9 em ("minimum dama...", "agility (success...")."""
-    from widgets.forms import label_width
+    from workbench.widgets.forms import label_width
 
     for system in ("annulus", "unbound", "glass_empires", "last_odyssey"):
-        from widgets.damage import DamagePanel
+        from workbench.widgets.damage import DamagePanel
 
         p = DamagePanel(system)
         for name, form in p.editors.items():
