@@ -2,7 +2,9 @@
 save / load / share below.
 
 Switching the system rebuilds every tab with that system's catalog defaults. Only the Damage tab
-is built up front; the others are built the first time they are selected (``workbench.built``).
+is built up front, its chart first (the fight under it follows on its worker, and its dice box is
+built when its section is first opened); the others are built the first time they are selected
+(``workbench.build_tab``), their modules imported then.
 Controls carry CSS classes (``wb-...``, listed in docs/panels.md) so a browser test can find them
 in Voilà.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 import traitlets as T
@@ -19,18 +21,17 @@ import traitlets as T
 from workbench.dist import Dist
 from workbench.errors import RulesError
 
-from .attack import attack_builder
 from .base import Panel, _children, guarded
-from .budget import BudgetSearchPanel, BuildSearchPanel, has_build_space
-from .compare import ComparePanel
 from .damage import DamagePanel
-from .dice_box import DiceBox
-from .duel import DuelPanel
 from .files import FilePanel
 from .pins import MAX_PINS, Pin, PinsPanel
-from .race import RacePanel
-from .sweep import SweepPanel
-from .variants import VariantsPanel
+
+if TYPE_CHECKING:
+    from .dice_box import DiceBox
+
+# The panels of the tabs not shown at start (Duel, Compare, Build, Sweep, Race, Variants) and the
+# dice box are imported when first built: the app's first view needs only the Damage tab's modules
+# (issue 38, item 6).
 
 __all__ = ["Workbench", "TABS"]
 
@@ -176,7 +177,9 @@ class Workbench(Panel):
             box.add_class(f"wb-tab-{t.lower()}")
         cat = self.system.catalog().creatures
         opening = [cat.get(n) for n in OPENING.get(self.system.name, ())]
-        damage = DamagePanel(self.system, *opening) if opening and all(opening) else DamagePanel(self.system)
+        # the chart first: the fight follows on its worker (panel.fight_background.wait())
+        start_on = opening if opening and all(opening) else []
+        damage = DamagePanel(self.system, *start_on, wait_fight=False)
         assert damage.chart is not None  # a DamagePanel draws on construction
         damage.chart.add_class("wb-damage-chart")
         damage.stats.add_class("wb-damage-stats")
@@ -185,8 +188,10 @@ class Workbench(Panel):
         damage.observe(self._on_models, names=["attacker", "target", "attack", "options", "situation"])
         self.panels["Damage"] = damage
         self.pinned = self._make_pins(damage)
-        self.dice = self._make_dice_box(damage, "wb-dice-damage")
-        self._boxes["Damage"].children = [damage, self.pinned, self.dice_section(self.dice)]
+        self._dice: DiceBox | None = None  # built when its section is first opened (self.dice)
+        self._dice_section = self.dice_section(None, label="this attack")
+        self._dice_section.observe(self._open_dice, names="selected_index")
+        self._boxes["Damage"].children = [damage, self.pinned, self._dice_section]
         self.tabs.unobserve(self._on_tab, names="selected_index")
         try:
             self.tabs.children = list(self._boxes.values())
@@ -199,19 +204,36 @@ class Workbench(Panel):
         self._on_models()
         self.build_seconds[name] = time.perf_counter() - start
 
+    @property
+    def dice(self) -> DiceBox:
+        """The Damage tab's dice box: built the first time its section is opened (or this is read)."""
+        if self._dice is None:
+            self._dice = self._make_dice_box(self.damage, "wb-dice-damage")
+            self._dice_section.children = [self._dice]
+        return self._dice
+
+    @guarded
+    def _open_dice(self, change: dict) -> None:
+        if change["new"] is not None:
+            self.dice  # noqa: B018 - builds it
+
     def _make_dice_box(self, d: DamagePanel, css: str, label: str = "this attack") -> DiceBox:
         """Return a dice box overlaying typed expressions on ``d``'s damage per attack (the Damage
         tab's, or Compare's clicked matchup), drawn as ``label``."""
+        from .dice_box import DiceBox
+
         box = DiceBox(base=d.value if isinstance(d.value, Dist) else None, base_label=label)
         box.add_class(css)
         T.dlink((d, "value"), (box, "base"), transform=lambda v: v if isinstance(v, Dist) else None)
         return box
 
     @staticmethod
-    def dice_section(box: DiceBox) -> W.Accordion:
-        """Return ``box`` in a closed section titled "Dice box" (opened by a click)."""
-        section = W.Accordion(children=[box], selected_index=None)
-        section.set_title(0, f"Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside {box.base_label}")
+    def dice_section(box: DiceBox | None, label: str | None = None) -> W.Accordion:
+        """Return ``box`` in a closed section titled "Dice box" (opened by a click); with no box, an
+        empty section whose title names ``label`` (the box is put in when it is built)."""
+        section = W.Accordion(children=[box if box is not None else W.VBox()], selected_index=None)
+        label = box.base_label if box is not None else label
+        section.set_title(0, f"Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside {label}")
         section.add_class("wb-dice-section")
         return section
 
@@ -287,6 +309,8 @@ class Workbench(Panel):
             self.tabs.set_title(i, f"\u26a0 {t}" if panel is not None and panel.problem else t)
 
     def _make_duel(self) -> Panel:
+        from .duel import DuelPanel
+
         d = self.damage
         duel = DuelPanel(
             self.system,
@@ -314,6 +338,8 @@ class Workbench(Panel):
         return duel
 
     def _make_compare(self) -> Panel:
+        from .compare import ComparePanel
+
         d = self.damage
         # the catalog's first creatures with the Damage tab's attacker and target among them, the
         # detail on the Damage tab's matchup when the grid holds it (issue 36, item 5)
@@ -359,6 +385,8 @@ class Workbench(Panel):
         """Add every pinned build's attacker (named by its pin's label) to the Compare tab's attackers
         (building the tab if needed); return the names they are listed under. The grid uses the
         Damage tab's options and situation. RulesError naming ``attackers`` when nothing is pinned."""
+        from .compare import ComparePanel
+
         cmp = self.build_tab("Compare")
         assert isinstance(cmp, ComparePanel)
         if not self.pins:
@@ -366,6 +394,8 @@ class Workbench(Panel):
         return [cmp.add(p.attacker.replace(name=p.label), "attackers") for p in self.pins]
 
     def _make_sweep(self) -> Panel:
+        from .sweep import SweepPanel
+
         d = self.damage
         panel = SweepPanel(self.system, [d.attacker], d.target, options=d.options, situation=d.situation)
         panel.add_class("wb-tab-sweep-panel")
@@ -378,6 +408,8 @@ class Workbench(Panel):
         return panel
 
     def _make_race(self) -> Panel:
+        from .race import RacePanel
+
         d = self.damage
         panel = RacePanel(
             self.system, d.attacker, target=d.target, options=d.options, situation=d.situation, attack_a=d.attack
@@ -395,6 +427,8 @@ class Workbench(Panel):
         return panel
 
     def _make_variants(self) -> Panel:
+        from .variants import VariantsPanel
+
         d = self.damage
         others = [c for c in self.system.catalog().creatures.values() if c.name != d.target.name][:3]
         panel = VariantsPanel(self.system, [d.attacker], [d.target, *others], options=d.options, situation=d.situation)
@@ -407,6 +441,9 @@ class Workbench(Panel):
         return panel
 
     def _make_build(self) -> Panel:
+        from .attack import attack_builder
+        from .budget import BudgetSearchPanel, BuildSearchPanel, has_build_space
+
         d = self.damage
         builder = attack_builder(self.system, d.attack, attacker=d.attacker, title="Attack set")
         builder.add_class("wb-builder")

@@ -289,6 +289,11 @@ class DamagePanel(Panel):
     options; ``panel.editors[name]``). Missing inputs default to the catalog: its first creature
     attacks the second with its first attack. A RulesError from the engine is shown beside the
     control it names; the last valid distribution and chart stay.
+
+    The panel starts with its first distribution drawn; with ``wait_fight=True`` (the default) also
+    with its fight (``panel.fight``), else the fight follows on its worker
+    (``panel.fight_background.wait()`` blocks until it is shown): the app's Damage tab, whose chart
+    then shows before the fight is worked out.
     """
 
     attacker = T.Any(allow_none=True)
@@ -310,6 +315,7 @@ class DamagePanel(Panel):
         controls: bool = True,
         title: str | None = None,
         fight: bool = True,
+        wait_fight: bool = True,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -362,7 +368,8 @@ class DamagePanel(Panel):
         if self.value is None:
             raise RulesError(self.error or "these inputs give no damage distribution", field="attack")
         self.fight_box = W.VBox([self.fight_background.box])
-        self.fight_background.wait(30)
+        if wait_fight:  # (the app does not: its first chart shows at once, the fight follows it)
+            self.fight_background.wait(30)
         self._place_fight_chart()
         # inputs and results side by side, so an edit shows its effect without scrolling (issue 17:
         # "the chart starts at the bottom edge of the window"); on a narrow page the results wrap
