@@ -57,7 +57,10 @@ def panels_module(tree: Path) -> str:
 
 
 def tree_env(tree: Path, cache: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(tree), "WB_CACHE_DIR": str(cache), "JUPYTER_PLATFORM_DIRS": "1",
+    # bytecode written and reused (PYTHONDONTWRITEBYTECODE dropped), as an installed package has it
+    # (pip compiles it at install): every run after the first loads .pyc files, in both trees
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPATH": str(tree), "WB_CACHE_DIR": str(cache), "JUPYTER_PLATFORM_DIRS": "1",
             "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
