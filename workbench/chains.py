@@ -26,7 +26,16 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .dist import convolve_full
 from .errors import RulesError
 
-__all__ = ["CHAIN_TAIL", "Chains", "kill_chains", "kill_stats", "totals", "by_round_from_steps", "QUANTILE_TOLERANCE"]
+__all__ = [
+    "CHAIN_TAIL",
+    "Chains",
+    "kill_chains",
+    "kill_stats",
+    "totals",
+    "by_round_from_steps",
+    "renewal_means",
+    "QUANTILE_TOLERANCE",
+]
 
 #: a row leaves the chain once its alive mass is below this (far under the 1e-12 tolerance)
 CHAIN_TAIL = 1e-16
@@ -382,6 +391,67 @@ def _support_widths(X: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 #: the renewal measure's first entries are built by its recurrence directly (batched over turns)
 _RENEWAL_HEAD = 256
+#: :func:`renewal_means` below this HP runs the recurrence as scipy's IIR filter (one C loop); from
+#: it on by doubling (O(log HP) convolutions, faster there)
+_LFILTER_HP = 512
+
+
+def _renewal_measure(y: np.ndarray, H: int, head: np.ndarray) -> np.ndarray:
+    """Return U(0..H-1) of one turn from its first entries ``head``: ``y`` the turn's damage given
+    damage > 0 (y[0] = 0), cut below H.
+
+    U = delta + Y * U. Given U on [0, n), the block [n, n + m) (m <= n)
+    is c + Y * block, c the reach of [0, n) into it (from its last W - 1 values), and the inverse of
+    the lower-triangular Toeplitz I - Y is the Toeplitz of U itself, so block = (U[:m] * c)[:m]:
+    O(H W) work in O(log H) convolutions. Every term is a sum of non-negative products (no
+    cancellation)."""
+    if H <= head.size:
+        return head[:H]
+    u = np.empty(H)
+    filled = head.size
+    u[:filled] = head
+    if y.size <= 1:  # every damage > 0 is at least H: the first hit kills, U is 1 at 0 only
+        u[filled:] = 0.0
+        return u
+    reach_w = y.size - 1
+    while filled < H:
+        m = min(filled, H - filled)
+        lo = max(0, filled - reach_w)
+        reach = convolve_full(u[lo:filled], y)[filled - lo : filled - lo + min(m, reach_w)]
+        u[filled : filled + m] = convolve_full(u[:m], reach)[:m]
+        filled += m
+    return u
+
+
+def renewal_means(turn: np.ndarray, hp: np.ndarray) -> np.ndarray:
+    """Return the exact E[T] of one turn (a damage pmf from damage 0 that can damage) against each
+    HP of ``hp`` (ints >= 1): sum_{s < hp} U(s) / P(damage > 0), the renewal measure of
+    :func:`kill_chains`' mean without its chain (``mean_rounds_to_kill``). Below ``_LFILTER_HP``
+    the recurrence U(s) = delta(s) + sum_j Y(j) U(s - j) runs as ``scipy.signal.lfilter`` (direct
+    form II transposed: with the denominator -Y every update adds non-negative products); from it
+    on by doubling (:func:`_renewal_measure`)."""
+    from scipy.signal import lfilter  # imported on first use: the kernel itself never loads scipy.signal
+
+    H = int(hp.max())
+    p = float(turn[1:].sum())
+    w = min(turn.size, H)
+    a = turn[:w] / -p  # the filter's denominator: 1, then -Y(j)
+    a[0] = 1.0
+    head = H if H < _LFILTER_HP else _RENEWAL_HEAD
+    impulse = np.zeros(head)
+    impulse[0] = 1.0
+    u = lfilter(_ONE, a[:head], impulse)
+    if head < H:
+        y = -a
+        y[0] = 0.0
+        nz = np.flatnonzero(y)
+        u = _renewal_measure(y[: nz[-1] + 1] if nz.size else y[:1], H, u)
+    if hp.size == 1:
+        return np.array([float(np.sum(u[: int(hp[0])], dtype=np.longdouble)) / p])
+    return np.cumsum(u, dtype=np.longdouble)[hp - 1].astype(np.float64) / p
+
+
+_ONE = np.ones(1)
 
 
 def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> None:
@@ -389,11 +459,8 @@ def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> N
 
     U(s) = sum_k P(S_k = s) solves U = delta + Y * U (Y: the turn's damage given damage > 0, so
     Y(0) = 0; turns that deal 0 only stretch time, hence the one division). U(0..255) comes from
-    the recurrence U(s) = sum_j Y(j) U(s - j), batched over turns. Longer chains double from
-    there: given U on [0, n), the block [n, n + m) is c + Y * block, c the reach of [0, n) into it
-    (from its last W - 1 values), and the inverse of the lower-triangular Toeplitz I - Y is the
-    Toeplitz of U itself, so block = (U[:m] * c)[:m]: O(H W) work in O(log H) convolutions. Every
-    term is a sum of non-negative products (no cancellation).
+    the recurrence U(s) = sum_j Y(j) U(s - j), batched over turns; longer chains double from there
+    (:func:`_renewal_measure`).
     """
     head = min(_RENEWAL_HEAD, int(h_turn[turns].max()))
     w = int(sw[turns].max())
@@ -404,24 +471,8 @@ def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> N
     for s in range(1, head):
         q = min(s, w - 1)
         U[:, s] = np.einsum("ij,ij->i", Y[:, 1 : q + 1], U[:, s - 1 :: -1][:, :q])
-    for i, k in enumerate(turns):
-        H = int(h_turn[k])
-        if H <= head:
-            u = U[i, :H]
-        else:
-            y = Y[i, : sw[k]]
-            u = np.empty(H)
-            u[:head] = U[i]
-            filled = head
-            if y.size <= 1:  # every damage > 0 is at least H: the first hit kills, U is 1 at 0 only
-                u[head:] = 0.0
-                filled = H
-            while filled < H:
-                m = min(filled, H - filled)
-                lo = max(0, filled - (y.size - 1))
-                reach = convolve_full(u[lo:filled], y)[filled - lo : filled - lo + min(m, y.size - 1)]
-                u[filled : filled + m] = convolve_full(u[:m], reach)[:m]
-                filled += m
+    for i, k in enumerate(turns.tolist()):
+        u = _renewal_measure(Y[i, : sw[k]], int(h_turn[k]), U[i])
         pairs = np.arange(pair_lo[k], pair_hi[k])
         mean[pairs] = np.cumsum(u, dtype=np.longdouble)[ph[pairs] - 1].astype(np.float64) / p_pos[k]
 
