@@ -18,7 +18,9 @@ non-zero window, cut at HP; one chain serves every HP)".
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -34,6 +36,7 @@ __all__ = [
     "totals",
     "by_round_from_steps",
     "renewal_means",
+    "one_blas_thread",
     "QUANTILE_TOLERANCE",
 ]
 
@@ -80,6 +83,37 @@ class Chains:
     mean: np.ndarray
     dropped: np.ndarray
     weighted: np.ndarray | None = None
+
+
+# --------------------------------------------------------------------------- BLAS threads
+#: the BLAS libraries' thread controls (threadpoolctl), found on first use; False: none to control
+_BLAS: Any = None
+
+
+def one_blas_thread(when: bool = True) -> AbstractContextManager[Any]:
+    """Return a context in which BLAS (OpenBLAS, MKL) runs one thread, ``when`` it is true and BLAS
+    runs more (else a context that does nothing).
+
+    The engine's matrix products are small: a (rows, steps) by (steps, rounds) product, a
+    (pairs, rounds) matrix times a vector. OpenBLAS splits them over its threads, which then
+    spin waiting for each other; on a busy machine (a shared runner, Binder, a test run beside
+    it) a thread that is not scheduled stalls the product: ``by_round_from_steps`` took 145-700 ms
+    with OpenBLAS's default threads against 16-38 ms with one (issue 38). One thread costs
+    nothing on a quiet machine at these sizes. Where threadpoolctl finds no BLAS (Pyodide) the
+    context does nothing."""
+    global _BLAS
+    if not when:
+        return nullcontext()
+    if _BLAS is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS = ThreadpoolController().select(user_api="blas") or False
+        except Exception:  # no threadpoolctl, or a platform it cannot inspect: nothing to limit
+            _BLAS = False
+    if _BLAS is False or all(lib.num_threads == 1 for lib in _BLAS.lib_controllers):
+        return nullcontext()
+    return _BLAS.limit(limits=1)
 
 
 # --------------------------------------------------------------------------- input checks
@@ -235,9 +269,10 @@ def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds:
                 f"weights must be a finite (n={n}, R_w <= max_rounds + 1) array, one weight per round t = 0..R_w-1",
                 field="weights",
             )
-    if channels == 1:
-        return _hp_chains(X, hp, ti, max_rounds, W)
-    return _pool_chains(J, pools, ti, max_rounds, W)
+    with one_blas_thread(n > 1):  # the means and the turns' spread are BLAS products over the rows
+        if channels == 1:
+            return _hp_chains(X, hp, ti, max_rounds, W)
+        return _pool_chains(J, pools, ti, max_rounds, W)
 
 
 class _Recorder:
@@ -816,6 +851,12 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
     out = np.zeros((n, max_rounds))
     if n == 0 or max_rounds == 0:
         return out
+    with one_blas_thread():  # many small products (see one_blas_thread)
+        return _by_round_from_steps(steps, p_pos, max_rounds, out)
+
+
+def _by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int, out: np.ndarray) -> np.ndarray:
+    n, K = steps.shape
     ps, u = np.unique(p_pos, return_inverse=True)
     u = u.ravel()
     order = np.argsort(u, kind="stable")
@@ -860,9 +901,16 @@ def kill_stats(
     (one column per pool). Everything comes from :func:`kill_chains`. Against two pools the chain
     runs on the damaging turns only (Y = the turn given damage > 0: each step deals some, so at
     most E + V steps) and the turns that deal nothing are waits (:func:`by_round_from_steps`):
-    E[T] = E[steps] / P(damage > 0).
+    E[T] = E[steps] / P(damage > 0). BLAS runs one thread (:func:`one_blas_thread`).
     """
     turn_index = np.asarray(turn_index, dtype=np.int64)
+    with one_blas_thread(turn_index.size > 1):
+        return _kill_stats(pmf, turn_index, pools, max_rounds, chain)
+
+
+def _kill_stats(
+    pmf: np.ndarray, turn_index: np.ndarray, pools: Any, max_rounds: int, chain: bool
+) -> dict[str, np.ndarray]:
     pools = np.asarray(pools, dtype=np.int64)
     pools = pools.reshape(turn_index.size, pools.shape[-1] if pools.ndim > 1 else 1)
     n = turn_index.size

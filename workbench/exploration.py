@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from .arguments import check_confirm, check_flag
+from .chains import one_blas_thread
 from .comparison import _progress, _targets, matchup_tables
 from .errors import RulesError, show
 from .limits import BUDGET, LIMITS, MAX_COMBINATIONS, MAX_EXPLORE_ROWS, MAX_TOP_K, MAX_VARY
@@ -416,7 +417,8 @@ def _run_unit(system_name: str, unit: dict, tgt: list, hp: np.ndarray, by: str, 
     """Evaluate one chunk (in this process or on a Dask worker): return (candidates, classes,
     rows evaluated); with ``path`` first write its every usable row to that Parquet file, atomically."""
     sys = _system(system_name)
-    rows = _unit_rows(sys, unit, tgt, hp, by)
+    with one_blas_thread():  # the chunk's products are small (workbench.chains.one_blas_thread)
+        rows = _unit_rows(sys, unit, tgt, hp, by)
     if path is not None:
         _write_part(rows, unit, tgt, path)
     cands, classes = _reduce(rows, by, k, merge)
