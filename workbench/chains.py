@@ -18,6 +18,7 @@ non-zero window, cut at HP; one chain serves every HP)".
 
 from __future__ import annotations
 
+import math
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -458,17 +459,18 @@ def _renewal_measure(y: np.ndarray, H: int, head: np.ndarray) -> np.ndarray:
     return u
 
 
-def renewal_means(turn: np.ndarray, hp: np.ndarray) -> np.ndarray:
+def renewal_means(turn: np.ndarray, hp: np.ndarray, p: float | None = None) -> np.ndarray:
     """Return the exact E[T] of one turn (a damage pmf from damage 0 that can damage) against each
     HP of ``hp`` (ints >= 1): sum_{s < hp} U(s) / P(damage > 0), the renewal measure of
     :func:`kill_chains`' mean without its chain (``mean_rounds_to_kill``). Below ``_LFILTER_HP``
     the recurrence U(s) = delta(s) + sum_j Y(j) U(s - j) runs as ``scipy.signal.lfilter`` (direct
     form II transposed: with the denominator -Y every update adds non-negative products); from it
-    on by doubling (:func:`_renewal_measure`)."""
+    on by doubling (:func:`_renewal_measure`). ``p``: P(damage > 0) when the caller has it."""
     from scipy.signal import lfilter  # imported on first use: the kernel itself never loads scipy.signal
 
     H = int(hp.max())
-    p = float(turn[1:].sum())
+    if p is None:
+        p = float(turn[1:].sum())
     w = min(turn.size, H)
     a = turn[:w] / -p  # the filter's denominator: 1, then -Y(j)
     a[0] = 1.0
@@ -481,8 +483,9 @@ def renewal_means(turn: np.ndarray, hp: np.ndarray) -> np.ndarray:
         y[0] = 0.0
         nz = np.flatnonzero(y)
         u = _renewal_measure(y[: nz[-1] + 1] if nz.size else y[:1], H, u)
-    if hp.size == 1:
-        return np.array([float(np.sum(u[: int(hp[0])], dtype=np.longdouble)) / p])
+    if hp.size == 1:  # one sum (correctly rounded where it is short)
+        total = math.fsum(u.tolist()) if H < _LFILTER_HP else float(np.sum(u, dtype=np.longdouble))
+        return np.array([total / p])
     return np.cumsum(u, dtype=np.longdouble)[hp - 1].astype(np.float64) / p
 
 

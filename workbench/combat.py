@@ -59,9 +59,12 @@ def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarr
     without its chain); turns that deal 0 only stretch time.
     """
     x = turn_pmf_from_zero(turn)
-    if x[1:].sum() <= 0:
+    p = float(x[1:].sum())
+    if p <= 0:
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
-    out = renewal_means(x, _check_hp(hp))
+    if type(hp) is int and 1 <= hp <= MAX_CHAIN_HP:  # one plain number in range: as _check_hp returns it
+        return float(renewal_means(x, np.array([hp]), p)[0])
+    out = renewal_means(x, _check_hp(hp), p)
     return float(out[0]) if np.ndim(hp) == 0 else out
 
 
