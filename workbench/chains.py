@@ -19,6 +19,7 @@ non-zero window, cut at HP; one chain serves every HP)".
 from __future__ import annotations
 
 import math
+import sys
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +90,10 @@ class Chains:
 # --------------------------------------------------------------------------- BLAS threads
 #: the BLAS libraries' thread controls (threadpoolctl), found on first use; False: none to control
 _BLAS: Any = None
+#: modules that load a BLAS library of their own (scipy's OpenBLAS beside numpy's): the controls are
+#: found again once one of them has been imported since
+_BLAS_MODULES = ("scipy.linalg", "scipy.sparse.linalg")
+_BLAS_SEEN: tuple[bool, ...] = ()
 
 
 def one_blas_thread(when: bool = True) -> AbstractContextManager[Any]:
@@ -102,10 +107,12 @@ def one_blas_thread(when: bool = True) -> AbstractContextManager[Any]:
     with OpenBLAS's default threads against 16-38 ms with one (issue 38). One thread costs
     nothing on a quiet machine at these sizes. Where threadpoolctl finds no BLAS (Pyodide) the
     context does nothing."""
-    global _BLAS
+    global _BLAS, _BLAS_SEEN
     if not when:
         return nullcontext()
-    if _BLAS is None:
+    seen = tuple(m in sys.modules for m in _BLAS_MODULES)
+    if _BLAS is None or seen != _BLAS_SEEN:
+        _BLAS_SEEN = seen
         try:
             from threadpoolctl import ThreadpoolController
 

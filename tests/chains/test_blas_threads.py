@@ -3,6 +3,9 @@ calls that run under it; the numbers are the same with and without it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -71,3 +74,20 @@ def test_by_round_from_steps_same_numbers_either_way():
     with threadpool_limits(1, user_api="blas"):
         b = chains.by_round_from_steps(steps, p, 200)
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-15)
+
+
+def test_a_blas_loaded_later_is_limited_too():
+    """scipy.sparse.linalg (the fight's LU) loads scipy's own OpenBLAS beside numpy's: the controls
+    are found again once it is imported, so both run one thread."""
+    code = (
+        "import numpy as np; from threadpoolctl import threadpool_info, threadpool_limits\n"
+        "import workbench.chains as chains\n"
+        "with threadpool_limits(2, user_api='blas'):\n"
+        "    with chains.one_blas_thread(): pass\n"
+        "    import scipy.sparse.linalg\n"
+        "    threadpool_limits(2, user_api='blas')\n"
+        "    with chains.one_blas_thread():\n"
+        "        print(sorted(i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out and set("".join(out).strip("[]").split(",")) == {"1"}
