@@ -4,8 +4,9 @@
 
     .venv/bin/python benchmarks/bench_speed.py [--before REF] [--parts threads,rounds,explore] [--burners 8]
 
-* threads (item 3): compare 50 x 500 HP-only (benchmarks/bench_compare.py's grid, ``simulate=False``)
-  and explore Last Odyssey budget 1 against its catalog, quiet and beside ``--burners`` CPU-burning
+* threads (item 3): compare 50 x 500 HP-only (benchmarks/bench_compare.py's grid, ``simulate=False``),
+  compare of the Annulus catalog with itself (the state-aware fight, its memo cleared) and explore
+  Last Odyssey budget 1 against its catalog, quiet and beside ``--burners`` CPU-burning
   processes (tests/busy.py), with the time spent in ``chains.by_round_from_steps``. A busy machine
   should cost no more than the lost CPU share: the wall time grows by about (burners + 1) / cores
   and the CPU time of the process stays the same (BLAS threads spinning for each other make both grow).
@@ -69,6 +70,14 @@ rng = np.random.default_rng(2)
 attacks = [builds["build"][int(i)] for i in rng.choice(builds.height, 50, replace=False)]
 compare(attacks[:2], targets[:5], chain=True, progress=False, simulate=False)
 _, m = clock(lambda: compare(attacks, targets, chain=True, progress=False, simulate=False))
+""",
+    "compare Annulus catalog x catalog (the state-aware fight)": r"""
+from workbench.comparison import compare
+from workbench.memo import MEMO
+cat = wb.system("annulus").catalog(); cs = [cat.creature(n) for n in cat.creatures]
+compare(cs[:2], cs[:2], progress=False, confirm=True)
+MEMO.clear()
+_, m = clock(lambda: compare(cs, cs, progress=False, confirm=True))
 """,
     "explore Last Odyssey budget 1": r"""
 S = wb.system("last_odyssey"); cat = S.catalog(); tg = [cat.creature(n) for n in cat.creatures]
@@ -165,6 +174,7 @@ def main() -> None:
     ap.add_argument("--before", default="main")
     ap.add_argument("--parts", default="threads,rounds,explore")
     ap.add_argument("--burners", type=int, default=8)
+    ap.add_argument("--work", default="compare 50,compare Annulus,explore", help="the threads part's calls (substrings)")
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     with tempfile.TemporaryDirectory(prefix="wb-before-") as tmp:
@@ -174,7 +184,7 @@ def main() -> None:
         try:
             print(f"before = {args.before} ({_rev(before)}), after = {_rev(ROOT)}; {os.cpu_count()} CPUs; load {load()}\n")
             if "threads" in parts:
-                _threads(trees, args.burners)
+                _threads(trees, args.burners, args.work.split(","))
             if "rounds" in parts:
                 _rounds(trees)
             if "explore" in parts:
@@ -187,12 +197,19 @@ def _rev(tree: Path) -> str:
     return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True).stdout.strip()
 
 
-def _threads(trees: dict, burners: int) -> None:
+THREADS = (
+    "compare 50 x 500 HP-only",
+    "compare Annulus catalog x catalog (the state-aware fight)",
+    "explore Last Odyssey budget 1",
+)
+
+
+def _threads(trees: dict, burners: int, work: list[str]) -> None:
     share = (burners + 1) / (os.cpu_count() or 1)
     print(f"Item 3: quiet, then beside {burners} burners (the lost CPU share: wall x{share:.1f} at most)\n")
     print("| work | tree | quiet: wall / CPU / in by_round_from_steps | busy: wall / CPU / in by_round_from_steps | busy / quiet wall | busy / quiet CPU |")
     print("|---|---|---|---|---|---|")
-    for name in ("compare 50 x 500 HP-only", "explore Last Odyssey budget 1"):
+    for name in [n for n in THREADS if any(w in n for w in work)]:
         for label, tree in trees.items():
             q = run(tree, TASKS[name])
             lq = load()
