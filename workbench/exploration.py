@@ -347,9 +347,9 @@ ROWS_PER_CHUNK = 1_000_000
 #: without ``chunk_size`` a chunk is sized by rows: as many builds as make CHUNK_ROWS rows against the
 #: targets, and at least CHUNK_BUILDS (the old default, whose chunks of 352 rows against the 11
 #: Annulus catalog creatures left explore to per-chunk costs: 6,000-9,000 rows/s at budget 5,
-#: issue 38). A chunk's memory grows with its rows: 16,384 rows is about 150-250 MB of peak growth
-#: on every system's catalog (benchmarks/bench_explore.py; 1,000,000 rows, ROWS_PER_CHUNK, would be
-#: gigabytes)
+#: issue 38). A chunk's memory grows with its rows: with 16,384-row chunks the peak resident memory
+#: of a budget search against each system's whole catalog was 104-233 MB (Annulus budget 5 the most;
+#: 168 MB with 32 builds a chunk), measured 2026-12-05 on the 2-core machine
 CHUNK_ROWS = 16_384
 CHUNK_BUILDS = 32
 #: explore's statistics are rounded to the nearest multiple of 1 / GRID: the engine's turn tables
@@ -592,9 +592,9 @@ def explore(
     combination of the listed fields on ``base`` using ``attack`` (keys: creature fields,
     ``attack``/``weapon`` (a list of attacks or names), ``attack.<field>``, ``situation.<field>``,
     ``options.<field>``). Builds are evaluated in chunks of at most ``chunk_size`` builds and
-    ROWS_PER_CHUNK rows (builds x targets); without ``chunk_size`` a chunk is CHUNK_ROWS rows (at
-    least CHUNK_BUILDS builds). The result does not depend on the chunks. The space enumerated chunk by chunk, keeping only the
-    running top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed,
+    ROWS_PER_CHUNK rows (builds x targets; without ``chunk_size``, CHUNK_ROWS rows and at least
+    CHUNK_BUILDS builds), the space enumerated chunk by chunk, keeping only the running top-k and
+    front (the result does not depend on the chunks). Columns: the build space's descriptive columns (Annulus: name, seed,
     cost, sets; a choice space: name, base, changes, cost) or the varied fields (vary), target,
     target_hp, mean_damage, p_any_damage, mean_turn_damage, p_kill_one_turn, rank (1 = best per
     target), pareto, the method columns, and with a budget ``same_as`` and legal_sets.
