@@ -30,6 +30,15 @@ def wb_turn():
 
 
 def wb_rounds():
+    """The turn and ``wb.mean_rounds_to_kill`` (the renewal measure, issue 38; before it the figure
+    was ``kill_chains(turn, [HP]).mean``, :func:`wb_rounds_chain`)."""
+    from workbench import mean_rounds_to_kill
+
+    return mean_rounds_to_kill(wb_turn(), HP)
+
+
+def wb_rounds_chain():
+    """The turn and the kill chain's mean, ``workbench.chains.kill_chains(turn, [HP]).mean``."""
     import numpy as np
 
     from workbench.chains import kill_chains

@@ -47,7 +47,7 @@ NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUTPUT = ROOT / "lite" / "_output"
 
 #: the dependencies that Pyodide's own package set holds (micropip takes them from its lock file)
-PYODIDE_SHIPS = {"numpy", "scipy", "polars", "pandas", "pyarrow", "altair", "platformdirs", "tomli-w"}
+PYODIDE_SHIPS = {"numpy", "scipy", "polars", "pandas", "pyarrow", "altair", "platformdirs", "tomli-w", "threadpoolctl"}
 #: the pure-Python wheels the site serves itself (the versions installed here, the ones tested);
 #: the kernel extension ships a stand-in for widgetsnbextension, and Pyodide has typing-extensions
 #: and traitlets

@@ -238,7 +238,10 @@ def bounded(what: str) -> Callable[[F], F]:
     """Decorate a public call so that it takes ``max_seconds=`` (None by default): given, its
     chains and simulations stop with a RulesError once that many seconds have passed
     (:func:`check_time`); not given, no clock stops it (its work is counted before it starts,
-    workbench.work). The decorated call gets ``max_seconds`` only if it names it itself."""
+    workbench.work). The decorated call gets ``max_seconds`` only if it names it itself. BLAS
+    runs one thread within it (:func:`workbench.chains.one_blas_thread`: the engine's products
+    are small, and BLAS threads stall them on a busy machine)."""
+    from .chains import one_blas_thread
 
     def wrap(f: F) -> F:
         import inspect
@@ -248,7 +251,7 @@ def bounded(what: str) -> Callable[[F], F]:
         @functools.wraps(f)
         def call(*args: Any, **kwargs: Any) -> Any:
             seconds = check_max_seconds(kwargs.get("max_seconds") if takes else kwargs.pop("max_seconds", None))
-            with time_budget(seconds, what):
+            with time_budget(seconds, what), one_blas_thread():
                 return f(*args, **kwargs)
 
         return call  # type: ignore[return-value]

@@ -18,7 +18,11 @@ non-zero window, cut at HP; one chain serves every HP)".
 
 from __future__ import annotations
 
+import math
+import sys
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -26,7 +30,17 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .dist import convolve_full
 from .errors import RulesError
 
-__all__ = ["CHAIN_TAIL", "Chains", "kill_chains", "kill_stats", "totals", "by_round_from_steps", "QUANTILE_TOLERANCE"]
+__all__ = [
+    "CHAIN_TAIL",
+    "Chains",
+    "kill_chains",
+    "kill_stats",
+    "totals",
+    "by_round_from_steps",
+    "renewal_means",
+    "one_blas_thread",
+    "QUANTILE_TOLERANCE",
+]
 
 #: a row leaves the chain once its alive mass is below this (far under the 1e-12 tolerance)
 CHAIN_TAIL = 1e-16
@@ -71,6 +85,43 @@ class Chains:
     mean: np.ndarray
     dropped: np.ndarray
     weighted: np.ndarray | None = None
+
+
+# --------------------------------------------------------------------------- BLAS threads
+#: the BLAS libraries' thread controls (threadpoolctl), found on first use; False: none to control
+_BLAS: Any = None
+#: modules that load a BLAS library of their own (scipy's OpenBLAS beside numpy's): the controls are
+#: found again once one of them has been imported since
+_BLAS_MODULES = ("scipy.linalg", "scipy.sparse.linalg")
+_BLAS_SEEN: tuple[bool, ...] = ()
+
+
+def one_blas_thread(when: bool = True) -> AbstractContextManager[Any]:
+    """Return a context in which BLAS (OpenBLAS, MKL) runs one thread, ``when`` it is true and BLAS
+    runs more (else a context that does nothing).
+
+    The engine's matrix products are small: a (rows, steps) by (steps, rounds) product, a
+    (pairs, rounds) matrix times a vector. OpenBLAS splits them over its threads, which then
+    spin waiting for each other; on a busy machine (a shared runner, Binder, a test run beside
+    it) a thread that is not scheduled stalls the product: ``by_round_from_steps`` took 145-700 ms
+    with OpenBLAS's default threads against 16-38 ms with one (issue 38). One thread costs
+    nothing on a quiet machine at these sizes. Where threadpoolctl finds no BLAS (Pyodide) the
+    context does nothing."""
+    global _BLAS, _BLAS_SEEN
+    if not when:
+        return nullcontext()
+    seen = tuple(m in sys.modules for m in _BLAS_MODULES)
+    if _BLAS is None or seen != _BLAS_SEEN:
+        _BLAS_SEEN = seen
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS = ThreadpoolController().select(user_api="blas") or False
+        except Exception:  # no threadpoolctl, or a platform it cannot inspect: nothing to limit
+            _BLAS = False
+    if _BLAS is False or all(lib.num_threads == 1 for lib in _BLAS.lib_controllers):
+        return nullcontext()
+    return _BLAS.limit(limits=1)
 
 
 # --------------------------------------------------------------------------- input checks
@@ -226,9 +277,10 @@ def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds:
                 f"weights must be a finite (n={n}, R_w <= max_rounds + 1) array, one weight per round t = 0..R_w-1",
                 field="weights",
             )
-    if channels == 1:
-        return _hp_chains(X, hp, ti, max_rounds, W)
-    return _pool_chains(J, pools, ti, max_rounds, W)
+    with one_blas_thread(n > 1):  # the means and the turns' spread are BLAS products over the rows
+        if channels == 1:
+            return _hp_chains(X, hp, ti, max_rounds, W)
+        return _pool_chains(J, pools, ti, max_rounds, W)
 
 
 class _Recorder:
@@ -382,6 +434,69 @@ def _support_widths(X: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 #: the renewal measure's first entries are built by its recurrence directly (batched over turns)
 _RENEWAL_HEAD = 256
+#: :func:`renewal_means` below this HP runs the recurrence as scipy's IIR filter (one C loop); from
+#: it on by doubling (O(log HP) convolutions, faster there)
+_LFILTER_HP = 512
+
+
+def _renewal_measure(y: np.ndarray, H: int, head: np.ndarray) -> np.ndarray:
+    """Return U(0..H-1) of one turn from its first entries ``head``: ``y`` the turn's damage given
+    damage > 0 (y[0] = 0), cut below H.
+
+    U = delta + Y * U. Given U on [0, n), the block [n, n + m) (m <= n)
+    is c + Y * block, c the reach of [0, n) into it (from its last W - 1 values), and the inverse of
+    the lower-triangular Toeplitz I - Y is the Toeplitz of U itself, so block = (U[:m] * c)[:m]:
+    O(H W) work in O(log H) convolutions. Every term is a sum of non-negative products (no
+    cancellation)."""
+    if H <= head.size:
+        return head[:H]
+    u = np.empty(H)
+    filled = head.size
+    u[:filled] = head
+    if y.size <= 1:  # every damage > 0 is at least H: the first hit kills, U is 1 at 0 only
+        u[filled:] = 0.0
+        return u
+    reach_w = y.size - 1
+    while filled < H:
+        m = min(filled, H - filled)
+        lo = max(0, filled - reach_w)
+        reach = convolve_full(u[lo:filled], y)[filled - lo : filled - lo + min(m, reach_w)]
+        u[filled : filled + m] = convolve_full(u[:m], reach)[:m]
+        filled += m
+    return u
+
+
+def renewal_means(turn: np.ndarray, hp: np.ndarray, p: float | None = None) -> np.ndarray:
+    """Return the exact E[T] of one turn (a damage pmf from damage 0 that can damage) against each
+    HP of ``hp`` (ints >= 1): sum_{s < hp} U(s) / P(damage > 0), the renewal measure of
+    :func:`kill_chains`' mean without its chain (``mean_rounds_to_kill``). Below ``_LFILTER_HP``
+    the recurrence U(s) = delta(s) + sum_j Y(j) U(s - j) runs as ``scipy.signal.lfilter`` (direct
+    form II transposed: with the denominator -Y every update adds non-negative products); from it
+    on by doubling (:func:`_renewal_measure`). ``p``: P(damage > 0) when the caller has it."""
+    from scipy.signal import lfilter  # imported on first use: the kernel itself never loads scipy.signal
+
+    H = int(hp.max())
+    if p is None:
+        p = float(turn[1:].sum())
+    w = min(turn.size, H)
+    a = turn[:w] / -p  # the filter's denominator: 1, then -Y(j)
+    a[0] = 1.0
+    head = H if H < _LFILTER_HP else _RENEWAL_HEAD
+    impulse = np.zeros(head)
+    impulse[0] = 1.0
+    u = lfilter(_ONE, a[:head], impulse)
+    if head < H:
+        y = -a
+        y[0] = 0.0
+        nz = np.flatnonzero(y)
+        u = _renewal_measure(y[: nz[-1] + 1] if nz.size else y[:1], H, u)
+    if hp.size == 1:  # one sum (correctly rounded where it is short)
+        total = math.fsum(u.tolist()) if H < _LFILTER_HP else float(np.sum(u, dtype=np.longdouble))
+        return np.array([total / p])
+    return np.cumsum(u, dtype=np.longdouble)[hp - 1].astype(np.float64) / p
+
+
+_ONE = np.ones(1)
 
 
 def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> None:
@@ -389,11 +504,8 @@ def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> N
 
     U(s) = sum_k P(S_k = s) solves U = delta + Y * U (Y: the turn's damage given damage > 0, so
     Y(0) = 0; turns that deal 0 only stretch time, hence the one division). U(0..255) comes from
-    the recurrence U(s) = sum_j Y(j) U(s - j), batched over turns. Longer chains double from
-    there: given U on [0, n), the block [n, n + m) is c + Y * block, c the reach of [0, n) into it
-    (from its last W - 1 values), and the inverse of the lower-triangular Toeplitz I - Y is the
-    Toeplitz of U itself, so block = (U[:m] * c)[:m]: O(H W) work in O(log H) convolutions. Every
-    term is a sum of non-negative products (no cancellation).
+    the recurrence U(s) = sum_j Y(j) U(s - j), batched over turns; longer chains double from there
+    (:func:`_renewal_measure`).
     """
     head = min(_RENEWAL_HEAD, int(h_turn[turns].max()))
     w = int(sw[turns].max())
@@ -404,24 +516,8 @@ def _renewal_means(X, turns, h_turn, sw, p_pos, ph, pair_lo, pair_hi, mean) -> N
     for s in range(1, head):
         q = min(s, w - 1)
         U[:, s] = np.einsum("ij,ij->i", Y[:, 1 : q + 1], U[:, s - 1 :: -1][:, :q])
-    for i, k in enumerate(turns):
-        H = int(h_turn[k])
-        if H <= head:
-            u = U[i, :H]
-        else:
-            y = Y[i, : sw[k]]
-            u = np.empty(H)
-            u[:head] = U[i]
-            filled = head
-            if y.size <= 1:  # every damage > 0 is at least H: the first hit kills, U is 1 at 0 only
-                u[head:] = 0.0
-                filled = H
-            while filled < H:
-                m = min(filled, H - filled)
-                lo = max(0, filled - (y.size - 1))
-                reach = convolve_full(u[lo:filled], y)[filled - lo : filled - lo + min(m, y.size - 1)]
-                u[filled : filled + m] = convolve_full(u[:m], reach)[:m]
-                filled += m
+    for i, k in enumerate(turns.tolist()):
+        u = _renewal_measure(Y[i, : sw[k]], int(h_turn[k]), U[i])
         pairs = np.arange(pair_lo[k], pair_hi[k])
         mean[pairs] = np.cumsum(u, dtype=np.longdouble)[ph[pairs] - 1].astype(np.float64) / p_pos[k]
 
@@ -765,6 +861,12 @@ def by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int) -
     out = np.zeros((n, max_rounds))
     if n == 0 or max_rounds == 0:
         return out
+    with one_blas_thread():  # many small products (see one_blas_thread)
+        return _by_round_from_steps(steps, p_pos, max_rounds, out)
+
+
+def _by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int, out: np.ndarray) -> np.ndarray:
+    n, K = steps.shape
     ps, u = np.unique(p_pos, return_inverse=True)
     u = u.ravel()
     order = np.argsort(u, kind="stable")
@@ -809,9 +911,16 @@ def kill_stats(
     (one column per pool). Everything comes from :func:`kill_chains`. Against two pools the chain
     runs on the damaging turns only (Y = the turn given damage > 0: each step deals some, so at
     most E + V steps) and the turns that deal nothing are waits (:func:`by_round_from_steps`):
-    E[T] = E[steps] / P(damage > 0).
+    E[T] = E[steps] / P(damage > 0). BLAS runs one thread (:func:`one_blas_thread`).
     """
     turn_index = np.asarray(turn_index, dtype=np.int64)
+    with one_blas_thread(turn_index.size > 1):
+        return _kill_stats(pmf, turn_index, pools, max_rounds, chain)
+
+
+def _kill_stats(
+    pmf: np.ndarray, turn_index: np.ndarray, pools: Any, max_rounds: int, chain: bool
+) -> dict[str, np.ndarray]:
     pools = np.asarray(pools, dtype=np.int64)
     pools = pools.reshape(turn_index.size, pools.shape[-1] if pools.ndim > 1 else 1)
     n = turn_index.size

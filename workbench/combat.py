@@ -25,7 +25,7 @@ from .arguments import (
     check_rounds,
     check_seed,
 )
-from .chains import CHAIN_TAIL, kill_chains
+from .chains import CHAIN_TAIL, kill_chains, renewal_means
 from .dist import Dist
 from .duel_result import DuelResult
 from .errors import RulesError
@@ -58,13 +58,16 @@ def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarr
     """Return the exact mean number of turns to deal ``hp`` damage (a number, or one per HP).
 
     E[T] = sum over s < HP of U(s), U(s) = sum_k P(S_k = s) the renewal measure of the turn's
-    damage (:func:`workbench.chains.kill_chains`); turns that deal 0 only stretch time.
+    damage (:func:`workbench.chains.renewal_means`, the mean of :func:`workbench.chains.kill_chains`
+    without its chain); turns that deal 0 only stretch time.
     """
     x = turn_pmf_from_zero(turn)
-    if x[1:].sum() <= 0:
+    p = float(x[1:].sum())
+    if p <= 0:
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
-    h = _check_hp(hp)
-    out = kill_chains(x[None, :], h, np.zeros(h.size, dtype=np.int64), max_rounds=1).mean
+    if type(hp) is int and 1 <= hp <= MAX_CHAIN_HP:  # one plain number in range: as _check_hp returns it
+        return float(renewal_means(x, np.array([hp]), p)[0])
+    out = renewal_means(x, _check_hp(hp), p)
     return float(out[0]) if np.ndim(hp) == 0 else out
 
 

@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from .arguments import check_confirm, check_flag
+from .chains import one_blas_thread
 from .comparison import _progress, _targets, matchup_tables
 from .errors import RulesError, show
 from .limits import BUDGET, LIMITS, MAX_COMBINATIONS, MAX_EXPLORE_ROWS, MAX_TOP_K, MAX_VARY
@@ -343,6 +344,14 @@ def _chunk_stats(sys, pairs, targets, hp, options, situation) -> tuple[Any, np.n
 #: 2,000 builds against the 11 Annulus catalog creatures took 2.8 GB and 17 s at budget 5, chunks
 #: of 30 took 75 MB and 3.9 s (measured 2026-12-01, the 2-core machine)
 ROWS_PER_CHUNK = 1_000_000
+#: without ``chunk_size`` a chunk is sized by rows: as many builds as make CHUNK_ROWS rows against the
+#: targets, and at least CHUNK_BUILDS (the old default, whose chunks of 352 rows against the 11
+#: Annulus catalog creatures left explore to per-chunk costs: 6,000-9,000 rows/s at budget 5,
+#: issue 38). A chunk's memory grows with its rows: with 16,384-row chunks the peak resident memory
+#: of a budget search against each system's whole catalog was 104-233 MB (Annulus budget 5 the most;
+#: 168 MB with 32 builds a chunk), measured 2026-12-05 on the 2-core machine
+CHUNK_ROWS = 16_384
+CHUNK_BUILDS = 32
 #: explore's statistics are rounded to the nearest multiple of 1 / GRID: the engine's turn tables
 #: differ by an ulp or so from call to call (the Annulus outcome rows are summed in polars' group
 #: order, which varies), so unrounded a resumed or a distributed run could differ from an
@@ -416,7 +425,8 @@ def _run_unit(system_name: str, unit: dict, tgt: list, hp: np.ndarray, by: str, 
     """Evaluate one chunk (in this process or on a Dask worker): return (candidates, classes,
     rows evaluated); with ``path`` first write its every usable row to that Parquet file, atomically."""
     sys = _system(system_name)
-    rows = _unit_rows(sys, unit, tgt, hp, by)
+    with one_blas_thread():  # the chunk's products are small (workbench.chains.one_blas_thread)
+        rows = _unit_rows(sys, unit, tgt, hp, by)
     if path is not None:
         _write_part(rows, unit, tgt, path)
     cands, classes = _reduce(rows, by, k, merge)
@@ -509,6 +519,18 @@ def _units_budget(space: Any, nb: int, options, situation):
         }
 
 
+#: a budget search over at most this many builds keeps its chunks (the builds' Attacks and descriptive
+#: rows) to read the returned rows' builds from; a larger space is walked again for them
+KEEP_BUILDS = 20_000
+
+
+def _keeping(units: Any, kept: list) -> Any:
+    """Yield the chunks of ``units``, each also appended to ``kept`` (without its maths keys)."""
+    for unit in units:
+        kept.append({k: unit[k] for k in ("ids", "creatures", "attacks", "info")})
+        yield unit
+
+
 def _units_vary(items: list, info: pl.DataFrame, nb: int):
     """Yield the chunks of a vary search: items grouped by (options, situation), ``nb`` at a time."""
     order = sorted(range(len(items)), key=lambda i: (repr(items[i][2]), repr(items[i][3]), i))
@@ -537,7 +559,7 @@ def explore(
     budget: int | None = None,
     vary: dict | None = None,
     top_k: int = 10,
-    chunk_size: int = 32,
+    chunk_size: int | None = None,
     progress: Any = None,
     options: Any = None,
     situation: Any = None,
@@ -570,8 +592,9 @@ def explore(
     combination of the listed fields on ``base`` using ``attack`` (keys: creature fields,
     ``attack``/``weapon`` (a list of attacks or names), ``attack.<field>``, ``situation.<field>``,
     ``options.<field>``). Builds are evaluated in chunks of at most ``chunk_size`` builds and
-    ROWS_PER_CHUNK rows (builds x targets), the space enumerated chunk by chunk, keeping only the
-    running top-k and front. Columns: the build space's descriptive columns (Annulus: name, seed,
+    ROWS_PER_CHUNK rows (builds x targets; without ``chunk_size``, CHUNK_ROWS rows and at least
+    CHUNK_BUILDS builds), the space enumerated chunk by chunk, keeping only the running top-k and
+    front (the result does not depend on the chunks). Columns: the build space's descriptive columns (Annulus: name, seed,
     cost, sets; a choice space: name, base, changes, cost) or the varied fields (vary), target,
     target_hp, mean_damage, p_any_damage, mean_turn_damage, p_kill_one_turn, rank (1 = best per
     target), pareto, the method columns, and with a budget ``same_as`` and legal_sets.
@@ -629,16 +652,19 @@ def explore(
         raise RulesError(
             f"must be a whole number from 1 to {MAX_TOP_K:,}, not {show(top_k)}", field="top_k", rule=BUDGET
         )
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise RulesError(f"must be a whole number >= 1, not {chunk_size!r}", field="chunk_size")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise RulesError(f"must be a whole number >= 1 or None, not {chunk_size!r}", field="chunk_size")
     hp = np.array([sys.hit_points(t) for t in tgt], dtype=np.int64)
     if (budget is None) == (vary is None):
         raise RulesError(
             "give either budget= (every legal attack within a budget) or vary= (fields of a base creature)",
             field="budget",
         )
+    if chunk_size is None:  # sized by rows (CHUNK_ROWS)
+        chunk_size = max(CHUNK_BUILDS, CHUNK_ROWS // max(len(tgt), 1))
     nb = max(1, min(chunk_size, ROWS_PER_CHUNK // max(len(tgt), 1)))
     items: list | None = None
+    kept: Any = None  # a budget search's chunks, when kept (KEEP_BUILDS)
     if budget is not None:
         n = sys.build_space_size(budget, options)
         if n is not None:
@@ -649,6 +675,9 @@ def explore(
         n_builds = space.size
         _check_work(_rows_work(n_builds, len(tgt), "budget"), RATE_ROW, confirm, say)
         units = _units_budget(space, nb, options, situation)
+        if n_builds <= KEEP_BUILDS:  # the returned rows' builds are then read from these chunks
+            kept = []
+            units = _keeping(units, kept)
     else:
         merge = False  # vary: no cost to say which of two identical builds is the cheaper
         if base is None:
@@ -701,7 +730,10 @@ def explore(
     if budget is not None:
         chosen: dict[int, tuple] = {}
         infos = []
-        for unit in _units_budget(sys.build_space(budget, tgt, base, options, situation), 4096, options, situation):
+        source = kept  # else walked again, chunk by chunk
+        if source is None:
+            source = _units_budget(sys.build_space(budget, tgt, base, options, situation), 4096, options, situation)
+        for unit in source:
             for j, b in enumerate(unit["ids"].tolist()):
                 if b in want:
                     chosen[b] = (unit["creatures"][j], unit["attacks"][j], options, situation)

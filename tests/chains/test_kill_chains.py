@@ -386,3 +386,59 @@ def test_renewal_mean_when_every_hit_kills_at_once():
     assert mean_rounds_to_kill(turn, 1001) == pytest.approx(1e6, rel=1e-9)
     assert mean_rounds_to_kill(turn, [10, 300, 1001]) == pytest.approx([1e6] * 3, rel=1e-9)
     assert mean_rounds_to_kill(Dist.from_mapping({0: 0.5, 300: 0.5}), [299, 301]) == pytest.approx([2.0, 4.0])
+
+
+# ------------------------------------------------------------------ the renewal mean without the chain
+def _fraction_mean(w: list[int], hp: int) -> float:
+    """E[T] = sum_{s < hp} U(s) / P(damage > 0) in exact Fractions (U = delta + Y * U)."""
+    pos = sum(w) - w[0]
+    y = [Fraction(0)] + [Fraction(v, pos) for v in w[1:]]
+    U = [Fraction(1)]
+    for s in range(1, hp):
+        U.append(sum(y[j] * U[s - j] for j in range(1, min(s, len(y) - 1) + 1)))
+    return float(sum(U) * Fraction(sum(w), pos))
+
+
+@pytest.mark.parametrize(
+    ("w", "hp"),
+    [
+        ([12, 3, 2, 3, 1], 1000),  # doubling past the filter's first 256 entries
+        ([12, 3, 2, 3, 1], 511),  # the filter alone, at its last HP
+        ([12, 3, 2, 3, 1], 512),  # the first HP that doubles
+        ([0, 1], 300),  # every turn deals 1: T = HP
+        ([5, 0, 0, 2, 0, 0, 0, 1], 257),  # gaps in the support
+        ([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], 600),  # one damage value: T = ceil(HP / 11) damaging turns
+    ],
+)
+def test_renewal_means_against_fractions(w, hp):
+    """workbench.chains.renewal_means (mean_rounds_to_kill's path: scipy's filter below 512 HP,
+    doubling from it) against exact Fractions, and against the chain's own renewal mean."""
+    from workbench.chains import renewal_means
+
+    exact = _fraction_mean(w, hp)
+    hps = np.array([1, 2, hp // 2, hp - 1, hp])
+    got = renewal_means(pmf(w), hps)
+    assert abs(got[-1] - exact) <= 2e-14 * exact
+    assert got[0] == pytest.approx(sum(w) / (sum(w) - w[0]), rel=1e-15)  # any damage kills 1 HP
+    chain = kill_chains(pmf(w), hps, max_rounds=1).mean  # stopped at once: the chain's renewal mean
+    np.testing.assert_allclose(got, chain, rtol=1e-13, atol=0)
+    assert mean_rounds_to_kill(Dist.from_mapping({i: v / sum(w) for i, v in enumerate(w) if v}), hp) == pytest.approx(
+        exact, rel=2e-14
+    )
+
+
+def test_mean_rounds_to_kill_agrees_with_the_chains_mean_at_many_hp():
+    """The renewal without the chain (issue 38, item 4) against kill_chains' mean (the chain's own
+    sum up to 64 rounds, the batched recurrence and doubling past it) on random turns, 1 to 5,000 HP
+    and the filter/doubling crossovers: equal to 1e-12."""
+    rng = np.random.default_rng(38)
+    hps = np.unique(np.concatenate(([1, 2, 10, 150, 255, 256, 257, 511, 512, 513, 1024, 4999], rng.integers(1, 5000, 40))))
+    for _ in range(12):
+        w = rng.random(int(rng.integers(2, 150)))
+        w[rng.random(w.size) < 0.4] = 0.0
+        w[-1] += 0.1
+        x = w / w.sum()
+        turn = Dist.from_mapping({i: float(v) for i, v in enumerate(x) if v > 0})
+        got = mean_rounds_to_kill(turn, hps)
+        np.testing.assert_allclose(got, kill_chains(x, hps).mean, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(got, kill_chains(x, hps, max_rounds=1).mean, rtol=1e-12, atol=0)

@@ -150,3 +150,23 @@ def test_a_budget_of_thousands_of_digits_is_a_rules_error():
     with pytest.raises(wb.RulesError) as e:
         explore("annulus", targets=["annulus:Rat"], budget=10**5000 + 7, confirm=True, progress=False)
     assert e.value.field == "budget" and "5001-digit number" in str(e.value)
+
+
+@pytest.mark.parametrize(("name", "budget"), [("annulus", 3), ("unbound", 1), ("glass_empires", 1), ("last_odyssey", 1)])
+def test_chunks_sized_by_rows_change_nothing(name, budget, monkeypatch):
+    """issue 38, item 5: the default chunks (sized by rows, CHUNK_ROWS) give the frame of the old
+    default (32 builds a chunk) and of small chunks, and keeping the chunks' builds for the returned
+    rows (KEEP_BUILDS) gives the frame of walking the space again."""
+    import workbench.exploration as ex
+
+    sys_ = wb.system(name)
+    cat = sys_.catalog()
+    targets = [cat.creature(n) for n in list(cat.creatures)[:3]]
+    args = dict(targets=targets, budget=budget, top_k=3, progress=False, confirm=True)
+    got = explore(name, **args)
+    assert got.equals(explore(name, **args, chunk_size=32))
+    assert got.equals(explore(name, **args, chunk_size=5))
+    monkeypatch.setattr(ex, "KEEP_BUILDS", 0)  # walked again for the returned rows
+    assert got.equals(explore(name, **args))
+    monkeypatch.setattr(ex, "CHUNK_ROWS", 1)  # at least CHUNK_BUILDS builds a chunk
+    assert got.equals(explore(name, **args))
