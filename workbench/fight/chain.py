@@ -33,15 +33,25 @@ MAX_TRANSITIONS = 4_000_000
 
 
 def enumerated(
-    rnd: FightRound, rows: np.ndarray, types: tuple[type[Columns], ...], plan: Any = None, own: bool = False
+    rnd: FightRound,
+    rows: np.ndarray,
+    types: tuple[type[Columns], ...],
+    plan: Any = None,
+    own: bool = False,
+    rest: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return every outcome of one turn from each state of ``rows`` (key rows, :func:`key_rows`), all
     enumerated in ONE call of ``rnd.turn``, equal outcomes merged: (an int array of rows (the
     state's index, the target's damage, with ``own`` the actor's own damage, the key after), their
-    probabilities), sorted by state."""
+    probabilities), sorted by state. With ``rest`` the turn is a passive fight's round: the
+    attacker's turn, then the foe's turn without attacking (``rnd.rest``, when the description has
+    one)."""
     me, foe = from_key_rows(types, rows)
     draw = Enumerator(rows.shape[0])
     me2, foe2 = rnd.turn(me, foe, draw, plan)
+    rest_of = getattr(rnd, "rest", None) if rest else None
+    if rest_of is not None:
+        me2, foe2 = rest_of(me2, foe2, draw)
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
         parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
@@ -52,11 +62,11 @@ def enumerated(
 def keyed_turns(
     rnd: FightRound, keys: list[tuple[int, ...]], types: tuple[type[Columns], ...], plan: Any = None
 ) -> list[KeyedTurn]:
-    """Return one turn from each key of ``keys`` (:func:`enumerated`, one call): the rows (the key
-    after the turn, the target's damage, probability)."""
+    """Return one round of a passive fight from each key of ``keys`` (:func:`enumerated`, one call,
+    with the foe's rest): the rows (the key after the round, the target's damage, probability)."""
     if not keys:
         return []
-    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan)
+    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, rest=True)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     out = []
     for i in range(len(keys)):
@@ -80,7 +90,8 @@ def passive_chain(
     max_states: int | None = None,
     max_transitions: int | None = None,
 ) -> StateChain | None:
-    """Return rounds-to-kill's chain of ``rnd`` (the attacker acts, the target does nothing),
+    """Return rounds-to-kill's chain of ``rnd`` (a round: the attacker's turn, then the target's
+    turn without attacking, ``rnd.rest``, when the description has one),
     solved by :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds
     (module docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and
     MAX_TRANSITIONS)."""

@@ -26,6 +26,12 @@ class FightRound(Protocol):
     foe)`` names that state's parts for a reader (optimal play's table). ``key`` is a hashable
     naming what the turn tables depend on (models, options, situation, plan), or None: the
     interpreters memoise derived turns under it.
+
+    Optional: ``rest(me, foe, draw)`` returns (me, foe) after the foe's turn when it does not attack
+    (``me`` stays the attacker): what a passive target's own turn still does (recovery, damage at
+    the end of its turn, timers). The passive fight's round is the attacker's ``turn`` then the
+    foe's ``rest`` (:mod:`workbench.fight.chain`, :class:`~workbench.fight.simulation.RoundSide`);
+    the duel plays both sides' turns and never a rest. Without it a passive target's turn is nothing.
     """
 
     key: Any

@@ -38,5 +38,23 @@ class RoundSide(Side):
         foe.mark_dead(idx, np.asarray(getattr(other, other.POOL)) >= foe.hp, sim)
         self.mark_dead(idx, np.asarray(getattr(me, me.POOL)) >= self.hp, sim)
 
+    def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        """This side's turn without attacking (a passive target): the foe's description's ``rest``
+        (the foe is its attacker), if it has one."""
+        foe = cast(RoundSide, foe)
+        rest = getattr(foe.rnd, "rest", None)
+        if rest is None:
+            return
+        other, me = rest(foe.state.take(idx), self.state.take(idx), Sampler(sim.rng))
+        foe.state.put(idx, other)
+        self.state.put(idx, me)
+        self.mark_dead(idx, np.asarray(getattr(me, me.POOL)) >= self.hp, sim)
+        foe.mark_dead(idx, np.asarray(getattr(other, other.POOL)) >= foe.hp, sim)
+
+    def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
+        """Settled only as a passive side whose foe's description has no ``rest`` (its passive turn
+        does nothing)."""
+        return passive and getattr(getattr(foe, "rnd", None), "rest", None) is None
+
     def hp_left(self) -> np.ndarray:
         return self.hp - np.asarray(getattr(self.state, self.state.POOL), dtype=np.int64)
