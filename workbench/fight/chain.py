@@ -19,7 +19,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..columns import Columns, from_key_rows, key_rows
-from ..state_chain import KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
+from ..state_chain import Branch, KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
 from .draw import Enumerator
 from .round import FightRound
 
@@ -39,16 +39,18 @@ def enumerated(
     plan: Any = None,
     own: bool = False,
     rest: bool = False,
+    opened: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return every outcome of one turn from each state of ``rows`` (key rows, :func:`key_rows`), all
     enumerated in ONE call of ``rnd.turn``, equal outcomes merged: (an int array of rows (the
     state's index, the target's damage, with ``own`` the actor's own damage, the key after), their
     probabilities), sorted by state. With ``rest`` the turn is a passive fight's round: the
     attacker's turn, then the foe's turn without attacking (``rnd.rest``, when the description has
-    one)."""
+    one). With ``opened`` the rows are states after the description's ``opening`` (the turn from
+    there)."""
     me, foe = from_key_rows(types, rows)
     draw = Enumerator(rows.shape[0])
-    me2, foe2 = rnd.turn(me, foe, draw, plan)
+    me2, foe2 = cast(Any, rnd).turn(me, foe, draw, plan, opened=True) if opened else rnd.turn(me, foe, draw, plan)
     rest_of = getattr(rnd, "rest", None) if rest else None
     if rest_of is not None:
         me2, foe2 = rest_of(me2, foe2, draw)
@@ -60,13 +62,19 @@ def enumerated(
 
 
 def keyed_turns(
-    rnd: FightRound, keys: list[tuple[int, ...]], types: tuple[type[Columns], ...], plan: Any = None
+    rnd: FightRound,
+    keys: list[tuple[int, ...]],
+    types: tuple[type[Columns], ...],
+    plan: Any = None,
+    opened: bool = False,
 ) -> list[KeyedTurn]:
     """Return one round of a passive fight from each key of ``keys`` (:func:`enumerated`, one call,
     with the foe's rest): the rows (the key after the round, the target's damage, probability)."""
     if not keys:
         return []
-    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, rest=True)
+    uniq, weight = enumerated(
+        rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, rest=True, opened=opened
+    )
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     out = []
     for i in range(len(keys)):
@@ -78,7 +86,8 @@ def keyed_turns(
 
 
 def _start(rnd: FightRound) -> tuple[tuple[int, ...], tuple[type[Columns], ...], int]:
-    me, foe = rnd.start()
+    # a description with a rest starts a passive fight knowing it (its target does not react either)
+    me, foe = cast(Any, rnd).start(passive=True) if hasattr(rnd, "rest") else rnd.start()
     return tuple(key_rows((me, foe))[0].tolist()), (type(me), type(foe)), int(rnd.hit_points(1))
 
 
@@ -116,10 +125,14 @@ def passive_chain(
 
 def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain | None:
     """Return the fight of :func:`passive_chain` with every plan legal at each key
-    (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); None
+    (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); a
+    description with an ``opening`` (the dice its turn rolls before the plan is chosen) has its plans
+    chosen after it (:func:`_branched_chain`); None
     past ``max_states`` (default MAX_STATES). Each level's (key, plan) pairs are enumerated in ONE
     call (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
+    if hasattr(rnd, "opening"):
+        return _branched_chain(rnd, max_states)
     start, types, hp = _start(rnd)
     per: dict[Hashable, dict[str, KeyedTurn]] = {}
     frontier = [start]
@@ -140,6 +153,48 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
         frontier = sorted(
             cast(set[tuple[int, ...]], {n for k in frontier for t in per[k].values() for n in t.keys} - per.keys())
         )
+
+    def describe(key: Any) -> dict[str, Any]:
+        me, foe = from_key_rows(types, np.array([key], dtype=np.int64))
+        return rnd.describe(me, foe)
+
+    return PlannedChain(start, hp, per.__getitem__, describe)
+
+
+def _branched_chain(rnd: FightRound, max_states: int) -> PlannedChain | None:
+    """Return :func:`planned_chain` of a description whose turn rolls dice before its plan is chosen
+    (optional ``opening(me, foe, draw)``, then ``turn(..., opened=True)``): each key's round is one
+    :class:`~workbench.state_chain.Branch` per outcome of the opening, with the plans legal there.
+    Each level's openings are enumerated in ONE call, and its (branch, plan) pairs in another."""
+    start, types, hp = _start(rnd)
+    per: dict[Hashable, list[Branch]] = {}
+    frontier = [start]
+    while frontier:
+        if (len(per) + len(frontier)) * hp > max_states:
+            return None
+        me, foe = from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
+        draw = Enumerator(len(frontier))
+        me2, foe2 = cast(Any, rnd).opening(me, foe, draw)
+        taken = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
+        uniq, inverse = np.unique(
+            np.column_stack([draw.origin, taken, key_rows((me2, foe2))]), axis=0, return_inverse=True
+        )
+        weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+        mids = [tuple(r) for r in uniq[:, 2:].tolist()]
+        bm, bf = from_key_rows(types, uniq[:, 2:])
+        legal = [rnd.plans(bm.take([i]), bf.take([i])) for i in range(len(mids))]
+        rows = [(i, label) for i, labels in enumerate(legal) for label in labels]
+        plan = np.array([label for _, label in rows], dtype=object)
+        turns = keyed_turns(rnd, [mids[i] for i, _ in rows], types, plan, opened=True) if rows else []
+        plans: list[dict[str, KeyedTurn]] = [{} for _ in mids]
+        for (i, label), t in zip(rows, turns):
+            plans[i][label] = t
+        for k in frontier:
+            per[k] = []
+        for i, r in enumerate(uniq.tolist()):
+            named = rnd.describe(bm.take([i]), bf.take([i]))
+            per[frontier[r[0]]].append(Branch(float(weight[i]), int(r[1]), plans[i], named))
+        frontier = sorted(cast(set[tuple[int, ...]], {n for t in turns for n in t.keys} - per.keys()))
 
     def describe(key: Any) -> dict[str, Any]:
         me, foe = from_key_rows(types, np.array([key], dtype=np.int64))

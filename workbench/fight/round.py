@@ -32,6 +32,8 @@ class FightRound(Protocol):
     the end of its turn, timers). The passive fight's round is the attacker's ``turn`` then the
     foe's ``rest`` (:mod:`workbench.fight.chain`, :class:`~workbench.fight.simulation.RoundSide`);
     the duel plays both sides' turns and never a rest. Without it a passive target's turn is nothing.
+    A description with a rest takes ``start(passive=True)`` for a passive fight (its target neither
+    attacks nor reacts from the first turn on).
     """
 
     key: Any

@@ -4,7 +4,7 @@ generator of the fights), its state the description's named columns for every fi
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,7 +28,10 @@ class RoundSide(Side):
 
     def start(self, n: int, sim: Fights) -> None:
         super().start(n, sim)
-        self.state = self._first.tile(n)
+        first = self._first
+        if self.immortal and hasattr(self.rnd, "rest"):  # rounds to kill's attacker: its foe is passive
+            first = cast(Any, self.rnd).start(passive=True)[0]
+        self.state = first.tile(n)
 
     def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         foe = cast(RoundSide, foe)  # both sides of a fight are built by one rule system

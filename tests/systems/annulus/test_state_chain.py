@@ -295,38 +295,33 @@ JAB = A.Attack("Jab", "agility", {"Setup": 1, "Blind": 1})
 
 
 def test_without_vital_damage_endurance_and_vitality_are_one_pool():
-    """"Endurance is removed first, then Vitality": with no vital damage the target dies when the
-    damage taken reaches E + V, so the chain carries no Endurance in its key (Fight.pooled). Both
-    readings give the same fight; with a Vital set only the two-pool one applies."""
-    from workbench.state_chain import KeyedTurn, solve_keyed_chain
-    from workbench.systems.annulus.state_chain import Fight
+    """ "Endurance is removed first, then Vitality": with no vital damage the target dies when the
+    damage taken reaches E + V, so the chain carries no Endurance in its key (AnnulusRound.pooled).
+    Both readings give the same fight; with a Vital set only the two-pool one applies."""
+    from workbench.fight.chain import passive_chain
 
     me = mk("Me", attack_sets=[HEX, JAB])
     foe = mk("Foe", level=3, endurance=4, awareness="clueless")
     by, mean = _by(me, foe, 40)
-    two = Fight(me, foe, None, None, None, pooled=False)
+    two = A.fight_round(me, foe)
+    assert two.pooled[1]
+    two.pooled = (two.pooled[0], False)  # the two-pool reading: Endurance lost a field of the key
 
-    def turn(key):
-        keys, dmg, prob = two.turn(key)
-        return KeyedTurn(keys, np.asarray(dmg), np.asarray(prob))
-
-    apart = solve_keyed_chain(two.start(), two.hp, turn, 40)
-    assert two.hp == 3 and apart is not None
+    apart = passive_chain(two, 40)
+    assert two.hit_points(1) == 3 and apart is not None
     assert np.abs(apart.by[: by.size] - by).max() < 1e-12 and abs(apart.mean - mean) < 1e-9
     # a large target is cheap when pooled: Endurance 100 and Vitality 100 in well under a second
     assert A.state_chain(me, mk("Foe", level=100, endurance=100)) is not None
 
 
 def test_a_state_past_the_bounds_is_left_to_the_simulation(monkeypatch):
-    """Past the solver's transitions (Vitality 1 behind Endurance 900: 901 damage states times the
-    rows) or past MAX_FIGHT_KEYS keys, None: rounds_to_kill simulates the fight."""
-    from workbench.systems.annulus import state_chain as sc
-
+    """Past the chain's bounds (Vitality 1 behind Endurance 900: 901 damage states times the keys)
+    or past its MAX_STATES keys x HP, None: rounds_to_kill simulates the fight."""
     me = mk("Me", attack_sets=[HEX, JAB])
     assert A.state_chain(me, mk("Foe", level=1, endurance=900)) is None
     small = mk("Foe", level=3, endurance=2, awareness="clueless")
     assert A.state_chain(me, small) is not None
-    monkeypatch.setattr(sc, "MAX_FIGHT_KEYS", 3)
+    monkeypatch.setattr("workbench.fight.chain.MAX_STATES", 3 * A.hit_points(small))
     assert A.state_chain(me, small) is None
     frame = wb.rounds_to_kill(me, small, fights=2000)
     assert not frame["exact"][0] and frame["fights"][0] == 2000
@@ -360,10 +355,12 @@ def test_a_use_table_is_built_once_for_every_matchup_that_resolves_alike(monkeyp
     ]
     assert rows[0] == rows[1] != rows[2]
 
-    side = import_module("workbench.systems.annulus.simulation").AnnulusSide
+    striker = import_module("workbench.systems.annulus.round")._Striker
     calls = []
-    real = side._resolve_uses
-    monkeypatch.setattr(side, "_resolve_uses", lambda self, sets, sits: calls.append(len(sets)) or real(self, sets, sits))
+    real = striker.resolve_uses
+    monkeypatch.setattr(
+        striker, "resolve_uses", lambda self, sets, sits: calls.append(len(sets)) or real(self, sets, sits)
+    )
     MEMO.clear()
     first = _by(me, small)[0]
     built = len(calls)

@@ -432,23 +432,20 @@ class AnnulusSystem(RuleSystem):
 
         return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
-    def state_plans(self, attacker, target, options=None, situation=None):
-        """Return the fight of :meth:`state_chain` with every legal plan, chosen after each round's
-        recharge dice and Telegraphed strike, for optimal play over the state
-        (annulus/state_chain.py)."""
-        from .state_chain import state_plans
-
-        return state_plans(self, attacker, target, options, situation)
-
     def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
-        """Return the exact rounds-to-kill of ``attacker`` against a passive ``target`` over the fight's
-        state (annulus/state_chain.py: Endurance left and Vitality taken, conditions, stings, timers,
-        awareness, recharge, Telegraphed, Devour, Swansong, played from the simulation's own tables and
-        plans), or None (simulated) when the fight holds a state it does not play or the state does not
-        fit (``RuleSystem.state_chain``)."""
-        from .state_chain import state_chain
+        """Return rounds-to-kill's exact chain (``RuleSystem.state_chain``, derived from
+        :meth:`fight_round`); None with ``weights`` (a duel's HP left is over Endurance + Vitality,
+        which the chain keeps apart when vital damage can fall: the duel is simulated)."""
+        if weights is not None:
+            return None
+        return super().state_chain(attacker, target, options, situation, plan, max_rounds)
 
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+        """Return the one description of ``attacker``'s turn against ``target`` (annulus/round.py),
+        from which rounds-to-kill's exact chain and optimal play's are derived (``RuleSystem``)."""
+        from .round import AnnulusRound
+
+        return AnnulusRound(self, attacker, target, options, situation, plan)
 
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
