@@ -25,7 +25,7 @@ class Hit:
 
     key = None
 
-    def start(self):
+    def start(self, passive=False):
         z = np.zeros(1, np.int64)
         return Toy(z, z.copy()), Toy(z.copy(), z.copy())
 

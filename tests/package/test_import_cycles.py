@@ -27,7 +27,7 @@ KNOWN = {
     "workbench.systems.last_odyssey.simulation", "workbench.systems.last_odyssey.state_chain",
     "workbench.systems.last_odyssey.system",
     "workbench.systems.annulus", "workbench.systems.annulus.builds", "workbench.systems.annulus.duel_chain",
-    "workbench.systems.annulus.simulation", "workbench.systems.annulus.state_chain",
+    "workbench.systems.annulus.simulation",
     "workbench.systems.annulus.system",
 }
 

@@ -105,6 +105,19 @@ def _has(mask: np.ndarray, i: Any) -> np.ndarray:
     return (np.asarray(mask) >> np.asarray(i)) & 1 > 0
 
 
+def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (the distinct rows of the small whole numbers ``keys``, each row's index among them),
+    by one index per row (mixed radix over each column's range: a 1-d unique)."""
+    lo = keys.min(axis=0)
+    dims = keys.max(axis=0) - lo + 1
+    if float(np.prod(dims.astype(np.float64))) >= 2.0**62:
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        return uniq, inverse.ravel()
+    flat = np.ravel_multi_index(tuple((keys - lo).T), tuple(int(d) for d in dims))
+    first, inverse = np.unique(flat, return_inverse=True)
+    return np.stack(np.unravel_index(first, tuple(int(d) for d in dims)), axis=1) + lo, inverse.ravel()
+
+
 def _binomial(n: int, p: float) -> np.ndarray:
     return np.array([comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
 
@@ -152,6 +165,21 @@ class _Turn(Columns):
     given: np.ndarray  # the plan label given for the fight (index into AnnulusRound._labels), -1: none
     attacking: np.ndarray
     free: np.ndarray  # may make recovery checks
+
+
+@dataclasses.dataclass
+class _Use(Columns):
+    """One use in flight, per fight: its set and whether it is made (carried through its draw)."""
+
+    sets: np.ndarray
+    go: np.ndarray
+
+
+@dataclasses.dataclass
+class _Check(Columns):
+    """A recovery check in flight, per fight: the condition it is against (carried through its draw)."""
+
+    first: np.ndarray
 
 
 @dataclasses.dataclass
@@ -206,6 +234,7 @@ class _Striker:
         self.plan_row: dict[tuple[int, ...], int] = {}
         self.plan_list: list[tuple[int, ...]] = []
         self._steps: np.ndarray | None = None
+        self._legal: dict[tuple[int, tuple[int, ...], int], dict[str, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ outcome tables
     def _sit(self, cls: tuple[int, ...]) -> Any:
@@ -278,7 +307,7 @@ class _Striker:
         where ``go``; else no use) as a Draw's (n, R) arrays."""
         keys = np.column_stack([cls, sets])
         keys[~go] = -1
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        uniq, inverse = _distinct(keys)
         groups = [tuple(int(v) for v in k) for k in uniq.tolist()]
         new = [g for g in groups if g[-1] >= 0 and g not in self.tables]
         if new:
@@ -301,9 +330,13 @@ class _Striker:
     def legal(self, avail: int, cls: tuple[int, ...], actions: int) -> dict[str, tuple[int, ...]]:
         """Return every plan legal with the sets ``avail`` usable, label -> set indices, in the order
         ``turn_plans`` lists them (ties go to the first)."""
-        by_name = {s.name: i for i, s in enumerate(self.sets)}
-        plans = self._turn_plans(avail, cls, actions)
-        return {label: tuple(by_name[n] for n in label.split(" + ")) for label in plans}
+        got = self._legal.get((avail, cls, actions))
+        if got is None:
+            by_name = {s.name: i for i, s in enumerate(self.sets)}
+            plans = self._turn_plans(avail, cls, actions)
+            got = {label: tuple(by_name[n] for n in label.split(" + ")) for label in plans}
+            self._legal[(avail, cls, actions)] = got
+        return got
 
     def _fit(self, names: list[str], avail: int, actions: int) -> tuple[int, ...]:
         """Return the sets of the plan ``names`` that are usable and fit the actions, in order."""
@@ -345,7 +378,7 @@ class _Striker:
         """Return the row in :meth:`steps` of each fight's plan (memoised per (usable sets, class,
         actions, given label))."""
         keys = np.column_stack([avail, cls, actions, given])
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        uniq, inverse = _distinct(keys)
         rows = []
         for k in uniq.tolist():
             key = tuple(int(v) for v in k)
@@ -521,11 +554,6 @@ class AnnulusRound:
         att, tgt = (states[0], states[1]) if x == 0 else (states[1], states[0])
         att, tgt = cast(Combatant, att), cast(Combatant, tgt)
 
-        @dataclasses.dataclass
-        class _Use(Columns):
-            sets: np.ndarray
-            go: np.ndarray
-
         use = _Use(np.maximum(sets, 0), go.astype(np.int64))
         table = s.table(self._classes(x, att, tgt), use.sets, go)
         drawn, row = draw.row((att, tgt, use, *states[2:]), table)
@@ -616,10 +644,6 @@ class AnnulusRound:
         names = self.tactics.recover_from
         if not names:
             return states
-
-        @dataclasses.dataclass
-        class _Check(Columns):
-            first: np.ndarray
 
         for _ in range(self.tactics.recovery_actions):
             c, t = cast(Combatant, states[y]), cast(_Turn, states[2])
