@@ -1,4 +1,4 @@
-"""Optimal play over an Annulus fight's state (annulus/state_chain.py, state_plans): each round's plan
+"""Optimal play over an Annulus fight's state (annulus/round.py, the planned chain of workbench/fight/chain.py): each round's plan
 chosen after the area sets' recharge dice and a Telegraphed strike (Fight.planned_turn: one Branch per
 state then), every legal plan there, solved by workbench.state_chain.solve_keyed_policy. Checked
 against the fixed-plan chain (state_chain), by a rule worked out by hand, and never slower."""

@@ -1,4 +1,4 @@
-"""The exact rounds-to-kill fight of an Annulus attacker over the fight's state (annulus/state_chain.py):
+"""The exact rounds-to-kill fight of an Annulus attacker over the fight's state (annulus/round.py, derived by workbench/fight/chain.py):
 one hand-worked case per effect, an independent Fraction enumeration of small chains written from the
 rules text (annulus-attacks.txt; docs/combat.md, "Rounds to kill in the simulation"), agreement with
 the seeded simulation on catalog pairs, and the fights it leaves to the simulation.
