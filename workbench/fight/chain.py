@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..columns import Columns, from_key_rows, key_rows
+from ..columns import Columns, distinct_rows, from_key_rows, key_rows
 from ..state_chain import Branch, KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
 from .draw import Enumerator
 from .round import FightRound
@@ -57,8 +57,8 @@ def enumerated(
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
         parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
-    uniq, inverse = np.unique(np.column_stack([*parts, key_rows((me2, foe2))]), axis=0, return_inverse=True)
-    return uniq, np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+    uniq, inverse = distinct_rows(np.column_stack([*parts, key_rows((me2, foe2))]))
+    return uniq, np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
 
 
 def keyed_turns(
@@ -176,10 +176,8 @@ def _branched_chain(rnd: FightRound, max_states: int) -> PlannedChain | None:
         draw = Enumerator(len(frontier))
         me2, foe2 = cast(Any, rnd).opening(me, foe, draw)
         taken = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
-        uniq, inverse = np.unique(
-            np.column_stack([draw.origin, taken, key_rows((me2, foe2))]), axis=0, return_inverse=True
-        )
-        weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+        uniq, inverse = distinct_rows(np.column_stack([draw.origin, taken, key_rows((me2, foe2))]))
+        weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
         mids = [tuple(r) for r in uniq[:, 2:].tolist()]
         bm, bf = from_key_rows(types, uniq[:, 2:])
         legal = [rnd.plans(bm.take([i]), bf.take([i])) for i in range(len(mids))]

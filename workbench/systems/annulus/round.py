@@ -36,7 +36,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, stacked
+from ...columns import Columns, distinct_rows, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -103,19 +103,6 @@ def set_mask(sets: Any) -> int:
 def _has(mask: np.ndarray, i: Any) -> np.ndarray:
     """Return whether set ``i`` (an index or an array of them) is in the masks (:func:`set_mask`)."""
     return (np.asarray(mask) >> np.asarray(i)) & 1 > 0
-
-
-def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (the distinct rows of the small whole numbers ``keys``, each row's index among them),
-    by one index per row (mixed radix over each column's range: a 1-d unique)."""
-    lo = keys.min(axis=0)
-    dims = keys.max(axis=0) - lo + 1
-    if float(np.prod(dims.astype(np.float64))) >= 2.0**62:
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        return uniq, inverse.ravel()
-    flat = np.ravel_multi_index(tuple((keys - lo).T), tuple(int(d) for d in dims))
-    first, inverse = np.unique(flat, return_inverse=True)
-    return np.stack(np.unravel_index(first, tuple(int(d) for d in dims)), axis=1) + lo, inverse.ravel()
 
 
 def _binomial(n: int, p: float) -> np.ndarray:
@@ -307,7 +294,7 @@ class _Striker:
         where ``go``; else no use) as a Draw's (n, R) arrays."""
         keys = np.column_stack([cls, sets])
         keys[~go] = -1
-        uniq, inverse = _distinct(keys)
+        uniq, inverse = distinct_rows(keys)
         groups = [tuple(int(v) for v in k) for k in uniq.tolist()]
         new = [g for g in groups if g[-1] >= 0 and g not in self.tables]
         if new:
@@ -378,7 +365,7 @@ class _Striker:
         """Return the row in :meth:`steps` of each fight's plan (memoised per (usable sets, class,
         actions, given label))."""
         keys = np.column_stack([avail, cls, actions, given])
-        uniq, inverse = _distinct(keys)
+        uniq, inverse = distinct_rows(keys)
         rows = []
         for k in uniq.tolist():
             key = tuple(int(v) for v in k)
@@ -682,6 +669,8 @@ class AnnulusRound:
         """Return ``states`` after the damage at the end of creature y's turn: Burn 2 dice, Choke 1
         die, Sap 1, "ignoring defense ... at the end of each of their turns"."""
         c = cast(Combatant, states[y])
+        if not (c.burning.any() or c.choking.any() or c.sapped.any()):
+            return states
         p = (self.a if y == 0 else self.b).p
         burn, choke = _binomial(2, p), _binomial(1, p)
         pmf = np.zeros((c.size, 4))
@@ -701,6 +690,8 @@ class AnnulusRound:
         for j in self.a.area_sets:
             me = cast(Combatant, states[0])
             q = np.where(_has(me.charged, j), 1.0, self.a.recharge[j])
+            if (q >= 1.0).all():
+                continue
             table = {"back": np.tile([0, 1], (me.size, 1)), "probability": np.column_stack([1 - q, q])}
             states, row = draw.row(states, table)
             me = cast(Combatant, states[0])
