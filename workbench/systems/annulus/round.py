@@ -297,8 +297,15 @@ class _Striker:
         uniq, inverse = distinct_rows(keys)
         groups = [tuple(int(v) for v in k) for k in uniq.tolist()]
         new = [g for g in groups if g[-1] >= 0 and g not in self.tables]
+        for g in new:  # a table of these models met by an earlier round (another plan, another call)
+            got = MEMO.lookup((*self.memo, "round use", g))
+            if got is not None:
+                self.tables[g] = cast(dict[str, np.ndarray], got)
+        new = [g for g in new if g not in self.tables]
         if new:
             self._build(new)
+            for g in new:
+                MEMO.put((*self.memo, "round use", g), self.tables[g])
         return stacked([self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], inverse.ravel(), _COLUMNS)
 
     # ------------------------------------------------------------------ plans
