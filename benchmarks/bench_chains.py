@@ -2,7 +2,7 @@
 
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE .venv/bin/python benchmarks/bench_chains.py   # writes benchmarks/results/chains.md
 
-1. The reference turn (DESIGN.md: 4 attacks with advantage, +7 vs AC 16, 19-20 crit 4d6+6, hit
+1. The reference turn (4 attacks with advantage, +7 vs AC 16, 19-20 crit 4d6+6, hit
    2d6+3) against 150, 1,000, 10,000 and 100,000 HP: best time and peak traced memory.
 2. The compare grid: 50 Annulus builds x 500 creatures (25,000 rows; the turns and HP
    benchmarks/bench_compare.py builds, HP 3-38), and the same turns against HP drawn from 2-1,000;
@@ -70,7 +70,7 @@ def reference_turn() -> np.ndarray:
 
 def compare_grid():
     """Return (turns, turn_index, hp) of the 50 x 500 compare run, captured from compare itself: the
-    turns' total damage against each target's total HP (the HP-only grid of DESIGN.md's target)."""
+    turns' total damage against each target's total HP (an HP-only grid of targets)."""
     import bench_compare as bc
 
     import workbench.chains as chains

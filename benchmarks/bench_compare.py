@@ -1,4 +1,4 @@
-"""Scale run: 50 Annulus builds x 500 creatures with full rounds-to-kill distributions (DESIGN.md
+"""Scale run: 50 Annulus builds x 500 creatures with full rounds-to-kill distributions (README, Performance;
 target <= 0.5 s on 2 cores). Run: .venv/bin/python benchmarks/bench_compare.py"""
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from workbench.combat import _state_directions
 from workbench.systems.base import RuleSystem
 from workbench.simulate import state_effects
 from workbench.simulate.engine import MEMO
+from workbench.fight.duel import duel_of
 
 
 def main() -> None:
@@ -49,7 +50,7 @@ def main() -> None:
                 exact_pairs.append((a, b))
                 continue
             _, forced = _state_directions(a, b, None, None, None, None, "damage", 100)
-            if forced and joint and s.duel_chain(a, b) is not None:  # coupled, but the joint chain fits
+            if forced and joint and duel_of(s, a, b) is not None:  # coupled, but the joint chain fits
                 forced = set()
             if forced:
                 forcing |= forced

@@ -19,6 +19,7 @@ import warnings
 import workbench as wb
 from workbench.combat import frame_mean
 from workbench.simulate import state_effects
+from workbench.fight.chain import state_chain
 
 
 def main() -> None:
@@ -37,7 +38,7 @@ def main() -> None:
             for t in cr:
                 if not state_effects(a, t):
                     continue
-                got = s.state_chain(a, t)
+                got = state_chain(s, a, t)
                 if got is None:
                     continue
                 n += 1
@@ -50,7 +51,7 @@ def main() -> None:
                     continue
                 took = time.perf_counter() - start
                 slowest, total, solved = max(slowest, took), total + took, solved + 1
-                damage_play = got[1]
+                damage_play = got.mean
                 if math.isfinite(policy.mean) and policy.mean < damage_play * (1 - 1e-9):
                     gain += 1
                     fixed = frame_mean(wb.rounds_to_kill(a, t, objective="rounds"))

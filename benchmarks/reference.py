@@ -1,4 +1,4 @@
-"""The DESIGN.md reference scenario, built four ways: workbench, icepool, dyce, tight numpy.
+"""The reference scenario (benchmarks/README.md), built four ways: workbench, icepool, dyce, tight numpy.
 
 4 attacks per turn, each with advantage, +7 vs AC 16, natural 1 misses, 19-20 threatens and
 crits without confirmation (a crit rolls 2d6+3 twice: 4d6+6), other hits 2d6+3; 150 HP.

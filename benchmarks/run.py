@@ -1,4 +1,4 @@
-"""Time the DESIGN.md reference scenario: workbench vs icepool, dyce and tight numpy, in one run.
+"""Time the reference scenario (benchmarks/README.md): workbench vs icepool, dyce and tight numpy, in one run.
 
     .venv/bin/python benchmarks/run.py            # or: make bench
     .venv/bin/python benchmarks/run.py --figures rounds --skip-dyce-rounds   # the rounds figure alone
@@ -6,7 +6,7 @@
 Prints each figure (best of several repeats, after one warm-up so imports are not timed; every
 repeat builds its dice from scratch), the ratios against the faster idiomatic peer (icepool, dyce)
 and against the tight numpy version, and checks that all four agree to 1e-12. Writes the table to
-benchmarks/results/reference.md (``--out``), with the load average. DESIGN.md targets: one attack >= 10x the faster peer, a turn
+benchmarks/results/reference.md (``--out``), with the load average. The targets (README, Performance): one attack >= 10x the faster peer, a turn
 >= 30x, rounds-to-kill no slower than the tight numpy version.
 """
 
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((label, values["workbench"], times, vs_peer, vs_numpy, ratio, TARGETS[stage], stage))
 
     lines = [
-        f"Reference scenario (DESIGN.md): +{ref.BONUS} vs AC {ref.AC} with advantage, 19-20 crit 4d6+6, hit 2d6+3, "
+        f"Reference scenario: +{ref.BONUS} vs AC {ref.AC} with advantage, 19-20 crit 4d6+6, hit 2d6+3, "
         f"{ref.ATTACKS} attacks/turn, {ref.HP} HP.",
         f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; load average "
         f"(1, 5, 15 min) {' '.join(f'{v:.2f}' for v in load_before)} before, "

@@ -65,7 +65,7 @@ class DocError(Exception):
 def _tasks_commands() -> set[str]:
     text = (ROOT / "tasks.py").read_text()
     match = re.search(r"^COMMANDS = \{(.*?)\}", text, re.M)
-    return set(re.findall(r'"(\w+)":', match.group(1))) if match else set()
+    return set(re.findall(r'"([\w-]+)":', match.group(1))) if match else set()
 
 
 def _make_targets() -> set[str]:
@@ -203,9 +203,10 @@ def _rel(path: Path) -> str:
 def fields_table(system: str, model: str, where: str) -> str:
     """Return the Markdown table of the declared fields of ``system``'s model class ``model``."""
     from workbench import fields
+    from workbench.systems import models_of
 
     try:
-        cls = fields.models_of(system)[model]
+        cls = models_of(system)[model]
     except Exception as exc:  # noqa: BLE001 - reported with the page and line
         raise DocError(f"{where}: no model {system}.{model}: {exc!r}") from exc
     return fields.markdown(cls)

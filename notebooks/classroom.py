@@ -101,7 +101,13 @@ class Picture:
     alt: str
 
     def bundle(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        import vl_convert as vlc
+        try:
+            import vl_convert as vlc
+        except ImportError:  # JupyterLite (vl-convert has no browser build): the live chart instead
+            live = alt.JupyterChart(self.chart)._repr_mimebundle_()
+            data = dict(live[0] if isinstance(live, tuple) else live)
+            data["text/plain"] = f"[chart] {self.alt}"
+            return data, {}
 
         spec = self.chart if isinstance(self.chart, dict) else self.chart.to_dict()
         png = vlc.vegalite_to_png(spec, scale=SCALE)

@@ -35,8 +35,12 @@ def title_of(spec: dict[str, Any]) -> str:
 
 
 def png_bundle(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Return the chart's PNG as a (data, metadata) pair, displayed at the chart's own width."""
-    import vl_convert as vlc
+    """Return the chart's PNG as a (data, metadata) pair, displayed at the chart's own width; an
+    empty pair without vl-convert-python (JupyterLite: the live chart alone)."""
+    try:
+        import vl_convert as vlc
+    except ImportError:
+        return {}, {}
 
     scale = SCALE
     png = vlc.vegalite_to_png(spec, scale=scale)
@@ -69,7 +73,12 @@ def live_with_picture(spec: dict[str, Any], **metadata: Any):
 def enable() -> None:
     """Display every altair chart as its live widget with a saved PNG beside it (offline)."""
     alt.renderers.register("jupyter+png", live_with_picture)
-    alt.renderers.enable("jupyter+png", offline=True)
+    from widgets import enable_offline
+
+    # offline when the bundle is in place (cached, or made by vl-convert); without either
+    # (JupyterLite) from the CDN: what enable_offline left the chart class with
+    enable_offline()
+    alt.renderers.enable("jupyter+png", offline=bool(alt.JupyterChart._is_offline))
 
 
 class WithPicture:

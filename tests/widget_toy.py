@@ -15,8 +15,10 @@ import numpy as np
 import polars as pl
 
 from workbench.errors import RulesError
-from workbench.systems.base import Catalog, Model, RuleSystem, check_bool, check_choice, check_int, check_models, \
-    check_number, check_str
+from workbench.systems.catalog import Catalog
+from workbench.model import Model
+from workbench.systems.base import RuleSystem
+from workbench.checks import check_bool, check_choice, check_int, check_models, check_number, check_str
 
 RULE = "toy rules"
 

@@ -87,8 +87,8 @@ class AnnulusAttackBuilder(Panel):
                 options=names,
                 rows=min(10, len(names)),
                 description=cat,
-                style={"description_width": "5.5em"},
-                layout=W.Layout(width="15em"),
+                style={"description_width": "6.2em"},
+                layout=W.Layout(width="15.7em"),
             )
             c[cat].add_class(f"wb-upgrades-{cat}")
             boxes.append(c[cat])
@@ -99,8 +99,8 @@ class AnnulusAttackBuilder(Panel):
                 min=0,
                 max=99,
                 description=n,
-                style={"description_width": "5.5em"},
-                layout=W.Layout(width="10em"),
+                style={"description_width": "6.2em"},
+                layout=W.Layout(width="10.7em"),
             )
             ranks.append(c[f"rank:{n}"])
         self.controls = c

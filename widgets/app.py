@@ -16,13 +16,15 @@ from typing import Any
 import ipywidgets as W
 import traitlets as T
 
+from workbench.dist import Dist
 from workbench.errors import RulesError
 
 from .attack import attack_builder
 from .base import Panel, _children, guarded
-from .budget import BudgetSearchPanel, has_build_space
+from .budget import BudgetSearchPanel, BuildSearchPanel, has_build_space
 from .compare import ComparePanel
 from .damage import DamagePanel
+from .dice_box import DiceBox
 from .duel import DuelPanel
 from .files import FilePanel
 from .pins import MAX_PINS, Pin, PinsPanel
@@ -33,6 +35,10 @@ from .variants import VariantsPanel
 __all__ = ["Workbench", "TABS"]
 
 TABS = ("Damage", "Duel", "Compare", "Build", "Sweep", "Race", "Variants")
+#: the matchup (attacker, target) a system opens on where the catalog's first two creatures show
+#: little (Glass Empires: the Vegetable Sprite's Tiny Fists deal 0.44 a use to the Porcelain Doll);
+#: the Wolf against the Bear, whose attacks differ visibly (issue 36, item 5)
+OPENING = {"glass_empires": ("Wolf", "Bear")}
 
 
 #: the Files panel's slot of the whole setup, the one a link carries
@@ -62,6 +68,10 @@ class Workbench(Panel):
     overlays them against the Damage tab's target with deltas against ``reference`` (a pin's
     label, the first pin's by default); the Sweep tab draws one line per pin, and Compare's
     **add pinned builds** adds them to its grid. Switching the system clears the pins.
+
+    ``setup`` is a share code to open on (:meth:`open_setup`; ``?setup=`` of a link); ``link_page``
+    the page the Files panel's share link opens, relative to this one ("" this page, as in Voilà; the
+    JupyterLite site's app page, lite/build.py).
     """
 
     system_name = T.Unicode("annulus", help="the rule system shown")
@@ -69,7 +79,13 @@ class Workbench(Panel):
     reference = T.Unicode("", help="the label of the pin the deltas are against")
 
     def __init__(
-        self, system: str = "annulus", *, duel_auto: bool = False, setup: str | None = None, **kwargs: Any
+        self,
+        system: str = "annulus",
+        *,
+        duel_auto: bool = False,
+        setup: str | None = None,
+        link_page: str = "",
+        **kwargs: Any,
     ) -> None:
         import workbench as wb
 
@@ -97,6 +113,8 @@ class Workbench(Panel):
                 "attack": (lambda: self.damage.attack, lambda m: self._apply_one(m, "attack")),
             },
             link_slot=SETUP_SLOT,
+            link_page=link_page,
+            link_code=self.link_code,
         )
         self._adopt(self.files)
         self.build_seconds: dict[str, float] = {}
@@ -104,15 +122,34 @@ class Workbench(Panel):
         self.system_name = system
         self._build(system)
         self.system_select.observe(self.guard(lambda ch: setattr(self, "system_name", ch["new"])), names="value")
-        if setup:
-            # a link's setup (?setup=wb1:... in the app's URL): a bad one is explained, the app stays up
-            try:
-                self.apply_models(wb.from_share_code(setup))
-            except RulesError as err:
-                self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
+        self.open_setup(setup)
+        self.observe(
+            self.guard(lambda _: self.files.refresh_link(self.link_code())), names=["value", "pins", "reference"]
+        )
+        self.guard(lambda: self.files.refresh_link(self.link_code()))()
         header = W.HBox([W.HTML("<h3 style='margin:0 1em 0 0'>Rules Workbench</h3>"), self.system_select])
         self.children = _children(header, self.error_box, self.tabs, W.HTML("<b>Save, load, share</b>"), self.files)
         self.add_class("wb-app")
+
+    def open_setup(self, setup: str | None) -> bool:
+        """Apply a link's setup (``?setup=...`` in the app's URL): a ``wb2:`` setup code (models, pins
+        and the reference pin) or an older ``wb1:`` share code (models only); return True when it
+        was applied, False when there is none or it is bad (then explained; the app stays up)."""
+        from workbench.links import read_setup_code
+
+        if not setup:
+            return False
+        try:
+            link = read_setup_code(setup)
+            self.apply_models(link.models)
+        except RulesError as err:
+            self.show_error(RulesError(f"the link's setup could not be used: {err}", field="setup"))
+            return False
+        if link.pins:
+            self.pins = [Pin(label, att, atk, opt, sit) for label, att, atk, opt, sit in link.pins][:MAX_PINS]
+            labels = [p.label for p in self.pins]
+            self.reference = link.reference if link.reference in labels else labels[0]
+        return True
 
     # -- building
     @property
@@ -137,7 +174,9 @@ class Workbench(Panel):
         self._boxes = {t: W.VBox([W.HTML(f"<i>building the {t} tab…</i>")]) for t in TABS}
         for box, t in zip(self._boxes.values(), TABS):
             box.add_class(f"wb-tab-{t.lower()}")
-        damage = DamagePanel(self.system)
+        cat = self.system.catalog().creatures
+        opening = [cat.get(n) for n in OPENING.get(self.system.name, ())]
+        damage = DamagePanel(self.system, *opening) if opening and all(opening) else DamagePanel(self.system)
         assert damage.chart is not None  # a DamagePanel draws on construction
         damage.chart.add_class("wb-damage-chart")
         damage.stats.add_class("wb-damage-stats")
@@ -146,7 +185,8 @@ class Workbench(Panel):
         damage.observe(self._on_models, names=["attacker", "target", "attack", "options", "situation"])
         self.panels["Damage"] = damage
         self.pinned = self._make_pins(damage)
-        self._boxes["Damage"].children = [damage, self.pinned]
+        self.dice = self._make_dice_box(damage, "wb-dice-damage")
+        self._boxes["Damage"].children = [damage, self.pinned, self.dice_section(self.dice)]
         self.tabs.unobserve(self._on_tab, names="selected_index")
         try:
             self.tabs.children = list(self._boxes.values())
@@ -158,6 +198,22 @@ class Workbench(Panel):
         self.clear_error()
         self._on_models()
         self.build_seconds[name] = time.perf_counter() - start
+
+    def _make_dice_box(self, d: DamagePanel, css: str, label: str = "this attack") -> DiceBox:
+        """Return a dice box overlaying typed expressions on ``d``'s damage per attack (the Damage
+        tab's, or Compare's clicked matchup), drawn as ``label``."""
+        box = DiceBox(base=d.value if isinstance(d.value, Dist) else None, base_label=label)
+        box.add_class(css)
+        T.dlink((d, "value"), (box, "base"), transform=lambda v: v if isinstance(v, Dist) else None)
+        return box
+
+    @staticmethod
+    def dice_section(box: DiceBox) -> W.Accordion:
+        """Return ``box`` in a closed section titled "Dice box" (opened by a click)."""
+        section = W.Accordion(children=[box], selected_index=None)
+        section.set_title(0, f"Dice box: type 3d6+2, 4d6kh3, d20+7 >= 16 ... and see it beside {box.base_label}")
+        section.add_class("wb-dice-section")
+        return section
 
     def _make_pins(self, d: DamagePanel) -> PinsPanel:
         """Return the Damage tab's pins panel, linked to the Damage tab and to ``pins`` and
@@ -178,6 +234,12 @@ class Workbench(Panel):
         """Pin the Damage tab's build (see :meth:`widgets.pins.PinsPanel.pin`): return the pin, or
         None with the reason beside the pin button (six pinned already, the same build pinned)."""
         return self.pinned.pin(label)
+
+    def use_build(self, attacker: Any, attack: Any, label: str) -> Pin | None:
+        """Put ``attacker`` using ``attack`` (a budget search's result) in the Damage tab and pin it
+        as ``label``; return the pin (None with the reason beside the pin button when refused)."""
+        self.damage.update(attacker=attacker, attack=attack)
+        return self.pin(label)
 
     def unpin(self, label: str) -> None:
         """Remove the pin labelled ``label`` (RulesError naming ``pins`` if there is none)."""
@@ -227,18 +289,50 @@ class Workbench(Panel):
     def _make_duel(self) -> Panel:
         d = self.damage
         duel = DuelPanel(
-            self.system, d.attacker, d.target, options=d.options, situation=d.situation, auto=self.duel_auto
+            self.system,
+            d.attacker,
+            d.target,
+            options=d.options,
+            situation=d.situation,
+            auto=self.duel_auto,
+            attack_a=d.attack,
         )
+        duel.attack_owner = d.attacker
         duel.add_class("wb-duel")
         # one selection for the whole app: the Duel follows the Damage tab's attacker, target,
         # options and situation (with auto=False it marks itself stale until Run duel is pressed)
-        for src, dst in (("attacker", "a"), ("target", "b"), ("options", "options"), ("situation", "situation")):
+        # A plays the Damage tab's attack (as often as each turn allows), its best plan beside it
+        for src, dst in (
+            ("attacker", "a"),
+            ("target", "b"),
+            ("attack", "attack_a"),
+            ("attacker", "attack_owner"),  # a side A picked on the Duel tab plays its best plan
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (duel, dst))
         return duel
 
     def _make_compare(self) -> Panel:
         d = self.damage
-        cmp = ComparePanel(self.system, options=d.options, situation=d.situation)
+        # the catalog's first creatures with the Damage tab's attacker and target among them, the
+        # detail on the Damage tab's matchup when the grid holds it (issue 36, item 5)
+        cat = list(self.system.catalog().creatures.values())
+        attackers = [d.attacker, *[c for c in cat[:4] if c.name != d.attacker.name]][:4]
+        targets = [d.target, *[c for c in cat[:6] if c.name != d.target.name]][:6]
+        cmp = ComparePanel(self.system, attackers, targets, options=d.options, situation=d.situation)
+        # the Damage tab's matchup, else the attacker's first attack in the grid against its target
+        own = [f"{d.attacker.name}: {getattr(a, 'name', '')}" for a in (d.attack, *self.system.attacks_of(d.attacker))]
+        here = next(
+            (
+                (b, d.target.name)
+                for b in own
+                if cmp.value is not None and cmp._row_of((b, d.target.name), cmp.value) is not None
+            ),
+            None,
+        )
+        if here is not None:
+            cmp.selected = here
         cmp.add_class("wb-compare")
         for name in ("options", "situation"):
             T.dlink((d, name), (cmp, name))
@@ -256,6 +350,9 @@ class Workbench(Panel):
         add_pins.on_click(cmp.guard(lambda _: self.add_pins_to_compare()))
         cmp.add_buttons = (add_attacker, add_target, add_pins)
         cmp.prepend(W.HBox([add_attacker, add_target, add_pins]))
+        if cmp.detail is not None:  # a dice box beside the clicked matchup's damage
+            cmp.dice = self._make_dice_box(cmp.detail, "wb-dice-compare", "this matchup")
+            cmp.set_trait("children", (*getattr(cmp, "children"), self.dice_section(cmp.dice)))  # noqa: B009
         return cmp
 
     def add_pins_to_compare(self) -> list[str]:
@@ -282,10 +379,18 @@ class Workbench(Panel):
 
     def _make_race(self) -> Panel:
         d = self.damage
-        panel = RacePanel(self.system, d.attacker, target=d.target, options=d.options, situation=d.situation)
+        panel = RacePanel(
+            self.system, d.attacker, target=d.target, options=d.options, situation=d.situation, attack_a=d.attack
+        )
         panel.add_class("wb-tab-race-panel")
-        # the Damage tab's attacker races a rival picked here, against the Damage tab's target
-        for src, dst in (("attacker", "a"), ("target", "target"), ("options", "options"), ("situation", "situation")):
+        # the Damage tab's attacker (playing its attack) races a rival picked here, against its target
+        for src, dst in (
+            ("attacker", "a"),
+            ("attack", "attack_a"),
+            ("target", "target"),
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (panel, dst))
         return panel
 
@@ -325,11 +430,39 @@ class Workbench(Panel):
         T.link((builder, "value"), (box, "value"))
         box.builder, box.summary = builder, summary
         box.search = None
-        parts: list[W.Widget] = [builder, summary]
-        if has_build_space(self.system):
+        box.dice = self._make_dice_box(d, "wb-dice-build")
+        parts: list[W.Widget] = [builder, summary, self.dice_section(box.dice)]
+        from workbench.build_levers import levers
+
+        if levers(self.system, d.attacker, d.attack):
+            # the builds around the one on screen (its levers, each with its cost); "Use this build"
+            # puts one in the Damage tab and pins it
+            search = BuildSearchPanel(
+                self.system,
+                d.attacker,
+                d.attack,
+                d.target,
+                options=d.options,
+                situation=d.situation,
+                on_use=self.use_build,
+            )
+            for name in ("attacker", "attack", "target", "options", "situation"):
+                T.dlink((d, name), (search, name))
+            box._adopt(search)
+            box.search = search
+            parts.append(W.VBox([W.HTML("<b>Budget search around this build</b>"), search]))
+        elif has_build_space(self.system):
             # the best builds within a budget for the Damage tab's attacker against its target
-            search = BudgetSearchPanel(self.system, d.attacker, d.target, options=d.options, situation=d.situation)
-            for name in ("attacker", "target", "options", "situation"):
+            search = BudgetSearchPanel(
+                self.system,
+                d.attacker,
+                d.target,
+                options=d.options,
+                situation=d.situation,
+                attack=d.attack,
+                on_use=self.use_build,
+            )
+            for name in ("attacker", "attack", "target", "options", "situation"):
                 T.dlink((d, name), (search, name))
             box._adopt(search)
             box.search = search
@@ -349,6 +482,13 @@ class Workbench(Panel):
             "options": d.options,
             "situation": d.situation,
         }
+
+    def link_code(self) -> str:
+        """Return the short code of a link to this setup (:func:`workbench.links.setup_code`): the
+        Damage tab's models and the pins, catalog entries by name and only the edited fields."""
+        from workbench.links import setup_code
+
+        return setup_code(self._setup_models(), self.pins, self.reference)
 
     def _setup_models(self) -> list[Any]:
         d = self.damage

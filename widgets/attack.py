@@ -38,10 +38,17 @@ class AttackSetBuilder(CatalogEditor):
         self.attacker = attacker
 
     def _entries(self, attacker: Any) -> dict[str, Any]:
+        """Return the picker's entries: the attacker's own attacks, then the catalog's, each attack
+        once (issue 36, item 4: Last Odyssey listed 154 entries, the Cop's Truncheon twice and nine
+        identical "Attack"s): a catalog attack equal to one listed already is left out."""
         own = self.system.attacks_of(attacker) if attacker is not None else []
         entries = {str(getattr(a, "name", i)): a for i, a in enumerate(own)}
+        seen = set(entries.values())
         for name, a in self.system.catalog().attacks.items():
-            entries.setdefault(name, a)
+            if name in entries or a in seen:
+                continue
+            entries[name] = a
+            seen.add(a)
         return entries
 
     @T.observe("attacker")

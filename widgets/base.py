@@ -24,6 +24,7 @@ import traitlets as T
 from workbench.errors import RulesError, docs_page
 
 from .offline import enable_offline
+from .workers import Worker, in_inline_job
 
 if TYPE_CHECKING:
     from workbench.charts import AnyChart
@@ -97,7 +98,8 @@ INLINE_SECONDS = 1.0
 _WORKER_PREFIX = "workbench-panel"
 # a second worker for work that follows a result and may take seconds (the Damage tab's fight), so
 # that it never holds up the next redraw: each queue has one worker, and a newer request supersedes
-FOLLOW_UP = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-follow-up")
+# (where threads cannot start, Pyodide, a queue runs its jobs on the kernel's loop: widgets.workers)
+FOLLOW_UP = Worker("workbench-follow-up")
 
 
 class Cancelled(BaseException):
@@ -113,7 +115,9 @@ PROGRESS_EVERY = 0.25
 class Background:
     """Runs a panel's long work (a simulated duel, a big compare) in a worker thread, off the
     kernel's message loop, so that the app stays responsive and the last valid result stays on
-    screen.
+    screen. Where threads cannot start (Pyodide) the work runs on the kernel's loop after the
+    handler that asked returns, or at once with no loop running (:mod:`widgets.workers`): the
+    progress line and superseding are the same, and Cancel drops a job that has not started.
 
     :meth:`run` submits ``work`` and waits at most ``inline`` seconds: work done by then is applied
     at once (the panel behaves as if it ran inline); otherwise the panel shows ``busy`` ("working...")
@@ -131,17 +135,16 @@ class Background:
         # each panel its own worker, so that one panel's long work (a simulated duel) never holds
         # up another's (a Damage redraw); within a panel a newer request supersedes the older
         self._own = executor is None
-        self.executor = (
-            concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_PREFIX)
-            if executor is None
-            else executor
-        )
+        self.executor: concurrent.futures.Executor = Worker(_WORKER_PREFIX) if executor is None else executor
         self.generation = 0
         self.future: concurrent.futures.Future | None = None
         self._lock = threading.RLock()
         self._idle = threading.Event()
         self._idle.set()
         self._progress_shown = 0  # the generation whose progress the busy line shows, if any
+        # called (with no argument) each time no request is awaited any more: finished, failed or
+        # cancelled, so a panel can take down what said "still working" (a preview's badge)
+        self.on_idle: list[Callable[[], Any]] = []
         self.busy = W.HTML("")
         self.busy.add_class("wb-busy")
         self.cancel_button = W.Button(
@@ -174,7 +177,7 @@ class Background:
         (``work`` never runs, e.g. the duel turned out exact), otherwise ``show(result)`` draws it at
         once as a preview (if the request is still the newest) and ``work()`` follows, with
         ``label`` in the busy line and Cancel offered."""
-        if self._own and threading.current_thread().name.startswith(_WORKER_PREFIX):
+        if self._own and (threading.current_thread().name.startswith(_WORKER_PREFIX) or in_inline_job()):
             # Already on a panel's worker (a panel built or refreshed by a panel's result): the work
             # runs here, where it is off the loop anyway (its own worker may be the one running
             # this, and could not start it before this returns).
@@ -198,10 +201,11 @@ class Background:
             job = work if preview is None else self._staged(gen, work, *preview)
             future = self.executor.submit(self._reported(gen, job, label))
             self.future = future
-        try:
-            concurrent.futures.wait([future], timeout=self.inline)
-        except Exception:  # noqa: BLE001 - waiting itself cannot fail the panel
-            pass
+        if self.threaded:  # (thread-less, a job not done yet runs after this handler returns)
+            try:
+                concurrent.futures.wait([future], timeout=self.inline)
+            except Exception:  # noqa: BLE001 - waiting itself cannot fail the panel
+                pass
         if future.done():
             return self._finish(future, gen, apply)
         with self._lock:
@@ -284,7 +288,15 @@ class Background:
                 self.panel.show_unexpected(exc)
             finally:
                 self._idle.set()
+                self._idle_now()
             return None
+
+    def _idle_now(self) -> None:
+        for callback in list(self.on_idle):
+            try:
+                callback()
+            except Exception as exc:  # noqa: BLE001 - a bug must not escape the worker silently
+                self.panel.show_unexpected(exc)
 
     def cancel(self) -> None:
         """Drop the request running now (its result will not be applied); keep the last result."""
@@ -296,10 +308,41 @@ class Background:
             self.busy.value = '<i class="wb-cancelled">cancelled: the last result is kept</i>'
             self.cancel_button.layout.display = "none"
             self._idle.set()
+            self._idle_now()
+
+    @property
+    def threaded(self) -> bool:
+        """Return True when the work runs on a thread (False: on the kernel's loop, widgets.workers)."""
+        return bool(getattr(self.executor, "threaded", True))
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no request is awaited (for scripts and tests); return False on a timeout."""
+        """Block until no request is awaited (for scripts and tests); return False on a timeout.
+        Thread-less, the awaited work runs now, here (a panel's constructor needs its first result;
+        nothing else would run it while this blocks)."""
+        if not self.threaded:
+            run_now = getattr(self.executor, "run_now", None)
+            if self.future is not None and run_now is not None:
+                run_now(self.future)
+            return self._idle.is_set()
         return self._idle.wait(timeout)
+
+
+#: argument names that reach a panel's messages from the engine without a control of that name
+KNOWN_NAMES = frozenset({"max_rounds", "damage_type", "max_seconds", "uses_per_turn", "hit_pools", "kill_within_K"})
+#: a rules source named in a rule citation: a rules text, CLARIFICATIONS / DESIGN notes, a catalog file
+_SOURCE = re.compile(
+    r"(?:[\w./-]+\.(?:txt|toml|mdx)|CLARIFICATIONS\.md|DESIGN\.md|srd/[\w./-]+)(?:,\s*[A-Z][\w ]*?)?(?=[:;,)\]]|$)\s*:?\s*"
+)
+
+
+def rule_words(rule: str | None) -> str:
+    """Return a rule citation without the rules files it names (the reader does not have them:
+    "annulus-attacks.txt: one alteration per set" -> "one alteration per set"), "" when nothing
+    but the file is left; docs pages (docs/...) are kept."""
+    if not rule:
+        return ""
+    words = _SOURCE.sub("", rule).strip(" ;,:")
+    return re.sub(r"docs/[\w/.-]+\.md\s*:?\s*", "", words).strip(" ;,:")
 
 
 class Panel(W.VBox):
@@ -404,13 +447,55 @@ class Panel(W.VBox):
             "please report this with the inputs that caused it."
         )
 
-    def show_error(self, err: RulesError | str) -> None:
-        """Show ``err`` beside the control named by its field (else in the panel's error line), with
-        the docs page that explains its rule (the rules files do not ship with the package)."""
-        message = str(err)
-        page = docs_page(getattr(err, "rule", None))
+    def _label(self, field: str) -> str | None:
+        controls = getattr(self, "controls", None)
+        if isinstance(controls, dict) and field in controls:
+            label = getattr(controls[field], "description", "")
+            if label:
+                return str(label)
+        for p in self._subpanels:
+            got = p._label(field)
+            if got:
+                return got
+        return None
+
+    def label_of(self, field: str) -> str:
+        """Return the words on screen for ``field``: its control's label (the "to" box of a field
+        named ``high``), found in this panel or a child panel, else the name in words."""
+        label, words = self._label(field), field.replace("_", " ")
+        if not label or label.startswith((f"{field} (", f"{words} (")):  # a form's "hp (HP)": the name
+            return words
+        return label
+
+    def on_screen(self, err: RulesError | str) -> str:
+        """Return ``err`` in the words on screen (issue 36, item 4): the field as its control is
+        labelled ("to: ...", not "high: ..."), field names in the message in words ("max rounds",
+        not "max_rounds"), and the rule it cites by its words and the project's docs page that
+        explains it, never by a rules file the reader does not have."""
+        if not isinstance(err, RulesError):
+            return str(err)
+        text = err.message
+        names = set(self.fields()) | ({err.field} if err.field else set()) | KNOWN_NAMES
+        for name in sorted(names, key=len, reverse=True):
+            if "_" in name and name in text:
+                text = re.sub(rf"(?<![\w/.-]){re.escape(name)}(?![\w/.-])", self.label_of(name), text)
+        field = err.field
+        if field:
+            top = re.split(r"[.\[]", field)[0]
+            text = f"{self.label_of(top) if top == field else field}: {text}"
+        page = docs_page(err.rule)
+        rule = rule_words(err.rule)
+        if rule:
+            text += f" \u2014 rule: {rule}"
         if page:
-            message = f"{message} (see {page})"
+            text += f" (see {page})"
+        return text
+
+    def show_error(self, err: RulesError | str) -> None:
+        """Show ``err`` beside the control named by its field (else in the panel's error line), in
+        the words on screen (:meth:`on_screen`), with the docs page that explains its rule (the
+        rules files do not ship with the package)."""
+        message = self.on_screen(err)
         field = getattr(err, "field", None)
         if field is not None and field not in self.fields():
             field = re.split(r"[.\[]", field)[0]  # "weapons[0].damage": the weapons control

@@ -17,6 +17,7 @@ import html
 from typing import Any
 
 import ipywidgets as W
+import polars as pl
 import traitlets as T
 
 from workbench import charts
@@ -24,7 +25,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 
-__all__ = ["BudgetSearchPanel", "RANK_BY", "has_build_space", "default_budget"]
+__all__ = ["BudgetSearchPanel", "BuildSearchPanel", "RANK_BY", "has_build_space", "default_budget"]
 
 #: what a search ranks by, with its label (higher is better)
 RANK_BY = {
@@ -50,11 +51,22 @@ def default_budget(system: Any) -> int:
     return 1 if system.build_choices() is not None else 3
 
 
+def _set_frame(panel: Panel, frame: Any) -> None:
+    """Set ``panel.value`` to a polars frame (traitlets compares the old value with it: a frame
+    against None warns; the comparison means nothing here)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        panel.value = frame
+
+
 class BudgetSearchPanel(Panel):
     """Every legal build within ``budget`` used by ``attacker`` against ``target``, the best
     ``top_k`` by ``by`` and the cost front; ``value`` is the ``wb.explore`` frame."""
 
     attacker = T.Any(allow_none=True)
+    attack = T.Any(allow_none=True, help="the attack on screen (replaced by the attack set used)")
     target = T.Any(allow_none=True)
     options = T.Any(allow_none=True)
     situation = T.Any(allow_none=True)
@@ -73,11 +85,14 @@ class BudgetSearchPanel(Panel):
         options: Any = None,
         situation: Any = None,
         search: bool = True,
+        attack: Any = None,
+        on_use: Any = None,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
 
         super().__init__(**kwargs)
+        self.attack, self.on_use = attack, on_use
         self.system = lookup(system)
         if not has_build_space(self.system):
             raise RulesError(
@@ -109,6 +124,14 @@ class BudgetSearchPanel(Panel):
         self.table = W.HTML()
         self.table.add_class("wb-budget-table")
         self.results = W.VBox([self.table])
+        # "Use this build": the picked row's attack set in place of the attack on screen (Annulus)
+        self.pick = W.Dropdown(description="build", style={"description_width": "4em"}, layout=W.Layout(width="32em"))
+        self.pick.add_class("wb-budget-pick")
+        self.use_button = W.Button(
+            description="Use this build", icon="check", tooltip="put it in the Damage tab and pin it"
+        )
+        self.use_button.add_class("wb-budget-use")
+        self.use_button.on_click(self.guard(lambda _: self.use()))
         self.background = Background(self)
         self._say_estimate()
         if search:
@@ -120,6 +143,7 @@ class BudgetSearchPanel(Panel):
             W.HBox([self.search_button, self.estimate_line]),
             self.background.box,
             self.error_box,
+            W.HBox([self.pick, self.use_button]),
             self.results,
         )
         self.add_class("wb-budget")
@@ -184,8 +208,189 @@ class BudgetSearchPanel(Panel):
                 f"<table><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(by.replace('_', ' '))}</th>"
                 f"<th>stands for</th></tr>{cells}</table>"
             )
+            self.pick.options = [
+                (f"{r['rank']}. {r['name']} ({r[by]:.3f})", r["name"]) for r in top.iter_rows(named=True)
+            ]
+            self.pick.index = 0 if self.pick.options else None  # the best, picked
             self.clear_message(self.error)
-            self.value = frame
+            _set_frame(self, frame)
             return frame
 
         return self.background.run(work, apply, "searching...")
+
+    def use(self, name: str | None = None) -> tuple[Any, Any, str]:
+        """Hand the attack set ``name`` (default: the picked row's), used by the attacker in place of
+        the attack on screen, to ``on_use`` as (attacker, attack, label); return them."""
+        from workbench.build_levers import annulus_attack, with_attack
+
+        name = self.pick.value if name is None else name
+        if not name:
+            raise RulesError("search first, then pick a build", field="build")
+        attack = annulus_attack(self.system, name)
+        old = self.attack if self.attack is not None else next(iter(self.system.attacks_of(self.attacker)), None)
+        attacker = with_attack(self.system, self.attacker, old, attack) if old is not None else self.attacker
+        label = name if len(name) <= 40 else name[:39] + "…"
+        if self.on_use is not None:
+            self.on_use(attacker, attack, label)
+        return attacker, attack, label
+
+
+class BuildSearchPanel(Panel):
+    """Budget search about the build on screen (:func:`workbench.build_levers.search_builds`): the
+    levers of the system varied around ``attacker`` using ``attack`` within ``budget``, identical
+    builds merged, ranked by ``by``, the cost front drawn; **Use this build** hands the picked row's
+    ``(attacker, attack, label)`` to ``on_use`` (the app puts it in the Damage tab and pins it).
+    ``value`` is the ranked frame; ``builds`` maps its ``build`` column to the models."""
+
+    attacker = T.Any(allow_none=True)
+    attack = T.Any(allow_none=True)
+    target = T.Any(allow_none=True)
+    options = T.Any(allow_none=True)
+    situation = T.Any(allow_none=True)
+    budget = T.Int(2)
+    by = T.Unicode("mean_damage")
+
+    def __init__(
+        self,
+        system: Any,
+        attacker: Any,
+        attack: Any,
+        target: Any,
+        *,
+        budget: int = 2,
+        by: str = "mean_damage",
+        top_k: int = 10,
+        options: Any = None,
+        situation: Any = None,
+        on_use: Any = None,
+        search: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        from workbench.build_levers import FIGURES, UNIT_COST_NOTE, levers
+        from workbench.systems import system as lookup
+
+        super().__init__(**kwargs)
+        self.system = lookup(system)
+        self.top_k, self.on_use = top_k, on_use
+        self.builds: dict[int, Any] = {}
+        self.attacker, self.attack, self.target = attacker, attack, target
+        self.options, self.situation, self.budget, self.by = options, situation, budget, by
+        style = {"description_width": "7em"}
+        self.controls = {
+            "budget": W.BoundedIntText(value=budget, min=0, max=10, description="budget", style=style),
+            "by": W.Dropdown(
+                options=[(label, col) for col, label in FIGURES.items()], value=by, description="rank by", style=style
+            ),
+        }
+        for name, w in self.controls.items():
+            T.link((w, "value"), (self, name))
+        self.search_button = W.Button(description="Search", icon="search", tooltip="every build within the budget")
+        self.search_button.add_class("wb-budget-search")
+        self.search_button.on_click(self.guard(lambda _: self.search()))
+        self.levers_line = W.HTML()
+        self.levers_line.add_class("wb-budget-levers")
+        self.note = W.HTML(f"<span style='color:#57606a'>{html.escape(UNIT_COST_NOTE)}</span>")
+        self.table = W.HTML()
+        self.table.add_class("wb-budget-table")
+        self.pick = W.Dropdown(description="build", style={"description_width": "4em"}, layout=W.Layout(width="32em"))
+        self.pick.add_class("wb-budget-pick")
+        self.use_button = W.Button(
+            description="Use this build", icon="check", tooltip="put it in the Damage tab and pin it"
+        )
+        self.use_button.add_class("wb-budget-use")
+        self.use_button.on_click(self.guard(lambda _: self.use()))
+        self.results = W.VBox([self.table])
+        self.stale_line = W.HTML()
+        self._levers = levers
+        self._say_levers()
+        if search:
+            self.search()
+        rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
+        self.children = _children(
+            W.VBox(rows),
+            W.HBox([self.search_button, self.levers_line]),
+            self.note,
+            self.error_box,
+            self.stale_line,
+            W.HBox([self.pick, self.use_button]),
+            self.results,
+        )
+        self.add_class("wb-budget")
+
+    @T.observe("attacker", "attack", "target", "options", "situation", "budget", "by")
+    @guarded
+    def _on_build(self, change: dict) -> None:
+        if hasattr(self, "levers_line"):
+            self._say_levers()
+        if self.value is not None and hasattr(self, "stale_line"):
+            self.stale_line.value = (
+                "<span class='wb-budget-stale' style='color:#9a6700'>&#9888; the build on screen changed "
+                f"({html.escape(change['name'])}): the ranking below is of the one searched before; press Search</span>"
+            )
+
+    def _say_levers(self) -> None:
+        if self.attacker is None or self.attack is None:
+            self.levers_line.value = ""
+            return
+        lv = self._levers(self.system, self.attacker, self.attack)
+        self.levers_line.value = "varies " + "; ".join(
+            f"<b>{html.escape(x.name)}</b> ({len(x.alternatives)})" for x in lv
+        )
+
+    def search(self) -> Any:
+        """Search the builds around the one on screen and show the ranking, the front and the picker."""
+        from workbench.build_levers import FIGURES, search_builds
+
+        frame, builds = search_builds(
+            self.system,
+            self.attacker,
+            self.attack,
+            self.target,
+            budget=self.budget,
+            by=self.by,
+            options=self.options,
+            situation=self.situation,
+        )
+        by = self.by
+        self.builds = builds
+        label = FIGURES[by]
+        chart = charts.cost_front_chart(
+            frame.drop("changes"),
+            by,
+            f"Builds around {self.attack.name} within {self.budget} against {self.target.name}",
+        )
+        self.set_chart(chart)
+        if self.chart is not None:
+            self.chart.add_class("wb-budget-chart")
+        top = frame.head(self.top_k)
+        if "as on screen" not in top["name"].to_list():  # the build on screen, to compare with
+            top = pl.concat([top, frame.filter(frame["name"] == "as on screen")])
+        cells = "".join(
+            f"<tr><td>{r['rank']}</td><td>{html.escape(r['name'])}</td><td>{r['cost']}</td>"
+            f"<td>{r[by]:.4f}</td><td>{r['same_as']}</td><td>{'✓' if r['pareto'] else ''}</td></tr>"
+            for r in top.iter_rows(named=True)
+        )
+        self.table.value = (
+            f"<table class='wb-stats'><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(label)}</th>"
+            f"<th>stands for</th><th>on the front</th></tr>{cells}</table>"
+        )
+        self.pick.options = [(f"{r['rank']}. {r['name']} ({r[by]:.3f})", r["build"]) for r in top.iter_rows(named=True)]
+        self.pick.index = 0 if self.pick.options else None  # the best, picked
+        self.results.children = _children(self.table, self.chart)
+        self.clear_error()
+        _set_frame(self, frame)
+        self.stale_line.value = ""
+        return frame
+
+    def use(self, build: int | None = None) -> tuple[Any, Any, str]:
+        """Hand the build ``build`` (default: the picked one) to ``on_use`` as (attacker, attack,
+        label); return them. RulesError naming ``build`` before a search."""
+        build = self.pick.value if build is None else build
+        if build is None or build not in self.builds or self.value is None:
+            raise RulesError("search first, then pick a build", field="build")
+        row = self.value.filter(self.value["build"] == build).row(0, named=True)
+        attacker, attack = self.builds[build]
+        label = row["name"] if len(row["name"]) <= 40 else row["name"][:39] + "…"
+        if self.on_use is not None:
+            self.on_use(attacker, attack, label)
+        return attacker, attack, label

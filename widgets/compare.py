@@ -111,6 +111,38 @@ def compare_grid(
     return out.with_columns(pl.Series("illegal", illegal, dtype=pl.String)), cells
 
 
+def default_cell(frame: pl.DataFrame) -> tuple[str, str]:
+    """Return the (build, target) the detail opens on: a legal matchup of an attacker against
+    another creature (not Rat against Rat) whose fight takes a few rounds (a finite mean above 1.5,
+    so its rounds curve shows something), the one with the median mean rounds among them; else any
+    legal matchup of two creatures; else the first legal one (issue 36, item 5)."""
+    legal = frame.filter(pl.col("illegal").is_null()).with_columns(_who=pl.col("build").str.split(": ").list.first())
+    others = legal.filter(pl.col("_who") != pl.col("target"))
+    lively = others.filter(pl.col("mean_rounds").is_finite() & (pl.col("mean_rounds") > 1.5)).sort(
+        "mean_rounds", maintain_order=True
+    )
+    pick = lively if lively.height else (others if others.height else legal)
+    row = pick.row(pick.height // 2 if pick is lively else 0, named=True)
+    return row["build"], row["target"]
+
+
+def best_plan_line(attacker: Any, target: Any, options: Any, situation: Any, system: Any) -> str:
+    """Return the reference line under a Compare cell's numbers: the attacker's best plan against
+    the target, its mean damage a turn and mean rounds (:func:`widgets.damage.fight_summary`)."""
+    from .damage import fight_summary
+
+    f = fight_summary(attacker, target, options, situation, system=system)
+    if "error" in f:
+        return f"<br><span class='wb-compare-best' style='color:#57606a'>best plan (reference): {html.escape(f['error'])}</span>"
+    rounds = "never" if f["mean"] is None else f"{f['mean']:.2f}"
+    how = "" if f["exact"] else f", simulated: {f['fights']:,} fights"
+    return (
+        "<br><span class='wb-compare-best' style='color:#57606a'>reference, "
+        f"{html.escape(attacker.name)}'s best plan ({html.escape(f['plan'])}): mean "
+        f"{f['turn_mean']:.2f} damage a turn, mean rounds to kill {rounds}{how}</span>"
+    )
+
+
 class ComparePanel(Panel):
     """Compare attackers' attacks against targets; ``value`` is the grid, ``selected`` the clicked cell.
 
@@ -170,7 +202,7 @@ class ComparePanel(Panel):
                 rows=6,
                 description=label,
                 style={"description_width": "6em"},
-                layout=W.Layout(width="22em"),
+                layout=W.Layout(width="30em"),
             )
             for label, chosen in (("attackers", self.attackers), ("targets", self.targets))
         )
@@ -296,8 +328,7 @@ class ComparePanel(Panel):
         frame, cells = got
         self._cells = cells
         if self._row_of(self.selected, frame) is None:
-            first = frame.filter(pl.col("illegal").is_null()).row(0, named=True)
-            self.selected = (first["build"], first["target"])
+            self.selected = default_cell(frame)
         self._draw(frame)
         self.clear_message(self.error)
         with warnings.catch_warnings():  # traitlets compares the old frame (or None) with == first
@@ -424,9 +455,10 @@ class ComparePanel(Panel):
         kill_one = "–" if r["p_kill_one_turn"] is None else f"{r['p_kill_one_turn']:.1%}"
         self.detail_stats.value = (
             f"<b>{html.escape(self.selected[0])}</b> vs <b>{html.escape(self.selected[1])}</b> "
-            f"({r['target_hp']} HP): {r['uses_per_turn'] if r['uses_per_turn'] is not None else '?'} use(s) a turn, "
+            f"({r['target_hp']} HP), this attack as often as a turn allows: "
+            f"{r['uses_per_turn'] if r['uses_per_turn'] is not None else '?'} use(s) a turn, "
             f"mean <span class='wb-turn-mean'>{turn_mean}</span> damage a turn, "
             f"P(kill in one turn) {kill_one}, mean rounds to kill "
             f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q}) "
             f"<span class='wb-method'>({how})</span>"
-        )
+        ) + best_plan_line(attacker, target, self.options, self.situation, self.system)

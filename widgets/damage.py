@@ -31,6 +31,7 @@ __all__ = [
     "events_html",
     "fight_summary",
     "fight_html",
+    "fight_frames",
     "idle_fields",
     "FIGHT_FIGHTS",
     "IDLE_HINT",
@@ -77,41 +78,56 @@ def events_html(outcomes: Any) -> str:
     return '<div class="wb-events" style="color:#57606a">per use: ' + " · ".join(shown) + "</div>"
 
 
-def fight_summary(
-    attacker: Any,
-    target: Any,
-    options: Any = None,
-    situation: Any = None,
-    fights: int = FIGHT_FIGHTS,
-    system: Any = None,
+def fight_words(err: RulesError) -> str:
+    """Return why a fight cannot be fought in words: the message without the code's field name or a
+    rules file the reader does not have, with the docs page of its rule (issue 36, item 4)."""
+    from workbench.errors import docs_page
+
+    from .base import rule_words
+
+    text = err.message
+    rule, page = rule_words(err.rule), docs_page(err.rule)
+    if rule:
+        text += f" \u2014 rule: {rule}"
+    return text + (f" (see {page})" if page else "")
+
+
+def _one_fight(
+    attacker: Any, target: Any, options: Any, situation: Any, fights: int, sys: Any, plan: Any
 ) -> dict[str, Any]:
-    """Return the fight of ``attacker`` against a passive ``target`` as the Damage tab shows it:
-    the best plan per turn and its mean damage (``wb.turn_plans``, the plan ``wb.rounds_to_kill``
-    plays), the target's pools, and from ``wb.rounds_to_kill`` (the one fight: exact when the
-    state fits a chain, else ``fights`` seeded fights) P(down in round 1), the mean and median
-    rounds, the mass left unresolved at its last round, exact or not with the standard error, the
-    frame itself (``frame``) and the best plan's damage Dist of one turn (``turn``). A fight that
-    cannot end (the attacker never hurts the target) is ``{"error": message}``."""
+    """Return the numbers of one fight of ``attacker`` against a passive ``target`` playing ``plan``
+    (None: the best plan, ``wb.turn_plans``; else an attack, used as often as the turn allows:
+    ``workbench.attack_plans``): ``plan`` (its label), ``turn`` (one turn's damage Dist),
+    ``turn_mean``, ``p_first``, ``mean``, ``median``, ``unresolved``, ``exact``, ``forced_by``,
+    ``fights``, ``se`` and ``frame`` (``wb.rounds_to_kill``); ``{"error": message}`` when it cannot
+    be fought (the attack refused here, or a turn that never hurts)."""
     import numpy as np
 
     import workbench as wb
+    from workbench.attack_plans import attack_plan
     from workbench.simulate import state_effects
-    from workbench.systems import system_of
 
-    out: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "pools": ()}
     try:
-        out["pools"] = (system or system_of(attacker)).hit_pools(target)
-        plans = wb.turn_plans(attacker, target, options, situation)
-        frame = wb.rounds_to_kill(attacker, target, options=options, situation=situation, fights=fights, progress=False)
+        if plan is None:
+            plans = wb.turn_plans(attacker, target, options, situation)
+            label = best_plan(plans) if plans else ""
+            turn = plans[label] if plans else None
+            who, run = attacker, None
+        else:
+            who, run = attack_plan(attacker, plan, options, sys)
+            label = plan.name if len(run) == 1 else f"{plan.name} \u00d7{len(run)}"
+            turn = wb.turn_damage(who, target, options, situation, plan=run)
+        frame = wb.rounds_to_kill(
+            who, target, options=options, situation=situation, plan=run, fights=fights, progress=False
+        )
     except RulesError as err:
-        return {**out, "error": str(err)}
-    label = best_plan(plans) if plans else ""
-    turn = plans[label] if plans else None
+        return {"error": fight_words(err)}
     at, by = frame["p_killed_at"].to_numpy(), frame["p_killed_by"].to_numpy()
     rounds = frame["round"].to_numpy()
     resolved = float(by[-1]) if by.size else 0.0
     half = np.flatnonzero(by >= 0.5)
-    out.update(
+    exact = bool(frame["exact"][0])
+    return dict(
         plan=label,
         turn=turn,
         turn_mean=None if turn is None else turn.mean(),
@@ -119,13 +135,48 @@ def fight_summary(
         mean=float((rounds * at).sum() / resolved) if resolved > 0 else None,
         median=int(rounds[half[0]]) if half.size else None,
         unresolved=max(0.0, 1.0 - resolved),
-        exact=bool(frame["exact"][0]),
-        forced_by=() if bool(frame["exact"][0]) else tuple(sorted(state_effects(attacker, target, options, situation))),
+        exact=exact,
+        forced_by=() if exact else tuple(sorted(state_effects(who, target, options, situation, run))),
         fights=frame["fights"][0],
         se=float(frame["standard_error"].max()),
         frame=frame,
     )
-    return out
+
+
+def fight_summary(
+    attacker: Any,
+    target: Any,
+    options: Any = None,
+    situation: Any = None,
+    fights: int = FIGHT_FIGHTS,
+    system: Any = None,
+    attack: Any = None,
+) -> dict[str, Any]:
+    """Return the fight of ``attacker`` against a passive ``target`` as the Damage tab shows it.
+
+    With ``attack`` (the attack on screen) the fight plays that attack as often as the action
+    economy allows (``wb.rounds_to_kill(..., plan=attack)``), and ``reference`` holds the same
+    numbers for the attacker's best plan (``wb.turn_plans``, the plan ``wb.rounds_to_kill`` plays
+    by default); without it, the best plan is the fight. Keys (:func:`_one_fight`): ``plan`` (its
+    label), ``turn`` (one turn's damage Dist), ``turn_mean``, ``p_first`` (P(down in round 1)),
+    ``mean`` and ``median`` rounds, ``unresolved`` (left at the last round), ``exact``,
+    ``forced_by``, ``fights``, ``se``, ``frame``; plus ``attacker``, ``target``, ``pools`` and
+    ``attack`` (the attack's name, or None). A fight that cannot end (the attack never hurts the
+    target, or the rules refuse it here) has ``error`` instead of the numbers; its ``reference``
+    still stands."""
+    from workbench.systems import system_of
+
+    out: dict[str, Any] = {"attacker": attacker.name, "target": target.name, "pools": (), "attack": None}
+    sys = system or system_of(attacker)
+    try:
+        out["pools"] = sys.hit_pools(target)
+    except RulesError as err:
+        return {**out, "error": fight_words(err)}
+    best = _one_fight(attacker, target, options, situation, fights, sys, None)
+    if attack is None:
+        return {**out, **best}
+    mine = _one_fight(attacker, target, options, situation, fights, sys, attack)
+    return {**out, **mine, "attack": attack.name, "reference": best}
 
 
 def idle_fields(system: Any, attack: Any, attacker: Any, target: Any, options: Any, situation: Any) -> list[str]:
@@ -160,37 +211,74 @@ def idle_fields(system: Any, attack: Any, attacker: Any, target: Any, options: A
     return idle
 
 
+def _method(f: dict[str, Any]) -> str:
+    if f["exact"]:
+        return "exact"
+    return f"simulated: {f['fights']:,} fights, s.e. {f['se']:.4f}" + (
+        f" (state: {html.escape(', '.join(f['forced_by']))})" if f.get("forced_by") else ""
+    )
+
+
+#: the fight table's rows: key, label, how a fight's value is shown
+_FIGHT_ROWS = (
+    ("plan", "plan each turn", lambda f: html.escape(f["plan"])),
+    ("turn", "mean damage per turn", lambda f: "" if f["turn_mean"] is None else f"{f['turn_mean']:.3f}"),
+    ("p1", "P(down in round 1)", lambda f: f"{f['p_first']:.2%}"),
+    ("rtk-mean", "mean rounds to down", lambda f: "none downed" if f["mean"] is None else f"{f['mean']:.2f}"),
+    ("rtk-median", "median rounds", lambda f: "past the last round" if f["median"] is None else str(f["median"])),
+    ("unresolved", "still standing at the last round", lambda f: f"{f['unresolved']:.2%}"),
+    ("method", "method", _method),
+)
+
+
 def fight_html(f: dict[str, Any]) -> str:
-    """Return the Damage tab's fight table (see :func:`fight_summary`)."""
+    """Return the Damage tab's fight table (see :func:`fight_summary`): with an attack, a column for
+    the attack on screen and one for the attacker's best plan (the reference), each labelled."""
     pools = f" ({' + '.join(str(p) for p in f['pools'])} HP)" if f["pools"] else ""
+    ref = f.get("reference")
+    columns: list[tuple[str, str, dict[str, Any]]] = []
+    if f.get("attack") is not None:
+        what = f"{html.escape(f['attack'])} as often as each turn allows, beside its best plan"
+        columns.append(("wb-fight-attack", "this attack", f))
+        if ref is not None:
+            columns.append(("wb-fight-best", "best plan (reference)", ref))
+    else:
+        what = "its best plan each turn"
+        columns.append(("wb-fight-best", "best plan", f))
     head = (
         f'<div style="margin-top:6px"><b>The fight</b>: {html.escape(f["attacker"])} against '
-        f"{html.escape(f['target'])}{pools}, its best plan each turn</div>"
+        f"{html.escape(f['target'])}{pools}, {what}</div>"
     )
-    if "error" in f:
+    if all("error" in c for _, _, c in columns):
         return head + f'<div class="wb-fight-none" style="color:#57606a">{html.escape(f["error"])}</div>'
-    method = (
-        "exact"
-        if f["exact"]
-        else f"simulated: {f['fights']:,} fights, s.e. {f['se']:.4f}"
-        + (f" (state: {html.escape(', '.join(f['forced_by']))})" if f.get("forced_by") else "")
-    )
-    rows = [
-        ("plan", "best plan, turn 1", html.escape(f["plan"])),
-        ("turn", "mean damage per turn", "" if f["turn_mean"] is None else f"{f['turn_mean']:.3f}"),
-        ("p1", "P(down in round 1)", f"{f['p_first']:.2%}"),
-        ("rtk-mean", "mean rounds to down", "none downed" if f["mean"] is None else f"{f['mean']:.2f}"),
-        ("rtk-median", "median rounds", "past the last round" if f["median"] is None else str(f["median"])),
-        ("method", "method", method),
-    ]
-    if f["unresolved"] > 1e-9:
-        rows.insert(5, ("unresolved", "still standing at the last round", f"{f['unresolved']:.2%}"))
-    cells = "".join(
-        f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
-        f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>'
-        for key, label, v in rows
-    )
-    return head + f'<table class="wb-stats wb-fight">{cells}</table>'
+    unresolved = any("error" not in c and c["unresolved"] > 1e-9 for _, _, c in columns)
+    th = "".join(f'<th style="text-align:right;padding-left:1em" class="{k}">{t}</th>' for k, t, _ in columns)
+    body = []
+    for key, label, show in _FIGHT_ROWS:
+        if key == "unresolved" and not unresolved:
+            continue
+        cells = []
+        for cls, _, c in columns:
+            if "error" in c:
+                v = "–" if key != "plan" else f'<span class="wb-fight-none">{html.escape(c["error"])}</span>'
+            else:
+                v = show(c)
+            cells.append(f'<td style="text-align:right;padding-left:1em" class="wb-{key} {cls}">{v}</td>')
+        body.append(f'<tr><th style="text-align:left;padding-right:1em">{label}</th>{"".join(cells)}</tr>')
+    return head + f'<table class="wb-stats wb-fight"><tr><th></th>{th}</tr>{"".join(body)}</table>'
+
+
+def fight_frames(f: dict[str, Any]) -> dict[str, Any]:
+    """Return the rounds frames of a :func:`fight_summary` to overlay, by legend label: the attack
+    on screen ("<attack> (on screen)") and the best plan ("best plan: <label>"), or the best plan
+    alone; a fight in error is left out."""
+    out = {}
+    if "error" not in f:
+        out[f"{f['plan']} (on screen)" if f.get("attack") is not None else f"best plan: {f['plan']}"] = f["frame"]
+    ref = f.get("reference")
+    if ref is not None and "error" not in ref:
+        out[f"best plan: {ref['plan']}"] = ref["frame"]
+    return out
 
 
 class DamagePanel(Panel):
@@ -280,11 +368,20 @@ class DamagePanel(Panel):
         # "the chart starts at the bottom edge of the window"); on a narrow page the results wrap
         # below the inputs
         numbers = W.HBox(
-            [W.VBox([self.stats, self.events], layout=W.Layout(max_width="260px")), self.fight_stats],
+            [W.VBox([self.stats, self.events], layout=W.Layout(max_width="260px"))],
             layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="16px"),
         )
+        # the fight's two columns (the attack on screen, the best plan) take the results' width
         self.results = W.VBox(
-            _children(self.view_toggle, self.background.box, self.stale_banner, self.chart, numbers, self.fight_box),
+            _children(
+                self.view_toggle,
+                self.background.box,
+                self.stale_banner,
+                self.chart,
+                numbers,
+                self.fight_stats,
+                self.fight_box,
+            ),
             layout=W.Layout(flex="0 1 560px", min_width="0"),
         )
         self.results.add_class("wb-damage-results")
@@ -373,8 +470,8 @@ class DamagePanel(Panel):
         return self.background.run(work, apply, label="computing the distribution...")
 
     def refresh_fight(self) -> dict[str, Any] | None:
-        """Recompute the fight (:func:`fight_summary`: the attacker's best plan every turn until the
-        target is down) on the follow-up worker and show it under the chart; return it when done
+        """Recompute the fight (:func:`fight_summary`: the attack on screen as often as each turn
+        allows until the target is down, beside the attacker's best plan) on the follow-up worker and show it under the chart; return it when done
         within half a second, else None (``panel.fight_background.wait()`` blocks until then)."""
         if not self.show_fight:
             return None
@@ -382,12 +479,13 @@ class DamagePanel(Panel):
         hints = "situation" in self.editors
 
         def work() -> tuple[dict[str, Any], Any, list[str]]:
-            f = fight_summary(a, t, o, s, system=self.system)
+            f = fight_summary(a, t, o, s, system=self.system, attack=x)
+            frames = fight_frames(f)
             chart = None
-            if "error" not in f:
+            if frames:
                 chart = charts.rounds_chart(
-                    f["frame"], title=f"Rounds for {f['attacker']} to down {f['target']}", legend_title="Fight"
-                )
+                    frames, title=f"Rounds for {f['attacker']} to down {f['target']}", legend_title="Plan"
+                ).configure_legend(orient="bottom", direction="vertical", labelLimit=360)  # labels whole
             return f, chart, idle_fields(self.system, x, a, t, o, s) if hints else []
 
         def apply(result: tuple[dict[str, Any], Any, list[str]]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """``DuelPanel``: two creatures attack each other until one falls → win chances and the rounds it takes.
 
-``value`` is the :class:`~workbench.combat.DuelResult` of ``wb.duel(a, b, ...)`` (exact absorbing
-chains, DESIGN.md "Combat"); the chart stacks the win/draw split over the chance each side has won
+``value`` is the :class:`~workbench.duel_result.DuelResult` of ``wb.duel(a, b, ...)`` (exact absorbing
+chains, docs/combat.md); the chart stacks the win/draw split over the chance each side has won
 by each round.
 """
 
@@ -73,8 +73,7 @@ def duel_figure(result: Any) -> charts.AnyChart:
     return charts.apply_theme(alt.vconcat(bar, curves, spacing=24))
 
 
-def duel_html(result: Any) -> str:
-    """Return an HTML table of a DuelResult: each side's win chance, no winner, mean length."""
+def _duel_rows(result: Any) -> list[tuple[str, str, str]]:
     r = result.rounds
     decided = result.p_a_wins + result.p_b_wins
     mean = float((r["round"] * (r["p_a_wins"] + r["p_b_wins"])).sum()) / decided if decided else None
@@ -90,18 +89,41 @@ def duel_html(result: Any) -> str:
             ("fights", "fights simulated", f"{result.fights:,}"),
             ("se", "standard error", f"{result.standard_error:.4f}"),
         ]
+    return rows
+
+
+def duel_html(result: Any, reference: Any = None, attack: str | None = None) -> str:
+    """Return an HTML table of a DuelResult: each side's win chance, no winner, mean length. With
+    ``attack`` (side A plays that attack, as often as each turn allows) and ``reference`` (the duel
+    with A on its best plan), two labelled columns: the attack's and the best plan's."""
+    rows = _duel_rows(result)
+    if reference is None:
+        cells = "".join(
+            f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
+            f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>'
+            for key, label, v in rows
+        )
+        return f'<table class="wb-stats">{cells}</table>'
+    ref = {k: v for k, _, v in _duel_rows(reference)}
+    head = (
+        '<tr><th></th><th style="text-align:right;padding-left:1em" class="wb-duel-attack">'
+        f"A plays {html.escape(attack or 'its attack')}</th>"
+        '<th style="text-align:right;padding-left:1em" class="wb-duel-best">A on its best plan (reference)</th></tr>'
+    )
     cells = "".join(
         f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
-        f'<td style="text-align:right" class="wb-{key}">{v}</td></tr>'
+        f'<td style="text-align:right;padding-left:1em" class="wb-{key}">{v}</td>'
+        f'<td style="text-align:right;padding-left:1em;color:#57606a" class="wb-ref-{key}">{ref.get(key, "")}</td></tr>'
         for key, label, v in rows
     )
-    return f'<table class="wb-stats">{cells}</table>'
+    return f'<table class="wb-stats">{head}{cells}</table>'
 
 
-def duel_badge(result: Any, preview: bool = False) -> str:
+def duel_badge(result: Any, preview: bool = False, running: bool = True) -> str:
     """Return the HTML badge saying how a DuelResult was computed: "exact" (absorbing chains) or
     "simulated" with its number of fights and the standard error of the win chances; ``preview``:
-    "preview", the quick first run of a simulated duel while the full run goes on."""
+    "preview", the quick first run of a simulated duel, "the full run is going on" while it does
+    (``running``), else "the full run did not finish" (cancelled, failed or superseded)."""
     if result.exact:
         text, colour, tip = "exact", "#1a7f37", "exact absorbing chains: no sampling error"
     else:
@@ -111,7 +133,7 @@ def duel_badge(result: Any, preview: bool = False) -> str:
             text += f"; forced by {', '.join(result.forced_by)}"
             tip = "seeded simulation: what these rules carry does not fit an exact chain; ± 2 s.e. covers ~95%"
         if preview:
-            text = f"preview: {text}; the full run is going on"
+            text = f"preview: {text}; " + ("the full run is going on" if running else "the full run did not finish")
             colour, tip = "#6e7781", "a quick first run of the simulation, drawn while the full run goes on"
     return (
         f'<span class="wb-duel-badge" title="{html.escape(tip)}" style="display:inline-block;'
@@ -141,6 +163,14 @@ class DuelPanel(Panel):
     max_rounds = T.Int(100)
     tactics_a = T.Any(allow_none=True, help="side A's tactics (the system's tactics_class), None: the default")
     tactics_b = T.Any(allow_none=True, help="side B's tactics (the system's tactics_class), None: the default")
+    attack_a = T.Any(
+        allow_none=True, help="the attack side A plays, as often as each turn allows (None: A's best plan)"
+    )
+    attack_owner = T.Any(
+        allow_none=True,
+        help="the creature attack_a was picked for (the app: the Damage tab's attacker); another side A "
+        "picked on the Duel tab itself plays its best plan. None: attack_a is A's whatever A is",
+    )
     objective = T.Unicode(
         "damage", help='how each side\'s plan is chosen (wb.duel objective): "damage", "rounds" or "kill_within_K"'
     )
@@ -172,6 +202,7 @@ class DuelPanel(Panel):
         tactics_a: Any = None,
         tactics_b: Any = None,
         objective: str = "damage",
+        attack_a: Any = None,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -180,6 +211,11 @@ class DuelPanel(Panel):
         self.system = lookup(system)
         self._ready = False
         self.objective = objective
+        self.attack_a = attack_a
+        self.attack_owner = None
+        self.reference: Any = None  # the duel with side A on its best plan, beside attack_a's
+        self._shown: dict[str, Any] = {}  # the inputs of the result on screen
+        self._preview: Any = None  # the preview on screen while its full run goes on
         creatures = list(self.system.catalog().creatures.values())
         self.a = a if a is not None else (creatures[0] if creatures else self.system.Creature())
         self.b = b if b is not None else (creatures[1] if len(creatures) > 1 else self.a)
@@ -256,6 +292,7 @@ class DuelPanel(Panel):
         self.run_button.add_class("wb-duel-run")
         self.run_button.on_click(self.guard(lambda _: self.refresh()))
         self.background = Background(self)
+        self.background.on_idle.append(self._on_idle)
         self._ready = True
         self.refresh()
         self.background.wait()  # the first duel: a panel is built with a result
@@ -286,15 +323,70 @@ class DuelPanel(Panel):
             self.clear_message(self.error)
         self.max_rounds = change["new"]
 
-    @T.observe("a", "b", "options", "situation", "first", "max_rounds", "tactics_a", "tactics_b", "objective")
+    #: the inputs a duel result depends on, and how a change of each is named on screen
+    INPUTS = {
+        "a": "side A",
+        "b": "side B",
+        "attack_a": "A's attack",
+        "options": "options",
+        "situation": "situation",
+        "first": "initiative",
+        "max_rounds": "max rounds",
+        "tactics_a": "tactics A",
+        "tactics_b": "tactics B",
+        "objective": "plans by",
+    }
+
+    def playing(self) -> Any:
+        """Return the attack side A plays now: ``attack_a``, unless it was picked for another
+        creature than side A (``attack_owner``: side A changed on the Duel tab itself), else None
+        (A's best plan)."""
+        if self.attack_a is None or (self.attack_owner is not None and self.attack_owner != self.a):
+            return None
+        return self.attack_a
+
+    def inputs(self) -> dict[str, Any]:
+        """Return the inputs a duel is run on now (see :data:`INPUTS`)."""
+        return {k: getattr(self, k) for k in self.INPUTS}
+
+    def changed_since(self, shown: dict[str, Any]) -> list[str]:
+        """Return, in words, what changed between the inputs ``shown`` and the current ones
+        ("side B: Basilisk → Drake", "options"), [] when nothing did."""
+        now = self.inputs()
+        out = []
+        for key, words in self.INPUTS.items():
+            old, new = shown.get(key), now[key]
+            if old is new or old == new:
+                continue
+            names = getattr(old, "name", None), getattr(new, "name", None)
+            if key in ("a", "b", "attack_a") and all(isinstance(n, str) for n in names) and names[0] != names[1]:
+                out.append(f"{words}: {names[0]} \u2192 {names[1]}")
+            elif key in ("first", "max_rounds", "objective"):
+                out.append(f"{words}: {old} \u2192 {new}")
+            else:
+                out.append(f"{words} edited")
+        return out
+
+    def _mark_stale(self) -> None:
+        """Say over the result whether it is for the inputs on screen: if not, what changed."""
+        changed = self.changed_since(self._shown) if self._shown else []
+        if not changed:
+            self.stale.value = ""
+            return
+        what = html.escape("; ".join(changed))
+        self.stale.value = (
+            f'<i class="wb-duel-stale" style="color:#9a6700">inputs changed since the result shown ({what}): '
+            + ("it is being recomputed</i>" if self.auto else "press Run duel</i>")
+        )
+
+    @T.observe(*INPUTS)
     @guarded
     def _on_input(self, change: dict) -> None:
         if not self._ready:
             return
         if self.auto:
             self.refresh()
-        else:
-            self.stale.value = '<i class="wb-duel-stale" style="color:#9a6700">inputs changed: press Run duel</i>'
+        self._mark_stale()
 
     def refresh(self) -> Any:
         """Recompute the duel and redraw; on a RulesError show it and keep the last result and chart.
@@ -306,6 +398,8 @@ class DuelPanel(Panel):
         an older duel."""
         from workbench.combat import duel
 
+        shown = self.inputs()
+        attack = self.playing()
         a, b, o, s, first, rounds, fights, ta, tb, objective = (
             self.a,
             self.b,
@@ -319,7 +413,7 @@ class DuelPanel(Panel):
             self.objective,
         )
 
-        def run(n: int) -> Any:
+        def one(n: int, plan: Any) -> Any:
             return duel(
                 a,
                 b,
@@ -332,16 +426,32 @@ class DuelPanel(Panel):
                 tactics_b=tb,
                 progress=False,
                 objective=objective,
+                plan_a=plan,
             )
 
+        def run(n: int) -> Any:
+            # A's attack as often as each turn allows, and A's best plan beside it for reference (a
+            # simulated reference runs PREVIEW_FIGHTS fights: it is a yardstick, its s.e. shown)
+            if attack is None:
+                return one(n, None), None
+            main = one(n, attack)
+            return main, one(n if main.exact else min(n, PREVIEW_FIGHTS), None)
+
+        def apply(pair: Any, preview: bool = False) -> Any:
+            return self._apply(pair[0], preview=preview, reference=pair[1], shown=shown)
+
         if fights <= PREVIEW_FIGHTS:
-            return self.background.run(lambda: run(fights), self._apply, "fighting...")
+            return self.background.run(lambda: run(fights), apply, "fighting...")
         # a simulated duel shows PREVIEW_FIGHTS fights first (an exact duel is the answer at once)
         return self.background.run(
             lambda: run(fights),
-            self._apply,
+            apply,
             f"preview of {PREVIEW_FIGHTS:,} fights shown; fighting all {fights:,}...",
-            preview=(lambda: run(PREVIEW_FIGHTS), lambda r: bool(r.exact), lambda r: self._apply(r, preview=True)),
+            preview=(
+                lambda: run(PREVIEW_FIGHTS),
+                lambda r: bool(r[0].exact),
+                lambda r: apply(r, preview=True),
+            ),
         )
 
     def _tactics_note(self, result: Any) -> str:
@@ -359,17 +469,30 @@ class DuelPanel(Panel):
             "this duel has no condition to recover from and no Blood Price set, so it is exact</i>"
         )
 
-    def _apply(self, result: Any, preview: bool = False) -> Any:
-        """Draw ``result``; a ``preview`` (the first PREVIEW_FIGHTS fights of a simulated duel) is
-        drawn with its badge saying so, and ``value`` keeps the last full result."""
+    def _apply(
+        self, result: Any, preview: bool = False, reference: Any = None, shown: dict[str, Any] | None = None
+    ) -> Any:
+        """Draw ``result`` (with ``reference``, A's best plan, beside it when A plays an attack); a
+        ``preview`` (the first PREVIEW_FIGHTS fights of a simulated duel) is drawn with its badge
+        saying so, and ``value`` keeps the last full result. ``shown``: the inputs it was run on;
+        when they are no longer the inputs on screen (an edit while it ran) the result is shown
+        marked stale with what changed, never as the duel on screen (issue 36, item 3)."""
+        self._shown = dict(shown) if shown is not None else self.inputs()
+        attack = self._shown.get("attack_a") if reference is not None else None
         self.set_chart(duel_figure(result))
-        self.stats.value = duel_html(result)
+        self.stats.value = duel_html(result, reference, None if attack is None else attack.name)
         self.badge.value = duel_badge(result, preview=preview)
+        self.reference = reference
+        self._preview = result if preview else None
+        self._mark_stale()
         if preview:
-            self.stale.value = ""
             return result
         self.tactics_note.value = self._tactics_note(result)
-        self.stale.value = ""
         self.clear_message(self.error)
         self.value = result
         return result
+
+    def _on_idle(self) -> None:
+        """No duel runs any more: a preview still on screen says its full run did not finish."""
+        if self._preview is not None:
+            self.badge.value = duel_badge(self._preview, preview=True, running=False)

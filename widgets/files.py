@@ -6,8 +6,9 @@ It wraps :func:`workbench.save` (atomic: a temporary file replaced in one step),
 the model (or list of models) to save, ``set(obj)`` puts a loaded one back (and may raise
 RulesError, e.g. for a creature loaded into the attack slot).
 
-Files stay inside one folder (``folder=``; by default ``$WORKBENCH_FILES``, else a
-``workbench-files`` folder in the current working directory): a path is taken relative to it, and
+Files stay inside one folder (``folder=``; by default ``$WORKBENCH_FILES``, else the per-user
+folder :func:`user_files_folder`, never the repository or the current working directory): a path is
+taken relative to it, and
 a path that leaves it (``..``, an absolute path elsewhere, a symlink pointing out) or lands in the
 installed package (its catalogs) is refused with a RulesError, so that in a Voilà or Binder
 deployment a visitor can neither read nor overwrite anything else the server can reach.
@@ -28,14 +29,16 @@ from workbench.errors import RulesError
 
 from .base import Panel, _children, error_html
 
-__all__ = ["FilePanel", "files_folder", "resolve_in_folder", "FOLDER_ENV", "DEFAULT_FOLDER"]
+__all__ = ["FilePanel", "files_folder", "user_files_folder", "resolve_in_folder", "FOLDER_ENV", "DEFAULT_FOLDER"]
 
 Slot = tuple[Callable[[], Any], Callable[[Any], None]]
 
 #: the environment variable naming the folder panels save to and load from
 FOLDER_ENV = "WORKBENCH_FILES"
-#: the folder's name in the current working directory when the variable is not set
+#: the files folder's name inside the per-user data folder when the variable is not set
 DEFAULT_FOLDER = "workbench-files"
+#: the application's name for the per-user data folder (platformdirs)
+APP_NAME = "rules-workbench"
 _RULE = "docs/panels.md: a panel saves and loads only inside its files folder"
 _PACKAGES = tuple(
     Path(cast(str, m.__file__)).resolve().parent
@@ -43,10 +46,24 @@ _PACKAGES = tuple(
 )
 
 
+def user_files_folder() -> Path:
+    """Return the per-user folder saves go to by default: ``workbench-files`` in the user's data
+    folder (platformdirs: ``~/.local/share/rules-workbench`` on Linux, ``~/Library/Application
+    Support/rules-workbench`` on macOS, ``%LOCALAPPDATA%\\rules-workbench`` on Windows; without
+    platformdirs, ``$XDG_DATA_HOME`` or ``~/.local/share``)."""
+    try:
+        from platformdirs import user_data_path
+
+        base = user_data_path(APP_NAME, appauthor=False)
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / APP_NAME
+    return base / DEFAULT_FOLDER
+
+
 def files_folder(folder: str | os.PathLike | None = None) -> Path:
     """Return the absolute folder panels save to and load from: ``folder``, else ``$WORKBENCH_FILES``,
-    else ``./workbench-files``. RulesError for a folder inside the installed package."""
-    chosen = folder if folder is not None else (os.environ.get(FOLDER_ENV) or Path.cwd() / DEFAULT_FOLDER)
+    else :func:`user_files_folder`. RulesError for a folder inside the installed package."""
+    chosen = folder if folder is not None else (os.environ.get(FOLDER_ENV) or user_files_folder())
     root = Path(os.path.realpath(os.path.abspath(os.fspath(chosen))))
     for pkg in _PACKAGES:
         if root == pkg or pkg in root.parents or root in pkg.parents:
@@ -71,12 +88,12 @@ def resolve_in_folder(text: str, folder: Path) -> Path:
         raise RulesError("a file name cannot hold a NUL character", field="path", rule=_RULE)
     pure = PurePath(text)
     if ".." in pure.parts:
-        raise RulesError(f"{text}: '..' is not allowed; files stay inside {folder}", field="path", rule=_RULE)
+        raise RulesError(f"{text}: '..' is not allowed; files stay inside your files folder", field="path", rule=_RULE)
     candidate = Path(os.path.abspath(pure if pure.is_absolute() else folder / pure))
     real = Path(os.path.realpath(candidate))
     inside = lambda p: p == folder or folder in p.parents  # noqa: E731
     if not inside(candidate) or not inside(real):
-        raise RulesError(f"{text}: outside the files folder {folder}; give a name inside it", field="path", rule=_RULE)
+        raise RulesError(f"{text}: outside your files folder; give a name inside it", field="path", rule=_RULE)
     if real == folder:
         raise RulesError(f"{text} is the files folder itself; give a file name", field="path", rule=_RULE)
     for pkg in _PACKAGES:
@@ -85,6 +102,20 @@ def resolve_in_folder(text: str, folder: Path) -> Path:
                 f"{text}: the package's own files cannot be written or read here", field="path", rule=_RULE
             )
     return candidate
+
+
+#: the copy button's script: the link made absolute against the page (the clipboard API where the
+#: page is secure, else a selected text area and the copy command), then "Copied" on the button;
+#: window.URL, since an inline handler sees document.URL (a string) as URL
+_COPY_JS = (
+    "const b=this, url=new window.URL(b.dataset.href, window.location.href).href;"
+    "const done=()=>{b.textContent='\\u2713 Copied';b.dataset.copied=url;"
+    "setTimeout(()=>{b.textContent='\\ud83d\\udccb Copy link'},2000)};"
+    "const fallback=()=>{const t=document.createElement('textarea');t.value=url;document.body.appendChild(t);"
+    "t.select();document.execCommand('copy');t.remove();done()};"
+    "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(url).then(done,fallback)}"
+    "else{fallback()}"
+)
 
 
 class FilePanel(Panel):
@@ -101,11 +132,18 @@ class FilePanel(Panel):
         path: str = "workbench-setup.toml",
         folder: str | os.PathLike | None = None,
         link_slot: str | None = None,
+        link_page: str = "",
+        link_code: Callable[[], str] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.slots = dict(slots)
         self.link_slot = link_slot  # the slot whose share code also goes in a link (?setup=...)
+        # the page the link opens, relative to this one ("": this page, as in Voila; JupyterLite's
+        # notebook page is not the app's, so the site's app page: lite/build.py)
+        self.link_page = link_page
+        # the code a link carries (the app's short setup code with its pins); else the slot's share code
+        self.link_code = link_code
         self.link = W.HTML()
         self.link.add_class("wb-share-link")
         self.folder = files_folder(folder)
@@ -119,7 +157,7 @@ class FilePanel(Panel):
             placeholder="setup.toml or setup.json",
             style=style,
             layout=wide,
-            tooltip=f"a file in {self.folder}",
+            tooltip="a file in your files folder (docs/panels.md: Save, load, share)",
         )
         self.save_button = W.Button(description="Save", icon="save", tooltip="write the chosen models to the file")
         self.load_button = W.Button(description="Load", icon="folder-open", tooltip="read models from the file")
@@ -165,6 +203,15 @@ class FilePanel(Panel):
         )
         self.add_class("wb-files")
 
+    def shown(self, path: Path) -> str:
+        """Return ``path`` as a visitor reads it: relative to the files folder ("setup.toml in your
+        files folder"), never the server's absolute path."""
+        try:
+            rel = Path(os.path.abspath(path)).relative_to(self.folder)
+        except ValueError:
+            rel = Path(path.name)
+        return f"{rel.as_posix()} in your files folder"
+
     def _slot(self) -> Slot:
         return self.slots[self.what.value]
 
@@ -192,7 +239,7 @@ class FilePanel(Panel):
             target.parent.mkdir(parents=True, exist_ok=True)
             where = wb.save(obj, target)
             self.value = obj
-            return f"saved {self.what.value} to {where}"
+            return f"saved {self.what.value} to {self.shown(where)}"
 
         return self._run("path", act)
 
@@ -205,7 +252,7 @@ class FilePanel(Panel):
             obj = wb.load(target)
             self._slot()[1](obj)
             self.value = obj
-            return f"loaded {self.what.value} from {target}"
+            return f"loaded {self.what.value} from {self.shown(target)}"
 
         return self._run("path", act)
 
@@ -256,17 +303,26 @@ class FilePanel(Panel):
             self.code.value = wb.share_code(obj)
             self.value = obj
             if self.link_slot is not None and self.what.value == self.link_slot:
-                # relative to the page: the same app, opened on this setup (the app reads ?setup=)
-                href = "?" + urlencode({"setup": self.code.value})
-                self.link.value = (
-                    f'<a class="wb-share-link-a" href="{html.escape(href, quote=True)}" target="_blank">'
-                    "a link to this setup</a> (copy it from the link's menu)"
-                )
-                return f"share code of {self.what.value}: copy it from the box, or the link below"
-            self.link.value = ""
+                self.refresh_link(self.link_code() if self.link_code is not None else self.code.value)
+                return f"share code of {self.what.value}: copy it from the box, or copy the link below"
             return f"share code of {self.what.value}: copy it from the box"
 
         return self._run("code", act)
+
+    def refresh_link(self, code: str) -> str:
+        """Show the link to the app opened on ``code`` (``?setup=...``, relative to the page) with a
+        **Copy link** button that puts the whole address on the clipboard; return the link."""
+        # relative to the page: the same app ("" in Voila) or the site's app page (JupyterLite)
+        href = f"{self.link_page}?" + urlencode({"setup": code})
+        attr = html.escape(href, quote=True)
+        self.link.value = (
+            "<span class='wb-share-link-row'>"
+            f"<button class='wb-copy-link' type='button' data-href='{attr}' onclick=\"{html.escape(_COPY_JS, quote=True)}\" "
+            "style='margin-right:8px;cursor:pointer'>&#128203; Copy link</button>"
+            f'<a class="wb-share-link-a" href="{attr}" target="_blank">a link to this setup and its pins</a> '
+            f"<span class='wb-share-link-length' style='color:#57606a'>({len(href)} characters)</span></span>"
+        )
+        return href
 
     def apply_code(self) -> bool:
         """Recreate the models of the code in the box into the chosen slot; return True on success."""

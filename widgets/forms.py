@@ -260,9 +260,17 @@ def _label(field: str, spec: FieldSpec | None) -> str:
     return f"{label} ({spec.unit})" if spec is not None and spec.unit else label
 
 
+def label_width(label: str) -> float:
+    """Return the width (em) a control's label needs to show whole at the app's 13 px font: 0.56 em
+    a character, at least 9 em (the labels were cut at 9 em: "minimum dama...", "agility
+    (success..." at 1366 x 768, issue 36 item 4), at most 20 em."""
+    return min(20.0, max(9.0, round(0.56 * len(label) + 0.5, 1)))
+
+
 def _control(field: str, hint: Any, value: Any, choices: Sequence[Any] | None, label: str) -> _Control | None:
-    style = {"description_width": "9em"}
-    layout = W.Layout(width="22em")
+    wide = label_width(label)
+    style = {"description_width": f"{wide:g}em"}
+    layout = W.Layout(width=f"{wide + 13:g}em")
     base, optional = _unwrap(hint)
     origin = typing.get_origin(base)
     if choices:

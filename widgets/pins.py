@@ -15,7 +15,6 @@ target), so pinning a build computes only that build and changing the target rec
 
 from __future__ import annotations
 
-import concurrent.futures
 import html
 import warnings
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 from .damage import fight_summary
+from .workers import Worker
 
 __all__ = ["Pin", "PinsPanel", "MAX_PINS", "KILL_WITHIN", "VIEWS", "pin_summary", "pin_deltas"]
 
@@ -52,7 +52,7 @@ FIGURES = {
     "median_rounds": ("median rounds to kill", "d", True),
 }
 # the pins' fights run on their own worker: six simulated fights never hold up a Damage redraw
-PIN_WORKER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-pins")
+PIN_WORKER = Worker("workbench-pins")
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,16 @@ class Pin:
 
 
 def pin_summary(pin: Pin, target: Any, system: Any = None) -> dict[str, Any]:
-    """Return :func:`~widgets.damage.fight_summary` of ``pin`` against ``target`` (its ``turn`` Dist
-    of the best plan, ``frame`` of ``wb.rounds_to_kill``; ``{"error"}`` for a fight that cannot end)
+    """Return :func:`~widgets.damage.fight_summary` of ``pin`` against ``target`` (the pin's attack
+    as often as each turn allows: its ``turn`` Dist, ``frame`` of ``wb.rounds_to_kill``; the
+    attacker's best plan in ``reference``; ``{"error"}`` for a fight that cannot end)
     with ``label``, ``damage`` (the Dist of one use of the pin's attack, ``system.damage``; None
     when the rules refuse that attack here, the reason in ``damage_error``) and ``p_kill_k`` for k in
     :data:`KILL_WITHIN` (P(down by the end of round k), 0 for a fight that cannot end)."""
     from workbench.systems import system_of
 
     sys = system or system_of(pin.attacker)
-    out = fight_summary(pin.attacker, target, pin.options, pin.situation, system=sys)
+    out = fight_summary(pin.attacker, target, pin.options, pin.situation, system=sys, attack=pin.attack)
     out["label"] = pin.label
     try:
         out["damage"] = sys.damage(pin.attack, pin.attacker, target, pin.options, pin.situation)
@@ -100,9 +101,10 @@ def pin_deltas(summaries: list[dict[str, Any]], reference: str) -> pl.DataFrame:
     """Return one row per pin (in order) of :data:`FIGURES` (``mean_damage``, ``mean_turn_damage``,
     ``p_kill_1`` ... ``p_kill_3``, ``mean_rounds``, ``median_rounds``; null where a fight cannot end
     or the attack is refused), ``label``, ``reference`` (True for the reference pin's row), ``exact``,
-    and per figure ``d_<figure>`` (the pin's minus the reference's) and ``r_<figure>`` (the pin's
-    over the reference's; null when either is null or the reference's is 0). RulesError when
-    ``reference`` is no pin's label."""
+    per figure ``d_<figure>`` (the pin's minus the reference's) and ``r_<figure>`` (the pin's
+    over the reference's; null when either is null or the reference's shows as zero, :func:`ratio`),
+    and ``best_plan`` / ``best_mean_rounds``: the pin's attacker's best plan and its mean rounds (a
+    reference beside the pin's own attack). RulesError when ``reference`` is no pin's label."""
     labels = [s["label"] for s in summaries]
     if reference not in labels:
         raise RulesError(f"no pinned build is labelled {reference!r}", field="reference")
@@ -119,6 +121,8 @@ def pin_deltas(summaries: list[dict[str, Any]], reference: str) -> pl.DataFrame:
                 **{f"p_kill_{k}": s[f"p_kill_{k}"] for k in KILL_WITHIN},
                 "mean_rounds": None if error else s["mean"],
                 "median_rounds": None if error else s["median"],
+                "best_plan": (s.get("reference") or {}).get("plan"),
+                "best_mean_rounds": (s.get("reference") or {}).get("mean"),
             }
         )
     ref = rows[labels.index(reference)]
@@ -126,11 +130,25 @@ def pin_deltas(summaries: list[dict[str, Any]], reference: str) -> pl.DataFrame:
         for f in FIGURES:
             v, base = r[f], ref[f]
             r[f"d_{f}"] = None if v is None or base is None else float(v - base)
-            r[f"r_{f}"] = None if v is None or base is None or base == 0 else float(v / base)
+            r[f"r_{f}"] = ratio(v, base, FIGURES[f][1])
     schema: dict[str, Any] = {"label": pl.String, "reference": pl.Boolean, "exact": pl.Boolean}
     schema.update({f: pl.Int64 if f == "median_rounds" else pl.Float64 for f in FIGURES})
     schema.update({f"{p}_{f}": pl.Float64 for f in FIGURES for p in ("d", "r")})
+    schema.update({"best_plan": pl.String, "best_mean_rounds": pl.Float64})
     return pl.DataFrame(rows, schema=schema)
+
+
+def ratio(value: Any, base: Any, fmt: str) -> float | None:
+    """Return ``value / base``, or None when either is missing or ``base`` shows as zero in
+    ``fmt`` (0.00 %, 0.000): a ratio against a reference that rounds to nothing reads as
+    "x12711864" and says nothing; the difference alone is shown then (issue 36, item 4)."""
+    if value is None or base is None:
+        return None
+    digits = int(fmt[1:-1]) if fmt[1:-1].isdigit() else 0
+    scale = 100 if fmt.endswith("%") else 1
+    if abs(base) * scale < 0.5 * 10.0**-digits:
+        return None
+    return float(value / base)
 
 
 def _cell(value: Any, fmt: str) -> str:
@@ -167,6 +185,22 @@ def deltas_html(frame: pl.DataFrame) -> str:
                 )
             cells.append(f'<td style="text-align:right;padding:0 0.8em" class="wb-pin-{f}">{main}{note}</td>')
         body.append(f'<tr><th style="text-align:left;padding-right:1em">{label}</th>{"".join(cells)}</tr>')
+    if "best_plan" in frame.columns and frame["best_plan"].drop_nulls().len():
+        best = "".join(
+            '<td style="text-align:right;padding:0 0.8em;color:#57606a" class="wb-pin-best">'
+            + (
+                "–"
+                if r["best_plan"] is None
+                else f"{html.escape(r['best_plan'])}: "
+                + ("never" if r["best_mean_rounds"] is None else f"{r['best_mean_rounds']:.2f}")
+            )
+            + "</td>"
+            for r in frame.iter_rows(named=True)
+        )
+        body.append(
+            '<tr><th style="text-align:left;padding-right:1em;color:#57606a">best plan (reference): mean rounds</th>'
+            f"{best}</tr>"
+        )
     return f'<table class="wb-stats wb-pin-table"><tr><th></th>{head}</tr>{"".join(body)}</table>'
 
 
@@ -438,7 +472,8 @@ class PinsPanel(Panel):
         pools = self.summaries[0].get("pools") or ()
         hp = f" ({' + '.join(str(p) for p in pools)} HP)" if pools else ""
         self.heading.value = (
-            f"<b>Pinned builds against {html.escape(target)}</b>{hp}: each build's best plan every turn; "
+            f"<b>Pinned builds against {html.escape(target)}</b>{hp}: each build's attack as often as a turn allows "
+            "(its attacker's best plan in the last row, for reference); "
             f"deltas against <b>{html.escape(reference)}</b>"
         )
         if dists and frames:

@@ -4,8 +4,10 @@
 :func:`workbench.charts.race_chart` (each build's P(target down by round t)), and the line above it
 says who downs the target first how often, who out-damages whom in one turn, which curve dominates,
 and, where the system prices builds, how often the cheaper build does better. Inputs are traits
-(``a``, ``b``, ``target``, ``options``, ``situation``) for linking; the control picks ``b``, the
-rival, from the catalog.
+(``a``, ``b``, ``target``, ``options``, ``situation``, ``attack_a``) for linking; the control
+picks ``b``, the rival, from the catalog. With ``attack_a`` (the app: the Damage tab's attack) build A
+plays that attack as often as each turn allows (``plan_a=attack_a``) and a reference line gives A on
+its best plan.
 """
 
 from __future__ import annotations
@@ -24,11 +26,19 @@ from .base import Background, Panel, _children, guarded
 __all__ = ["RacePanel", "race_line"]
 
 
-def race_line(row: dict[str, Any]) -> str:
+def race_line(row: dict[str, Any], attack: str | None = None, reference: dict[str, Any] | None = None) -> str:
     """Return the race's numbers in words (HTML): who first, one turn, dominance, the cheaper build,
-    and how the numbers were computed (exact, or simulated with its standard error)."""
+    and how the numbers were computed (exact, or simulated with its standard error). ``attack``: the
+    attack A plays (named in the first line); ``reference``: the race with A on its best plan, in a
+    last grey line labelled as the reference."""
     a, b = html.escape(str(row["a"])), html.escape(str(row["b"]))
-    parts = [
+    parts = []
+    if attack is not None:
+        parts.append(
+            f"<span class='wb-race-attack'>{a} plays <b>{html.escape(attack)}</b> as often as each turn allows; "
+            f"{b} its best plan</span>"
+        )
+    parts += [
         f"<b>{a}</b> downs its {html.escape(str(row['target']))} first <b>{row['p_a_first']:.1%}</b>, "
         f"the same round {row['p_tie']:.1%}, <b>{b}</b> first <b>{row['p_b_first']:.1%}</b>",
         f"one turn: {a} deals more {row['p_a_outdamages']:.1%}, equal {row['p_equal_turn']:.1%}, "
@@ -42,6 +52,13 @@ def race_line(row: dict[str, Any]) -> str:
         )
     how = "exact" if row["method"] == "exact" else f"simulated, s.e. about {row['se']:.4f}"
     parts.append(f"<i>{how}</i>")
+    if reference is not None:
+        parts.append(
+            "<span class='wb-race-reference' style='color:#57606a'>reference, "
+            f"{a} on its best plan: first {reference['p_a_first']:.1%}, mean rounds "
+            f"{reference['mean_rounds_a']:.2f} (with {html.escape(attack or 'the attack')}: "
+            f"{row['mean_rounds_a']:.2f})</span>"
+        )
     return "<br>".join(parts)
 
 
@@ -54,6 +71,7 @@ class RacePanel(Panel):
     target = T.Any(allow_none=True)
     options = T.Any(allow_none=True)
     situation = T.Any(allow_none=True)
+    attack_a = T.Any(allow_none=True, help="the attack build A plays (None: its best plan)")
 
     def __init__(
         self,
@@ -65,6 +83,7 @@ class RacePanel(Panel):
         options: Any = None,
         situation: Any = None,
         fights: int = 20_000,
+        attack_a: Any = None,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -73,6 +92,8 @@ class RacePanel(Panel):
         self.system = lookup(system)
         self.fights = fights
         self._ready = False
+        self.attack_a = attack_a
+        self.reference: Any = None  # the race with A on its best plan, when A plays attack_a
         self.catalog = dict(self.system.catalog().creatures)
         names = list(self.catalog)
         self.a = a if a is not None else self.catalog[names[0]]
@@ -110,7 +131,7 @@ class RacePanel(Panel):
     def _on_pick(self, change: dict) -> None:
         self.b = self.catalog[change["new"]]
 
-    @T.observe("a", "b", "target", "options", "situation")
+    @T.observe("a", "b", "target", "options", "situation", "attack_a")
     @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
@@ -122,16 +143,23 @@ class RacePanel(Panel):
         from workbench.races import head_to_head
 
         args = (self.a, self.b, self.target)
-        kw = dict(options=self.options, situation=self.situation, fights=self.fights, progress=False, curves=True)
+        attack = self.attack_a
+        kw = dict(options=self.options, situation=self.situation, fights=self.fights, progress=False)
 
-        def work() -> tuple[Any, Any]:
-            row = head_to_head(*args, **kw)
-            return row, charts.race_chart(row)
+        def work() -> tuple[Any, Any, Any]:
+            row = head_to_head(*args, plan_a=attack, curves=True, **kw)
+            ref = None if attack is None else head_to_head(*args, **kw)
+            return row, charts.race_chart(row), ref
 
-        def apply(result: tuple[Any, Any]) -> Any:
-            row, chart = result
+        def apply(result: tuple[Any, Any, Any]) -> Any:
+            row, chart, ref = result
             self.set_chart(chart)
-            self.summary.value = race_line(row.row(0, named=True))
+            self.reference = ref
+            self.summary.value = race_line(
+                row.row(0, named=True),
+                None if attack is None else attack.name,
+                None if ref is None else ref.row(0, named=True),
+            )
             self.clear_message(self.error)
             self.value = row
             return row

@@ -13,6 +13,7 @@ column in ``value`` holding the label.
 
 from __future__ import annotations
 
+import html
 import warnings
 from typing import Any
 
@@ -24,7 +25,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 
-__all__ = ["SweepPanel", "SHOWN", "PREFERRED"]
+__all__ = ["SweepPanel", "SHOWN", "PREFERRED", "flat_builds", "lively_parameter"]
 
 #: the fields a new sweep starts on, the first the target has (what designers sweep most: AC,
 #: armour, a defense, evasion, then HP)
@@ -38,6 +39,46 @@ SHOWN = {
     "P(kill in one turn)": "p_kill_one_turn",
     "mean damage per use": "mean_damage",
 }
+
+
+def flat_builds(frame: Any, show: str, label: str = "attacker") -> list[str]:
+    """Return the builds (by ``label``) whose ``show`` column does not move over the swept values
+    (every finite value within 1e-9 of the others, or none finite): a parameter with no effect on
+    them, said beside the chart instead of flat lines with no note (issue 36, item 5)."""
+    import polars as pl
+
+    best = frame.filter(pl.col("attack") == "best plan")
+    shown = best if best.height else frame
+    out = []
+    for name in shown[label].unique(maintain_order=True).to_list():
+        v = shown.filter(pl.col(label) == name)[show].cast(pl.Float64)
+        finite = v.filter(v.is_finite())
+        spread = float(finite.max() - finite.min()) if finite.len() else 0.0
+        if finite.len() == v.len() and spread <= 1e-9 or finite.len() == 0:
+            out.append(str(name))
+    return out
+
+
+def lively_parameter(
+    attackers: list[Any], target: Any, names: list[str], options: Any, situation: Any, show: str, tries: int = 6
+) -> str | None:
+    """Return the first of ``names`` (at most ``tries`` of them) whose change (the target's own
+    value, then 10 more) moves ``show`` for the attackers, or None when none does."""
+    from workbench.sweeps import sweep
+
+    for name in names[:tries]:
+        here = getattr(target, name, None)
+        if not isinstance(here, (int, float)) or isinstance(here, bool):
+            continue
+        try:
+            frame = sweep(
+                list(attackers), target, name, [here, here + 10], options=options, situation=situation, progress=False
+            )
+        except RulesError:
+            continue
+        if not flat_builds(frame, show):
+            return name
+    return None
 
 
 class SweepPanel(Panel):
@@ -83,7 +124,11 @@ class SweepPanel(Panel):
         names = sweep_parameters(self.target)
         # the first defense-like field the target has, else its first number field
         liked = [n for n in PREFERRED if n in names]
-        self.parameter = parameter if parameter is not None else (liked or names)[0]
+        if parameter is None:
+            # the first of them whose change shows (issue 36, item 5: a sweep opening on flat lines)
+            order = [*liked, *[n for n in names if n not in liked]]
+            parameter = lively_parameter(self.attackers, self.target, order, options, situation, show) or order[0]
+        self.parameter = parameter
         here = float(getattr(self.target, self.parameter) or 0)
         self.low = here if low is None else low
         self.high = here + 10 * step if high is None else high
@@ -99,6 +144,8 @@ class SweepPanel(Panel):
         for name, w in self.controls.items():
             T.link((w, "value"), (self, name))
         self.controls["parameter"].observe(self.guard(self._on_parameter), names="value")
+        self.note = W.HTML()
+        self.note.add_class("wb-sweep-note")
         self.background = Background(self)
         self._ready = True
         self.refresh()
@@ -108,7 +155,7 @@ class SweepPanel(Panel):
         assert self.chart is not None
         self.chart.add_class("wb-sweep-chart")
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
-        self.children = _children(W.VBox(rows), self.background.box, self.error_box, self.chart)
+        self.children = _children(W.VBox(rows), self.background.box, self.error_box, self.note, self.chart)
         self.add_class("wb-sweep")
 
     def _on_parameter(self, change: dict) -> None:
@@ -160,9 +207,22 @@ class SweepPanel(Panel):
             shown = best if best.height else frame
             return frame, charts.sweep_chart(shown, show)
 
+        parameter, low, high = self.parameter, values[0], values[-1]
+
         def apply(result: tuple[Any, Any]) -> Any:
             frame, chart = result
             self.set_chart(chart)
+            flat = flat_builds(
+                frame, SHOWN.get(show, show) if show in SHOWN else show, "build" if builds else "attacker"
+            )
+            words = next((k for k, v in SHOWN.items() if v == show), show)
+            self.note.value = (
+                '<div class="wb-no-effect" style="color:#9a6700">no effect: '
+                f"{html.escape(parameter)} from {low:g} to {high:g} leaves the {html.escape(words)} of "
+                f"{html.escape(', '.join(flat))} as it is (pick another parameter)</div>"
+                if flat
+                else ""
+            )
             self.clear_message(self.error)
             with warnings.catch_warnings():  # traitlets compares the old frame with == first
                 warnings.simplefilter("ignore")

@@ -15,6 +15,7 @@ import html
 from typing import Any
 
 import ipywidgets as W
+import polars as pl
 import traitlets as T
 
 from workbench import charts
@@ -39,14 +40,53 @@ SHOWN = {
 
 def changed_fields(base: Any, variant: Any) -> list[str]:
     """Return the Options fields whose value differs between ``base`` and ``variant``, as
-    ``field: old → new`` texts, in field order."""
+    ``field: old → new`` texts in the words of the form ("confirm crits: True → False"), in field
+    order."""
     import dataclasses
 
     return [
-        f"{f.name}: {getattr(base, f.name)!r} → {getattr(variant, f.name)!r}"
+        f"{f.name.replace('_', ' ')}: {getattr(base, f.name)!r} → {getattr(variant, f.name)!r}"
         for f in dataclasses.fields(base)
         if getattr(base, f.name) != getattr(variant, f.name)
     ]
+
+
+def example_variant(system: Any, base: Any, attackers: list[Any], targets: list[Any], situation: Any) -> Any:
+    """Return ``base`` with its first true/false, choice or whole-number rule changed (a number one
+    step either way) whose change moves one use's
+    damage of one of the first attacker's first three attacks against one of the first three ``targets`` (so the Variants tab
+    opens on a difference), or None when no such rule is found."""
+    from workbench.fields import specs
+
+    if not attackers or not targets:
+        return None
+    attacker = attackers[0]
+    own = system.attacks_of(attacker)[:3]
+    if not own:
+        return None
+    for name, fs in specs(type(base)).items():
+        now = getattr(base, name)
+        others: list[Any]
+        if fs.kind == "bool":
+            others = [not now]
+        elif fs.kind == "choice":
+            others = [v for v in fs.options() if v != now]
+        elif isinstance(now, int) and not isinstance(now, bool):
+            others = [now + 1, now - 1]  # a number rule one step either way (Annulus: success on 5)
+        else:
+            continue
+        for v in others:
+            try:
+                other = base.replace(**{name: v})
+                for attack in own:
+                    for t in targets[:3]:
+                        if not system.damage(attack, attacker, t, other, situation).isclose(
+                            system.damage(attack, attacker, t, base, situation), 1e-12
+                        ):
+                            return other
+            except RulesError:
+                continue
+    return None
 
 
 class VariantsPanel(Panel):
@@ -83,7 +123,13 @@ class VariantsPanel(Panel):
         self.targets = list(targets) if targets else creatures[1:4] or creatures[:1]
         self.options, self.situation, self.show = options, situation, show
         base = options if options is not None else self.system.Options()
-        self.form = ModelForm(type(base), variant if variant is not None else base, system=self.system, title=VARIANT)
+        # with no variant given, a starting example: the first rule whose change shows (issue 36,
+        # item 5: the tab opened on a copy of the rules, every difference 0)
+        self.example = (
+            example_variant(self.system, base, self.attackers, self.targets, situation) if variant is None else None
+        )
+        start = variant if variant is not None else (self.example or base)
+        self.form = ModelForm(type(base), start, system=self.system, title=VARIANT)
         self.form.add_class("wb-variant-form")
         self.form.observe(self.guard(lambda _: self.refresh() if self._ready else None), names="value")
         self._adopt(self.form)
@@ -142,6 +188,15 @@ class VariantsPanel(Panel):
             frame, chart = result
             self.set_chart(chart)
             what = ", ".join(html.escape(c) for c in changed) if changed else "nothing yet: edit a rule on the left"
+            if changed and mine == self.example:
+                what += " <i>(a starting example: edit or undo it on the left)</i>"
+            deltas = [c for c in frame.columns if c.startswith("delta_")]
+            flat = bool(changed) and all(
+                float(frame[c].cast(pl.Float64).fill_nan(0.0).fill_null(0.0).abs().max() or 0.0) <= 1e-12
+                for c in deltas
+            )
+            if flat:
+                what += "<br><span class='wb-no-effect' style='color:#9a6700'>no effect: this change leaves every number here as it is</span>"
             simulated = int((frame["method"] == "simulated").sum()) if "method" in frame.columns else 0
             how = f"{simulated} of {frame.height} rows simulated" if simulated else "all exact"
             self.summary.value = f"changed: {what}<br><i>{how}</i>"

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from . import iri_stand_in  # noqa: F401  (first: installs itself before anything imports altair; saves 3 s)
 from .api import damage, outcomes
-from .combat import DuelResult, duel, mean_rounds_to_kill, rounds_to_kill
+from .combat import duel, mean_rounds_to_kill, rounds_to_kill
 from .dist import Dist
+from .duel_result import DuelResult
 from .errors import RulesError
 from .io import from_share_code, load, save, share_code
 from .systems import register_system, system, system_of, systems, unregister_system

@@ -20,6 +20,7 @@ from .errors import RulesError, show
 
 __all__ = [
     "reporting",
+    "check_round_weights",
     "whole",
     "check_rounds",
     "check_fights",
@@ -253,3 +254,16 @@ def bounded(what: str) -> Callable[[F], F]:
         return call  # type: ignore[return-value]
 
     return wrap
+
+
+def check_round_weights(weights: Any, max_rounds: int) -> np.ndarray:
+    """Return ``weights`` as a float vector over rounds t = 0..R_w - 1, 1 <= R_w <= max_rounds + 1 (one
+    row of :func:`workbench.chains.kill_chains`' ``weights``), as the chain over a fight's state
+    takes it (``workbench.fight.chain.state_chain``), or raise RulesError (field ``weights``)."""
+    W = np.asarray(weights, dtype=np.float64)
+    if W.ndim != 1 or not 1 <= W.size <= max_rounds + 1 or not np.all(np.isfinite(W)):
+        raise RulesError(
+            f"weights must be a finite vector of 1..max_rounds + 1 = {max_rounds + 1} weights, one per round t = 0..",
+            field="weights",
+        )
+    return W

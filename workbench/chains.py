@@ -1,7 +1,7 @@
-"""The exact kill chain: rounds to kill for many matchups at once (DESIGN.md, Combat).
+"""The exact kill chain: rounds to kill for many matchups at once (docs/combat.md).
 
 One absorbing chain of "damage taken" under repeated independent turns, vectorised over matchups;
-a single matchup is the 1 x 1 case. DESIGN.md: "an absorbing Markov chain over the state,
+a single matchup is the 1 x 1 case. The design rule, quoted (docs/combat.md explains the chain): "an absorbing Markov chain over the state,
 vectorised over matchups (for HP alone: convolve the alive mass with the turn's damage on its
 non-zero window, cut at HP; one chain serves every HP)".
 
@@ -46,9 +46,9 @@ _GROUP_CELLS = 1 << 16
 _BATCH_MACS = 8192
 #: the pools of one two-pool turn chained together up to this many (pairs x box) region cells
 _POOL_CELLS = 1 << 22
-_RULE_HP = "DESIGN.md, Combat: the target is dead when the damage taken reaches its HP"
+_RULE_HP = "docs/combat.md: the target is dead when the damage taken reaches its HP"
 _RULE_POOLS = (
-    "DESIGN.md, Combat: two pools emptied in order (the first channel's damage takes pool 1 "
+    "docs/combat.md: two pools emptied in order (the first channel's damage takes pool 1 "
     "first, then pool 2; the second channel's goes to pool 2 only); the creature dies when pool 2 is empty"
 )
 
@@ -155,9 +155,7 @@ def _dedupe(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- the kernel
-def kill_chains(
-    turns, pools, turn_index=None, *, channels: int = 1, max_rounds: int = 10_000, weights=None, lead=None
-) -> Chains:
+def kill_chains(turns, pools, turn_index=None, *, channels: int = 1, max_rounds: int = 10_000, weights=None) -> Chains:
     """Return the exact kill chains (:class:`Chains`) of many (turn, pool) rows at once.
 
     ``channels=1`` (HP): ``turns`` is a (m, W) float64 array of per-turn damage pmfs from damage 0
@@ -195,15 +193,6 @@ def kill_chains(
     spread) with the bookkeeping batched: narrow windows as one product over sliding windows per
     band of support widths a round, wide ones one correlation per row; a single row is a group of
     one.
-
-    ``lead`` (channels=1; optional, a list of 1-D damage pmfs from damage 0): the per-round form, a
-    time-inhomogeneous chain. Every row plays ``lead[t - 1]`` in rounds t = 1..k, then its turn in
-    every later round (None or []: the constant case above, unchanged). The k lead rounds convolve
-    the alive mass a(s) = P(S_k = s, alive), s < hp, with each lead pmf (all of it, to the end, so
-    the mean is exact); from there the constant chain runs from damage s for each s with
-    a(s) > 0, which is the constant chain of HP hp - s (one chain serves every HP):
-    P(T = k + t) = sum_s a(s) P(T_{hp - s} = t), E[T] = sum_{t <= k} t P(T = t) + sum_s a(s)
-    (k + E[T_{hp - s}]). ``weights`` is not offered with ``lead``.
     """
     if not isinstance(max_rounds, (int, np.integer)) or isinstance(max_rounds, bool) or max_rounds < 1:
         raise RulesError(f"must be a whole number >= 1, not {max_rounds!r}", field="max_rounds")
@@ -238,17 +227,7 @@ def kill_chains(
                 field="weights",
             )
     if channels == 1:
-        if lead is not None and len(lead):
-            if W is not None:
-                raise RulesError("weights are not offered with lead (the per-round form)", field="weights")
-            try:
-                L = _turns_1d(list(lead))
-            except RulesError as exc:  # the lead turns' own field
-                raise RulesError(exc.message.replace("turns", "lead turns", 1), field="lead") from None
-            return _lead_chains(L, X, hp, ti, max_rounds)
         return _hp_chains(X, hp, ti, max_rounds, W)
-    if lead is not None and len(lead):
-        raise RulesError("lead (the per-round form) is offered for channels=1 (HP) only", field="lead")
     return _pool_chains(J, pools, ti, max_rounds, W)
 
 
@@ -380,51 +359,6 @@ def _hp_chains(X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int, W
         rec.dropped[inv],
         None if wts is None else wts.out,
     )
-
-
-def _lead_chains(L: np.ndarray, X: np.ndarray, hp: np.ndarray, ti: np.ndarray, max_rounds: int) -> Chains:
-    """Return the chains of rows that play the lead turns ``L`` (k, W) in rounds 1..k, then their own
-    turn (X[ti]) every round (:func:`kill_chains`, ``lead``). Each distinct (turn, hp) row: the k
-    lead rounds on the dense alive mass over damage 0..hp-1, then ONE constant chain
-    (:func:`_hp_chains`) of its turn for the HPs hp - s left, weighted by the alive mass a(s)."""
-    k = L.shape[0]
-    top = int(hp.max(initial=0)) + 1
-    first, inv = _dedupe(ti * top + hp)
-    n = first.size
-    nz = [np.flatnonzero(x) for x in L]
-    lead = [x[: z[-1] + 1] for x, z in zip(L, nz)]  # a lead turn's pmf up to its largest damage
-    rows: list[np.ndarray] = []
-    alive, rounds, mean, dropped = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n)
-    for p, row in enumerate(first):
-        H = int(hp[row])
-        a = np.zeros(H)
-        a[0] = 1.0
-        killed = np.zeros(k)
-        for t, x in enumerate(lead):  # all k rounds, past max_rounds too: the mean is exact
-            full = convolve_full(a, x)
-            killed[t] = full[H:].sum()  # damage taken reaches HP
-            a = full[:H]
-        mean[p] = float(np.arange(1, k + 1) @ killed)
-        s = np.flatnonzero(a > 0)
-        w = a[s]
-        head = killed[:max_rounds]
-        alive[p], rounds[p] = 1.0 - head.sum(), min(k, max_rounds)
-        if s.size == 0:
-            rows.append(head)
-            continue
-        c = _hp_chains(X, H - s, np.full(s.size, ti[row]), max(1, max_rounds - k), None)
-        mean[p] += float(w @ (k + c.mean))
-        if k >= max_rounds:
-            rows.append(head)
-            continue
-        rows.append(np.concatenate((head, w @ c.killed)))
-        alive[p], dropped[p] = float(w @ c.alive), float(w @ c.dropped)
-        rounds[p] = k + int(c.rounds.max(initial=0))
-    R = max(r.size for r in rows)
-    out = np.zeros((n, R))
-    for p, r in enumerate(rows):
-        out[p, : r.size] = r
-    return Chains(np.maximum(out[inv], 0.0), alive[inv], rounds[inv], mean[inv], dropped[inv], None)
 
 
 def _spread(X: np.ndarray) -> np.ndarray:

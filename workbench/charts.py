@@ -21,6 +21,7 @@ import polars as pl
 
 from .dist import Dist
 from .errors import RulesError
+from .extras import vl_convert
 
 __all__ = [
     "PALETTE",
@@ -31,6 +32,7 @@ __all__ = [
     "dist_frame",
     "damage_chart",
     "at_least_chart",
+    "at_most_chart",
     "rounds_chart",
     "round_ticks",
     "sweep_chart",
@@ -122,6 +124,7 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
     damage (``damage_hi`` gives its highest). A frame with ``damage`` and ``probability`` columns is
     read as a distribution (probabilities summed per damage).
     """
+    dist = as_polars(dist)
     if isinstance(dist, pl.DataFrame):
         dist = _dist_of_frame(dist)
     if not isinstance(dist, Dist):
@@ -156,6 +159,7 @@ def dist_frame(dist: Dist | pl.DataFrame, max_rows: int = MAX_ROWS, tail: float 
 
 
 def _dist_of_frame(frame: pl.DataFrame) -> Dist:
+    frame = as_polars(frame)
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(
             f"expected a Dist or a frame with damage and probability, not {type(frame).__name__}", field="dist"
@@ -167,12 +171,23 @@ def _dist_of_frame(frame: pl.DataFrame) -> Dist:
     return Dist.from_outcomes(g["damage"].to_numpy(), g["probability"].to_numpy())
 
 
+def as_polars(frame: Any) -> Any:
+    """Return a pandas DataFrame as a polars one (``pl.from_pandas``); anything else as it is. Every
+    chart that takes a frame takes a pandas one too."""
+    if type(frame).__name__ == "DataFrame" and type(frame).__module__.startswith("pandas"):
+        try:
+            return pl.from_pandas(frame)
+        except Exception as exc:  # noqa: BLE001 - anything pandas cannot hand over is a bad input
+            raise RulesError(f"cannot read this pandas frame: {exc}", field="frame") from None
+    return frame
+
+
 def _named(dists: Any, default_name: str) -> dict[str, Dist | pl.DataFrame]:
     if isinstance(dists, Mapping):
         if not dists:
             raise RulesError("nothing to chart: no distributions given", field="dist")
-        return dict(dists)
-    return {default_name: dists}
+        return {k: as_polars(v) for k, v in dists.items()}
+    return {default_name: as_polars(dists)}
 
 
 # --------------------------------------------------------------------------- damage
@@ -244,15 +259,39 @@ def damage_chart(
     return _finish(chart, themed)
 
 
+#: an overlay's damage axis ends where this much of every build's distribution lies below
+BULK = 0.995
+
+
+def bulk_cut(dists: Mapping[str, Dist], q: float = BULK) -> tuple[int | None, str]:
+    """Return where an overlay's damage axis should end, and the note that marks what lies beyond:
+    the largest ``q`` quantile of the builds, when the farthest drawn damage is more than 1.5 times
+    it (e.g. one build's long tail to 130 where the mass is below 20: the others would be squeezed
+    into the left edge); else ``(None, "")``. The note names each build's probability beyond the
+    cut and its farthest damage (issue 36, item 4: "outliers clipped and marked")."""
+    if not dists:
+        return None, ""
+    cut = max(int(d.quantile(q)) for d in dists.values())
+    far = max(int(_number(dist_frame(d)["damage_hi"].max())) for d in dists.values())
+    if far <= max(1.5 * cut, cut + 5):
+        return None, ""
+    beyond = [f"{name} {d.sf(cut + 1):.1%} (to {d.max()})" for name, d in dists.items() if d.sf(cut + 1) > 0]
+    return cut, f"axis cut at {cut} damage; beyond it: " + ", ".join(beyond)
+
+
 def _damage_lines(
     named: Mapping[str, Dist | pl.DataFrame], title: str, subtitle: str | None, x_title: str, themed: bool
 ) -> AnyChart:
-    """The PMFs of several named distributions as coloured lines with points and mean rules."""
+    """The PMFs of several named distributions as coloured lines with points and mean rules; the
+    damage axis fitted to the bulk of them (:func:`bulk_cut`: a long tail is cut and named in the
+    subtitle)."""
     frames, means = [], []
-    for name, dist in named.items():
-        d = dist if isinstance(dist, Dist) else _dist_of_frame(dist)
-        frames.append(dist_frame(d).with_columns(build=pl.lit(str(name))))
-        means.append({"build": str(name), "mean": d.mean()})
+    dists = {str(n): (d if isinstance(d, Dist) else _dist_of_frame(d)) for n, d in named.items()}
+    cut, note = bulk_cut(dists)
+    for name, d in dists.items():
+        f = dist_frame(d).with_columns(build=pl.lit(name))
+        frames.append(f if cut is None else f.filter(pl.col("damage") <= cut))
+        means.append({"build": name, "mean": d.mean()})
     frame = pl.concat(frames)
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
@@ -283,8 +322,9 @@ def _damage_lines(
             tooltip=[alt.Tooltip("build:N", title="build"), alt.Tooltip("mean:Q", title="mean damage", format=".3f")],
         )
     )
+    sub = subtitle or "dashed: each build's mean"
     chart = alt.layer(lines, rules).properties(
-        title=_title(title, subtitle or "dashed: each build's mean"), width=WIDTH, height=HEIGHT
+        title=_title(title, [sub, note] if note else sub), width=WIDTH, height=HEIGHT
     )
     return _finish(chart, themed)
 
@@ -300,10 +340,19 @@ def at_least_chart(
     """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid."""
     named = _named(dists, "damage")
     frames = []
+    cut, note = (
+        bulk_cut({str(n): (d if isinstance(d, Dist) else _dist_of_frame(d)) for n, d in named.items()})
+        if len(named) > 1
+        else (None, "")
+    )
     for name, d in named.items():
         f = dist_frame(d).select("damage", "at_least")
         end = pl.DataFrame({"damage": [int(_number(f["damage"].max())) + 1], "at_least": [0.0]})
-        frames.append(pl.concat([f, end]).with_columns(build=pl.lit(str(name))))
+        f = pl.concat([f, end]).with_columns(build=pl.lit(str(name)))
+        frames.append(f if cut is None else f.filter(pl.col("damage") <= cut))
+    shown_sub: str | list[str] | None = subtitle
+    if note:
+        shown_sub = [subtitle, note] if subtitle else note
     frame = pl.concat(frames)
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
@@ -325,7 +374,7 @@ def at_least_chart(
                 alt.Tooltip("at_least:Q", title="probability", format=".2%"),
             ],
         )
-        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+        .properties(title=_title(title, shown_sub), width=WIDTH, height=HEIGHT)
     )
     return _finish(chart, themed)
 
@@ -473,7 +522,7 @@ def heatmap(
     value: str,
     title: str | None = None,
     *,
-    subtitle: str | None = None,
+    subtitle: str | Sequence[str] | None = None,
     value_title: str | None = None,
     fmt: str = ".2f",
     scheme: Any = "viridis",
@@ -482,9 +531,14 @@ def heatmap(
     selected: tuple[Any, Any] | None = None,
     extra: Sequence[str] = (),
     symmetric: bool = False,
+    clip: bool = True,
     themed: bool = True,
 ) -> AnyChart:
     """Return a grid of coloured cells (e.g. builds × creatures), each labelled with its value.
+
+    ``clip`` (default): the colour scale is fitted to the bulk of the values (:func:`colour_domain`):
+    cells past it (one 242-round cell among values under 20) keep their number, take the end
+    colour, are outlined in red, and the subtitle says so; the others keep their contrast.
 
     One row per (x, y) is expected; duplicates are averaged. Cells whose value is null, NaN or
     infinite are grey (Vega-Lite holds no inf/NaN), labelled "∞" if infinite and "–" otherwise. ``extra`` names more columns for the tooltip;
@@ -497,6 +551,7 @@ def heatmap(
     ``selected=(x_value, y_value)`` outlines that cell. ``symmetric=True`` makes the colour domain
     symmetric about 0 (for differences on a diverging scheme: 0 is the middle colour).
     """
+    frame = as_polars(frame)
     missing = {x, y, value, *extra} - set(frame.columns)
     if missing:
         raise RulesError(f"frame lacks column(s) {sorted(missing)}", field="frame")
@@ -533,6 +588,20 @@ def heatmap(
     nx, ny = data[x].n_unique(), data[y].n_unique()
     cell = max(18, min(48, 600 // max(nx, 1)))
     vmin, vmax = data[value].min(), data[value].max()
+    clipped_note = ""
+    if clip and not symmetric:
+        domain = colour_domain(data[value])
+        if domain is not None:
+            lo, hi = domain
+            scale = alt.Scale(scheme=scheme, reverse=reverse, domain=[lo, hi], clamp=True)
+            data = data.with_columns(_clipped=(pl.col(value) > hi).fill_null(False))
+            n_out = int(data["_clipped"].sum())
+            clipped_note = (
+                f"colours fitted to values up to {format(hi, fmt)}; {n_out} cell{'s' if n_out != 1 else ''} "
+                f"above (to {format(_number(vmax), fmt)}) outlined red"
+            )
+            vmax = hi
+            subtitle = [*([subtitle] if isinstance(subtitle, str) else list(subtitle or [])), clipped_note]
     mid = (_number(vmin) + _number(vmax)) / 2 if vmin is not None else 0.0
     value_title = value_title or value.replace("_", " ")
     base = alt.Chart(data).encode(
@@ -553,6 +622,14 @@ def heatmap(
     valid = f"isValid(datum['{value}'])"
     blank = base.transform_filter(f"!{valid}")
     rect = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        **(
+            {
+                "stroke": alt.condition("datum._clipped", alt.value("#d1242f"), alt.value("white")),
+                "strokeWidth": alt.condition("datum._clipped", alt.value(2.5), alt.value(1)),
+            }
+            if clipped_note
+            else {}
+        ),
         color=alt.Color(
             f"{value}:Q",
             title=value_title,
@@ -607,6 +684,24 @@ def heatmap(
     return _finish(chart, themed)
 
 
+def colour_domain(values: pl.Series) -> tuple[float, float] | None:
+    """Return the colour domain (low, high) that fits the bulk of ``values`` when a few lie far
+    above it, else None (the full range reads well). The bulk ends at the largest value within
+    Q3 + 3 IQR (and at least the 90th percentile); it is used only when the largest value is more
+    than twice as far from the low end as that."""
+    s = values.cast(pl.Float64)
+    v = s.filter(s.is_finite()).to_numpy()
+    if v.size < 4:
+        return None
+    lo = float(v.min())
+    q1, q3, q90 = (float(np.quantile(v, q)) for q in (0.25, 0.75, 0.9))
+    fence = max(q3 + 3 * (q3 - q1), q90)
+    hi = float(v[v <= fence].max())
+    if hi <= lo or float(v.max()) - lo <= 2 * (hi - lo):
+        return None
+    return lo, hi
+
+
 def compare_bars(
     frame: pl.DataFrame,
     category: str,
@@ -624,6 +719,7 @@ def compare_bars(
 
     ``error`` names an optional column (e.g. the sd) drawn as ± whiskers.
     """
+    frame = as_polars(frame)
     needed = {category, value} | {c for c in (group, error) if c}
     missing = needed - set(frame.columns)
     if missing:
@@ -673,8 +769,9 @@ def _spec(chart: AnyChart | dict) -> dict:
 
 
 def save_png(chart: AnyChart | dict, path: str | Path, scale: float = 2.0) -> Path:
-    """Write ``chart`` as a PNG (offline, through vl-convert) and return the path."""
-    import vl_convert as vlc
+    """Write ``chart`` as a PNG (offline, through vl-convert) and return the path; a
+    RulesError names what to install when vl-convert-python (the ``export`` extra) is missing."""
+    vlc = vl_convert("saving a chart as PNG")
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -683,8 +780,9 @@ def save_png(chart: AnyChart | dict, path: str | Path, scale: float = 2.0) -> Pa
 
 
 def save_svg(chart: AnyChart | dict, path: str | Path) -> Path:
-    """Write ``chart`` as an SVG (offline, through vl-convert) and return the path."""
-    import vl_convert as vlc
+    """Write ``chart`` as an SVG (offline, through vl-convert) and return the path; a
+    RulesError names what to install when vl-convert-python (the ``export`` extra) is missing."""
+    vlc = vl_convert("saving a chart as SVG")
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -707,6 +805,7 @@ def sweep_chart(
     ``rounds_q90``) behind it when ``value`` is a rounds column (``band`` forces it on or off).
     ``label`` names a column of the frame that names each line instead (e.g. a pinned build's
     label). Rows whose value is null or infinite (a build that never downs the target) leave a gap."""
+    frame = as_polars(frame)
     needed = {"parameter", "value", "attacker", "attack", value} | ({label} if label else set())
     missing = needed - set(frame.columns)
     if missing:
@@ -762,6 +861,7 @@ def race_chart(row: pl.DataFrame, title: str | None = None, *, themed: bool = Tr
     """Return the two builds' rounds-to-kill curves of a :func:`workbench.races.head_to_head` row
     made with ``curves=True``, subtitled with who downs the target first how often and which curve
     dominates (the higher curve everywhere is the faster build)."""
+    row = as_polars(row)
     need = {"a", "b", "target", "p_killed_by_a", "p_killed_by_b", "p_a_first", "p_b_first", "p_tie"}
     if not isinstance(row, pl.DataFrame) or row.height != 1 or not need <= set(row.columns):
         raise RulesError("give the one-row frame of wb.head_to_head(..., curves=True)", field="row")
@@ -792,6 +892,7 @@ def variant_heatmap(
     :func:`workbench.rule_variants.variants` frame's ``delta_<value>``), on a diverging scale centred
     on 0: blue where the variant is better for the attacker (more damage, fewer rounds), red where
     worse."""
+    frame = as_polars(frame)
     col = f"delta_{value}"
     if "variant" not in frame.columns or col not in frame.columns:
         raise RulesError(f"give a wb.variants frame with column {col}", field="frame")
@@ -983,4 +1084,46 @@ def pinned_chart(
             color=alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
         )
     chart = alt.hconcat(left, right, title=_title(title)).resolve_scale(color="shared")
+    return _finish(chart, themed)
+
+
+def at_most_chart(
+    dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
+    title: str = "Chance of at most X",
+    *,
+    subtitle: str | None = None,
+    x_title: str = "Outcome (at most)",
+    themed: bool = True,
+) -> AnyChart:
+    """Return the "at most x" curve P(X <= x) of one Dist or of several named ones overlaid (the
+    mirror of :func:`at_least_chart`; the dice box's "at most" view)."""
+    named = _named(dists, "value")
+    frames = []
+    for name, d in named.items():
+        f = dist_frame(d).select("damage", "at_most")
+        start = pl.DataFrame({"damage": [int(_number(f["damage"].min())) - 1], "at_most": [0.0]})
+        frames.append(pl.concat([start, f]).with_columns(build=pl.lit(str(name))))
+    frame = pl.concat(frames)
+    if frame.height > MAX_ROWS:
+        raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
+    many = len(named) > 1
+    chart = (
+        alt.Chart(frame)
+        .mark_line(interpolate="step-after", point=frame.height <= 120, strokeWidth=2)
+        .encode(
+            x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("at_most:Q", title="P(value ≤ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            color=(
+                alt.Color("build:N", title="Expression", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+                if many
+                else alt.value(PALETTE[0])
+            ),
+            tooltip=[
+                alt.Tooltip("build:N", title="expression"),
+                alt.Tooltip("damage:Q", title="at most"),
+                alt.Tooltip("at_most:Q", title="probability", format=".2%"),
+            ],
+        )
+        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
+    )
     return _finish(chart, themed)

@@ -319,6 +319,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
         objective=args.objective,
         confirm=args.yes,
         max_seconds=args.max_seconds,
+        plan_a=args.attack_a,
+        plan_b=args.attack_b,
     )
     print(result.summary())
     rounds = result.rounds.filter((pl.col("p_a_wins") + pl.col("p_b_wins")) > 1e-9)
@@ -514,6 +516,8 @@ def cmd_race(args: argparse.Namespace) -> int:
         seed=args.seed,
         progress=_progress(),
         curves=bool(args.chart),
+        plan_a=args.attack_a,
+        plan_b=args.attack_b,
     )
     r = frame.row(0, named=True)
     print(f"{r['a']} vs {r['b']}, each against its own {r['target']} ({r['method']}):")
@@ -787,6 +791,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact attack maths for tabletop rule systems.",
         epilog="Creatures and attacks: catalog names, TOML/JSON files or wb1: share codes.",
     )
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def max_seconds(sp: argparse.ArgumentParser) -> None:
@@ -805,6 +812,15 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--out", metavar="FILE", help="write the table to a .csv or .parquet file")
         if chart:
             sp.add_argument("--chart", metavar="FILE", help="write a chart to a .png or .svg file")
+
+    def attack_plans(sp: argparse.ArgumentParser) -> None:
+        for side in ("a", "b"):
+            sp.add_argument(
+                f"--attack-{side}",
+                metavar="ATTACK",
+                help=f"{side.upper()} plays this attack (its own or a catalog attack, by name) as often as "
+                "a turn allows (default: its best plan)",
+            )
 
     s = sub.add_parser("systems", help="list the rule systems", description="List the rule systems.")
     s.set_defaults(func=cmd_systems)
@@ -837,6 +853,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("a", metavar="A")
     s.add_argument("b", metavar="B")
     s.add_argument("--first", choices=("a", "b", "random"), default="a", help="who acts first (default a)")
+    attack_plans(s)
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds before a draw (default 100)")
     s.add_argument(
         "--objective",
@@ -921,6 +938,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("a", metavar="A")
     s.add_argument("b", metavar="B")
     s.add_argument("-t", "--target", required=True, metavar="TARGET")
+    attack_plans(s)
     s.add_argument("--max-rounds", type=int, default=100, metavar="N", help="rounds horizon (default 100)")
     s.add_argument("--fights", type=int, default=100_000, metavar="N", help="simulated fights when state forces it")
     s.add_argument("--seed", type=int, default=0, metavar="S", help="seed of a simulated fight (default 0)")

@@ -1,6 +1,6 @@
-"""Rounds-to-kill and duels: the one fight of a matchup, on the one chain kernel (DESIGN.md, Combat).
+"""Rounds-to-kill and duels: the one fight of a matchup, on the one chain kernel (docs/combat.md).
 
-A turn is a :class:`workbench.turns.TurnTable` row: the joint pmf of one turn's damage over the
+A turn is a :class:`workbench.turn_table.TurnTable` row: the joint pmf of one turn's damage over the
 target system's pools. :func:`workbench.chains.kill_chains` runs the absorbing chain on it (HP: the
 running total of damage against HP; Annulus: Endurance, then Vitality, with Vital damage straight to
 Vitality). ``rounds_to_kill``, ``duel`` and ``compare`` read the same chain.
@@ -9,7 +9,7 @@ Vitality). ``rounds_to_kill``, ``duel`` and ``compare`` read the same chain.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,27 +27,13 @@ from .arguments import (
 )
 from .chains import CHAIN_TAIL, kill_chains
 from .dist import Dist
+from .duel_result import DuelResult
 from .errors import RulesError
 from .limits import MAX_CHAIN_HP
-from .turns import check_objective
+from .turns import check_objective, side_turn, turn_of, turn_pmf_from_zero
 from .work import check, fight_work
 
 __all__ = ["rounds_to_kill", "fight_plan", "mean_rounds_to_kill", "duel", "duel_chains", "DuelResult", "CHAIN_TAIL"]
-
-
-def _turn_pmf_from_zero(turn: Dist) -> np.ndarray:
-    if not isinstance(turn, Dist):
-        raise RulesError(f"expected a Dist of damage per turn, not {type(turn).__name__}", field="turn")
-    if turn.min() < 0:
-        raise RulesError("damage per turn cannot be negative (healing is not an HP-only chain)", field="turn")
-    if turn.max() > MAX_CHAIN_HP:  # no chain runs past MAX_CHAIN_HP: damage past it kills as surely (exact)
-        x = np.zeros(MAX_CHAIN_HP + 1)
-        lo = turn.min()
-        keep = turn.pmf[: max(0, MAX_CHAIN_HP - lo)]
-        x[lo : lo + keep.size] = keep
-        x[MAX_CHAIN_HP] = turn.pmf[keep.size :].sum()
-        return x
-    return np.concatenate((np.zeros(turn.offset), turn.pmf))
 
 
 def _check_hp(hp: Any, name: str = "hp") -> np.ndarray:
@@ -71,29 +57,12 @@ def mean_rounds_to_kill(turn: Dist, hp: int | Sequence[int]) -> float | np.ndarr
     E[T] = sum over s < HP of U(s), U(s) = sum_k P(S_k = s) the renewal measure of the turn's
     damage (:func:`workbench.chains.kill_chains`); turns that deal 0 only stretch time.
     """
-    x = _turn_pmf_from_zero(turn)
+    x = turn_pmf_from_zero(turn)
     if x[1:].sum() <= 0:
         raise RulesError("this turn never deals damage, so the target is never killed", field="turn")
     h = _check_hp(hp)
     out = kill_chains(x[None, :], h, np.zeros(h.size, dtype=np.int64), max_rounds=1).mean
     return float(out[0]) if np.ndim(hp) == 0 else out
-
-
-def _turn_of(
-    attacker: Any, target: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
-) -> tuple[np.ndarray, tuple]:
-    """Return the joint pmf of the turn ``plan`` picks (one damage axis per pool of the target's
-    system) and the target's pools; a plan function's own Dist of total damage runs on the summed
-    pools as HP."""
-    from .systems import system_of
-    from .turns import turn_table
-
-    sys = system_of(target)
-    table, label = turn_table(attacker, target, options, situation, plan, objective)
-    pools = sys.hit_pools(target)
-    if isinstance(label, Dist):
-        return _turn_pmf_from_zero(label), (sum(pools),)
-    return table.pmf[0], tuple(pools)
 
 
 def _chains(pmf: np.ndarray, pools: tuple, max_rounds: int, weights: np.ndarray | None = None):
@@ -125,6 +94,13 @@ def _frame(by: np.ndarray, exact: bool, fights: int | None = None):
             "standard_error": se,
         }
     )
+
+
+def _one_attack(plan: Any) -> bool:
+    """Return True for a plan given as one attack model (resolved once the system is known)."""
+    from .systems.base import Model
+
+    return isinstance(plan, Model)
 
 
 @bounded("rounds_to_kill")
@@ -168,7 +144,7 @@ def rounds_to_kill(
     if isinstance(attacker_or_turn, Dist):
         if hp is None:
             raise RulesError("give the target's hp (rounds_to_kill(turn, hp=150))", field="hp")
-        pmf, pools = _turn_pmf_from_zero(attacker_or_turn), (int(_check_hp(hp)[0]),)
+        pmf, pools = turn_pmf_from_zero(attacker_or_turn), (int(_check_hp(hp)[0]),)
     else:
         if target is None:
             raise RulesError("give a target creature", field="target")
@@ -176,8 +152,11 @@ def rounds_to_kill(
         from .systems import fight_system
 
         options, situation, plan = kwargs.pop("options", None), kwargs.pop("situation", None), kwargs.pop("plan", None)
-        fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
+        sys_ = fight_system({"attacker": attacker_or_turn, "target": target}, ..., options, situation)
         objective = kwargs.pop("objective", "damage")
+        from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
+
+        attacker_or_turn, plan = resolve_plan(attacker_or_turn, plan, options, target, situation, sys_)
         plan = check_plan(plan)
         if kwargs:
             raise RulesError(f"unknown argument(s) {sorted(kwargs)}", field=sorted(kwargs)[0])
@@ -213,7 +192,7 @@ def rounds_to_kill(
                 )
             by, _, exact = fight_rounds(attacker_or_turn, target, options, situation, **run)
             return _frame(by, exact, None if exact else fights)
-        pmf, pools = _turn_of(attacker_or_turn, target, options, situation, plan, objective)
+        pmf, pools = turn_of(attacker_or_turn, target, options, situation, plan, objective)
         if hp is not None and int(_check_hp(hp)[0]) != sum(
             pools
         ):  # another HP: the turn's total damage against that HP
@@ -275,9 +254,11 @@ def exact_mean_rounds(
     from .systems import system_of
 
     if state_effects(attacker, target, options, situation, plan):
-        got = system_of(attacker).state_chain(attacker, target, options, situation, plan, max_rounds)
-        return None if got is None else float(got[1])
-    pmf, pools = _turn_of(attacker, target, options, situation, plan)
+        from .fight.chain import state_chain
+
+        got = state_chain(system_of(attacker), attacker, target, options, situation, plan, max_rounds)
+        return None if got is None else got.mean
+    pmf, pools = turn_of(attacker, target, options, situation, plan)
     return float(_chains(pmf, pools, max_rounds).mean[0])
 
 
@@ -374,53 +355,6 @@ def _choose(simulate: bool | None, effects: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- duels
-@dataclass(frozen=True)
-class DuelResult:
-    """The outcome of a duel: win chances, the rounds it ends in, the winner's HP left.
-
-    ``rounds``: polars frame (round, p_a_wins, p_b_wins) of the round each side wins in;
-    ``hp_left``: polars frame (side, hp_left, probability) of the winner's remaining HP.
-    ``exact`` is True when computed by the absorbing chains (no stateful effects, or each
-    direction's state is its own and fits its system's chain over it: docs/combat.md), False for a
-    simulation, which also has ``fights`` and ``standard_error``; ``forced_by`` names the state
-    effects that made ``duel`` simulate (empty when exact or when ``simulate=True`` asked for it).
-    """
-
-    a: str
-    b: str
-    p_a_wins: float
-    p_b_wins: float
-    p_draw: float
-    rounds: Any
-    hp_left: Any
-    first: str
-    max_rounds: int
-    exact: bool = True
-    fights: int | None = None
-    standard_error: float | None = None
-    forced_by: tuple[str, ...] = ()
-
-    def summary(self) -> str:
-        """Return a short readable summary."""
-        forced = f"; forced by {', '.join(self.forced_by)}" if self.forced_by else ""
-        how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f}{forced})"
-        mean_rounds = float((self.rounds["round"] * (self.rounds["p_a_wins"] + self.rounds["p_b_wins"])).sum())
-        decided = self.p_a_wins + self.p_b_wins
-        last = (
-            f"decided fights last {mean_rounds / decided:.2f} rounds on average"
-            if decided > 0
-            else f"no fight is decided within {self.max_rounds} rounds"
-        )
-        return (
-            f"{self.a} vs {self.b} ({how}, {self.first} acts first, {self.max_rounds} rounds at most): "
-            f"{self.a} wins {self.p_a_wins:.2%}, {self.b} wins {self.p_b_wins:.2%}, "
-            f"neither {self.p_draw:.2%}; {last}"
-        )
-
-    def __repr__(self) -> str:
-        return f"DuelResult({self.summary()})"
-
-
 def _never(pmf: np.ndarray) -> bool:
     return pmf.sum() - pmf.flat[0] <= 0
 
@@ -457,8 +391,10 @@ class _StateChain:
     def __init__(self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any, rounds: int):
         self.args = (me, foe, options, situation, plan)
         self.sys, self.hp = sys, int(sum(_hit_pools(foe)))
-        got = sys.state_chain(*self.args, max_rounds=rounds)
-        self.by = None if got is None else np.clip(np.asarray(got[0], dtype=np.float64), 0.0, 1.0)
+        from .fight.chain import state_chain
+
+        got = state_chain(sys, *self.args, max_rounds=rounds)
+        self.by = None if got is None else np.clip(np.asarray(got.by, dtype=np.float64), 0.0, 1.0)
 
     def killed(self, rounds: int) -> np.ndarray:
         """Return P(T = t), t = 1..``rounds``, from the chain's P(T <= t) (0 past where it stopped:
@@ -471,8 +407,11 @@ class _StateChain:
 
     def alive(self, w: np.ndarray, rounds: int) -> np.ndarray:
         """Return the chain's weighted alive mass by damage taken (``state_chain(..., weights=w)``)."""
-        got = self.sys.state_chain(*self.args, max_rounds=rounds, weights=w)
-        return np.asarray(got[2], dtype=np.float64)[: self.hp]
+        from .fight.chain import state_chain
+
+        got = state_chain(self.sys, *self.args, max_rounds=rounds, weights=w)
+        assert got is not None and got.weighted is not None  # this direction's chain fits (__init__)
+        return np.asarray(got.weighted, dtype=np.float64)[: self.hp]
 
 
 def _hit_pools(creature: Any) -> tuple:
@@ -556,7 +495,7 @@ def duel(
     ``a`` and ``b`` are creatures of one system, or two per-turn damage Dists with ``hp_a`` and
     ``hp_b`` (a textbook duel, or a custom mechanic, in one line). Each round both take a turn;
     ``first`` is "a", "b" or "random" (a fair coin each fight). Exact by the absorbing chains when
-    neither side's damage depends on state (DESIGN.md, Combat): P(a wins in round t) =
+    neither side's damage depends on state (docs/combat.md): P(a wins in round t) =
     P(T_A = t) P(T_B >= t) when a acts first (:func:`duel_chains`; Annulus: over Endurance and
     Vitality). With a stateful effect (docs/combat.md) the duel is still exact when no side's turns
     change the other direction's fight (``RuleSystem.duel_couplings`` empty: Glass Empires armor
@@ -577,17 +516,17 @@ def duel(
 
     first = check_first(first)
     max_rounds = _check_run(max_rounds, fights, seed, simulate, progress)
-    plan_a, plan_b = check_plan(plan_a), check_plan(plan_b)
+    plan_a, plan_b = (p if _one_attack(p) else check_plan(p) for p in (plan_a, plan_b))
     confirm = check_confirm(confirm)
     check(fight_work("duel", {"fights": fights}), confirm)  # counted before any work
     sides: list[Any] = []  # the two directions: a against b, b against a
-    joint = None  # or the system's duel chain over both sides' state (RuleSystem.duel_chain)
+    joint = None  # or the duel chain over both sides' state (workbench.fight.duel.duel_of)
     if isinstance(a, Dist) or isinstance(b, Dist):
         if not (isinstance(a, Dist) and isinstance(b, Dist)):
             raise RulesError("give two creatures, or two per-turn damage Dists with hp_a= and hp_b=", field="b")
         if hp_a is None or hp_b is None:
             raise RulesError("a duel of two Dists needs hp_a= and hp_b=", field="hp_a" if hp_a is None else "hp_b")
-        ta, tb = _turn_pmf_from_zero(a), _turn_pmf_from_zero(b)
+        ta, tb = turn_pmf_from_zero(a), turn_pmf_from_zero(b)
         pa, pb = (int(_check_hp(hp_a, "hp_a")[0]),), (int(_check_hp(hp_b, "hp_b")[0]),)
         name_a, name_b = "a", "b"
     else:
@@ -598,6 +537,10 @@ def duel(
         from .systems import fight_system
 
         sys_a = fight_system({"a": a, "b": b}, ..., options, situation)
+        from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
+
+        a, plan_a = resolve_plan(a, plan_a, options, b, situation, sys_a)
+        b, plan_b = resolve_plan(b, plan_b, options, a, situation, sys_a)
         check_objective(objective)
         if objective != "damage" and simulate is not False:
             # each side's plan, chosen by the objective in its own fight (the plan rounds_to_kill
@@ -623,7 +566,9 @@ def duel(
         elif simulate is None and (eff_a or eff_b):
             sides, forced = _state_directions(a, b, options, situation, plan_a, plan_b, objective, max_rounds)
             if forced and objective == "damage":  # coupled sides: the system's chain over both sides' state
-                joint = sys_a.duel_chain(a, b, options, situation, first, max_rounds, plan_a, plan_b)
+                from .fight.duel import duel_of
+
+                joint = duel_of(sys_a, a, b, options, situation, first, max_rounds, plan_a, plan_b)
                 if joint is not None:
                     forced = set()
         if simulate or forced:
@@ -646,14 +591,14 @@ def duel(
             return replace(result, forced_by=tuple(sorted(forced))) if forced else result
         if not sides and joint is None:
             sides = [
-                _TurnChain(*_side_turn(a, b, options, situation, plan_a, objective)),
-                _TurnChain(*_side_turn(b, a, options, situation, plan_b, objective)),
+                _TurnChain(*side_turn(a, b, options, situation, plan_a, objective)),
+                _TurnChain(*side_turn(b, a, options, situation, plan_b, objective)),
             ]
         name_a, name_b = a.name, b.name
         if joint is not None:
             hp_a_, hp_b_ = int(sys_a.hit_points(a)), int(sys_a.hit_points(b))
     if joint is not None:
-        win_a, win_b, left_a, left_b = joint
+        win_a, win_b, left_a, left_b = joint.win_a, joint.win_b, joint.left_a, joint.left_b
     else:
         if not sides:
             sides = [_TurnChain(ta, pb), _TurnChain(tb, pa)]
@@ -712,26 +657,10 @@ def _state_directions(
             return [], forced
         eff = state_effects(me, foe, options, situation, plan)
         if not eff:
-            sides.append(_TurnChain(*_side_turn(me, foe, options, situation, plan, objective)))
+            sides.append(_TurnChain(*side_turn(me, foe, options, situation, plan, objective)))
             continue
         chain = _StateChain(sys, me, foe, options, situation, plan, max_rounds)
         if chain.by is None:  # the state does not fit the system's chain
             forced = set(eff)
         sides.append(chain)
     return ([], forced) if forced else (sides, forced)
-
-
-def _side_turn(
-    me: Any, foe: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
-) -> tuple[np.ndarray, tuple]:
-    """Return ``me``'s turn against ``foe`` and ``foe``'s pools; a side with no usable plan (no
-    weapon, nothing in reach) deals nothing each turn."""
-    from .systems import system_of
-
-    try:
-        return _turn_of(me, foe, options, situation, plan, objective)
-    except RulesError as exc:
-        if plan is not None or exc.field != "attacks":
-            raise
-        pools = tuple(system_of(foe).hit_pools(foe))
-        return np.ones((1,) * len(pools)), pools

@@ -1,4 +1,4 @@
-"""The comparison engine: builds × creatures grids as one polars frame (DESIGN.md, Comparison).
+"""The comparison engine: builds × creatures grids as one polars frame (docs/compare.md).
 
 ``compare(attackers, targets)`` cross-joins every attacker's attacks with every target of the same
 rule system and returns one row per (attacker, attack, target) with the damage per use, per turn,
@@ -28,7 +28,7 @@ from .systems import system as _system
 from .systems import system_of
 from .systems import systems as _systems
 from .systems.base import RuleSystem, pmf_rows
-from .work import Work, check
+from .work import Work, check, counts
 
 __all__ = ["compare", "rank", "pivot", "export", "neutral_attacker", "COLUMNS", "BEST_PLAN"]
 
@@ -125,10 +125,58 @@ def _is_frame(obj: Any) -> bool:
     return type(obj).__name__ == "DataFrame" and type(obj).__module__.startswith("pandas")
 
 
+def _json_columns(frame: pl.DataFrame) -> dict[str, list[Any]]:
+    """Return the text columns that ``Catalog.frame`` wrote as JSON (a column mixing kinds, like a
+    Last Odyssey ability's ``targets``: 1 or "all"), decoded: those whose every cell is JSON text
+    and not all of them JSON strings."""
+    import json
+
+    out = {}
+    for name, dtype in frame.schema.items():
+        if dtype != pl.String:
+            continue
+        cells = frame[name].to_list()
+        try:
+            decoded = [None if c is None else json.loads(c) for c in cells]
+        except (json.JSONDecodeError, TypeError):
+            continue
+        if any(d is not None and not isinstance(d, str) for d in decoded):
+            out[name] = decoded
+    return out
+
+
+def _frame_rows(frame: Any, role: str) -> list[dict[str, Any]]:
+    """Return the rows of a polars or pandas frame as dicts, the JSON columns decoded."""
+    if not isinstance(frame, pl.DataFrame):
+        try:
+            frame = pl.from_pandas(frame)
+        except Exception as exc:  # noqa: BLE001 - anything pandas cannot hand over is a bad input
+            raise RulesError(f"cannot read this frame: {exc}", field=role) from None
+    decoded = _json_columns(frame)
+    rows = list(frame.iter_rows(named=True))
+    for name, values in decoded.items():
+        for row, value in zip(rows, values):
+            row[name] = value
+    return rows
+
+
+def _unnest(value: Any) -> Any:
+    """Return a nested frame cell as plain data: a struct's null fields left out (they are keys
+    another row of the column has), numpy arrays (pandas' list cells) as lists."""
+    if isinstance(value, dict):
+        return {k: _unnest(v) for k, v in value.items() if v is not None}
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_unnest(v) for v in value]
+    return value
+
+
 def _cell_value(value: Any, row: int, column: str) -> Any:
     """Return a bestiary cell as model data: a JSON table or list of tables (a Last Odyssey Shell,
-    Glass Empires traits, nested models) is parsed; other cells are taken as they are."""
-    if isinstance(value, str) and value.lstrip().startswith(("{", "[{")):
+    Glass Empires traits, nested models) or an empty JSON list is parsed; other cells are taken as
+    they are."""
+    if isinstance(value, str) and (value.lstrip().startswith(("{", "[{")) or value.strip() == "[]"):
         import json
 
         try:
@@ -146,12 +194,30 @@ def frame_creatures(frame: Any, system: Any = None, role: str = "targets") -> li
     ``weapons``, ``abilities``) may hold catalog attack names separated by ``;``. An unknown column
     or a bad value raises RulesError naming the column and the row.
     """
-    if not isinstance(frame, pl.DataFrame):
+    return [creature_from_row(row, i, system, role) for i, row in enumerate(_frame_rows(frame, role))]
+
+
+def frame_attacks(frame: Any, system: Any = None) -> list[Any]:
+    """Return the attacks of an attack frame (polars or pandas; one row per attack, columns the
+    system's Attack fields and an optional ``system`` column), e.g. ``Catalog.frame("attacks")``.
+    Empty cells take the field's default; nested cells are tables or JSON text."""
+    out = []
+    for i, raw in enumerate(_frame_rows(frame, "attacks")):
+        row = {
+            k: _cell_value(_unnest(v), i, k)
+            for k, v in raw.items()
+            if v is not None and not (isinstance(v, float) and np.isnan(v))
+        }
+        sysname = row.pop("system", None) or system
+        if sysname is None:
+            raise RulesError(f"row {i}: add a 'system' column or pass system=", field="system")
         try:
-            frame = pl.from_pandas(frame)
-        except Exception as exc:  # noqa: BLE001 - anything pandas cannot hand over is a bad input
-            raise RulesError(f"cannot read this frame: {exc}", field=role) from None
-    return [creature_from_row(row, i, system, role) for i, row in enumerate(frame.iter_rows(named=True))]
+            out.append(_system(sysname).Attack.from_dict(row))
+        except RulesError as exc:
+            raise RulesError(
+                f"row {i} ({row.get('name', '?')}): {exc.message}", field=exc.field, rule=exc.rule
+            ) from None
+    return out
 
 
 def named_attacks(sys: RuleSystem, token: str) -> list[Any]:
@@ -187,7 +253,9 @@ def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str
     default, JSON cells are tables (a Shell, traits, nested models), list fields hold their items
     separated by ``;``, and the attack field attack names (:func:`named_attacks`)."""
     row = {
-        k: _cell_value(v, i, k) for k, v in row.items() if v is not None and not (isinstance(v, float) and np.isnan(v))
+        k: _cell_value(_unnest(v), i, k)
+        for k, v in row.items()
+        if v is not None and not (isinstance(v, float) and np.isnan(v))
     }
     sysname = row.pop("system", None) or system
     if sysname is None:
@@ -856,6 +924,7 @@ def _prepare(
     )
 
 
+@counts("compare")
 def compare_work(
     attackers: Any,
     targets: Any,

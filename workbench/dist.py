@@ -704,6 +704,15 @@ class Dist:
         mask = self.pmf > 0
         return pl.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
 
+    def to_pandas(self):
+        """Return a pandas DataFrame with columns ``damage`` (int64) and ``probability`` (float64),
+        the rows of :meth:`to_polars`."""
+        from importlib import import_module
+
+        pd = import_module("pandas")  # no pandas stubs in the type check: its frame is Any here
+        mask = self.pmf > 0
+        return pd.DataFrame({"damage": self.outcomes[mask], "probability": self.pmf[mask]})
+
     # ----------------------------------------------------------------- comparison & display
     def isclose(self, other: Dist, tol: float = TOLERANCE) -> bool:
         """Return True when both give every outcome the same probability within ``tol``."""
@@ -734,6 +743,13 @@ class Dist:
 
     def __len__(self) -> int:
         return self.pmf.size
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """Jupyter's rich display: a bar chart titled with mean, sd and range, the key numbers in
+        HTML, the repr as text (:mod:`workbench.display`)."""
+        from .display import dist_bundle
+
+        return dist_bundle(self, include, exclude)
 
     def __repr__(self) -> str:
         head = f"Dist({self.min()}..{self.max()}, mean={self.mean():.4g}, sd={self.std():.4g})"

@@ -24,7 +24,7 @@ _PAGES = (
     ("CLARIFICATIONS.md, Glass Empires", "docs/systems/glass_empires.md"),
     ("characters.mdx", "docs/systems/glass_empires.md"),
     ("glass_empires_creatures.toml", "docs/systems/glass_empires.md"),
-    ("DESIGN.md: Model fields", "docs/models.md"),
+    ("docs/models.md: Models and their fields", "docs/models.md"),
 )
 
 

@@ -72,15 +72,29 @@ def python_snippet(
         "    progress=False,",
         ")",
         'at, by = frame["p_killed_at"], frame["p_killed_by"]',
+        "if frame['exact'][0] and by[-1] < 1 - 1e-9:  # exact: compare's mean is the whole fight's, past 100 rounds",
+        f"    frame = wb.rounds_to_kill(attacker, target, {', '.join(given) + ', ' if given else ''}plan={plan}, "
+        "max_rounds=10_000, progress=False)",
+        '    at, by = frame["p_killed_at"], frame["p_killed_by"]',
         'mean_rounds = float((frame["round"] * at).sum() / by[-1]) if by[-1] >= 1 - 1e-9 else float("inf")',
         "print(mean_rounds)",
     ]
     return "\n".join(lines)
 
 
+class Explanation(dict):
+    """What :func:`explain` returns: a plain dict of the steps, which a notebook shows as its
+    Markdown, the key numbers and a chart of the rounds to down (:mod:`workbench.display`)."""
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from .display import explanation_bundle
+
+        return explanation_bundle(self, explanation_markdown(self), include, exclude)
+
+
 def explain(
     attacker: Any, target: Any, attack: Any = None, options: Any = None, situation: Any = None, *, seed: int = 0
-) -> dict[str, Any]:
+) -> Explanation:
     """Return how compare's row of ``attacker`` (using ``attack``, or None: its best plan) against
     ``target`` was computed: ``row`` (the compare row as a dict), ``events`` (P of each true/false
     outcome of one use: hit, threat, crit, a condition; empty for the best plan), ``damage``
@@ -115,21 +129,23 @@ def explain(
 
     simulated = row["method"] == "simulated"
     state = sorted(state_effects(attacker, target, options, situation, None if attack is None else [attack]))
-    return {
-        "row": row,
-        "events": events,
-        "damage": {k: row[k] for k in ("mean_damage", "sd_damage", "p_any_damage")},
-        "plan": row["plan"],
-        "uses_per_turn": row["uses_per_turn"],
-        "turn": {k: row[k] for k in ("mean_turn_damage", "sd_turn_damage", "p_kill_one_turn")},
-        "method": row["method"],
-        "fights": COMPARE_FIGHTS if simulated else None,
-        "se": row["se"],
-        "forced_by": row["forced_by"],
-        "state": state,
-        "unresolved": row["p_unresolved"],
-        "python": python_snippet(attacker, target, attack, options, situation, seed=seed),
-    }
+    return Explanation(
+        {
+            "row": row,
+            "events": events,
+            "damage": {k: row[k] for k in ("mean_damage", "sd_damage", "p_any_damage")},
+            "plan": row["plan"],
+            "uses_per_turn": row["uses_per_turn"],
+            "turn": {k: row[k] for k in ("mean_turn_damage", "sd_turn_damage", "p_kill_one_turn")},
+            "method": row["method"],
+            "fights": COMPARE_FIGHTS if simulated else None,
+            "se": row["se"],
+            "forced_by": row["forced_by"],
+            "state": state,
+            "unresolved": row["p_unresolved"],
+            "python": python_snippet(attacker, target, attack, options, situation, seed=seed),
+        }
+    )
 
 
 def explanation_markdown(info: dict[str, Any]) -> str:

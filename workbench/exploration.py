@@ -1,4 +1,4 @@
-"""Build-space search (DESIGN.md, Comparison and exploration).
+"""Build-space search (docs/explore.md).
 
 ``explore(system, targets=..., budget=5)`` asks the rule system for its build space
 (``RuleSystem.build_space``: every legal attack within the budget, with sets whose damage maths is
@@ -29,7 +29,7 @@ from .errors import RulesError, show
 from .limits import BUDGET, LIMITS, MAX_COMBINATIONS, MAX_EXPLORE_ROWS, MAX_TOP_K, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
-from .work import Work, check, show_progress
+from .work import Work, check, counts, show_progress
 
 __all__ = ["explore", "explore_work", "estimate", "cost_front", "fighter", "method_line", "METHOD_COLUMNS"]
 
@@ -202,6 +202,7 @@ def estimate(
     return {"combinations": n, "builds": builds, "targets": len(tgt), "rows": rows, "seconds": seconds}
 
 
+@counts("explore")
 def explore_work(
     system: Any = None,
     *,

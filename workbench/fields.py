@@ -8,7 +8,7 @@ A model field is declared with :func:`spec` next to its annotation in the system
 value, the default, the choices, the bounds, the unit, a one-line help and the rule the field comes
 from. Everything else reads that declaration:
 
-- validation: :meth:`workbench.systems.base.Model.__post_init__` checks every field of a checked
+- validation: :meth:`workbench.model.Model.__post_init__` checks every field of a checked
   kind (:data:`CHECKED`) with :meth:`FieldSpec.check` (RulesError naming the field and the spec's
   rule) before the model's own ``validate()`` checks the rules that join several fields;
 - forms (``widgets/forms.py``): dropdown choices, tooltips, bounds and units;
@@ -22,6 +22,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import checks
+from .errors import RulesError, show
+from .limits import MAX_LIST, MAX_NAME
+
 __all__ = [
     "FieldSpec",
     "spec",
@@ -32,12 +36,11 @@ __all__ = [
     "markdown",
     "json_schema",
     "lower",
-    "models_of",
     "NAME_RULE",
 ]
 
-#: the rule of every model's ``name`` field: the public API names its models (DESIGN.md)
-NAME_RULE = "DESIGN.md: Model fields (catalogs, plans and lists find models by name)"
+#: the rule of every model's ``name`` field: the public API names its models (docs/models.md)
+NAME_RULE = "docs/models.md: Models and their fields (catalogs, plans and lists find models by name)"
 
 #: kind -> what a value of that kind is (the ``kind`` column of the docs tables)
 KINDS: dict[str, str] = {
@@ -123,7 +126,6 @@ class FieldSpec:
         stripped, a choice takes its declared spelling) against this declaration, or raise
         RulesError naming ``name`` and citing :attr:`rule`. Fields of unchecked kinds are returned
         as they are."""
-        base = _base()
         if self.parse is not None:
             value = self.parse(value)
         if self.checker is not None:
@@ -131,11 +133,11 @@ class FieldSpec:
         kind, rule = self.kind, self.rule
         if kind == "int":
             lim = None if self.limit is None else int(self.limit)
-            return base.check_int(
+            return checks.check_int(
                 name, value, minimum=self.minimum, maximum=self.maximum, rule=rule, optional=self.optional, limit=lim
             )
         if kind == "number":
-            out = base.check_number(
+            out = checks.check_number(
                 name,
                 value,
                 minimum=self.minimum,
@@ -146,29 +148,29 @@ class FieldSpec:
             )
             if self.exclusive_minimum and out is not None and self.minimum is not None and out <= self.minimum:
                 unit = f" {self.unit}" if self.unit else ""
-                raise base.RulesError(
-                    f"must be greater than {_num(self.minimum)}{unit}, not {base.show(out)}", field=name, rule=rule
+                raise RulesError(
+                    f"must be greater than {_num(self.minimum)}{unit}, not {show(out)}", field=name, rule=rule
                 )
             return out
         if kind == "bool":
             if value is None and self.optional:
                 return None
-            return base.check_bool(name, value, rule=rule)
+            return checks.check_bool(name, value, rule=rule)
         if kind == "choice":
-            return base.check_choice(name, value, self.options(), rule=rule, optional=self.optional)
+            return checks.check_choice(name, value, self.options(), rule=rule, optional=self.optional)
         if kind == "text":
             if value is None and self.optional:
                 return None
-            return base.check_str(
+            return checks.check_str(
                 name,
                 value,
                 rule=rule,
                 allow_empty=self.allow_empty,
-                max_length=self.max_length or base.MAX_NAME,
+                max_length=self.max_length or MAX_NAME,
             )
         if kind == "models":
-            return base.check_models(
-                name, value, self.model, rule=rule, max_items=int(self.limit) if self.limit else base.MAX_LIST
+            return checks.check_models(
+                name, value, self.model, rule=rule, max_items=int(self.limit) if self.limit else MAX_LIST
             )
         return value
 
@@ -179,19 +181,6 @@ class FieldSpec:
         if f.default_factory is not dataclasses.MISSING:
             return f.default_factory()
         return dataclasses.MISSING
-
-
-_BASE: Any = None
-
-
-def _base() -> Any:
-    """Return workbench.systems.base (imported on first use: it imports this module)."""
-    global _BASE
-    if _BASE is None:
-        from .systems import base
-
-        _BASE = base
-    return _BASE
 
 
 def spec(
@@ -276,27 +265,6 @@ def checked(model_cls: type) -> tuple[tuple[str, FieldSpec], ...]:
             (n, s) for n, s in specs(model_cls).items() if s.kind in CHECKED or s.checker is not None
         )
     return out
-
-
-def models_of(system: Any) -> dict[str, type]:
-    """Return ``{class name: model class}`` of every model a rule system defines (its Creature,
-    Attack, Options, Situation and the nested models of the same module, in definition order);
-    ``system`` is a system object or a registered name."""
-    import importlib
-    import inspect
-
-    from .systems import system as lookup
-    from .systems.base import Model
-
-    sys = lookup(system) if isinstance(system, str) else system
-    module = importlib.import_module(sys.Creature.__module__)
-    found = [
-        c
-        for _, c in inspect.getmembers(module, inspect.isclass)
-        if issubclass(c, Model) and c is not Model and c.__module__ == module.__name__
-    ]
-    found.sort(key=lambda c: inspect.getsourcelines(c)[1])
-    return {c.__name__: c for c in found}
 
 
 # --------------------------------------------------------------------------- documentation

@@ -196,84 +196,26 @@ def from_document(doc: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- TOML writer
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def _toml_str(s: str) -> str:
-    out = []
-    for ch in s:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _toml_key(k: str) -> str:
-    return k if _BARE_KEY.fullmatch(k) else _toml_str(k)  # fullmatch: "$" would admit a trailing newline
-
-
-def _toml_value(v: Any, where: str) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)  # always has '.', 'e', 'inf' or 'nan', all valid TOML floats
-    if isinstance(v, str):
-        return _toml_str(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x, f"{where}[{i}]") for i, x in enumerate(v)) + "]"
+def _toml_ready(v: Any, where: str) -> Any:
+    """Return ``v`` with None values of tables left out (TOML has no null); RulesError for a None
+    in a list or a value TOML cannot hold, naming where it is."""
     if isinstance(v, dict):
-        items = [f"{_toml_key(k)} = {_toml_value(x, f'{where}.{k}')}" for k, x in v.items() if x is not None]
-        return "{" + ", ".join(items) + "}" if items else "{}"
+        return {k: _toml_ready(x, f"{where}.{k}" if where else str(k)) for k, x in v.items() if x is not None}
+    if isinstance(v, (list, tuple)):
+        return [_toml_ready(x, f"{where}[{i}]") for i, x in enumerate(v)]
     if v is None:
         raise RulesError("TOML has no empty value; save as .json to keep a list holding nothing", field=where)
+    if isinstance(v, (bool, int, float, str)):
+        return v
     raise RulesError(f"cannot write a {type(v).__name__} to TOML", field=where)
 
 
-def _is_table_array(v: Any) -> bool:
-    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
-
-
-def _inline(v: Any) -> bool:
-    """Return True for a small table of plain values, written inline (``upgrades = {Precise = 1}``)."""
-    return (
-        isinstance(v, dict)
-        and all(not isinstance(x, (dict, list)) for x in v.values())
-        and len(_toml_value(v, "")) <= 80
-    )
-
-
-def _toml_table(data: dict[str, Any], path: list[str], lines: list[str], array: bool = False) -> None:
-    plain = [
-        (k, v)
-        for k, v in data.items()
-        if v is not None and (not isinstance(v, dict) or _inline(v)) and not _is_table_array(v)
-    ]
-    tables = [(k, v) for k, v in data.items() if isinstance(v, dict) and not _inline(v)]
-    arrays = [(k, v) for k, v in data.items() if _is_table_array(v)]
-    if path and (array or plain or not (tables or arrays)):
-        header = ".".join(_toml_key(p) for p in path)
-        lines += ["", f"[[{header}]]" if array else f"[{header}]"]
-    where = ".".join(path)
-    for k, v in plain:
-        lines.append(f"{_toml_key(k)} = {_toml_value(v, f'{where}.{k}' if where else k)}")
-    for k, v in tables:
-        _toml_table(v, path + [k], lines)
-    for k, v in arrays:
-        for item in v:
-            _toml_table(item, path + [k], lines, array=True)
-
-
 def to_toml(doc: dict[str, Any]) -> str:
-    """Return plain data as TOML text (strings escaped; None values left out: TOML has no null)."""
-    lines: list[str] = []
-    _toml_table(doc, [], lines)
-    return "\n".join(lines).lstrip("\n") + "\n"
+    """Return plain data as TOML text (written by tomli-w; None values of tables left out: TOML has
+    no null; a None in a list is a RulesError)."""
+    import tomli_w
+
+    return tomli_w.dumps(_toml_ready(doc, ""))
 
 
 # --------------------------------------------------------------------------- files

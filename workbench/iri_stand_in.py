@@ -12,20 +12,25 @@ a stand-in module under that name. Its ``is_valid_syntax`` (the one name jsonsch
 imports the real package on the first call and forwards to it, and any other attribute does the
 same (PEP 562 ``__getattr__``), so jsonschema still registers and runs its "iri" checks and other
 users of the package see the real one: only the moment the grammar is compiled changes. Nothing
-is done if jsonschema's format module or the package is already loaded, or it is not installed.
+is done if jsonschema's format module or the package is already loaded, or it is not installed,
+or the environment variable ``WB_NO_IRI_STAND_IN`` is set to anything but ``""`` or ``"0"`` (the
+opt-out for a process that wants the real module in ``sys.modules`` from the start).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 import types
 from typing import Any
 
-__all__ = ["install", "NAME"]
+__all__ = ["install", "NAME", "OPT_OUT"]
 
 NAME = "rfc3987_syntax"
+#: set to anything but "" or "0", the stand-in is not installed
+OPT_OUT = "WB_NO_IRI_STAND_IN"
 
 
 def _real() -> types.ModuleType:
@@ -53,7 +58,9 @@ _STAND_IN.__getattr__ = _getattr  # type: ignore[method-assign]
 
 def install() -> bool:
     """Put the stand-in in place if jsonschema's format module has not loaded yet and the real
-    package is installed; return whether it did."""
+    package is installed and ``$WB_NO_IRI_STAND_IN`` does not opt out; return whether it did."""
+    if os.environ.get(OPT_OUT, "") not in ("", "0"):
+        return False
     if "jsonschema._format" in sys.modules or NAME in sys.modules:
         return False
     if importlib.util.find_spec(NAME) is None:

@@ -3,6 +3,7 @@ parameters, state classes' tables, chosen plans, ``can_damage``), shared by ever
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
@@ -21,19 +22,22 @@ class Memo:
     an entry and a changed model never meets a stale one; a key that cannot be hashed (a plan
     function, a list) is simply not memoised. The values are pure functions of the key, so reusing
     one changes no number. At most ``max_entries`` entries and about ``max_bytes`` bytes of numpy
-    arrays are kept; the oldest go first.
+    arrays are kept; the least recently used go first (a hit or a put makes an entry the most
+    recent).
     """
 
     def __init__(self, max_entries: int = 200_000, max_bytes: int = 256 * 2**20):
         self.max_entries, self.max_bytes = max_entries, max_bytes
-        self._data: dict[Hashable, object] = {}
+        self._data: OrderedDict[Hashable, object] = OrderedDict()
         self._sizes: dict[Hashable, int] = {}
         self._bytes = 0
 
     def get(self, key: Hashable, compute: Callable[[], V]) -> V:
         """Return the value memoised under ``key``, computing (and keeping) it on a miss."""
         try:
-            return cast(V, self._data[key])
+            value = self._data[key]
+            self._data.move_to_end(key)
+            return cast(V, value)
         except KeyError:
             pass
         except TypeError:  # an unhashable part: compute, keep nothing
@@ -45,13 +49,16 @@ class Memo:
     def lookup(self, key: Hashable) -> object | None:
         """Return the value under ``key``, or None (also for a key that cannot be hashed)."""
         try:
-            return self._data.get(key)
+            if key not in self._data:
+                return None
         except TypeError:
             return None
+        self._data.move_to_end(key)
+        return self._data[key]
 
     def put(self, key: Hashable, value: object) -> None:
         """Keep ``value`` under ``key`` (nothing for a key that cannot be hashed), dropping the
-        oldest entries past the bounds."""
+        least recently used entries past the bounds."""
         try:
             hash(key)
         except TypeError:
@@ -63,8 +70,7 @@ class Memo:
         self._data[key], self._sizes[key] = value, size
         self._bytes += size
         while len(self._data) > self.max_entries or (self._bytes > self.max_bytes and len(self._data) > 1):
-            old = next(iter(self._data))
-            del self._data[old]
+            old, _ = self._data.popitem(last=False)
             self._bytes -= self._sizes.pop(old)
 
     def clear(self) -> None:
@@ -72,6 +78,11 @@ class Memo:
         self._data.clear()
         self._sizes.clear()
         self._bytes = 0
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes counted for the kept entries (numpy arrays by their size, anything else 64)."""
+        return self._bytes
 
     def __len__(self) -> int:
         return len(self._data)

@@ -151,7 +151,9 @@ def _over_state(
     """optimal_play of a fight that carries ``effects``: the system's PlannedChain solved by
     :func:`workbench.state_chain.solve_keyed_policy`, its states (key, damage taken) named by the
     key's parts and ``hp_left``."""
-    chain = sys.state_plans(attacker, target, options, situation)
+    from .fight.chain import state_plans
+
+    chain = state_plans(sys, attacker, target, options, situation)
     shown = ", ".join(sorted(effects))
     if chain is None:
         raise RulesError(

@@ -151,7 +151,11 @@ def head_to_head(
             raise RulesError("hp= goes with two per-turn Dists; creatures fight the target's own pools", field="hp")
         from .systems import fight_system
 
-        fight_system({"a": a, "b": b, "target": target}, ..., options, situation)  # one system, at the entry
+        sys_ = fight_system({"a": a, "b": b, "target": target}, ..., options, situation)  # one system, at the entry
+        from .attack_plans import resolve_plan  # one attack named: its uses as the turn allows
+
+        a, plan_a = resolve_plan(a, plan_a, options, target, situation, sys_)
+        b, plan_b = resolve_plan(b, plan_b, options, target, situation, sys_)
         run = dict(options=options, situation=situation, max_rounds=max_rounds, fights=fights, seed=seed)
         frames, turns = [], []
         for who, plan in ((a, plan_a), (b, plan_b)):

@@ -17,7 +17,7 @@ import polars as pl
 
 from .arguments import check_confirm
 from .errors import RulesError
-from .work import Work, check, repeated
+from .work import Work, check, counts, repeated
 
 __all__ = ["variants", "MAX_VARIANTS", "DELTAS", "variants_work"]
 
@@ -118,6 +118,7 @@ def _one_system_of_options(options: Mapping[str, Any]) -> str:
     return next(iter(found.values()))
 
 
+@counts("variants")
 def variants_work(
     attackers: Any, targets: Any, options: Mapping[str, Any], *, system: Any = None, **compare_kwargs: Any
 ) -> list[Work]:

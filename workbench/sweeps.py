@@ -21,7 +21,7 @@ import polars as pl
 from .arguments import check_confirm
 from .errors import RulesError
 from .fields import specs
-from .work import Work, check, repeated
+from .work import Work, check, counts, repeated
 
 __all__ = ["sweep", "sweep_parameters", "MAX_SWEEP_VALUES", "sweep_work"]
 
@@ -207,6 +207,7 @@ def _each_work(attackers, base, varied, on, options, situation, kw) -> list[Work
     return repeated(size_work(prep["groups"], prep["max_rounds"], False), n, "sweep", "value", "values")
 
 
+@counts("sweep")
 def sweep_work(
     attackers: Any,
     target: Any,

@@ -1,4 +1,4 @@
-"""One full turn of attacks under a system's action economy (DESIGN.md, Combat).
+"""One full turn of attacks under a system's action economy (docs/combat.md).
 
 Each system lists the legal ways to spend a turn attacking and composes their damage
 (:meth:`RuleSystem.turn_tables`, batched over (attacker, target) pairs: a single pair is the 1 x 1
@@ -10,16 +10,16 @@ candidate plans.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .dist import Dist
 from .errors import RulesError
+from .limits import MAX_CHAIN_HP
+from .turn_table import TurnTable
 
 __all__ = [
-    "TurnTable",
     "turn_plans",
     "turn_damage",
     "best_plan",
@@ -28,90 +28,12 @@ __all__ = [
     "turn_table",
     "OBJECTIVES",
     "objective_score",
+    "turn_of",
+    "side_turn",
+    "turn_pmf_from_zero",
 ]
 
 Plan = str | Sequence[Any] | Callable[[dict[str, Dist]], "str | Dist"] | None
-
-
-@dataclass(frozen=True)
-class TurnTable:
-    """Every plan of many (attacker, target) pairs, one row per plan.
-
-    ``pair[j]`` is the pair plan j belongs to, ``label[j]`` its label ("Claw + Bite"), ``pmf[j]``
-    the joint pmf of one turn's damage over the system's pools (``pmf.ndim - 1`` damage axes, each
-    from 0; padded with zeros to a common shape). ``reason[i]`` says why pair i has no plan (None
-    when it has one); ``errors[i]`` is the rules' refusal itself (a RulesError naming the field).
-    """
-
-    pair: np.ndarray
-    label: list[str]
-    pmf: np.ndarray
-    n_pairs: int
-    errors: list[RulesError | None]
-
-    @property
-    def reason(self) -> list[str | None]:
-        """Return, per pair, why it has no plan (None when it has one)."""
-        return [None if e is None else str(e) for e in self.errors]
-
-    def raise_for(self, i: int) -> None:
-        """Raise the RulesError that left pair ``i`` without a plan, if any."""
-        if (err := self.errors[i]) is not None:
-            raise err
-
-    @classmethod
-    def build(
-        cls,
-        pair: np.ndarray,
-        label: list[str],
-        pmfs: Sequence[np.ndarray],
-        channels: int,
-        n_pairs: int,
-        errors: list[RulesError | None],
-    ) -> TurnTable:
-        """Return the table of plans whose pmfs may differ in shape (they are zero-padded)."""
-        shape = [1] * channels
-        for p in pmfs:
-            if p.ndim != channels:
-                raise RulesError(f"a turn pmf has {p.ndim} damage axes; the system has {channels} pools", field="turn")
-            shape = [max(a, b) for a, b in zip(shape, p.shape)]
-        out = np.zeros((len(pmfs), *shape))
-        for j, p in enumerate(pmfs):
-            corner: tuple[int | slice, ...] = (j, *(slice(0, s) for s in p.shape))
-            out[corner] = p
-        return cls(pair, list(label), out, n_pairs, list(errors))
-
-    @property
-    def total(self) -> np.ndarray:
-        """Return P(plan, total damage): the pmf of the damage summed over the pools, from 0."""
-        if self.pmf.ndim == 2:
-            return self.pmf
-        if self.pmf.ndim != 3:
-            raise RulesError("turn tables have one or two damage axes", field="turn")
-        n, r, v = self.pmf.shape
-        out = np.zeros((n, r + v - 1))
-        for j in range(v):  # total = regular + vital: each vital column shifts the regular axis
-            out[:, j : j + r] += self.pmf[:, :, j]
-        return out
-
-    def means(self) -> np.ndarray:
-        """Return the mean total damage of each plan."""
-        t = self.total
-        return t @ np.arange(t.shape[1])
-
-    def dist(self, j: int) -> Dist:
-        """Return the total damage Dist of plan ``j``."""
-        p = self.total[j]
-        nz = np.flatnonzero(p)
-        top = int(nz[-1]) if nz.size else 0
-        return Dist(p[: top + 1] / p[: top + 1].sum(), 0, _trusted=True)
-
-    def take(self, rows: np.ndarray) -> TurnTable:
-        """Return the table of the given plan rows, in that order (pairs renumbered 0..len(rows)-1)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        return TurnTable(
-            np.arange(rows.size), [self.label[j] for j in rows], self.pmf[rows], int(rows.size), [None] * int(rows.size)
-        )
 
 
 def _same_system(attacker: Any, target: Any, options: Any = None, situation: Any = None):
@@ -254,6 +176,60 @@ def turn_damage(
     attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Plan = None, objective: Any = "damage"
 ) -> Dist:
     """Return the total damage Dist of one full turn of ``attacker`` against ``target`` (see
-    :func:`turn_table` for ``plan`` and ``objective``)."""
+    :func:`turn_table` for ``plan`` and ``objective``; ``plan`` may also name one attack, used as
+    often as the turn allows: :mod:`workbench.attack_plans`)."""
+    from .attack_plans import resolve_plan
+
+    attacker, plan = resolve_plan(
+        attacker, plan, options, target, situation, _same_system(attacker, target, options, situation)
+    )
     table, label = turn_table(attacker, target, options, situation, plan, objective)
     return label if isinstance(label, Dist) else table.dist(0)
+
+
+# --------------------------------------------------------------------------- a side's turn in a fight
+def turn_pmf_from_zero(turn: Dist) -> np.ndarray:
+    if not isinstance(turn, Dist):
+        raise RulesError(f"expected a Dist of damage per turn, not {type(turn).__name__}", field="turn")
+    if turn.min() < 0:
+        raise RulesError("damage per turn cannot be negative (healing is not an HP-only chain)", field="turn")
+    if turn.max() > MAX_CHAIN_HP:  # no chain runs past MAX_CHAIN_HP: damage past it kills as surely (exact)
+        x = np.zeros(MAX_CHAIN_HP + 1)
+        lo = turn.min()
+        keep = turn.pmf[: max(0, MAX_CHAIN_HP - lo)]
+        x[lo : lo + keep.size] = keep
+        x[MAX_CHAIN_HP] = turn.pmf[keep.size :].sum()
+        return x
+    return np.concatenate((np.zeros(turn.offset), turn.pmf))
+
+
+def turn_of(
+    attacker: Any, target: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
+) -> tuple[np.ndarray, tuple]:
+    """Return the joint pmf of the turn ``plan`` picks (one damage axis per pool of the target's
+    system) and the target's pools; a plan function's own Dist of total damage runs on the summed
+    pools as HP."""
+    from .systems import system_of
+
+    sys = system_of(target)
+    table, label = turn_table(attacker, target, options, situation, plan, objective)
+    pools = sys.hit_pools(target)
+    if isinstance(label, Dist):
+        return turn_pmf_from_zero(label), (sum(pools),)
+    return table.pmf[0], tuple(pools)
+
+
+def side_turn(
+    me: Any, foe: Any, options: Any, situation: Any, plan: Any, objective: Any = "damage"
+) -> tuple[np.ndarray, tuple]:
+    """Return ``me``'s turn against ``foe`` and ``foe``'s pools; a side with no usable plan (no
+    weapon, nothing in reach) deals nothing each turn."""
+    from .systems import system_of
+
+    try:
+        return turn_of(me, foe, options, situation, plan, objective)
+    except RulesError as exc:
+        if plan is not None or exc.field != "attacks":
+            raise
+        pools = tuple(system_of(foe).hit_pools(foe))
+        return np.ones((1,) * len(pools)), pools

@@ -140,27 +140,30 @@ def estimate(call: Callable[..., Any] | str, *args: Any, **kwargs: Any) -> Estim
     the same code, so the decision is the call's own (tests/work/test_decisions.py runs both)."""
     name = call if isinstance(call, str) else getattr(call, "__name__", "")
     confirm = bool(kwargs.get("confirm", False))
-    if name == "compare":
-        from .comparison import compare_work
-
-        return Estimate("compare", tuple(compare_work(*args, **kwargs)), confirm)
-    if name == "sweep":
-        from .sweeps import sweep_work
-
-        return Estimate("sweep", tuple(sweep_work(*args, **kwargs)), confirm)
-    if name == "variants":
-        from .rule_variants import variants_work
-
-        return Estimate("variants", tuple(variants_work(*args, **kwargs)), confirm)
-    if name == "explore":
-        from .exploration import explore_work
-
-        return Estimate("explore", tuple(explore_work(*args, **kwargs)), confirm)
     if name in ("duel", "rounds_to_kill"):
         return Estimate(name, (fight_work(name, kwargs),), confirm)
-    raise RulesError(
-        f"no estimate for {name!r}; give compare, sweep, variants, explore, duel or rounds_to_kill", field="call"
-    )
+    counter = COUNTERS.get(name)
+    if counter is None:
+        raise RulesError(
+            f"no estimate for {name!r}; give {', '.join([*COUNTERS, 'duel', 'rounds_to_kill'])}", field="call"
+        )
+    return Estimate(name, tuple(counter(*args, **kwargs)), confirm)
+
+
+#: the counters of the public calls' work, by call name: each call's module registers its own
+#: (:func:`counts`), so this module imports none of them
+COUNTERS: dict[str, Callable[..., list[Work]]] = {}
+
+
+def counts(name: str) -> Callable[[Callable[..., list[Work]]], Callable[..., list[Work]]]:
+    """Return a decorator registering a function as the counter of the public call ``name``'s work
+    (what :func:`estimate` asks for it): it takes the call's arguments and returns its Work items."""
+
+    def register(counter: Callable[..., list[Work]]) -> Callable[..., list[Work]]:
+        COUNTERS[name] = counter
+        return counter
+
+    return register
 
 
 def fight_work(call: str, kwargs: dict[str, Any]) -> Work:

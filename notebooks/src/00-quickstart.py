@@ -41,8 +41,8 @@ saved_charts.with_picture(app, "../docs/screenshots/app.png",
 # %% [markdown]
 # ## The same numbers by function calls
 #
-# Everything a panel shows is one call away. The app opened on Glass Empires' catalog; here is its
-# first matchup computed directly.
+# Everything a panel shows is one call away. The app opened on Glass Empires (the Wolf against the
+# Bear); here is its matchup computed directly.
 
 # %%
 v = app.value

@@ -215,7 +215,7 @@ charts.rounds_chart({"Veteran duelist vs Town guard": wb.rounds_to_kill(turn, hp
 # %% [markdown]
 # ## 8. The reference scenario
 #
-# DESIGN.md's benchmark: +7 against AC 16 with advantage, 19–20 threatens and crits without
+# The reference benchmark (benchmarks/README.md): +7 against AC 16 with advantage, 19–20 threatens and crits without
 # confirmation, 2d6+3 (crit 4d6+6). P(hit) = 1 − (8/20)² = 0.84, P(crit) = 1 − (18/20)² = 0.19,
 # mean 10.3 per attack; four attacks a turn kill 150 HP in 4.178 rounds on average.
 

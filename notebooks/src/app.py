@@ -1,9 +1,19 @@
 # %% [markdown]
-# Pick a rule system, then an attack, an attacker and a target: the **Damage** tab shows the exact
-# damage distribution. **Duel** pits the two creatures against each other until one falls,
-# **Compare** sets the catalog's attacks against its creatures, **Build** assembles an attack
-# set. Every number is exact where the maths can be. (`python3 tasks.py app` shows this app alone,
-# in Voilà; the notebooks in this folder explain the rules behind it.)
+# # Rules Workbench
+#
+# See what an attack really does. Pick a **rule system** at the top, then on the **Damage** tab an
+# attacker, its attack and a target: the chart shows every amount of damage the attack can deal and
+# how likely each one is, exactly (no random sampling). **Pin this build** keeps it on screen while you
+# try changes, with the differences in numbers.
+#
+# The other tabs: **Duel** lets the two creatures fight until one falls; **Compare** sets several
+# attackers against several targets; **Build** edits the attack and searches for the best build
+# within a budget; **Sweep** runs one number over a range; **Race** races two builds to the kill;
+# **Variants** tries the rules' optional variants. Open **Dice box** under a chart to type any dice
+# (`3d6+2`, `4d6kh3`, `d20+7 >= 16`) and see them beside the attack.
+#
+# To show someone what you see, press **Copy link** at the bottom: the link reopens this setup, pins
+# included. Nothing you change here changes the rules for anyone else.
 
 # %%
 import os
@@ -15,12 +25,13 @@ from widgets import Workbench, enable_offline
 from widgets.app import setup_from_query
 import saved_charts
 
-enable_offline()  # chart JavaScript from the installed packages, bundled once per install
-_ = alt.renderers.enable("jupyter", offline=True)
+# chart JavaScript from the installed packages, bundled once per install (without vl-convert, as
+# in JupyterLite: from the CDN)
+_ = alt.renderers.enable("jupyter", offline=enable_offline())
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-# a link made by "Get code" on the whole setup opens the app on that setup (?setup=wb1:...)
+# a link made by "Copy link" opens the app on that setup and its pins (?setup=wb2:..., or an older wb1:...)
 app = Workbench("annulus", setup=setup_from_query(os.environ.get("QUERY_STRING")))
 # shown live once it runs; until then (GitHub, nbviewer, Lab on open) a picture of it and a sentence
 saved_charts.with_picture(app, "../docs/screenshots/app.png",

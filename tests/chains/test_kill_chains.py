@@ -138,8 +138,9 @@ def test_vital_damage_ignores_endurance_by_hand():
 
 
 def test_never_damaging_rows_leave_at_once():
-    c = kill_chains(np.array([[1.0, 0.0], [0.5, 0.5]]), np.array([5, 5, 3]), np.array([0, 1, 0]),
-                    weights=np.ones((3, 4)))
+    c = kill_chains(
+        np.array([[1.0, 0.0], [0.5, 0.5]]), np.array([5, 5, 3]), np.array([0, 1, 0]), weights=np.ones((3, 4))
+    )
     assert c.rounds[[0, 2]].tolist() == [0, 0] and c.alive[[0, 2]].tolist() == [1.0, 1.0]
     assert np.all(np.isinf(c.mean[[0, 2]])) and np.all(c.killed[[0, 2]] == 0.0)
     assert c.weighted[0].tolist() == [4.0, 0, 0, 0, 0]  # 4 rounds untouched, damage 0
@@ -178,8 +179,11 @@ def test_mean_matches_icepool_mean_time_to_sum(w, hp):
 
 
 @settings(max_examples=200)
-@given(st.lists(st.integers(0, 4), min_size=6, max_size=6).filter(lambda w: sum(w[1:]) > 0),
-       st.integers(0, 6), st.integers(1, 6))
+@given(
+    st.lists(st.integers(0, 4), min_size=6, max_size=6).filter(lambda w: sum(w[1:]) > 0),
+    st.integers(0, 6),
+    st.integers(1, 6),
+)
 def test_two_pool_chain_matches_enumeration(w, endurance, vitality):
     joint = np.array(w, dtype=float).reshape(3, 2) / sum(w)  # regular 0..2, vital 0..1
     c = kill_chains(joint, np.array([[endurance, vitality]]), channels=2)
@@ -320,8 +324,7 @@ def test_bad_input_names_its_field():
         (lambda: kill_chains(np.ones((2, 2)) / 2, np.array([3, 3, 3])), "turn_index"),
         (lambda: kill_chains(np.ones((2, 2)) / 2, np.array([3]), np.array([2])), "turn_index"),
         (lambda: kill_chains(np.array([0.5, 0.5]), np.array([3]), max_rounds=0), "max_rounds"),
-        (lambda: kill_chains(np.array([0.5, 0.5]), np.array([3]), max_rounds=2, weights=np.ones((1, 4))),
-         "weights"),
+        (lambda: kill_chains(np.array([0.5, 0.5]), np.array([3]), max_rounds=2, weights=np.ones((1, 4))), "weights"),
         (lambda: kill_chains(np.array([0.5, 0.5]), np.array([3]), channels=3), "channels"),
         (lambda: kill_chains(np.array([[0.5, 0.5]]), np.array([[1, 0]]), channels=2), "pools"),
         (lambda: kill_chains(np.array([[0.5, 0.5]]), np.array([3]), channels=2), "pools"),
@@ -333,9 +336,11 @@ def test_bad_input_names_its_field():
 
 
 def test_importing_and_running_the_kernel_leaves_scipy_signal_alone():
-    code = ("import sys, numpy as np; from workbench.chains import kill_chains; "
-            "kill_chains(np.array([0.2, 0.3, 0.5]), np.array([5, 900])); "
-            "print('scipy.signal' in sys.modules)")
+    code = (
+        "import sys, numpy as np; from workbench.chains import kill_chains; "
+        "kill_chains(np.array([0.2, 0.3, 0.5]), np.array([5, 900])); "
+        "print('scipy.signal' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -371,59 +376,6 @@ def enumerate_schedule(turns, hp, rounds):
         if math.fsum(alive.values()) < 1e-18:
             break
     return np.concatenate((killed, np.zeros(rounds - len(killed))))
-
-
-def test_lead_turns_then_the_constant_turn_by_hand():
-    """Round 1 deals 2 (certain), then d2 (1 or 2) every round, against 3 HP: dead in round 2 when the d2 rolls 1
-    or 2 (2 + 1 >= 3): P(T = 2) = 1, mean 2. Against 4 HP: round 2 kills on a 2 (1/2); else (damage 3) round 3
-    kills surely: P(T = 2) = P(T = 3) = 1/2, mean 2.5. The same lead of a turn that deals 0: time only shifts."""
-    d2 = np.array([0.0, 0.5, 0.5])
-    c = kill_chains(d2[None, :], np.array([3, 4]), np.zeros(2, dtype=np.int64), lead=[np.array([0.0, 0.0, 1.0])])
-    np.testing.assert_allclose(c.killed[:, :3], [[0.0, 1.0, 0.0], [0.0, 0.5, 0.5]], atol=1e-15)
-    np.testing.assert_allclose(c.mean, [2.0, 2.5], atol=1e-15)
-    base = kill_chains(d2[None, :], np.array([7]))
-    shifted = kill_chains(d2[None, :], np.array([7]), lead=[np.array([1.0]), np.array([1.0])])
-    np.testing.assert_allclose(shifted.killed[0, 2:], base.killed[0], atol=1e-15)
-    assert shifted.killed[0, :2].sum() == 0.0 and shifted.mean[0] == pytest.approx(base.mean[0] + 2, abs=1e-12)
-
-
-@settings(max_examples=25, deadline=None)
-@given(
-    st.lists(st.lists(st.integers(0, 5), min_size=2, max_size=5), min_size=1, max_size=4),
-    st.integers(1, 40),
-)
-def test_lead_matches_enumeration(weights, hp):
-    """Random lead turns then a random constant turn: P(T = t) equals the enumeration to 1e-12, and the mean the
-    sum of t P(T = t) over a horizon long enough to hold every round but 1e-18 of the mass (the slowest turn here
-    deals damage with P 1/6, so 40 HP take 240 rounds on average; 5,000 rounds leave far less)."""
-    turns = []
-    for w in weights:
-        x = np.array(w, dtype=float)
-        x[-1] += 1.0  # some damage
-        turns.append(x / x.sum())
-    lead, turn = turns[:-1] or [turns[0]], turns[-1]
-    schedule = lead + [turn]
-    c = kill_chains(turn[None, :], np.array([hp]), lead=lead, max_rounds=5_000)
-    want = enumerate_schedule(schedule, hp, 5_000)
-    assert want.sum() == pytest.approx(1.0, abs=1e-15)
-    got = np.zeros(5_000)
-    got[: c.killed.shape[1]] = c.killed[0]
-    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
-    assert c.mean[0] == pytest.approx(float(np.arange(1, 5_001) @ want), rel=1e-12)
-
-
-def test_lead_refuses_weights_and_two_pools():
-    """The per-round form is offered for HP chains without weights: RulesError naming the field otherwise."""
-    x = np.array([0.5, 0.5])
-    with pytest.raises(RulesError) as info:
-        kill_chains(x[None, :], np.array([3]), lead=[x], weights=np.ones((1, 2)))
-    assert info.value.field == "weights"
-    with pytest.raises(RulesError) as info:
-        kill_chains(np.array([[[0.5, 0.5]]]), np.array([[1, 2]]), channels=2, lead=[x])
-    assert info.value.field == "lead"
-    with pytest.raises(RulesError) as info:
-        kill_chains(x[None, :], np.array([3]), lead=[np.array([0.5, 0.6])])
-    assert info.value.field == "lead"
 
 
 def test_renewal_mean_when_every_hit_kills_at_once():

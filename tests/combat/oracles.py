@@ -1,4 +1,4 @@
-"""Independent oracles shared by the combat tests (DESIGN.md, Combat): a Dist's pmf, the rounds-to-kill
+"""Independent oracles shared by the combat tests (docs/combat.md): a Dist's pmf, the rounds-to-kill
 chain by recursion, strategies of small dice.
 """
 

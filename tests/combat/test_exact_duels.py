@@ -1,4 +1,4 @@
-"""Exact duels (DESIGN.md, Combat) against an independent recursive oracle and by hand."""
+"""Exact duels (docs/combat.md) against an independent recursive oracle and by hand."""
 
 from __future__ import annotations
 

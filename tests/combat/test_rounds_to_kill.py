@@ -1,4 +1,4 @@
-"""Rounds-to-kill chains (DESIGN.md, Combat) against icepool's time to sum, the renewal mean and hand-
+"""Rounds-to-kill chains (docs/combat.md) against icepool's time to sum, the renewal mean and hand-
 worked numbers.
 """
 

@@ -1,4 +1,4 @@
-"""turn_damage plans and duels between catalog creatures of every system (DESIGN.md, Combat)."""
+"""turn_damage plans and duels between catalog creatures of every system (docs/combat.md)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,8 @@ def test_plan_objectives_hand_worked():
     highest P(kill within 1) is A (1 against 1/2) and within 2 also A (1 against 3/4)."""
     import numpy as np
 
-    from workbench.turns import TurnTable, best_plans, objective_score
+    from workbench.turn_table import TurnTable
+    from workbench.turns import best_plans, objective_score
 
     t = TurnTable.build(np.array([0, 0]), ["A", "B"], [np.array([0, 0, 1.0]), np.array([0.5, 0, 0, 0, 0, 0.5])],
                         1, 1, [None])
@@ -176,7 +177,8 @@ def test_one_tie_rule_for_every_plan_choice():
     best_plan (a dict of Dists: the simulation's and the round descriptions' chooser) and best_plans (a
     TurnTable: compare's); before, max() took A, 5.6e-17 higher, and the two disagreed. A score 1e-9 better
     (relative) still wins."""
-    from workbench.turns import TurnTable, best_plan, best_plans, first_best
+    from workbench.turn_table import TurnTable
+    from workbench.turns import best_plan, best_plans, first_best
 
     a, b = Dist.from_mapping({0: 0.9, 3: 0.1}), Dist.from_mapping({0: 0.7, 1: 0.3})
     assert 0 < a.mean() - b.mean() < 1e-16

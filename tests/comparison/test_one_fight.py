@@ -20,6 +20,7 @@ import workbench as wb
 from workbench.comparison import BEST_PLAN, compare
 from workbench.fight_rows import COMPARE_FIGHTS, row_seed
 from workbench.simulate import state_effects
+from workbench.fight.chain import state_chain
 
 MAX_ROUNDS = 100
 
@@ -146,7 +147,7 @@ def test_simulated_rows_agree_with_another_seed_within_4_se(system, attacker, ta
     standard errors of the two estimates."""
     sys, cs, att = _catalog(system)
     if attacker is None:  # the first Last Odyssey pair of the catalog whose fight is simulated
-        a, t = next((a, t) for a in att for t in cs if state_effects(a, t) and sys.state_chain(a, t) is None)
+        a, t = next((a, t) for a in att for t in cs if state_effects(a, t) and state_chain(sys, a, t) is None)
     else:
         a, t = sys.catalog().creature(attacker), sys.catalog().creature(target)
     row = _compare([a], [t]).filter(pl.col("attack") == BEST_PLAN).row(0, named=True)

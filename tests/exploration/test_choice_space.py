@@ -18,7 +18,7 @@ import pytest
 import workbench as wb
 from tests.widget_toy import Attack, Creature, ToySystem
 from workbench.exploration import estimate
-from workbench.systems.base import Catalog
+from workbench.systems.catalog import Catalog
 from workbench.systems.builds import catalog_attacks, choice_space, choice_space_size
 
 

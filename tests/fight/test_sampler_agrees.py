@@ -18,6 +18,9 @@ FIGHTS = 20_000
 #: jams are state only with two Attacks a turn (CLARIFICATIONS.md, "Jams") and a windgun or Reload
 #: weapon, which no catalog creature holds: the sample's attackers are handed the Windgun
 OPTIONS = {"glass_empires": ({"attack_is_save_action": False}, "Windgun")}
+#: state a system's first pairs may not meet, sampled apart: Last Odyssey's phase abilities (played
+#: between rounds: Miasma's Poisoned, Dragonslayer's anima and full HP, Foretell Doom's third phase)
+APART = {"last_odyssey": lambda effects: bool(effects - {"mp", "shell"})}
 
 
 def _armed(cat, creature, weapon):
@@ -31,16 +34,21 @@ def _pairs():
         names = list(cat.creatures)
         if sys.fight_round(cat.creature(names[0]), cat.creature(names[0])) is None:
             continue
-        variants = [(None, None)] + ([(sys.Options(**OPTIONS[name][0]), OPTIONS[name][1])] if name in OPTIONS else [])
-        for options, weapon in variants:
-            picked = 0
+        variants = [(None, None, None, "")]
+        if name in OPTIONS:  # the options' state: Glass Empires jams
+            variants.append((sys.Options(**OPTIONS[name][0]), OPTIONS[name][1], lambda e: "jams" in e, " (options)"))
+        if name in APART:
+            variants.append((None, None, APART[name], " (apart)"))
+        for options, weapon, wanted, tag in variants:
+            picked: list[str] = []
             for i, a in enumerate(names):
                 for b in names[i + 1 :: 7]:
+                    if tag == " (apart)" and a in picked:  # one fight per attacker: each its own abilities
+                        continue
                     x, y = _armed(cat, cat.creature(a), weapon), cat.creature(b)
                     effects = sys.state_effects(x, y, options)
-                    if picked < 4 and effects and can_damage(x, y, options) and (options is None or "jams" in effects):
-                        picked += 1
-                        tag = "" if options is None else " (options)"
+                    if len(picked) < 4 and effects and can_damage(x, y, options) and (wanted is None or wanted(effects)):
+                        picked.append(a)
                         yield pytest.param(sys.name, a, b, options, weapon, id=f"{sys.name}:{a} vs {b}{tag}")
 
 
@@ -48,12 +56,14 @@ PAIRS = list(_pairs())
 
 
 def test_every_described_system_is_sampled():
-    assert {p.values[0] for p in PAIRS} >= {"glass_empires", "unbound"}
+    assert {p.values[0] for p in PAIRS} >= {"glass_empires", "unbound", "last_odyssey"}
 
 
 def test_the_options_sample_meets_its_state():
-    """The Glass Empires sample with two Attacks a turn holds fights whose weapon jams."""
+    """The Glass Empires sample with two Attacks a turn holds fights whose weapon jams; the Last
+    Odyssey sample apart holds fights with phase abilities."""
     assert any(p.values[3] is not None for p in PAIRS)
+    assert any(p.id.endswith("(apart)") and p.values[0] == "last_odyssey" for p in PAIRS)
 
 
 @pytest.mark.parametrize("name, a, b, options, weapon", PAIRS)

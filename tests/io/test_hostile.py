@@ -374,7 +374,10 @@ def test_file_panel_stays_inside_its_folder(tmp_path, monkeypatch):
     assert FilePanel({}).folder == (tmp_path / "env").resolve()
     monkeypatch.delenv("WORKBENCH_FILES")
     monkeypatch.chdir(tmp_path)
-    assert FilePanel({}).folder == (tmp_path / "workbench-files").resolve()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # platformdirs' per-user data folder on Linux
+    folder = FilePanel({}).folder
+    assert folder == (tmp_path / "data" / "rules-workbench" / "workbench-files").resolve()
+    assert not (tmp_path / "workbench-files").exists()  # never the working directory (a repository)
 
 
 def test_optional_bool_shows_unset_and_an_edit_keeps_it():

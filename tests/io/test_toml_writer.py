@@ -35,16 +35,26 @@ def test_toml_writer_escapes_and_tables():
     back = tomllib.loads(text)
     expected = {k: v for k, v in data.items() if k != "none"}
     assert back == expected
-    assert "[[sets]]" in text and "none" not in text
+    assert "none" not in text
 
 
 def test_toml_key_with_a_trailing_newline_is_quoted():
     """Found by hypothesis: a key "0\\n" passed a bare-key regex ending in "$" (which admits a
     trailing newline) and produced TOML that tomllib rejects."""
-    import tomllib
-
-    from workbench.io import _toml_key
-
-    assert _toml_key("0\n") == '"0\\n"'
-    text = _toml_key("0") + " = 1\n" + _toml_key("0\n") + " = 2\n"
+    text = wio.to_toml({"0": 1, "0\n": 2})
     assert tomllib.loads(text) == {"0": 1, "0\n": 2}
+
+
+def test_toml_writer_is_tomli_w_and_names_a_none_in_a_list():
+    """The text is tomli-w's (no hand-written writer); a None inside a list is a RulesError naming
+    where it is (TOML has no null), a None value of a table is left out."""
+    import pytest
+    import tomli_w
+
+    from workbench.errors import RulesError
+
+    data = {"a": 1, "t": {"x": [1, 2], "gone": None}}
+    assert wio.to_toml(data) == tomli_w.dumps({"a": 1, "t": {"x": [1, 2]}})
+    with pytest.raises(RulesError) as err:
+        wio.to_toml({"t": {"xs": [1, None]}})
+    assert "TOML" in str(err.value) and err.value.field == "t.xs[1]"

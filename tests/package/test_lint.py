@@ -1,4 +1,4 @@
-"""Lint, format and types: ``ruff check``, ``ruff format --check`` and ``mypy`` on workbench/ and widgets/, with their configuration in
+"""Lint, format and types: ``ruff check``, ``ruff format --check`` and ``mypy`` on workbench/ and widgets/ (and lite/, the JupyterLite site's builder), with their configuration in
 pyproject.toml (``[tool.ruff]``, ``[tool.mypy]``), must report nothing.
 
 Both tools are pinned in the ``test`` extra (their findings change between versions). Run them by
@@ -43,13 +43,14 @@ def test_mypy_is_clean() -> None:
 
 def test_tools_cover_workbench_and_widgets() -> None:
     ruff = PYPROJECT["tool"]["ruff"]
-    assert set(ruff["include"]) == {"workbench/**/*.py", "widgets/**/*.py"}
+    assert set(ruff["include"]) == {"workbench/**/*.py", "widgets/**/*.py", "lite/**/*.py"}
     assert {"E", "F", "B", "I", "UP"} <= set(ruff["lint"]["select"])
-    assert set(PYPROJECT["tool"]["mypy"]["files"]) == {"workbench", "widgets"}
+    assert set(PYPROJECT["tool"]["mypy"]["files"]) == {"workbench", "widgets", "lite"}
     listed = run_tool("ruff", "check", "--show-files")
     files = {Path(line).resolve().relative_to(ROOT).as_posix() for line in listed.stdout.split() if line.endswith(".py")}
     assert "workbench/dist.py" in files and "widgets/app.py" in files and "workbench/cli.py" in files
-    assert not [f for f in files if not f.startswith(("workbench/", "widgets/"))]
+    assert "lite/build.py" in files
+    assert not [f for f in files if not f.startswith(("workbench/", "widgets/", "lite/"))]
 
 
 def test_nothing_is_excluded() -> None:

@@ -71,6 +71,6 @@ def test_attack_fields_keep_the_documented_positional_order():
         "name", "kind", "element", "targets", "status", "nonlethal", "multiplier", "ability_type", "ap_cost",
         "mp_cost", "tags", "anima_cost", "timing", "multiplier_not_full_hp", "spares_creature_types"]
     assert ge("Club", 5, "melee").kind == "melee" and lo("Zap", "spell").kind == "spell"
-    from workbench.systems.base import Model
+    from workbench.model import Model
 
     assert "kind" not in vars(Model)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 INSTALLED = importlib.util.find_spec("rfc3987_syntax") is not None
 
 
-def fresh(code: str) -> dict:
-    """Run ``code`` (which sets ``out``) in a new interpreter from the project root; return ``out``."""
+def fresh(code: str, env: dict[str, str] | None = None) -> dict:
+    """Run ``code`` (which sets ``out``) in a new interpreter from the project root, with ``env``
+    added to the environment (``WB_NO_IRI_STAND_IN`` removed unless given); return ``out``."""
     script = f"import json, sys\n{code}\nprint(json.dumps(out))"
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    environ = {k: v for k, v in os.environ.items() if k != "WB_NO_IRI_STAND_IN"} | (env or {})
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=environ)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -67,3 +71,16 @@ def test_nothing_is_replaced_once_jsonschema_formats_are_loaded():
         "out = {'installed': iri_stand_in.install(), 'stand_in': sys.modules.get('rfc3987_syntax') is iri_stand_in._STAND_IN}"
     )
     assert out == {"installed": False, "stand_in": False}
+
+
+@pytest.mark.skipif(not INSTALLED, reason="rfc3987-syntax is not installed: there is nothing to replace")
+@pytest.mark.parametrize("value,replaced", [("1", False), ("yes", False), ("0", True), ("", True)])
+def test_the_opt_out_leaves_the_real_module(value, replaced):
+    """WB_NO_IRI_STAND_IN=1 (anything but "" or "0"): ``import workbench`` puts nothing in
+    sys.modules; the default (unset, "" or "0") puts the stand-in there."""
+    out = fresh(
+        "import workbench\nfrom workbench import iri_stand_in\n"
+        "out = {'stand_in': sys.modules.get('rfc3987_syntax') is iri_stand_in._STAND_IN}",
+        env={"WB_NO_IRI_STAND_IN": value},
+    )
+    assert out == {"stand_in": replaced}

@@ -127,12 +127,12 @@ def test_rounds_to_kill_under_optimal_play_is_never_slower_than_a_fixed_plan():
 
 
 def test_what_optimal_play_cannot_honour_is_refused(monkeypatch):
-    """A system that offers no plans over its fights' state (RuleSystem.state_plans None, the default:
-    here Last Odyssey's made to answer so) has optimal play over it refused, naming the state and the
-    way round; a forced simulation is refused too."""
+    """A system that describes no round of its fights' state (RuleSystem.fight_round None, the default:
+    here Last Odyssey's made to answer so) offers no plans over it: optimal play over it is refused,
+    naming the state and the way round; a forced simulation is refused too."""
     lo = wb.system("last_odyssey")
     hulk, cop = lo.catalog().creature("Zombie Hulk"), lo.catalog().creature("Cop")
-    monkeypatch.setattr(type(lo), "state_plans", lambda self, *args, **kwargs: None)
+    monkeypatch.setattr(type(lo), "fight_round", lambda self, *args, **kwargs: None)
     with pytest.raises(RulesError) as err:
         wb.rounds_to_kill(hulk, cop, objective="optimal")
     assert err.value.field == "objective" and "simulate=False" in err.value.message

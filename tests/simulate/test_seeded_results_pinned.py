@@ -196,8 +196,10 @@ PINNED = {
     # Bite mid-turn; every other case kept its digest through that change
     "guard_wolf_random": ("a4c7d2cef8e552122ceb82a714aa0340ce2f1a5133d3979a258cf69ffffba257", (0.379, 0.621)),
     "many_sets_ogre": ("490138d9412f33ce569885c77e398a3d18922fe37cb983c3011991432cbefca8", (0.2625, 0.537)),
-    "odyssey_duel": ("b9d21bdc94365b8727ea554edadc1900557a89890169605b05c371828d052012", (0.8955, 0.1045)),
-    "odyssey_rtk": ("f2ae8a3d6925ec9d11708e871cf82c2e3e18ef5a82859a45f09835198515282c", (5, 0.2195)),
+    # re-pinned when Last Odyssey's round was described once (issue 33, last_odyssey/round.py): the
+    # sampler draws each ability of a turn for all fights at once, a new random stream
+    "odyssey_duel": ("652ac5dddc45a40e9945a78aeebfb3bd6d2b11d13a51ea0240ef4b0b56da6511", (0.8965, 0.1035)),
+    "odyssey_rtk": ("58134ee3c2494c717b052e69370983bd489689f9a66f3ace60a66663eb9e6f04", (5, 0.2195)),
     "priest_drake": ("8eba3e228e06139712417ee29ff311efb52be791dad2c5e40b322d050af47d68", (0.1115, 0.888)),
     "priest_guard_disarm": ("3704636f20e275ddc3b70aa229fb51830564525ae0ff1286a52b87b95d16c2bb", (0.929, 0.071)),
     "rtk_basilisk_drake": ("1cad147c117539ef91229986f6a6da333733bf638422164ffe1b95a0fea80508", (73, 0.0)),

@@ -161,7 +161,7 @@ def test_last_odyssey_shell_breaks_between_abilities():
                 new[k] = new.get(k, 0.0) + q
         state = new
         killed_by.append(dead)
-    # the fight is chained exactly (last_odyssey/state_chain.py: shell_chain): equal to the oracle
+    # the fight is chained exactly (the chain derived from last_odyssey/round.py): equal to the oracle
     exact = wb.rounds_to_kill(a, b)
     assert exact["exact"][0]
     got = exact["p_killed_by"].to_numpy()

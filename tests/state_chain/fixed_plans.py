@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from workbench.state_chain import Branch, PlannedChain, solve_keyed_policy
+from workbench.fight.chain import state_chain, state_plans
 
 
 def only(chain: PlannedChain, label: str) -> PlannedChain:
@@ -24,10 +25,11 @@ def only(chain: PlannedChain, label: str) -> PlannedChain:
 def assert_each_plan_is_its_fixed_chain(sys, attacker, target, labels) -> None:
     """For each label, the policy of ``sys.state_plans`` with only that plan has state_chain(plan=label)'s
     mean (relative 1e-12) and P(killed by t) (1e-12)."""
-    chain = sys.state_plans(attacker, target)
+    chain = state_plans(sys, attacker, target)
     for label in labels:
         kp = solve_keyed_policy(only(chain, label), 10_000)
-        by, mean = sys.state_chain(attacker, target, plan=label)[:2]
+        fixed = state_chain(sys, attacker, target, plan=label)
+        by, mean = fixed.by, fixed.mean
         assert kp.mean == pytest.approx(mean, rel=1e-12), label
         n = min(by.size, kp.by.size)
         np.testing.assert_allclose(kp.by[:n], by[:n], rtol=0, atol=1e-12, err_msg=label)

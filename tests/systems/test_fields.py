@@ -14,11 +14,12 @@ import pytest
 import workbench as wb
 from workbench import fields
 from workbench.errors import RulesError
-from workbench.systems.base import Model
+from workbench.systems import models_of
+from workbench.model import Model
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = ("annulus", "unbound", "last_odyssey", "glass_empires")
-MODELS = [(s, name, cls) for s in SYSTEMS for name, cls in fields.models_of(s).items()]
+MODELS = [(s, name, cls) for s in SYSTEMS for name, cls in models_of(s).items()]
 IDS = [f"{s}.{name}" for s, name, _ in MODELS]
 NOT_A_CHOICE = "zz-not-a-choice"
 
@@ -71,8 +72,10 @@ def test_every_field_is_declared(system, name, cls):
         assert s.kind in fields.KINDS, f.name
         assert s.help and "\n" not in s.help and s.help.strip() == s.help, f.name
         assert s.rule and s.rule.strip(), f"{f.name} cites no rule"
-        assert s.default_value(f) == s.default if s.default is not dataclasses.MISSING else (
-            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        assert (
+            s.default_value(f) == s.default
+            if s.default is not dataclasses.MISSING
+            else (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
         ), f"{f.name}: the spec's default is not the dataclass default"
         if s.kind == "choice":
             assert len(s.options()) >= 2 and len(set(s.options())) == len(s.options()), f.name

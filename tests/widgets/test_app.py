@@ -11,6 +11,7 @@ import pytest
 
 import workbench as wb
 from widgets import AnnulusAttackBuilder, Workbench
+from widgets.app import OPENING
 
 SYSTEMS = ["annulus", "unbound", "last_odyssey", "glass_empires"]
 
@@ -28,7 +29,9 @@ def test_each_system_builds_and_its_tabs_show_the_engines_numbers(app):
         v = app.value
         assert v["system"] == name and type(v["attacker"]).system == name
         first, second = list(s.catalog().creatures.values())[:2]
-        assert (v["attacker"], v["target"]) == (first, second)              # the catalog defaults
+        # a system whose first two creatures show little opens on another matchup (issue 36, item 5)
+        opening = [s.catalog().creature(n) for n in OPENING[name]] if name in OPENING else [first, second]
+        assert [v["attacker"], v["target"]] == opening                      # the catalog defaults
         expected = wb.damage(v["attack"], v["attacker"], v["target"])
         assert app.damage.value.isclose(expected)
         assert pmf_of(app.damage.chart.chart) == pytest.approx(expected.to_dict(), abs=1e-12)
@@ -101,3 +104,64 @@ def test_every_tab_serialises_for_voila(tmp_path):
     for cls in ("wb-system-select", "wb-damage-chart", "wb-damage-stats", "wb-duel-run", "wb-duel-result",
                 "wb-upgrades", "wb-save", "wb-share-code", "wb-compare-chart"):
         assert cls in text, cls
+
+
+def test_duel_tab_plays_the_damage_tabs_attack_beside_the_best_plan():
+    """Issue 36, item 1: Glass Empires, the Wolf against the Bear with Heavy melee picked: the Duel
+    plays Heavy melee for side A (wb.duel(plan_a=attack)), the best plan (Bite) as a reference column."""
+    app = Workbench("glass_empires")
+    d = app.damage
+    cat = app.system.catalog()
+    d.update(attacker=cat.creature("Wolf"), target=cat.creature("Bear"), attack=cat.attacks["Heavy melee"])
+    duel = app.build_tab("Duel")
+    duel.background.wait(60)
+    want = wb.duel(d.attacker, d.target, plan_a=cat.attacks["Heavy melee"])
+    best = wb.duel(d.attacker, d.target)
+    assert duel.value.p_a_wins == pytest.approx(want.p_a_wins, abs=1e-12)
+    assert duel.reference.p_a_wins == pytest.approx(best.p_a_wins, abs=1e-12)
+    assert duel.value.p_a_wins != pytest.approx(best.p_a_wins)
+    assert "A plays Heavy melee" in duel.stats.value and "best plan (reference)" in duel.stats.value
+
+
+def test_compare_tab_holds_the_damage_matchup_and_opens_its_detail_on_it():
+    """Issue 36, item 5: the Compare tab opened on the catalog's first four (Glass Empires: 0.44 and
+    1.06 everywhere) with its detail on Rat against Rat; now the Damage tab's attacker and target are
+    in the grid and the detail is their matchup, with the best plan as a reference line."""
+    app = Workbench("glass_empires")
+    cmp = app.build_tab("Compare")
+    assert cmp.attackers[0].name == "Wolf" and cmp.targets[0].name == "Bear"
+    assert cmp.selected == ("Wolf: Bite", "Bear") and "reference, Wolf's best plan (Bite)" in cmp.detail_stats.value
+
+
+def test_compare_detail_falls_back_to_the_attackers_own_attack_and_the_fight_legend_is_whole():
+    """A catalog attack picked for the Wolf is not in the grid (it lists each attacker's own attacks):
+    the detail opens on the Wolf's Bite against the Bear. The fight chart's legend sits below the
+    chart, its labels whole (they were cut at the panel's edge: "Heav", "best p")."""
+    app = Workbench("glass_empires")
+    d = app.damage
+    d.attack = app.system.catalog().attacks["Heavy melee"]
+    d.background.wait(30)
+    d.fight_background.wait(30)
+    legend = d.fight_chart.chart.to_dict()["config"]["legend"]
+    assert legend["orient"] == "bottom" and legend["labelLimit"] >= 300
+    cmp = app.build_tab("Compare")
+    assert cmp.selected == ("Wolf: Bite", "Bear")
+
+
+def test_a_side_a_picked_on_the_duel_tab_plays_its_best_plan():
+    """The Damage tab's attack belongs to the Damage tab's attacker: a side A picked on the Duel
+    tab itself (the Boar) plays its best plan, not the Wolf's Heavy melee."""
+    app = Workbench("glass_empires")
+    d = app.damage
+    cat = app.system.catalog()
+    d.attack = cat.attacks["Heavy melee"]
+    duel = app.build_tab("Duel")
+    duel.background.wait(60)
+    assert duel.playing() == cat.attacks["Heavy melee"]
+    boar = cat.creature("Boar")
+    duel.editors["a"].value = boar
+    duel.run_button.click()
+    duel.background.wait(60)
+    assert duel.playing() is None and duel.reference is None
+    assert duel.value.p_a_wins == pytest.approx(wb.duel(boar, d.target).p_a_wins, abs=1e-12)
+    assert "A plays" not in duel.stats.value

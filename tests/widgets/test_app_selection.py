@@ -61,14 +61,16 @@ def test_the_duel_follows_the_damage_selection_and_says_when_it_is_stale():
     duel = app.build_tab("Duel")
     d = app.damage
     assert (duel.a, duel.b) == (d.attacker, d.target)
-    wolf = wb.system("glass_empires").catalog().creature("Wolf")
-    d.attacker = wolf
-    assert duel.a == wolf and duel.editors["a"].value == wolf
+    boar = wb.system("glass_empires").catalog().creature("Boar")  # the app opens on the Wolf
+    d.attacker = boar
+    assert duel.a == boar and duel.editors["a"].value == boar
     assert "press Run duel" in duel.stale.value  # duel_auto=False: marked stale, not recomputed
+    assert "side A: Wolf \u2192 Boar" in duel.stale.value  # what changed, in words
     duel.run_button.click()
     duel.background.wait()
-    assert duel.value.a == "Wolf" and duel.stale.value == ""
-    assert duel.value.p_a_wins == pytest.approx(wb.duel(wolf, d.target).p_a_wins, abs=1e-12)
+    assert duel.value.a == "Boar" and duel.stale.value == ""
+    # side A plays the Damage tab's attack (issue 36, item 1)
+    assert duel.value.p_a_wins == pytest.approx(wb.duel(boar, d.target, plan_a=d.attack).p_a_wins, abs=1e-12)
 
 
 def test_compare_follows_the_damage_options_and_situation():

@@ -76,6 +76,7 @@ def test_the_build_tab_searches_for_the_damage_attacker_and_target():
     assert build.search is not None and build.search.attacker == app.damage.attacker
     app.damage.target = OGRE
     assert build.search.target == OGRE and "budget 3" in build.search.estimate_line.value
-    other = Workbench("unbound")  # a choice space: the Build tab searches it too, from one change
+    other = Workbench("unbound")  # the levers around the build on screen (tests/widgets/test_build_search_panel.py)
     search = other.build_tab("Build").search
-    assert search is not None and search.budget == 1 and search.attacker == other.damage.attacker
+    assert search is not None and search.budget == 2 and search.attacker == other.damage.attacker
+    assert search.attack == other.damage.attack

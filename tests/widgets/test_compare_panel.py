@@ -76,7 +76,9 @@ def test_grid_numbers_equal_wb_compare_and_the_rounds_chain():
 
 def test_click_selects_a_cell_and_shows_its_distribution():
     p = ComparePanel(TOY)
-    assert p.selected == ("Goblin: Club", "Goblin") and p.detail.title_text() == "Club: Goblin vs Goblin"
+    # issue 36, item 5: the detail opens on an attacker against another creature, not Goblin vs Goblin
+    assert p.selected == ("Goblin: Club", "Ogre") and p.detail.title_text() == "Club: Goblin vs Ogre"
+    assert "best plan (Bow + Bow)" in p.detail_stats.value  # the reference beside the cell's attack
     click(p, "Goblin: Bow", "Ogre")
     assert p.selected == ("Goblin: Bow", "Ogre") and p.detail.title_text() == "Bow: Goblin vs Ogre"
     assert p.detail.value.mean() == pytest.approx(21 / 8)
@@ -109,12 +111,12 @@ def test_illegal_matchups_are_grey_with_the_engines_message():
     assert g[("Goblin: Club", "Ogre")]["mean_damage"] is None
     assert "melee reaches 5" in g[("Goblin: Club", "Ogre")]["illegal"]
     assert g[("Goblin: Bow", "Ogre")]["mean_damage"] == pytest.approx(21 / 8)
-    assert p.selected == ("Goblin: Bow", "Goblin")                     # the first legal cell
+    assert p.selected == ("Goblin: Bow", "Ogre")  # a legal cell of two creatures
     spec = p.chart.chart.to_dict()
     assert "4 illegal matchups shown grey" in spec["title"]["subtitle"]
     assert any(layer["mark"].get("fill") == "#eeeeee" for layer in spec["layer"] if isinstance(layer["mark"], dict))
     click(p, "Goblin: Club", "Ogre")                                   # an illegal cell cannot be picked
-    assert p.selected == ("Goblin: Bow", "Goblin")
+    assert p.selected == ("Goblin: Bow", "Ogre")
 
 
 def test_everything_illegal_keeps_the_last_grid():

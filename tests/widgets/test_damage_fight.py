@@ -21,15 +21,19 @@ def test_the_fight_of_a_hand_worked_matchup(toy):  # noqa: F811
     and the median is round 1."""
     dummy = Creature("Dummy", hp=3, armor=3)
     p = DamagePanel(toy, target=dummy)
+    p.attack = p.system.attacks_of(p.attacker)[1]  # the Bow: the attack on screen is the best plan's
+    p.background.wait(30)
     p.fight_background.wait(30)
     f = p.fight
-    assert f["plan"] == "Bow + Bow" and f["turn_mean"] == pytest.approx(5.25, abs=1e-12)
+    assert f["plan"] == "Bow \u00d72" and f["turn_mean"] == pytest.approx(5.25, abs=1e-12)
+    assert f["reference"]["plan"] == "Bow + Bow" and f["reference"]["turn_mean"] == pytest.approx(5.25, abs=1e-12)
     assert f["p_first"] == pytest.approx(51 / 64, abs=1e-12) and f["median"] == 1 and f["exact"]
     frame = wb.rounds_to_kill(p.attacker, dummy)
     mean = float((frame["round"] * frame["p_killed_at"]).sum())
     assert f["mean"] == pytest.approx(mean, abs=1e-12) and f["pools"] == (3,)
     html = p.fight_stats.value
-    assert 'class="wb-p1">79.69%<' in html and 'class="wb-method">exact<' in html and "(3 HP)" in html
+    assert 'class="wb-p1 wb-fight-attack">79.69%<' in html and "exact<" in html and "(3 HP)" in html
+    assert ">this attack<" in html and ">Bow \u00d72<" in html and "best plan (reference)" in html
     spec = p.fight_chart.chart.to_dict()
     assert spec["title"]["text"] == "Rounds for Goblin to down Dummy"
     # a new target redraws the fight: at 1 HP a single arrow above 2 is enough
@@ -90,6 +94,40 @@ def test_events_leave_out_what_never_happens():
     assert "P(choke)" in line and "P(petrify)" not in line
 
 
+def test_the_fight_plays_the_attack_on_screen_beside_the_best_plan(toy):  # noqa: F811
+    """Issue 36, item 1: the Club on screen is fought with (2 x (d6+2-3) a turn, mean 2 x 2.5 = 5),
+    the Bow pair (5.25) is the reference column; the rounds chart draws both, labelled."""
+    p = DamagePanel(toy, target=Creature("Dummy", hp=30, armor=3))
+    p.fight_background.wait(30)
+    f = p.fight
+    assert f["attack"] == "Club" and f["plan"] == "Club \u00d72" and f["turn_mean"] == pytest.approx(5.0, abs=1e-12)
+    assert f["reference"]["plan"] == "Bow + Bow" and f["mean"] != pytest.approx(f["reference"]["mean"])
+    spec = p.fight_chart.chart.to_dict()
+    builds = {r["build"] for r in next(iter(spec["datasets"].values()))}
+    assert builds == {"Club \u00d72 (on screen)", "best plan: Bow + Bow"}
+
+
+def test_the_issue_example_wolf_vs_bear_in_the_damage_tab():
+    """Glass Empires, the Wolf against the Bear with Bite, Rock and Heavy melee picked: the fight's
+    kill numbers differ per attack (they were all the Bite's: 3.167 a turn, 8.05 rounds)."""
+    s = wb.system("glass_empires")
+    cat = s.catalog()
+    wolf, bear = cat.creature("Wolf"), cat.creature("Bear")
+    p = DamagePanel(s, wolf, bear, wolf.weapons[0])
+    seen = {}
+    for attack in (wolf.weapons[0], cat.attacks["Rock"], cat.attacks["Heavy melee"]):
+        p.attack = attack
+        p.background.wait(30)
+        p.fight_background.wait(30)
+        seen[attack.name] = (round(p.fight["turn_mean"], 3), round(p.fight["mean"], 2), round(p.fight["p_first"], 4))
+        assert p.fight["reference"]["plan"] == "Bite"
+    assert (
+        seen["Bite"][:2] == (3.167, 8.05)
+        and seen["Rock"][:2] == (1.056, 23.24)
+        and seen["Heavy melee"][:2] == (4.222, 6.12)
+    )
+
+
 def test_fight_summary_is_the_one_fight():
     """The numbers are rounds_to_kill's (the one fight), not a second computation."""
     s = wb.system("glass_empires")
@@ -123,4 +161,13 @@ def test_situation_controls_that_do_nothing_here_say_so():
         flipped = sit.replace(**{name: not getattr(sit, name)}) if isinstance(getattr(sit, name), bool) else None
         if flipped is not None:
             assert s.damage(guard.weapons[0], guard, duelist, None, flipped).isclose(
-                s.damage(guard.weapons[0], guard, duelist), 1e-12)
+                s.damage(guard.weapons[0], guard, duelist), 1e-12
+            )
+
+
+def test_a_fight_that_cannot_be_fought_says_why_in_words():
+    """Issue 36, item 4: no code field name ("turn:") nor rules file in the fight's reason."""
+    from widgets.damage import fight_words
+
+    err = wb.RulesError("this turn never deals damage", field="turn", rule="annulus-attacks.txt: Endurance first")
+    assert fight_words(err) == "this turn never deals damage \u2014 rule: Endurance first (see docs/systems/annulus.md)"

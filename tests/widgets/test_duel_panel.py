@@ -261,3 +261,68 @@ def test_the_plans_by_control_sets_the_duels_objective(toy):
     with pytest.raises(wb.RulesError) as err:
         p.objective = "fastest"
     assert err.value.field == "objective" and p.objective == "kill_within_5"
+
+
+def test_a_result_finishing_after_an_edit_is_marked_stale_with_what_changed(toy, monkeypatch):
+    """Issue 36, item 3: a run finishing after an edit showed the old pair as the duel on screen and
+    cleared "inputs changed". Drive a run (held on a gate), edit side B mid-run, let it finish: the
+    result is drawn marked stale, naming the change; the busy line is gone once nothing runs; Run
+    duel then gives the duel of the inputs on screen."""
+    import threading
+
+    import workbench.combat as combat
+
+    p = DuelPanel(toy, auto=False)
+    ogre = p.b
+    gate, started = threading.Event(), threading.Event()
+    real = combat.duel
+
+    def gated(*args, **kwargs):
+        started.set()
+        gate.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(combat, "duel", gated)
+    p.editors["b"].controls["hp"].value = 3  # an edit, then Run: the run on Ogre at 3 HP starts
+    p.run_button.click()
+    assert started.wait(20) and p.background.working and "fighting" in p.background.busy.value
+    giant = ogre.replace(name="Giant", hp=50)
+    p.b = giant  # an edit while it runs (as the Damage tab's target changing does)
+    gate.set()
+    assert p.background.wait(30)
+    assert p.value.b == "Ogre" and p.value.p_a_wins == pytest.approx(51 / 64, abs=1e-12)
+    assert "Ogre \u2192 Giant" in p.stale.value and "press Run duel" in p.stale.value
+    assert p.background.busy.value == "" and not p.background.working  # busy only while work runs
+    monkeypatch.setattr(combat, "duel", real)
+    p.run_button.click()
+    assert p.background.wait(30) and p.value.b == "Giant" and p.stale.value == ""
+
+
+def test_a_cancelled_full_run_leaves_no_badge_saying_it_goes_on(monkeypatch, state_too_large):
+    """Issue 36, item 3: "the badge said 'the full run is going on' for 400 s with the kernel idle".
+    A simulated duel's preview is shown, its full run cancelled: the badge says it did not finish."""
+    import threading
+
+    import workbench.combat as combat
+    from widgets.duel import PREVIEW_FIGHTS
+
+    cat = wb.system("annulus").catalog()
+    p = DuelPanel("annulus", cat.creature("Ogre"), cat.creature("Berserker"), fights=PREVIEW_FIGHTS)
+    gate, waiting = threading.Event(), threading.Event()
+    real = combat.duel
+
+    def gated(*args, **kwargs):
+        if kwargs.get("fights") != PREVIEW_FIGHTS:
+            waiting.set()
+            gate.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(combat, "duel", gated)
+    p.fights = 20_000
+    p.first = "b"
+    try:
+        assert waiting.wait(20) and "the full run is going on" in p.badge.value
+        p.background.cancel()
+    finally:
+        gate.set()
+    assert "going on" not in p.badge.value and "the full run did not finish" in p.badge.value

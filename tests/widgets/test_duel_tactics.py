@@ -73,7 +73,7 @@ def test_a_bad_tactics_value_is_explained_beside_its_field(choker):
     before = p.value
     form = p.editors["tactics_a"]
     form.controls["recovery_actions"].value = 99
-    assert "recovery_actions" in form.error and "20" in form.error
+    assert form.error.startswith("recovery actions: ") and "20" in form.error  # in words (issue 36, item 4)
     assert p.value is before and p.tactics_a == Tactics()
     form.controls["recover_from"].value = "burn, frostbite"
     assert "frostbite" in form.error

@@ -131,7 +131,7 @@ def test_a_link_restores_the_whole_setup():
     app.files.get_code_button.click()
     href = html_lib.unescape(re.search(r'href="([^"]+)"', app.files.link.value).group(1))
     code = parse_qs(urlparse(href).query)["setup"][0]
-    assert code == app.files.code.value and setup_from_query(href) == code
+    assert code.startswith("wb2:") and setup_from_query(href) == code  # the short setup code (tests/io/test_links.py)
     opened = Workbench("annulus", setup=setup_from_query(href.lstrip("?")))
     assert opened.value["system"] == "glass_empires" and opened.value["target"] == wolf
     assert opened.damage.value.isclose(app.damage.value)
@@ -139,5 +139,54 @@ def test_a_link_restores_the_whole_setup():
     assert broken.value["system"] == "annulus" and "link's setup" in broken.error
     app.files.what.value = "target"
     app.files.get_code_button.click()
-    assert app.files.link.value == ""  # a link carries the whole setup only
+    assert app.files.code.value.startswith("wb1:")  # the target's own code in the box
+    assert setup_from_query(html_lib.unescape(re.search(r'href="([^"]+)"', app.files.link.value).group(1))) == code
     assert setup_from_query("") is None and setup_from_query("x=1") is None
+
+
+def test_link_is_short_carries_the_pins_and_has_a_copy_button():
+    """Issue 36, item 7: the link carries the pins, names catalog entries, holds only edited fields."""
+    import re
+    from urllib.parse import parse_qs
+
+    app = Workbench("annulus")
+    old = len("?setup=" + wb.share_code(app._setup_models()))
+    app.pin("first")
+    d = app.damage
+    d.update(attacker=d.attacker.replace(level=d.attacker.level + 2))
+    app.pin("second")
+    html = app.files.link.value
+    assert "wb-copy-link" in html and "Copy link" in html
+    href = re.search(r'class="wb-share-link-a" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert len(href) < old / 3, (len(href), old)
+    assert f"({len(href)} characters)" in html
+    code = parse_qs(href.lstrip("?"))["setup"][0]
+    opened = Workbench("unbound", setup=code)
+    assert opened.error == "" and opened.value == app.value
+    assert opened.pins == app.pins and opened.reference == "first"
+
+
+def test_old_links_still_open():
+    app = Workbench("unbound")
+    code = wb.share_code(app._setup_models())
+    opened = Workbench("annulus", setup=code)
+    assert opened.error == "" and opened.value == app.value
+
+
+def test_save_status_names_no_server_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path))
+    app = Workbench("unbound")
+    app.files.path.value = "mine/setup.toml"
+    app.files.save_button.click()
+    status = app.files.status.value
+    assert "mine/setup.toml in your files folder" in status and str(tmp_path) not in status
+
+
+def test_path_errors_name_no_server_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FILES", str(tmp_path / "files"))
+    app = Workbench("unbound")
+    for bad in ("../escape.toml", "/etc/passwd.toml"):
+        app.files.path.value = bad
+        app.files.save_button.click()
+        shown = app.files.errors_shown()["path"]
+        assert "your files folder" in shown and str(tmp_path) not in shown

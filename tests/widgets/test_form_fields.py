@@ -14,7 +14,7 @@ from tests.systems.test_fields import MODELS, base_instance
 from widgets.forms import ModelForm, field_choices
 from workbench import fields
 from workbench.errors import docs_page
-from workbench.systems.base import Model
+from workbench.model import Model
 
 ROOT = Path(__file__).resolve().parents[2]
 

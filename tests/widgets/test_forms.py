@@ -21,7 +21,7 @@ from tests.widget_toy import TOY, Attack, Creature, Situation
 from widgets.forms import ModelForm, field_choices
 from workbench.errors import RulesError
 from workbench.fields import spec
-from workbench.systems.base import Model
+from workbench.model import Model
 
 
 def test_form_controls_follow_field_types_and_choices():
@@ -108,7 +108,7 @@ class Mood(Model):
     label: str = "x"
 
     def validate(self) -> None:
-        from workbench.systems.base import check_choice
+        from workbench.checks import check_choice
 
         check_choice("label", self.label, ("x", "y"))  # undeclared: a form does not probe it
 

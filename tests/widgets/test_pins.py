@@ -14,22 +14,28 @@ import pytest
 import workbench as wb
 from widgets import Workbench
 from widgets.damage import FIGHT_FIGHTS
-from widgets.pins import MAX_PINS, Pin, PinsPanel, pin_deltas
+from widgets.pins import FIGURES, MAX_PINS, Pin, PinsPanel, deltas_html, pin_deltas, ratio
 
 U = wb.system("unbound")
 GUARD, DUELIST, BLADEMASTER = (U.catalog().creature(n) for n in ("Town guard", "Veteran duelist", "Blademaster"))
 
 
 def engine(pin: Pin, target) -> dict:
-    """The figures of the delta table, straight from the engine."""
+    """The figures of the delta table, straight from the engine: the pin's attack as often as a
+    turn allows (plan=attack, issue 36 item 1)."""
     frame = wb.rounds_to_kill(
-        pin.attacker, target, options=pin.options, situation=pin.situation, fights=FIGHT_FIGHTS, progress=False
+        pin.attacker,
+        target,
+        options=pin.options,
+        situation=pin.situation,
+        plan=pin.attack,
+        fights=FIGHT_FIGHTS,
+        progress=False,
     )
     by, at, rounds = frame["p_killed_by"].to_numpy(), frame["p_killed_at"].to_numpy(), frame["round"].to_numpy()
-    plans = wb.turn_plans(pin.attacker, target, pin.options, pin.situation)
     return {
         "mean_damage": wb.damage(pin.attack, pin.attacker, target, pin.options, pin.situation).mean(),
-        "mean_turn_damage": max(d.mean() for d in plans.values()),
+        "mean_turn_damage": wb.turn_damage(pin.attacker, target, pin.options, pin.situation, plan=pin.attack).mean(),
         "p_kill_1": float(by[0]),
         "p_kill_2": float(by[1]),
         "p_kill_3": float(by[2]),
@@ -79,21 +85,33 @@ def test_two_pins_overlay_with_their_labels_and_the_engines_deltas(two):
             assert row[figure] == pytest.approx(value, abs=1e-12), figure
             ref = want[first.label][figure]
             assert row[f"d_{figure}"] == pytest.approx(value - ref, abs=1e-12), figure
-            assert row[f"r_{figure}"] == pytest.approx(value / ref, abs=1e-12), figure
-    # the exact mean agrees with the renewal-measure mean of the best turn (the one fight)
+            if ratio(ref, ref, FIGURES[figure][1]) is None:  # a reference that shows as zero: no ratio
+                assert row[f"r_{figure}"] is None, figure
+            else:
+                assert row[f"r_{figure}"] == pytest.approx(value / ref, abs=1e-12), figure
+    # the exact mean agrees with the renewal-measure mean of the attack's turn (the one fight)
     strong = frame.row(1, named=True)
     assert strong["mean_rounds"] == pytest.approx(
-        wb.mean_rounds_to_kill(wb.turn_damage(second.attacker, target), target.hp), abs=1e-9
+        wb.mean_rounds_to_kill(wb.turn_damage(second.attacker, target, plan=second.attack), target.hp), abs=1e-9
     )
+    # the attacker's best plan stands beside it, labelled, for reference
+    best_rounds = wb.mean_rounds_to_kill(wb.turn_damage(second.attacker, target), target.hp)
+    assert strong["best_mean_rounds"] == pytest.approx(best_rounds, abs=1e-9) and strong["best_plan"]
     assert strong["d_mean_turn_damage"] > 0 and strong["d_mean_rounds"] < 0  # stronger: more damage, fewer rounds
     table = panel.table.value
     assert f"{want['strong']['mean_turn_damage']:.3f}" in table and "(reference)" in table and "Δ" in table
-    # the damage per turn drawn is the best plan's Dist
+    assert "best plan (reference)" in table
+    # the damage per turn drawn is the pin's attack's turn
     rows = [
         r for values in spec["datasets"].values() for r in values if r.get("build") == "strong" and "probability" in r
     ]
-    best = max(wb.turn_plans(second.attacker, target).values(), key=lambda d: d.mean())
-    assert drawn(rows, best)
+    turn = wb.turn_damage(second.attacker, target, plan=second.attack)
+    pmf = turn.to_dict()
+    assert all(abs(r["probability"] - pmf.get(r["damage"], 0.0)) <= 1e-12 for r in rows)
+    # the axis is fitted to the bulk (issue 36, item 4): what is left out is named in the subtitle
+    assert sum(r["probability"] for r in rows) >= 0.995 - 1e-9
+    if sum(r["probability"] for r in rows) < 1 - 2e-9:
+        assert "axis cut at" in " ".join(spec["hconcat"][0]["title"]["subtitle"])
 
 
 def test_the_reference_and_the_view_redraw_without_refighting(two):
@@ -264,10 +282,49 @@ def test_a_simulated_pin_says_so_with_its_standard_error(state_too_large):
     d = app.damage
     cat = wb.system("last_odyssey").catalog()
     d.attacker, d.target = cat.creature("Zombie Hulk"), cat.creature("Troll")
-    frame = wb.rounds_to_kill(d.attacker, d.target, options=d.options, situation=d.situation, fights=FIGHT_FIGHTS)
+    frame = wb.rounds_to_kill(
+        d.attacker, d.target, options=d.options, situation=d.situation, plan=d.attack, fights=FIGHT_FIGHTS
+    )
     assert not frame["exact"][0]
     app.pin()
     app.pinned.background.wait(60)
     note = app.pinned.table.value
     se = float(frame["standard_error"].max())
     assert f"{frame['fights'][0]:,} fights, s.e. {se:.4f}" in note and "state: miasma" in note
+
+
+def test_no_ratio_against_a_reference_that_shows_as_zero():
+    """Issue 36, item 4: a delta "x12711864.391" against a 0.00 % reference said nothing; the
+    difference alone is shown when the reference rounds to zero in its own format."""
+    assert ratio(0.5, 1e-9, ".2%") is None and ratio(0.5, 0.00004, ".2%") is None
+    assert ratio(0.5, 0.25, ".2%") == pytest.approx(2.0) and ratio(3.0, 0.0004, ".3f") is None
+    summaries = [
+        {
+            "label": "ref",
+            "exact": True,
+            "turn_mean": 1.0,
+            "mean": 100.0,
+            "median": 100,
+            "damage": None,
+            "p_kill_1": 1e-9,
+            "p_kill_2": 0.0,
+            "p_kill_3": 0.2,
+        },
+        {
+            "label": "other",
+            "exact": True,
+            "turn_mean": 2.0,
+            "mean": 50.0,
+            "median": 50,
+            "damage": None,
+            "p_kill_1": 0.5,
+            "p_kill_2": 0.6,
+            "p_kill_3": 0.4,
+        },
+    ]
+    frame = pin_deltas(summaries, "ref")
+    row = frame.row(1, named=True)
+    assert row["r_p_kill_1"] is None and row["d_p_kill_1"] == pytest.approx(0.5, abs=1e-6)
+    assert row["r_p_kill_3"] == pytest.approx(2.0)
+    html = deltas_html(frame)
+    assert "\u00d7" in html and "\u00d72.000" in html and "\u00d7500000000" not in html

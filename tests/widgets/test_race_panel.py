@@ -57,3 +57,23 @@ def test_the_app_race_tab_follows_the_damage_selection():
     app.damage.target = DUELIST
     race.background.wait(30)
     assert race.target == DUELIST and race.value["target"][0] == DUELIST.name
+
+
+def test_the_app_race_plays_the_damage_tabs_attack_beside_the_best_plan():
+    """Issue 36, item 1: the Wolf with Rock picked races with Rock (23.24 mean rounds against the
+    Bear); its best plan (Bite, 8.05) is the labelled reference line."""
+    from widgets import Workbench
+
+    app = Workbench("glass_empires")
+    d = app.damage
+    cat = app.system.catalog()
+    d.update(attacker=cat.creature("Wolf"), target=cat.creature("Bear"), attack=cat.attacks["Rock"])
+    race = app.build_tab("Race")
+    race.background.wait(60)
+    row = race.value.row(0, named=True)
+    assert row["mean_rounds_a"] == pytest.approx(23.235, abs=1e-3)
+    assert race.reference.row(0, named=True)["mean_rounds_a"] == pytest.approx(8.046, abs=1e-3)
+    assert "plays <b>Rock</b>" in race.summary.value and "reference, Wolf on its best plan" in race.summary.value
+    d.attack = cat.attacks["Heavy melee"]
+    race.background.wait(60)
+    assert race.value.row(0, named=True)["mean_rounds_a"] == pytest.approx(6.124, abs=1e-3)

@@ -36,7 +36,8 @@ def test_a_bad_range_is_explained_beside_its_control():
     p.background.wait(30)
     assert p.error == ""
     p.controls["high"].value = 5
-    assert "high" in p.error
+    # issue 36, item 4: in the words on screen, the box labelled "to" (not the code's "high:")
+    assert p.error.startswith("to: must be at least from (10)") and "high" not in p.error
 
 
 def test_a_new_parameter_starts_at_the_targets_value():
@@ -54,3 +55,28 @@ def test_the_app_sweep_tab_follows_the_damage_selection():
     app.damage.target = DUELIST
     sweep.background.wait(30)
     assert sweep.target == DUELIST and set(sweep.value["target"]) == {DUELIST.name}
+
+
+def test_a_parameter_with_no_effect_says_so():
+    """Issue 36, item 5: the target's strength changes nothing in the Town guard's fight against
+    the Veteran duelist (the target's attacks do not matter to a passive target): the sweep says
+    "no effect" instead of drawing flat lines with no note; a parameter with an effect has no note."""
+    from widgets.sweep import SweepPanel
+
+    U = wb.system("unbound").catalog()
+    guard, duelist = U.creature("Town guard"), U.creature("Veteran duelist")
+    p = SweepPanel("unbound", [guard], duelist, parameter="str_mod")
+    assert "no effect: str_mod" in p.note.value and "Town guard" in p.note.value
+    p.controls["parameter"].value = "ac"
+    p.background.wait(60)
+    assert p.note.value == "" and p.value["mean_rounds"].n_unique() > 1
+
+
+def test_the_sweep_opens_on_a_parameter_with_an_effect():
+    """With no parameter given, the first defense-like field whose change shows is swept."""
+    from widgets.sweep import SweepPanel, flat_builds
+
+    for system in ("unbound", "annulus", "glass_empires", "last_odyssey"):
+        p = SweepPanel(system)
+        assert not flat_builds(p.value, "mean_rounds"), (system, p.parameter)
+        assert p.note.value == "", system

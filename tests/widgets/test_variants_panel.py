@@ -16,9 +16,9 @@ GUARD, DUELIST, BERSERKER = C.creature("Town guard"), C.creature("Veteran duelis
 
 
 def test_the_panel_is_wb_variants_of_the_baseline_and_the_edited_variant():
-    p = VariantsPanel("unbound", [GUARD], [DUELIST, BERSERKER])
+    p = VariantsPanel("unbound", [GUARD], [DUELIST, BERSERKER], variant=U.Options())
     assert set(p.value["variant"]) == {BASELINE, VARIANT}
-    assert p.value["delta_mean_damage"].abs().max() == 0.0  # the variant starts as a copy
+    assert p.value["delta_mean_damage"].abs().max() == 0.0  # the variant given: a copy
     assert "nothing yet" in p.summary.value
     p.form.controls["confirm_crits"].value = False
     p.background.wait(30)
@@ -29,16 +29,32 @@ def test_the_panel_is_wb_variants_of_the_baseline_and_the_edited_variant():
     ref = want.filter(pl.col("variant") == VARIANT).sort("attack", "target")
     assert got["delta_mean_damage"].to_list() == pytest.approx(ref["delta_mean_damage"].to_list(), abs=1e-12)
     assert (got["delta_mean_damage"] > 0).all()  # every threat now a crit: more damage
-    assert "confirm_crits: True → False" in p.summary.value and "all exact" in p.summary.value
+    assert "confirm crits: True → False" in p.summary.value and "all exact" in p.summary.value
     spec = p.chart.chart.to_dict()
     assert "change in mean rounds" in str(spec)
+
+
+def test_the_tab_opens_on_a_rule_change_that_shows_and_says_when_one_shows_nothing():
+    """Issue 36, item 5: with no variant given, the first rule whose change moves the numbers is the
+    starting example (Unbound: crits need no confirmation), said as such; a change with no effect
+    on any row says "no effect"."""
+    p = VariantsPanel("unbound", [GUARD], [DUELIST, BERSERKER])
+    assert p.form.value == U.Options(confirm_crits=False)
+    assert "confirm crits: True → False" in p.summary.value and "a starting example" in p.summary.value
+    assert p.value["delta_mean_damage"].abs().max() > 0
+    p.form.value = U.Options(casts_per_turn=2)  # no spell here: no effect
+    p.background.wait(30)
+    assert "no effect: this change leaves every number here as it is" in p.summary.value
+    a = wb.system("annulus")
+    q = VariantsPanel("annulus")
+    assert q.form.value == a.Options(success_on=5) and q.value["delta_mean_rounds"].abs().max() > 0
 
 
 def test_a_bad_variant_value_is_explained_and_the_last_chart_stays():
     p = VariantsPanel("unbound", [GUARD], [DUELIST])
     before = p.value
     p.form.controls["casts_per_turn"].value = -3
-    assert "casts_per_turn" in p.form.error and p.value is before
+    assert "casts per turn: must be at least 0" in p.form.error and p.value is before  # in words (issue 36)
     assert p.problem  # the app's tab gets its warning mark
 
 

@@ -19,9 +19,10 @@ from typing import Any, cast
 import numpy as np
 
 from ..columns import Columns, distinct_rows, from_key_rows, key_rows
+from ..errors import RulesError
 from ..state_chain import Branch, KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
 from .draw import Enumerator
-from .round import FightRound
+from .round import FightRound, between_of, play, round_steps
 
 __all__ = ["MAX_STATES", "MAX_TRANSITIONS", "enumerated", "keyed_turns", "passive_chain", "planned_chain"]
 
@@ -38,22 +39,16 @@ def enumerated(
     types: tuple[type[Columns], ...],
     plan: Any = None,
     own: bool = False,
-    rest: bool = False,
-    opened: bool = False,
+    steps: tuple[str, ...] = ("turn",),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return every outcome of one turn from each state of ``rows`` (key rows, :func:`key_rows`), all
-    enumerated in ONE call of ``rnd.turn``, equal outcomes merged: (an int array of rows (the
-    state's index, the target's damage, with ``own`` the actor's own damage, the key after), their
-    probabilities), sorted by state. With ``rest`` the turn is a passive fight's round: the
-    attacker's turn, then the foe's turn without attacking (``rnd.rest``, when the description has
-    one). With ``opened`` the rows are states after the description's ``opening`` (the turn from
-    there)."""
+    """Return every outcome of ``steps`` (:func:`~workbench.fight.round.play`: one turn by default)
+    from each state of ``rows`` (key rows, :func:`key_rows`), all enumerated in ONE pass of the
+    description, equal outcomes merged: (an int array of rows (the state's index, the target's
+    damage, with ``own`` the actor's own damage, the key after), their probabilities), sorted by
+    state."""
     me, foe = from_key_rows(types, rows)
     draw = Enumerator(rows.shape[0])
-    me2, foe2 = cast(Any, rnd).turn(me, foe, draw, plan, opened=True) if opened else rnd.turn(me, foe, draw, plan)
-    rest_of = getattr(rnd, "rest", None) if rest else None
-    if rest_of is not None:
-        me2, foe2 = rest_of(me2, foe2, draw)
+    me2, foe2 = play(rnd, me, foe, draw, steps, plan)
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
         parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
@@ -66,15 +61,16 @@ def keyed_turns(
     keys: list[tuple[int, ...]],
     types: tuple[type[Columns], ...],
     plan: Any = None,
-    opened: bool = False,
+    steps: tuple[str, ...] | None = None,
 ) -> list[KeyedTurn]:
-    """Return one round of a passive fight from each key of ``keys`` (:func:`enumerated`, one call,
-    with the foe's rest): the rows (the key after the round, the target's damage, probability)."""
+    """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call):
+    the attacker's turn, its acts after the round and the target's rest (``steps``, default
+    :func:`~workbench.fight.round.round_steps`), as rows (the key after the round, the target's
+    damage, probability)."""
     if not keys:
         return []
-    uniq, weight = enumerated(
-        rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, rest=True, opened=opened
-    )
+    steps = round_steps(rnd, passive=True) if steps is None else steps
+    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, steps=steps)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     out = []
     for i in range(len(keys)):
@@ -86,9 +82,18 @@ def keyed_turns(
 
 
 def _start(rnd: FightRound) -> tuple[tuple[int, ...], tuple[type[Columns], ...], int]:
-    # a description with a rest starts a passive fight knowing it (its target does not react either)
-    me, foe = cast(Any, rnd).start(passive=True) if hasattr(rnd, "rest") else rnd.start()
+    me, foe = rnd.start(passive=True)
     return tuple(key_rows((me, foe))[0].tolist()), (type(me), type(foe)), int(rnd.hit_points(1))
+
+
+#: the key of the first round of a fight whose attacker acts before it (``between`` with
+#: ``opening``): ("opening", *the start key), a key no round leads to
+OPENING = "opening"
+
+
+def _plain(key: Any) -> tuple[int, ...]:
+    """Return the state key of a chain key (the opening's is its start key)."""
+    return tuple(key[1:]) if key and key[0] == OPENING else tuple(key)
 
 
 def passive_chain(
@@ -99,17 +104,22 @@ def passive_chain(
     max_states: int | None = None,
     max_transitions: int | None = None,
 ) -> StateChain | None:
-    """Return rounds-to-kill's chain of ``rnd`` (a round: the attacker's turn, then the target's
-    turn without attacking, ``rnd.rest``, when the description has one),
-    solved by :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds
-    (module docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and
-    MAX_TRANSITIONS)."""
+    """Return rounds-to-kill's chain of ``rnd`` (a round: the attacker's turn, its acts after the
+    round, the target's rest: :func:`~workbench.fight.round.round_steps`), solved by
+    :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds (module
+    docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and MAX_TRANSITIONS)."""
     max_states = MAX_STATES if max_states is None else max_states
     max_transitions = MAX_TRANSITIONS if max_transitions is None else max_transitions
     start, types, hp = _start(rnd)
     turns: dict[Hashable, KeyedTurn] = {}
     frontier = [start]
     rows = 0
+    first: Hashable = start
+    if between_of(rnd) is not None:  # round 1 is the acts before it, then a round
+        first = (OPENING, *start)
+        turns[first] = keyed_turns(rnd, [start], types, steps=("opening", *round_steps(rnd, passive=True)))[0]
+        rows = len(turns[first].keys)
+        frontier = sorted(cast(set[tuple[int, ...]], set(turns[first].keys)))
     while frontier:
         if (len(turns) + len(frontier)) * hp > max_states:
             return None
@@ -120,82 +130,135 @@ def passive_chain(
         if rows * hp > max_transitions:
             return None
         frontier = sorted(cast(set[tuple[int, ...]], {k for t in got for k in t.keys} - turns.keys()))
-    return solve_keyed_chain(start, hp, turns.__getitem__, max_rounds, weights=weights, max_transitions=max_transitions)
+    return solve_keyed_chain(first, hp, turns.__getitem__, max_rounds, weights=weights, max_transitions=max_transitions)
 
 
-def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain | None:
+def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain:
     """Return the fight of :func:`passive_chain` with every plan legal at each key
     (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); a
-    description with an ``opening`` (the dice its turn rolls before the plan is chosen) has its plans
-    chosen after it (:func:`_branched_chain`); None
-    past ``max_states`` (default MAX_STATES). Each level's (key, plan) pairs are enumerated in ONE
-    call (``plan`` one label per row)."""
+    RulesError (field ``target``, counted before the work) past ``max_states`` (default MAX_STATES).
+
+    The plan is chosen once the dice before it are rolled: a description with ``ready`` (dice its
+    turn rolls before the plan) has each key's round as one :class:`~workbench.state_chain.Branch`
+    per state ``ready`` leaves, and one whose side acts before the first round (``between`` with
+    ``opening``) has round 1 branched the same way over those acts. Each level's keys are readied
+    in ONE enumeration, and its (state, plan) pairs played in another (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
-    if hasattr(rnd, "opening"):
-        return _branched_chain(rnd, max_states)
     start, types, hp = _start(rnd)
-    per: dict[Hashable, dict[str, KeyedTurn]] = {}
-    frontier = [start]
-    while frontier:
-        if (len(per) + len(frontier)) * hp > max_states:
-            return None
-        me, foe = from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
-        legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(frontier))]
-        # every (key, plan) of the level in ONE enumeration: a plan per row; each key's plans in the
-        # order rnd.plans lists them (ties go to the first)
-        rows = [(k, label) for k, labels in zip(frontier, legal) for label in labels]
+    ready = ("ready",) if hasattr(rnd, "ready") else ()
+    after = ("act", *round_steps(rnd, passive=True)[1:])  # the round once the plan is chosen
+    # the plans legal at each state where a plan is chosen, each with its round
+    at: dict[tuple[int, ...], dict[str, KeyedTurn]] = {}
+
+    def plans_at(mids: list[tuple[int, ...]]) -> None:
+        new = sorted(set(mids) - at.keys())
+        if not new:
+            return
+        me, foe = from_key_rows(types, np.array(new, dtype=np.int64).reshape(len(new), -1))
+        legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(new))]
+        # every (state, plan) of the level in ONE enumeration; each state's plans in the order
+        # rnd.plans lists them (ties go to the first)
+        rows = [(k, label) for k, labels in zip(new, legal) for label in labels]
         plan = np.array([label for _, label in rows], dtype=object)
-        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan) if rows else []
-        for k in frontier:
-            per[k] = {}
+        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan, steps=after) if rows else []
+        for k in new:
+            at[k] = {}
         for (k, label), t in zip(rows, turns):
-            per[k][label] = t
-        frontier = sorted(
-            cast(set[tuple[int, ...]], {n for k in frontier for t in per[k].values() for n in t.keys} - per.keys())
-        )
+            at[k][label] = t
 
-    def describe(key: Any) -> dict[str, Any]:
-        me, foe = from_key_rows(types, np.array([key], dtype=np.int64))
-        return rnd.describe(me, foe)
+    def branches(keys: list[tuple[int, ...]], steps: tuple[str, ...]) -> list[list[Branch]]:
+        """Return, per key, a Branch per state ``steps`` leave (the dice before the plan)."""
+        got = keyed_turns(rnd, keys, types, steps=steps)
+        plans_at([cast(tuple[int, ...], m) for t in got for m in t.keys])
+        out = []
+        for t in got:
+            one = []
+            for k, d, p in zip(t.keys, t.damage.tolist(), t.probability.tolist()):
+                m = cast(tuple[int, ...], k)
+                mm, mf = from_key_rows(types, np.array([m], dtype=np.int64))
+                one.append(Branch(float(p), int(d), at[m], {"taken_before_the_plan": int(d), **rnd.describe(mm, mf)}))
+            out.append(one)
+        return out
 
-    return PlannedChain(start, hp, per.__getitem__, describe)
-
-
-def _branched_chain(rnd: FightRound, max_states: int) -> PlannedChain | None:
-    """Return :func:`planned_chain` of a description whose turn rolls dice before its plan is chosen
-    (optional ``opening(me, foe, draw)``, then ``turn(..., opened=True)``): each key's round is one
-    :class:`~workbench.state_chain.Branch` per outcome of the opening, with the plans legal there.
-    Each level's openings are enumerated in ONE call, and its (branch, plan) pairs in another."""
-    start, types, hp = _start(rnd)
-    per: dict[Hashable, list[Branch]] = {}
+    per: dict[Hashable, dict[str, KeyedTurn] | list[Branch]] = {}
+    first: Hashable = start
     frontier = [start]
+    if between_of(rnd) is not None:  # round 1: the acts before it, then the dice before the plan
+        first = (OPENING, *start)
+        per[first] = branches([start], ("opening", *ready))[0]
+        frontier = []
+
+    def reached(rounds: list[dict[str, KeyedTurn] | list[Branch]]) -> list[tuple[int, ...]]:
+        plans = [r for x in rounds for r in ([b.plans for b in x] if isinstance(x, list) else [x])]
+        return sorted(cast(set[tuple[int, ...]], {n for p in plans for t in p.values() for n in t.keys} - per.keys()))
+
+    if not frontier:
+        frontier = reached([per[first]])
     while frontier:
         if (len(per) + len(frontier)) * hp > max_states:
-            return None
-        me, foe = from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
-        draw = Enumerator(len(frontier))
-        me2, foe2 = cast(Any, rnd).opening(me, foe, draw)
-        taken = np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)
-        uniq, inverse = distinct_rows(np.column_stack([draw.origin, taken, key_rows((me2, foe2))]))
-        weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
-        mids = [tuple(r) for r in uniq[:, 2:].tolist()]
-        bm, bf = from_key_rows(types, uniq[:, 2:])
-        legal = [rnd.plans(bm.take([i]), bf.take([i])) for i in range(len(mids))]
-        rows = [(i, label) for i, labels in enumerate(legal) for label in labels]
-        plan = np.array([label for _, label in rows], dtype=object)
-        turns = keyed_turns(rnd, [mids[i] for i, _ in rows], types, plan, opened=True) if rows else []
-        plans: list[dict[str, KeyedTurn]] = [{} for _ in mids]
-        for (i, label), t in zip(rows, turns):
-            plans[i][label] = t
-        for k in frontier:
-            per[k] = []
-        for i, r in enumerate(uniq.tolist()):
-            named = rnd.describe(bm.take([i]), bf.take([i]))
-            per[frontier[r[0]]].append(Branch(float(weight[i]), int(r[1]), plans[i], named))
-        frontier = sorted(cast(set[tuple[int, ...]], {n for t in turns for n in t.keys} - per.keys()))
+            raise RulesError(
+                f"the fight's state is too large for optimal play (over {max_states:,} states, keys x HP); "
+                "objective='rounds' plays the best fixed plan",
+                field="target",
+                rule="docs/limits.md: bounded work",
+            )
+        if ready:
+            for k, b in zip(frontier, branches(frontier, ready)):
+                per[k] = b
+        else:
+            plans_at(frontier)
+            for k in frontier:
+                per[k] = at[k]
+        frontier = reached([per[k] for k in frontier])
 
     def describe(key: Any) -> dict[str, Any]:
-        me, foe = from_key_rows(types, np.array([key], dtype=np.int64))
+        me, foe = from_key_rows(types, np.array([_plain(key)], dtype=np.int64))
         return rnd.describe(me, foe)
 
-    return PlannedChain(start, hp, per.__getitem__, describe)
+    return PlannedChain(first, hp, per.__getitem__, describe)
+
+
+def state_chain(
+    sys: Any,
+    attacker: Any,
+    target: Any,
+    options: Any = None,
+    situation: Any = None,
+    plan: Any = None,
+    max_rounds: int = 10_000,
+    weights: np.ndarray | None = None,
+) -> StateChain | None:
+    """Return the exact rounds-to-kill of ``attacker`` against ``target`` over the fight's state (a
+    :class:`~workbench.state_chain.StateChain`: P(killed by round t) up to ``max_rounds`` or a
+    CHAIN_TAIL survival, the exact mean, and with ``weights`` (t = 0..R_w - 1, R_w <= max_rounds + 1)
+    the weighted alive mass by damage taken, a duel's winner's HP left): the chain derived from the
+    system's round description (``RuleSystem.fight_round``, :func:`passive_chain`); None when the
+    system describes no round or the state is past the counted bounds (the fight is then
+    simulated)."""
+    from ..arguments import check_round_weights
+
+    rnd = sys.fight_round(attacker, target, options, situation, plan)
+    if rnd is None:
+        legacy = getattr(sys, "state_chain", None)  # a system still enacting its own chain (Annulus)
+        got = None if legacy is None else legacy(attacker, target, options, situation, plan, max_rounds, weights)
+        if got is None:
+            return None
+        return StateChain(got[0], float(got[1]), 0, got[2] if len(got) > 2 else None)
+    if weights is not None and not getattr(rnd, "whole_pool", True):
+        return None  # HP left is not the damage taken (round.py: ``whole_pool``)
+    W = None if weights is None else check_round_weights(weights, max_rounds)
+    return passive_chain(rnd, max_rounds, weights=W)
+
+
+def state_plans(
+    sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None
+) -> PlannedChain | None:
+    """Return rounds-to-kill's fight of ``attacker`` against ``target`` with every legal plan at each
+    state (a :class:`~workbench.state_chain.PlannedChain`, :func:`planned_chain`), for optimal play
+    over the state; None when the system describes no round (optimal play is then refused, naming
+    the state); a RulesError (field ``target``) past the counted bound."""
+    rnd = sys.fight_round(attacker, target, options, situation, None)
+    if rnd is None:
+        legacy = getattr(sys, "state_plans", None)  # a system still enacting its own chain (Annulus)
+        return None if legacy is None else legacy(attacker, target, options, situation)
+    return planned_chain(rnd)

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ..columns import Columns
 from .draw import Draw
 
-__all__ = ["FightRound"]
+__all__ = ["FightRound", "between_of", "play", "round_steps"]
 
 
 class FightRound(Protocol):
@@ -27,18 +27,31 @@ class FightRound(Protocol):
     naming what the turn tables depend on (models, options, situation, plan), or None: the
     interpreters memoise derived turns under it.
 
-    Optional: ``rest(me, foe, draw)`` returns (me, foe) after the foe's turn when it does not attack
-    (``me`` stays the attacker): what a passive target's own turn still does (recovery, damage at
-    the end of its turn, timers). The passive fight's round is the attacker's ``turn`` then the
-    foe's ``rest`` (:mod:`workbench.fight.chain`, :class:`~workbench.fight.simulation.RoundSide`);
-    the duel plays both sides' turns and never a rest. Without it a passive target's turn is nothing.
-    A description with a rest takes ``start(passive=True)`` for a passive fight (its target neither
-    attacks nor reacts from the first turn on).
+    Optional parts, each read by the interpreters only when the description has it:
+
+    - ``ready(me, foe, draw) -> (me, foe)``: what the turn rolls and does before its plan is chosen
+      (Annulus: the recharge dice, a devoured foe's dice, a Telegraphed strike). A turn is
+      ``ready`` then ``turn``; optimal play chooses the plan after ``ready`` (one Branch per
+      outcome), every other interpreter plays both in order (:func:`play`'s step "turn").
+    - ``rest(me, foe, draw) -> (me, foe)``: the foe's turn when it does not attack (``me`` stays the
+      attacker): what a passive target's own turn still does (recovery, damage at the end of its
+      turn, timers). Rounds-to-kill's round is the attacker's turn then the foe's rest; the duel
+      never rests. Without it a passive target's turn is nothing.
+    - ``between(me, foe, draw, opening) -> (me, foe)``: what its side does between rounds (Last
+      Odyssey's phases) after each round and, with ``opening``, before the first: in a duel after
+      both turns, each side's in the order a, b; in rounds-to-kill after the attacker's turn. A kill
+      in the phases after round r is a kill in round r, one before the first round a kill in round 1.
+    - ``whole_pool`` (a bool attribute, True when absent): False when the damage taken is not every
+      hit point the creature has (Annulus keeps Endurance lost apart when vital damage can fall), so
+      HP left cannot be read off it (a duel's HP left is then simulated).
+
+    ``start(passive)`` with ``passive`` True starts rounds-to-kill's fight: the target neither
+    attacks nor reacts.
     """
 
     key: Any
 
-    def start(self) -> tuple[Columns, Columns]: ...
+    def start(self, passive: bool = False) -> tuple[Columns, Columns]: ...
 
     def hit_points(self, who: int) -> int: ...
 
@@ -47,3 +60,45 @@ class FightRound(Protocol):
     def plans(self, me: Columns, foe: Columns) -> list[str]: ...
 
     def describe(self, me: Columns, foe: Columns) -> dict[str, Any]: ...
+
+
+def between_of(rnd: FightRound) -> Any:
+    """Return ``rnd``'s ``between`` (its side's acts between rounds), or None when it has none."""
+    return getattr(rnd, "between", None)
+
+
+def round_steps(rnd: FightRound, passive: bool) -> tuple[str, ...]:
+    """Return the steps (:func:`play`) of one round of rounds-to-kill (``passive``: the attacker's
+    turn, its acts between rounds, the foe's rest) or of one side's turn in a duel, leaving out what
+    the description does not have."""
+    steps = ["turn"]
+    if passive and between_of(rnd) is not None:
+        steps.append("between")
+    if passive and hasattr(rnd, "rest"):
+        steps.append("rest")
+    return tuple(steps)
+
+
+def play(
+    rnd: FightRound, me: Columns, foe: Columns, draw: Draw, steps: tuple[str, ...], plan: Any = None
+) -> tuple[Columns, Columns]:
+    """Return (me, foe) after ``steps`` of ``rnd`` in order: "turn" (its ``ready`` then its turn,
+    playing ``plan``), "ready" and "act" (the two apart: optimal play chooses the plan between them),
+    "rest" (the foe's turn when it does not attack), "between" (its acts after a round) or "opening"
+    (its acts before the first round); a step the description does not have is nothing."""
+    for step in steps:
+        if step in ("turn", "ready"):
+            ready = getattr(rnd, "ready", None)
+            if ready is not None:
+                me, foe = ready(me, foe, draw)
+        if step in ("turn", "act"):
+            me, foe = rnd.turn(me, foe, draw, plan)
+        elif step == "rest":
+            rest = getattr(rnd, "rest", None)
+            if rest is not None:
+                me, foe = rest(me, foe, draw)
+        elif step in ("between", "opening"):
+            between = between_of(rnd)
+            if between is not None:
+                me, foe = between(me, foe, draw, step == "opening")
+    return me, foe

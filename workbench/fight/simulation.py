@@ -8,11 +8,13 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..columns import from_key_rows, key_rows
+from ..errors import RulesError
 from ..simulate.engine import Fights, Side
-from .draw import Sampler
-from .round import FightRound
+from .draw import Enumerator, Sampler
+from .round import FightRound, between_of, play
 
-__all__ = ["RoundSide"]
+__all__ = ["RoundSide", "PhasedSide", "round_side", "simulation_side"]
 
 
 class RoundSide(Side):
@@ -25,39 +27,95 @@ class RoundSide(Side):
         self.name = name
         self._first = rnd.start()[0]
         self.hp = int(rnd.hit_points(0))
+        self._still: dict[tuple[int, ...], bool] = {}
 
     def start(self, n: int, sim: Fights) -> None:
         super().start(n, sim)
         first = self._first
-        if self.immortal and hasattr(self.rnd, "rest"):  # rounds to kill's attacker: its foe is passive
-            first = cast(Any, self.rnd).start(passive=True)[0]
+        if self.immortal:  # rounds to kill's attacker: its foe is passive (neither attacks nor reacts)
+            first = self.rnd.start(passive=True)[0]
         self.state = first.tile(n)
 
-    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+    def _play(self, idx: np.ndarray, foe: Side, sim: Fights, steps: tuple[str, ...]) -> None:
+        """Play ``steps`` (:func:`~workbench.fight.round.play`) of the fights ``idx`` with a sampler."""
         foe = cast(RoundSide, foe)  # both sides of a fight are built by one rule system
-        me, other = self.rnd.turn(self.state.take(idx), foe.state.take(idx), Sampler(sim.rng))
+        me, other = play(self.rnd, self.state.take(idx), foe.state.take(idx), Sampler(sim.rng), steps)
         self.state.put(idx, me)
         foe.state.put(idx, other)
         foe.mark_dead(idx, np.asarray(getattr(other, other.POOL)) >= foe.hp, sim)
         self.mark_dead(idx, np.asarray(getattr(me, me.POOL)) >= self.hp, sim)
+
+    def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        self._play(idx, foe, sim, ("turn",))
 
     def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
-        """This side's turn without attacking (a passive target): the foe's description's ``rest``
-        (the foe is its attacker), if it has one."""
+        """This side's turn without attacking (a passive target): its attacker's description's
+        ``rest`` (the foe is that attacker), if it has one."""
         foe = cast(RoundSide, foe)
-        rest = getattr(foe.rnd, "rest", None)
-        if rest is None:
+        if not hasattr(foe.rnd, "rest"):
             return
-        other, me = rest(foe.state.take(idx), self.state.take(idx), Sampler(sim.rng))
-        foe.state.put(idx, other)
-        self.state.put(idx, me)
-        self.mark_dead(idx, np.asarray(getattr(me, me.POOL)) >= self.hp, sim)
-        foe.mark_dead(idx, np.asarray(getattr(other, other.POOL)) >= foe.hp, sim)
+        foe._play(idx, self, sim, ("rest",))
 
     def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
-        """Settled only as a passive side whose foe's description has no ``rest`` (its passive turn
-        does nothing)."""
-        return passive and getattr(getattr(foe, "rnd", None), "rest", None) is None
+        """Return True when no turn (and act between rounds) of this side can change the fights
+        ``idx``: from each of their distinct keys (every field but the damage taken), every outcome
+        of the enumerated description leaves both keys as they are and deals no damage. A passive
+        side does nothing unless its attacker's description gives it a ``rest``."""
+        if passive:
+            return not hasattr(getattr(foe, "rnd", None), "rest")
+        foe = cast(RoundSide, foe)
+        keys = np.unique(key_rows((self.state.take(idx), foe.state.take(idx))), axis=0)
+        new = [k for k in map(tuple, keys.tolist()) if k not in self._still]
+        if new:
+            rows = np.array(new, dtype=np.int64)
+            types = (type(self.state), type(foe.state))
+            me, other = from_key_rows(types, rows)
+            draw = Enumerator(rows.shape[0])
+            me2, other2 = play(self.rnd, me, other, draw, ("turn", "between"))
+            after = key_rows((me2, other2))
+            same = (after == rows[draw.origin]).all(axis=1)
+            same &= (np.asarray(getattr(me2, me2.POOL)) == 0) & (np.asarray(getattr(other2, other2.POOL)) == 0)
+            still = np.ones(rows.shape[0], dtype=bool)
+            np.logical_and.at(still, draw.origin, same)
+            self._still.update(zip(new, still.tolist()))
+        return all(self._still[k] for k in map(tuple, keys.tolist()))
 
     def hp_left(self) -> np.ndarray:
         return self.hp - np.asarray(getattr(self.state, self.state.POOL), dtype=np.int64)
+
+
+class PhasedSide(RoundSide):
+    """A :class:`RoundSide` whose description acts between rounds too (``between``): before the first
+    round (``opening``) and after each, in the fights where both sides still stand."""
+
+    def between_rounds(self, idx: np.ndarray, foe: Side, sim: Fights, after_round: int) -> None:
+        idx = idx[self.alive()[idx] & foe.alive()[idx]]
+        if idx.size:
+            self._play(idx, foe, sim, ("opening",) if after_round == 0 else ("between",))
+
+
+def round_side(rnd: FightRound, name: str) -> RoundSide:
+    """Return the simulation side of ``rnd``'s attacker: a :class:`PhasedSide` when its description
+    acts between rounds, else a :class:`RoundSide`."""
+    return (PhasedSide if between_of(rnd) is not None else RoundSide)(rnd, name)
+
+
+def simulation_side(
+    sys: Any, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
+) -> Side:
+    """Return the simulation side of ``me`` attacking ``foe``: its rule system's round description
+    (``RuleSystem.fight_round``) drawn with the fights' seeded generator (:func:`round_side`); a system
+    that describes no round gets :class:`~workbench.simulate.turn_side.TurnTableSide` (a draw from its
+    turn table each turn against the foe's pools: no state but the pools)."""
+    legacy = getattr(sys, "simulation_side", None)  # a system still enacting its own side (Annulus)
+    if legacy is not None:
+        return cast(Side, legacy(me, foe, options, situation, plan, tactics))
+    if tactics is not None and (sys.tactics_class is None or tactics != sys.tactics_class()):
+        # the round description plays the system's default tactics (make_side checked the type)
+        raise RulesError(f"the {sys.title} round plays its default tactics only", field="tactics")
+    rnd = sys.fight_round(me, foe, options, situation, plan)
+    if rnd is not None:
+        return round_side(rnd, me.name)
+    from ..simulate.turn_side import TurnTableSide
+
+    return TurnTableSide(me, foe, options, situation, plan)

@@ -1,4 +1,4 @@
-"""Seeded, vectorised simulation of fights whose effects carry state (DESIGN.md, Combat).
+"""Seeded, vectorised simulation of fights whose effects carry state (docs/combat.md).
 
 ``wb.duel`` and ``wb.rounds_to_kill`` call :func:`state_effects` to choose: the exact absorbing
 chain when no stateful effect is involved, the system's chain over the state where it fits
@@ -21,7 +21,6 @@ from .engine import MEMO, Bank, Fights, Side, run_fights
 
 __all__ = [
     "can_damage",
-    "check_round_weights",
     "state_effects",
     "simulate_duel",
     "simulate_rounds_to_kill",
@@ -50,7 +49,9 @@ def make_side(
             raise RulesError(
                 f"expected {sys.title} {sys.tactics_class.__name__}, not {type(tactics).__name__}", field="tactics"
             )
-    return sys.simulation_side(me, foe, options, situation, plan, tactics)
+    from ..fight.simulation import simulation_side
+
+    return simulation_side(sys, me, foe, options, situation, plan, tactics)
 
 
 def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None) -> set[str]:
@@ -62,19 +63,6 @@ def state_effects(attacker: Any, target: Any, options: Any = None, situation: An
     from ..systems import system_of
 
     return set(system_of(attacker).state_effects(attacker, target, options, situation, plan))
-
-
-def check_round_weights(weights: Any, max_rounds: int) -> np.ndarray:
-    """Return ``weights`` as a float vector over rounds t = 0..R_w - 1, 1 <= R_w <= max_rounds + 1 (one
-    row of :func:`workbench.chains.kill_chains`' ``weights``), as ``RuleSystem.state_chain`` takes
-    it, or raise RulesError (field ``weights``)."""
-    W = np.asarray(weights, dtype=np.float64)
-    if W.ndim != 1 or not 1 <= W.size <= max_rounds + 1 or not np.all(np.isfinite(W)):
-        raise RulesError(
-            f"weights must be a finite vector of 1..max_rounds + 1 = {max_rounds + 1} weights, one per round t = 0..",
-            field="weights",
-        )
-    return W
 
 
 def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) -> bool:
@@ -179,7 +167,7 @@ def simulate_duel(
     """Return the DuelResult of ``fights`` seeded simulated fights (``exact`` False, with the standard
     error of ``p_a_wins``). Fights still going after ``max_rounds`` and fights where both fall in
     the same turn count as neither side winning."""
-    from ..combat import DuelResult
+    from ..duel_result import DuelResult
 
     if not can_damage(a, b, options, situation) and not can_damage(b, a, options, situation):
         import polars as pl
@@ -290,10 +278,12 @@ def fight_rounds(
         raise RulesError(
             f"{attacker.name} can never deal damage to {target.name} here, so it is never killed", field="turn"
         )
-    got = system_of(attacker).state_chain(attacker, target, options, situation, plan, max_rounds)
+    from ..fight.chain import state_chain
+
+    got = state_chain(system_of(attacker), attacker, target, options, situation, plan, max_rounds)
     if got is not None:
-        by, mean = got[0], got[1]
-        return np.clip(np.asarray(by, dtype=np.float64), 0.0, 1.0), float(mean), True
+        by = got.by if got.by.size else np.zeros(1)
+        return np.clip(np.asarray(by, dtype=np.float64), 0.0, 1.0), float(got.mean), True
     by = simulate_rounds_to_kill(
         attacker,
         target,

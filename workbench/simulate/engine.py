@@ -3,7 +3,7 @@
 Many fights run at once: every quantity of a side (pools, conditions, armor points, ...) is a
 numpy array with one entry per fight. The loop runs over rounds and turn steps only; each step
 draws one row of an exact outcome table per fight, from the table of the fight's current state
-class (DESIGN.md, Combat: "Effects that carry state ... go through a vectorised, seeded
+class (docs/combat.md: "Effects that carry state ... go through a vectorised, seeded
 simulation of many fights at once").
 """
 

@@ -1,7 +1,7 @@
 """The simulation side of a state-free fight: every turn is one draw from the turn table.
 
 A creature whose fight carries no state but its hit pools needs no system-specific side: each of
-its turns draws one cell of its :class:`workbench.turns.TurnTable` row (damage per pool channel)
+its turns draws one cell of its :class:`workbench.turn_table.TurnTable` row (damage per pool channel)
 and applies it to the foe's pools in order, exactly as :func:`workbench.chains.kill_chains` does
 (channel i enters pool i; what a pool cannot take spills into the next; the last pool empty kills).
 ``RuleSystem.simulation_side`` returns it by default, so ``duel(simulate=True)`` works for any
@@ -24,10 +24,10 @@ class TurnTableSide(Side):
     """One side whose state is its own hit pools; its turn is a draw from its turn table."""
 
     def __init__(self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None):
-        from ..combat import _side_turn
         from ..systems import system_of
+        from ..turns import side_turn
 
-        pmf, _ = _side_turn(me, foe, options, situation, plan)
+        pmf, _ = side_turn(me, foe, options, situation, plan)
         self.name = me.name
         self.pools = np.array(system_of(me).hit_pools(me), dtype=np.int64)
         self.cells = np.argwhere(pmf > 0).reshape(-1, max(pmf.ndim, 1))

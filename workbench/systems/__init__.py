@@ -11,11 +11,22 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
+from typing import Any
 
 from ..errors import RulesError
-from .base import Model, RuleSystem
+from ..model import Model
+from .base import RuleSystem
 
-__all__ = ["systems", "system", "system_of", "fight_system", "ONE_SYSTEM", "register_system", "ENTRY_POINT_GROUP"]
+__all__ = [
+    "systems",
+    "system",
+    "system_of",
+    "fight_system",
+    "models_of",
+    "ONE_SYSTEM",
+    "register_system",
+    "ENTRY_POINT_GROUP",
+]
 
 #: the entry-point group an installed package declares its rule system under
 ENTRY_POINT_GROUP = "rules_workbench.systems"
@@ -202,3 +213,23 @@ def fight_system(
                 rule=ONE_SYSTEM,
             )
     return sys
+
+
+_named = system  # models_of's parameter is named after the function
+
+
+def models_of(system: Any) -> dict[str, type]:
+    """Return ``{class name: model class}`` of every model a rule system defines (its Creature,
+    Attack, Options, Situation and the nested models of the same module, in definition order);
+    ``system`` is a system object or a registered name."""
+    import inspect
+
+    sys = _named(system) if isinstance(system, str) else system
+    module = import_module(sys.Creature.__module__)
+    found = [
+        c
+        for _, c in inspect.getmembers(module, inspect.isclass)
+        if issubclass(c, Model) and c is not Model and c.__module__ == module.__name__
+    ]
+    found.sort(key=lambda c: inspect.getsourcelines(c)[1])
+    return {c.__name__: c for c in found}

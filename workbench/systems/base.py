@@ -1,4 +1,5 @@
-"""The rule-system protocol shared by the four systems, and the validated model base.
+"""The rule-system protocol shared by the four systems (the model base is :mod:`workbench.model`, the
+field checks :mod:`workbench.checks`, the catalog :mod:`workbench.systems.catalog`).
 
 Every system module defines ``Creature``, ``Attack``, ``Options`` and ``Situation`` as
 :class:`Model` subclasses and one :class:`RuleSystem` subclass whose ``outcome_tables``
@@ -7,429 +8,18 @@ resolves many matchups at once (vectorised); a single matchup is a 1 x 1 grid of
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import tomllib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, ClassVar, Literal, Self, overload
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..dist import Dist
-from ..errors import RulesError, show
-from ..fields import checked
-from ..limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
+from ..errors import RulesError
+from ..model import Model
+from .catalog import Catalog
 
-__all__ = [
-    "Model",
-    "RuleSystem",
-    "Catalog",
-    "check_int",
-    "check_number",
-    "check_choice",
-    "check_bool",
-    "check_str",
-    "check_models",
-    "show",
-    "MAX_MAGNITUDE",
-    "dists_from_table",
-    "load_models",
-    "read_toml",
-    "CATALOG_DIR",
-]
-
-CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
-
-
-# --------------------------------------------------------------------------- validation helpers
-#: the magnitude past which a whole-number or number field is refused even without its own bound
-#: (far inside int64 and float64's exact integers, so nothing downstream wraps or overflows)
-MAX_MAGNITUDE = MAX_OUTCOME
-
-
-def _bounds(value: Any, field: str, minimum: Any, maximum: Any, limit: Any, rule: str | None, shown: str) -> None:
-    """Raise RulesError when ``value`` is outside ``minimum..maximum`` (the rule's bounds, citing
-    ``rule``) or outside ``-limit..limit`` (a size the rules never need, citing LIMITS; with no
-    ``limit``, MAX_MAGNITUDE)."""
-    lim = MAX_MAGNITUDE if limit is None else limit
-    if minimum is not None and value < minimum:
-        raise RulesError(f"must be at least {minimum}, not {shown}", field=field, rule=rule)
-    if maximum is not None and value > maximum:
-        raise RulesError(f"must be at most {maximum}, not {shown}", field=field, rule=rule)
-    if value > lim or value < -lim:
-        bound = f"at most {lim}" if value > lim else f"at least {-lim}"
-        raise RulesError(
-            f"must be {bound} (no rule needs more), not {shown}",
-            field=field,
-            rule=f"{rule}; {LIMITS}" if rule else LIMITS,
-        )
-
-
-@overload
-def check_int(
-    field: str,
-    value: Any,
-    *,
-    minimum: int | None = None,
-    maximum: int | None = None,
-    rule: str | None = None,
-    optional: Literal[False] = False,
-    limit: int | None = None,
-) -> int: ...
-@overload
-def check_int(
-    field: str,
-    value: Any,
-    *,
-    minimum: int | None = None,
-    maximum: int | None = None,
-    rule: str | None = None,
-    optional: bool = False,
-    limit: int | None = None,
-) -> int | None: ...
-def check_int(
-    field: str,
-    value: Any,
-    *,
-    minimum: int | None = None,
-    maximum: int | None = None,
-    rule: str | None = None,
-    optional: bool = False,
-    limit: int | None = None,
-) -> int | None:
-    """Return ``value`` as an int, or raise RulesError naming ``field``.
-
-    Bools, non-finite or fractional floats (``1.5`` is refused, never rounded) and anything that
-    is not a number are refused; a whole float (``2.0``) is accepted. ``minimum`` / ``maximum``
-    are the rule's bounds; ``limit`` bounds the magnitude by a size no rule needs (docs/limits.md;
-    10**12 when not given).
-    """
-    if value is None and optional:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        if (
-            isinstance(value, (float, np.floating))
-            and np.isfinite(value)
-            and float(value).is_integer()
-            and abs(float(value)) <= MAX_MAGNITUDE
-        ):
-            value = int(value)
-        else:
-            raise RulesError(f"must be a whole number, not {show(value)}", field=field, rule=rule)
-    value = int(value)
-    _bounds(value, field, minimum, maximum, limit, rule, show(value))
-    return value
-
-
-@overload
-def check_number(
-    field: str,
-    value: Any,
-    *,
-    minimum: float | None = None,
-    maximum: float | None = None,
-    rule: str | None = None,
-    optional: Literal[False] = False,
-    limit: float | None = None,
-) -> float: ...
-@overload
-def check_number(
-    field: str,
-    value: Any,
-    *,
-    minimum: float | None = None,
-    maximum: float | None = None,
-    rule: str | None = None,
-    optional: bool = False,
-    limit: float | None = None,
-) -> float | None: ...
-def check_number(
-    field: str,
-    value: Any,
-    *,
-    minimum: float | None = None,
-    maximum: float | None = None,
-    rule: str | None = None,
-    optional: bool = False,
-    limit: float | None = None,
-) -> float | None:
-    """Return ``value`` as a finite float, or raise RulesError naming ``field``.
-
-    ``minimum`` / ``maximum`` are the rule's bounds, ``limit`` a magnitude no rule needs (10**12
-    when not given); an integer too large for a float is refused, never an OverflowError.
-    """
-    if value is None and optional:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise RulesError(f"must be a number, not {show(value)}", field=field, rule=rule)
-    if isinstance(value, int) and abs(value) > MAX_MAGNITUDE:
-        value = math.inf if value > 0 else -math.inf
-    else:
-        value = float(value)
-    if math.isnan(value):
-        raise RulesError("must be a number, not NaN", field=field, rule=rule)
-    _bounds(value, field, minimum, maximum, MAX_MAGNITUDE if limit is None else limit, rule, show(value))
-    return value
-
-
-def check_choice(
-    field: str, value: Any, choices: Iterable[Any], *, rule: str | None = None, optional: bool = False
-) -> Any:
-    """Return the choice ``value`` names: strings compare case-insensitively, other scalars by
-    type and value. Arrays, lists and other non-scalars are refused (never compared elementwise)."""
-    if value is None and optional:
-        return None
-    choices = list(choices)
-    if isinstance(value, str):
-        key = value.strip().lower()
-        for c in choices:
-            if isinstance(c, str) and c.lower() == key:
-                return c
-    elif isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, np.ndarray):
-        for c in choices:
-            if not isinstance(c, str) and type(c) is type(value) and c == value:
-                return c
-    raise RulesError(f"must be one of {', '.join(map(str, choices))}; not {show(value)}", field=field, rule=rule)
-
-
-def check_bool(field: str, value: Any, *, rule: str | None = None) -> bool:
-    """Return ``value`` if it is a bool."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise RulesError(f"must be true or false, not {show(value)}", field=field, rule=rule)
-    return bool(value)
-
-
-def check_str(
-    field: str, value: Any, *, rule: str | None = None, allow_empty: bool = False, max_length: int = MAX_NAME
-) -> str:
-    """Return ``value`` stripped, if it is a (non-empty) string of at most ``max_length`` characters
-    that can be written as UTF-8 (a lone surrogate cannot be saved or shared, so it is refused here)."""
-    if not isinstance(value, str) or (not allow_empty and not value.strip()):
-        what = "a text" if allow_empty else "a non-empty text"
-        raise RulesError(f"must be {what}, not {show(value)}", field=field, rule=rule)
-    if len(value) > max_length:
-        raise RulesError(f"must be at most {max_length} characters, not {len(value)}", field=field, rule=LIMITS)
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise RulesError(
-            f"holds a character that is not text ({exc.reason} at position {exc.start}); "
-            "it could not be saved or shared",
-            field=field,
-            rule="io: files and share codes are UTF-8",
-        ) from None
-    return value.strip()
-
-
-def check_models(
-    field: str, value: Any, model_cls: Any, *, rule: str | None = None, max_items: int = MAX_LIST
-) -> tuple:
-    """Return ``value`` as a tuple of at most ``max_items`` ``model_cls`` models with distinct names.
-
-    Accepts None (no models), one model or table, or a list of models and tables (tables are built
-    with ``from_dict``; their errors are reported as ``field[i].subfield``).
-    """
-    if value is None:
-        return ()
-    if isinstance(value, (model_cls, dict)):
-        value = [value]
-    if not isinstance(value, (list, tuple)):
-        raise RulesError(f"must be a list of {model_cls.__name__} models, not {show(value)}", field=field, rule=rule)
-    if len(value) > max_items:
-        raise RulesError(
-            f"may hold at most {max_items} models (no rule needs more), not {len(value)}",
-            field=field,
-            rule=f"{rule}; {LIMITS}" if rule else LIMITS,
-        )
-    out = []
-    for i, item in enumerate(value):
-        if isinstance(item, dict):
-            try:
-                item = model_cls.from_dict(item)
-            except RulesError as exc:
-                raise RulesError(exc.message, field=f"{field}[{i}].{exc.field}", rule=exc.rule) from None
-        if not isinstance(item, model_cls):
-            raise RulesError(
-                f"must hold {model_cls.system} {model_cls.__name__} models, not {type(item).__name__}",
-                field=f"{field}[{i}]",
-                rule=rule,
-            )
-        out.append(item)
-    names = [m.name.strip().lower() for m in out]
-    if len(set(names)) != len(names):
-        raise RulesError(f"two entries share a name: {[m.name for m in out]}; name them apart", field=field, rule=rule)
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------- models
-@dataclass(frozen=True)
-class Model:
-    """Base of every validated model: a frozen dataclass whose fields are declared with
-    :func:`workbench.fields.spec`, checked on construction.
-
-    Subclasses set ``system`` (the registry name) and ``model_kind`` (creature, attack, options,
-    situation; not ``kind``, which several systems use as a field name). Construction first checks
-    every declared field of a checked kind against its spec (type, bounds, choices; RulesError
-    naming the field and the spec's rule), then calls :meth:`validate`, which the subclass
-    overrides for the rules that join several fields and the fields of its own notation; it raises
-    RulesError for a bad field and may normalise values with ``object.__setattr__``.
-    """
-
-    system: ClassVar[str] = ""
-    model_kind: ClassVar[str] = ""
-
-    def __post_init__(self) -> None:
-        try:
-            for name, fs in checked(type(self)):
-                object.__setattr__(self, name, fs.check(name, getattr(self, name)))
-            self.validate()
-        except RulesError:
-            raise
-        except (
-            TypeError,
-            ValueError,
-            OverflowError,
-            ArithmeticError,
-            AttributeError,
-            LookupError,
-            UnicodeError,
-            MemoryError,
-            RecursionError,
-        ) as exc:
-            # A value no check foresaw: still a RulesError (models raise nothing else), marked
-            # ``unforeseen`` so that tests/hostile/test_input.py can find and fix the missing check.
-            err = RulesError(
-                f"invalid {self.model_kind or type(self).__name__}: {type(exc).__name__}: {show(str(exc), 120)}",
-                field=self.model_kind or type(self).__name__,
-            )
-            err.unforeseen = True
-            raise err from None
-
-    def validate(self) -> None:
-        """Raise RulesError naming the field and rule for an invalid value."""
-
-    def replace(self, **changes: Any) -> Self:
-        """Return a copy with ``changes`` applied, validated again."""
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
-        if unknown:
-            raise RulesError(f"unknown field(s) {sorted(unknown)} for {type(self).__name__}", field=sorted(unknown)[0])
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the model as plain data (nested models become dicts, tuples lists)."""
-
-        def plain(v: Any) -> Any:
-            if isinstance(v, Model):
-                return v.to_dict()
-            if isinstance(v, (list, tuple)):
-                return [plain(x) for x in v]
-            if isinstance(v, dict):
-                return {k: plain(x) for k, x in v.items()}
-            return v
-
-        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        """Return a model built from plain data; unknown keys raise RulesError."""
-        if not isinstance(data, dict):
-            raise RulesError(
-                f"expected a table of fields, not {type(data).__name__}", field=cls.model_kind or cls.__name__
-            )
-        names = {f.name for f in dataclasses.fields(cls)}
-        if len(data) > 4 * len(names) + 16 or any(not isinstance(k, str) for k in data):
-            raise RulesError(
-                f"expected a table of {cls.system} {cls.model_kind or cls.__name__} fields "
-                f"({', '.join(sorted(names))})",
-                field=cls.model_kind or cls.__name__,
-            )
-        unknown = set(data) - names
-        if unknown:
-            raise RulesError(
-                f"unknown field(s) {show(sorted(unknown), 200)} for {cls.system} {cls.model_kind or cls.__name__}",
-                field=sorted(unknown)[0] or repr(""),
-            )
-        try:
-            return cls(**data)
-        except TypeError as exc:  # a missing required field
-            raise RulesError(str(exc), field=cls.model_kind or cls.__name__) from None
-
-
-# --------------------------------------------------------------------------- catalog
-@dataclass
-class Catalog:
-    """Bundled creatures and attacks of one system, by name."""
-
-    system: str
-    creatures: dict[str, Any] = field(default_factory=dict)
-    attacks: dict[str, Any] = field(default_factory=dict)
-
-    def creature(self, name: str):
-        """Return the catalog creature called ``name`` (case-insensitive)."""
-        return self._find(self.creatures, name, "creature")
-
-    def attack(self, name: str):
-        """Return the catalog attack called ``name`` (case-insensitive)."""
-        return self._find(self.attacks, name, "attack")
-
-    def _find(self, table: dict[str, Any], name: str, what: str):
-        for key, value in table.items():
-            if key.lower() == str(name).strip().lower():
-                return value
-        raise RulesError(f"no {what} called {name!r} in the {self.system} catalog", field=what)
-
-    def names(self) -> dict[str, list[str]]:
-        """Return the creature and attack names."""
-        return {"creatures": list(self.creatures), "attacks": list(self.attacks)}
-
-    def frame(self, what: str = "creatures"):
-        """Return a polars frame with one row per creature (or attack) and its fields."""
-        import polars as pl
-
-        table = self.creatures if what == "creatures" else self.attacks
-        rows = []
-        for obj in table.values():
-            d = obj.to_dict()
-            rows.append(
-                {k: (v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)) for k, v in d.items()}
-            )
-        return pl.DataFrame(rows, infer_schema_length=None)
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    """Return the parsed TOML file, or raise RulesError naming the file and the parse error."""
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"no such file: {path}", field="path") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{path} is not valid TOML: {exc}", field="path") from None
-
-
-def load_models(path: Path, table: str, model_cls: Any, prepare: Any = None) -> dict[str, Any]:
-    """Return ``{name: model}`` built from the ``[[table]]`` entries of the TOML file ``path``.
-
-    ``prepare(entry)`` may rewrite an entry first (e.g. resolve attack names). A malformed entry
-    raises RulesError naming the file, the entry and the field; two entries may not share a name.
-    """
-    rows = read_toml(path).get(table)
-    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        raise RulesError(f"{path.name} needs [[{table}]] tables", field=table)
-    out: dict[str, Any] = {}
-    for i, row in enumerate(rows):
-        where = f"{path.name} {table} #{i + 1} ({row.get('name', '?')})"
-        try:
-            model = model_cls.from_dict(prepare(dict(row)) if prepare else row)
-        except RulesError as exc:
-            raise RulesError(f"{where}: {exc.message}", field=exc.field, rule=exc.rule) from None
-        if model.name in out:
-            raise RulesError(f"{where}: a second {table} called {model.name!r}", field="name")
-        out[model.name] = model
-    return out
+__all__ = ["RuleSystem", "dists_from_table", "pmf_rows", "summed_uses"]
 
 
 # --------------------------------------------------------------------------- outcome tables → Dists
@@ -721,7 +311,7 @@ class RuleSystem(ABC):
         :meth:`legal_plans`) or one plan per pair (attacks or names used in order; an illegal plan
         raises RulesError). A pair with no usable plan gets none, and its ``reason`` says why.
         """
-        from ..turns import TurnTable
+        from ..turn_table import TurnTable
 
         pairs = list(pairs)
         options = self.options_of(options)
@@ -842,31 +432,12 @@ class RuleSystem(ABC):
     #: ...), passed as ``tactics`` to :meth:`simulation_side`; None: this system's simulation takes none
     tactics_class: ClassVar[type | None] = None
 
-    def simulation_side(
-        self, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
-    ) -> Any:
-        """Return the simulation side (a ``workbench.simulate.engine.Side``) of ``me`` attacking
-        ``foe``: its state arrays and its turn, for fights whose effects carry state (DESIGN.md,
-        Combat). Systems with stateful effects override this (importing their side lazily); the
-        default is :class:`~workbench.simulate.turn_side.TurnTableSide`, a draw from the turn table
-        each turn against the foe's pools (no state but the pools)."""
-        if tactics is not None:
-            raise RulesError(f"the {self.title} rule system takes no tactics", field="tactics")
-        rnd = self.fight_round(me, foe, options, situation, plan)
-        if rnd is not None:  # the system's one round description, played with a sampler
-            from ..fight.simulation import RoundSide
-
-            return RoundSide(rnd, me.name)
-        from ..simulate.turn_side import TurnTableSide
-
-        return TurnTableSide(me, foe, options, situation, plan)
-
     def state_effects(
         self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
     ) -> set[str]:
         """Return the names of the effects of ``attacker`` fighting ``target`` that carry state from
         turn to turn (conditions, armor spent, ...): any makes ``duel`` and ``rounds_to_kill``
-        leave the HP-only chain for :meth:`state_chain` (a duel also asks :meth:`duel_couplings`),
+        leave the HP-only chain for the chain over the state (``workbench.fight.chain.state_chain``) (a duel also asks :meth:`duel_couplings`),
         else simulate. The default is the empty set: HP is the only state, the exact chain applies."""
         return set()
 
@@ -894,89 +465,23 @@ class RuleSystem(ABC):
             out.append(seen[key])
         return out
 
-    def state_chain(
-        self,
-        attacker: Any,
-        target: Any,
-        options: Any = None,
-        situation: Any = None,
-        plan: Any = None,
-        max_rounds: int = 10_000,
-        weights: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, np.ndarray] | None:
-        """Return the exact rounds-to-kill of a fight whose :meth:`state_effects` are not empty, by
-        an absorbing chain over its state: (P(killed by round t) for t = 1.. up to ``max_rounds``
-        or a 1e-16 survival, the mean rounds), or None when the state does not fit a chain (the
-        fight is then simulated; docs/combat.md). With ``weights`` (a vector over rounds
-        t = 0..R_w - 1, R_w <= max_rounds + 1, as ``kill_chains(..., weights=)`` takes) a third item:
-        sum_t weights[t] * P(alive after t rounds, damage taken = d) for d = 0..HP - 1, summed over
-        the other state components (a duel's winner's HP left, ``combat.duel``). The default: the
-        chain derived from :meth:`fight_round` (workbench/fight/chain.py), else None."""
-        rnd = self.fight_round(attacker, target, options, situation, plan)
-        if rnd is None:
-            return None
-        from ..fight.chain import passive_chain
-        from ..simulate import check_round_weights
-
-        W = None if weights is None else check_round_weights(weights, max_rounds)
-        chained = passive_chain(rnd, max_rounds, weights=W)
-        if chained is None:
-            return None
-        if chained.weighted is None:
-            return chained.by, chained.mean
-        return chained.by, chained.mean, chained.weighted
-
-    def state_plans(self, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> Any:
-        """Return rounds-to-kill's fight of ``attacker`` against ``target`` with the state of
-        :meth:`state_chain` and every legal plan at each key (a
-        :class:`~workbench.state_chain.PlannedChain`: the start key, the target's HP, per key the
-        plans label -> one turn, and how to name a key), for optimal play over the state
-        (``wb.optimal_play``, ``rounds_to_kill(..., objective="optimal")``); None when the system
-        does not offer it for this fight (optimal play is then refused, naming the state). The
-        default: the planned chain derived from :meth:`fight_round` (workbench/fight/chain.py),
-        else None."""
-        rnd = self.fight_round(attacker, target, options, situation, None)
-        if rnd is None:
-            return None
-        from ..fight.chain import planned_chain
-
-        return planned_chain(rnd)
-
     def fight_round(
         self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
     ) -> Any:
         """Return the system's one description of ``attacker``'s turn against ``target`` (a
-        :class:`workbench.fight.round.FightRound`), from which the exact chain (:meth:`state_chain`),
-        optimal play's chain (:meth:`state_plans`) and the simulation (:meth:`simulation_side`) are
-        derived by the fight's generic code (issue 33); None for a system not yet described so (it
-        overrides those hooks itself)."""
+        :class:`workbench.fight.round.FightRound`), from which the fight's generic code derives the
+        exact chain of rounds-to-kill (``workbench.fight.chain.state_chain``), optimal play's chain
+        (``state_plans``), the duel over both sides' state (``workbench.fight.duel.duel_of``) and the
+        simulation (``workbench.fight.simulation.simulation_side``) (issue 33); None for a system
+        whose fights carry no state beyond its pools (its simulation draws from its turn tables)."""
         return None
 
-    def duel_chain(
-        self,
-        a: Any,
-        b: Any,
-        options: Any = None,
-        situation: Any = None,
-        first: str = "a",
-        max_rounds: int = 100,
-        plan_a: Any = None,
-        plan_b: Any = None,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """Return the exact duel of ``a`` and ``b`` whose :meth:`duel_couplings` are not empty (one
-        side's turns change the other's fight), by a chain over both sides' state: (win_a, win_b,
-        left_a, left_b), as ``combat._duel_of`` gives them (P(a wins in round t), t = 1..max_rounds;
-        the same for b; a's damage taken when a wins, d = 0..a's HP - 1, and b's), ``first`` "a",
-        "b" or "random" (the two orders averaged); or None when the joint state does not fit a chain
-        (the duel is then simulated). The default: the duel chain derived from both sides'
-        :meth:`fight_round` (workbench/fight/duel.py), else None."""
-        a_on_b = self.fight_round(a, b, options, situation, plan_a)
-        b_on_a = self.fight_round(b, a, options, situation, plan_b)
-        if a_on_b is None or b_on_a is None:
-            return None
-        from ..fight.duel import duel_chain
-
-        return duel_chain(a_on_b, b_on_a, first, max_rounds)
+    def build_levers(self, attacker: Any, attack: Any) -> list[Any]:
+        """Return the levers a designer of this system changes around ``attacker`` using ``attack``
+        (:class:`workbench.build_levers.Lever`: a part of the build and its alternatives, each with
+        its cost), for the budget search about the build on screen. The default: none (a system
+        whose changes are priced by its own build space, or with no levers)."""
+        return []
 
     def duel_couplings(
         self,
@@ -990,7 +495,7 @@ class RuleSystem(ABC):
         """Return the names of the state effects through which, in a duel of ``a`` and ``b``, one
         side's turns change the other direction's fight (the foe's attacks or tables, its HP outside
         the attacker's turns, effects between rounds): empty when each direction's state is its own,
-        so the duel is exact from the two :meth:`state_chain` (``combat.duel``). The default is
+        so the duel is exact from the two directions' chains over the state (``combat.duel``). The default is
         conservative, every state effect of both directions (the duel is simulated)."""
         return set(self.state_effects(a, b, options, situation, plan_a)) | set(
             self.state_effects(b, a, options, situation, plan_b)

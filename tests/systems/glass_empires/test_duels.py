@@ -22,6 +22,7 @@ from workbench.systems.glass_empires import round as ge_sim
 
 from .builders import CAT, GE
 from .test_armor_points import turn
+from workbench.fight.chain import state_chain
 
 
 def club(damage: int):
@@ -159,8 +160,9 @@ def test_state_chain_weighted_alive_mass_is_the_enumeration():
     for weights 1, 2, ..., 7 over rounds 0..6; without weights the return is rounds_to_kill's pair."""
     a, t = fighter("A", 4, 1, strikes=2), fighter("T", 1, 2, armor=2)
     w = np.arange(1.0, 8.0)
-    by, mean, left = GE.state_chain(a, t, max_rounds=6, weights=w)
-    assert len(GE.state_chain(a, t, max_rounds=6)) == 2
+    got = state_chain(GE, a, t, max_rounds=6, weights=w)
+    by, mean, left = got.by, got.mean, got.weighted
+    assert state_chain(GE, a, t, max_rounds=6).weighted is None
     alive = {(4, 8): Fraction(1)}
     want = [Fraction(0)] * 8
     for r in range(7):
@@ -174,7 +176,7 @@ def test_state_chain_weighted_alive_mass_is_the_enumeration():
         alive = nxt
     np.testing.assert_allclose(left, [float(x) for x in want], rtol=0, atol=1e-12)
     with pytest.raises(wb.RulesError) as err:
-        GE.state_chain(a, t, max_rounds=6, weights=np.ones(9))
+        state_chain(GE, a, t, max_rounds=6, weights=np.ones(9))
     assert err.value.field == "weights"
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import workbench as wb
 from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
+from workbench.fight.chain import state_chain, state_plans
 
 GE = wb.system("glass_empires")
 
@@ -21,10 +22,10 @@ def test_each_plan_alone_is_the_fixed_plan_chain(pair):
     the policy restricted to one plan is state_chain's fight with plan=that label, to 1e-12."""
     c = GE.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
-    chain = GE.state_plans(a, t)
+    chain = state_plans(GE, a, t)
     labels = list(chain.turn(chain.start))
     assert len(labels) >= 2
     assert_each_plan_is_its_fixed_chain(GE, a, t, labels)
     policy, frame = wb.optimal_play(a, t)
-    assert policy.mean <= min(GE.state_chain(a, t, plan=lab)[1] for lab in labels) * (1 + 1e-12)
+    assert policy.mean <= min(state_chain(GE, a, t, plan=lab).mean for lab in labels) * (1 + 1e-12)
     assert "armor_points_left" in frame.columns and frame["plan"].is_in(labels).all()

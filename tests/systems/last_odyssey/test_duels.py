@@ -1,15 +1,15 @@
 """Last Odyssey duels over each side's state, solved exactly (issue 15, item 2 for duels): the MP and the Shell by
-the two directions' chains, the phase abilities by the chain over both sides' state (last_odyssey/duel_chain.py).
+the two directions' chains, the phase abilities by the chain over both sides' state (workbench/fight/duel.py, from last_odyssey/round.py).
 
 srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an MP cost, their MP is reduced by
 that amount. Characters may never use an ability that costs more than their current MP". A side's MP pays for its
 own abilities only, and a Shell guards its bearer against the foe's damage only (CLARIFICATIONS.md, Last Odyssey:
 Shell), so both are one-sided (LastOdyssey.duel_couplings leaves them out) and, between two creatures without a
-Shell, the duel is the combination of the two MP chains (last_odyssey/state_chain.py), exact. Phase abilities are
+Shell, the duel is the combination of the two MP chains (derived from last_odyssey/round.py), exact. Phase abilities are
 played between rounds, after both turns (srd/combat/round.md: the Action Phase, then the Effect Phase, then the
 Paradigm Phase), and Dragonslayer hands its anima to the foe (srd/anima/spending.md): they couple, and the duel is
 the chain over both sides' (MP, Shell, Poisoned, anima; HP damage taken), checked against a second enumeration
-oracle (``phase_duel_oracle``) and the simulation. The oracle is a plain enumeration over (damage taken and MP left of both
+oracle (``phase_duel_oracle``). The oracle is a plain enumeration over (damage taken and MP left of both
 sides) with Fractions, each turn the one test_mp_chain._turn chooses from the rules (the hit-die faces of
 test_oracle.oracle_face), to 1e-12. No bundled creature with an MP ability lacks a Shell, so the cases take
 catalog creatures with their Shell taken off.
@@ -24,10 +24,12 @@ import pytest
 
 import workbench as wb
 from workbench.systems.last_odyssey import Shell
-from workbench.systems.last_odyssey import simulation as lo_sim
+from workbench.systems.last_odyssey import round as lo_round
 
 from .published import CAT, LO
 from .test_mp_chain import _turn
+from workbench.fight.chain import state_chain
+from workbench.fight.duel import duel_of
 
 
 def bare(name: str, hp: int):
@@ -69,17 +71,6 @@ def duel_oracle(a, b, first: str, rounds: int):
     return win_a, win_b, left_a, left_b
 
 
-def _hp_left_agrees(exact, sim, fights: int) -> None:
-    """Assert that E[winner's HP left; that side wins] of each side, exact and simulated, agree within 4 s.e. (the
-    s.e. of a mean of ``fights`` draws of X = HP left x 1{the side wins}, from the exact distribution)."""
-    for side in (exact.a, exact.b):
-        e, s = _left(exact, side), _left(sim, side)
-        m = sum(h * p for h, p in e.items())
-        var = sum(h * h * p for h, p in e.items()) - m * m
-        got = sum(h * p for h, p in s.items())
-        assert abs(got - m) <= 4 * max(np.sqrt(var / fights), 1e-9), side
-
-
 def _left(result, side: str) -> dict[int, float]:
     f = result.hp_left.filter(result.hp_left["side"] == side)
     return dict(zip(f["hp_left"].to_list(), f["probability"].to_list()))
@@ -88,12 +79,12 @@ def _left(result, side: str) -> dict[int, float]:
 def test_mp_and_shell_are_one_sided_and_phase_abilities_couple():
     """MP (both sides) and the Shell are left out of duel_couplings; Miasma (the Zombie Hulk), Dragonslayer (Ser
     Tarbh) and Foretell Doom (the Prophet) are named, in either direction, and the duel is the chain over both
-    sides' state (``LastOdyssey.duel_chain``), exact, within 4 s.e. of 40,000 simulated fights. A Shell is one-sided and chained (state_chain.shell_chain): a duel against a
-    shelled side is exact (test_a_duel_with_shells_on_both_sides_agrees_with_the_simulation)."""
+    sides' state (``LastOdyssey.duel_chain``), exact. A Shell is one-sided and chained: a duel against a shelled
+    side is exact."""
     wolf, rider = bare("Wolf", 30), bare("Boar Rider", 30)
     assert LO.state_effects(wolf, rider) == {"mp"} == LO.state_effects(rider, wolf)
     assert LO.duel_couplings(wolf, rider) == set()
-    assert lo_sim.ONE_SIDED == {"mp", "shell"}
+    assert lo_round.ONE_SIDED == {"mp", "shell"}
     jianna = CAT.creature("Jianna")
     for name, effect in (
         ("Zombie Hulk", "miasma"),
@@ -102,30 +93,12 @@ def test_mp_and_shell_are_one_sided_and_phase_abilities_couple():
     ):
         x = CAT.creature(name)
         assert LO.duel_couplings(x, jianna) == {effect} == LO.duel_couplings(jianna, x)
-        d = wb.duel(x, jianna)  # coupled: the chain over both sides' state (duel_chain.py)
+        d = wb.duel(x, jianna)  # coupled: the chain over both sides' state (fight/duel.py)
         assert d.exact and d.forced_by == () and "exact" in d.summary()
-        sim = wb.duel(x, jianna, fights=40_000, seed=1)
-        assert abs(sim.p_a_wins - d.p_a_wins) <= 4 * (max(0.0, d.p_a_wins * (1 - d.p_a_wins)) / 40_000) ** 0.5 + 1e-12
     shelled = CAT.creature("Wolf")
     assert LO.duel_couplings(shelled, rider) == set()
     d = wb.duel(rider, shelled, fights=2_000, seed=1)
     assert d.exact and d.forced_by == ()
-
-
-def test_a_duel_with_shells_on_both_sides_agrees_with_the_simulation():
-    """The Wolf (Shell 8, 15 MP) and the Boar Rider (Shell 3, 10 MP), HP raised to 60 and 70 so the fight lasts
-    past both Shells and the MP turns: the exact duel over both sides' (MP, Shell, HP) chains and 200,000
-    simulated fights agree within 4 standard errors on each side's win chance."""
-    wolf, rider = CAT.creature("Wolf").replace(hp=60), CAT.creature("Boar Rider").replace(hp=70)
-    assert wolf.shell_points > 0 and rider.shell_points > 0
-    assert LO.state_effects(wolf, rider) == {"mp", "shell"} == LO.state_effects(rider, wolf)
-    exact = wb.duel(wolf, rider)
-    assert exact.exact and abs(exact.p_a_wins + exact.p_b_wins + exact.p_draw - 1) < 1e-12
-    assert 0.05 < exact.p_a_wins < 0.95  # not decided at once
-    n = 200_000
-    sim = wb.duel(wolf, rider, simulate=True, fights=n, seed=3)
-    for e, s_ in ((exact.p_a_wins, sim.p_a_wins), (exact.p_b_wins, sim.p_b_wins)):
-        assert abs(e - s_) <= 4 * (e * (1 - e) / n) ** 0.5 + 1e-12
 
 
 CASES = [  # (a, its HP, b, its HP): HP raised so that fights last rounds past the MP turns (about 40-90 a turn)
@@ -165,8 +138,9 @@ def test_state_chain_weighted_alive_mass_is_the_enumeration():
     against the enumeration to 1e-12 (lead rounds and the constant turn after them both weighted)."""
     rider, jianna = bare("Boar Rider", 22), CAT.creature("Jianna").replace(hp=250)
     w = np.arange(1.0, 10.0)
-    by, mean, left = LO.state_chain(rider, jianna, max_rounds=8, weights=w)
-    assert len(LO.state_chain(rider, jianna, max_rounds=8)) == 2
+    got = state_chain(LO, rider, jianna, max_rounds=8, weights=w)
+    by, mean, left = got.by, got.mean, got.weighted
+    assert state_chain(LO, rider, jianna, max_rounds=8).weighted is None
     alive, mp = {0: Fraction(1)}, rider.mp
     want = [Fraction(0)] * 250
     for r in range(9):
@@ -182,25 +156,11 @@ def test_state_chain_weighted_alive_mass_is_the_enumeration():
     np.testing.assert_allclose(left, [float(x) for x in want], rtol=0, atol=1e-12)
     assert left.sum() > w[:4].sum()  # alive past the two lead rounds: the constant turn's weights count
     with pytest.raises(wb.RulesError) as err:
-        LO.state_chain(rider, jianna, max_rounds=8, weights=np.full(3, np.nan))
+        state_chain(LO, rider, jianna, max_rounds=8, weights=np.full(3, np.nan))
     assert err.value.field == "weights"
 
 
 PAIRS = [("Boar Rider", 120, "Wolf", 100, "a"), ("Wolf", 60, "Boar Rider", 60, "random")]
-
-
-@pytest.mark.parametrize("na, ha, nb, hb, first", PAIRS)
-def test_exact_duel_agrees_with_200000_simulated_fights(na, ha, nb, hb, first):
-    """Both sides spend MP: the exact duel and 200,000 seeded simulated fights agree within 4 s.e. on both win
-    chances and each winner's mean HP left (before, any duel with an MP ability was simulated)."""
-    a, b = bare(na, ha), bare(nb, hb)
-    d = wb.duel(a, b, first=first)
-    s = wb.duel(a, b, first=first, simulate=True, fights=200_000, seed=4)
-    assert d.exact and not s.exact
-    for p, q in ((d.p_a_wins, s.p_a_wins), (d.p_b_wins, s.p_b_wins)):
-        assert abs(p - q) <= 4 * max(np.sqrt(p * (1 - p) / 200_000), 1e-9)
-    _hp_left_agrees(d, s, 200_000)
-    assert abs(d.p_a_wins + d.p_b_wins + d.p_draw - 1) < 1e-12
 
 
 def phase_duel_oracle(a, b, first: str, rounds: int):
@@ -307,9 +267,9 @@ def test_phase_duel_equals_the_enumeration(first):
     assert LO.duel_couplings(a, b) == {"miasma", "dragonslayer", "foretell doom"}
     want_a, want_b = phase_duel_oracle(a, b, first, 6)
     assert 0 < float(sum(want_a)) < 1 and 0 < float(sum(want_b)) < 1 and float(want_a[0] + want_b[0]) < 0.9
-    got = LO.duel_chain(a, b, first=first, max_rounds=6)
+    got = duel_of(LO, a, b, first=first, max_rounds=6)
     assert got is not None
-    np.testing.assert_allclose(got[0], [float(x) for x in want_a], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(got[1], [float(x) for x in want_b], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.win_a, [float(x) for x in want_a], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.win_b, [float(x) for x in want_b], rtol=0, atol=1e-12)
     d = wb.duel(a, b, first=first, max_rounds=6)
     assert d.exact and abs(d.p_a_wins - float(sum(want_a))) <= 1e-12

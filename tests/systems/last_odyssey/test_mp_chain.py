@@ -4,7 +4,7 @@ srd/heroes/numbers.md (HP and MP): "When a character uses an ability that has an
 that amount. Characters may never use an ability that costs more than their current MP"; there is no MP
 regeneration. Against a target without a Shell each turn's plan depends on the MP left alone and the MP is paid
 on every use, hit or miss, so the MP left after each turn is known in advance: the fight is the chain of those
-turns in order, then of the plan that costs nothing (last_odyssey/state_chain.py). The oracle below is written
+turns in order, then of the plan that costs nothing (the chain derived from last_odyssey/round.py). The oracle below is written
 from the rules (the hit die faces of test_oracle.oracle_face, plain Python over exact fractions): it shares no
 code with the engine's plan choice, tables or chain.
 """
@@ -22,6 +22,7 @@ import workbench as wb
 from tests.systems.last_odyssey.published import CAT, LO
 from tests.systems.last_odyssey.test_oracle import oracle_face
 from workbench.comparison import compare
+from workbench.fight.chain import state_chain
 
 TROLL = CAT.creature("Troll")  # PAcc 14, PA 14, tier 4 (2 AP), Mana 55; Bash 1 AP 5 MP x2, Stomp 2 AP
 # every Troll strike hits it (die - 14 + Evasion 0 <= 7 always) for base 14 - PD 14 + die = die, x2 (no Shell)
@@ -160,8 +161,8 @@ def test_a_bash_only_plan_whose_mp_runs_out_is_never_killed_exactly():
     With 10 MP: never killed at all (4 (d1 + d2) <= 80 < 81); compare's row is exact, P(unresolved) 1."""
     f = wb.rounds_to_kill(TROLL.replace(mp=15), POST, plan=["Bash", "Bash"])
     assert f["exact"].all() and _by(f) == {1: 0.0, 2: pytest.approx(0.22, abs=1e-12)}
-    got = LO.state_chain(TROLL.replace(mp=15), POST, plan=["Bash", "Bash"])
-    assert got is not None and got[1] == np.inf
+    got = state_chain(LO, TROLL.replace(mp=15), POST, plan=["Bash", "Bash"])
+    assert got is not None and got.mean == np.inf
     row = compare([TROLL.replace(mp=10)], [POST], progress=False).filter(pl.col("attack") == "Bash").row(0, named=True)
     assert (row["uses_per_turn"], row["method"], row["p_unresolved"], row["mean_rounds"]) == (2, "exact", 1.0, np.inf)
 
@@ -190,46 +191,12 @@ def test_the_chain_agrees_with_the_enumeration_oracle(name, user, target, plan):
     assert target.shell_points == 0
     assert LO.state_effects(user, target, plan=plan) == {"mp"} | {a.name.lower() for a in user.phase_abilities}
     want, mean = oracle(user, target, 12, plan)
-    got = LO.state_chain(user, target, plan=plan)
+    got = state_chain(LO, user, target, plan=plan)
     assert got is not None
-    by, m = got
+    by, m = got.by, got.mean
     full = np.concatenate((by, np.full(max(0, 12 - by.size), by[-1])))[:12]
     np.testing.assert_allclose(full, [float(x) for x in want], rtol=0, atol=1e-12)
     assert (m == np.inf) if mean is None else m == pytest.approx(float(mean), abs=1e-12 * max(1.0, float(mean)))
     assert 0 < float(want[-1]) and float(want[0]) < 1  # the fight is neither decided at once nor never
 
 
-def test_the_chain_agrees_with_the_simulation():
-    """The same fight simulated (simulate=True, 40,000 seeded fights) lies within 4 standard errors of the chain at
-    every round (the s.e. of a share of 40,000 at the chain's P, sqrt(P (1 - P) / 40,000): the simulation's own is
-    0 where every fight it ran was killed): the Boar Rider against Jianna with 250 HP (Gore + Gore, Stab + Gore, then Stab + Stab)."""
-    user, target = CAT.creature("Boar Rider"), CAT.creature("Jianna").replace(hp=250)
-    exact = _by(wb.rounds_to_kill(user, target))
-    sim = wb.rounds_to_kill(user, target, simulate=True, fights=40_000, seed=11)
-    assert not sim["exact"].any()
-    assert sim.height >= 4
-    for r, p in zip(sim["round"].to_list(), sim["p_killed_by"].to_list()):
-        want = exact.get(r, max(exact.values()))
-        assert abs(p - want) <= 4 * (want * (1 - want) / 40_000) ** 0.5 + 1e-12, r
-
-
-def test_phase_abilities_are_chained_and_agree_with_the_simulation():
-    """An attacker whose Miasma poisons on a hit die (the Zombie Hulk) and one whose Dragonslayer reads
-    whether the foe is at full HP (Ser Tarbh: "If the target is not at full HP, the attack deals 2x damage
-    instead") are chained over that state (``phase_chain``: Poisoned and full HP in the key, with the MP,
-    Shell, anima and round), no longer simulated; the same fights simulated (40,000 seeded fights) lie
-    within 4 standard errors of the chain at every round. (Hand numbers: test_phase_abilities.py.)"""
-    tarbh = CAT.creature("Ser Tarbh of Greenhill, Form 1: War Leader")
-    for attacker, target, effect in (
-        (CAT.creature("Zombie Hulk"), CAT.creature("Jianna"), "miasma"),
-        (tarbh, CAT.creature("Jianna"), "dragonslayer"),
-    ):
-        assert effect in LO.state_effects(attacker, target)
-        assert LO.state_chain(attacker, target) is not None
-        f = wb.rounds_to_kill(attacker, target)
-        assert f["exact"].all()
-        exact = dict(zip(f["round"].to_list(), f["p_killed_by"].to_list()))
-        sim = wb.rounds_to_kill(attacker, target, simulate=True, fights=40_000, seed=3)
-        for r, p in zip(sim["round"].to_list(), sim["p_killed_by"].to_list()):
-            want = exact.get(r, max(exact.values()))
-            assert abs(p - want) <= 4 * (want * (1 - want) / 40_000) ** 0.5 + 1e-12, (effect, r)

@@ -1,5 +1,6 @@
-"""Optimal play over a Last Odyssey fight's state (last_odyssey/state_chain.py, state_plans): every plan
-the MP left pays for at each (MP left, Shell left) key, solved by workbench.state_chain.solve_keyed_policy.
+"""Optimal play over a Last Odyssey fight's state (the planned chain derived from last_odyssey/round.py):
+every plan the MP left pays for at each (MP left, Shell left) state, solved by
+workbench.state_chain.solve_keyed_policy.
 Checked against the fixed-plan chain (state_chain) one plan at a time, and never slower than it."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 import workbench as wb
 from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 from workbench.combat import frame_mean
+from workbench.fight.chain import state_chain, state_plans
 
 LO = wb.system("last_odyssey")
 
@@ -20,8 +22,8 @@ def test_each_free_plan_alone_is_the_fixed_plan_chain(pair):
     with plan=that label (the Shell absorbing first, CLARIFICATIONS.md, Last Odyssey: Shell), to 1e-12."""
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
-    chain = LO.state_plans(a, t)
-    assert chain is not None and chain.start == (a.mp, LO.shell_points(t))
+    chain = state_plans(LO, a, t)
+    assert chain is not None and chain.describe(chain.start) == {"mp_left": a.mp, "shell_left": LO.shell_points(t)}
     free = [
         lab for lab in chain.turn(chain.start) if all(LO.attack_named(a, x).mp_cost == 0 for x in lab.split(" + "))
     ]
@@ -34,7 +36,7 @@ def test_optimal_play_is_never_slower_than_the_damage_play_or_the_best_fixed_pla
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
     policy, frame = wb.optimal_play(a, t)
-    damage_play = LO.state_chain(a, t)[1]
+    damage_play = state_chain(LO, a, t).mean
     best_fixed = frame_mean(wb.rounds_to_kill(a, t, objective="rounds"))
     assert policy.mean <= damage_play * (1 + 1e-12) and policy.mean <= best_fixed * (1 + 1e-12)
     opt = wb.rounds_to_kill(a, t, objective="optimal")
@@ -49,17 +51,18 @@ def test_optimal_play_is_never_slower_than_the_damage_play_or_the_best_fixed_pla
 @pytest.mark.parametrize("pair", [("Prophet", "Walker"), ("Zombie Hulk", "Destroyer")])
 def test_phase_abilities_where_the_damage_play_is_optimal_agree_with_the_phase_chain(pair):
     """Foretell Doom (played once after the third Effect Phase) and Miasma (Poisoned lands in the
-    Effect Phase and then lasts): the key is phase_chain's (MP, Shell, Poisoned, anima, round, full
-    HP). Where the damage play is optimal at every decision, optimal play is phase_chain's own fight:
+    Effect Phase and then lasts): the state is the MP, the Shell, Poisoned, the anima, the Effect
+    Phases passed and full HP (last_odyssey/round.py, Combatant). Where the damage play is optimal at every decision, optimal play is phase_chain's own fight:
     mean and P(killed by t) agree to 1e-12."""
     c = LO.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
     policy, frame = wb.optimal_play(a, t)
-    by, mean = LO.state_chain(a, t)[:2]
+    fixed = state_chain(LO, a, t)
+    by, mean = fixed.by, fixed.mean
     assert policy.mean == pytest.approx(mean, rel=1e-12)
     n = min(by.size, policy.by.size)
     np.testing.assert_allclose(policy.by[:n], by[:n], rtol=0, atol=1e-12)
-    assert {"poisoned", "anima_left", "round"} <= set(frame.columns)
+    assert {"poisoned", "anima_left", "effect_phases"} <= set(frame.columns)
 
 
 def test_phase_abilities_optimal_play_is_never_slower():
@@ -70,21 +73,21 @@ def test_phase_abilities_optimal_play_is_never_slower():
     c = LO.catalog()
     a, t = c.creature("Prophet"), c.creature("Warrior")
     policy, _ = wb.optimal_play(a, t)
-    assert policy.mean < LO.state_chain(a, t)[1] * (1 - 0.1)
+    assert policy.mean < state_chain(LO, a, t).mean * (1 - 0.1)
     assert policy.mean < frame_mean(wb.rounds_to_kill(a, t, objective="rounds")) * (1 - 1e-9)
     tarbh = c.creature("Ser Tarbh of Greenhill, Form 1: War Leader")
     policy, frame = wb.optimal_play(tarbh, c.creature("Troll"))
-    assert policy.mean <= LO.state_chain(tarbh, c.creature("Troll"))[1] * (1 + 1e-12)
+    assert policy.mean <= state_chain(LO, tarbh, c.creature("Troll")).mean * (1 + 1e-12)
     assert "taken_before_the_plan" in frame.columns
 
 
 def test_past_the_solver_bounds_it_is_refused():
-    """The Destroyer (105 MP) against the Walker (a Shell of 52): 3,248 (MP, Shell) keys and some 76 M
-    transitions over every plan, past the 4 M the solver takes: refused (field target, bounded work);
-    the fixed-plan chain of the same fight still fits."""
+    """The Destroyer (105 MP) against the Walker (a Shell of 52): 3,248 (MP, Shell) keys times the Walker's
+    HP, past the 200,000 states optimal play's chain takes (counted before it is built): refused (field
+    target, bounded work); the fixed-plan chain of the same fight still fits."""
     c = LO.catalog()
     a, t = c.creature("Destroyer"), c.creature("Walker")
     with pytest.raises(wb.RulesError) as err:
         wb.optimal_play(a, t)
     assert err.value.field == "target" and "too large for optimal play" in err.value.message
-    assert LO.state_chain(a, t) is not None
+    assert state_chain(LO, a, t) is not None

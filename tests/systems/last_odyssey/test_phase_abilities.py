@@ -4,8 +4,8 @@ srd/combat/round.md: each round is "The Action Phase", then "The Effect Phase" (
 followed by healing, followed by statuses"), then "The Paradigm Phase"; "An extra Paradigm Phase also takes
 place at the beginning of the first round of every battle". The abilities' own sentences are quoted per test
 (/work/shared/data/last_odyssey_creatures.toml sources). Every fight here is chained exactly
-(last_odyssey/state_chain.py: Foretell Doom alone by the round's schedule, the others by ``phase_chain`` over MP,
-Shell, Poisoned, anima, the round and full HP), so each exact P equals the hand number to 1e-12, and the same fight
+(the chain derived from last_odyssey/round.py, over MP, Shell, Poisoned, anima, the Effect Phases passed and full
+HP), so each exact P equals the hand number to 1e-12, and the same fight
 simulated (simulate=True) agrees within 4 standard errors; an enumeration oracle written from the rules text (plain
 fractions over the hit-die faces of test_oracle.oracle_face) checks every phase together against a Shell.
 """
@@ -191,7 +191,7 @@ def test_every_phase_against_a_shell_agrees_with_the_enumeration_oracle():
     """A Striker (one Cut a turn) with Miasma, Dragonslayer (2 anima) and Foretell Doom against a target with a
     Shell: the Shell breaking changes the multipliers of the Cut, of Dragonslayer (a strike) and of Foretell
     Doom (a spell), Dragonslayer reads full HP, Poisoned's damage is absorbed by the Shell too. The chain
-    (``phase_chain``) equals the oracle (exact fractions) to 1e-12 in every one of 12 rounds."""
+    (derived from last_odyssey/round.py) equals the oracle (exact fractions) to 1e-12 in every one of 12 rounds."""
     hulk, tarbh, prophet = (CAT.creature(n) for n in ("Zombie Hulk", "Ser Tarbh of Greenhill, Form 1: War Leader",
                                                         "Prophet"))  # fmt: skip
     phases = (hulk.ability("Miasma"), tarbh.ability("Dragonslayer"), prophet.ability("Foretell Doom"))

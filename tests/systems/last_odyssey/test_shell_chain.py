@@ -1,5 +1,5 @@
 """Last Odyssey Shell in the exact chain: a fight against a shelled target is an absorbing chain over
-(MP left, Shell points left, HP damage taken), not a simulation (last_odyssey/state_chain.py: shell_chain).
+(MP left, Shell points left, HP damage taken), not a simulation (the chain derived from last_odyssey/round.py).
 
 CLARIFICATIONS.md, Last Odyssey: "A target with a Shell counts as the Shell's element; a Shell is a pool of
 points that takes damage before HP", and "A spell against a target with an active Shell x2; a strike against a
@@ -22,6 +22,7 @@ from tests.systems.last_odyssey.published import CAT, LO
 from tests.systems.last_odyssey.test_oracle import oracle_face
 from workbench.comparison import compare
 from workbench.systems.last_odyssey import Shell
+from workbench.fight.chain import state_chain
 
 
 def _by(frame) -> list[float]:
@@ -93,30 +94,15 @@ def test_the_chain_agrees_with_the_enumeration_oracle(name, plan, target):
     """P(killed by round r), r = 1..10, of a fixed plan of two uses a turn: the chain equals the oracle (exact
     fractions) to 1e-12, and its mean equals sum_t P(T > t) of a long oracle run."""
     want = oracle(STRIKER, target, plan, 10)
-    got = LO.state_chain(STRIKER, target, plan=plan)
+    got = state_chain(LO, STRIKER, target, plan=plan)
     assert got is not None
-    by, mean = got
+    by, mean = got.by, got.mean
     full = np.concatenate((by, np.full(max(0, 10 - by.size), by[-1])))[:10]
     np.testing.assert_allclose(full, [float(x) for x in want], rtol=0, atol=1e-12)
     long = oracle(STRIKER, target, plan, 60)
     assert float(1 - long[-1]) < 1e-13  # the tail left out of the oracle's mean
     assert mean == pytest.approx(float(sum(1 - x for x in long)) + 1, abs=1e-9)
     assert 0 < float(want[0]) < 1 and float(want[-1]) > float(want[0])  # neither decided at once nor never
-
-
-def test_mp_and_the_shell_together_agree_with_the_simulation():
-    """The Troll (Bash 1 AP, 5 MP, x2; Stomp 2 AP; 55 Mana) against the Wolf (a Shell of 8): the plan depends on
-    the MP left and on whether the Shell stands, so the chain carries both. The same fight simulated (80,000
-    seeded fights) lies within 4 standard errors of the chain at every round."""
-    troll, wolf = CAT.creature("Troll"), CAT.creature("Wolf")
-    assert LO.state_effects(troll, wolf) == {"mp", "shell"}
-    exact = wb.rounds_to_kill(troll, wolf)
-    assert exact["exact"].all()
-    sim = wb.rounds_to_kill(troll, wolf, simulate=True, fights=80_000, seed=5)
-    by = dict(zip(exact["round"].to_list(), _by(exact)))
-    for r, p in zip(sim["round"].to_list(), _by(sim)):
-        want = by.get(r, max(by.values()))
-        assert abs(p - want) <= 4 * (want * (1 - want) / 80_000) ** 0.5 + 1e-12, r
 
 
 def test_compare_rows_against_a_shell_are_exact_and_equal_rounds_to_kill():

@@ -10,6 +10,7 @@ import pytest
 import workbench as wb
 from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 from workbench.combat import frame_mean
+from workbench.fight.chain import state_chain, state_plans
 
 UB = wb.system("unbound")
 
@@ -18,7 +19,7 @@ UB = wb.system("unbound")
 def test_each_plan_alone_is_the_fixed_plan_chain(pair):
     c = UB.catalog()
     a, t = c.creature(pair[0]), c.creature(pair[1])
-    chain = UB.state_plans(a, t)
+    chain = state_plans(UB, a, t)
     labels = list(chain.turn(chain.start))
     braces = [lab for lab in labels if "Brace" in lab]
     assert braces and len(labels) > len(braces)  # the fight offers a Brace and plans without one
@@ -29,7 +30,7 @@ def test_optimal_play_over_the_braces():
     c = UB.catalog()
     a, t = c.creature("Crossbow sniper"), c.creature("Town guard")
     policy, frame = wb.optimal_play(a, t)
-    assert policy.mean <= UB.state_chain(a, t)[1] * (1 + 1e-12)
+    assert policy.mean <= state_chain(UB, a, t).mean * (1 + 1e-12)
     assert policy.mean <= frame_mean(wb.rounds_to_kill(a, t, objective="rounds")) * (1 + 1e-12)
     assert frame.columns == ["braced", "hp_left", "plan", "mean_rounds_left"]
     assert set(frame["braced"]) >= {""}  # the fight starts with nothing braced

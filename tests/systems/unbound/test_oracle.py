@@ -84,7 +84,7 @@ def test_vectorised_grid_matches_icepool_per_matchup(bonuses, acs, sides):
 
 
 def test_design_reference_scenario_against_icepool():
-    """DESIGN.md reference: +7 vs AC 16 with advantage, natural 1 misses, 19-20 threatens and crits
+    """The reference attack (benchmarks/README.md): +7 vs AC 16 with advantage, natural 1 misses, 19-20 threatens and crits
     without confirmation, crit 2d6+3 twice (4d6+6), other hits 2d6+3."""
     cat = U.catalog()
     a = cat.attack("Reference greatsword")
@@ -103,7 +103,7 @@ def test_design_reference_scenario_against_icepool():
     # mean derived from the parts: P(hit) = 1 - (8/20)^2, P(threat) = 1 - (18/20)^2
     p_hit, p_crit = 1 - (8 / 20) ** 2, 1 - (18 / 20) ** 2
     assert ours.mean() == pytest.approx((p_hit - p_crit) * hit_dmg.mean() + p_crit * crit_dmg.mean(), abs=1e-12)
-    # four such attacks in a turn (DESIGN.md reference turn; no penalties): 4 independent copies
+    # four such attacks in a turn (the reference turn of benchmarks/README.md; no penalties): 4 independent copies
     assert_dist_close(4 @ ours, from_icepool(4 @ oracle))
 
 

@@ -1,4 +1,4 @@
-"""The DESIGN.md reference scenario three ways: the Unbound system, the Foundation benchmark's Dist
+"""The reference scenario (benchmarks/README.md) three ways: the Unbound system, the Foundation benchmark's Dist
 build, and icepool (mean per attack, per turn, exact mean rounds-to-kill), all to 1e-12."""
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from tests.systems.unbound.weapons import (
 )
 from workbench import RulesError
 from workbench.simulate import state_effects
+from workbench.fight.chain import state_chain
 
 
 def test_wild_attack_ac_drop_and_attacker_penalty():
@@ -141,8 +142,9 @@ def test_the_brace_chain_gives_a_duels_hp_left():
     c = who(weapons=[XBOW])
     target = Creature("T", 30, 16, 10)
     opts = Options(confirm_crits=False)
-    by, mean, w0 = U.state_chain(c, target, opts, Situation(), None, 100, np.array([1.0]))
+    got = state_chain(U, c, target, opts, Situation(), None, 100, np.array([1.0]))
+    by, mean, w0 = got.by, got.mean, got.weighted
     assert w0[0] == pytest.approx(1.0, abs=1e-12) and w0[1:].sum() == pytest.approx(0.0, abs=1e-12)
-    _, _, w1 = U.state_chain(c, target, opts, Situation(), None, 100, np.array([0.0, 1.0]))
+    w1 = state_chain(U, c, target, opts, Situation(), None, 100, np.array([0.0, 1.0])).weighted
     assert w1[0] == pytest.approx(1 - 231 / 400, abs=1e-12) and w1.sum() == pytest.approx(1.0 - by[0], abs=1e-12)
     assert w1[1] == pytest.approx(192 / 400 / 10, abs=1e-12)  # a plain hit of 1 (a crit deals 2 at least)

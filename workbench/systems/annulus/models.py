@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, ClassVar
 
-from ...errors import RulesError
+from ...checks import check_int
+from ...errors import RulesError, show
 from ...fields import NAME_RULE, lower, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST
-from ..base import Model, check_int, show
+from ...model import Model
 from .upgrades import UPGRADES, canonical_name
 
 __all__ = [

@@ -171,7 +171,7 @@ class _Check(Columns):
 
 @dataclasses.dataclass
 class _Announced(Columns):
-    """The Telegraphed set announced last turn (-1: none), carried through the opening's draws."""
+    """The Telegraphed set announced last turn (-1: none), carried through the draws of :meth:`AnnulusRound.ready`."""
 
     set: np.ndarray
 
@@ -437,6 +437,8 @@ class AnnulusRound:
         # pooled: nothing deals the creature vital damage (Vital) nor heals it (Drain), so its Endurance and
         # Vitality are one pool taken in order ("Endurance is removed first, then Vitality")
         self.pooled = (self._pooled(me, foe), self._pooled(foe, me))
+        # the target's damage taken is every hit point it has only when its two pools are one
+        self.whole_pool = self.pooled[1]
         self._labels: list[str] = []
 
     @staticmethod
@@ -727,7 +729,7 @@ class AnnulusRound:
     def _attacking(c: Combatant) -> np.ndarray:
         return (c.petrify == 0) & (c.pacified == 0) & (c.terrorized == 0)
 
-    def opening(self, me: Combatant, foe: Combatant, draw: Draw) -> tuple[Combatant, Combatant]:
+    def ready(self, me: Combatant, foe: Combatant, draw: Draw) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after what my turn rolls before my plan is chosen: Reroll and Counter
         unused again; my uncharged area sets' recharge rolls; a devoured foe's two dice; the
         Telegraphed set I announced last turn strikes."""
@@ -763,13 +765,8 @@ class AnnulusRound:
         got = self.a.plan_rows(self._usable(me), self._classes(0, me, foe), actions, t.given, labels)
         return np.where(rows, got, t.plan)
 
-    def turn(
-        self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None, opened: bool = False
-    ) -> tuple[Combatant, Combatant]:
-        """Return (me, foe) after my turn (module docstring); with ``opened`` the turn from after its
-        :meth:`opening`."""
-        if not opened:
-            me, foe = self.opening(me, foe, draw)
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after my turn from after its :meth:`ready` (module docstring)."""
         if plan is None or isinstance(plan, str):
             labels = [] if plan is None else [plan]
             given = np.full(me.size, 0 if labels else -1, np.int64)

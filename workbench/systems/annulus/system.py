@@ -11,7 +11,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import CATALOG_DIR, Catalog, RuleSystem, load_models
+from ..base import RuleSystem
+from ..catalog import CATALOG_DIR, Catalog, load_models
 from . import models as m
 from . import resolve
 from .models import Attack, Creature, Options, Situation
@@ -432,17 +433,10 @@ class AnnulusSystem(RuleSystem):
 
         return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
-        """Return rounds-to-kill's exact chain (``RuleSystem.state_chain``, derived from
-        :meth:`fight_round`); None with ``weights`` (a duel's HP left is over Endurance + Vitality,
-        which the chain keeps apart when vital damage can fall: the duel is simulated)."""
-        if weights is not None:
-            return None
-        return super().state_chain(attacker, target, options, situation, plan, max_rounds)
-
     def fight_round(self, attacker, target, options=None, situation=None, plan=None):
         """Return the one description of ``attacker``'s turn against ``target`` (annulus/round.py),
-        from which rounds-to-kill's exact chain and optimal play's are derived (``RuleSystem``)."""
+        from which rounds-to-kill's exact chain and optimal play's are derived (workbench/fight/); the
+        duel and the simulation are still :meth:`duel_chain` and :meth:`simulation_side`."""
         from .round import AnnulusRound
 
         return AnnulusRound(self, attacker, target, options, situation, plan)

@@ -17,7 +17,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, pmf_rows
+from ..base import RuleSystem, pmf_rows
+from ..catalog import Catalog
 from . import catalog as _catalog
 from . import models as m
 from .melee import into_melee_outcomes, into_melee_victims
@@ -256,6 +257,13 @@ class GlassEmpires(RuleSystem):
         return self._catalog
 
     # -- the fight: one round description (glass_empires/round.py), interpreted by workbench/fight/
+    def build_levers(self, attacker, attack):
+        """Return the levers of a budget search about the build on screen (Glass Empires: the weapon's damage, Power, Strikes, the damage type, another weapon of its kind;
+        ``levers.py`` of this package)."""
+        from .levers import levers
+
+        return levers(self, attacker, attack)
+
     def fight_round(self, attacker, target, options=None, situation=None, plan=None):
         """Return the :class:`~workbench.systems.glass_empires.round.GlassEmpiresRound` of ``attacker``
         against ``target``: armor points stay spent, a jam left at a turn's end costs the next turn an

@@ -2,7 +2,7 @@
 
 ``workbench/catalog/glass_empires/creatures.toml`` and ``weapons.toml`` were produced by
 :func:`creatures_from_shared` / :func:`weapons_from_shared` from shared/data/glass_empires_creatures.toml
-(each record keeps its ``source``); :func:`load` validates them into a base.Catalog.
+(each record keeps its ``source``); :func:`load` validates them into a :class:`~workbench.systems.catalog.Catalog`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import RulesError
-from ..base import CATALOG_DIR, Catalog, read_toml
+from ..catalog import CATALOG_DIR, Catalog, read_toml
 from .models import Attack, Creature
 
 __all__ = ["load", "creatures_from_shared", "weapons_from_shared", "creatures_toml", "CATALOG_PATH"]

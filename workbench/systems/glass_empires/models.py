@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...errors import RulesError
+from ...checks import check_bool, check_choice, check_int, check_number, check_str
+from ...errors import RulesError, show
 from ...fields import NAME_RULE, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
-from ..base import Model, check_bool, check_choice, check_int, check_number, check_str, show
+from ...model import Model
 from .weapons import CLAR, DAMAGE_TYPES, RULES, WEAPONS
 
 __all__ = [

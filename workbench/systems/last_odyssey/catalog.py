@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import RulesError
-from ..base import CATALOG_DIR, Catalog, read_toml
+from ..catalog import CATALOG_DIR, Catalog, read_toml
 from .models import Creature
 
 __all__ = ["CATALOG_FILE", "load_catalog", "from_published", "RANGED_WEAPONS"]

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...errors import RulesError
+from ...checks import check_int, check_str
+from ...errors import RulesError, show
 from ...fields import NAME_RULE, spec
 from ...limits import LIMITS, MAX_HP, MAX_LIST, MAX_TEXT
-from ..base import Model, check_int, check_str, show
+from ...model import Model
 from .elements import ELEMENTS, check_element
 
 __all__ = [
@@ -38,7 +39,7 @@ ROUNDINGS = ("nearest_half_up", "floor")
 #: when an ability is used: as a turn action (action points), or outside the turn's action points:
 #: each Effect Phase (Miasma), in the Paradigm Phase (Dragonslayer), after the third Effect Phase
 #: (Foretell Doom). Only "action" abilities enter turn plans; a fight plays the others between rounds
-#: (last_odyssey/simulation.py, LastOdysseySide.between_rounds).
+#: (last_odyssey/round.py, PhasedRound.between).
 TIMINGS = ("action", "effect_phase", "paradigm_phase", "after_third_effect_phase")
 SLEIGHT_ELEMENT_RULES = ("none", "ladder")
 
@@ -141,7 +142,7 @@ class Attack(Model):
     """
 
     system: ClassVar[str] = "last_odyssey"
-    # ``kind`` is the public field strike/spell/sleight (DESIGN.md); the class tag is ``model_kind``.
+    # ``kind`` is the public field strike/spell/sleight (docs/systems/last_odyssey.md); the class tag is ``model_kind``.
 
     name: str = spec(kind="text", help="the ability's name", rule=NAME_RULE)
     kind: str = spec(
@@ -293,7 +294,7 @@ class Creature(Model):
     ``creature_type`` is the published type (Human, Undead, Beast, ...). ``phase_abilities`` are
     attack abilities used outside the turn's action points (``timing`` other than "action":
     Miasma, Dragonslayer, Foretell Doom): resolved per use like any ability, never planned into a
-    turn, and played by the fight between rounds (last_odyssey/simulation.py). ``anima`` pays for
+    turn, and played by the fight between rounds (last_odyssey/round.py). ``anima`` pays for
     paradigm actions (Dragonslayer, 1 anima each).
     """
 

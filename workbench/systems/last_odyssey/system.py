@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem
+from ..base import RuleSystem
+from ..catalog import Catalog
 from . import catalog as _catalog
 from . import models as m
 from .models import Attack, Creature, Options, Situation
@@ -122,9 +123,9 @@ class LastOdyssey(RuleSystem):
 
     def hurts_between_rounds(self, me: m.Creature, foe: m.Creature, options: Any = None, situation: Any = None) -> bool:
         """Return True when one of ``me``'s phase abilities (played between rounds: Miasma's Poisoned,
-        Dragonslayer, Foretell Doom; last_odyssey/simulation.py) can affect ``foe``: the same test as
+        Dragonslayer, Foretell Doom; last_odyssey/round.py) can affect ``foe``: the same test as
         the state it names in :meth:`state_effects`."""
-        from .simulation import phase_effects
+        from .round import phase_effects
 
         return bool(phase_effects(me, foe))
 
@@ -216,59 +217,38 @@ class LastOdyssey(RuleSystem):
 
         return {"kind": m.KINDS, "element": (None, *ELEMENTS)}
 
-    # -- fight simulation and build space (registered by each system)
-    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
-        """Return the LastOdysseySide of ``me`` attacking ``foe`` (last_odyssey/simulation.py)."""
-        from .simulation import LastOdysseySide
+    # -- the fight: one round description (last_odyssey/round.py), interpreted by workbench/fight/
+    def build_levers(self, attacker, attack):
+        """Return the levers of a budget search about the build on screen (Last Odyssey: the ability's multiplier, its element, attack and accuracy;
+        ``levers.py`` of this package)."""
+        from .levers import levers
 
-        return LastOdysseySide(me, foe, options, situation, plan)
+        return levers(self, attacker, attack)
+
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+        """Return the round of ``attacker`` against ``target`` (last_odyssey/round.py): its turn
+        (the plan of the foe's Shell and its MP left, each ability drawn as the Shell stands) and,
+        with phase abilities that can affect the target, its phases between rounds."""
+        from .round import fight_round
+
+        return fight_round(self, attacker, target, options, situation, plan)
 
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
-        """Return the state the fight carries (last_odyssey/simulation.py): "shell" when ``target``
-        has Shell points, "mp" when one of the attacker's damaging abilities costs MP (spent from
-        turn to turn, srd/heroes/numbers.md); with a ``plan`` given as a list or label, only when one
-        of its abilities costs MP."""
-        from .simulation import state_effects
+        """Return the state the fight carries (last_odyssey/round.py): "shell" when ``target`` has
+        Shell points, "mp" when one of the attacker's damaging abilities costs MP (spent from turn
+        to turn, srd/heroes/numbers.md; with a ``plan`` given as a list or label, only when one of
+        its abilities costs MP), and each phase ability that can affect the target."""
+        from .round import state_effects
 
         return state_effects(self, attacker, target, plan)
 
-    def state_chain(
-        self, attacker, target, options=None, situation=None, plan=None, max_rounds: int = 10_000, weights=None
-    ):
-        """Return the exact rounds-to-kill (P(killed by round t) for t = 1.., the mean rounds) of a fight
-        with state (last_odyssey/state_chain.py): the attacker's MP alone (srd/heroes/numbers.md: "When a
-        character uses an ability that has an MP cost, their MP is reduced by that amount": the MP
-        schedule is fixed in advance, a chain of per-round turns); with a Shell, the chain over (MP,
-        Shell, HP); with phase abilities (Miasma, Dragonslayer, Foretell Doom), the chain over (MP,
-        Shell, Poisoned, anima, round, full HP; HP); None (simulated) when the state passes the
-        solver's bounds; with ``weights`` also the weighted alive mass by damage taken
-        (``RuleSystem.state_chain``)."""
-        from .state_chain import state_chain
-
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
-
     def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None) -> set[str]:
         """Return the state effects of the duel of ``a`` and ``b`` through which one side's turns or
-        phases change the other direction's fight (last_odyssey/simulation.py: the phase abilities;
-        the MP and the Shell are one-sided)."""
-        from .simulation import duel_couplings
+        phases change the other direction's fight (last_odyssey/round.py: the phase abilities; the
+        MP and the Shell are one-sided)."""
+        from .round import duel_couplings
 
         return duel_couplings(self, a, b, options, situation, plan_a, plan_b)
-
-    def state_plans(self, attacker, target, options=None, situation=None):
-        """Return the fight over (MP left, Shell left) with every legal plan at each key, for optimal
-        play over the state; None with phase abilities (last_odyssey/state_chain.py)."""
-        from .state_chain import state_plans
-
-        return state_plans(self, attacker, target, options, situation)
-
-    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
-        """Return the exact duel of ``a`` and ``b`` whose phase abilities couple the sides, by the chain
-        over both sides' state (last_odyssey/duel_chain.py: MP, Shell, Poisoned, anima, each side's
-        HP damage taken), or None past its bound (``RuleSystem.duel_chain``)."""
-        from .duel_chain import duel_chain
-
-        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
 
 def _combos(usable: list[Attack], ap: int, mp: int) -> list[tuple[str, list[int]]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import RulesError
-from ..base import CATALOG_DIR, Catalog, load_models
+from ..catalog import CATALOG_DIR, Catalog, load_models
 from .models import Attack, Creature
 
 __all__ = ["load_catalog", "CATALOG_PATH"]

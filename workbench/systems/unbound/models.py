@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...errors import RulesError
+from ...checks import check_choice, check_str
+from ...errors import RulesError, show
 from ...fields import NAME_RULE, lower, spec
 from ...limits import MAX_HP
-from ..base import Model, check_choice, check_str, show
+from ...model import Model
 from .notation import parse_crit, parse_damage
 
 __all__ = [

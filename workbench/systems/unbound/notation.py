@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...dist import Dist
-from ...errors import RulesError
+from ...errors import RulesError, show
 from ...limits import LIMITS
-from ..base import show
 
 __all__ = ["DamageSpec", "CritSpec", "parse_damage", "parse_crit", "damage_dist", "MAX_DICE", "MAX_SIDES"]
 

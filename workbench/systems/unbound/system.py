@@ -9,7 +9,8 @@ import numpy as np
 import polars as pl
 
 from ...errors import RulesError
-from ..base import Catalog, RuleSystem, pmf_rows, summed_uses
+from ..base import RuleSystem, pmf_rows, summed_uses
+from ..catalog import Catalog
 from . import models as m
 from .actions import BASIC_ACTIONS, Slot, as_actions, expand_turn, plan_label, self_ac_penalty, shield_loss
 from .catalog import load_catalog
@@ -372,6 +373,13 @@ class UnboundSystem(RuleSystem):
         }
 
     # -- the fight: one round description (unbound/round.py), interpreted by workbench/fight/
+    def build_levers(self, attacker, attack):
+        """Return the levers of a budget search about the build on screen (Unbound: the weapon's damage dice, its critical range or multiplier, the attack's ability modifier, another weapon of its kind;
+        ``levers.py`` of this package)."""
+        from .levers import levers
+
+        return levers(self, attacker, attack)
+
     def fight_round(self, attacker, target, options=None, situation=None, plan=None):
         """Return the :class:`~workbench.systems.unbound.round.UnboundRound` of ``attacker`` against
         ``target``: Wild Attack and Shield Bash give up AC until the side's next turn, a Brace holds."""

@@ -1,0 +1,49 @@
+"""The memo (workbench/memo.py) evicts the least recently used entry and is bounded by bytes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.memo import Memo
+
+
+def test_a_hit_keeps_an_entry_past_a_newer_one():
+    memo = Memo(max_entries=2)
+    memo.put("a", 1)
+    memo.put("b", 2)
+    assert memo.get("a", lambda: -1) == 1  # a hit: "a" is now the most recent
+    memo.put("c", 3)  # over two entries: the least recently used ("b") goes, not the oldest ("a")
+    assert memo.lookup("b") is None
+    assert memo.lookup("a") == 1 and memo.lookup("c") == 3
+    assert memo.lookup("a") == 1  # a lookup counts as a use too
+    memo.put("d", 4)
+    assert memo.lookup("c") is None and memo.lookup("a") == 1 and len(memo) == 2
+
+
+def test_bytes_bound_evicts_least_recent_arrays_first():
+    kib = np.zeros(1024, dtype=np.uint8)  # 1,024 bytes each
+    memo = Memo(max_bytes=3 * 1024)
+    for key in "abc":
+        memo.put(key, kib.copy())
+    assert memo.nbytes == 3 * 1024 and len(memo) == 3
+    memo.lookup("a")
+    memo.put("d", kib.copy())  # 4 KiB > 3 KiB: "b" (least recently used) goes
+    assert memo.nbytes <= 3 * 1024
+    assert [k for k in "abcd" if memo.lookup(k) is not None] == ["a", "c", "d"]
+
+
+def test_one_entry_over_the_byte_bound_is_kept_alone_and_replacing_recounts():
+    memo = Memo(max_bytes=100)
+    memo.put("small", 1)
+    memo.put("big", np.zeros(1000, dtype=np.uint8))
+    assert len(memo) == 1 and memo.nbytes == 1000  # never empty after a put; the small one went
+    memo.put("big", np.zeros(10, dtype=np.uint8))
+    assert memo.nbytes == 10
+    memo.clear()
+    assert len(memo) == 0 and memo.nbytes == 0
+
+
+def test_unhashable_keys_are_computed_not_kept():
+    memo = Memo()
+    assert memo.get(["x"], lambda: 5) == 5
+    assert memo.lookup(["x"]) is None and len(memo) == 0

@@ -1,0 +1,52 @@
+"""The Build tab's budget search about the build on screen (widgets/budget.py), headless, in every
+system: it starts from the Damage tab's attacker and attack, draws the cost front, and "Use this
+build" puts the picked result into the Damage tab and pins it; an edit marks the ranking stale.
+
+Oracles: the search frame's own numbers against the Damage tab's (the engine's) after the use."""
+
+from __future__ import annotations
+
+import pytest
+
+from widgets import Workbench
+from widgets.budget import BudgetSearchPanel, BuildSearchPanel
+
+SYSTEMS = ["annulus", "unbound", "last_odyssey", "glass_empires"]
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_use_this_build_puts_it_in_the_damage_tab_and_pins_it(name):
+    app = Workbench(name)
+    build = app.build_tab("Build")
+    search = build.search
+    assert isinstance(search, BudgetSearchPanel if name == "annulus" else BuildSearchPanel)
+    assert search.value is not None and search.value.height > 1 and search.problem == ""
+    spec = search.chart.chart.to_dict()
+    assert any("cost" in r for values in spec["datasets"].values() for r in values)  # the cost front
+    if name != "annulus":
+        # it starts from the build on screen: its first row at cost 0 is the Damage tab's numbers
+        base = search.value.filter(search.value["cost"] == 0)
+        assert base["mean_damage"][0] == pytest.approx(app.damage.value.mean(), abs=1e-12)
+        assert search.value["name"][0] != "as on screen"
+    top = search.value.row(0, named=True)
+    search.pick.index = 0
+    search.use_button.click()
+    assert search.problem == "" and app.damage.error == ""
+    assert app.damage.value.mean() == pytest.approx(top["mean_damage"], abs=1e-12)
+    assert len(app.pins) == 1 and app.pins[0].label == top["name"][:40].rstrip() or top["name"][:39] + "…"
+    assert app.pins[0].attack == app.damage.attack and app.pins[0].attacker == app.damage.attacker
+    if name != "annulus":
+        assert "the build on screen changed" in search.stale_line.value
+        search.search_button.click()
+        assert search.stale_line.value == ""
+
+
+def test_build_search_lists_its_levers_and_unit_cost():
+    app = Workbench("unbound")
+    search = app.build_tab("Build").search
+    assert "damage dice" in search.levers_line.value and "weapon" in search.levers_line.value
+    assert "unit cost" in search.note.value
+    search.controls["by"].value = "p_any_damage"
+    search.search_button.click()
+    values = search.value["p_any_damage"].to_list()
+    assert values == sorted(values, reverse=True)

@@ -1,0 +1,448 @@
+"""The Last Odyssey round, described once (issue 33): one side's turn and its phases between rounds
+over named state, every random value from a :class:`~workbench.fight.draw.Draw`. The fight's
+interpreters (workbench/fight/) derive from it the exact chain of rounds-to-kill, optimal play's
+planned chain, the duel chain over both sides' state and the simulation; this module is the only
+place the Last Odyssey fight is enacted.
+
+The state of each creature (:class:`Combatant`): its HP damage taken, its Shell points left, its MP
+left, its anima, whether it is Poisoned, whether it is still at full HP (kept only where a foe's
+ability reads it) and the Effect Phases passed (counted only as far as its own phases read them).
+Rules:
+
+- MP: "When a character uses an ability that has an MP cost, their MP is reduced by that amount.
+  Characters may never use an ability that costs more than their current MP" (srd/heroes/numbers.md;
+  the text has no MP regeneration). Each turn plays the plan chosen at its start from the foe's
+  Shell (up or broken) and the MP left: the damage play's (``turn_plans`` and the one plan chooser),
+  or a given plan minus the MP abilities the MP left no longer pays for; each ability pays its cost
+  on use.
+- Shell: "a Shell is a pool of points that takes damage before HP"; once broken "spells lose their
+  x2 and strikes gain theirs" (CLARIFICATIONS.md, Last Odyssey: Shell): each ability of a turn is
+  drawn as the foe's Shell stands when it is used, its damage absorbed by the Shell points left.
+- Phases (srd/combat/round.md): each round is "The Action Phase" (both sides' turns), then "The
+  Effect Phase", then "The Paradigm Phase"; "An extra Paradigm Phase also takes place at the
+  beginning of the first round of every battle" (:meth:`PhasedRound.between`, ``opening``). In the
+  Effect Phase a Poisoned creature "takes damage equal to one tenth of their base maximum HP rounded
+  down, with a minimum damage of 1" (srd/combat/statuses.md), then each effect-phase sleight may
+  Poison the foe (Miasma, "for the duration of the battle"), then after the third Effect Phase the
+  abilities that wait for it (Foretell Doom: "After the Effect Phase in battle passes three times",
+  srd/warriors/examples/tier/06.md). In the Paradigm Phase the first paradigm action the anima left
+  pays for ("Antagonists can only use one paradigm action per round", srd/anima/paradigm.md), the
+  anima it spends handed to the foe, at most 10 ("Any excess anima gained above 10 dissipates
+  instead", srd/anima/spending.md). An ability that reads whether the foe is at full HP
+  (Dragonslayer: "If the target is not at full HP, the attack deals 2x damage instead") reads its
+  ``unhurt``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, cast
+
+import numpy as np
+
+from ...columns import Columns, row_groups, stacked
+from ...dist import Dist
+from ...errors import RulesError
+from ...fight.draw import Draw
+from ...memo import MEMO
+from ...plans import choose_label, dist_table, is_sequence_plan
+from .models import MAX_ANIMA
+
+__all__ = [
+    "Combatant",
+    "LastOdysseyRound",
+    "PhasedRound",
+    "fight_round",
+    "state_effects",
+    "phase_effects",
+    "duel_couplings",
+    "poison_damage",
+    "ONE_SIDED",
+    "PHASE_TIMINGS",
+]
+
+#: the timings of abilities played between rounds (models.TIMINGS but "action")
+PHASE_TIMINGS = ("effect_phase", "paradigm_phase", "after_third_effect_phase")
+
+
+@dataclasses.dataclass
+class Combatant(Columns):
+    """Last Odyssey creatures in a batch of fights: ``damage_taken`` (HP lost), ``shell_left`` (its
+    Shell points), ``mp_left``, ``anima``, ``poisoned`` (0/1), ``unhurt`` (1 while it has lost no HP,
+    kept only where its foe reads it) and ``effect_phases`` (passed, counted up to 3 only where its
+    own phases wait for the third)."""
+
+    damage_taken: np.ndarray
+    shell_left: np.ndarray
+    mp_left: np.ndarray
+    anima: np.ndarray
+    poisoned: np.ndarray
+    unhurt: np.ndarray
+    effect_phases: np.ndarray
+
+
+@dataclasses.dataclass
+class _Uses(Columns):
+    """Per fight, what a turn or phase carries through its draws so that an enumerated fight keeps its
+    own: the use ids of its turn (a row, -1 padded), or the anima a paradigm action spends."""
+
+    uses: np.ndarray
+
+
+def poison_damage(creature: Any) -> int:
+    """Return the damage Poisoned deals each Effect Phase: one tenth of the base maximum HP (the
+    creature's ``hp``) rounded down, at least 1 (srd/combat/statuses.md, Poisoned)."""
+    return max(1, int(creature.hp) // 10)
+
+
+class LastOdysseyRound:
+    """The turn of ``me`` attacking ``foe`` (module docstring): the one Last Odyssey round."""
+
+    def __init__(self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None):
+        self.sys = sys  # the Last Odyssey rule system (its plans, tables and action economy)
+        self.me, self.foe, self.plan = me, foe, plan
+        self.options = self.sys.options_of(options)
+        self.situation = situation if situation is not None else self.sys.Situation()
+        self.full_shell = int(self.sys.shell_points(foe))
+        named = tuple(plan) if is_sequence_plan(plan) else plan
+        # the tables and plans are a function of the models, options, situation and plan alone
+        self.key = None if callable(plan) else ("last_odyssey", me, foe, self.options, self.situation, named)
+        self._memo = ("last_odyssey", me, foe, self.options, self.situation)
+        #: the uses a turn or a phase draws from: (ability, "turn" | "phase") or a plan function's Dist
+        self._uses: list[Any] = []
+        self._use_at: dict[Any, int] = {}
+        self._tables: dict[tuple[int, bool, bool], dict[str, np.ndarray]] = {}
+        self._plans: dict[tuple[bool, int, Any], tuple[int, ...]] = {}
+        self.reads_full = False  # a phase ability of mine reads whether my foe is at full HP
+        self.counts_phases = 0  # the Effect Phases my phases count up to
+
+    # ------------------------------------------------------------------ the state
+    def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
+        """Return (the attacker's state, the target's state) as a fight starts: no HP lost, the
+        Shells whole, the MP and anima of the stat lines, nobody Poisoned."""
+        return self._combatant(self.me), self._combatant(self.foe)
+
+    def _combatant(self, creature: Any) -> Combatant:
+        def one(v: int) -> np.ndarray:
+            return np.full(1, v, np.int64)
+
+        return Combatant(
+            one(0), one(self.sys.shell_points(creature)), one(creature.mp), one(creature.anima), one(0), one(1), one(0)
+        )
+
+    def hit_points(self, who: int) -> int:
+        """Return the HP of the attacker (0) or the target (1) (a Shell is apart: ``shell_left``)."""
+        return int(self.sys.hit_points(self.foe if who else self.me))
+
+    def hurt(self, foe: Combatant, damage: np.ndarray) -> Combatant:
+        """Return ``foe`` after ``damage``: "a Shell is a pool of points that takes damage before HP"
+        (CLARIFICATIONS.md, Last Odyssey: Shell), the rest is HP lost."""
+        absorbed = np.minimum(damage, foe.shell_left)
+        lost = damage - absorbed
+        unhurt = foe.unhurt & (lost == 0) if self.reads_full else foe.unhurt
+        return foe.replace(shell_left=foe.shell_left - absorbed, damage_taken=foe.damage_taken + lost, unhurt=unhurt)
+
+    # ------------------------------------------------------------------ the uses and their tables
+    def _use(self, use: Any) -> int:
+        """Return the id of a use: (ability, "turn" | "phase"), or a plan function's Dist (by identity:
+        a Dist is not hashable; it stays in :attr:`_uses`, so its id is not reused)."""
+        key = ("dist", id(use)) if isinstance(use, Dist) else use
+        i = self._use_at.get(key)
+        if i is None:
+            i = self._use_at[key] = len(self._uses)
+            self._uses.append(use)
+        return i
+
+    def _build(self, keys: list[tuple[int, bool, bool]]) -> list[dict[str, np.ndarray]]:
+        """Return the outcome tables of uses (use id, the foe's Shell up, the foe at full HP), all
+        resolved in ONE ``outcome_tables`` call: a turn's ability (damage), a phase ability (damage,
+        status; it reads full HP), a plan function's Dist (damage)."""
+        out: list[dict[str, np.ndarray]] = []
+        named = [k for k in keys if not isinstance(self._uses[k[0]], Dist)]
+        rows: dict[tuple[int, bool, bool], dict[str, np.ndarray]] = {}
+        if named:
+            hp = int(self.sys.hit_points(self.foe))
+            sits = []
+            for i, shell_on, full in named:
+                sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
+                if self._uses[i][1] == "phase":
+                    sit = sit.replace(target_hp=None if full or hp == 1 else hp - 1)
+                sits.append(sit)
+            attacks = [self._uses[i][0] for i, _, _ in named]
+            frame = self.sys.outcome_tables(
+                attacks, [self.me] * len(named), [self.foe] * len(named), self.options, sits
+            )
+            m = frame["matchup"].to_numpy()
+            damage = frame["damage"].to_numpy().astype(np.int64)
+            prob = frame["probability"].to_numpy().astype(np.float64)
+            status = frame["status"].to_numpy().astype(np.int64) if "status" in frame.columns else 0 * damage
+            for j, k in enumerate(named):
+                sel = m == j
+                # outcomes merged per (damage, status): a turn's use reads the damage only
+                code = damage[sel] * 2 + (status[sel] if self._uses[k[0]][1] == "phase" else 0)
+                u, inv = np.unique(code, return_inverse=True)
+                rows[k] = {
+                    "damage": u // 2,
+                    "status": u % 2,
+                    "probability": np.bincount(inv.ravel(), weights=prob[sel]),
+                }
+        for k in keys:
+            use = self._uses[k[0]]
+            if isinstance(use, Dist):
+                out.append({c: np.asarray(v) for c, v in dist_table(use, status=0).items()})
+            else:
+                out.append(rows[k])
+        return out
+
+    def _ensure(self, keys: list[tuple[int, bool, bool]]) -> None:
+        """Build the tables of ``keys`` not built yet (:meth:`_build`, one call); with a key they are
+        shared by every round of these models (MEMO)."""
+        missing = []
+        for k in dict.fromkeys(keys):
+            if k in self._tables:
+                continue
+            use = self._uses[k[0]]
+            got = None if self.key is None or isinstance(use, Dist) else MEMO.lookup((*self._memo, "use", use, *k[1:]))
+            if got is None:
+                missing.append(k)
+            else:
+                self._tables[k] = cast(dict[str, np.ndarray], got)
+        if missing:
+            for k, t in zip(missing, self._build(missing)):
+                self._tables[k] = t
+                use = self._uses[k[0]]
+                if self.key is not None and not isinstance(use, Dist):
+                    MEMO.put((*self._memo, "use", use, *k[1:]), t)
+
+    def _draw(
+        self, me: Combatant, foe: Combatant, carry: tuple[Columns, ...], draw: Draw, use: np.ndarray
+    ) -> tuple[Combatant, Combatant, tuple[Columns, ...], np.ndarray, np.ndarray]:
+        """Return (me, foe, carry, the drawn damage, the drawn status) of one use per fight: use
+        ``use[i]`` (an index of :attr:`_uses`; -1: none, nothing dealt) drawn as fight i's foe Shell
+        and (a phase use) full HP stand; ``carry``, more columns of the fights, is expanded with them."""
+        up = foe.shell_left > 0
+        full = (foe.unhurt > 0) | (use < 0) | ~self._reads_hp(use)
+        keys = np.stack([use, up, full], axis=1).astype(np.int64)
+        groups, inverse = row_groups(keys, None)
+        none = {"damage": np.zeros(1, np.int64), "status": np.zeros(1, np.int64), "probability": np.ones(1)}
+        wanted = [(k[0], bool(k[1]), bool(k[2])) for k, _ in groups]
+        self._ensure([k for k in wanted if k[0] >= 0])
+        tables = [none if k[0] < 0 else self._tables[k] for k in wanted]
+        states, row = draw.row((me, foe, *carry), stacked(tables, inverse, ("damage", "status")))
+        me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
+        return me, foe, states[2:], row["damage"], row["status"]
+
+    def _reads_hp(self, use: np.ndarray) -> np.ndarray:
+        """Return, per use id of ``use`` (-1: none), whether its table reads the foe's full HP (a phase
+        ability's)."""
+        phase = np.array([not isinstance(u, Dist) and u[1] == "phase" for u in self._uses] + [False])
+        return phase[use]
+
+    # ------------------------------------------------------------------ the plans
+    def _choose(self, shell_on: bool, mp: int) -> tuple[Any, ...] | Dist | None:
+        """Return the abilities of the turn played while the foe's Shell is up (``shell_on``) or broken,
+        with ``mp`` MP left; a Dist when a plan function returns one, None when no plan is legal.
+        Without a plan: those of the plan ``turn_plans`` and the one plan chooser pick among the plans
+        ``mp`` pays for. A given plan (a list, or a label) is checked against the full MP
+        (``plan_items``), and each turn uses its abilities in order, each one the MP left still pays
+        for ("Characters may never use an ability that costs more than their current MP",
+        srd/heroes/numbers.md): once the MP runs out, its MP abilities are left out of the turn."""
+        sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
+        if is_sequence_plan(self.plan) or (isinstance(self.plan, str) and mp < self.me.mp):
+            named = list(self.plan) if is_sequence_plan(self.plan) else str(self.plan).split(" + ")
+            attacks = self.sys.plan_items(self.me, [self.sys.attack_named(self.me, x) for x in named], self.options)
+            paid = []
+            for a in attacks:
+                if a.mp_cost <= mp:
+                    paid.append(a)
+                    mp -= a.mp_cost
+            return tuple(paid) or None
+        label = choose_label(self.sys.turn_plans(self.me.replace(mp=mp), self.foe, self.options, sit), self.plan)
+        if label is None or isinstance(label, Dist):
+            return label
+        return tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
+
+    def _plan_uses(self, shell_on: bool, mp: int, label: str | None) -> tuple[int, ...]:
+        """Return the use ids of the turn from (the foe's Shell up, ``mp`` MP left): the plan
+        ``label`` (optimal play's choice) or, None, the damage play's (:meth:`_choose`)."""
+        k = (shell_on, mp, label)
+        if k not in self._plans:
+            if label is not None:
+                got: Any = tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
+            elif self.key is None:
+                got = self._choose(shell_on, mp)
+            else:
+                got = MEMO.get((*self.key, "plan", shell_on, mp), lambda: self._choose(shell_on, mp))
+            if got is None:
+                self._plans[k] = ()
+            elif isinstance(got, Dist):
+                self._plans[k] = (self._use(got),)
+            else:
+                self._plans[k] = tuple(self._use((a, "turn")) for a in got)
+                # the plan's abilities as the Shell may stand during the turn, built in one call
+                shells = (True, False) if shell_on else (False,)
+                try:
+                    self._ensure([(u, on, True) for u in self._plans[k] for on in shells])
+                except RulesError:  # refused in the other Shell state only: it raises when met
+                    self._ensure([(u, shell_on, True) for u in self._plans[k]])
+        return self._plans[k]
+
+    def plans(self, me: Combatant, foe: Combatant) -> list[str]:
+        """Return the plans of ``turn_plans`` the MP left pays for, as the foe's Shell stands, in the
+        one state given, in the order ties go by."""
+        sit = self.situation.replace(target_shell_points=self.full_shell if foe.shell_left[0] > 0 else 0)
+        return list(self.sys.turn_plans(self.me.replace(mp=int(me.mp_left[0])), self.foe, self.options, sit))
+
+    def describe(self, me: Combatant, foe: Combatant) -> dict[str, Any]:
+        """Return the MP left and the foe's Shell left in the one state given (with phases, also
+        whether the foe is Poisoned, the anima left and the Effect Phases passed)."""
+        return {"mp_left": int(me.mp_left[0]), "shell_left": int(foe.shell_left[0])}
+
+    # ------------------------------------------------------------------ the turn
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after my turn: the plan of the foe's Shell and my MP at its start, its
+        abilities used in order, each drawn as the foe's Shell stands, paying its MP cost, its
+        damage absorbed by the Shell first (module docstring)."""
+        up = (foe.shell_left > 0).astype(np.int64)
+        groups, inverse = row_groups(np.stack([up, me.mp_left], axis=1), plan)
+        seqs = [self._plan_uses(bool(k[0]), int(k[1]), label) for k, label in groups]
+        width = max((len(s) for s in seqs), default=0)
+        table = np.full((len(seqs), width), -1, np.int64)
+        for i, s in enumerate(seqs):
+            table[i, : len(s)] = s
+        carry = _Uses(table[inverse])
+        cost = np.array([0 if isinstance(u, Dist) else int(u[0].mp_cost) for u in self._uses] + [0], np.int64)
+        for j in range(width):
+            me, foe, got, damage, _ = self._draw(me, foe, (carry,), draw, carry.uses[:, j])
+            carry = cast(_Uses, got[0])
+            me = me.replace(mp_left=me.mp_left - cost[carry.uses[:, j]])  # paid on use (-1: the 0 at the end)
+            foe = self.hurt(foe, damage)
+        return me, foe
+
+
+class PhasedRound(LastOdysseyRound):
+    """The round of a side with phase abilities that can affect its foe (:func:`phase_effects`):
+    its turn, and its phases between rounds (:meth:`between`)."""
+
+    def __init__(self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None):
+        super().__init__(sys, me, foe, options, situation, plan)
+        self.phase = {t: [a for a in me.phase_abilities if a.timing == t] for t in PHASE_TIMINGS}
+        self.reads_full = True
+        self.counts_phases = 3 if self.phase["after_third_effect_phase"] else 0
+        self.poison = poison_damage(foe)
+
+    def describe(self, me: Combatant, foe: Combatant) -> dict[str, Any]:
+        return {
+            **super().describe(me, foe),
+            "poisoned": bool(foe.poisoned[0]),
+            "anima_left": int(me.anima[0]),
+            "effect_phases": int(me.effect_phases[0]),
+        }
+
+    def between(self, me: Combatant, foe: Combatant, draw: Draw, opening: bool) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after my phases (module docstring): after a round my Effect Phase
+        (Poisoned's damage to the foe, my effect-phase sleights, after the third my abilities that
+        wait for it), then my Paradigm Phase; before the first round (``opening``) the extra
+        Paradigm Phase only."""
+        if not opening:
+            foe = self.hurt(foe, np.where(foe.poisoned > 0, self.poison, 0))
+            for a in self.phase["effect_phase"]:
+                # a Poisoned foe stays Poisoned: only the others draw
+                use = np.where(foe.poisoned > 0, -1, self._use((a, "phase")))
+                me, foe, _, _, status = self._draw(me, foe, (), draw, use)
+                foe = foe.replace(poisoned=foe.poisoned | (status > 0))
+            third = _Uses((me.effect_phases == 2).astype(np.int64))  # carried: each draw expands the fights
+            me = me.replace(effect_phases=np.minimum(me.effect_phases + 1, self.counts_phases))
+            for a in self.phase["after_third_effect_phase"]:
+                use = np.where(third.uses > 0, self._use((a, "phase")), -1)
+                me, foe, got, damage, _ = self._draw(me, foe, (third,), draw, use)
+                third = cast(_Uses, got[0])
+                foe = self.hurt(foe, damage)
+        paid = np.full(me.size, -1, np.int64)  # the first paradigm action the anima pays for, one a round
+        anima = np.zeros(me.size, np.int64)
+        for a in reversed(self.phase["paradigm_phase"]):
+            fits = me.anima >= a.anima_cost
+            paid = np.where(fits, self._use((a, "phase")), paid)
+            anima = np.where(fits, int(a.anima_cost), anima)
+        if (paid >= 0).any():
+            me, foe, got, damage, _ = self._draw(me, foe, (_Uses(anima),), draw, paid)
+            spent = cast(_Uses, got[0]).uses  # spent, and handed to the foe up to MAX_ANIMA
+            me = me.replace(anima=me.anima - spent)
+            foe = self.hurt(foe.replace(anima=np.minimum(MAX_ANIMA, foe.anima + spent)), damage)
+        return me, foe
+
+
+def fight_round(sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> LastOdysseyRound:
+    """Return the round of ``attacker`` against ``target``: a :class:`PhasedRound` when one of its
+    phase abilities can affect the target (:func:`phase_effects`), else a :class:`LastOdysseyRound`."""
+    cls = PhasedRound if phase_effects(attacker, target) else LastOdysseyRound
+    return cls(sys, attacker, target, options, situation, plan)
+
+
+def state_effects(sys: Any, attacker: Any, target: Any, plan: Any = None) -> set[str]:
+    """Return the fight's state beyond HP: "shell" when ``target`` has Shell points (they absorb
+    damage and change the multipliers once broken, CLARIFICATIONS.md, Last Odyssey: Shell), "mp"
+    when an ability the attacker may play (those of ``plan`` when it is a list or a label, else
+    each damaging one) costs MP it can pay at the start: its MP runs down from turn to turn and
+    the plans it pays for change (srd/heroes/numbers.md: "When a character uses an ability that has
+    an MP cost, their MP is reduced by that amount"); and each phase ability that can affect the
+    target (:func:`phase_effects`)."""
+    out = {"shell"} if sys.shell_points(target) > 0 else set()
+    if is_sequence_plan(plan) or isinstance(plan, str):
+        named = list(plan) if is_sequence_plan(plan) else str(plan).split(" + ")
+        played = [sys.attack_named(attacker, x) for x in named]
+    else:
+        played = [a for a in sys.attacks_of(attacker) if a.deals_damage]
+    if any(0 < a.mp_cost <= attacker.mp for a in played):
+        out.add("mp")
+    out |= phase_effects(attacker, target)
+    return out
+
+
+def phase_effects(attacker: Any, target: Any) -> set[str]:
+    """Return the names (lowercased) of the attacker's phase abilities that can affect ``target``:
+    all but a paradigm action its anima cannot pay for, and a sleight that spares the target's
+    creature type (Miasma: "every non-Undead character") or inflicts a status it is immune to."""
+    out = set()
+    for a in attacker.phase_abilities:
+        if a.timing == "paradigm_phase" and attacker.anima < a.anima_cost:
+            continue
+        spared = target.creature_type is not None and target.creature_type.lower() in {
+            x.lower() for x in a.spares_creature_types
+        }
+        immune = not a.deals_damage and (a.status or "").lower() in {x.lower() for x in target.immune_statuses}
+        if not (spared or immune):
+            out.add(a.name.lower())
+    return out
+
+
+#: the state effects whose state belongs to one direction of a duel: only the attacker's own turns
+#: change it, and only the attacker's turns read it (:meth:`LastOdysseyRound.turn`: the plan of (the
+#: foe's Shell up, its own MP left), abilities drawn as the foe's Shell stands, damage to the foe alone)
+ONE_SIDED = {
+    # the attacker's MP: "When a character uses an ability that has an MP cost, their MP is reduced by
+    # that amount. Characters may never use an ability that costs more than their current MP"
+    # (srd/heroes/numbers.md); it pays for the attacker's own abilities, nothing of the foe's
+    "mp",
+    # the target's Shell: it "takes damage before HP" and, once broken, changes the multipliers of the
+    # attacks made on it (CLARIFICATIONS.md, Last Odyssey: Shell): the attacker's damage only; the
+    # Shell's bearer attacks as it would without one
+    "shell",
+}
+# Not one-sided: every phase ability (state_effects names each, lowercased). They are played between
+# rounds, after both sides' turns (srd/combat/round.md), so a kill by Poisoned (Miasma), Foretell Doom
+# or Dragonslayer is not a kill within the attacker's turn: it comes after the foe's turn of that
+# round whoever acted first, which the duel of two turn-by-turn chains cannot order. Dragonslayer also
+# hands the anima it spends to the foe (srd/anima/spending.md), which pays for the foe's own paradigm
+# actions.
+
+
+def duel_couplings(
+    sys: Any, a: Any, b: Any, options: Any = None, situation: Any = None, plan_a: Any = None, plan_b: Any = None
+) -> set[str]:
+    """Return the state effects of the duel of ``a`` and ``b`` (both directions' :func:`state_effects`)
+    through which one side's turns or phases change the other direction's fight: all but
+    :data:`ONE_SIDED` (the phase abilities: the comment above). An effect added later couples (is
+    simulated) until it is shown to be one-sided."""
+    both = state_effects(sys, a, b, plan_a) | state_effects(sys, b, a, plan_b)
+    return both - ONE_SIDED
