@@ -41,6 +41,15 @@ class FightRound(Protocol):
       Odyssey's phases) after each round and, with ``opening``, before the first: in a duel after
       both turns, each side's in the order a, b; in rounds-to-kill after the attacker's turn. A kill
       in the phases after round r is a kill in round r, one before the first round a kill in round 1.
+    - ``falls_mid_turn`` (a bool attribute, False when absent): True when a fight can end part-way
+      through a turn in a way the rest of the turn depends on (a Counter or the striker's own damage
+      fells it; its foe falls before the turn's later uses). The turn then reads the damage taken
+      and stops striking once a side has fallen, and the duel plays it from the full state (both
+      damages taken) wherever an outcome can fell a side (:mod:`workbench.fight.duel`).
+    - ``hp_total(who)`` and ``hp_lost(who, c)``: the hit points of the attacker (0) or the target
+      (1), and what creature ``who`` has lost in the states ``c``, when the damage taken is not all of
+      it (Annulus keeps Endurance lost apart when vital damage can fall); by default
+      ``hit_points(who)`` and the damage taken. A duel's HP left is read from them.
     - ``whole_pool`` (a bool attribute, True when absent): False when the damage taken is not every
       hit point the creature has (Annulus keeps Endurance lost apart when vital damage can fall), so
       HP left cannot be read off it (a duel's HP left is then simulated).

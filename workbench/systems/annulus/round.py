@@ -439,6 +439,10 @@ class AnnulusRound:
         self.pooled = (self._pooled(me, foe), self._pooled(foe, me))
         # the target's damage taken is every hit point it has only when its two pools are one
         self.whole_pool = self.pooled[1]
+        # a Counter or its own damage may fell the striker, and its foe may fall before the turn's
+        # later uses: in a duel the turn reads the damage taken and stops at a fall
+        self.falls_mid_turn = True
+        self._hp = (self.hit_points(0), self.hit_points(1))
         self._labels: list[str] = []
 
     @staticmethod
@@ -499,6 +503,24 @@ class AnnulusRound:
             swansong_lost=swan if (self.a if y == 0 else self.b).swan_sets else c.swansong_lost,
         )
 
+    def _playing(self, states: tuple[Columns, ...]) -> np.ndarray:
+        """Return, per fight, whether both creatures still stand (annulus-attacks.txt: "If you remove the
+        last Vitality from a creature, that creature dies": nothing more strikes or counters in that
+        fight, and the striker still takes the damage at its turn's end); always in rounds to kill, whose chain reads no fall inside a
+        turn (its attacker never falls, a kill is a kill whatever comes after it in the turn)."""
+        me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
+        return (me.foe_passive > 0) | ((me.damage_taken < self._hp[0]) & (foe.damage_taken < self._hp[1]))
+
+    def hp_total(self, who: int) -> int:
+        """Return the hit points of the attacker (0) or the target (1): Endurance + Vitality."""
+        c = self.foe if who else self.me
+        return int(c.endurance + c.vitality)
+
+    def hp_lost(self, who: int, c: Combatant) -> np.ndarray:
+        """Return the hit points creature ``who`` has lost in the states ``c``: its damage taken, and
+        its Endurance lost where that is a field of its own (not ``pooled``)."""
+        return c.damage_taken + (0 if self.pooled[who] else c.endurance_lost)
+
     def _swan_line(self, y: int) -> int:
         """The damage taken (of the pool) at which creature y's Vitality is half its total or less."""
         c = self.foe if y else self.me
@@ -550,6 +572,7 @@ class AnnulusRound:
         att, tgt = (states[0], states[1]) if x == 0 else (states[1], states[0])
         att, tgt = cast(Combatant, att), cast(Combatant, tgt)
 
+        go = go & self._playing(states)
         use = _Use(np.maximum(sets, 0), go.astype(np.int64))
         table = s.table(self._classes(x, att, tgt), use.sets, go)
         drawn, row = draw.row((att, tgt, use, *states[2:]), table)
@@ -612,6 +635,7 @@ class AnnulusRound:
             & (tgt.petrify == 0)
             & (att.foe_passive == 0)
         )
+        ok &= self._playing(out_states)
         ok &= np.where(other.area[np.maximum(c, 0)], _has(tgt.charged, np.maximum(c, 0)), True)
         ok &= ~_has(tgt.disarmed, np.maximum(c, 0))
         if not ok.any():

@@ -1,4 +1,4 @@
-"""The exact Annulus duel over both sides' state (annulus/duel_chain.py): hand-worked rounds for the
+"""The exact Annulus duel over both sides' state (derived from annulus/round.py by workbench/fight/duel.py): hand-worked rounds for the
 effects that couple the two sides, an independent Fraction enumeration of small duels written from the
 rules text (annulus-attacks.txt; docs/combat.md, "Duels"), agreement with the stateless chains where no
 state is carried and with the seeded simulation on catalog pairs, and what it leaves to the simulation.
@@ -19,14 +19,19 @@ import workbench as wb
 from tests.systems.annulus.builders import A, mk
 from workbench.simulate import state_effects
 
-duel_chain = importlib.import_module("workbench.systems.annulus.duel_chain")
+duel_module = importlib.import_module("workbench.fight.duel")
 ONE_ACTION = A.Options(actions=1)
 
 
+def _duel(a, b, options=None, first="a", rounds=100):
+    """The exact duel derived from the Annulus round (workbench.fight.duel.duel_of)."""
+    return duel_module.duel_of(A, a, b, options, first=first, max_rounds=rounds)
+
+
 def _wins(a, b, options=None, first="a", rounds=100):
-    got = A.duel_chain(a, b, options, first=first, max_rounds=rounds)
+    got = _duel(a, b, options, first, rounds)
     assert got is not None
-    return got
+    return got.win_a, got.win_b, got.left_a, got.left_b
 
 
 # ---------------------------------------------------------------- hand-worked rounds
@@ -247,9 +252,9 @@ def test_every_catalog_duel_is_exact():
     creatures = list(cat.creatures.values())
     for a in creatures:
         for b in creatures:
-            got = A.duel_chain(a, b, max_rounds=20)
+            got = _duel(a, b, rounds=20)
             assert got is not None
-            assert 0.0 <= got[0].sum() + got[1].sum() <= 1.0 + 1e-12
+            assert 0.0 <= got.win_a.sum() + got.win_b.sum() <= 1.0 + 1e-12
 
 
 # ---------------------------------------------------------------- what is left to the simulation
@@ -258,18 +263,19 @@ def test_every_catalog_duel_is_exact():
 def test_a_state_past_the_bound_is_simulated_and_says_why(monkeypatch):
     a = mk("A", level=2, endurance=0, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
     b = mk("B", level=2, endurance=0, attack_sets=[A.Attack("Jab", "agility", {})])
-    monkeypatch.setattr(duel_chain, "MAX_CELLS", 0)
-    assert A.duel_chain(a, b) is None
+    monkeypatch.setattr(duel_module, "MAX_CELLS", 0)
+    assert _duel(a, b) is None
     r = wb.duel(a, b, fights=2_000, progress=False)
     assert not r.exact and r.forced_by == ("choke",) and r.standard_error is not None
 
 
-def test_sides_too_large_for_the_grid_are_simulated():
-    """Endurance 200 + Vitality 100 on each side: one term of a turn would cost 300 x 300 x 600
-    multiply-adds (past MAX_TERM_WORK), so the duel is left to the simulation at once."""
-    a = mk("A", level=100, endurance=200, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
-    assert 300 * 300 * 600 > duel_chain.MAX_TERM_WORK
-    assert A.duel_chain(a, a) is None
+def test_sides_too_large_for_the_grid_are_simulated(monkeypatch):
+    """Endurance 900 + Vitality 100 on each side (one pool: nothing deals vital damage): the grid of
+    both sides' damage taken alone is 1,000 x 1,000 = 1 M cells; with the bound just under 1 M alive
+    cells that is past it, counted before any work, so the duel is left to the simulation at once."""
+    a = mk("A", level=100, endurance=900, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
+    monkeypatch.setattr(duel_module, "MAX_CELLS", 999_999)
+    assert _duel(a, a) is None
 
 
 def test_other_tactics_are_simulated():
