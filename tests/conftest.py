@@ -35,4 +35,4 @@ def state_too_large(monkeypatch):
     import importlib
 
     monkeypatch.setattr("workbench.state_chain.MAX_KEYS", 0)
-    monkeypatch.setattr(importlib.import_module("workbench.fight.duel"), "MAX_CELLS", 0)
+    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)

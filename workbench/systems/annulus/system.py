@@ -424,10 +424,23 @@ class AnnulusSystem(RuleSystem):
     build_combinations_noun = "upgrade combinations"
     builds_per_combination = 3
 
+    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
+        """Return the exact duel of ``a`` and ``b`` by the chain over both sides' state
+        (annulus/duel_chain.py: each side's conditions, stings, timers, awareness, recharge,
+        Telegraphed, Devour, Counter, and both sides' damage taken, played from the simulation's own
+        tables and plans), or None past its bound. The duel derived from :meth:`fight_round`
+        (``workbench.fight.duel.duel_chain``) equals it on every catalog pair (tests/systems/annulus/
+        test_duel.py) but is about 40x slower until its key pairs are batched (issue "The
+        state-aware fight at the speed of the plain one"), so the fight's generic duel asks for this
+        one first."""
+        from .duel_chain import duel_chain
+
+        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
+
     def fight_round(self, attacker, target, options=None, situation=None, plan=None):
         """Return the one description of ``attacker``'s turn against ``target`` (annulus/round.py),
-        from which rounds-to-kill's exact chain, optimal play's and the duel over both sides' state are
-        derived (workbench/fight/); the simulation is still :meth:`simulation_side`."""
+        from which rounds-to-kill's exact chain and optimal play's are derived (workbench/fight/); the
+        duel is still :meth:`duel_chain` (for its speed) and the simulation :meth:`simulation_side`."""
         from .round import AnnulusRound
 
         return AnnulusRound(self, attacker, target, options, situation, plan)

@@ -1,4 +1,4 @@
-"""The exact Annulus duel over both sides' state (derived from annulus/round.py by workbench/fight/duel.py): hand-worked rounds for the
+"""The exact Annulus duel over both sides' state (annulus/duel_chain.py): hand-worked rounds for the
 effects that couple the two sides, an independent Fraction enumeration of small duels written from the
 rules text (annulus-attacks.txt; docs/combat.md, "Duels"), agreement with the stateless chains where no
 state is carried and with the seeded simulation on catalog pairs, and what it leaves to the simulation.
@@ -19,19 +19,23 @@ import workbench as wb
 from tests.systems.annulus.builders import A, mk
 from workbench.simulate import state_effects
 
-duel_module = importlib.import_module("workbench.fight.duel")
+duel_chain = importlib.import_module("workbench.systems.annulus.duel_chain")
+fight_duel = importlib.import_module("workbench.fight.duel")
 ONE_ACTION = A.Options(actions=1)
 
 
-def _duel(a, b, options=None, first="a", rounds=100):
-    """The exact duel derived from the Annulus round (workbench.fight.duel.duel_of)."""
-    return duel_module.duel_of(A, a, b, options, first=first, max_rounds=rounds)
+def _derived(a, b, options=None, first="a", rounds=100):
+    """The duel derived from the Annulus round (annulus/round.py) by the fight's generic duel
+    (workbench.fight.duel.duel_chain), as (win_a, win_b, left_a, left_b)."""
+    got = fight_duel.duel_chain(A.fight_round(a, b, options), A.fight_round(b, a, options), first, rounds)
+    assert got is not None
+    return got.win_a, got.win_b, got.left_a, got.left_b
 
 
 def _wins(a, b, options=None, first="a", rounds=100):
-    got = _duel(a, b, options, first, rounds)
+    got = A.duel_chain(a, b, options, first=first, max_rounds=rounds)
     assert got is not None
-    return got.win_a, got.win_b, got.left_a, got.left_b
+    return got
 
 
 # ---------------------------------------------------------------- hand-worked rounds
@@ -102,7 +106,16 @@ def _rows(attack, me, foe, prone):
     out = []
     for r in t.iter_rows(named=True):
         laid = frozenset(c for c in CONDITIONS if r[c])
-        out.append((r["damage"], r["vitality_damage"], laid, r["knockdown"], r["daze"], F(r["probability"]).limit_denominator(10**9)))
+        out.append(
+            (
+                r["damage"],
+                r["vitality_damage"],
+                laid,
+                r["knockdown"],
+                r["daze"],
+                F(r["probability"]).limit_denominator(10**9),
+            )
+        )
     assert sum(r[-1] for r in out) == 1
     return out
 
@@ -147,7 +160,9 @@ def _oracle(a, b, rounds, first=0):
                             if f2[1] <= 0:
                                 after.append((m2, f2, q2))
                                 continue
-                            for dmg, vit, laid, knock, daze, w in _rows(creatures[x].attack_sets[0], creatures[x], creatures[1 - x], f2[3]):
+                            for dmg, vit, laid, knock, daze, w in _rows(
+                                creatures[x].attack_sets[0], creatures[x], creatures[1 - x], f2[3]
+                            ):
                                 f3 = hurt(f2, dmg - vit, vit)
                                 f3 = (f3[0], f3[1], f3[2] | laid, f3[3] or knock, f3[4] or daze)
                                 after.append((m2, f3, q2 * w))
@@ -187,9 +202,28 @@ def test_the_duel_chain_matches_a_fraction_enumeration_of_the_rules(ups_a, ups_b
     b = mk("B", level=level_b, endurance=0, attack_sets=[A.Attack("T", "agility", ups_b)])
     rounds = 5
     want_a, want_b = _oracle(a, b, rounds, first)
-    win_a, win_b, _, _ = _wins(a, b, first="ab"[first], rounds=rounds)
-    assert np.abs(win_a - want_a).max() < 1e-12
-    assert np.abs(win_b - want_b).max() < 1e-12
+    for play in (_wins, _derived):  # the hand-written chain and the duel derived from the round
+        win_a, win_b, _, _ = play(a, b, first="ab"[first], rounds=rounds)
+        assert np.abs(win_a - want_a).max() < 1e-12, play.__name__
+        assert np.abs(win_b - want_b).max() < 1e-12, play.__name__
+
+
+SMALL = ["Rat", "Giant Centipede", "Wolf", "Town Guard", "Cutpurse"]
+
+
+@pytest.mark.parametrize("a", SMALL)
+def test_the_duel_derived_from_the_round_is_the_duel_chain(a):
+    """workbench.fight.duel derives the duel from annulus/round.py (a fall part-way through a turn
+    ends it: falls_mid_turn); it equals this module's hand-written chain on every pair of the
+    catalog's five smallest creatures, both orders (Counter, Drain, Choke, recharge, Endurance kept
+    apart, Endurance + Vitality as HP left), to 1e-12 in each round's win chances and both winners'
+    HP left. (It does on all 121 catalog pairs, about 40x slower: benchmarks/README.md.)"""
+    cat = A.catalog()
+    for b in SMALL:
+        for first in ("a", "b"):
+            x, y = cat.creature(a), cat.creature(b)
+            for got, want in zip(_derived(x, y, first=first), _wins(x, y, first=first)):
+                assert got.shape == want.shape and np.abs(got - want).max() < 1e-12, (a, b, first)
 
 
 # ---------------------------------------------------------------- the stateless chains, the simulation
@@ -202,7 +236,13 @@ def test_without_state_the_duel_chain_is_the_two_independent_chains():
     creatures = [
         mk("Plain", level=3, endurance=2, attack_sets=[A.Attack("Jab", "agility", {})]),
         mk("Stabber", level=2, endurance=3, attack_sets=[A.Attack("Stab", "agility", {"Vital": 1})]),
-        mk("Brawler", level=4, endurance=1, to=1, attack_sets=[A.Attack("Jab", "agility", {}), A.Attack("Kick", "toughness", {"Critical": 1})]),
+        mk(
+            "Brawler",
+            level=4,
+            endurance=1,
+            to=1,
+            attack_sets=[A.Attack("Jab", "agility", {}), A.Attack("Kick", "toughness", {"Critical": 1})],
+        ),
     ]
     pairs = [(a, b) for a in creatures for b in creatures]
     assert not any(state_effects(a, b) for a, b in pairs)
@@ -252,9 +292,9 @@ def test_every_catalog_duel_is_exact():
     creatures = list(cat.creatures.values())
     for a in creatures:
         for b in creatures:
-            got = _duel(a, b, rounds=20)
+            got = A.duel_chain(a, b, max_rounds=20)
             assert got is not None
-            assert 0.0 <= got.win_a.sum() + got.win_b.sum() <= 1.0 + 1e-12
+            assert 0.0 <= got[0].sum() + got[1].sum() <= 1.0 + 1e-12
 
 
 # ---------------------------------------------------------------- what is left to the simulation
@@ -263,19 +303,18 @@ def test_every_catalog_duel_is_exact():
 def test_a_state_past_the_bound_is_simulated_and_says_why(monkeypatch):
     a = mk("A", level=2, endurance=0, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
     b = mk("B", level=2, endurance=0, attack_sets=[A.Attack("Jab", "agility", {})])
-    monkeypatch.setattr(duel_module, "MAX_CELLS", 0)
-    assert _duel(a, b) is None
+    monkeypatch.setattr(duel_chain, "MAX_CELLS", 0)
+    assert A.duel_chain(a, b) is None
     r = wb.duel(a, b, fights=2_000, progress=False)
     assert not r.exact and r.forced_by == ("choke",) and r.standard_error is not None
 
 
-def test_sides_too_large_for_the_grid_are_simulated(monkeypatch):
-    """Endurance 900 + Vitality 100 on each side (one pool: nothing deals vital damage): the grid of
-    both sides' damage taken alone is 1,000 x 1,000 = 1 M cells; with the bound just under 1 M alive
-    cells that is past it, counted before any work, so the duel is left to the simulation at once."""
-    a = mk("A", level=100, endurance=900, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
-    monkeypatch.setattr(duel_module, "MAX_CELLS", 999_999)
-    assert _duel(a, a) is None
+def test_sides_too_large_for_the_grid_are_simulated():
+    """Endurance 200 + Vitality 100 on each side: one term of a turn would cost 300 x 300 x 600
+    multiply-adds (past MAX_TERM_WORK), so the duel is left to the simulation at once."""
+    a = mk("A", level=100, endurance=200, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
+    assert 300 * 300 * 600 > duel_chain.MAX_TERM_WORK
+    assert A.duel_chain(a, a) is None
 
 
 def test_other_tactics_are_simulated():
@@ -313,7 +352,7 @@ def test_a_set_disarmed_mid_turn_makes_no_further_use_that_turn():
 
 
 def test_the_actions_of_a_disarmed_set_go_to_the_best_plan_still_legal():
-    """"The actions its later uses would have spent go to the best plan still legal with the actions left, if
+    """ "The actions its later uses would have spent go to the best plan still legal with the actions left, if
     there is one, and are lost otherwise" (CLARIFICATIONS.md, Annulus). Three actions (Options(actions=3)); a
     (Vitality 10) holds Jab (1 action) and Big (Charged: 2 actions; mean 3 against Jab's 2) and plans
     Jab + Jab + Jab (mean 6 against Jab + Big's 5). b (Vitality 7) answers the first Jab that deals damage with
@@ -344,8 +383,10 @@ def test_the_actions_of_a_disarmed_set_go_to_the_best_plan_still_legal():
         total = F(0)
         for k, q in jab_pmf.items():
             if k >= 1 and not used and dealt + k < 7:  # b counters: "when damaged", once a round
-                total += q * (disarm * p_kill(dealt + k, acts - 1, True, True)
-                              + (1 - disarm) * p_kill(dealt + k, acts - 1, True, False))
+                total += q * (
+                    disarm * p_kill(dealt + k, acts - 1, True, True)
+                    + (1 - disarm) * p_kill(dealt + k, acts - 1, True, False)
+                )
             else:
                 total += q * p_kill(dealt + k, acts - 1, used, False)
         return total
