@@ -4,7 +4,7 @@ Per system, in one run: how many duels were exact before duels read the chains o
 directions without state effects: ``state_effects(a, b) | state_effects(b, a)`` empty) and how many
 are exact now (also those whose ``RuleSystem.duel_couplings`` is empty and whose stateful directions
 have a ``RuleSystem.state_chain``: ``workbench.combat._state_directions``, the choice ``wb.duel``
-makes, and coupled ones that the system's ``RuleSystem.duel_chain`` over both sides' state solves), the effects that still force a simulation, and the time of every exact duel (``wb.duel(a, b)``
+makes, and coupled ones that the duel over both sides' state derived from the system's round solves: ``workbench.fight.duel.duel_of``), the effects that still force a simulation, and the time of every exact duel (``wb.duel(a, b)``
 as a user calls it, first="a", 100 rounds; after one warm-up duel, with the simulation's memo of
 tables cleared before each): their total and the slowest.
 The simulated duels are not run (100,000 fights each). ``--sample N`` times only N exact pairs per
@@ -40,7 +40,7 @@ def main() -> None:
         cr = list(s.catalog().creatures.values())
         pairs = [(a, b) for a in cr for b in cr]
         before = after = 0
-        joint = type(s).duel_chain is not RuleSystem.duel_chain  # the system has a chain over both sides
+        joint = True  # every system's duel over both sides' state is derived from its round (workbench.fight.duel)
         exact_pairs, forcing = [], set()
         for a, b in pairs:
             stateful = state_effects(a, b) | state_effects(b, a)

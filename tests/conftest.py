@@ -35,5 +35,4 @@ def state_too_large(monkeypatch):
     import importlib
 
     monkeypatch.setattr("workbench.state_chain.MAX_KEYS", 0)
-    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.state_chain"), "MAX_FIGHT_KEYS", 0)
     monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)

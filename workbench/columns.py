@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-__all__ = ["Columns", "key_rows", "from_key_rows", "padded_table", "row_groups", "stacked"]
+__all__ = ["Columns", "distinct_rows", "key_rows", "from_key_rows", "padded_table", "row_groups", "stacked"]
 
 C = TypeVar("C", bound="Columns")
 
@@ -62,6 +62,24 @@ def key_rows(states: tuple[Columns, ...]) -> np.ndarray:
     array: each combatant's key fields in declaration order."""
     cols = [np.asarray(getattr(s, n), dtype=np.int64) for s in states for n in s.key_names()]
     return np.stack(cols, axis=1) if cols else np.zeros((states[0].size, 0), np.int64)
+
+
+def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (the distinct rows of the whole numbers ``rows``, sorted, each row's index among them):
+    ``np.unique(rows, axis=0, return_inverse=True)``, by one index per row (mixed radix over each
+    column's range, a 1-d unique) when the ranges' product fits an int64."""
+    if rows.shape[0] == 0 or rows.shape[1] == 0:
+        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return uniq, inverse.ravel()
+    lo = rows.min(axis=0)
+    dims = rows.max(axis=0) - lo + 1
+    if float(np.prod(dims.astype(np.float64))) >= 2.0**62:
+        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return uniq, inverse.ravel()
+    shape = tuple(int(d) for d in dims)
+    flat = np.ravel_multi_index(tuple((rows - lo).T), shape)
+    first, inverse = np.unique(flat, return_inverse=True)
+    return np.stack(np.unravel_index(first, shape), axis=1).astype(rows.dtype) + lo, inverse.ravel()
 
 
 def from_key_rows(types: tuple[type[Columns], ...], rows: np.ndarray) -> tuple[Columns, ...]:

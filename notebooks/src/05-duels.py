@@ -129,7 +129,7 @@ print(left)
 # direction. When a duel has any, `wb.duel` looks for an exact chain over the state: each
 # direction's own when neither side's turns change the other's fight (Glass Empires armor points,
 # an Unbound Brace), or one chain over both sides' state (an Unbound shield bash:
-# `RuleSystem.duel_chain`; Annulus conditions, stings and self-damage, where a recovery check spends
+# `workbench.fight.duel.duel_of`, derived from the round; Annulus conditions, stings and self-damage, where a recovery check spends
 # the creature's own actions, are chained the same way). Only where no chain fits (for example a
 # tactic other than the default, below) does it play `fights` seeded fights with numpy, and it says
 # so. `wb.rounds_to_kill` and `wb.compare` run exact chains over the Annulus and Glass Empires state

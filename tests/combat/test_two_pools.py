@@ -143,7 +143,7 @@ def test_automatic_choice_reports_exact_or_simulated(monkeypatch):
     monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)
     r = wb.duel(burner, b, fights=2000)  # past its bound: simulated, and it says why
     assert not r.exact and r.fights == 2000 and r.standard_error > 0 and r.forced_by == ("burn",)
-    # rounds to kill: exact over the fight's state (annulus/state_chain.py), simulated when forced
+    # rounds to kill: exact over the fight's state (annulus/round.py, derived by workbench/fight/chain.py), simulated when forced
     frame = wb.rounds_to_kill(burner, b, fights=2000)
     assert frame["exact"][0] and frame["fights"][0] is None
     frame = wb.rounds_to_kill(burner, b, fights=2000, simulate=True)

@@ -129,7 +129,7 @@ def test_every_catalog_row_is_rounds_to_kills_fight(system):
     assert seen["exact"] + seen["simulated"] == frame.height > 0
     if system == "annulus":
         # the Annulus catalog carries state (awareness, conditions, ...), all of it chained over the
-        # state (annulus/state_chain.py): no row simulated
+        # state (annulus/round.py): no row simulated
         assert seen["simulated"] == 0
         assert sum(bool(state_effects(a, t)) for a in att for t in cs) > 100
 

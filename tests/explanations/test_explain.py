@@ -44,7 +44,7 @@ def test_a_simulated_row_is_reproduced_to_the_digit(state_too_large):
 
 def test_a_row_with_state_chained_over_it_is_exact():
     """The Ogre's Crushing Blow dazes and knocks down: the fight is chained over its state
-    (annulus/state_chain.py), exact, and the snippet gives the number again."""
+    (annulus/round.py), exact, and the snippet gives the number again."""
     ogre, wolf = A.catalog().creature("Ogre"), A.catalog().creature("Wolf")
     info = wb.explain(ogre, wolf)
     assert info["method"] == "exact" and info["fights"] is None

@@ -26,7 +26,7 @@ class Reckless:
     def __init__(self, hp_me: int, hp_foe: int, own: int, q: float = 0.0):
         self.hp, self.own, self.q = (hp_me, hp_foe), own, q
 
-    def start(self):
+    def start(self, passive=False):
         return Taken(np.zeros(1, np.int64)), Taken(np.zeros(1, np.int64))
 
     def hit_points(self, who):

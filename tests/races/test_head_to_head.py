@@ -80,7 +80,7 @@ def test_a_simulated_race_says_so_with_an_error(state_too_large):
 
 def test_races_with_state_are_exact():
     """Races whose fights carry state are exact when it fits the chain: an Annulus race with
-    conditions (annulus/state_chain.py) and a Last Odyssey race with Miasma (the chain derived from
+    conditions (the chain derived from annulus/round.py) and a Last Odyssey race with Miasma (the chain derived from
     last_odyssey/round.py)."""
     lo = wb.system("last_odyssey").catalog()
     r = wb.head_to_head(lo.creature("Zombie Hulk"), lo.creature("Cop"), lo.creature("Troll")).row(0, named=True)

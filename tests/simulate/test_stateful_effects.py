@@ -83,7 +83,7 @@ def test_clueless_target_first_strike_is_an_assassination():
     frame = wb.rounds_to_kill(a, b, fights=N, seed=4, simulate=True)
     assert not frame["exact"][0]
     assert abs(frame["p_killed_by"][0] - p1) < 4 * (p1 * (1 - p1) / N) ** 0.5 + 1e-9
-    # by default the chain over the state answers it exactly (annulus/state_chain.py)
+    # by default the chain over the state answers it exactly (annulus/round.py)
     chain = wb.rounds_to_kill(a, b)
     assert chain["exact"][0] and abs(chain["p_killed_by"][0] - p1) < 1e-12
     alert = wb.rounds_to_kill(a, b.replace(awareness="alert"))

@@ -55,7 +55,7 @@ def test_a_fight_that_cannot_end_is_said_in_words_and_is_no_error(toy):  # noqa:
 
 def test_a_stateful_fight_chained_over_its_state_says_it_is_exact():
     """Annulus catalog: the Rat's Bite can Choke (a condition that lasts: state); the fight is
-    chained over that state (annulus/state_chain.py), so it is exact."""
+    chained over that state (annulus/round.py), so it is exact."""
     p = DamagePanel("annulus")
     p.fight_background.wait(60)
     f = p.fight

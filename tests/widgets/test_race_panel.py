@@ -34,7 +34,7 @@ def test_picking_a_rival_races_it():
 
 
 def test_an_annulus_race_names_the_cheaper_build_and_says_it_is_exact():
-    """The Rat's Choke and the Centipede's conditions are chained over the state (annulus/state_chain.py)."""
+    """The Rat's Choke and the Centipede's conditions are chained over the state (annulus/round.py)."""
     A = wb.system("annulus").catalog()
     p = RacePanel("annulus", A.creature("Rat"), A.creature("Giant Centipede"), A.creature("Wolf"), fights=5_000)
     row = p.value.row(0, named=True)

@@ -18,11 +18,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..columns import Columns, from_key_rows, key_rows
+from ..columns import Columns, distinct_rows, from_key_rows, key_rows
 from ..errors import RulesError
 from ..state_chain import Branch, KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
 from .draw import Enumerator
-from .round import FightRound, between_of, play
+from .round import FightRound, between_of, play, round_steps
 
 __all__ = ["MAX_STATES", "MAX_TRANSITIONS", "enumerated", "keyed_turns", "passive_chain", "planned_chain"]
 
@@ -52,8 +52,8 @@ def enumerated(
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
         parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
-    uniq, inverse = np.unique(np.column_stack([*parts, key_rows((me2, foe2))]), axis=0, return_inverse=True)
-    return uniq, np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+    uniq, inverse = distinct_rows(np.column_stack([*parts, key_rows((me2, foe2))]))
+    return uniq, np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
 
 
 def keyed_turns(
@@ -64,11 +64,12 @@ def keyed_turns(
     steps: tuple[str, ...] | None = None,
 ) -> list[KeyedTurn]:
     """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call):
-    the attacker's turn and its acts after the round (``steps``, default :func:`_round`), as rows
-    (the key after the round, the target's damage, probability)."""
+    the attacker's turn, its acts after the round and the target's rest (``steps``, default
+    :func:`~workbench.fight.round.round_steps`), as rows (the key after the round, the target's
+    damage, probability)."""
     if not keys:
         return []
-    steps = _round(rnd) if steps is None else steps
+    steps = round_steps(rnd, passive=True) if steps is None else steps
     uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, steps=steps)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     out = []
@@ -80,14 +81,8 @@ def keyed_turns(
     return out
 
 
-def _round(rnd: FightRound) -> tuple[str, ...]:
-    """Return the steps of a round of rounds-to-kill: the attacker's turn, then its acts between
-    rounds when it has any (the passive target has none)."""
-    return ("turn", "between") if between_of(rnd) is not None else ("turn",)
-
-
 def _start(rnd: FightRound) -> tuple[tuple[int, ...], tuple[type[Columns], ...], int]:
-    me, foe = rnd.start()
+    me, foe = rnd.start(passive=True)
     return tuple(key_rows((me, foe))[0].tolist()), (type(me), type(foe)), int(rnd.hit_points(1))
 
 
@@ -109,10 +104,10 @@ def passive_chain(
     max_states: int | None = None,
     max_transitions: int | None = None,
 ) -> StateChain | None:
-    """Return rounds-to-kill's chain of ``rnd`` (the attacker acts, the target does nothing),
-    solved by :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds
-    (module docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and
-    MAX_TRANSITIONS)."""
+    """Return rounds-to-kill's chain of ``rnd`` (a round: the attacker's turn, its acts after the
+    round, the target's rest: :func:`~workbench.fight.round.round_steps`), solved by
+    :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds (module
+    docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and MAX_TRANSITIONS)."""
     max_states = MAX_STATES if max_states is None else max_states
     max_transitions = MAX_TRANSITIONS if max_transitions is None else max_transitions
     start, types, hp = _start(rnd)
@@ -120,9 +115,9 @@ def passive_chain(
     frontier = [start]
     rows = 0
     first: Hashable = start
-    if between_of(rnd) is not None:  # round 1 is the acts before it, the turn and the acts after it
+    if between_of(rnd) is not None:  # round 1 is the acts before it, then a round
         first = (OPENING, *start)
-        turns[first] = keyed_turns(rnd, [start], types, steps=("opening", *_round(rnd)))[0]
+        turns[first] = keyed_turns(rnd, [start], types, steps=("opening", *round_steps(rnd, passive=True)))[0]
         rows = len(turns[first].keys)
         frontier = sorted(cast(set[tuple[int, ...]], set(turns[first].keys)))
     while frontier:
@@ -141,19 +136,64 @@ def passive_chain(
 def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain:
     """Return the fight of :func:`passive_chain` with every plan legal at each key
     (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); a
-    RulesError (field ``target``, counted before the work) past ``max_states`` (default MAX_STATES). Each level's (key, plan) pairs are enumerated in ONE
-    call (``plan`` one label per row)."""
+    RulesError (field ``target``, counted before the work) past ``max_states`` (default MAX_STATES).
+
+    The plan is chosen once the dice before it are rolled: a description with ``ready`` (dice its
+    turn rolls before the plan) has each key's round as one :class:`~workbench.state_chain.Branch`
+    per state ``ready`` leaves, and one whose side acts before the first round (``between`` with
+    ``opening``) has round 1 branched the same way over those acts. Each level's keys are readied
+    in ONE enumeration, and its (state, plan) pairs played in another (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
     start, types, hp = _start(rnd)
-    per: dict[Hashable, dict[str, KeyedTurn]] = {}
+    ready = ("ready",) if hasattr(rnd, "ready") else ()
+    after = ("act", *round_steps(rnd, passive=True)[1:])  # the round once the plan is chosen
+    # the plans legal at each state where a plan is chosen, each with its round
+    at: dict[tuple[int, ...], dict[str, KeyedTurn]] = {}
+
+    def plans_at(mids: list[tuple[int, ...]]) -> None:
+        new = sorted(set(mids) - at.keys())
+        if not new:
+            return
+        me, foe = from_key_rows(types, np.array(new, dtype=np.int64).reshape(len(new), -1))
+        legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(new))]
+        # every (state, plan) of the level in ONE enumeration; each state's plans in the order
+        # rnd.plans lists them (ties go to the first)
+        rows = [(k, label) for k, labels in zip(new, legal) for label in labels]
+        plan = np.array([label for _, label in rows], dtype=object)
+        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan, steps=after) if rows else []
+        for k in new:
+            at[k] = {}
+        for (k, label), t in zip(rows, turns):
+            at[k][label] = t
+
+    def branches(keys: list[tuple[int, ...]], steps: tuple[str, ...]) -> list[list[Branch]]:
+        """Return, per key, a Branch per state ``steps`` leave (the dice before the plan)."""
+        got = keyed_turns(rnd, keys, types, steps=steps)
+        plans_at([cast(tuple[int, ...], m) for t in got for m in t.keys])
+        out = []
+        for t in got:
+            one = []
+            for k, d, p in zip(t.keys, t.damage.tolist(), t.probability.tolist()):
+                m = cast(tuple[int, ...], k)
+                mm, mf = from_key_rows(types, np.array([m], dtype=np.int64))
+                one.append(Branch(float(p), int(d), at[m], {"taken_before_the_plan": int(d), **rnd.describe(mm, mf)}))
+            out.append(one)
+        return out
+
+    per: dict[Hashable, dict[str, KeyedTurn] | list[Branch]] = {}
+    first: Hashable = start
     frontier = [start]
-    opening: list[tuple[float, int, tuple[int, ...]]] = []  # (probability, damage, key) after the acts before round 1
-    if between_of(rnd) is not None:
-        (got,) = keyed_turns(rnd, [start], types, steps=("opening",))
-        opening = [
-            (float(p), int(d), cast(tuple[int, ...], k)) for k, d, p in zip(got.keys, got.damage, got.probability)
-        ]
-        frontier = sorted({k for _, _, k in opening})
+    if between_of(rnd) is not None:  # round 1: the acts before it, then the dice before the plan
+        first = (OPENING, *start)
+        per[first] = branches([start], ("opening", *ready))[0]
+        frontier = []
+
+    def reached(rounds: list[dict[str, KeyedTurn] | list[Branch]]) -> list[tuple[int, ...]]:
+        plans = [r for x in rounds for r in ([b.plans for b in x] if isinstance(x, list) else [x])]
+        return sorted(cast(set[tuple[int, ...]], {n for p in plans for t in p.values() for n in t.keys} - per.keys()))
+
+    if not frontier:
+        frontier = reached([per[first]])
     while frontier:
         if (len(per) + len(frontier)) * hp > max_states:
             raise RulesError(
@@ -162,36 +202,20 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
                 field="target",
                 rule="docs/limits.md: bounded work",
             )
-        me, foe = from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
-        legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(frontier))]
-        # every (key, plan) of the level in ONE enumeration: a plan per row; each key's plans in the
-        # order rnd.plans lists them (ties go to the first)
-        rows = [(k, label) for k, labels in zip(frontier, legal) for label in labels]
-        plan = np.array([label for _, label in rows], dtype=object)
-        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan) if rows else []
-        for k in frontier:
-            per[k] = {}
-        for (k, label), t in zip(rows, turns):
-            per[k][label] = t
-        frontier = sorted(
-            cast(set[tuple[int, ...]], {n for k in frontier for t in per[k].values() for n in t.keys} - per.keys())
-        )
+        if ready:
+            for k, b in zip(frontier, branches(frontier, ready)):
+                per[k] = b
+        else:
+            plans_at(frontier)
+            for k in frontier:
+                per[k] = at[k]
+        frontier = reached([per[k] for k in frontier])
 
     def describe(key: Any) -> dict[str, Any]:
         me, foe = from_key_rows(types, np.array([_plain(key)], dtype=np.int64))
         return rnd.describe(me, foe)
 
-    if not opening:
-        return PlannedChain(start, hp, per.__getitem__, describe)
-    # round 1: the attacker's acts before it are dice rolled before its plan is chosen, one Branch
-    # per state they leave (each plan then plays that state's round)
-    branches = [Branch(p, d, per[k], {"taken_before_the_plan": d}) for p, d, k in opening]
-    first = (OPENING, *start)
-
-    def turn(key: Any) -> dict[str, KeyedTurn] | list[Branch]:
-        return branches if key == first else per[key]
-
-    return PlannedChain(first, hp, turn, describe)
+    return PlannedChain(first, hp, per.__getitem__, describe)
 
 
 def state_chain(
@@ -220,6 +244,8 @@ def state_chain(
         if got is None:
             return None
         return StateChain(got[0], float(got[1]), 0, got[2] if len(got) > 2 else None)
+    if weights is not None and not getattr(rnd, "whole_pool", True):
+        return None  # HP left is not the damage taken (round.py: ``whole_pool``)
     W = None if weights is None else check_round_weights(weights, max_rounds)
     return passive_chain(rnd, max_rounds, weights=W)
 

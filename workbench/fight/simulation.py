@@ -31,7 +31,10 @@ class RoundSide(Side):
 
     def start(self, n: int, sim: Fights) -> None:
         super().start(n, sim)
-        self.state = self._first.tile(n)
+        first = self._first
+        if self.immortal:  # rounds to kill's attacker: its foe is passive (neither attacks nor reacts)
+            first = self.rnd.start(passive=True)[0]
+        self.state = first.tile(n)
 
     def _play(self, idx: np.ndarray, foe: Side, sim: Fights, steps: tuple[str, ...]) -> None:
         """Play ``steps`` (:func:`~workbench.fight.round.play`) of the fights ``idx`` with a sampler."""
@@ -45,13 +48,21 @@ class RoundSide(Side):
     def turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         self._play(idx, foe, sim, ("turn",))
 
+    def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
+        """This side's turn without attacking (a passive target): its attacker's description's
+        ``rest`` (the foe is that attacker), if it has one."""
+        foe = cast(RoundSide, foe)
+        if not hasattr(foe.rnd, "rest"):
+            return
+        foe._play(idx, self, sim, ("rest",))
+
     def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
         """Return True when no turn (and act between rounds) of this side can change the fights
         ``idx``: from each of their distinct keys (every field but the damage taken), every outcome
         of the enumerated description leaves both keys as they are and deals no damage. A passive
-        side does nothing."""
+        side does nothing unless its attacker's description gives it a ``rest``."""
         if passive:
-            return True
+            return not hasattr(getattr(foe, "rnd", None), "rest")
         foe = cast(RoundSide, foe)
         keys = np.unique(key_rows((self.state.take(idx), foe.state.take(idx))), axis=0)
         new = [k for k in map(tuple, keys.tolist()) if k not in self._still]

@@ -20,7 +20,16 @@ from tests.systems.annulus.builders import A, mk
 from workbench.simulate import state_effects
 
 duel_chain = importlib.import_module("workbench.systems.annulus.duel_chain")
+fight_duel = importlib.import_module("workbench.fight.duel")
 ONE_ACTION = A.Options(actions=1)
+
+
+def _derived(a, b, options=None, first="a", rounds=100):
+    """The duel derived from the Annulus round (annulus/round.py) by the fight's generic duel
+    (workbench.fight.duel.duel_chain), as (win_a, win_b, left_a, left_b)."""
+    got = fight_duel.duel_chain(A.fight_round(a, b, options), A.fight_round(b, a, options), first, rounds)
+    assert got is not None
+    return got.win_a, got.win_b, got.left_a, got.left_b
 
 
 def _wins(a, b, options=None, first="a", rounds=100):
@@ -97,7 +106,16 @@ def _rows(attack, me, foe, prone):
     out = []
     for r in t.iter_rows(named=True):
         laid = frozenset(c for c in CONDITIONS if r[c])
-        out.append((r["damage"], r["vitality_damage"], laid, r["knockdown"], r["daze"], F(r["probability"]).limit_denominator(10**9)))
+        out.append(
+            (
+                r["damage"],
+                r["vitality_damage"],
+                laid,
+                r["knockdown"],
+                r["daze"],
+                F(r["probability"]).limit_denominator(10**9),
+            )
+        )
     assert sum(r[-1] for r in out) == 1
     return out
 
@@ -142,7 +160,9 @@ def _oracle(a, b, rounds, first=0):
                             if f2[1] <= 0:
                                 after.append((m2, f2, q2))
                                 continue
-                            for dmg, vit, laid, knock, daze, w in _rows(creatures[x].attack_sets[0], creatures[x], creatures[1 - x], f2[3]):
+                            for dmg, vit, laid, knock, daze, w in _rows(
+                                creatures[x].attack_sets[0], creatures[x], creatures[1 - x], f2[3]
+                            ):
                                 f3 = hurt(f2, dmg - vit, vit)
                                 f3 = (f3[0], f3[1], f3[2] | laid, f3[3] or knock, f3[4] or daze)
                                 after.append((m2, f3, q2 * w))
@@ -182,9 +202,28 @@ def test_the_duel_chain_matches_a_fraction_enumeration_of_the_rules(ups_a, ups_b
     b = mk("B", level=level_b, endurance=0, attack_sets=[A.Attack("T", "agility", ups_b)])
     rounds = 5
     want_a, want_b = _oracle(a, b, rounds, first)
-    win_a, win_b, _, _ = _wins(a, b, first="ab"[first], rounds=rounds)
-    assert np.abs(win_a - want_a).max() < 1e-12
-    assert np.abs(win_b - want_b).max() < 1e-12
+    for play in (_wins, _derived):  # the hand-written chain and the duel derived from the round
+        win_a, win_b, _, _ = play(a, b, first="ab"[first], rounds=rounds)
+        assert np.abs(win_a - want_a).max() < 1e-12, play.__name__
+        assert np.abs(win_b - want_b).max() < 1e-12, play.__name__
+
+
+SMALL = ["Rat", "Giant Centipede", "Wolf", "Town Guard", "Cutpurse"]
+
+
+@pytest.mark.parametrize("a", SMALL)
+def test_the_duel_derived_from_the_round_is_the_duel_chain(a):
+    """workbench.fight.duel derives the duel from annulus/round.py (a fall part-way through a turn
+    ends it: falls_mid_turn); it equals this module's hand-written chain on every pair of the
+    catalog's five smallest creatures, both orders (Counter, Drain, Choke, recharge, Endurance kept
+    apart, Endurance + Vitality as HP left), to 1e-12 in each round's win chances and both winners'
+    HP left. (It does on all 121 catalog pairs, about 40x slower: benchmarks/README.md.)"""
+    cat = A.catalog()
+    for b in SMALL:
+        for first in ("a", "b"):
+            x, y = cat.creature(a), cat.creature(b)
+            for got, want in zip(_derived(x, y, first=first), _wins(x, y, first=first)):
+                assert got.shape == want.shape and np.abs(got - want).max() < 1e-12, (a, b, first)
 
 
 # ---------------------------------------------------------------- the stateless chains, the simulation
@@ -197,7 +236,13 @@ def test_without_state_the_duel_chain_is_the_two_independent_chains():
     creatures = [
         mk("Plain", level=3, endurance=2, attack_sets=[A.Attack("Jab", "agility", {})]),
         mk("Stabber", level=2, endurance=3, attack_sets=[A.Attack("Stab", "agility", {"Vital": 1})]),
-        mk("Brawler", level=4, endurance=1, to=1, attack_sets=[A.Attack("Jab", "agility", {}), A.Attack("Kick", "toughness", {"Critical": 1})]),
+        mk(
+            "Brawler",
+            level=4,
+            endurance=1,
+            to=1,
+            attack_sets=[A.Attack("Jab", "agility", {}), A.Attack("Kick", "toughness", {"Critical": 1})],
+        ),
     ]
     pairs = [(a, b) for a in creatures for b in creatures]
     assert not any(state_effects(a, b) for a, b in pairs)
@@ -307,7 +352,7 @@ def test_a_set_disarmed_mid_turn_makes_no_further_use_that_turn():
 
 
 def test_the_actions_of_a_disarmed_set_go_to_the_best_plan_still_legal():
-    """"The actions its later uses would have spent go to the best plan still legal with the actions left, if
+    """ "The actions its later uses would have spent go to the best plan still legal with the actions left, if
     there is one, and are lost otherwise" (CLARIFICATIONS.md, Annulus). Three actions (Options(actions=3)); a
     (Vitality 10) holds Jab (1 action) and Big (Charged: 2 actions; mean 3 against Jab's 2) and plans
     Jab + Jab + Jab (mean 6 against Jab + Big's 5). b (Vitality 7) answers the first Jab that deals damage with
@@ -338,8 +383,10 @@ def test_the_actions_of_a_disarmed_set_go_to_the_best_plan_still_legal():
         total = F(0)
         for k, q in jab_pmf.items():
             if k >= 1 and not used and dealt + k < 7:  # b counters: "when damaged", once a round
-                total += q * (disarm * p_kill(dealt + k, acts - 1, True, True)
-                              + (1 - disarm) * p_kill(dealt + k, acts - 1, True, False))
+                total += q * (
+                    disarm * p_kill(dealt + k, acts - 1, True, True)
+                    + (1 - disarm) * p_kill(dealt + k, acts - 1, True, False)
+                )
             else:
                 total += q * p_kill(dealt + k, acts - 1, used, False)
         return total

@@ -1,4 +1,4 @@
-"""Optimal play over an Annulus fight's state (annulus/state_chain.py, state_plans): each round's plan
+"""Optimal play over an Annulus fight's state (annulus/round.py, the planned chain of workbench/fight/chain.py): each round's plan
 chosen after the area sets' recharge dice and a Telegraphed strike (Fight.planned_turn: one Branch per
 state then), every legal plan there, solved by workbench.state_chain.solve_keyed_policy. Checked
 against the fixed-plan chain (state_chain), by a rule worked out by hand, and never slower."""
@@ -11,6 +11,7 @@ import pytest
 import workbench as wb
 from tests.state_chain.fixed_plans import assert_each_plan_is_its_fixed_chain
 from workbench.combat import frame_mean
+from workbench.fight.chain import state_chain, state_plans
 
 AN = wb.system("annulus")
 
@@ -23,7 +24,7 @@ def test_each_plan_alone_is_the_fixed_plan_chain():
     """The Ogre's two plans (Crushing Blow; Punch + Punch) are legal in every state: each alone is
     state_chain's fight with plan=that label, to 1e-12 (knockdown and Daze carried in the key)."""
     a, t = _pair("Ogre", "Drake")
-    chain = AN.state_plans(a, t)
+    chain = state_plans(AN, a, t)
     assert [list(b.plans) for b in chain.turn(chain.start)] == [["Punch + Punch", "Crushing Blow"]]
     assert_each_plan_is_its_fixed_chain(AN, a, t, ["Punch + Punch", "Crushing Blow"])
 
@@ -56,12 +57,13 @@ def test_decisions_after_the_recharge_dice_and_a_telegraphed_strike(pair):
     and P(killed by t) agree to 1e-12, which they would not if a branch's dice or damage were wrong."""
     a, t = _pair(*pair)
     policy, frame = wb.optimal_play(a, t)
-    by, mean = AN.state_chain(a, t)
+    got = state_chain(AN, a, t)
+    by, mean = got.by, got.mean
     assert policy.mean == pytest.approx(mean, rel=1e-12)
     n = min(by.size, policy.by.size)
     np.testing.assert_allclose(policy.by[:n], by[:n], rtol=0, atol=1e-12)
     assert "area_sets_charged" in frame.columns
-    chain = AN.state_plans(a, t)
+    chain = state_plans(AN, a, t)
     branches = [b for k in (chain.start,) for b in chain.turn(k)]
     assert sum(b.probability for b in branches) == pytest.approx(1.0, abs=1e-15)
 
@@ -75,10 +77,10 @@ def test_never_slower_than_the_damage_play_over_the_catalog():
         for t in cr:
             if not AN.state_effects(a, t):
                 continue
-            got = AN.state_chain(a, t)
-            if got is None or not np.isfinite(got[1]):
+            got = state_chain(AN, a, t)
+            if got is None or not np.isfinite(got.mean):
                 continue
             policy, _ = wb.optimal_play(a, t)
-            assert policy.mean <= got[1] * (1 + 1e-12), (a.name, t.name)
-            gains += policy.mean < got[1] * (1 - 1e-9)
+            assert policy.mean <= got.mean * (1 + 1e-12), (a.name, t.name)
+            gains += policy.mean < got.mean * (1 - 1e-9)
     assert gains >= 10

@@ -1,4 +1,4 @@
-"""The exact rounds-to-kill fight of an Annulus attacker over the fight's state (annulus/state_chain.py):
+"""The exact rounds-to-kill fight of an Annulus attacker over the fight's state (annulus/round.py, derived by workbench/fight/chain.py):
 one hand-worked case per effect, an independent Fraction enumeration of small chains written from the
 rules text (annulus-attacks.txt; docs/combat.md, "Rounds to kill in the simulation"), agreement with
 the seeded simulation on catalog pairs, and the fights it leaves to the simulation.
@@ -17,6 +17,7 @@ import pytest
 
 import workbench as wb
 from tests.systems.annulus.builders import A, mk
+from workbench.fight.chain import state_chain
 from workbench.simulate import simulate_rounds_to_kill
 
 
@@ -25,9 +26,9 @@ def _attacker(*sets):
 
 
 def _by(attacker, target, rounds=60):
-    got = A.state_chain(attacker, target, max_rounds=rounds)
+    got = state_chain(A, attacker, target, max_rounds=rounds)
     assert got is not None
-    return got[0], got[1]
+    return got.by, got.mean
 
 
 # ---------------------------------------------------------------- one hand-worked case per effect
@@ -251,9 +252,9 @@ def test_a_given_plan_agrees_with_the_seeded_simulation(attacker, attack, target
     s = A.attack_named(a, attack)
     plan = [s] * A.uses_per_turn(a, s)
     fights = 20_000
-    got = A.state_chain(a, t, plan=plan, max_rounds=300)
+    got = state_chain(A, a, t, plan=plan, max_rounds=300)
     assert got is not None
-    by = got[0]
+    by = got.by
     sim = simulate_rounds_to_kill(a, t, plan=plan, fights=fights, seed=11, max_rounds=300, progress=False)
     for k in (0, 1, 2, 299):
         p = by[min(k, by.size - 1)]
@@ -295,47 +296,51 @@ JAB = A.Attack("Jab", "agility", {"Setup": 1, "Blind": 1})
 
 
 def test_without_vital_damage_endurance_and_vitality_are_one_pool():
-    """"Endurance is removed first, then Vitality": with no vital damage the target dies when the
-    damage taken reaches E + V, so the chain carries no Endurance in its key (Fight.pooled). Both
-    readings give the same fight; with a Vital set only the two-pool one applies."""
-    from workbench.state_chain import KeyedTurn, solve_keyed_chain
-    from workbench.systems.annulus.state_chain import Fight
+    """ "Endurance is removed first, then Vitality": with no vital damage the target dies when the
+    damage taken reaches E + V, so the chain carries no Endurance in its key (AnnulusRound.pooled).
+    Both readings give the same fight; with a Vital set only the two-pool one applies."""
+    from workbench.fight.chain import passive_chain
 
     me = mk("Me", attack_sets=[HEX, JAB])
     foe = mk("Foe", level=3, endurance=4, awareness="clueless")
     by, mean = _by(me, foe, 40)
-    two = Fight(me, foe, None, None, None, pooled=False)
+    two = A.fight_round(me, foe)
+    assert two.pooled[1]
+    two.pooled = (two.pooled[0], False)  # the two-pool reading: Endurance lost a field of the key
 
-    def turn(key):
-        keys, dmg, prob = two.turn(key)
-        return KeyedTurn(keys, np.asarray(dmg), np.asarray(prob))
-
-    apart = solve_keyed_chain(two.start(), two.hp, turn, 40)
-    assert two.hp == 3 and apart is not None
+    apart = passive_chain(two, 40)
+    assert two.hit_points(1) == 3 and apart is not None
     assert np.abs(apart.by[: by.size] - by).max() < 1e-12 and abs(apart.mean - mean) < 1e-9
     # a large target is cheap when pooled: Endurance 100 and Vitality 100 in well under a second
-    assert A.state_chain(me, mk("Foe", level=100, endurance=100)) is not None
+    assert state_chain(A, me, mk("Foe", level=100, endurance=100)) is not None
 
 
 def test_a_state_past_the_bounds_is_left_to_the_simulation(monkeypatch):
-    """Past the solver's transitions (Vitality 1 behind Endurance 900: 901 damage states times the
-    rows) or past MAX_FIGHT_KEYS keys, None: rounds_to_kill simulates the fight."""
-    from workbench.systems.annulus import state_chain as sc
-
+    """Past the chain's bounds (Vitality 1 behind Endurance 900: 901 damage states times the keys)
+    or past its MAX_STATES keys x HP, None: rounds_to_kill simulates the fight."""
     me = mk("Me", attack_sets=[HEX, JAB])
-    assert A.state_chain(me, mk("Foe", level=1, endurance=900)) is None
+    assert state_chain(A, me, mk("Foe", level=1, endurance=900)) is None
     small = mk("Foe", level=3, endurance=2, awareness="clueless")
-    assert A.state_chain(me, small) is not None
-    monkeypatch.setattr(sc, "MAX_FIGHT_KEYS", 3)
-    assert A.state_chain(me, small) is None
+    assert state_chain(A, me, small) is not None
+    monkeypatch.setattr("workbench.fight.chain.MAX_STATES", 3 * A.hit_points(small))
+    assert state_chain(A, me, small) is None
     frame = wb.rounds_to_kill(me, small, fights=2000)
     assert not frame["exact"][0] and frame["fights"][0] == 2000
 
 
-def test_duel_weights_are_not_chained():
-    """A duel's HP left is over Endurance + Vitality, which the chain keeps apart: None (simulated)."""
+def test_duel_weights_only_where_the_pool_is_whole():
+    """A duel's HP left is over Endurance + Vitality. When vital damage can fall the chain keeps
+    Endurance lost apart from the damage taken: None (simulated). When nothing deals vital damage nor
+    heals, the two pools are one ("Endurance is removed first, then Vitality") and the weighted mass
+    is over that pool: with weights 1, 1, 1 it is P(alive after 0, 1, 2 rounds) summed by damage
+    taken, so its total is 1 + P(T > 1) + P(T > 2)."""
+    foe = mk("Foe", level=2, endurance=1)
+    vital = _attacker(A.Attack("Hex", "agility", {"Burn": 1, "Vital": 1}))
+    assert state_chain(A, vital, foe, weights=np.ones(3)) is None
     me = _attacker(A.Attack("Hex", "agility", {"Burn": 1}))
-    assert A.state_chain(me, mk("Foe", level=2, endurance=0), weights=np.ones(3)) is None
+    got = state_chain(A, me, foe, weights=np.ones(3))
+    assert got is not None and got.weighted is not None and got.weighted.size == 3  # Endurance 1 + Vitality 2
+    assert got.weighted.sum() == pytest.approx(1 + (1 - got.by[0]) + (1 - got.by[1]), abs=1e-12)
 
 
 # ---------------------------------------------------------------- the use tables it shares
@@ -360,10 +365,12 @@ def test_a_use_table_is_built_once_for_every_matchup_that_resolves_alike(monkeyp
     ]
     assert rows[0] == rows[1] != rows[2]
 
-    side = import_module("workbench.systems.annulus.simulation").AnnulusSide
+    striker = import_module("workbench.systems.annulus.round")._Striker
     calls = []
-    real = side._resolve_uses
-    monkeypatch.setattr(side, "_resolve_uses", lambda self, sets, sits: calls.append(len(sets)) or real(self, sets, sits))
+    real = striker.resolve_uses
+    monkeypatch.setattr(
+        striker, "resolve_uses", lambda self, sets, sits: calls.append(len(sets)) or real(self, sets, sits)
+    )
     MEMO.clear()
     first = _by(me, small)[0]
     built = len(calls)

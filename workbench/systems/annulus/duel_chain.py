@@ -64,7 +64,6 @@ from .simulation import (
     TERROR,
     AnnulusSide,
 )
-from .state_chain import _binomial, _convolve
 from .tactics import BURN, CHOKE, DISARM, FATIGUE, PRONE, SAP, WEAK
 
 __all__ = ["duel_chain", "MAX_CELLS", "FIELDS"]
@@ -110,6 +109,20 @@ class _Vital(Exception):
     def __init__(self, y: int):
         super().__init__(y)
         self.y = y
+
+
+def _binomial(n: int, p: float) -> list[tuple[int, float]]:
+    from math import comb
+
+    return [(k, comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1)]
+
+
+def _convolve(x: list[tuple[int, float]], y: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    out: dict[int, float] = {}
+    for i, p in x:
+        for j, q in y:
+            out[i + j] = out.get(i + j, 0.0) + p * q
+    return list(out.items())
 
 
 def _with(s: _Side, **changes: Any) -> _Side:

@@ -428,28 +428,22 @@ class AnnulusSystem(RuleSystem):
         """Return the exact duel of ``a`` and ``b`` by the chain over both sides' state
         (annulus/duel_chain.py: each side's conditions, stings, timers, awareness, recharge,
         Telegraphed, Devour, Counter, and both sides' damage taken, played from the simulation's own
-        tables and plans), or None past its bound (``RuleSystem.duel_chain``)."""
+        tables and plans), or None past its bound. The duel derived from :meth:`fight_round`
+        (``workbench.fight.duel.duel_chain``) equals it on every catalog pair (tests/systems/annulus/
+        test_duel.py) but is about 40x slower until its key pairs are batched (issue "The
+        state-aware fight at the speed of the plain one"), so the fight's generic duel asks for this
+        one first."""
         from .duel_chain import duel_chain
 
         return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
 
-    def state_plans(self, attacker, target, options=None, situation=None):
-        """Return the fight of :meth:`state_chain` with every legal plan, chosen after each round's
-        recharge dice and Telegraphed strike, for optimal play over the state
-        (annulus/state_chain.py)."""
-        from .state_chain import state_plans
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+        """Return the one description of ``attacker``'s turn against ``target`` (annulus/round.py),
+        from which rounds-to-kill's exact chain and optimal play's are derived (workbench/fight/); the
+        duel is still :meth:`duel_chain` (for its speed) and the simulation :meth:`simulation_side`."""
+        from .round import AnnulusRound
 
-        return state_plans(self, attacker, target, options, situation)
-
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
-        """Return the exact rounds-to-kill of ``attacker`` against a passive ``target`` over the fight's
-        state (annulus/state_chain.py: Endurance left and Vitality taken, conditions, stings, timers,
-        awareness, recharge, Telegraphed, Devour, Swansong, played from the simulation's own tables and
-        plans), or None (simulated) when the fight holds a state it does not play or the state does not
-        fit (``RuleSystem.state_chain``)."""
-        from .state_chain import state_chain
-
-        return state_chain(self, attacker, target, options, situation, plan, max_rounds, weights)
+        return AnnulusRound(self, attacker, target, options, situation, plan)
 
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature

@@ -90,7 +90,7 @@ class GlassEmpiresRound:
             shield_up=int(shield_up_at_start(creature, self.situation)) * one,
         )
 
-    def start(self) -> tuple[Combatant, Combatant]:
+    def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
         """Return (the attacker's state, the target's state) as a fight starts: no damage, every
         armor point (Armor x Power), no jam, the Ray Shield up if it has one."""
         return self._combatant(self.me), self._combatant(self.foe)

@@ -117,7 +117,7 @@ class LastOdysseyRound:
         self.counts_phases = 0  # the Effect Phases my phases count up to
 
     # ------------------------------------------------------------------ the state
-    def start(self) -> tuple[Combatant, Combatant]:
+    def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
         """Return (the attacker's state, the target's state) as a fight starts: no HP lost, the
         Shells whole, the MP and anima of the stat lines, nobody Poisoned."""
         return self._combatant(self.me), self._combatant(self.foe)

@@ -78,7 +78,7 @@ class UnboundRound:
         zero = np.zeros(1, np.int64)
         return Combatant(zero, zero.copy(), zero.copy(), zero.copy(), np.full(1, braced_mask(creature), np.int64))
 
-    def start(self) -> tuple[Combatant, Combatant]:
+    def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
         """Return (the attacker's state, the target's state) as a fight starts: nothing taken or
         given up, the weapons braced that are braced already."""
         return self._combatant(self.me), self._combatant(self.foe)
