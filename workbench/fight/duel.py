@@ -233,18 +233,18 @@ def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], m
                 # (both fall: a draw, counted by neither)
         if band:
             todo = [c for c in band if (x, *c) not in full]
-            for cell, got in zip(todo, _full_turns(rounds_[x], todo, types[x]) if todo else []):
-                keys, own_after, d_after, p = got
+            for cell, outs in zip(todo, _full_turns(rounds_[x], todo, types[x]) if todo else []):
+                keys, own_after, d_after, prob = outs
                 uniq, inverse = distinct_rows(keys)
                 pairs = [(tuple(u[: n_key[x]]), tuple(u[n_key[x] :])) for u in uniq.tolist()]
                 off_me = np.array([beyond(x, pairs[u][0]) for u in inverse.tolist()], dtype=np.int64)
                 off_foe = np.array([beyond(1 - x, pairs[u][1]) for u in inverse.tolist()], dtype=np.int64)
-                full[(x, *cell)] = (pairs, inverse, own_after - cell[2], d_after - cell[3], p, off_me, off_foe)
+                full[(x, *cell)] = (pairs, inverse, own_after - cell[2], d_after - cell[3], prob, off_me, off_foe)
             for cell, at in band.items():
-                pairs, inverse, di, dj, p, off_me, off_foe = full[(x, *cell)]
+                pairs, inverse, di, dj, prob, off_me, off_foe = full[(x, *cell)]
                 ci, cj, cm = (np.array(v) for v in zip(*at))
                 ai, aj = ci[:, None] + di[None, :], cj[:, None] + dj[None, :]  # cells x outcomes
-                w = cm[:, None] * p[None, :]
+                w = cm[:, None] * prob[None, :]
                 stand_me, stand_foe = ai < hp_me, aj < hp_foe
                 mine = stand_me & ~stand_foe  # the foe fell, the actor stands: the actor wins
                 if mine.any():
