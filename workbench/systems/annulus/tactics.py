@@ -6,10 +6,11 @@ rule system can name it as its ``tactics_class`` without importing the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import ClassVar
 
 from ...errors import RulesError
 from ...fields import spec
+from ...model import Model
 
 __all__ = ["Tactics", "CONDITION_BIT", "RECOVERABLE", "DISARM"]
 
@@ -32,8 +33,7 @@ RECOVERABLE = tuple(CONDITION_BIT)
 MAX_TACTIC_ACTIONS = 20
 
 
-@dataclass(frozen=True)
-class Tactics:
+class Tactics(Model):
     """How a simulated Annulus creature spends actions beyond its attack plan.
 
     - ``recover_from`` (burn, choke, sap): the conditions it makes recovery checks against, in
@@ -70,7 +70,11 @@ class Tactics:
         rule=f"{RULES}: There is no limit to how many times you may use an attack each round in this manner",
     )
 
-    def __post_init__(self) -> None:
+    system: ClassVar[str] = "annulus"
+    model_kind: ClassVar[str] = "tactics"
+
+    def check_rules(self) -> None:
+        """Check ``recover_from`` names conditions one recovers from (the counts are checked by their fields)."""
         names = self.recover_from
         if isinstance(names, str) or not isinstance(names, (list, tuple)):
             raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
@@ -82,11 +86,3 @@ class Tactics:
                 rule=f"{RULES}: conditions ... recovery check",
             )
         object.__setattr__(self, "recover_from", tuple(names))
-        for name in ("recovery_actions", "blood_price_uses"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_TACTIC_ACTIONS:
-                raise RulesError(
-                    f"must be a whole number from 0 to {MAX_TACTIC_ACTIONS}, not {v!r}",
-                    field=name,
-                    rule=f"{RULES}: recovery checks and Blood Price uses are spent per turn",
-                )
