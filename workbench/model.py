@@ -14,7 +14,7 @@ from .errors import RulesError, show
 from .fields import FieldSpec, specs
 from .limits import LIMITS
 
-__all__ = ["Model", "rules_error"]
+__all__ = ["Model", "FrozenModelError", "rules_error"]
 
 #: exceptions a model's own rules may raise on a value no check foresaw: reported as a RulesError
 #: marked ``unforeseen`` (models raise nothing else)
@@ -29,6 +29,11 @@ _UNFORESEEN = (
     MemoryError,
     RecursionError,
 )
+
+
+class FrozenModelError(RulesError, AttributeError):
+    """Assigning or deleting a field of a model (models are frozen: ``replace`` returns a changed
+    copy): a RulesError, and an AttributeError like dataclasses' FrozenInstanceError was."""
 
 
 def _title(cls: type) -> str:
@@ -85,6 +90,12 @@ class Model(BaseModel):
 
     def __str__(self) -> str:
         return self.__repr__()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenModelError(f"a model is frozen: use .replace({name}=...) for a changed copy", field=name)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenModelError("a model is frozen: its fields cannot be deleted", field=name)
 
     @classmethod
     def _what(cls) -> str:
@@ -240,6 +251,33 @@ _TYPES = {
 }
 
 
+def _under(name: str, inner: RulesError) -> RulesError:
+    """Return ``inner`` (raised by a nested model, a field's check or a model's rules) named under
+    the field ``name`` where pydantic found it (``weapons[1]`` + ``range_increment``)."""
+    field = name
+    if inner.field:
+        last = name.rsplit(".", 1)[-1]
+        if not name:
+            field = inner.field
+        elif inner.field.startswith((last + ".", last + "[")):
+            field = name[: len(name) - len(last)] + inner.field
+        elif inner.field != last:
+            field = f"{name}.{inner.field}"
+    err = RulesError(inner.message, field=field or None, rule=inner.rule)
+    err.no_plan, err.unforeseen = inner.no_plan, inner.unforeseen
+    return err
+
+
+def _errors_of(e: dict[str, Any], cls: type[Model], value: Any) -> list[RulesError]:
+    """Return the RulesErrors of one of pydantic's errors ``e`` on ``cls`` (``value``: the input):
+    one, or every broken field of a nested model refused as a whole."""
+    if e["type"] == "value_error":
+        inner = (e.get("ctx") or {}).get("error")
+        if isinstance(inner, RulesError):
+            return [_under(_locate(cls, tuple(e["loc"]))[0], one) for one in inner.errors]
+    return [_one_error(e, cls, value)]
+
+
 def _one_error(e: dict[str, Any], cls: type[Model], value: Any) -> RulesError:
     """Return the RulesError of one of pydantic's errors ``e`` on ``cls`` (``value``: the input)."""
     name, fs, owner = _locate(cls, tuple(e["loc"]))
@@ -248,19 +286,6 @@ def _one_error(e: dict[str, Any], cls: type[Model], value: Any) -> RulesError:
     what = f"{owner.system} {owner._what()}".strip()
     if kind == "value_error":
         inner = (e.get("ctx") or {}).get("error")
-        if isinstance(inner, RulesError):
-            field = name
-            if inner.field:
-                last = name.rsplit(".", 1)[-1]
-                if not name:
-                    field = inner.field
-                elif inner.field.startswith((last + ".", last + "[")):
-                    field = name[: len(name) - len(last)] + inner.field
-                elif inner.field != last:
-                    field = f"{name}.{inner.field}"
-            err = RulesError(inner.message, field=field or None, rule=inner.rule)
-            err.no_plan, err.unforeseen = inner.no_plan, inner.unforeseen
-            return err
         err = RulesError(
             f"invalid {owner._what()}: {type(inner).__name__}: {show(str(inner), 120)}", field=name or cls._what()
         )
@@ -299,7 +324,7 @@ def _one_error(e: dict[str, Any], cls: type[Model], value: Any) -> RulesError:
 def rules_error(exc: ValidationError, cls: type[Model]) -> RulesError:
     """Return the one RulesError of pydantic's ``exc`` raised validating ``cls``: every broken
     field in ``errors`` (named as ``field``, ``field[i].sub``), each citing its field's rule."""
-    errors = [_one_error(dict(e), cls, e.get("input")) for e in exc.errors(include_url=False)]
+    errors = [one for e in exc.errors(include_url=False) for one in _errors_of(dict(e), cls, e.get("input"))]
     first = errors[0]
     out = RulesError(first.message, field=first.field, rule=first.rule, errors=errors)
     out.unforeseen = any(e.unforeseen for e in errors)
