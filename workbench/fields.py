@@ -12,8 +12,8 @@ itself: the kind, choices, bounds, unit, help and rule cited. Everything else re
 - validation: pydantic checks every field of a checked kind (:data:`CHECKED`) with the declared
   constraints, all fields at once; the few normalisations pydantic has no word for (a choice named
   case-insensitively, a whole float given for a whole number, a text stripped) run first, as the
-  field's ``BeforeValidator``; the model's ``check_rules()`` (a model validator) then checks the
-  rules that join several fields. :mod:`workbench.model` turns pydantic's errors into one
+  field's ``BeforeValidator``; the model's ``check_rules()`` (run by pydantic's
+  ``model_post_init``) then checks the rules that join several fields. :mod:`workbench.model` turns pydantic's errors into one
   :class:`~workbench.errors.RulesError` naming every broken field and its rule;
 - forms (``widgets/forms.py``): dropdown choices, tooltips, bounds and units (:func:`specs`);
 - documentation: :func:`table` (a polars frame) and :func:`markdown` (docs/models.md);
