@@ -6,7 +6,7 @@ rule system can name it as its ``tactics_class`` without importing the engine.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...errors import RulesError
 from ...fields import spec
@@ -33,6 +33,21 @@ RECOVERABLE = tuple(CONDITION_BIT)
 MAX_TACTIC_ACTIONS = 20
 
 
+def _conditions(field: str, names: Any) -> tuple[str, ...]:
+    """Return ``names`` as a tuple of conditions one recovers from (the field's own check, so that
+    it is reported with the other broken fields)."""
+    if isinstance(names, str) or not isinstance(names, (list, tuple)):
+        raise RulesError(f"must be a list of condition names, not {names!r}", field=field)
+    bad = [x for x in names if x not in CONDITION_BIT]
+    if bad:
+        raise RulesError(
+            f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
+            field=field,
+            rule=f"{RULES}: conditions ... recovery check",
+        )
+    return tuple(names)
+
+
 class Tactics(Model):
     """How a simulated Annulus creature spends actions beyond its attack plan.
 
@@ -52,6 +67,7 @@ class Tactics(Model):
         choices=RECOVERABLE,
         help="conditions it spends actions on recovery checks against, in priority order",
         rule=f"{RULES}: A recovery check is made by spending 1 action and rolling 4 dice",
+        checker=_conditions,
     )
     recovery_actions: int = spec(
         1,
@@ -72,17 +88,3 @@ class Tactics(Model):
 
     system: ClassVar[str] = "annulus"
     model_kind: ClassVar[str] = "tactics"
-
-    def check_rules(self) -> None:
-        """Check ``recover_from`` names conditions one recovers from (the counts are checked by their fields)."""
-        names = self.recover_from
-        if isinstance(names, str) or not isinstance(names, (list, tuple)):
-            raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
-        bad = [x for x in names if x not in CONDITION_BIT]
-        if bad:
-            raise RulesError(
-                f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
-                field="recover_from",
-                rule=f"{RULES}: conditions ... recovery check",
-            )
-        object.__setattr__(self, "recover_from", tuple(names))
