@@ -13,7 +13,8 @@ serve) holds:
   workbench from the site (``%pip install``, served by piplite); ``app.ipynb`` is the app alone;
 - ``pypi/``: the project's wheel and the pure-Python wheels of the dependencies Pyodide does not
   ship (:data:`PURE`), indexed in ``pypi/all.json`` (piplite); numpy, scipy, polars, pandas,
-  pyarrow and altair come from Pyodide's own packages (:data:`PYODIDE_SHIPS`);
+  pyarrow, altair and pydantic (with its compiled pydantic-core) come from Pyodide's own packages
+  (:data:`PYODIDE_SHIPS`);
 - ``jupyter-lite.json``: the site's configuration (its name, the piplite index).
 
 Built with jupyterlite-core and jupyterlite-pyodide-kernel from PyPI, offline. Pyodide itself and its
@@ -47,7 +48,18 @@ NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUTPUT = ROOT / "lite" / "_output"
 
 #: the dependencies that Pyodide's own package set holds (micropip takes them from its lock file)
-PYODIDE_SHIPS = {"numpy", "scipy", "polars", "pandas", "pyarrow", "altair", "platformdirs", "tomli-w", "threadpoolctl"}
+PYODIDE_SHIPS = {
+    "numpy",
+    "scipy",
+    "polars",
+    "pandas",
+    "pyarrow",
+    "altair",
+    "platformdirs",
+    "tomli-w",
+    "threadpoolctl",
+    "pydantic",
+}
 #: the pure-Python wheels the site serves itself (the versions installed here, the ones tested);
 #: the kernel extension ships a stand-in for widgetsnbextension, and Pyodide has typing-extensions
 #: and traitlets

@@ -8,7 +8,6 @@ damage. A melee attack cannot reach past ``distance`` 5.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -18,75 +17,51 @@ from workbench.errors import RulesError
 from workbench.systems.catalog import Catalog
 from workbench.model import Model
 from workbench.systems.base import RuleSystem
-from workbench.checks import check_bool, check_choice, check_int, check_models, check_number, check_str
+from workbench.fields import spec
 
 RULE = "toy rules"
 
 
-@dataclass(frozen=True)
 class Attack(Model):
     system: ClassVar[str] = "toy"
     model_kind: ClassVar[str] = "attack"
     choices: ClassVar[dict] = {"reach": ("melee", "ranged")}
 
-    name: str = "Club"
-    bonus: int = 0
-    sides: int = 6
-    reach: str = "melee"
-
-    def validate(self) -> None:
-        object.__setattr__(self, "name", check_str("name", self.name))
-        check_int("bonus", self.bonus, minimum=-5, maximum=10, rule=f"{RULE}: bonus is -5..+10")
-        check_choice("sides", self.sides, (4, 6, 8), rule=f"{RULE}: d4, d6 or d8")
-        object.__setattr__(self, "reach", check_choice("reach", self.reach, ("melee", "ranged")))
+    name: str = spec("Club", kind="text", help="the attack's name", rule=RULE)
+    bonus: int = spec(0, kind="int", minimum=-5, maximum=10, help="bonus", rule=f"{RULE}: bonus is -5..+10")
+    sides: int = spec(6, kind="choice", choices=(4, 6, 8), help="die sides", rule=f"{RULE}: d4, d6 or d8")
+    reach: str = spec("melee", kind="choice", choices=("melee", "ranged"), help="reach", rule=RULE)
 
 
-@dataclass(frozen=True)
 class Creature(Model):
     system: ClassVar[str] = "toy"
     model_kind: ClassVar[str] = "creature"
 
-    name: str = "Goblin"
-    hp: int = 7
-    armor: int = 0
-    big: bool = False
-    attacks: tuple[Attack, ...] = ()
-
-    def validate(self) -> None:
-        object.__setattr__(self, "name", check_str("name", self.name))
-        check_int("hp", self.hp, minimum=1, rule=f"{RULE}: a creature has at least 1 HP")
-        check_int("armor", self.armor, minimum=0, rule=f"{RULE}: armor is not negative")
-        check_bool("big", self.big)
-        object.__setattr__(self, "attacks", check_models("attacks", self.attacks, Attack))
+    name: str = spec("Goblin", kind="text", help="the creature's name", rule=RULE)
+    hp: int = spec(7, kind="int", minimum=1, help="hit points", rule=f"{RULE}: a creature has at least 1 HP")
+    armor: int = spec(0, kind="int", minimum=0, help="armor", rule=f"{RULE}: armor is not negative")
+    big: bool = spec(False, kind="bool", help="big", rule=RULE)
+    attacks: tuple[Attack, ...] = spec((), kind="models", model=Attack, help="its attacks", rule=RULE)
 
 
-@dataclass(frozen=True)
 class Options(Model):
     system: ClassVar[str] = "toy"
     model_kind: ClassVar[str] = "options"
 
-    minimum: int = 0
-    crit_on_max: bool = False
-
-    def validate(self) -> None:
-        check_int("minimum", self.minimum, minimum=0, rule=f"{RULE}: damage floor")
-        check_bool("crit_on_max", self.crit_on_max)
+    minimum: int = spec(0, kind="int", minimum=0, help="damage floor", rule=f"{RULE}: damage floor")
+    crit_on_max: bool = spec(False, kind="bool", help="the top face doubles the damage", rule=RULE)
 
 
-@dataclass(frozen=True)
 class Situation(Model):
     system: ClassVar[str] = "toy"
     model_kind: ClassVar[str] = "situation"
 
-    cover: int = 0
-    distance: float = 0.0
-    light: Literal["bright", "dim"] | None = None
-    note: str | None = None
-
-    def validate(self) -> None:
-        check_int("cover", self.cover, minimum=0, maximum=2, rule=f"{RULE}: cover is 0, 1 or 2")
-        check_number("distance", self.distance, minimum=0, rule=f"{RULE}: distance")
-        check_choice("light", self.light, ("bright", "dim"), optional=True)
+    cover: int = spec(0, kind="int", minimum=0, maximum=2, help="cover", rule=f"{RULE}: cover is 0, 1 or 2")
+    distance: float = spec(0.0, kind="number", minimum=0, help="distance", rule=f"{RULE}: distance")
+    light: Literal["bright", "dim"] | None = spec(
+        None, kind="choice", choices=("bright", "dim"), optional=True, help="light", rule=RULE
+    )
+    note: str | None = spec(None, kind="text", optional=True, help="a note", rule=RULE)
 
 
 class ToySystem(RuleSystem):

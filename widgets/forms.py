@@ -37,6 +37,7 @@ import traitlets as T
 
 from workbench.errors import RulesError, docs_page
 from workbench.fields import FieldSpec, specs
+from workbench.model import Model
 
 from .base import Panel, _children, guarded
 
@@ -50,27 +51,26 @@ def _hints(model_cls: type) -> dict[str, Any]:
     try:
         return typing.get_type_hints(model_cls)
     except Exception:  # an annotation naming something the module does not define
-        return {f.name: f.type for f in dataclasses.fields(model_cls)}
+        return {name: f.annotation for name, f in model_cls.model_fields.items()}  # type: ignore[attr-defined]
 
 
 def field_choices(model_cls: type, system: Any = None) -> dict[str, list[Any]]:
     """Return ``{field: choices}`` the system and the model declare for ``model_cls``."""
     out: dict[str, list[Any]] = {}
     hints = _hints(model_cls)
-    for f in dataclasses.fields(model_cls):
-        hint = hints.get(f.name)
+    declared = specs(model_cls)
+    for name in model_cls.model_fields:  # type: ignore[attr-defined]
+        hint = hints.get(name)
         args = [a for a in typing.get_args(hint) if a is not type(None)] if _is_union(hint) else [hint]
         for a in args:
             if typing.get_origin(a) is typing.Literal:
-                out[f.name] = list(typing.get_args(a))
-        if "choices" in f.metadata:
-            out[f.name] = list(f.metadata["choices"])
-        fs = f.metadata.get("spec")
+                out[name] = list(typing.get_args(a))
+        fs = declared.get(name)
         if isinstance(fs, FieldSpec) and fs.kind == "choice":
-            out[f.name] = list(fs.options())
-    declared = getattr(model_cls, "choices", None)
-    if isinstance(declared, Mapping):
-        out.update({k: list(v) for k, v in declared.items()})
+            out[name] = list(fs.options())
+    own = getattr(model_cls, "choices", None)
+    if isinstance(own, Mapping):
+        out.update({k: list(v) for k, v in own.items()})
     from_system = getattr(system, "field_choices", None)
     if callable(from_system):
         out.update({k: list(v) for k, v in (from_system(model_cls) or {}).items()})
@@ -114,7 +114,7 @@ def _unwrap(hint: Any) -> tuple[Any, bool]:
 
 
 def _is_model(hint: Any) -> bool:
-    return isinstance(hint, type) and dataclasses.is_dataclass(hint)
+    return isinstance(hint, type) and issubclass(hint, Model)
 
 
 @dataclasses.dataclass
@@ -349,7 +349,7 @@ def _control(field: str, hint: Any, value: Any, choices: Sequence[Any] | None, l
 class ModelForm(Panel):
     """A form for one Model class: ``value`` is the last valid model built from the controls.
 
-    Every control change rebuilds the model (``dataclasses.replace`` of the last valid value, so
+    Every control change rebuilds the model (``replace`` of the last valid value, so
     fields without a control are kept); a RulesError is shown beside the control it names and
     ``value`` stays as it was. Setting ``value`` from outside rewrites the controls.
     """
@@ -372,7 +372,7 @@ class ModelForm(Panel):
         if value is None:
             try:
                 value = model_cls()
-            except TypeError:
+            except (TypeError, RulesError):
                 raise RulesError(
                     f"{model_cls.__name__} has required fields: give a value to edit", field="value"
                 ) from None
@@ -388,27 +388,27 @@ class ModelForm(Panel):
         rows: list[W.Widget] = []
         advanced: list[W.Widget] = []
         self.advanced_fields: set[str] = set()
-        for f in dataclasses.fields(model_cls):
-            if f.name in exclude or (include is not None and f.name not in include):
+        for name in model_cls.model_fields:  # type: ignore[attr-defined]
+            if name in exclude or (include is not None and name not in include):
                 continue
             ctl = control_for(
-                f.name,
-                hints.get(f.name, Any),
-                getattr(value, f.name),
-                all_choices.get(f.name),
-                labels.get(f.name),
-                declared.get(f.name),
+                name,
+                hints.get(name, Any),
+                getattr(value, name),
+                all_choices.get(name),
+                labels.get(name),
+                declared.get(name),
             )
             if ctl is None:
                 continue
-            self._controls[f.name] = ctl
-            self.controls[f.name] = ctl.widget
+            self._controls[name] = ctl
+            self.controls[name] = ctl.widget
             ctl.widget.observe(self._on_control, names="value")
-            row = W.HBox([ctl.widget, self._error_slot(f.name)])
-            fs = declared.get(f.name)
+            row = W.HBox([ctl.widget, self._error_slot(name)])
+            fs = declared.get(name)
             if fs is not None and fs.advanced:
                 advanced.append(row)
-                self.advanced_fields.add(f.name)
+                self.advanced_fields.add(name)
             else:
                 rows.append(row)
         self._syncing = False
@@ -436,7 +436,7 @@ class ModelForm(Panel):
         """Build the model from the controls; show a RulesError or store the new ``value``."""
         try:
             values = {name: c.read(c.widget.value) for name, c in self._controls.items()}
-            model = dataclasses.replace(self.value, **values)
+            model = self.value.replace(**values)
         except RulesError as err:
             self.show_error(err)
             return None

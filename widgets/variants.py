@@ -42,12 +42,10 @@ def changed_fields(base: Any, variant: Any) -> list[str]:
     """Return the Options fields whose value differs between ``base`` and ``variant``, as
     ``field: old → new`` texts in the words of the form ("confirm crits: True → False"), in field
     order."""
-    import dataclasses
-
     return [
-        f"{f.name.replace('_', ' ')}: {getattr(base, f.name)!r} → {getattr(variant, f.name)!r}"
-        for f in dataclasses.fields(base)
-        if getattr(base, f.name) != getattr(variant, f.name)
+        f"{name.replace('_', ' ')}: {getattr(base, name)!r} → {getattr(variant, name)!r}"
+        for name in type(base).model_fields
+        if getattr(base, name) != getattr(variant, name)
     ]
 
 

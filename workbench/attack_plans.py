@@ -16,7 +16,6 @@ engine's import cycles, tests/package/test_import_cycles.py).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from .errors import RulesError
@@ -34,12 +33,12 @@ def holding(attacker: Any, attack: Any, system: Any) -> Any:
     same = [i for i, a in enumerate(own) if getattr(a, "name", None) == getattr(attack, "name", None)]
     carried = [attack if i == same[0] else a for i, a in enumerate(own)] if same else [*own, attack]
     # the field holding the attacks: the list field equal to them whose replacement the system reads
-    for f in dataclasses.fields(attacker):
-        value = getattr(attacker, f.name)
+    for name in type(attacker).model_fields:
+        value = getattr(attacker, name)
         if not isinstance(value, (list, tuple)) or list(value) != own:
             continue
         try:
-            who = attacker.replace(**{f.name: carried})
+            who = attacker.replace(**{name: carried})
         except RulesError:
             continue
         if any(a is attack or a == attack for a in system.attacks_of(who)):

@@ -1,7 +1,10 @@
-"""The checks of one field's value against its rule (whole numbers, numbers, choices, flags, texts,
-nested models): each returns the value normalised or raises a :class:`~workbench.errors.RulesError`
-naming the field and citing the rule. The declared fields (:mod:`workbench.fields`) and the models
-(:mod:`workbench.model`) call them."""
+"""The checks of one value inside a model's own notation (an entry of a traits table, a name in a
+list, a count parsed from a text): each returns the value normalised or raises a
+:class:`~workbench.errors.RulesError` naming the field and citing the rule.
+
+A model's declared fields are not checked here: pydantic checks them from their declarations
+(:mod:`workbench.fields`). These helpers serve the models' ``check_rules()`` for the values pydantic
+cannot see into (tables and lists whose entries follow the rules' notation)."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from .errors import RulesError, show
-from .limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
+from .limits import LIMITS, MAX_NAME, MAX_OUTCOME
 
-__all__ = ["check_int", "check_number", "check_choice", "check_bool", "check_str", "check_models", "MAX_MAGNITUDE"]
+__all__ = ["check_int", "check_number", "check_choice", "check_bool", "check_str", "MAX_MAGNITUDE"]
 
 
 #: the magnitude past which a whole-number or number field is refused even without its own bound
@@ -194,43 +197,3 @@ def check_str(
             rule="io: files and share codes are UTF-8",
         ) from None
     return value.strip()
-
-
-def check_models(
-    field: str, value: Any, model_cls: Any, *, rule: str | None = None, max_items: int = MAX_LIST
-) -> tuple:
-    """Return ``value`` as a tuple of at most ``max_items`` ``model_cls`` models with distinct names.
-
-    Accepts None (no models), one model or table, or a list of models and tables (tables are built
-    with ``from_dict``; their errors are reported as ``field[i].subfield``).
-    """
-    if value is None:
-        return ()
-    if isinstance(value, (model_cls, dict)):
-        value = [value]
-    if not isinstance(value, (list, tuple)):
-        raise RulesError(f"must be a list of {model_cls.__name__} models, not {show(value)}", field=field, rule=rule)
-    if len(value) > max_items:
-        raise RulesError(
-            f"may hold at most {max_items} models (no rule needs more), not {len(value)}",
-            field=field,
-            rule=f"{rule}; {LIMITS}" if rule else LIMITS,
-        )
-    out = []
-    for i, item in enumerate(value):
-        if isinstance(item, dict):
-            try:
-                item = model_cls.from_dict(item)
-            except RulesError as exc:
-                raise RulesError(exc.message, field=f"{field}[{i}].{exc.field}", rule=exc.rule) from None
-        if not isinstance(item, model_cls):
-            raise RulesError(
-                f"must hold {model_cls.system} {model_cls.__name__} models, not {type(item).__name__}",
-                field=f"{field}[{i}]",
-                rule=rule,
-            )
-        out.append(item)
-    names = [m.name.strip().lower() for m in out]
-    if len(set(names)) != len(names):
-        raise RulesError(f"two entries share a name: {[m.name for m in out]}; name them apart", field=field, rule=rule)
-    return tuple(out)

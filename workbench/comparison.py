@@ -11,7 +11,6 @@ chain as :func:`workbench.rounds_to_kill`.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -261,7 +260,7 @@ def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str
     if sysname is None:
         raise RulesError(f"row {i}: add a 'system' column or pass system=", field="system")
     sys = _system(sysname)
-    names = {f for f in sys.Creature.__dataclass_fields__}
+    names = set(sys.Creature.model_fields)
     unknown = sorted(set(row) - names)
     if unknown:
         raise RulesError(
@@ -271,8 +270,8 @@ def creature_from_row(row: dict[str, Any], i: int, system: Any = None, role: str
         )
     key = sys.attacks_field
     lists = {
-        f.name
-        for f in dataclasses.fields(sys.Creature)
+        name
+        for name, f in sys.Creature.model_fields.items()
         if isinstance(f.default, (list, tuple)) or f.default_factory in (list, tuple)
     }
     for name, value in list(row.items()):
@@ -802,7 +801,7 @@ REPEAT_ROWS = 5
 
 def _content(model: Any) -> str:
     """Return a model's fields but its name, as text: matchups of equal content cost one."""
-    return repr([getattr(model, f.name) for f in dataclasses.fields(model) if f.name != "name"])
+    return repr([getattr(model, name) for name in type(model).model_fields if name != "name"])
 
 
 def matchup_weight(system: Any) -> int:

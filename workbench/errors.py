@@ -50,28 +50,52 @@ class RulesError(ValueError):
     of :func:`workbench.io.load` came from (None otherwise). ``no_plan`` is True on the reason
     of a turn table's pair that has nothing usable (an empty plan list, not a refusal of the input).
     ``unforeseen`` is True on a model's error that no check foresaw (a check is missing).
+
+    A model refused for several fields at once (``hp=-1, ac=-5``, a missing field, an unknown
+    one) raises one RulesError whose ``errors`` holds one RulesError per broken field, each with
+    its ``field``, ``message`` and ``rule``; ``field``, ``message`` and ``rule`` of the error
+    itself are those of the first, and ``str(error)`` names them all. An error about one field
+    has ``errors == (error,)``.
     """
 
     path: str | None = None
     no_plan: bool = False
     unforeseen: bool = False
 
-    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        rule: str | None = None,
+        errors: tuple[RulesError, ...] | list[RulesError] | None = None,
+    ):
         self.message = message
         self.field = field
         self.rule = rule
+        self._errors = tuple(errors) if errors and len(errors) > 1 else None
         super().__init__(self.__str__())
 
-    def __str__(self) -> str:
+    @property
+    def errors(self) -> tuple[RulesError, ...]:
+        """Every broken field's error, the first being this error's ``field``, ``message`` and ``rule``."""
+        return self._errors or (self,)
+
+    def _one(self) -> str:
         text = f"{self.field}: {self.message}" if self.field else self.message
         return f"{text} [{self.rule}]" if self.rule else text
 
+    def __str__(self) -> str:
+        if self._errors:
+            return f"{len(self._errors)} fields are invalid: " + "; ".join(e._one() for e in self._errors)
+        return self._one()
+
     def __reduce__(self):
-        return (_rebuild, (self.message, self.field, self.rule))
+        return (_rebuild, (self.message, self.field, self.rule, self._errors))
 
 
-def _rebuild(message, field, rule):
-    return RulesError(message, field=field, rule=rule)
+def _rebuild(message, field, rule, errors=None):
+    return RulesError(message, field=field, rule=rule, errors=errors)
 
 
 def show(value: Any, width: int = 60) -> str:

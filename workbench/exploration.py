@@ -46,8 +46,8 @@ def _vary_items(sys, base: Any, attack: Any, vary: dict[str, Iterable[Any]] | No
     if not isinstance(vary, dict) or not vary:
         raise RulesError("give vary={field: [values, ...]}", field="vary")
     keys = list(vary)
-    cfields = set(sys.Creature.__dataclass_fields__)
-    afields = set(sys.Attack.__dataclass_fields__)
+    cfields = set(sys.Creature.model_fields)
+    afields = set(sys.Attack.model_fields)
     for key in keys:
         head, _, rest = key.partition(".")
         ok = (

@@ -4,16 +4,21 @@ A model field is declared with :func:`spec` next to its annotation in the system
 
     size: int = spec(5, kind="int", minimum=0, limit=MAX_SIZE, unit="size", help="...", rule="...")
 
-:func:`spec` returns a ``dataclasses.field`` whose metadata holds a :class:`FieldSpec`: the kind of
-value, the default, the choices, the bounds, the unit, a one-line help and the rule the field comes
-from. Everything else reads that declaration:
+:func:`spec` returns a pydantic ``Field`` (:class:`workbench.model.Model` is a pydantic v2 model)
+whose constraints are the declaration's (``ge`` / ``le`` / ``gt`` bounds, ``max_length``, strict
+types), whose ``description`` is the help and whose ``json_schema_extra`` is the :class:`FieldSpec`
+itself: the kind, choices, bounds, unit, help and rule cited. Everything else reads that declaration:
 
-- validation: :meth:`workbench.model.Model.__post_init__` checks every field of a checked
-  kind (:data:`CHECKED`) with :meth:`FieldSpec.check` (RulesError naming the field and the spec's
-  rule) before the model's own ``validate()`` checks the rules that join several fields;
-- forms (``widgets/forms.py``): dropdown choices, tooltips, bounds and units;
+- validation: pydantic checks every field of a checked kind (:data:`CHECKED`) with the declared
+  constraints, all fields at once; the few normalisations pydantic has no word for (a choice named
+  case-insensitively, a whole float given for a whole number, a text stripped) run first, as the
+  field's ``BeforeValidator``; the model's ``check_rules()`` (run by pydantic's
+  ``model_post_init``) then checks the rules that join several fields. :mod:`workbench.model` turns pydantic's errors into one
+  :class:`~workbench.errors.RulesError` naming every broken field and its rule;
+- forms (``widgets/forms.py``): dropdown choices, tooltips, bounds and units (:func:`specs`);
 - documentation: :func:`table` (a polars frame) and :func:`markdown` (docs/models.md);
-- the save format: :func:`json_schema`, the JSON Schema every model's ``to_dict()`` satisfies.
+- the save format: ``Model.model_json_schema()`` (:func:`json_schema`), which every model's
+  ``to_dict()`` satisfies, with each field's ``unit``, ``rule`` and ``kind`` beside its bounds.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import checks
+import numpy as np
+from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic.functional_validators import SkipValidation
+
 from .errors import RulesError, show
-from .limits import MAX_LIST, MAX_NAME
+from .limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
 
 __all__ = [
     "FieldSpec",
@@ -32,6 +40,7 @@ __all__ = [
     "specs",
     "KINDS",
     "CHECKED",
+    "MAX_MAGNITUDE",
     "table",
     "markdown",
     "json_schema",
@@ -41,6 +50,10 @@ __all__ = [
 
 #: the rule of every model's ``name`` field: the public API names its models (docs/models.md)
 NAME_RULE = "docs/models.md: Models and their fields (catalogs, plans and lists find models by name)"
+
+#: the magnitude past which a whole-number or number field is refused even without its own bound
+#: (far inside int64 and float64's exact integers, so nothing downstream wraps or overflows)
+MAX_MAGNITUDE = MAX_OUTCOME
 
 #: kind -> what a value of that kind is (the ``kind`` column of the docs tables)
 KINDS: dict[str, str] = {
@@ -56,8 +69,8 @@ KINDS: dict[str, str] = {
     "notation": "a text in the rules' notation",
     "custom": "a value the model's own rules check (see help)",
 }
-#: the kinds whose values :meth:`FieldSpec.check` checks on construction (the others are checked by
-#: the model's ``validate()``, which knows their notation)
+#: the kinds pydantic checks from the declaration (the others are checked by the model's
+#: ``check_rules()``, which knows their notation)
 CHECKED = frozenset({"int", "number", "bool", "choice", "text", "models"})
 
 
@@ -67,21 +80,25 @@ def lower(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class FieldSpec:
-    """What one model field holds.
+    """What one model field holds: the ``json_schema_extra`` of the field's pydantic ``Field``.
 
-    ``kind`` is a key of :data:`KINDS`; ``default`` is the dataclass default (``dataclasses.MISSING``
+    ``kind`` is a key of :data:`KINDS`; ``default`` is the field's default (``dataclasses.MISSING``
     for a required field); ``choices`` a tuple or a function returning one; ``minimum`` /
     ``maximum`` the rule's bounds and ``limit`` the magnitude no rule needs (docs/limits.md), of the
     value for numbers, of the number of models for ``models``; ``max_length`` the most characters of
     a text; ``exclusive_minimum``: the value must be greater than ``minimum`` (a length, > 0);
     ``optional``: None is allowed; ``model`` the nested model class of ``models``;
     ``parse`` turns a value into the form the check expects (never raising); ``checker`` replaces
-    the derived check of a checked kind (same signature as the ``check_*`` helpers' ``(field,
-    value)``); ``schema`` the JSON Schema of a ``custom``, ``table`` or ``notation`` value;
+    the derived check of a checked kind (``(field, value) -> value``, raising RulesError);
+    ``schema`` the JSON Schema of a ``custom``, ``table`` or ``notation`` value;
     ``advanced``: bookkeeping or a detail filled in from another field (where a stat line is
     published, its record type): forms show it under "advanced", closed.
+
+    Called with a field's JSON Schema (pydantic calls ``json_schema_extra``), it adds the
+    declaration: ``kind``, ``unit``, ``rule``, the choices as ``enum`` and, for the kinds whose
+    values the model's own rules check, the declared ``schema``.
     """
 
     kind: str
@@ -110,77 +127,148 @@ class FieldSpec:
         return tuple(self.choices() if callable(self.choices) else self.choices)
 
     def low(self) -> float | None:
-        """Return the smallest value the field's own check accepts (None: no lower bound but the magnitude)."""
+        """Return the smallest value the field accepts (None: no lower bound but the magnitude)."""
         if self.minimum is not None:
             return self.minimum if self.limit is None else max(self.minimum, -self.limit)
         return None if self.limit is None else -self.limit
 
     def high(self) -> float | None:
-        """Return the largest value the field's own check accepts (None: no upper bound but the magnitude)."""
+        """Return the largest value the field accepts (None: no upper bound but the magnitude)."""
         if self.maximum is not None:
             return self.maximum if self.limit is None else min(self.maximum, self.limit)
         return self.limit
 
-    def check(self, name: str, value: Any) -> Any:
-        """Return ``value`` checked (and normalised: a whole float becomes an int, a text is
-        stripped, a choice takes its declared spelling) against this declaration, or raise
-        RulesError naming ``name`` and citing :attr:`rule`. Fields of unchecked kinds are returned
-        as they are."""
-        if self.parse is not None:
-            value = self.parse(value)
-        if self.checker is not None:
-            return self.checker(name, value)
-        kind, rule = self.kind, self.rule
-        if kind == "int":
-            lim = None if self.limit is None else int(self.limit)
-            return checks.check_int(
-                name, value, minimum=self.minimum, maximum=self.maximum, rule=rule, optional=self.optional, limit=lim
-            )
-        if kind == "number":
-            out = checks.check_number(
-                name,
-                value,
-                minimum=self.minimum,
-                maximum=self.maximum,
-                rule=rule,
-                optional=self.optional,
-                limit=self.limit,
-            )
-            if self.exclusive_minimum and out is not None and self.minimum is not None and out <= self.minimum:
-                unit = f" {self.unit}" if self.unit else ""
-                raise RulesError(
-                    f"must be greater than {_num(self.minimum)}{unit}, not {show(out)}", field=name, rule=rule
-                )
-            return out
-        if kind == "bool":
-            if value is None and self.optional:
-                return None
-            return checks.check_bool(name, value, rule=rule)
-        if kind == "choice":
-            return checks.check_choice(name, value, self.options(), rule=rule, optional=self.optional)
-        if kind == "text":
-            if value is None and self.optional:
-                return None
-            return checks.check_str(
-                name,
-                value,
-                rule=rule,
-                allow_empty=self.allow_empty,
-                max_length=self.max_length or MAX_NAME,
-            )
-        if kind == "models":
-            return checks.check_models(
-                name, value, self.model, rule=rule, max_items=int(self.limit) if self.limit else MAX_LIST
-            )
+    def bound_rule(self, side: str, bound: float) -> tuple[bool, str | None]:
+        """Return (by the limits, rule cited) for a value refused at ``bound`` on ``side`` ("low" or
+        "high"): the rule's own bound cites :attr:`rule`; a magnitude no rule needs also cites LIMITS."""
+        own = self.minimum if side == "low" else self.maximum
+        if own is not None and float(own) == float(bound):
+            return False, self.rule
+        return True, f"{self.rule}; {LIMITS}" if self.rule else LIMITS
+
+    def default_value(self, f: Any) -> Any:
+        """Return the default of the pydantic field ``f`` (its factory called), or MISSING."""
+        if f.is_required():
+            return dataclasses.MISSING
+        return f.get_default(call_default_factory=True)
+
+    def __call__(self, schema: dict[str, Any]) -> None:
+        """Add the declaration to the JSON Schema of the field (pydantic's ``json_schema_extra``)."""
+        if self.schema is not None:
+            for key in ("type", "anyOf", "items", "$ref", "enum", "allOf", "additionalProperties"):
+                schema.pop(key, None)
+            schema.update({"anyOf": [dict(self.schema), {"type": "null"}]} if self.optional else self.schema)
+        elif self.kind == "choice":
+            schema.pop("type", None)
+            schema.pop("anyOf", None)
+            schema["enum"] = [*self.options(), *([None] if self.optional else [])]
+        elif self.kind == "list" and self.choices is not None:
+            schema["items"] = {"enum": list(self.options())}
+        schema["kind"] = self.kind
+        if self.unit:
+            schema["unit"] = self.unit
+        if self.rule:
+            schema["rule"] = self.rule
+        if self.advanced:
+            schema["advanced"] = True
+
+
+# --------------------------------------------------------------------------- the normalisations
+# What pydantic has no word for runs before its own checks, as the field's BeforeValidator: numpy
+# scalars and whole floats given for whole numbers, a choice named case-insensitively, a text
+# stripped (and refused if it cannot be written as UTF-8), one model given for a list of them.
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, np.integer):
+        return int(value)
+    if (
+        isinstance(value, (float, np.floating))
+        and np.isfinite(value)
+        and float(value).is_integer()
+        and abs(float(value)) <= MAX_MAGNITUDE
+    ):
+        return int(value)
+    return value
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, (np.integer, np.floating)):
+        return float(value)
+    if type(value) is int and abs(value) > MAX_MAGNITUDE:
+        return float("inf") if value > 0 else float("-inf")
+    return value
+
+
+def _flag(value: Any) -> Any:
+    return bool(value) if isinstance(value, np.bool_) else value
+
+
+def _text(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RulesError(
+            f"holds a character that is not text ({exc.reason} at position {exc.start}); "
+            "it could not be saved or shared",
+            rule="io: files and share codes are UTF-8",
+        ) from None
+    return value.strip()
+
+
+def _choice(fs: FieldSpec) -> Callable[[Any], Any]:
+    def choose(value: Any) -> Any:
+        if value is None and fs.optional:
+            return None
+        choices = fs.options()
+        if isinstance(value, str):
+            key = value.strip().lower()
+            for c in choices:
+                if isinstance(c, str) and c.lower() == key:
+                    return c
+        elif isinstance(value, (bool, int, float, np.generic)):
+            for c in choices:
+                if not isinstance(c, str) and type(c) is type(value) and c == value:
+                    return c
+        raise RulesError(f"must be one of {', '.join(map(str, choices))}; not {show(value)}", rule=fs.rule)
+
+    return choose
+
+
+def _one_or_many(fs: FieldSpec) -> Callable[[Any], Any]:
+    def many(value: Any) -> Any:
+        if value is None:
+            return ()
+        if isinstance(value, (fs.model, dict)):
+            return (value,)
         return value
 
-    def default_value(self, f: dataclasses.Field) -> Any:
-        """Return the default of dataclass field ``f`` (its factory called), or MISSING."""
-        if f.default is not dataclasses.MISSING:
-            return f.default
-        if f.default_factory is not dataclasses.MISSING:
-            return f.default_factory()
-        return dataclasses.MISSING
+    return many
+
+
+def _distinct(fs: FieldSpec) -> Callable[[Any], Any]:
+    def distinct(value: tuple) -> tuple:
+        names = [m.name.strip().lower() for m in value]
+        if len(set(names)) != len(names):
+            raise RulesError(f"two entries share a name: {[m.name for m in value]}; name them apart", rule=fs.rule)
+        return value
+
+    return distinct
+
+
+def _checker(fs: FieldSpec) -> Callable[[Any, Any], Any]:
+    def check(value: Any, info: Any) -> Any:
+        if fs.parse is not None:
+            value = fs.parse(value)
+        return fs.checker(info.field_name, value)  # type: ignore[misc]
+
+    return check
+
+
+def _compose(parse: Callable[[Any], Any], then: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: then(parse(value))
 
 
 def spec(
@@ -205,8 +293,9 @@ def spec(
     factory: Callable[[], Any] | None = None,
     advanced: bool = False,
 ) -> Any:
-    """Return a ``dataclasses.field`` with ``default`` (or ``factory``; neither: a required field)
-    whose ``metadata["spec"]`` is the :class:`FieldSpec` of the other arguments.
+    """Return the pydantic ``Field`` of a model field with ``default`` (or ``factory``; neither: a
+    required field): its constraints from the declaration, ``description`` the help, and
+    ``json_schema_extra`` the :class:`FieldSpec` of the arguments.
 
     ``help`` is one line (no line breaks) and ``kind`` a key of :data:`KINDS`; anything else raises
     ValueError when the model class is defined (a mistake in the code, not in user input).
@@ -237,13 +326,44 @@ def spec(
         exclusive_minimum=exclusive_minimum,
         advanced=advanced,
     )
+    kw: dict[str, Any] = {"description": help, "json_schema_extra": fs}
     if factory is not None:
-        return dataclasses.field(default_factory=factory, metadata={"spec": fs})
-    return dataclasses.field(default=default, metadata={"spec": fs})
-
-
-_SPECS: dict[type, dict[str, FieldSpec]] = {}
-_CHECKED: dict[type, tuple[tuple[str, FieldSpec], ...]] = {}
+        kw["default_factory"] = factory
+    elif default is not dataclasses.MISSING:
+        kw["default"] = default
+    before: Callable[..., Any] | None = None
+    after: Callable[[Any], Any] | None = None
+    if checker is not None:
+        before = _checker(fs)
+    elif kind in ("int", "number"):
+        lo, hi = fs.low(), fs.high()
+        lo = -MAX_MAGNITUDE if lo is None else lo
+        hi = MAX_MAGNITUDE if hi is None else hi
+        kw["gt" if exclusive_minimum else "ge"] = int(lo) if kind == "int" else lo
+        kw["le"] = int(hi) if kind == "int" else hi
+        kw["strict"] = True
+        before = _whole if kind == "int" else _number
+    elif kind == "bool":
+        kw["strict"] = True
+        before = _flag
+    elif kind == "choice":
+        before = _choice(fs)
+    elif kind == "text":
+        kw.update(strict=True, max_length=max_length or MAX_NAME, min_length=0 if allow_empty else 1)
+        before = _text
+    elif kind == "models":
+        kw["max_length"] = int(limit) if limit else MAX_LIST
+        before, after = _one_or_many(fs), _distinct(fs)
+    if parse is not None and before is not None and checker is None:
+        before = _compose(parse, before)
+    field = Field(**kw)
+    if kind not in CHECKED and checker is None:
+        field.metadata.append(SkipValidation())  # the model's check_rules() reads its notation
+    if before is not None:
+        field.metadata.append(BeforeValidator(before))
+    if after is not None:
+        field.metadata.append(AfterValidator(after))
+    return field
 
 
 def specs(model_cls: type) -> dict[str, FieldSpec]:
@@ -251,20 +371,14 @@ def specs(model_cls: type) -> dict[str, FieldSpec]:
     out = _SPECS.get(model_cls)
     if out is None:
         out = _SPECS[model_cls] = {
-            f.name: f.metadata["spec"] for f in dataclasses.fields(model_cls) if "spec" in f.metadata
+            name: f.json_schema_extra
+            for name, f in model_cls.model_fields.items()  # type: ignore[attr-defined]
+            if isinstance(f.json_schema_extra, FieldSpec)
         }
     return out
 
 
-def checked(model_cls: type) -> tuple[tuple[str, FieldSpec], ...]:
-    """Return the (name, spec) pairs :meth:`Model.__post_init__` checks: the checked kinds, and any
-    field with its own ``checker``."""
-    out = _CHECKED.get(model_cls)
-    if out is None:
-        out = _CHECKED[model_cls] = tuple(
-            (n, s) for n, s in specs(model_cls).items() if s.kind in CHECKED or s.checker is not None
-        )
-    return out
+_SPECS: dict[type, dict[str, FieldSpec]] = {}
 
 
 # --------------------------------------------------------------------------- documentation
@@ -282,9 +396,9 @@ def _shown(value: Any) -> str:
 
 def _bounds_text(s: FieldSpec) -> str:
     if s.kind == "text":
-        return f"≤ {s.max_length or 200} characters"
+        return f"≤ {s.max_length or MAX_NAME} characters"
     if s.kind == "models":
-        return f"≤ {int(s.limit) if s.limit else 50} models"
+        return f"≤ {int(s.limit) if s.limit else MAX_LIST} models"
     if s.kind not in ("int", "number"):
         return ""
     lo, hi = s.low(), s.high()
@@ -305,16 +419,16 @@ def rows(model_cls: type) -> list[dict[str, str]]:
     """Return one row of text per declared field of ``model_cls``: field, kind, default, choices,
     bounds, unit, help, rule (the columns of :func:`table`)."""
     out = []
-    for f in dataclasses.fields(model_cls):
-        s = f.metadata.get("spec")
-        if s is None:
+    for name, f in model_cls.model_fields.items():  # type: ignore[attr-defined]
+        s = f.json_schema_extra
+        if not isinstance(s, FieldSpec):
             continue
         kind = s.kind + (" or None" if s.optional else "")
         if s.kind == "models" and s.model is not None:
             kind = f"models ({s.model.__name__})"
         out.append(
             {
-                "field": f.name,
+                "field": name,
                 "kind": kind,
                 "default": _shown(s.default_value(f)),
                 "choices": ", ".join(map(str, s.options())),
@@ -353,72 +467,12 @@ def markdown(
 
 
 # --------------------------------------------------------------------------- the save format
-_JSON_TYPES = {"int": "integer", "number": "number", "bool": "boolean", "text": "string", "notation": "string"}
-
-
-def _field_schema(s: FieldSpec, defs: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any]
-    if s.schema is not None:
-        out = dict(s.schema)
-    elif s.kind in ("int", "number"):
-        out = {"type": _JSON_TYPES[s.kind]}
-        if s.low() is not None:
-            out["exclusiveMinimum" if s.exclusive_minimum else "minimum"] = s.low()
-        if s.high() is not None:
-            out["maximum"] = s.high()
-    elif s.kind in ("bool", "text", "notation"):
-        out = {"type": _JSON_TYPES[s.kind]}
-        if s.kind == "text":
-            out["maxLength"] = s.max_length or 200
-    elif s.kind == "choice":
-        out = {"enum": list(s.options())}
-    elif s.kind == "models":
-        out = {"type": "array", "items": _ref(s.model, defs), "maxItems": int(s.limit) if s.limit else 50}
-    elif s.kind == "model":
-        out = _ref(s.model, defs)
-    elif s.kind == "list":
-        item: dict[str, Any] = {"enum": list(s.options())} if s.choices is not None else {"type": "string"}
-        out = {"type": "array", "items": item}
-    elif s.kind == "table":
-        out = {"type": "object"}
-    else:
-        out = {}
-    if s.optional:
-        out = {"anyOf": [out, {"type": "null"}]}
-    out["description"] = s.help
-    return out
-
-
-def _ref(model_cls: type, defs: dict[str, Any]) -> dict[str, Any]:
-    key = f"{model_cls.__module__.rsplit('.', 2)[-2]}.{model_cls.__name__}"
-    if key not in defs:
-        defs[key] = {}  # a placeholder first: a model nested in itself would recurse
-        defs[key] = _object_schema(model_cls, defs)
-    return {"$ref": f"#/$defs/{key}"}
-
-
-def _object_schema(model_cls: type, defs: dict[str, Any]) -> dict[str, Any]:
-    props = {}
-    required = []
-    for f in dataclasses.fields(model_cls):
-        s = f.metadata.get("spec")
-        props[f.name] = _field_schema(s, defs) if s is not None else {}
-        required.append(f.name)
-    return {
-        "type": "object",
-        "title": f"{getattr(model_cls, 'system', '')} {model_cls.__name__}".strip(),
-        "properties": props,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
 def json_schema(model_cls: type) -> dict[str, Any]:
-    """Return the JSON Schema (draft 2020-12) of ``model_cls.to_dict()`` derived from its field specs:
-    every field present, of its kind, within its bounds and choices (None where optional); nested
-    models under ``$defs``."""
-    defs: dict[str, Any] = {}
-    out = {"$schema": "https://json-schema.org/draft/2020-12/schema", **_object_schema(model_cls, defs)}
-    if defs:
-        out["$defs"] = defs
-    return out
+    """Return the JSON Schema (draft 2020-12) of ``model_cls``'s fields: pydantic's
+    ``model_json_schema()`` (every field of its type, within its bounds and choices, None where
+    optional, unknown fields refused; nested models under ``$defs``), each field also stating its
+    ``kind``, ``unit`` and ``rule``. Every model's ``to_dict()`` satisfies it."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **model_cls.model_json_schema(),  # type: ignore[attr-defined]
+    }

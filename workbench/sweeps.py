@@ -11,7 +11,6 @@ checked by the model itself: a value the rules refuse is a RulesError naming the
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -78,7 +77,7 @@ def _vary(model: Any, parameter: Any, values: list[Any], what: str) -> list[Any]
         if kind == "int" and float(v) != int(v):
             raise RulesError(f"{parameter} is a whole number, not {v!r}", field="values")
         try:
-            out.append(dataclasses.replace(model, **{parameter: int(v) if kind == "int" else float(v)}))
+            out.append(model.replace(**{parameter: int(v) if kind == "int" else float(v)}))
         except RulesError as err:
             raise RulesError(f"value {v!r}: {err}", field="values") from None
     return out

@@ -50,8 +50,7 @@ def test_a_brute_of_attack_999_and_multiplier_100_is_answered(capsys, tmp_path):
 
     L = wb.system("last_odyssey")
     cop = L.catalog().creatures["Cop"]
-    brute = dataclasses.replace(
-        cop, name="Brute", physical_attack=999, abilities=(dataclasses.replace(cop.abilities[0], multiplier=100.0),)
+    brute = cop.replace(name="Brute", physical_attack=999, abilities=(cop.abilities[0].replace(multiplier=100.0),)
     )
     path = wb.save(brute, tmp_path / "brute.toml")
     code, out, _ = run(capsys, "duel", "last_odyssey", str(path), str(path))

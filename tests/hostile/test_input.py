@@ -11,7 +11,6 @@ holds the files, codes, CLI and panels.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import math
@@ -118,16 +117,14 @@ def _catalog_models(system: str) -> list:
 
 def _plausible_values(system: str, kind: str, cls: type) -> dict[str, list]:
     """Return, per field, the values catalog models and defaults hold (and their neighbours)."""
-    values: dict[str, list] = {f.name: [] for f in dataclasses.fields(cls)}
+    values: dict[str, list] = {name: [] for name in cls.model_fields}
     for m in _catalog_models(system):
         if isinstance(m, cls):
-            for f in dataclasses.fields(cls):
-                values[f.name].append(getattr(m, f.name))
-    for f in dataclasses.fields(cls):
-        if f.default is not dataclasses.MISSING:
-            values[f.name].append(f.default)
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            values[f.name].append(f.default_factory())  # type: ignore[misc]
+            for name in cls.model_fields:
+                values[name].append(getattr(m, name))
+    for name, f in cls.model_fields.items():
+        if not f.is_required():
+            values[name].append(f.get_default(call_default_factory=True))
     for name, vs in values.items():
         ints = [v for v in vs if isinstance(v, int) and not isinstance(v, bool)]
         extra = [v + d for v in set(ints) for d in (-1, 1)] + [v * 1000 for v in set(ints)]
@@ -143,10 +140,10 @@ def _plausible_values(system: str, kind: str, cls: type) -> dict[str, list]:
 
 def base_kwargs(system: str, kind: str, cls: type) -> list[dict]:
     """Return constructor keyword sets of valid models of ``cls``: its catalog models and defaults."""
-    out = [{f.name: getattr(m, f.name) for f in dataclasses.fields(cls)}
+    out = [{name: getattr(m, name) for name in cls.model_fields}
            for m in _catalog_models(system) if isinstance(m, cls)]
     try:
-        out.append({f.name: getattr(cls(), f.name) for f in dataclasses.fields(cls)})
+        out.append({name: getattr(cls(), name) for name in cls.model_fields})
     except (TypeError, RulesError):
         pass
     if kind == "Action":
@@ -447,8 +444,8 @@ def test_numpy_array_where_a_choice_is_expected(system):
     field = {"annulus": "awareness", "unbound": "rank", "last_odyssey": "rounding",
              "glass_empires": "mixed_damage_type"}[system]
     target = sys_.Options if field in ("rounding", "mixed_damage_type") else sys_.Creature
-    base = {} if target is sys_.Options else {f.name: getattr(_first(system), f.name)
-                                              for f in dataclasses.fields(target)}
+    base = {} if target is sys_.Options else {name: getattr(_first(system), name)
+                                              for name in target.model_fields}
     err = refused(lambda: target(**{**base, field: np.array(["alert", "clueless"])}), field)
     assert "ambiguous" not in str(err)
 

@@ -4,7 +4,6 @@ the existing file; a save replaces it.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 
 import pytest
@@ -22,7 +21,7 @@ def test_unserialisable_object_leaves_existing_file_untouched(tmp_path, suffix):
     with pytest.raises(RulesError) as err:
         wb.save(wb.Dist([0.5, 0.5]), path)
     assert str(path) in str(err.value)
-    bad = dataclasses.replace(_guard(), name="Guard")
+    bad = _guard().replace(name="Guard")
     object.__setattr__(bad, "size", object())  # a value no file can hold
     with pytest.raises(RulesError, match="size"):
         wb.save(bad, path)

@@ -5,7 +5,6 @@ corrupt, foreign and truncated codes, every single-character change caught.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 import zlib
 
@@ -27,14 +26,14 @@ def varied_models(draw):
     """A catalog model with its name and some whole-number / true-false fields changed, kept if legal."""
     obj = draw(st.sampled_from(ALL_CATALOG))
     changes = {"name": draw(names)}
-    for f in dataclasses.fields(obj):
-        v = getattr(obj, f.name)
-        if f.name == "name" or not draw(st.booleans()):
+    for field in type(obj).model_fields:
+        v = getattr(obj, field)
+        if field == "name" or not draw(st.booleans()):
             continue
         if isinstance(v, bool):
-            changes[f.name] = draw(st.booleans())
+            changes[field] = draw(st.booleans())
         elif isinstance(v, int):
-            changes[f.name] = draw(st.integers(0, 60))
+            changes[field] = draw(st.integers(0, 60))
     try:
         return obj.replace(**changes)
     except RulesError:

@@ -29,13 +29,13 @@ def test_no_form_probes_a_model_for_its_choices():
 def test_the_form_of_each_model_offers_exactly_the_declared_choices(system, name, cls, monkeypatch):
     value = base_instance(system, cls)
     built: list[Model] = []
-    original = Model.__post_init__
+    original = Model.model_post_init
 
-    def record(self):
+    def record(self, context):
         built.append(self)
-        original(self)
+        original(self, context)
 
-    monkeypatch.setattr(Model, "__post_init__", record)
+    monkeypatch.setattr(Model, "model_post_init", record)
     form = ModelForm(cls, value)
     assert built == [], f"building the form constructed {len(built)} model(s): {built[:1]}"
     monkeypatch.undo()

@@ -8,7 +8,6 @@ armor - cover, at least ``minimum`` (see tests/widget_toy.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 import ipywidgets as W
@@ -86,7 +85,6 @@ def test_form_value_set_from_outside_rewrites_controls():
 
 
 def test_form_requires_a_value_when_the_model_has_required_fields():
-    @dataclass(frozen=True)
     class Needy(Model):
         model_kind: ClassVar[str] = "creature"
         hp: int
@@ -96,7 +94,6 @@ def test_form_requires_a_value_when_the_model_has_required_fields():
     assert ModelForm(Needy, Needy(3)).controls["hp"].value == 3
 
 
-@dataclass(frozen=True)
 class Mood(Model):
     """A model whose choices are declared (workbench.fields.spec), and one text field checked by hand."""
 
@@ -107,7 +104,7 @@ class Mood(Model):
     )
     label: str = "x"
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         from workbench.checks import check_choice
 
         check_choice("label", self.label, ("x", "y"))  # undeclared: a form does not probe it

@@ -4,7 +4,6 @@ of peak memory growth (tests/bounds.py). Counted, so nothing here asserts a time
 
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 
@@ -49,8 +48,7 @@ def test_a_last_odyssey_damage_span_is_counted_before_any_table(monkeypatch):
 
 
 def _brute():
-    return dataclasses.replace(
-        COP, name="Brute", physical_attack=999, abilities=(dataclasses.replace(COP.abilities[0], multiplier=100.0),)
+    return COP.replace(name="Brute", physical_attack=999, abilities=(COP.abilities[0].replace(multiplier=100.0),)
     )
 
 
@@ -78,18 +76,17 @@ def test_an_unbound_creature_of_20_wide_weapons_is_refused_naming_weapons():
     The outcome table's cells (rows x damage outcomes) are counted before it is allocated."""
     base = U.catalog().creatures["Town guard"]
     w = U.Attack(name="Big", damage="100d100+50")
-    m = dataclasses.replace(
-        base, weapons=tuple(dataclasses.replace(w, name=f"W{i}") for i in range(20)), str_mod=50, hp=1000
+    m = base.replace(weapons=tuple(w.replace(name=f"W{i}") for i in range(20)), str_mod=50, hp=1000
     )
     got = bounded(lambda: wb.duel(m, m))
     assert isinstance(got, wb.RulesError) and got.field == "weapons"
     assert "table cells" in got.message and "'100d100+50'" in got.message
     assert f"{limits.MAX_TABLE_CELLS:,}" in got.message
     # 8 of them are still past the bound (45 M cells: a duel took 40 s); 4 are within it, and answer
-    eight = dataclasses.replace(m, weapons=m.weapons[:8])
+    eight = m.replace(weapons=m.weapons[:8])
     got = bounded(lambda: wb.turn_damage(eight, eight))
     assert isinstance(got, wb.RulesError) and got.field == "weapons" and "44,988,416 table cells" in got.message
-    four = dataclasses.replace(m, weapons=m.weapons[:4])
+    four = m.replace(weapons=m.weapons[:4])
     assert isinstance(bounded(lambda: wb.turn_damage(four, four)), Dist)
 
 

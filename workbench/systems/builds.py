@@ -114,7 +114,7 @@ def check_choices(system: Any, choices: Any) -> dict[str, tuple[Any, ...]]:
     """Return ``choices`` ({Attack field: values a designer may give it}) checked: every key a field
     of the system's Attack, every value list a non-empty tuple without repeats; RulesError (field
     ``build_choices``) otherwise."""
-    fields = set(system.Attack.__dataclass_fields__)
+    fields = set(system.Attack.model_fields)
     if not isinstance(choices, dict) or not choices:
         raise RulesError(f"{system.name}: build_choices must be a non-empty {{field: values}}", field="build_choices")
     out: dict[str, tuple[Any, ...]] = {}

@@ -242,7 +242,7 @@ def _frames(groups: list[dict[str, Any]], epr: int, n: int) -> Iterator[pl.DataF
         yield pl.DataFrame(
             {
                 "build_id": pl.Series([r[0] for r in rows], dtype=pl.Int64),
-                "build": [A.Attack(r[1], r[2], r[5]) for r in rows],
+                "build": [A.Attack(name=r[1], defense=r[2], upgrades=r[5]) for r in rows],
                 "name": [r[1] for r in rows],
                 "seed": [r[2] for r in rows],
                 "cost": pl.Series([r[3] for r in rows], dtype=pl.Int64),
@@ -279,7 +279,7 @@ def build_space(
     from . import SYSTEM
 
     options, situation = SYSTEM.defaults(options, situation)
-    attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack("seed", "agility"))
+    attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack(name="seed", defense="agility"))
     groups, counts = _walk(budget, targets, attacker, options, situation)
     epr = options.experience_per_rank
     return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), maths_keys)

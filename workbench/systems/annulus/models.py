@@ -8,7 +8,6 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass
 from typing import Any, ClassVar
 
 from ...checks import check_int
@@ -229,7 +228,6 @@ def _check_build(ranks: Mapping[str, int], counter_type: str | None) -> None:
         )
 
 
-@dataclass(frozen=True)
 class Attack(Model):
     """An attack set: the Damage seed (``defense``: agility, toughness or insight) and its upgrades.
 
@@ -267,7 +265,7 @@ class Attack(Model):
         rule=f"{RULES}: Counter",
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check the upgrades (names, ranks, exclusions) and that Counter and ``counter_type`` agree."""
         ranks, counters = _normalise_upgrades(self.upgrades)
         if counters:
@@ -322,7 +320,6 @@ class Attack(Model):
         return hash((self.name, self.defense, self.upgrades, self.counter_type))
 
 
-@dataclass(frozen=True)
 class Creature(Model):
     """An Annulus creature. Vitality defaults to the level (CLARIFICATIONS: Max Vitality = level);
     ``attack_sets`` holds Attack models (dicts are accepted)."""
@@ -331,7 +328,6 @@ class Creature(Model):
     model_kind: ClassVar[str] = "creature"
 
     name: str = spec(kind="text", help="the creature's name", rule=NAME_RULE)
-    _: KW_ONLY
     size: int = spec(
         5,
         kind="int",
@@ -405,7 +401,7 @@ class Creature(Model):
         help="non-visual senses it perceives by: a Blind sting does not stop it perceiving",
         rule=f"{RULES}: Blindness does not affect non-visual-based modes of sensory input such as tremorsense, scent or sonar",
     )
-    attack_sets: Any = spec(
+    attack_sets: tuple[Attack, ...] = spec(
         (),
         kind="models",
         model=Attack,
@@ -414,7 +410,7 @@ class Creature(Model):
         rule=f"{RULES}: attack sets",
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Fill in the Vitality (the level), check the senses and that Endurance + Vitality stays
         within MAX_HP."""
         senses = self.senses
@@ -450,7 +446,6 @@ class Creature(Model):
         return getattr(self, kind)
 
 
-@dataclass(frozen=True)
 class Options(Model):
     """Rule options: every default of CLARIFICATIONS.md (Annulus) as a named field.
 
@@ -539,7 +534,7 @@ class Options(Model):
         rule=f"{CLAR}: 2 actions per turn",
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check that ``success_on`` is a face of the dice, or one past the highest (never succeeds)."""
         if self.success_on > self.dice_sides + 1:
             raise RulesError(
@@ -554,7 +549,6 @@ class Options(Model):
         return (self.dice_sides - self.success_on + 1) / self.dice_sides
 
 
-@dataclass(frozen=True)
 class Situation(Model):
     """The circumstances of one use of an attack set (CLARIFICATIONS, Annulus, order of resolution).
 

@@ -204,7 +204,9 @@ class AnnulusSystem(RuleSystem):
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return size 5, level 1, every defense 0, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, level=1, endurance=1, agility=0, toughness=0, insight=0, attack_sets=[attack])
+        return Creature(
+            name=attack.name, level=1, endurance=1, agility=0, toughness=0, insight=0, attack_sets=(attack,)
+        )
 
     def uses_per_turn(self, attacker: m.Creature, attack: m.Attack, options=None) -> int:
         """Return 1 for a free (Gaze, Swansong), Telegraphed or area set (once per round: "you may

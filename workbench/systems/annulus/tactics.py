@@ -6,10 +6,11 @@ rule system can name it as its ``tactics_class`` without importing the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ...errors import RulesError
 from ...fields import spec
+from ...model import Model
 
 __all__ = ["Tactics", "CONDITION_BIT", "RECOVERABLE", "DISARM"]
 
@@ -32,8 +33,22 @@ RECOVERABLE = tuple(CONDITION_BIT)
 MAX_TACTIC_ACTIONS = 20
 
 
-@dataclass(frozen=True)
-class Tactics:
+def _conditions(field: str, names: Any) -> tuple[str, ...]:
+    """Return ``names`` as a tuple of conditions one recovers from (the field's own check, so that
+    it is reported with the other broken fields)."""
+    if isinstance(names, str) or not isinstance(names, (list, tuple)):
+        raise RulesError(f"must be a list of condition names, not {names!r}", field=field)
+    bad = [x for x in names if x not in CONDITION_BIT]
+    if bad:
+        raise RulesError(
+            f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
+            field=field,
+            rule=f"{RULES}: conditions ... recovery check",
+        )
+    return tuple(names)
+
+
+class Tactics(Model):
     """How a simulated Annulus creature spends actions beyond its attack plan.
 
     - ``recover_from`` (burn, choke, sap): the conditions it makes recovery checks against, in
@@ -52,6 +67,7 @@ class Tactics:
         choices=RECOVERABLE,
         help="conditions it spends actions on recovery checks against, in priority order",
         rule=f"{RULES}: A recovery check is made by spending 1 action and rolling 4 dice",
+        checker=_conditions,
     )
     recovery_actions: int = spec(
         1,
@@ -70,23 +86,5 @@ class Tactics:
         rule=f"{RULES}: There is no limit to how many times you may use an attack each round in this manner",
     )
 
-    def __post_init__(self) -> None:
-        names = self.recover_from
-        if isinstance(names, str) or not isinstance(names, (list, tuple)):
-            raise RulesError(f"must be a list of condition names, not {names!r}", field="recover_from")
-        bad = [x for x in names if x not in CONDITION_BIT]
-        if bad:
-            raise RulesError(
-                f"{bad[0]!r} is not a condition one recovers from; choose from {', '.join(RECOVERABLE)}",
-                field="recover_from",
-                rule=f"{RULES}: conditions ... recovery check",
-            )
-        object.__setattr__(self, "recover_from", tuple(names))
-        for name in ("recovery_actions", "blood_price_uses"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_TACTIC_ACTIONS:
-                raise RulesError(
-                    f"must be a whole number from 0 to {MAX_TACTIC_ACTIONS}, not {v!r}",
-                    field=name,
-                    rule=f"{RULES}: recovery checks and Blood Price uses are spent per turn",
-                )
+    system: ClassVar[str] = "annulus"
+    model_kind: ClassVar[str] = "tactics"

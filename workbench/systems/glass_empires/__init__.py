@@ -159,7 +159,7 @@ class GlassEmpires(RuleSystem):
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return Power 1, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, power=1, weapons=(attack,))
+        return Creature(name=attack.name, power=1, weapons=(attack,))
 
     def uses_per_turn(self, attacker: Any, attack: Any, options: Any = None) -> int:
         """Return the Attacks one turn allows (:meth:`attacks_per_turn`)."""

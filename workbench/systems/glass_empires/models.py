@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...checks import check_bool, check_choice, check_int, check_number, check_str
@@ -217,7 +216,6 @@ def _text(help: str, rule: str, advanced: bool = False) -> Any:
     return spec("", kind="text", allow_empty=True, max_length=MAX_TEXT, help=help, rule=rule, advanced=advanced)
 
 
-@dataclass(frozen=True)
 class Attack(Model):
     """A weapon: flat ``damage`` per Strike (glass-empires-attack.txt: "choose an available weapon").
 
@@ -293,7 +291,7 @@ class Attack(Model):
     natural: bool = _flag(False, "a natural weapon", f"{_DATA}: creature weapons")
     source: str = _text("where the weapon is published", f"{_DATA}: source", advanced=True)
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check the damage type(s), fill damage, range and flags from the category, and check range."""
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         s("damage_type", _types("damage_type", self.damage_type, allow_mixed=True))
@@ -367,7 +365,6 @@ class Attack(Model):
         return tuple(self.damage_type.split("/"))
 
 
-@dataclass(frozen=True)
 class Creature(Model):
     """A Glass Empires creature: Power, HP (4 x Power), Armor, Size (height, ft), Strikes, weapons.
 
@@ -451,7 +448,7 @@ class Creature(Model):
         help="Strikes per Attack",
         rule=f"{RULES}: by default, characters receive 1 Strike per Attack",
     )
-    weapons: tuple = spec(
+    weapons: tuple[Attack, ...] = spec(
         (),
         kind="models",
         model=Attack,
@@ -489,7 +486,7 @@ class Creature(Model):
     )
     note: str = _text("what default the catalog used where the published data is silent", f"{_DATA}: creature traits")
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check the traits, fill HP (4 x Power), and check Size, Power = HD + Level and the damage types."""
         s = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         self._validate_traits()
@@ -579,7 +576,6 @@ class Creature(Model):
         return "normal"
 
 
-@dataclass(frozen=True)
 class Options(Model):
     """Rule options; every default is the one CLARIFICATIONS.md names for Glass Empires.
 
@@ -644,7 +640,6 @@ class Options(Model):
     )
 
 
-@dataclass(frozen=True)
 class Situation(Model):
     """The circumstances of one Attack (glass-empires-attack.txt).
 
@@ -738,7 +733,7 @@ class Situation(Model):
     target_shield_up: bool = _flag(True, "the target's Ray Shield, if any, is up", _DATA)
     target_damage_reduction_active: bool = _flag(True, "the target's damage reduction (Bloodthirst) holds", _DATA)
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check the circumstances and that no Fact bonus is added."""
         object.__setattr__(self, "circumstances", _circumstances("circumstances", self.circumstances))
         if self.fact_bonus != 0:

@@ -5,7 +5,6 @@ Rules cited from last-odyssey-attacks.txt ("Attacks") and CLARIFICATIONS.md ("La
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...checks import check_int, check_str
@@ -94,7 +93,6 @@ def _names(field: str, value: Any, rule: str, canon=None) -> tuple:
     return tuple(out)
 
 
-@dataclass(frozen=True)
 class Shell(Model):
     """A Shell: a pool of ``points`` that takes damage before HP, with a fixed ``element``.
 
@@ -122,7 +120,6 @@ class Shell(Model):
         return self.points > 0
 
 
-@dataclass(frozen=True)
 class Attack(Model):
     """One attack ability: a strike, spell or sleight (last-odyssey-attacks.txt, "Attacks").
 
@@ -223,7 +220,7 @@ class Attack(Model):
         "shared/data/last_odyssey_creatures.toml, Miasma: 'every non-Undead character'",
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check ``targets``, the lists of names, and the rules joining kind, status and nonlethal."""
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         if isinstance(self.targets, str):
@@ -280,7 +277,6 @@ _STATS = (
 )
 
 
-@dataclass(frozen=True)
 class Creature(Model):
     """A hero or warrior: HP, MP, tier (1-10), the nine combat statistics, element, Shell and abilities.
 
@@ -337,7 +333,7 @@ class Creature(Model):
         help="its Shell (a table {points, element} or a number of points is accepted)",
         rule=f"{CLAR}: Shell",
     )
-    abilities: tuple = spec(
+    abilities: tuple[Attack, ...] = spec(
         (),
         kind="models",
         model=Attack,
@@ -382,7 +378,7 @@ class Creature(Model):
         help="the published type (Human, Undead, Beast, ...)",
         rule="shared/data/last_odyssey_creatures.toml, Miasma: 'every non-Undead character'",
     )
-    phase_abilities: tuple = spec(
+    phase_abilities: tuple[Attack, ...] = spec(
         (),
         kind="models",
         model=Attack,
@@ -408,7 +404,7 @@ class Creature(Model):
         rule="srd/anima/spending.md: 'a maximum of 10 anima at a time'; paradigm.md: paradigm actions cost anima",
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check that phase abilities are not turn actions, build the Shell, and check the immunities."""
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         for i, a in enumerate(self.phase_abilities):
@@ -461,7 +457,6 @@ class Creature(Model):
         raise RulesError(f"{self.name} has no ability called {name!r}", field="abilities")
 
 
-@dataclass(frozen=True)
 class Options(Model):
     """The rule options of Last Odyssey (CLARIFICATIONS.md defaults).
 
@@ -491,7 +486,6 @@ class Options(Model):
     )
 
 
-@dataclass(frozen=True)
 class Situation(Model):
     """The battlefield around one use of an ability.
 

@@ -146,7 +146,7 @@ class LastOdyssey(RuleSystem):
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return tier 1, every stat 0, holding only ``attack`` (named after it), with the largest MP
         pool (models.MAX_MP), so a bare attack is compared by its dice, not by an MP pool it has none of."""
-        return Creature(attack.name, hp=1, mp=m.MAX_MP, abilities=(attack,))
+        return Creature(name=attack.name, hp=1, mp=m.MAX_MP, abilities=(attack,))
 
     def plan_items(self, attacker: m.Creature, plan, options) -> list[m.Attack]:
         """Return the plan's abilities, or RulesError if their action points exceed the attacker's

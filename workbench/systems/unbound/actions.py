@@ -124,9 +124,9 @@ def as_actions(items: Action | Attack | str | Sequence[Action | Attack | str]) -
         if isinstance(it, Action):
             out.append(it)
         elif isinstance(it, Attack) and it.kind == "spell":
-            out.append(Action("cast", it))
+            out.append(Action(action="cast", weapon=it))
         elif isinstance(it, (Attack, str)):
-            out.append(Action("push", it))
+            out.append(Action(action="push", weapon=it))
         else:
             raise RulesError(f"[{i}] must be an unbound Action, Attack or weapon name, not {it!r}", field="attacks")
     return out

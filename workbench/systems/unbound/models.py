@@ -5,7 +5,6 @@ Rules: unbound-d20-attacking.txt and CLARIFICATIONS.md, section Unbound.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...checks import check_choice, check_str
@@ -95,7 +94,6 @@ def _mod(default: Any, help: str, optional: bool = False) -> Any:
     )
 
 
-@dataclass(frozen=True)
 class Attack(Model):
     """A weapon, natural weapon, spell attack or shield bash.
 
@@ -215,7 +213,7 @@ class Attack(Model):
         rule=_SHIELD,
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Parse the notation (a bad string fails at construction) and check the rules joining fields."""
         for f in ("shield_ac", "shield_touch_ac"):
             if getattr(self, f) and not self.shield:
@@ -274,7 +272,6 @@ class Attack(Model):
         return self.kind in ("ranged", "thrown") or (self.kind == "spell" and self.range_increment is not None)
 
 
-@dataclass(frozen=True)
 class Creature(Model):
     """An Unbound creature: HP, AC and touch AC, attribute modifiers, weapon skill rank, weapons.
 
@@ -325,7 +322,7 @@ class Creature(Model):
         schema={"type": "object", "additionalProperties": {"enum": list(RANKS)}},
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check ``group_ranks`` (a table of weapon group -> rank) and make it read-only."""
         ranks = self.group_ranks if self.group_ranks is not None else {}
         if not isinstance(ranks, dict):
@@ -370,7 +367,6 @@ class Creature(Model):
         raise RulesError(f"{self.name} has no weapon called {name!r}", field="weapons")
 
 
-@dataclass(frozen=True)
 class Options(Model):
     """Rule options (CLARIFICATIONS.md, Unbound, defaults), plus the workbench's own switches.
 
@@ -422,7 +418,6 @@ class Options(Model):
     )
 
 
-@dataclass(frozen=True)
 class Situation(Model):
     """Situational modifiers of one attack (text, "Situational Bonuses" and "Ranged Attacks").
 
@@ -474,7 +469,6 @@ class Situation(Model):
     )
 
 
-@dataclass(frozen=True)
 class Action(Model):
     """One attack action: ``kind`` push, all_out, multi, snipe or cast, with its weapon(s).
 
@@ -521,7 +515,7 @@ class Action(Model):
         schema={"anyOf": [{"type": "string"}, {"type": "object"}]},
     )
 
-    def validate(self) -> None:
+    def check_rules(self) -> None:
         """Check the weapons the action may use."""
         for f in ("weapon", "off_hand", "secondary"):
             v = getattr(self, f)

@@ -244,7 +244,7 @@ class UnboundSystem(RuleSystem):
 
     def neutral_attacker(self, attack: m.Attack) -> m.Creature:
         """Return every modifier 0, untrained, AC 10, holding only ``attack`` (named after it)."""
-        return Creature(attack.name, hp=1, ac=10, touch_ac=10, weapons=(attack,))
+        return Creature(name=attack.name, hp=1, ac=10, touch_ac=10, weapons=(attack,))
 
     def uses_per_turn(self, attacker: m.Creature, attack: m.Attack, options: m.Options | None = None) -> int:
         """Return the most Push the Attack actions (2, else 1) with ``attack`` that a turn allows
@@ -277,15 +277,15 @@ class UnboundSystem(RuleSystem):
         usable = [w for w in weapons if w.kind != "spell"]
         spells = [w for w in weapons if w.kind == "spell"]
         naturals = [w for w in weapons if w.natural]
-        one: list[Action] = [Action("push", w) for w in usable]
+        one: list[Action] = [Action(action="push", weapon=w) for w in usable]
         for w in usable:
             if not w.natural and attacker.iteratives > 1:
-                one.append(Action("all_out", w))
+                one.append(Action(action="all_out", weapon=w))
         handy = [w for w in usable if not w.natural and not w.two_handed and w.kind in ("melee", "thrown")]
         for i, w in enumerate(handy):
             for j, o in enumerate(handy):
                 if i != j:
-                    one.append(Action("all_out", w, o))
+                    one.append(Action(action="all_out", weapon=w, off_hand=o))
         plans: dict[str, list[Action]] = {}
 
         def put(acts: list[m.Action]) -> None:
@@ -296,26 +296,26 @@ class UnboundSystem(RuleSystem):
                 if not (a.action == b.action == "all_out"):
                     put([a, b])
         if naturals and len(naturals) + sum(x.paired for x in naturals) > 1:
-            put([Action("multi")])
+            put([Action(action="multi")])
         for w in usable:
             if naturals and not w.natural:
-                put([Action("multi", w)])
+                put([Action(action="multi", weapon=w)])
                 for x in naturals[1:]:
-                    put([Action("multi", w, secondary=x.name)])
+                    put([Action(action="multi", weapon=w, secondary=x.name)])
         for w in usable:
             if w.braceable:  # the brace spends one basic action; one attack action with the weapon follows
-                put([Action("brace", w), Action("push", w)])
+                put([Action(action="brace", weapon=w), Action(action="push", weapon=w)])
                 if attacker.iteratives_with(w) > 1:
-                    put([Action("brace", w), Action("all_out", w)])
+                    put([Action(action="brace", weapon=w), Action(action="all_out", weapon=w)])
         if situation.target_unaware:
             for w in usable:
                 if w.kind in ("ranged", "thrown"):
-                    put([Action("snipe", w)])
+                    put([Action(action="snipe", weapon=w)])
         if options.wild_plans:
             for acts in list(plans.values()):
                 put([a.replace(wild=True) for a in acts])
         for s in spells:
-            put([Action("cast", s)] * max(1, options.casts_per_turn) if options.casts_per_turn else [])
+            put([Action(action="cast", weapon=s)] * max(1, options.casts_per_turn) if options.casts_per_turn else [])
         return {k: v for k, v in plans.items() if v}
 
     def legal_plans(self, attacker: m.Creature, target: m.Creature, options: m.Options, situation: m.Situation):
