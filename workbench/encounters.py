@@ -163,6 +163,7 @@ def encounter(
     import polars as pl
 
     from .fight import encounter as fe
+    from .fight import encounter_chain as fe_chain
     from .systems import fight_system
 
     first = check_first(first)
@@ -200,35 +201,37 @@ def encounter(
     side = np.array([0] * len(sa) + [1] * len(sb))
     enc = fe.Encounter(creatures, side, make_round, targeting=targeting, flanking=flanking)
     names = _names(sa) + _names(sb)
-    hp_product = float(np.prod(enc.hp.astype(np.float64) + 1))
+    cells = fe_chain.grid_cells(enc)
     orders = [0, 1] if first == "random" else [0 if first == "a" else 1]
     forced: list[str] = []
     tally = None
     most: int | None = None
     if simulate is not True:
-        if hp_product > fe.MAX_ENCOUNTER_STATES * 100 and simulate is None:
-            forced.append(f"the joint HP of {len(creatures)} creatures ({hp_product:,.0f} cells)")
+        got = []
+        for o in orders:
+            one = fe_chain.solve(enc, order, o, max_rounds)
+            if one is None:
+                break
+            got.append(one)
+        if len(got) == len(orders):
+            tally = fe.Tally.empty(enc, max_rounds)
+            for t, _ in got:
+                tally.add(t, 1.0 / len(orders))
+            most = max(m for _, m in got)
         else:
-            got = []
-            for o in orders:
-                one = fe.solve(enc, order, o, max_rounds)
-                if one is None:
-                    break
-                got.append(one)
-            if len(got) == len(orders):
-                tally = fe.Tally.empty(enc, max_rounds)
-                for t, _ in got:
-                    tally.add(t, 1.0 / len(orders))
-                most = max(m for _, m in got)
-            elif simulate is False:
+            why = (
+                f"the joint HP grid ({cells:,} cells)"
+                if cells > fe_chain.MAX_CELLS
+                else "the joint state (keys x HP grid)"
+            )
+            if simulate is False:
                 raise RulesError(
-                    f"the exact encounter's joint state passes {fe.MAX_ENCOUNTER_STATES:,} live states; "
+                    f"{why} passes the exact encounter's {fe_chain.MAX_CELLS:,} cells; "
                     "leave simulate=False out to simulate it",
                     field="simulate",
                     rule=ENCOUNTERS,
                 )
-            else:
-                forced.append(f"the joint state (over {fe.MAX_ENCOUNTER_STATES:,} live states)")
+            forced.append(f"{why} over {fe_chain.MAX_CELLS:,} cells")
     standard_error = None
     n_fights = None
     if tally is None:

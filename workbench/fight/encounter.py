@@ -11,45 +11,36 @@ a system are optional hooks of its round description, read with ``getattr``:
 
 The state of an encounter is one :class:`~workbench.columns.Columns` per creature (its system's own
 combatant state, the first of ``rnd.start()``), plus per fight what the group rules read: the
-attacks made on each creature this round (``spread`` targeting, flanking off ``focus``). A creature
-that falls is put in one dead state (its damage at its HP, its other fields 0), so equal fights
-merge.
+attacks made on each creature this round (``spread`` targeting, flanking off ``focus``).
 
-Two interpreters of the same turns (:class:`_Play`): exact (each turn enumerated with an
-:class:`~workbench.fight.draw.Enumerator`, equal joint states merged after every turn, the mass of
-ended fights recorded as it ends; counted while it runs: past ``max_states`` live joint states it
-gives up and the encounter is simulated) and simulated (a :class:`~workbench.fight.draw.Sampler` on
-every fight at once).
+Two interpreters of the same turns: the exact chain over every creature's state
+(:mod:`workbench.fight.encounter_chain`, each turn enumerated) and the simulation here
+(:func:`simulate`: a :class:`~workbench.fight.draw.Sampler` on every fight at once). Both record
+what the fights came to in a :class:`Tally`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from ..arguments import check_time
-from ..chains import CHAIN_TAIL
 from ..columns import Columns
-from .draw import Enumerator, Sampler
+from .draw import Sampler
 from .round import FightRound, between_of
 
 __all__ = [
-    "MAX_ENCOUNTER_STATES",
     "ORDERS",
     "TARGETING",
     "FLANKING",
     "Encounter",
     "Tally",
     "schedule",
-    "solve",
     "simulate",
 ]
 
-#: live joint states (after a turn, equal states merged) past which the exact encounter gives up
-#: and is simulated; the product of the creatures' HP is counted against it before any work
-MAX_ENCOUNTER_STATES = 400_000
 #: the turn orders (CLARIFICATIONS.md, Encounters: Rounds)
 ORDERS = ("sides", "alternate")
 #: the targeting policies (CLARIFICATIONS.md, Encounters: Targets)
@@ -229,11 +220,10 @@ class Tally:
 
 # ---------------------------------------------------------------------------------------- the play
 class _Play:
-    """One interpreter of the encounter's turns (module docstring): ``exact`` enumerates, otherwise
-    ``rng`` samples."""
+    """The simulation's turns (module docstring): every random value from a Sampler of ``rng``."""
 
-    def __init__(self, enc: Encounter, exact: bool, rng: np.random.Generator | None = None):
-        self.enc, self.exact, self.rng = enc, exact, rng
+    def __init__(self, enc: Encounter, rng: np.random.Generator):
+        self.enc, self.rng = enc, rng
         self.flankers = np.array([enc.can_flank(i) for i in range(enc.size)], dtype=bool)
 
     def alive(self, b: _Batch) -> np.ndarray:
@@ -255,16 +245,10 @@ class _Play:
             return b, foes[np.argmin(np.where(alive, b.hits[:, foes], big), axis=1)]
         # random: uniform over the living foes
         count = alive.sum(axis=1)
-        if not self.exact:
-            assert self.rng is not None
-            pick = np.floor(self.rng.random(b.n) * count).astype(np.int64)
-            rank = np.cumsum(alive, axis=1) - 1
-            col = np.argmax(alive & (rank == pick[:, None]), axis=1)
-            return b, foes[col]
-        rows, col = np.nonzero(alive)
-        out = b.take(rows)
-        out.weight = out.weight / count[rows]
-        return out, foes[col]
+        pick = np.floor(self.rng.random(b.n) * count).astype(np.int64)
+        rank = np.cumsum(alive, axis=1) - 1
+        col = np.argmax(alive & (rank == pick[:, None]), axis=1)
+        return b, foes[col]
 
     def flanked(self, b: _Batch, actor: int, target: np.ndarray) -> np.ndarray:
         """Return per fight whether ``actor``'s attack on ``target`` flanks (CLARIFICATIONS.md,
@@ -303,11 +287,7 @@ class _Play:
                     continue
                 sub = b.take(sel)
                 rnd = enc.round_of(actor, int(t), f)
-                draw: Any = Enumerator(sub.n) if self.exact else Sampler(cast(np.random.Generator, self.rng))
-                me, foe = rnd.turn(sub.states[actor], sub.states[int(t)], draw)
-                if self.exact:
-                    sub = sub.take(draw.origin)
-                    sub.weight = sub.weight * draw.weight
+                me, foe = rnd.turn(sub.states[actor], sub.states[int(t)], Sampler(self.rng))
                 sub.states[actor], sub.states[int(t)] = me, foe
                 sub.hits[:, t] += 1
                 if self.flankers[actor]:
@@ -332,11 +312,7 @@ class _Play:
             if step is None:
                 parts.append(sub)
                 continue
-            draw: Any = Enumerator(sub.n) if self.exact else Sampler(cast(np.random.Generator, self.rng))
-            me, foe = step(sub.states[actor], sub.states[int(t)], draw, opening)
-            if self.exact:
-                sub = sub.take(draw.origin)
-                sub.weight = sub.weight * draw.weight
+            me, foe = step(sub.states[actor], sub.states[int(t)], Sampler(self.rng), opening)
             sub.states[actor], sub.states[int(t)] = me, foe
             parts.append(sub)
         return _Batch.concat(parts)
@@ -346,9 +322,8 @@ class _Play:
         return np.asarray(alive[:, self.enc.side == 0].any(axis=1) & alive[:, self.enc.side == 1].any(axis=1))
 
     # ------------------------------------------------------------ after a turn
-    def settle(self, b: _Batch, tally: Tally, r: int, first: np.ndarray | None) -> _Batch:
-        """Return the fights still going after a turn, the dead put in one state; the ended ones
-        recorded in round r + 1; in a fight where nobody had fallen before (``intact``) the first
+    def settle(self, b: _Batch, tally: Tally, r: int, first: np.ndarray) -> _Batch:
+        """Return the fights still going after a turn; the ended ones recorded in round r + 1; in a fight where nobody had fallen before (``intact``) the first
         to fall is recorded (several at once: the first in listed order)."""
         enc = self.enc
         alive = self.alive(b)
@@ -357,18 +332,7 @@ class _Play:
             idx = np.flatnonzero(fell)
             who = np.argmin(alive[idx], axis=1)  # the first fallen in listed order
             b.intact = b.intact & ~fell
-            if first is None:
-                np.add.at(tally.first, who, b.weight[idx])
-            else:
-                first[b.fight[idx]] = who
-        # the dead in one state: damage at HP, every other field 0
-        for c, s in enumerate(b.states):
-            dead = ~alive[:, c]
-            if dead.any():
-                for n in s.names():
-                    col = np.asarray(getattr(s, n)).copy()
-                    col[dead] = enc.hp[c] if n == s.POOL else 0
-                    setattr(s, n, col)
+            first[b.fight[idx]] = who
         a_up, b_up = alive[:, enc.side == 0].any(axis=1), alive[:, enc.side == 1].any(axis=1)
         ended = ~(a_up & b_up)
         if ended.any():
@@ -376,27 +340,6 @@ class _Play:
             tally.record(enc, b.take(ended), outcome[ended], r)
             b = b.take(~ended)
         return b
-
-    def merge(self, b: _Batch, spread: bool) -> _Batch:
-        """Return the fights with equal joint states merged (exact), their weights summed."""
-        cols = [np.asarray(getattr(s, n), dtype=np.int64) for s in b.states for n in s.names()]
-        if spread:
-            cols += list(b.hits.T)
-        if self.enc.flanking == "auto" and self.enc.targeting != "focus" and self.flankers.any():
-            cols += list(b.melee.T)
-        rows = np.stack(cols, axis=1)
-        lo = rows.min(axis=0)
-        span = rows.max(axis=0) - lo + 1
-        if float(np.prod(span.astype(np.float64))) < 2.0**62:
-            code = np.zeros(b.n, np.int64)
-            for j in range(rows.shape[1]):
-                code = code * span[j] + (rows[:, j] - lo[j])
-            uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        else:
-            uniq, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-        out = b.take(first)
-        out.weight = np.bincount(inverse.ravel(), weights=b.weight, minlength=len(first))
-        return out
 
 
 def _start(enc: Encounter, n: int) -> _Batch:
@@ -415,57 +358,12 @@ def _round_turns(enc: Encounter, order: str, first: int) -> list[int]:
     return schedule(sizes, order, first)
 
 
-def solve(
-    enc: Encounter, order: str, first: int, max_rounds: int, max_states: int = MAX_ENCOUNTER_STATES
-) -> tuple[Tally, int] | None:
-    """Return (the exact :class:`Tally` of the encounter with side ``first`` acting first, the most
-    live joint states met), or None past ``max_states`` (the caller simulates)."""
-    play = _Play(enc, exact=True)
-    tally = Tally.empty(enc, max_rounds)
-    b = _start(enc, 1)
-    turns = _round_turns(enc, order, first)
-    spread = enc.targeting == "spread"
-    most = 1
-
-    def after(b: _Batch, r: int) -> _Batch:
-        nonlocal most
-        b = play.settle(b, tally, r, None)
-        if b.n:
-            b = play.merge(b, spread)
-        most = max(most, b.n)
-        return b
-
-    for i in enc.phased:  # before the first round: its kills count in round 1
-        b = after(play.between(b, i, True), 0)
-    for r in range(max_rounds):
-        if not b.n:
-            break
-        b.hits[:] = 0
-        b.melee[:] = 0
-        for actor in turns:
-            b = after(play.turn(b, actor), r)
-            if b.n > max_states:
-                return None
-        for i in enc.phased:
-            b = after(play.between(b, i, False), r)
-        if b.n > max_states:
-            return None
-        check_time(f"the exact encounter over every creature's state, round {r + 1:,}")
-        if float(b.weight.sum()) < CHAIN_TAIL:
-            b = b.take(np.zeros(0, np.int64))
-            break
-    if b.n:
-        b.hits[:] = 0
-        tally.record(enc, b, np.full(b.n, 3), -1)
-    return tally, most
-
-
 def simulate(
     enc: Encounter, order: str, first: np.ndarray, max_rounds: int, rng: np.random.Generator
 ) -> tuple[Tally, np.ndarray]:
     """Return (the :class:`Tally` of ``first.size`` sampled fights, counts; each fight's outcome
     (0 a wins, 1 b wins, 2 draw, 3 unresolved)): fight i's side ``first[i]`` acts first."""
-    play = _Play(enc, exact=False, rng=rng)
+    play = _Play(enc, rng)
     tally = Tally.empty(enc, max_rounds)
     n = int(first.size)
     outcome = np.full(n, 3, np.int64)
