@@ -37,6 +37,8 @@ __all__ = [
     "turn_plans",
     "duel",
     "DuelResult",
+    "encounter",
+    "EncounterResult",
     "load",
     "save",
     "share_code",
@@ -70,6 +72,8 @@ _LAZY = {
     "explain": "explanations",
     "optimal_play": "policies",
     "references": "published",
+    "encounter": "encounters",
+    "EncounterResult": "encounters",
 }
 
 
