@@ -294,11 +294,12 @@ def _cap_shift(a: np.ndarray, axis: int, by: int, hp: int) -> np.ndarray:
 
 
 def solve(
-    enc: Encounter, order: str, first: int, max_rounds: int, max_cells: int = MAX_CELLS
+    enc: Encounter, order: str, first: int, max_rounds: int, max_cells: int | None = None
 ) -> tuple[Tally, int] | None:
     """Return (the exact :class:`~workbench.fight.encounter.Tally` of the encounter with side
     ``first`` acting first, the most keys x cells held), or None past ``max_cells`` (counted: the
-    caller simulates)."""
+    caller simulates; default :data:`MAX_CELLS`)."""
+    max_cells = MAX_CELLS if max_cells is None else max_cells
     cells = grid_cells(enc)
     if cells > max_cells:
         return None
