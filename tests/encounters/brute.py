@@ -11,6 +11,17 @@ from typing import Any
 import workbench as wb
 
 
+def _turn(attacker: Any, target: Any, situation: Any = None) -> dict[int, float]:
+    """Return the whole-turn damage of ``attacker`` on ``target`` as {damage: probability}; a creature
+    with no attack deals nothing."""
+    try:
+        return wb.turn_damage(attacker, target, situation=situation).to_dict()
+    except wb.RulesError as exc:
+        if exc.field != "attacks":
+            raise
+        return {0: 1.0}
+
+
 def brute(
     side_a: list[Any],
     side_b: list[Any],
@@ -20,11 +31,20 @@ def brute(
     targeting: str = "focus",
     max_rounds: int = 100,
     tail: float = 1e-18,
+    flanking: str = "never",
 ) -> dict[str, Any]:
-    """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}."""
+    """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
+
+    ``flanking`` (Unbound, "+2 when two characters flank an enemy"): "never", or "auto" under focus
+    targeting: a melee attacker gets the Situation's flanking when another living melee creature of
+    its side stands (CLARIFICATIONS.md, Encounters: "under focus targeting, whenever such an ally
+    lives")."""
     if first == "random":
         one, two = (
-            brute(side_a, side_b, first=f, order=order, targeting=targeting, max_rounds=max_rounds) for f in ("a", "b")
+            brute(
+                side_a, side_b, first=f, order=order, targeting=targeting, max_rounds=max_rounds, flanking=flanking
+            )
+            for f in ("a", "b")
         )
         return {
             "a": (one["a"] + two["a"]) / 2,
@@ -47,11 +67,21 @@ def brute(
         for k in range(max(len(lead), len(follow))):
             turns += [x[k] for x in (lead, follow) if k < len(x)]
     dists = {
-        (i, j): wb.turn_damage(creatures[i], creatures[j]).to_dict()
+        (i, j): _turn(creatures[i], creatures[j])
         for i in range(n)
         for j in range(n)
         if side[i] != side[j]
     }
+    melee = [any(getattr(w, "kind", "") == "melee" for w in getattr(c, "weapons", ())) for c in creatures]
+    if flanking != "never":
+        assert flanking == "auto" and targeting == "focus"
+        sys_ = wb.system_of(creatures[0])
+        flanked = {
+            (i, j): _turn(creatures[i], creatures[j], sys_.Situation(flanking=True))
+            for i in range(n)
+            for j in range(n)
+            if side[i] != side[j]
+        }
     out = {"a": 0.0, "b": 0.0, "draw": 0.0, "first": [0.0] * n}
     mass = {(tuple([0] * n), tuple([0] * n)): 1.0}
     for _ in range(max_rounds):
@@ -72,8 +102,10 @@ def brute(
                     picks = [(min(foes, key=lambda j: (h[j], j)), 1.0)]
                 else:  # uniform
                     picks = [(j, 1.0 / len(foes)) for j in foes]
+                mates = [k for k in range(n) if k != i and side[k] == side[i] and melee[k] and d[k] < hp[k]]
+                table = flanked if flanking == "auto" and melee[i] and mates else dists
                 for j, q in picks:
-                    for dmg, r in dists[(i, j)].items():
+                    for dmg, r in table[(i, j)].items():
                         d2 = list(d)
                         d2[j] = min(d[j] + dmg, hp[j])
                         h2 = list(h)
