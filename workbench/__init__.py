@@ -39,6 +39,7 @@ __all__ = [
     "DuelResult",
     "encounter",
     "EncounterResult",
+    "encounter_difficulty",
     "load",
     "save",
     "share_code",
@@ -74,6 +75,7 @@ _LAZY = {
     "references": "published",
     "encounter": "encounters",
     "EncounterResult": "encounters",
+    "encounter_difficulty": "encounters",
 }
 
 

@@ -13,7 +13,7 @@ from .arguments import bounded, check_confirm, check_fights, check_first, check_
 from .errors import RulesError
 from .work import check, fight_work
 
-__all__ = ["EncounterResult", "encounter", "ENCOUNTERS"]
+__all__ = ["EncounterResult", "Difficulty", "encounter", "encounter_difficulty", "ENCOUNTERS"]
 
 #: the rule cited by the encounter's refusals
 ENCOUNTERS = "CLARIFICATIONS.md: Encounters: groups against groups"
@@ -319,3 +319,76 @@ def _result(
         forced_by=tuple(forced),
         states=most,
     )
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How many copies of a foe a party beats (``wb.encounter_difficulty``): ``curve`` polars (copies,
+    p_party_wins, p_foes_win, exact, standard_error), one row per number of copies tried (1 up,
+    stopping once P(party wins) falls below every level); ``copies[level]`` the most copies at which
+    P(party wins) is at least ``level`` (0: not even one)."""
+
+    party: tuple[str, ...]
+    foe: str
+    curve: Any
+    copies: dict[float, int]
+
+    def summary(self) -> str:
+        """Return a short readable summary."""
+        parts = [f"{int(n)} at {level:.0%}" for level, n in sorted(self.copies.items())]
+        return f"{' + '.join(self.party)} against copies of {self.foe}: the most copies beaten {', '.join(parts)}"
+
+    def __repr__(self) -> str:
+        return f"Difficulty({self.summary()})"
+
+
+def encounter_difficulty(
+    party: Any,
+    foe: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    levels: Any = (0.5, 0.9),
+    max_copies: int = 10,
+    **kwargs: Any,
+) -> Difficulty:
+    """Return the :class:`Difficulty` of ``foe`` for ``party``: P(party wins) against 1, 2, ...
+    copies of ``foe`` (each an :func:`encounter`, with its other arguments ``kwargs``: first, order,
+    targeting, flanking, max_rounds, simulate, fights, seed), up to ``max_copies`` or until P(party
+    wins) is below every level of ``levels``; and for each level the most copies beaten with at
+    least that chance. More copies of a foe never help the party, so the scan stops at the first
+    number of copies under every level (a simulated point may wobble within its standard error)."""
+    import polars as pl
+
+    from .arguments import whole
+
+    max_copies = whole("max_copies", max_copies, minimum=1, limit=MAX_SIDE, why="a side holds at most that many")
+    try:
+        wanted = sorted(float(x) for x in levels)
+    except (TypeError, ValueError) as exc:
+        raise RulesError(f"levels must be probabilities, not {levels!r}", field="levels") from exc
+    if not wanted or any(not 0.0 < x <= 1.0 for x in wanted):
+        raise RulesError(f"levels must be probabilities in (0, 1], not {levels!r}", field="levels")
+    side = _side_list(party, "party")
+    rows = []
+    for n in range(1, max_copies + 1):
+        got = encounter(side, [foe] * n, options, situation, **kwargs)
+        rows.append((n, got.p_a_wins, got.p_b_wins, got.exact, got.standard_error))
+        if got.p_a_wins < wanted[0]:
+            break
+    curve = pl.DataFrame(
+        rows,
+        schema={
+            "copies": pl.Int64,
+            "p_party_wins": pl.Float64,
+            "p_foes_win": pl.Float64,
+            "exact": pl.Boolean,
+            "standard_error": pl.Float64,
+        },
+        orient="row",
+    )
+    copies = {}
+    for level in wanted:
+        beaten = [n for n, p, *_ in rows if p >= level]
+        copies[level] = max(beaten) if beaten else 0
+    return Difficulty(_names(side), foe.name, curve, copies)
