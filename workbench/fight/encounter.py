@@ -94,6 +94,14 @@ class Encounter:
             got = self._rounds[key] = self.make_round(self.creatures[i], self.creatures[j], flanked)
         return got
 
+    def reach(self, i: int) -> int:
+        """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
+        hook ``group_turn`` (a turn over several foes) its ``reach``, at most its foes' number."""
+        rnd = self.round_of(i, int(self.foes(i)[0]))
+        if getattr(rnd, "group_turn", None) is None:
+            return 1
+        return max(1, min(int(getattr(rnd, "reach", 1)), len(self.foes(i))))
+
     def can_flank(self, i: int) -> bool:
         """Return whether creature i's attacks can be flanking ones (its round has the hook and it
         attacks in melee)."""
@@ -278,6 +286,9 @@ class _Play:
             return b
         idle = b.take(~acting)
         b, target = self.targets(b.take(acting), actor)
+        reach = enc.reach(actor)
+        if reach > 1:
+            return _Batch.concat([idle, self.group(b, actor, target, reach)])
         flank = self.flanked(b, actor, target)
         parts = [idle]
         for t in np.unique(target):
@@ -293,6 +304,40 @@ class _Play:
                 if self.flankers[actor]:
                     sub.melee[:, t] += 1
                 parts.append(sub)
+        return _Batch.concat(parts)
+
+    def group(self, b: _Batch, actor: int, target: np.ndarray, reach: int) -> _Batch:
+        """Return the fights after ``actor``'s turn over several foes (its round's ``group_turn``):
+        its target, then the next living foes by the same policy (random: in listed order), up to
+        ``reach``."""
+        enc = self.enc
+        foes = enc.foes(actor)
+        alive = self.alive(b)[:, foes]
+        big = np.iinfo(np.int64).max // 4
+        if enc.targeting == "focus":
+            score = np.stack([enc.hp[f] - _damage(b.states[f]) for f in foes], axis=1)
+        elif enc.targeting == "spread":
+            score = b.hits[:, foes].copy()
+        else:
+            score = np.broadcast_to(np.arange(len(foes)), alive.shape).copy()
+        score = np.where(alive, score, big)
+        score[foes[None, :] == target[:, None]] = -1
+        order = np.argsort(score, axis=1, kind="stable")[:, :reach]
+        struck = np.where(np.take_along_axis(alive, order, axis=1), foes[order], -1)
+        parts = []
+        uniq, inverse = np.unique(struck, axis=0, return_inverse=True)
+        for g, row in enumerate(uniq.tolist()):
+            tup = [int(t) for t in row if t >= 0]
+            sub = b.take(inverse.ravel() == g)
+            rnd = enc.round_of(actor, tup[0])
+            me, hit = rnd.group_turn(  # type: ignore[attr-defined]
+                sub.states[actor], [sub.states[t] for t in tup], Sampler(self.rng), [enc.creatures[t] for t in tup]
+            )
+            sub.states[actor] = me
+            for t, s in zip(tup, hit):
+                sub.states[t] = s
+                sub.hits[:, t] += 1
+            parts.append(sub)
         return _Batch.concat(parts)
 
     def between(self, b: _Batch, actor: int, opening: bool) -> _Batch:

@@ -32,8 +32,9 @@ import numpy as np
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
-from ..columns import key_rows
+from ..columns import from_key_rows, key_rows
 from .chain import enumerated
+from .draw import Enumerator
 from .encounter import Encounter, Tally, schedule
 
 __all__ = ["MAX_CELLS", "grid_cells", "solve"]
@@ -76,9 +77,13 @@ class _Chain:
         self.flankers = np.array([enc.can_flank(i) for i in range(C)], dtype=bool)
         self.track_melee = enc.flanking == "auto" and enc.targeting != "focus" and bool(self.flankers.any())
         self.types = [type(s) for s in enc.start]
-        self.cache: dict[tuple[Any, ...], list[tuple[_Key, _Key, int, np.ndarray, np.ndarray]]] = {}
+        self.cache: dict[tuple[Any, ...], Any] = {}
         self.focus: dict[int, np.ndarray] = {}
         self.targets: dict[tuple[Any, ...], list[tuple[int, np.ndarray]]] = {}
+        self.group_targets: dict[tuple[Any, ...], list[tuple[tuple[int, ...], np.ndarray]]] = {}
+        # the first creature fallen (listed order) in each cell, C where every creature stands
+        dead = np.stack([~a for a in self.alive])
+        self.first_dead = np.where(dead.any(axis=0), np.argmax(dead, axis=0), C)
 
     # ------------------------------------------------------------ the key
     def start_key(self) -> _Key:
@@ -185,6 +190,8 @@ class _Chain:
         """Return the alive mass after creature i's ``step`` ("turn", "between", "opening"), the
         fights it ends recorded in round r + 1 (0-based r)."""
         enc = self.enc
+        if step == "turn" and enc.reach(i) > 1:
+            return self.act_group(mass, i, tally, r)
         acc: dict[_Key, np.ndarray] = {}
 
         def into(k: _Key) -> np.ndarray:
@@ -242,6 +249,141 @@ class _Chain:
                         i_first = intact * dies_i * (1 - kill_j) + base * dies_i * (i < j)
                         tally.first[j] += float(j_first.sum())
                         tally.first[i] += float(i_first.sum())
+        return self.harvest(acc, tally, r)
+
+    # ------------------------------------------------------------ turns that strike several foes
+    def aims_group(self, key: _Key, i: int, reach: int) -> list[tuple[tuple[int, ...], np.ndarray]]:
+        """Return (the foes i's turn strikes: its target first, then the next living foes by the same
+        policy, up to ``reach``; the weight of the cells where it does, i standing and the fight
+        going on) (CLARIFICATIONS.md, Encounters: multi-target abilities strike "every living foe up
+        to the ability's number of targets"). Random targeting: the target uniform, the others in
+        listed order."""
+        enc = self.enc
+        hits = self.hits(key)
+        memo = (i, hits)
+        got = self.group_targets.get(memo)
+        if got is not None:
+            return got
+        foes = enc.foes(i)
+        F = len(foes)
+        alive = np.stack([self.alive[f] for f in foes])
+        acting = self.alive[i] & self.going
+        big = np.iinfo(np.int64).max // 4
+        listed = np.broadcast_to(np.arange(F).reshape((F,) + (1,) * len(self.shape)), alive.shape)
+        if enc.targeting == "random":
+            n = alive.sum(axis=0)
+            firsts = []
+            for k in range(F):
+                score = np.where(alive, listed, big).copy()
+                score[k] = -1
+                firsts.append((np.where(acting & alive[k], 1.0 / np.maximum(n, 1), 0.0), score))
+        else:
+            if enc.targeting == "focus":
+                score = np.where(alive, np.stack([self.left[f] for f in foes]), big)
+            else:
+                score = np.where(alive, np.array(hits)[foes].reshape((F,) + (1,) * len(self.shape)), big)
+            firsts = [(acting.astype(np.float64), score)]
+        out: dict[tuple[int, ...], np.ndarray] = {}
+        for weight, score in firsts:
+            order = np.argsort(score, axis=0, kind="stable")[:reach]
+            valid = np.take_along_axis(alive, order, axis=0)
+            code = np.zeros(self.going.shape, np.int64)
+            for p_ in range(order.shape[0]):
+                code += np.where(valid[p_], order[p_] + 1, 0) * (F + 1) ** p_
+            for c in np.unique(code[weight > 0]):
+                tup, rest = [], int(c)
+                while rest:
+                    tup.append(int(foes[rest % (F + 1) - 1]))
+                    rest //= F + 1
+                w = weight * (code == c)
+                out[tuple(tup)] = out[tuple(tup)] + w if tuple(tup) in out else w
+        result = list(out.items())
+        self.group_targets[memo] = result
+        return result
+
+    def group_outcomes(
+        self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]]
+    ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float]]]:
+        """Return, per (i's key, each struck foe's key) of ``keys``, the outcomes of i's turn on the
+        foes ``tup`` (the round's ``group_turn``): (the damage i deals itself, the damage each foe
+        takes, every key after, probability); each enumerated once per fight, the new ones in ONE
+        call."""
+        new = [k for k in dict.fromkeys(keys) if ("group", i, tup, *k) not in self.cache]
+        if new:
+            enc = self.enc
+            rnd = enc.round_of(i, tup[0])
+            types = (self.types[i], *[self.types[t] for t in tup])
+            rows = np.array([sum(k, ()) for k in new], dtype=np.int64).reshape(len(new), -1)
+            states = from_key_rows(types, rows)
+            draw = Enumerator(rows.shape[0])
+            me, foes = rnd.group_turn(states[0], list(states[1:]), draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
+            after = (me, *foes)
+            data = np.column_stack(
+                [draw.origin, *[np.asarray(getattr(x, x.POOL), dtype=np.int64) for x in after], key_rows(after)]
+            )
+            uniq, inverse = np.unique(data, axis=0, return_inverse=True)
+            weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+            widths = [self.width[c] for c in (i, *tup)]
+            cuts = np.concatenate(([0], np.cumsum(widths))).astype(int)
+            per: list[list[Any]] = [[] for _ in new]
+            K = len(tup)
+            for r, w in zip(uniq.tolist(), weight.tolist()):
+                ks = r[2 + K :]
+                parts = tuple(tuple(ks[cuts[x] : cuts[x + 1]]) for x in range(len(widths)))
+                per[r[0]].append((int(r[1]), tuple(int(d) for d in r[2 : 2 + K]), parts, w))
+            for k, got in zip(new, per):
+                self.cache[("group", i, tup, *k)] = got
+        return [self.cache[("group", i, tup, *k)] for k in keys]
+
+    def act_group(self, mass: dict[_Key, np.ndarray], i: int, tally: Tally, r: int) -> dict[_Key, np.ndarray]:
+        """Return the alive mass after creature i's turn over several foes (:meth:`aims_group`,
+        :meth:`group_outcomes`): each outcome moves the mass along every struck foe's axis at once."""
+        enc = self.enc
+        reach = enc.reach(i)
+        acc: dict[_Key, np.ndarray] = {}
+
+        def into(k: _Key) -> np.ndarray:
+            got = acc.get(k)
+            if got is None:
+                got = acc[k] = np.zeros(self.shape)
+            return got
+
+        work: dict[tuple[int, ...], list[tuple[_Key, np.ndarray]]] = {}
+        for key, m in mass.items():
+            rest = m.copy()
+            for tup, w in self.aims_group(key, i, reach):
+                part = m * w
+                rest -= part
+                work.setdefault(tup, []).append((key, part))
+            if rest.any():
+                into(key)[...] += rest
+        hp_i = int(enc.hp[i])
+        C = enc.size
+        for tup, items in work.items():
+            keys = [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items]
+            for (key, part), outcomes in zip(items, self.group_outcomes(i, tup, keys)):
+                if not part.any():
+                    continue
+                intact = part * self.intact
+                for own, dealt, parts, p in outcomes:
+                    k2 = list(key)
+                    for c, kc in zip((i, *tup), parts):
+                        k2[self.offset[c] : self.offset[c + 1]] = kc
+                    base = int(self.offset[-1])
+                    if self.spread:
+                        for t in tup:
+                            k2[base + t] += 1
+                    moved, fresh = part * p, intact * p
+                    for t, d in zip(tup, dealt):
+                        if d:
+                            moved = _cap_shift(moved, t, d, int(enc.hp[t]))
+                            fresh = _cap_shift(fresh, t, d, int(enc.hp[t]))
+                    if own:
+                        moved = _cap_shift(moved, i, own, hp_i)
+                        fresh = _cap_shift(fresh, i, own, hp_i)
+                    into(tuple(k2))[...] += moved
+                    if fresh.any():
+                        tally.first += np.bincount(self.first_dead.ravel(), weights=fresh.ravel(), minlength=C + 1)[:C]
         return self.harvest(acc, tally, r)
 
     def harvest(self, mass: dict[_Key, np.ndarray], tally: Tally, r: int) -> dict[_Key, np.ndarray]:
