@@ -134,6 +134,7 @@ def encounter(
     order: str = "sides",
     targeting: str = "focus",
     flanking: str = "auto",
+    refund: bool = True,
     max_rounds: int = 100,
     simulate: bool | None = None,
     fights: int = 100_000,
@@ -153,6 +154,10 @@ def encounter(
       (default: under focus whenever another living melee creature of its side stands; otherwise
       when another melee creature of its side attacked that foe earlier this round), "never",
       "always";
+    - ``refund`` (Glass Empires, default True): "a Strike that kills ends its Attack ... and refunds
+      the Attack's action, which makes a new Attack on the next living foe by the same policy in the
+      same turn; a kill by that Attack refunds again" (turns of one Attack; see
+      ``GlassEmpiresRound.refunds``);
     - ``max_rounds`` (default 100): fights still going then are unresolved.
 
     Exact (the chain over every creature's state, each turn its system's one round description
@@ -199,7 +204,9 @@ def encounter(
 
     creatures = sa + sb
     side = np.array([0] * len(sa) + [1] * len(sb))
-    enc = fe.Encounter(creatures, side, make_round, targeting=targeting, flanking=flanking)
+    if not isinstance(refund, bool):
+        raise RulesError(f"refund must be True or False, not {refund!r}", field="refund", rule=ENCOUNTERS)
+    enc = fe.Encounter(creatures, side, make_round, targeting=targeting, flanking=flanking, refund=refund)
     names = _names(sa) + _names(sb)
     cells = fe_chain.grid_cells(enc)
     orders = [0, 1] if first == "random" else [0 if first == "a" else 1]

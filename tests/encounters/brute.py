@@ -32,17 +32,27 @@ def brute(
     max_rounds: int = 100,
     tail: float = 1e-18,
     flanking: str = "never",
+    refund: bool = False,
 ) -> dict[str, Any]:
     """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
 
     ``flanking`` (Unbound, "+2 when two characters flank an enemy"): "never", or "auto" under focus
     targeting: a melee attacker gets the Situation's flanking when another living melee creature of
     its side stands (CLARIFICATIONS.md, Encounters: "under focus targeting, whenever such an ally
-    lives")."""
+    lives"). ``refund`` (Glass Empires, one Attack a turn): a turn that fells its target is played
+    again on the next living foe ("refunds the Attack's action, which makes a new Attack on the next
+    living foe by the same policy in the same turn; a kill by that Attack refunds again")."""
     if first == "random":
         one, two = (
             brute(
-                side_a, side_b, first=f, order=order, targeting=targeting, max_rounds=max_rounds, flanking=flanking
+                side_a,
+                side_b,
+                first=f,
+                order=order,
+                targeting=targeting,
+                max_rounds=max_rounds,
+                flanking=flanking,
+                refund=refund,
             )
             for f in ("a", "b")
         )
@@ -91,10 +101,11 @@ def brute(
         mass = fresh
         for i in turns:
             new: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
-            for (d, h), p in mass.items():
+
+            def act(d: tuple[int, ...], h: tuple[int, ...], p: float, i: int = i, new: dict = new) -> None:
                 if d[i] >= hp[i]:  # "A creature that dies before its turn does not act"
                     new[(d, h)] = new.get((d, h), 0.0) + p
-                    continue
+                    return
                 foes = [j for j in range(n) if side[j] != side[i] and d[j] < hp[j]]
                 if targeting == "focus":  # fewest HP left, ties in listed order
                     picks = [(min(foes, key=lambda j: (hp[j] - d[j], j)), 1.0)]
@@ -119,9 +130,14 @@ def brute(
                             out["a"] += w
                         elif not a_up:
                             out["b"] += w
+                        elif refund and d2[j] >= hp[j]:  # the kill refunds: a new Attack on the next foe
+                            act(tuple(d2), tuple(h2), w)
                         else:
                             key = (tuple(d2), tuple(h2))
                             new[key] = new.get(key, 0.0) + w
+
+            for (d, h), p in mass.items():
+                act(d, h, p)
             mass = new
         if sum(mass.values()) < tail:
             break

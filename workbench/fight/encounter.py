@@ -62,6 +62,7 @@ class Encounter:
     make_round: Any  # (attacker model, target model, flanked) -> FightRound
     targeting: str = "focus"
     flanking: str = "auto"
+    refund: bool = True
     hp: np.ndarray = field(init=False)
     start: list[Columns] = field(init=False)
     _rounds: dict[tuple[int, int, bool], FightRound] = field(init=False, default_factory=dict)
@@ -101,6 +102,11 @@ class Encounter:
         if getattr(rnd, "group_turn", None) is None:
             return 1
         return max(1, min(int(getattr(rnd, "reach", 1)), len(self.foes(i))))
+
+    def refunds(self, i: int) -> bool:
+        """Return whether a kill by creature i's turn refunds it (its round's hook ``refunds``, Glass
+        Empires; the encounter's option ``refund``): the turn is played again on the next living foe."""
+        return self.refund and bool(getattr(self.round_of(i, int(self.foes(i)[0])), "refunds", False))
 
     def can_flank(self, i: int) -> bool:
         """Return whether creature i's attacks can be flanking ones (its round has the hook and it
@@ -230,8 +236,9 @@ class Tally:
 class _Play:
     """The simulation's turns (module docstring): every random value from a Sampler of ``rng``."""
 
-    def __init__(self, enc: Encounter, rng: np.random.Generator):
+    def __init__(self, enc: Encounter, rng: np.random.Generator, first: np.ndarray):
         self.enc, self.rng = enc, rng
+        self.first = first  # per fight, the creature that fell first (-1: none yet)
         self.flankers = np.array([enc.can_flank(i) for i in range(enc.size)], dtype=bool)
 
     def alive(self, b: _Batch) -> np.ndarray:
@@ -303,6 +310,14 @@ class _Play:
                 sub.hits[:, t] += 1
                 if self.flankers[actor]:
                     sub.melee[:, t] += 1
+                if enc.refunds(actor):  # a kill refunds the turn: played again on the next living foe
+                    again = (_damage(sub.states[int(t)]) >= enc.hp[t]) & self.alive(sub)[:, actor] & self._going(sub)
+                    if again.any():
+                        fell = again & sub.intact  # the first to fall, before the refunded turn
+                        self.first[sub.fight[fell]] = int(t)
+                        sub.intact = sub.intact & ~fell
+                        parts.append(self.turn(sub.take(again), actor))
+                        sub = sub.take(~again)
                 parts.append(sub)
         return _Batch.concat(parts)
 
@@ -408,11 +423,11 @@ def simulate(
 ) -> tuple[Tally, np.ndarray]:
     """Return (the :class:`Tally` of ``first.size`` sampled fights, counts; each fight's outcome
     (0 a wins, 1 b wins, 2 draw, 3 unresolved)): fight i's side ``first[i]`` acts first."""
-    play = _Play(enc, rng)
-    tally = Tally.empty(enc, max_rounds)
     n = int(first.size)
-    outcome = np.full(n, 3, np.int64)
     fell_first = np.full(n, -1, np.int64)
+    play = _Play(enc, rng, fell_first)
+    tally = Tally.empty(enc, max_rounds)
+    outcome = np.full(n, 3, np.int64)
     for side in (0, 1):
         idx = np.flatnonzero(first == side)
         if not idx.size:

@@ -202,10 +202,9 @@ class _Chain:
 
         work: list[tuple[_Key, int, bool, np.ndarray]] = []  # (key, target, flanked, the mass that acts)
         for key, m in mass.items():
-            rest = m.copy()
+            rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
             for j, w in self.aims(key, i):
                 part = m * w
-                rest -= part
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
                 if flank is False or flank is True:
                     work.append((key, j, bool(flank), part))
@@ -218,6 +217,8 @@ class _Chain:
         for n, (_, j, flank, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
         hp_i = int(enc.hp[i])
+        refund = step == "turn" and enc.refunds(i)
+        pending: dict[_Key, np.ndarray] = {}  # the mass whose target fell this turn: a refunded turn
         for (j, flank), items in by.items():
             pairs = [(self.part(work[n][0], i), self.part(work[n][0], j)) for n in items]
             got = self.outcomes(i, j, flank, step, pairs)
@@ -237,7 +238,17 @@ class _Chain:
                     moved = np.moveaxis(np.tensordot(part, M, axes=([j], [0])), -1, j)
                     if own:
                         moved = _cap_shift(moved, i, own, hp_i)
-                    into(self.with_turn(key, i, ki, j, kj))[...] += moved
+                    k2 = self.with_turn(key, i, ki, j, kj)
+                    if refund:
+                        fell = np.zeros_like(moved)
+                        at = [slice(None)] * len(self.shape)
+                        at[j] = slice(hp_j, hp_j + 1)
+                        fell[tuple(at)] = moved[tuple(at)]
+                        fell *= self.alive[i]
+                        if fell.any():
+                            pending[k2] = pending[k2] + fell if k2 in pending else fell
+                            moved = moved - fell
+                    into(k2)[...] += moved
                     if intact.any():  # who falls first, from the cells where nobody had fallen
                         kill = (dmg[None, :] >= (hp_j - np.arange(hp_j + 1))[:, None]) @ p  # by j's damage
                         kill_j = _along(kill, j, len(self.shape))
@@ -249,6 +260,9 @@ class _Chain:
                         i_first = intact * dies_i * (1 - kill_j) + base * dies_i * (i < j)
                         tally.first[j] += float(j_first.sum())
                         tally.first[i] += float(i_first.sum())
+        if pending:  # the refunded turns (each needs a kill, so they end), their ends recorded there
+            for k, m in self.act(pending, i, step, tally, r).items():
+                into(k)[...] += m
         return self.harvest(acc, tally, r)
 
     # ------------------------------------------------------------ turns that strike several foes
@@ -350,10 +364,9 @@ class _Chain:
 
         work: dict[tuple[int, ...], list[tuple[_Key, np.ndarray]]] = {}
         for key, m in mass.items():
-            rest = m.copy()
+            rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
             for tup, w in self.aims_group(key, i, reach):
                 part = m * w
-                rest -= part
                 work.setdefault(tup, []).append((key, part))
             if rest.any():
                 into(key)[...] += rest
