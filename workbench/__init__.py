@@ -49,6 +49,9 @@ __all__ = [
     "turn_plans",
     "duel",
     "DuelResult",
+    "encounter",
+    "EncounterResult",
+    "encounter_difficulty",
     "load",
     "save",
     "share_code",
@@ -82,6 +85,9 @@ _LAZY = {
     "explain": "explanations",
     "optimal_play": "policies",
     "references": "published",
+    "encounter": "encounters",
+    "EncounterResult": "encounters",
+    "encounter_difficulty": "encounters",
 }
 
 

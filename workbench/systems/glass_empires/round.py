@@ -80,6 +80,17 @@ class GlassEmpiresRound:
         #: the turn table played from a state key: the damage play's (plan None) or a plan's
         self._turns: dict[tuple[tuple, str | None], dict[str, np.ndarray]] = {}
 
+    # ------------------------------------------------------------------ in a group (optional hooks)
+    @property
+    def refunds(self) -> bool:
+        """Return whether a kill by this turn refunds its action in a group (CLARIFICATIONS.md,
+        Encounters: "a Strike that kills ends its Attack (its remaining Strikes are lost) and refunds
+        the Attack's action, which makes a new Attack on the next living foe by the same policy in the
+        same turn; a kill by that Attack refunds again"): for a turn of one Attack, whose outcome table
+        is that Attack's (the Strikes after the kill only ever hurt the fallen). A turn of two Attacks
+        is one table, its Attacks not apart: not refunded yet."""
+        return self.attacks == 1
+
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
         one = np.ones(1, np.int64)

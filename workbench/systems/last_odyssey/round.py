@@ -46,7 +46,7 @@ from ...errors import RulesError
 from ...fight.draw import Draw
 from ...memo import MEMO
 from ...plans import choose_label, dist_table, is_sequence_plan
-from .models import MAX_ANIMA
+from .models import MAX_ANIMA, MAX_TARGETS
 
 __all__ = [
     "Combatant",
@@ -115,6 +115,8 @@ class LastOdysseyRound:
         self._plans: dict[tuple[bool, int, Any], tuple[int, ...]] = {}
         self.reads_full = False  # a phase ability of mine reads whether my foe is at full HP
         self.counts_phases = 0  # the Effect Phases my phases count up to
+        #: the joint tables of multi-target uses in a group (:meth:`_draw_multi`)
+        self._multi_tables: dict[Any, dict[str, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ the state
     def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
@@ -318,6 +320,99 @@ class LastOdysseyRound:
             me = me.replace(mp_left=me.mp_left - cost[carry.uses[:, j]])  # paid on use (-1: the 0 at the end)
             foe = self.hurt(foe, damage)
         return me, foe
+
+    # ------------------------------------------------------------------ in a group (optional hooks)
+    @property
+    def reach(self) -> int:
+        """Return the most foes one turn of mine strikes: an ability that "targets more than one
+        character" ("Multi": Cleave, Elemental Storm ...) strikes every living foe up to its number
+        of targets (CLARIFICATIONS.md, Encounters); 1 when none of my abilities does."""
+        most = 1
+        for a in self.sys.attacks_of(self.me):
+            most = max(most, MAX_TARGETS if a.targets == "all" else int(a.targets))
+        return most
+
+    def _multi(self, use: np.ndarray) -> np.ndarray:
+        """Return, per use id of ``use`` (-1: none), whether it is a turn's ability with more than one
+        target."""
+        multi = [not isinstance(u, Dist) and u[1] == "turn" and u[0].targets != 1 for u in self._uses]
+        return np.array([*multi, False])[use]
+
+    def group_turn(
+        self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
+    ) -> tuple[Combatant, list[Combatant]]:
+        """Return (me, foes) after my turn in a group (``foes[0]`` my target, then the next living
+        foes by the encounter's policy; ``models`` their creatures): the plan of the target's Shell
+        and my MP (as :meth:`turn`); an ability with one target drawn against ``foes[0]``, an ability
+        with more ("Multi") drawn ONCE for all of ``foes`` up to its number of targets ("the hit die
+        is only cast once, and the resulting number determines whether they hit and the base damage
+        they deal against each one separately", last-odyssey-attacks.txt; the joint table of
+        ``multi_target_outcomes``, each foe's Shell as it stands), each foe's damage absorbed by its
+        own Shell first."""
+        up = (foes[0].shell_left > 0).astype(np.int64)
+        groups, inverse = row_groups(np.stack([up, me.mp_left], axis=1), plan)
+        seqs = [self._plan_uses(bool(k[0]), int(k[1]), label) for k, label in groups]
+        width = max((len(x) for x in seqs), default=0)
+        table = np.full((len(seqs), width), -1, np.int64)
+        for i, x in enumerate(seqs):
+            table[i, : len(x)] = x
+        carry = _Uses(table[inverse])
+        cost = np.array([0 if isinstance(u, Dist) else int(u[0].mp_cost) for u in self._uses] + [0], np.int64)
+        for j in range(width):
+            use = carry.uses[:, j]
+            me, first, got, damage, _ = self._draw(
+                me, foes[0], (carry, *foes[1:]), draw, np.where(self._multi(use), -1, use)
+            )
+            carry = cast(_Uses, got[0])
+            foes = [self.hurt(first, damage), *cast(list[Combatant], list(got[1:]))]
+            use = carry.uses[:, j]
+            if self._multi(use).any():
+                me, foes, carry, dealt = self._draw_multi(
+                    me, foes, carry, draw, np.where(self._multi(use), use, -1), models
+                )
+                foes = [self.hurt(f, d) for f, d in zip(foes, dealt)]
+            me = me.replace(mp_left=me.mp_left - cost[carry.uses[:, j]])
+        return me, foes
+
+    def _draw_multi(
+        self, me: Combatant, foes: list[Combatant], carry: _Uses, draw: Draw, use: np.ndarray, models: list[Any]
+    ) -> tuple[Combatant, list[Combatant], _Uses, list[np.ndarray]]:
+        """Return (me, foes, carry, the damage each foe takes) of one multi-target use per fight
+        (``use[i]``, -1: none): one row of the joint table of ``multi_target_outcomes`` against the
+        foes up to the ability's number of targets, as each one's Shell stands."""
+        K = len(foes)
+        ups = np.stack([(f.shell_left > 0).astype(np.int64) for f in foes], axis=1)
+        groups, inverse = row_groups(np.column_stack([use, ups]), None)
+        cols = tuple(f"damage_{k}" for k in range(K))
+        tables = []
+        memo = self._multi_tables
+        for key, _ in groups:
+            u, shells = key[0], key[1:]
+            if u < 0:
+                tables.append({**{c: np.zeros(1, np.int64) for c in cols}, "probability": np.ones(1)})
+                continue
+            ability = self._uses[u][0]
+            n = K if ability.targets == "all" else min(K, int(ability.targets))
+            m_key = (u, shells[:n], tuple(id(x) for x in models[:n]))
+            if m_key not in memo:
+                sits = [
+                    self.situation.replace(target_shell_points=int(self.sys.shell_points(t)) if on else 0)
+                    for t, on in zip(models[:n], shells[:n])
+                ]
+                frame = self.sys.multi_target_outcomes(ability, self.me, models[:n], self.options, sits)
+                memo[m_key] = {
+                    **{f"damage_{k}": frame[f"damage_{k}"].to_numpy().astype(np.int64) for k in range(n)},
+                    "probability": frame["probability"].to_numpy().astype(np.float64),
+                }
+            got = memo[m_key]
+            size = got["probability"].size
+            tables.append(
+                {**{c: got.get(c, np.zeros(size, np.int64)) for c in cols}, "probability": got["probability"]}
+            )
+        states, row = draw.row((me, *foes, carry), stacked(tables, inverse, cols))
+        me = cast(Combatant, states[0])
+        foes = cast(list[Combatant], list(states[1 : K + 1]))
+        return me, foes, cast(_Uses, states[K + 1]), [row[c] for c in cols]
 
 
 class PhasedRound(LastOdysseyRound):

@@ -73,6 +73,21 @@ class UnboundRound:
         self._tables: dict[tuple[tuple[int, ...], str | None], dict[str, np.ndarray]] = {}
         self._plans_at: dict[tuple[int, ...], tuple[dict[str, Dist], dict[str, Any]]] = {}
 
+    # ------------------------------------------------------------------ in a group (optional hooks)
+    @property
+    def melee(self) -> bool:
+        """Return whether the attacker attacks in melee (has a melee weapon): a creature that can
+        flank (CLARIFICATIONS.md, Encounters: "another living creature of its side that attacks in
+        melee")."""
+        return any(w.kind == "melee" for w in self.me.weapons)
+
+    def flanked(self) -> UnboundRound:
+        """Return this round with the flanking bonus: "When two characters flank an enemy they gain a
+        +2 tactical bonus to hit at base" (unbound-d20-attacking.txt, Situational Bonuses): the
+        Situation's ``flanking``, +2 to the turn's melee attacks only (roll.py). When it applies in
+        an encounter is the encounter's option ``flanking`` (workbench/fight/encounter.py)."""
+        return UnboundRound(self.sys, self.me, self.foe, self.options, self.situation.replace(flanking=True), self.plan)
+
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
         zero = np.zeros(1, np.int64)

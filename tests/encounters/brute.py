@@ -1,0 +1,144 @@
+"""An independent enumeration of an encounter of creatures whose fight carries no state beyond HP,
+written from CLARIFICATIONS.md "Encounters: groups against groups" alone: each turn the attacker's
+whole-turn damage Dist (``wb.turn_damage``) against the foe the policy picks, the mass kept in a plain
+dict over (damage taken by every creature, attacks on each this round). It shares no code with
+workbench/fight/encounter*.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import workbench as wb
+
+
+def _turn(attacker: Any, target: Any, situation: Any = None) -> dict[int, float]:
+    """Return the whole-turn damage of ``attacker`` on ``target`` as {damage: probability}; a creature
+    with no attack deals nothing."""
+    try:
+        return wb.turn_damage(attacker, target, situation=situation).to_dict()
+    except wb.RulesError as exc:
+        if exc.field != "attacks":
+            raise
+        return {0: 1.0}
+
+
+def brute(
+    side_a: list[Any],
+    side_b: list[Any],
+    *,
+    first: str = "a",
+    order: str = "sides",
+    targeting: str = "focus",
+    max_rounds: int = 100,
+    tail: float = 1e-18,
+    flanking: str = "never",
+    refund: bool = False,
+) -> dict[str, Any]:
+    """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
+
+    ``flanking`` (Unbound, "+2 when two characters flank an enemy"): "never", or "auto" under focus
+    targeting: a melee attacker gets the Situation's flanking when another living melee creature of
+    its side stands (CLARIFICATIONS.md, Encounters: "under focus targeting, whenever such an ally
+    lives"). ``refund`` (Glass Empires, one Attack a turn): a turn that fells its target is played
+    again on the next living foe ("refunds the Attack's action, which makes a new Attack on the next
+    living foe by the same policy in the same turn; a kill by that Attack refunds again")."""
+    if first == "random":
+        one, two = (
+            brute(
+                side_a,
+                side_b,
+                first=f,
+                order=order,
+                targeting=targeting,
+                max_rounds=max_rounds,
+                flanking=flanking,
+                refund=refund,
+            )
+            for f in ("a", "b")
+        )
+        return {
+            "a": (one["a"] + two["a"]) / 2,
+            "b": (one["b"] + two["b"]) / 2,
+            "draw": (one["draw"] + two["draw"]) / 2,
+            "first": [(x + y) / 2 for x, y in zip(one["first"], two["first"])],
+        }
+    creatures = list(side_a) + list(side_b)
+    n, na = len(creatures), len(side_a)
+    side = [0] * na + [1] * (n - na)
+    hp = [wb.system_of(c).hit_points(c) for c in creatures]
+    # "every creature of the side acting first ... takes its turn in listed order, then every creature
+    # of the other side"; alternate: "a1, b1, a2, b2, ..., the larger side's extra creatures last"
+    a_ids, b_ids = list(range(na)), list(range(na, n))
+    lead, follow = (a_ids, b_ids) if first == "a" else (b_ids, a_ids)
+    if order == "sides":
+        turns = lead + follow
+    else:
+        turns = []
+        for k in range(max(len(lead), len(follow))):
+            turns += [x[k] for x in (lead, follow) if k < len(x)]
+    dists = {
+        (i, j): _turn(creatures[i], creatures[j])
+        for i in range(n)
+        for j in range(n)
+        if side[i] != side[j]
+    }
+    melee = [any(getattr(w, "kind", "") == "melee" for w in getattr(c, "weapons", ())) for c in creatures]
+    if flanking != "never":
+        assert flanking == "auto" and targeting == "focus"
+        sys_ = wb.system_of(creatures[0])
+        flanked = {
+            (i, j): _turn(creatures[i], creatures[j], sys_.Situation(flanking=True))
+            for i in range(n)
+            for j in range(n)
+            if side[i] != side[j]
+        }
+    out = {"a": 0.0, "b": 0.0, "draw": 0.0, "first": [0.0] * n}
+    mass = {(tuple([0] * n), tuple([0] * n)): 1.0}
+    for _ in range(max_rounds):
+        fresh: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        for (d, _h), p in mass.items():  # the attacks are counted per round
+            fresh[(d, tuple([0] * n))] = fresh.get((d, tuple([0] * n)), 0.0) + p
+        mass = fresh
+        for i in turns:
+            new: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+
+            def act(d: tuple[int, ...], h: tuple[int, ...], p: float, i: int = i, new: dict = new) -> None:
+                if d[i] >= hp[i]:  # "A creature that dies before its turn does not act"
+                    new[(d, h)] = new.get((d, h), 0.0) + p
+                    return
+                foes = [j for j in range(n) if side[j] != side[i] and d[j] < hp[j]]
+                if targeting == "focus":  # fewest HP left, ties in listed order
+                    picks = [(min(foes, key=lambda j: (hp[j] - d[j], j)), 1.0)]
+                elif targeting == "spread":  # fewest attacks so far this round, ties in listed order
+                    picks = [(min(foes, key=lambda j: (h[j], j)), 1.0)]
+                else:  # uniform
+                    picks = [(j, 1.0 / len(foes)) for j in foes]
+                mates = [k for k in range(n) if k != i and side[k] == side[i] and melee[k] and d[k] < hp[k]]
+                table = flanked if flanking == "auto" and melee[i] and mates else dists
+                for j, q in picks:
+                    for dmg, r in table[(i, j)].items():
+                        d2 = list(d)
+                        d2[j] = min(d[j] + dmg, hp[j])
+                        h2 = list(h)
+                        h2[j] += 1
+                        w = p * q * r
+                        if all(d[k] < hp[k] for k in range(n)) and d2[j] >= hp[j]:
+                            out["first"][j] += w
+                        a_up = any(d2[k] < hp[k] for k in range(na))
+                        b_up = any(d2[k] < hp[k] for k in range(na, n))
+                        if not b_up:
+                            out["a"] += w
+                        elif not a_up:
+                            out["b"] += w
+                        elif refund and d2[j] >= hp[j]:  # the kill refunds: a new Attack on the next foe
+                            act(tuple(d2), tuple(h2), w)
+                        else:
+                            key = (tuple(d2), tuple(h2))
+                            new[key] = new.get(key, 0.0) + w
+
+            for (d, h), p in mass.items():
+                act(d, h, p)
+            mass = new
+        if sum(mass.values()) < tail:
+            break
+    return out

@@ -1,0 +1,401 @@
+"""Encounters: a side of creatures against another (``wb.encounter``), exact where the joint state
+fits, else simulated from the same round descriptions (workbench/fight/encounter.py; issue 39;
+../shared/rules/CLARIFICATIONS.md, "Encounters: groups against groups")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .arguments import bounded, check_confirm, check_fights, check_first, check_rounds, check_seed
+from .errors import RulesError
+from .work import check, fight_work
+
+__all__ = ["EncounterResult", "Difficulty", "encounter", "encounter_difficulty", "ENCOUNTERS"]
+
+#: the rule cited by the encounter's refusals
+ENCOUNTERS = "CLARIFICATIONS.md: Encounters: groups against groups"
+#: creatures on one side (the rules never field more; the simulation's cost grows with them)
+MAX_SIDE = 50
+
+
+@dataclass(frozen=True)
+class EncounterResult:
+    """The outcome of an encounter (``wb.encounter``).
+
+    ``a`` / ``b``: the creatures' names of each side (a creature listed twice is "Wolf", "Wolf #2");
+    ``p_a_wins``, ``p_b_wins``, ``p_draw`` (both sides fall in one turn), ``p_unresolved`` (both still
+    stand at ``max_rounds``); ``rounds``: polars (round, p_a_wins, p_b_wins, p_draw);
+    ``survivors``: polars (side, survivors, probability) of the creatures of each side standing at
+    the end; ``creatures``: polars per creature (side, name, hp, p_survives, mean_hp_left,
+    p_falls_first); ``hp_left``: polars (side, name, outcome, hp_left, probability). ``exact`` True
+    when the joint chain over every creature's state solved it; False for a simulation, which has
+    ``fights``, ``standard_error`` (of P(a wins)) and ``forced_by`` (why it was simulated).
+    ``states``: the most live joint states the exact chain held (None when simulated)."""
+
+    a: tuple[str, ...]
+    b: tuple[str, ...]
+    p_a_wins: float
+    p_b_wins: float
+    p_draw: float
+    p_unresolved: float
+    rounds: Any
+    survivors: Any
+    creatures: Any
+    hp_left: Any
+    first: str
+    order: str
+    targeting: str
+    max_rounds: int
+    exact: bool = True
+    fights: int | None = None
+    standard_error: float | None = None
+    forced_by: tuple[str, ...] = ()
+    states: int | None = None
+
+    @staticmethod
+    def _side(names: tuple[str, ...]) -> str:
+        counts: dict[str, int] = {}
+        for n in names:
+            base = n.split(" #")[0]
+            counts[base] = counts.get(base, 0) + 1
+        return " + ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
+
+    def summary(self) -> str:
+        """Return a short readable summary."""
+        forced = f"; forced by {', '.join(self.forced_by)}" if self.forced_by else ""
+        how = "exact" if self.exact else f"simulated ({self.fights:,} fights, s.e. {self.standard_error:.4f}{forced})"
+        decided = self.p_a_wins + self.p_b_wins + self.p_draw
+        r = self.rounds
+        mean = float((r["round"] * (r["p_a_wins"] + r["p_b_wins"] + r["p_draw"])).sum())
+        last = (
+            f"decided fights last {mean / decided:.2f} rounds on average"
+            if decided > 0
+            else f"no fight is decided within {self.max_rounds} rounds"
+        )
+        return (
+            f"{self._side(self.a)} vs {self._side(self.b)} ({how}, {self.first} acts first, order {self.order}, "
+            f"targeting {self.targeting}, {self.max_rounds} rounds at most): side a wins {self.p_a_wins:.2%}, "
+            f"side b wins {self.p_b_wins:.2%}, draw {self.p_draw:.2%}, unresolved {self.p_unresolved:.2%}; {last}"
+        )
+
+    def frame(self) -> Any:
+        """Return the per-creature polars frame (:attr:`creatures`) with the side-level numbers as
+        columns (p_side_wins, p_draw, p_unresolved) and how it was computed (exact, standard_error)."""
+        import polars as pl
+
+        wins = {"a": self.p_a_wins, "b": self.p_b_wins}
+        return self.creatures.with_columns(
+            pl.col("side").replace_strict(wins, return_dtype=pl.Float64).alias("p_side_wins"),
+            pl.lit(self.p_draw).alias("p_draw"),
+            pl.lit(self.p_unresolved).alias("p_unresolved"),
+            pl.lit(self.exact).alias("exact"),
+            pl.lit(self.standard_error, dtype=pl.Float64).alias("standard_error"),
+        )
+
+    def __repr__(self) -> str:
+        return f"EncounterResult({self.summary()})"
+
+
+def _side_list(side: Any, name: str) -> list[Any]:
+    got = list(side) if isinstance(side, (list, tuple)) else [side]
+    if not got:
+        raise RulesError(f"{name} needs at least one creature", field=name, rule=ENCOUNTERS)
+    if len(got) > MAX_SIDE:
+        raise RulesError(f"{name} has {len(got)} creatures, over {MAX_SIDE}", field=name, rule=ENCOUNTERS)
+    return got
+
+
+def _names(creatures: list[Any]) -> tuple[str, ...]:
+    seen: dict[str, int] = {}
+    out = []
+    for c in creatures:
+        seen[c.name] = seen.get(c.name, 0) + 1
+        out.append(c.name if seen[c.name] == 1 else f"{c.name} #{seen[c.name]}")
+    return tuple(out)
+
+
+def _choice(value: Any, allowed: tuple[str, ...], name: str) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise RulesError(f"{name} must be one of {', '.join(allowed)}, not {value!r}", field=name, rule=ENCOUNTERS)
+    return value
+
+
+@bounded("encounter")
+def encounter(
+    side_a: Any,
+    side_b: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    first: str = "a",
+    order: str = "sides",
+    targeting: str = "focus",
+    flanking: str = "auto",
+    refund: bool = True,
+    max_rounds: int = 100,
+    simulate: bool | None = None,
+    fights: int = 100_000,
+    seed: int = 0,
+    confirm: bool = False,
+) -> EncounterResult:
+    """Return the :class:`EncounterResult` of ``side_a`` against ``side_b`` (each a creature or a
+    list of creatures of one rule system; a creature may appear several times), fought by the group
+    rules of CLARIFICATIONS.md "Encounters: groups against groups":
+
+    - ``first`` "a", "b" or "random" (a fair coin each fight): the side acting first;
+    - ``order`` "sides" (default: every creature of the first side in listed order, then the other's)
+      or "alternate" (a1, b1, a2, b2, ..., the larger side's extra creatures last);
+    - ``targeting`` "focus" (default: the living foe with the fewest HP left, ties in listed order),
+      "spread" (the living foe attacked the fewest times this round) or "random" (uniform);
+    - ``flanking`` (Unbound: +2 to a melee attack "when two characters flank an enemy") "auto"
+      (default: under focus whenever another living melee creature of its side stands; otherwise
+      when another melee creature of its side attacked that foe earlier this round), "never",
+      "always";
+    - ``refund`` (Glass Empires, default True): "a Strike that kills ends its Attack ... and refunds
+      the Attack's action, which makes a new Attack on the next living foe by the same policy in the
+      same turn; a kill by that Attack refunds again" (turns of one Attack; see
+      ``GlassEmpiresRound.refunds``);
+    - ``max_rounds`` (default 100): fights still going then are unresolved.
+
+    Exact (the chain over every creature's state, each turn its system's one round description
+    enumerated) when the product of the creatures' HP and the live joint states stay within
+    :data:`~workbench.fight.encounter.MAX_ENCOUNTER_STATES`; otherwise (or ``simulate=True``) a
+    seeded simulation of ``fights`` fights from the same descriptions, its ``forced_by`` saying why.
+    One creature against one equals ``wb.duel``. Annulus is refused until its round is ported."""
+    import polars as pl
+
+    from .fight import encounter as fe
+    from .fight import encounter_chain as fe_chain
+    from .systems import fight_system
+
+    first = check_first(first)
+    order = _choice(order, fe.ORDERS, "order")
+    targeting = _choice(targeting, fe.TARGETING, "targeting")
+    flanking = _choice(flanking, fe.FLANKING, "flanking")
+    max_rounds = check_rounds(max_rounds)
+    fights = check_fights(fights)
+    seed = check_seed(seed)
+    confirm = check_confirm(confirm)
+    if simulate not in (None, True, False):
+        raise RulesError(f"simulate must be None, True or False, not {simulate!r}", field="simulate")
+    sa, sb = _side_list(side_a, "side_a"), _side_list(side_b, "side_b")
+    roles = {f"side_a[{i}]": c for i, c in enumerate(sa)} | {f"side_b[{i}]": c for i, c in enumerate(sb)}
+    sys = fight_system(roles, ..., options, situation)
+    probe = sys.fight_round(sa[0], sb[0], options, situation, None)
+    if probe is None:
+        raise RulesError(
+            f"encounters of {sys.title} wait for its round description (issue 33's port); "
+            "Glass Empires, Unbound and Last Odyssey have it",
+            field="side_a",
+            rule=ENCOUNTERS,
+        )
+    base_situation = situation if situation is not None else sys.Situation()
+
+    def make_round(me: Any, foe: Any, flanked: bool) -> Any:
+        rnd = sys.fight_round(me, foe, options, base_situation, None)
+        if flanked:
+            hook = getattr(rnd, "flanked", None)
+            if hook is not None:
+                return hook()
+        return rnd
+
+    creatures = sa + sb
+    side = np.array([0] * len(sa) + [1] * len(sb))
+    if not isinstance(refund, bool):
+        raise RulesError(f"refund must be True or False, not {refund!r}", field="refund", rule=ENCOUNTERS)
+    enc = fe.Encounter(creatures, side, make_round, targeting=targeting, flanking=flanking, refund=refund)
+    names = _names(sa) + _names(sb)
+    cells = fe_chain.grid_cells(enc)
+    orders = [0, 1] if first == "random" else [0 if first == "a" else 1]
+    forced: list[str] = []
+    tally = None
+    most: int | None = None
+    if simulate is not True:
+        got = []
+        for o in orders:
+            one = fe_chain.solve(enc, order, o, max_rounds)
+            if one is None:
+                break
+            got.append(one)
+        if len(got) == len(orders):
+            tally = fe.Tally.empty(enc, max_rounds)
+            for t, _ in got:
+                tally.add(t, 1.0 / len(orders))
+            most = max(m for _, m in got)
+        else:
+            why = (
+                f"the joint HP grid ({cells:,} cells)"
+                if cells > fe_chain.MAX_CELLS
+                else "the joint state (keys x HP grid)"
+            )
+            if simulate is False:
+                raise RulesError(
+                    f"{why} passes the exact encounter's {fe_chain.MAX_CELLS:,} cells; "
+                    "leave simulate=False out to simulate it",
+                    field="simulate",
+                    rule=ENCOUNTERS,
+                )
+            forced.append(f"{why} over {fe_chain.MAX_CELLS:,} cells")
+    standard_error = None
+    n_fights = None
+    if tally is None:
+        check(fight_work("encounter", {"fights": fights}), confirm)
+        rng = np.random.default_rng(seed)
+        who = rng.integers(0, 2, fights) if first == "random" else np.full(fights, orders[0])
+        counts, _ = fe.simulate(enc, order, who, max_rounds, rng)
+        tally = fe.Tally.empty(enc, max_rounds)
+        tally.add(counts, 1.0 / fights)
+        n_fights = fights
+        pa = float(tally.ends[0].sum())
+        standard_error = float(np.sqrt(max(pa * (1 - pa), 0.0) / fights))
+    return _result(
+        tally, enc, names, len(sa), first, order, targeting, max_rounds, n_fights, standard_error, forced, most, pl
+    )
+
+
+def _result(
+    tally: Any,
+    enc: Any,
+    names: tuple[str, ...],
+    na: int,
+    first: str,
+    order: str,
+    targeting: str,
+    max_rounds: int,
+    fights: int | None,
+    standard_error: float | None,
+    forced: list[str],
+    most: int | None,
+    pl: Any,
+) -> EncounterResult:
+    ends = tally.ends
+    rounds = pl.DataFrame(
+        {"round": np.arange(1, max_rounds + 1), "p_a_wins": ends[0], "p_b_wins": ends[1], "p_draw": ends[2]}
+    )
+    sizes = (na, len(names) - na)
+    surv = pl.DataFrame(
+        {
+            "side": [s for s in ("a", "b") for _ in range(tally.survivors.shape[1])],
+            "survivors": [k for _ in (0, 1) for k in range(tally.survivors.shape[1])],
+            "probability": tally.survivors.ravel(),
+        }
+    ).filter(pl.col("survivors") <= pl.col("side").replace_strict({"a": sizes[0], "b": sizes[1]}))
+    outcomes = ("a wins", "b wins", "draw", "unresolved")
+    rows = []
+    per = []
+    for i, name in enumerate(names):
+        h = tally.hp_left[i]
+        side = "a" if i < na else "b"
+        left = np.arange(h.shape[1])
+        per.append(
+            {
+                "side": side,
+                "name": name,
+                "hp": int(enc.hp[i]),
+                "p_survives": float(h[:, 1:].sum()),
+                "mean_hp_left": float((h * left).sum()),
+                "p_falls_first": float(tally.first[i]),
+            }
+        )
+        for o in range(4):
+            for hl in np.flatnonzero(h[o] > 0):
+                rows.append((side, name, outcomes[o], int(hl), float(h[o, hl])))
+    hp_left = pl.DataFrame(rows, schema=["side", "name", "outcome", "hp_left", "probability"], orient="row")
+    p_a, p_b, p_d = (float(ends[k].sum()) for k in range(3))
+    return EncounterResult(
+        names[:na],
+        names[na:],
+        p_a,
+        p_b,
+        p_d,
+        float(tally.unresolved),
+        rounds,
+        surv,
+        pl.DataFrame(per),
+        hp_left,
+        first,
+        order,
+        targeting,
+        max_rounds,
+        exact=fights is None,
+        fights=fights,
+        standard_error=standard_error,
+        forced_by=tuple(forced),
+        states=most,
+    )
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How many copies of a foe a party beats (``wb.encounter_difficulty``): ``curve`` polars (copies,
+    p_party_wins, p_foes_win, exact, standard_error), one row per number of copies tried (1 up,
+    stopping once P(party wins) falls below every level); ``copies[level]`` the most copies at which
+    P(party wins) is at least ``level`` (0: not even one)."""
+
+    party: tuple[str, ...]
+    foe: str
+    curve: Any
+    copies: dict[float, int]
+
+    def summary(self) -> str:
+        """Return a short readable summary."""
+        parts = [f"{int(n)} at {level:.0%}" for level, n in sorted(self.copies.items())]
+        return f"{' + '.join(self.party)} against copies of {self.foe}: the most copies beaten {', '.join(parts)}"
+
+    def __repr__(self) -> str:
+        return f"Difficulty({self.summary()})"
+
+
+def encounter_difficulty(
+    party: Any,
+    foe: Any,
+    options: Any = None,
+    situation: Any = None,
+    *,
+    levels: Any = (0.5, 0.9),
+    max_copies: int = 10,
+    **kwargs: Any,
+) -> Difficulty:
+    """Return the :class:`Difficulty` of ``foe`` for ``party``: P(party wins) against 1, 2, ...
+    copies of ``foe`` (each an :func:`encounter`, with its other arguments ``kwargs``: first, order,
+    targeting, flanking, max_rounds, simulate, fights, seed), up to ``max_copies`` or until P(party
+    wins) is below every level of ``levels``; and for each level the most copies beaten with at
+    least that chance. More copies of a foe never help the party, so the scan stops at the first
+    number of copies under every level (a simulated point may wobble within its standard error)."""
+    import polars as pl
+
+    from .arguments import whole
+
+    max_copies = whole("max_copies", max_copies, minimum=1, limit=MAX_SIDE, why="a side holds at most that many")
+    try:
+        wanted = sorted(float(x) for x in levels)
+    except (TypeError, ValueError) as exc:
+        raise RulesError(f"levels must be probabilities, not {levels!r}", field="levels") from exc
+    if not wanted or any(not 0.0 < x <= 1.0 for x in wanted):
+        raise RulesError(f"levels must be probabilities in (0, 1], not {levels!r}", field="levels")
+    side = _side_list(party, "party")
+    rows = []
+    for n in range(1, max_copies + 1):
+        got = encounter(side, [foe] * n, options, situation, **kwargs)
+        rows.append((n, got.p_a_wins, got.p_b_wins, got.exact, got.standard_error))
+        if got.p_a_wins < wanted[0]:
+            break
+    curve = pl.DataFrame(
+        rows,
+        schema={
+            "copies": pl.Int64,
+            "p_party_wins": pl.Float64,
+            "p_foes_win": pl.Float64,
+            "exact": pl.Boolean,
+            "standard_error": pl.Float64,
+        },
+        orient="row",
+    )
+    copies = {}
+    for level in wanted:
+        beaten = [n for n, p, *_ in rows if p >= level]
+        copies[level] = max(beaten) if beaten else 0
+    return Difficulty(_names(side), foe.name, curve, copies)

@@ -1,0 +1,465 @@
+"""Encounters: groups against groups, played through each system's one round description (issue 39).
+
+No second fight model: every creature's turn is its system's :class:`~workbench.fight.round.FightRound`
+of (that creature, the foe it targets), over that pair's two state columns; the other creatures'
+states ride along. The group rules of ../shared/rules/CLARIFICATIONS.md "Encounters: groups against
+groups" that are not a system's own live here (turn order, targeting, the end of a fight); those of
+a system are optional hooks of its round description, read with ``getattr``:
+
+- ``flanked()``: the same round with the system's flanking bonus (Unbound: +2 to melee attacks),
+  and ``melee``: whether the attacker attacks in melee (who can flank).
+
+The state of an encounter is one :class:`~workbench.columns.Columns` per creature (its system's own
+combatant state, the first of ``rnd.start()``), plus per fight what the group rules read: the
+attacks made on each creature this round (``spread`` targeting, flanking off ``focus``).
+
+Two interpreters of the same turns: the exact chain over every creature's state
+(:mod:`workbench.fight.encounter_chain`, each turn enumerated) and the simulation here
+(:func:`simulate`: a :class:`~workbench.fight.draw.Sampler` on every fight at once). Both record
+what the fights came to in a :class:`Tally`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..arguments import check_time
+from ..columns import Columns
+from .draw import Sampler
+from .round import FightRound, between_of
+
+__all__ = [
+    "ORDERS",
+    "TARGETING",
+    "FLANKING",
+    "Encounter",
+    "Tally",
+    "schedule",
+    "simulate",
+]
+
+#: the turn orders (CLARIFICATIONS.md, Encounters: Rounds)
+ORDERS = ("sides", "alternate")
+#: the targeting policies (CLARIFICATIONS.md, Encounters: Targets)
+TARGETING = ("focus", "spread", "random")
+#: Unbound flanking (CLARIFICATIONS.md, Encounters: "default auto")
+FLANKING = ("auto", "never", "always")
+
+
+@dataclass
+class Encounter:
+    """The creatures of an encounter and how their turns are played.
+
+    ``side[i]`` 0 (side a) or 1 (side b) of creature i, in listed order (a's then b's);
+    ``round_of(i, j, flanked)`` the round description of i attacking j (built once per pair);
+    ``hp[i]`` its HP; ``start[i]`` its state as the fight starts (one row)."""
+
+    creatures: list[Any]
+    side: np.ndarray
+    make_round: Any  # (attacker model, target model, flanked) -> FightRound
+    targeting: str = "focus"
+    flanking: str = "auto"
+    refund: bool = True
+    hp: np.ndarray = field(init=False)
+    start: list[Columns] = field(init=False)
+    _rounds: dict[tuple[int, int, bool], FightRound] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.creatures)
+        self.hp = np.zeros(n, np.int64)
+        self.start = []
+        for i in range(n):
+            j = int(np.flatnonzero(self.side != self.side[i])[0])
+            rnd = self.round_of(i, j)
+            self.hp[i] = int(rnd.hit_points(0))
+            self.start.append(rnd.start()[0])
+        self.phased = [i for i in range(n) if any(between_of(self.round_of(i, j)) for j in self.foes(i))]
+
+    @property
+    def size(self) -> int:
+        return len(self.creatures)
+
+    def foes(self, i: int) -> np.ndarray:
+        """Return the indices of creature i's foes, in listed order."""
+        return np.flatnonzero(self.side != self.side[i])
+
+    def round_of(self, i: int, j: int, flanked: bool = False) -> FightRound:
+        """Return the round description of creature i attacking creature j (the flanked one when
+        ``flanked`` and the description has the hook); built once per pair of models."""
+        key = (i, j, flanked)
+        got = self._rounds.get(key)
+        if got is None:
+            got = self._rounds[key] = self.make_round(self.creatures[i], self.creatures[j], flanked)
+        return got
+
+    def reach(self, i: int) -> int:
+        """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
+        hook ``group_turn`` (a turn over several foes) its ``reach``, at most its foes' number."""
+        rnd = self.round_of(i, int(self.foes(i)[0]))
+        if getattr(rnd, "group_turn", None) is None:
+            return 1
+        return max(1, min(int(getattr(rnd, "reach", 1)), len(self.foes(i))))
+
+    def refunds(self, i: int) -> bool:
+        """Return whether a kill by creature i's turn refunds it (its round's hook ``refunds``, Glass
+        Empires; the encounter's option ``refund``): the turn is played again on the next living foe."""
+        return self.refund and bool(getattr(self.round_of(i, int(self.foes(i)[0])), "refunds", False))
+
+    def can_flank(self, i: int) -> bool:
+        """Return whether creature i's attacks can be flanking ones (its round has the hook and it
+        attacks in melee)."""
+        j = int(self.foes(i)[0])
+        rnd = self.round_of(i, j)
+        return getattr(rnd, "flanked", None) is not None and bool(getattr(rnd, "melee", False))
+
+
+def schedule(sides: tuple[int, int], order: str, first: int) -> list[int]:
+    """Return the creatures' turns in a round (indices: side a's 0..na-1, then b's): ``sides`` every
+    creature of the side acting first in listed order, then the other side's; ``alternate`` a1, b1,
+    a2, b2, ... (the side acting first opening each pair), the larger side's extra creatures last."""
+    na, nb = sides
+    a, b = list(range(na)), list(range(na, na + nb))
+    one, two = (a, b) if first == 0 else (b, a)
+    if order == "sides":
+        return one + two
+    out = []
+    for k in range(max(na, nb)):
+        out += [x[k] for x in (one, two) if k < len(x)]
+    return out
+
+
+# ---------------------------------------------------------------------------------------- the batch
+def _concat(parts: list[Columns]) -> Columns:
+    cls = type(parts[0])
+    return cls(**{n: np.concatenate([np.asarray(getattr(p, n)) for p in parts]) for n in cls.names()})
+
+
+@dataclass
+class _Batch:
+    """Fights in one interpreter's hands: each creature's state, each fight's weight (exact: its
+    probability; simulated: 1) and per fight the attacks made on each creature this round (``hits``)
+    and by melee attackers (``melee``), and the fight's index (simulated: where its result goes)."""
+
+    states: list[Columns]
+    weight: np.ndarray
+    hits: np.ndarray
+    melee: np.ndarray
+    fight: np.ndarray
+    intact: np.ndarray  # nobody has fallen yet (the first to fall is recorded when one does)
+
+    @property
+    def n(self) -> int:
+        return int(self.weight.shape[0])
+
+    def take(self, idx: Any) -> _Batch:
+        return _Batch(
+            [s.take(idx) for s in self.states],
+            self.weight[idx],
+            self.hits[idx],
+            self.melee[idx],
+            self.fight[idx],
+            self.intact[idx],
+        )
+
+    @staticmethod
+    def concat(parts: list[_Batch]) -> _Batch:
+        parts = [p for p in parts if p.n] or parts[:1]
+        return _Batch(
+            [_concat([p.states[c] for p in parts]) for c in range(len(parts[0].states))],
+            np.concatenate([p.weight for p in parts]),
+            np.concatenate([p.hits for p in parts]),
+            np.concatenate([p.melee for p in parts]),
+            np.concatenate([p.fight for p in parts]),
+            np.concatenate([p.intact for p in parts]),
+        )
+
+
+def _damage(s: Columns) -> np.ndarray:
+    return np.asarray(getattr(s, s.POOL), dtype=np.int64)
+
+
+@dataclass
+class Tally:
+    """What the fights came to, weighted (exact: probabilities; simulated: counts of fights).
+
+    ``ends[k, r]``: fights ended in round r + 1 with outcome k (0: a wins, 1: b wins, 2: draw);
+    ``unresolved``: still going at the round limit; ``survivors[s, k]``: fights ending with k of side
+    s's creatures standing; ``hp_left[i][o, h]``: creature i with h HP left at the end of a fight of
+    outcome o (0 a wins, 1 b wins, 2 draw, 3 unresolved); ``first[i]``: creature i fell first (the
+    the first in listed order when a turn fells several)."""
+
+    ends: np.ndarray
+    unresolved: float
+    survivors: np.ndarray
+    hp_left: list[np.ndarray]
+    first: np.ndarray
+
+    @staticmethod
+    def empty(enc: Encounter, max_rounds: int) -> Tally:
+        sizes = [int((enc.side == s).sum()) for s in (0, 1)]
+        return Tally(
+            np.zeros((3, max_rounds)),
+            0.0,
+            np.zeros((2, max(sizes) + 1)),
+            [np.zeros((4, int(h) + 1)) for h in enc.hp],
+            np.zeros(enc.size),
+        )
+
+    def add(self, other: Tally, w: float = 1.0) -> None:
+        self.ends += w * other.ends
+        self.unresolved += w * other.unresolved
+        self.survivors += w * other.survivors
+        for a, b in zip(self.hp_left, other.hp_left):
+            a += w * b
+        self.first += w * other.first
+
+    def record(self, enc: Encounter, b: _Batch, outcome: np.ndarray, r: int) -> None:
+        """Record the fights of ``b`` as ended in round r + 1 (0-based r; r None: unresolved) with
+        ``outcome`` per fight (0, 1, 2; 3: unresolved)."""
+        w = b.weight
+        for k in range(3):
+            self.ends[k, r] += float(w[outcome == k].sum()) if r >= 0 else 0.0
+        self.unresolved += float(w[outcome == 3].sum())
+        alive = np.stack([_damage(s) < enc.hp[i] for i, s in enumerate(b.states)], axis=1)
+        for x in (0, 1):
+            count = alive[:, enc.side == x].sum(axis=1)
+            np.add.at(self.survivors[x], count, w)
+        for i, s in enumerate(b.states):
+            left = np.maximum(enc.hp[i] - _damage(s), 0)
+            np.add.at(self.hp_left[i], (outcome, left), w)
+
+
+# ---------------------------------------------------------------------------------------- the play
+class _Play:
+    """The simulation's turns (module docstring): every random value from a Sampler of ``rng``."""
+
+    def __init__(self, enc: Encounter, rng: np.random.Generator, first: np.ndarray):
+        self.enc, self.rng = enc, rng
+        self.first = first  # per fight, the creature that fell first (-1: none yet)
+        self.flankers = np.array([enc.can_flank(i) for i in range(enc.size)], dtype=bool)
+
+    def alive(self, b: _Batch) -> np.ndarray:
+        """Return (n, C): creature c stands in fight i."""
+        return np.stack([_damage(s) < self.enc.hp[c] for c, s in enumerate(b.states)], axis=1)
+
+    # ------------------------------------------------------------ targeting
+    def targets(self, b: _Batch, actor: int) -> tuple[_Batch, np.ndarray]:
+        """Return (the fights, expanded over a random choice when enumerated; each one's target):
+        the living foe of ``actor`` the policy picks (CLARIFICATIONS.md, Encounters: Targets)."""
+        enc = self.enc
+        foes = enc.foes(actor)
+        alive = self.alive(b)[:, foes]
+        big = np.iinfo(np.int64).max // 4
+        if enc.targeting == "focus":  # fewest HP left, ties in listed order (argmin takes the first)
+            left = np.stack([enc.hp[f] - _damage(b.states[f]) for f in foes], axis=1)
+            return b, foes[np.argmin(np.where(alive, left, big), axis=1)]
+        if enc.targeting == "spread":  # targeted by the fewest attacks this round, ties in listed order
+            return b, foes[np.argmin(np.where(alive, b.hits[:, foes], big), axis=1)]
+        # random: uniform over the living foes
+        count = alive.sum(axis=1)
+        pick = np.floor(self.rng.random(b.n) * count).astype(np.int64)
+        rank = np.cumsum(alive, axis=1) - 1
+        col = np.argmax(alive & (rank == pick[:, None]), axis=1)
+        return b, foes[col]
+
+    def flanked(self, b: _Batch, actor: int, target: np.ndarray) -> np.ndarray:
+        """Return per fight whether ``actor``'s attack on ``target`` flanks (CLARIFICATIONS.md,
+        Encounters, Unbound flanking): never / always (a melee attacker with the hook), or ``auto``:
+        under ``focus`` another living melee creature of its side, otherwise another melee creature of
+        its side has attacked that foe this round."""
+        enc = self.enc
+        if not self.flankers[actor] or enc.flanking == "never":
+            return np.zeros(b.n, dtype=bool)
+        if enc.flanking == "always":
+            return np.ones(b.n, dtype=bool)
+        if enc.targeting == "focus":
+            mates = [c for c in np.flatnonzero(enc.side == enc.side[actor]) if c != actor and self.flankers[c]]
+            if not mates:
+                return np.zeros(b.n, dtype=bool)
+            return np.asarray(self.alive(b)[:, mates].any(axis=1))
+        return np.asarray(b.melee[np.arange(b.n), target] > 0)
+
+    # ------------------------------------------------------------ one creature's turn
+    def turn(self, b: _Batch, actor: int) -> _Batch:
+        """Return the fights after ``actor``'s turn in those where it stands (and the fight goes on):
+        its target by the policy, then its system's round of (actor, target) played on that pair's
+        states (enumerated or sampled), the other creatures' states carried."""
+        enc = self.enc
+        acting = self.alive(b)[:, actor] & self._going(b)
+        if not acting.any():
+            return b
+        idle = b.take(~acting)
+        b, target = self.targets(b.take(acting), actor)
+        reach = enc.reach(actor)
+        if reach > 1:
+            return _Batch.concat([idle, self.group(b, actor, target, reach)])
+        flank = self.flanked(b, actor, target)
+        parts = [idle]
+        for t in np.unique(target):
+            for f in (False, True):
+                sel = (target == t) & (flank == f)
+                if not sel.any():
+                    continue
+                sub = b.take(sel)
+                rnd = enc.round_of(actor, int(t), f)
+                me, foe = rnd.turn(sub.states[actor], sub.states[int(t)], Sampler(self.rng))
+                sub.states[actor], sub.states[int(t)] = me, foe
+                sub.hits[:, t] += 1
+                if self.flankers[actor]:
+                    sub.melee[:, t] += 1
+                if enc.refunds(actor):  # a kill refunds the turn: played again on the next living foe
+                    again = (_damage(sub.states[int(t)]) >= enc.hp[t]) & self.alive(sub)[:, actor] & self._going(sub)
+                    if again.any():
+                        fell = again & sub.intact  # the first to fall, before the refunded turn
+                        self.first[sub.fight[fell]] = int(t)
+                        sub.intact = sub.intact & ~fell
+                        parts.append(self.turn(sub.take(again), actor))
+                        sub = sub.take(~again)
+                parts.append(sub)
+        return _Batch.concat(parts)
+
+    def group(self, b: _Batch, actor: int, target: np.ndarray, reach: int) -> _Batch:
+        """Return the fights after ``actor``'s turn over several foes (its round's ``group_turn``):
+        its target, then the next living foes by the same policy (random: in listed order), up to
+        ``reach``."""
+        enc = self.enc
+        foes = enc.foes(actor)
+        alive = self.alive(b)[:, foes]
+        big = np.iinfo(np.int64).max // 4
+        if enc.targeting == "focus":
+            score = np.stack([enc.hp[f] - _damage(b.states[f]) for f in foes], axis=1)
+        elif enc.targeting == "spread":
+            score = b.hits[:, foes].copy()
+        else:
+            score = np.broadcast_to(np.arange(len(foes)), alive.shape).copy()
+        score = np.where(alive, score, big)
+        score[foes[None, :] == target[:, None]] = -1
+        order = np.argsort(score, axis=1, kind="stable")[:, :reach]
+        struck = np.where(np.take_along_axis(alive, order, axis=1), foes[order], -1)
+        parts = []
+        uniq, inverse = np.unique(struck, axis=0, return_inverse=True)
+        for g, row in enumerate(uniq.tolist()):
+            tup = [int(t) for t in row if t >= 0]
+            sub = b.take(inverse.ravel() == g)
+            rnd = enc.round_of(actor, tup[0])
+            me, hit = rnd.group_turn(  # type: ignore[attr-defined]
+                sub.states[actor], [sub.states[t] for t in tup], Sampler(self.rng), [enc.creatures[t] for t in tup]
+            )
+            sub.states[actor] = me
+            for t, s in zip(tup, hit):
+                sub.states[t] = s
+                sub.hits[:, t] += 1
+            parts.append(sub)
+        return _Batch.concat(parts)
+
+    def between(self, b: _Batch, actor: int, opening: bool) -> _Batch:
+        """Return the fights after ``actor``'s acts between rounds (Last Odyssey's phases; ``opening``:
+        before the first round), against the foe the policy picks then, where it stands."""
+        enc = self.enc
+        acting = self.alive(b)[:, actor] & self._going(b)
+        if not acting.any():
+            return b
+        idle = b.take(~acting)
+        b, target = self.targets(b.take(acting), actor)
+        parts = [idle]
+        for t in np.unique(target):
+            sub = b.take(target == t)
+            rnd = enc.round_of(actor, int(t))
+            step = between_of(rnd)
+            if step is None:
+                parts.append(sub)
+                continue
+            me, foe = step(sub.states[actor], sub.states[int(t)], Sampler(self.rng), opening)
+            sub.states[actor], sub.states[int(t)] = me, foe
+            parts.append(sub)
+        return _Batch.concat(parts)
+
+    def _going(self, b: _Batch) -> np.ndarray:
+        alive = self.alive(b)
+        return np.asarray(alive[:, self.enc.side == 0].any(axis=1) & alive[:, self.enc.side == 1].any(axis=1))
+
+    # ------------------------------------------------------------ after a turn
+    def settle(self, b: _Batch, tally: Tally, r: int, first: np.ndarray) -> _Batch:
+        """Return the fights still going after a turn; the ended ones recorded in round r + 1; in a fight where nobody had fallen before (``intact``) the first
+        to fall is recorded (several at once: the first in listed order)."""
+        enc = self.enc
+        alive = self.alive(b)
+        fell = ~alive.all(axis=1) & b.intact
+        if fell.any():
+            idx = np.flatnonzero(fell)
+            who = np.argmin(alive[idx], axis=1)  # the first fallen in listed order
+            b.intact = b.intact & ~fell
+            first[b.fight[idx]] = who
+        a_up, b_up = alive[:, enc.side == 0].any(axis=1), alive[:, enc.side == 1].any(axis=1)
+        ended = ~(a_up & b_up)
+        if ended.any():
+            outcome = np.where(a_up, 0, np.where(b_up, 1, 2))
+            tally.record(enc, b.take(ended), outcome[ended], r)
+            b = b.take(~ended)
+        return b
+
+
+def _start(enc: Encounter, n: int) -> _Batch:
+    return _Batch(
+        [s.tile(n) for s in enc.start],
+        np.ones(n),
+        np.zeros((n, enc.size), np.int64),
+        np.zeros((n, enc.size), np.int64),
+        np.arange(n),
+        np.ones(n, dtype=bool),
+    )
+
+
+def _round_turns(enc: Encounter, order: str, first: int) -> list[int]:
+    sizes = (int((enc.side == 0).sum()), int((enc.side == 1).sum()))
+    return schedule(sizes, order, first)
+
+
+def simulate(
+    enc: Encounter, order: str, first: np.ndarray, max_rounds: int, rng: np.random.Generator
+) -> tuple[Tally, np.ndarray]:
+    """Return (the :class:`Tally` of ``first.size`` sampled fights, counts; each fight's outcome
+    (0 a wins, 1 b wins, 2 draw, 3 unresolved)): fight i's side ``first[i]`` acts first."""
+    n = int(first.size)
+    fell_first = np.full(n, -1, np.int64)
+    play = _Play(enc, rng, fell_first)
+    tally = Tally.empty(enc, max_rounds)
+    outcome = np.full(n, 3, np.int64)
+    for side in (0, 1):
+        idx = np.flatnonzero(first == side)
+        if not idx.size:
+            continue
+        b = _start(enc, idx.size)
+        b.fight = idx
+        turns = _round_turns(enc, order, side)
+        sub = Tally.empty(enc, max_rounds)
+        for i in enc.phased:
+            b = _settle_sim(play, play.between(b, i, True), sub, 0, fell_first, outcome)
+        for r in range(max_rounds):
+            if not b.n:
+                break
+            b.hits[:] = 0
+            b.melee[:] = 0
+            for actor in turns:
+                b = _settle_sim(play, play.turn(b, actor), sub, r, fell_first, outcome)
+            for i in enc.phased:
+                b = _settle_sim(play, play.between(b, i, False), sub, r, fell_first, outcome)
+            check_time(f"the simulated encounter, round {r + 1:,}")
+        if b.n:
+            sub.record(enc, b, np.full(b.n, 3), -1)
+        tally.add(sub)
+    tally.first = np.bincount(fell_first[fell_first >= 0], minlength=enc.size).astype(np.float64)
+    return tally, outcome
+
+
+def _settle_sim(play: _Play, b: _Batch, tally: Tally, r: int, first: np.ndarray, outcome: np.ndarray) -> _Batch:
+    going = play._going(b)
+    ended_fights = b.fight[~going]
+    alive = play.alive(b)
+    enc = play.enc
+    a_up, b_up = alive[:, enc.side == 0].any(axis=1), alive[:, enc.side == 1].any(axis=1)
+    outcome[ended_fights] = np.where(a_up, 0, np.where(b_up, 1, 2))[~going]
+    return play.settle(b, tally, r, first)

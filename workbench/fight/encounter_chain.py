@@ -1,0 +1,492 @@
+"""The exact encounter: an absorbing chain over every creature's state, each turn its system's one
+round description enumerated (issue 39; the duel chain of :mod:`workbench.fight.duel`, grown to
+many creatures).
+
+A joint state is (key, damages): the key is every creature's state but its damage taken
+(:func:`workbench.columns.key_rows` of each, in listed order), and the attacks made on each creature
+this round where the group rules read them (``spread`` targeting; flanking off ``focus``); the
+damages are a cell of a dense grid over every creature's damage taken, 0..HP (HP: fallen). The chain
+keeps, for each key met, the alive mass over that grid. A turn of creature i:
+
+- the targeting policy is a function of the cell (``focus``: the living foe with the fewest HP
+  left; ``random``: each living foe with equal weight) or of the key and the cell (``spread``): each
+  foe j gets the cells (weights) where i targets it, i standing and the fight going on;
+- i's round against j is enumerated once per (i's key, j's key, flanked) (one call of
+  :func:`workbench.fight.chain.enumerated` per pair met, cached over the fight: a description's
+  turn reads the keys only, never the damage taken, as every exact chain assumes); its outcomes
+  grouped by (keys after, the damage i deals itself), each group's damage to j a matrix along j's
+  axis (capped at HP: fallen) applied with one tensordot;
+- the mass of cells where a side has no creature standing leaves the chain as that side's loss (both:
+  a draw), recorded in the round, with the survivors, each creature's HP left and (from the cells
+  where nobody had fallen yet) who fell first.
+
+Counted before solving: past ``max_cells`` (keys x cells of the grid) the chain gives up (None: the
+encounter is simulated); the grid's own size is known before the first turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..arguments import check_time
+from ..chains import CHAIN_TAIL
+from ..columns import from_key_rows, key_rows
+from .chain import enumerated
+from .draw import Enumerator
+from .encounter import Encounter, Tally, schedule
+
+__all__ = ["MAX_CELLS", "grid_cells", "solve"]
+
+#: keys x grid cells past which the exact encounter gives up (then it is simulated): the duel
+#: chain's bound (workbench.fight.duel.MAX_CELLS)
+MAX_CELLS = 4_000_000
+
+_Key = tuple[int, ...]
+
+
+def grid_cells(enc: Encounter) -> int:
+    """Return the cells of the encounter's damage grid: the product of (HP + 1) over its creatures."""
+    return int(np.prod([int(h) + 1 for h in enc.hp], dtype=object))
+
+
+class _Chain:
+    """The exact encounter's chain (module docstring) for one turn order."""
+
+    def __init__(self, enc: Encounter, max_rounds: int):
+        self.enc = enc
+        self.max_rounds = max_rounds
+        C = enc.size
+        self.shape = tuple(int(h) + 1 for h in enc.hp)
+        idx = np.indices(self.shape, sparse=True)
+        self.alive = [idx[c] < enc.hp[c] for c in range(C)]
+        grid = np.broadcast_shapes(*(a.shape for a in self.alive))
+        self.alive = [np.broadcast_to(a, grid) for a in self.alive]
+        self.left = [np.broadcast_to(enc.hp[c] - idx[c], grid) for c in range(C)]
+        sides = [np.flatnonzero(enc.side == s) for s in (0, 1)]
+        self.up = [np.logical_or.reduce([self.alive[c] for c in s]) for s in sides]
+        self.going = self.up[0] & self.up[1]
+        self.intact = np.logical_and.reduce(self.alive)
+        self.count = [np.add.reduce([self.alive[c].astype(np.int64) for c in s]) for s in sides]
+        self.ends = [self.up[0] & ~self.up[1], self.up[1] & ~self.up[0], ~self.up[0] & ~self.up[1]]
+        # the key: each creature's key fields, then the attacks on each this round (when read)
+        self.width = [len(s.key_names()) for s in enc.start]
+        self.offset = np.concatenate(([0], np.cumsum(self.width))).astype(int)
+        self.spread = enc.targeting == "spread"
+        self.flankers = np.array([enc.can_flank(i) for i in range(C)], dtype=bool)
+        self.track_melee = enc.flanking == "auto" and enc.targeting != "focus" and bool(self.flankers.any())
+        self.types = [type(s) for s in enc.start]
+        self.cache: dict[tuple[Any, ...], Any] = {}
+        self.focus: dict[int, np.ndarray] = {}
+        self.targets: dict[tuple[Any, ...], list[tuple[int, np.ndarray]]] = {}
+        self.group_targets: dict[tuple[Any, ...], list[tuple[tuple[int, ...], np.ndarray]]] = {}
+        # the first creature fallen (listed order) in each cell, C where every creature stands
+        dead = np.stack([~a for a in self.alive])
+        self.first_dead = np.where(dead.any(axis=0), np.argmax(dead, axis=0), C)
+
+    # ------------------------------------------------------------ the key
+    def start_key(self) -> _Key:
+        own = tuple(int(v) for s in self.enc.start for v in key_rows((s,))[0].tolist())
+        extra = (0,) * (self.enc.size * (int(self.spread) + int(self.track_melee)))
+        return own + extra
+
+    def part(self, key: _Key, c: int) -> _Key:
+        return key[self.offset[c] : self.offset[c + 1]]
+
+    def hits(self, key: _Key) -> _Key:
+        base = int(self.offset[-1])
+        return key[base : base + self.enc.size] if self.spread else ()
+
+    def melee(self, key: _Key) -> _Key:
+        base = int(self.offset[-1]) + self.enc.size * int(self.spread)
+        return key[base : base + self.enc.size] if self.track_melee else ()
+
+    def with_turn(self, key: _Key, i: int, ki: _Key, j: int, kj: _Key) -> _Key:
+        k = list(key)
+        k[self.offset[i] : self.offset[i + 1]] = ki
+        k[self.offset[j] : self.offset[j + 1]] = kj
+        base = int(self.offset[-1])
+        if self.spread:
+            k[base + j] += 1
+        if self.track_melee and self.flankers[i]:
+            k[base + self.enc.size * int(self.spread) + j] += 1
+        return tuple(k)
+
+    def new_round(self, key: _Key) -> _Key:
+        base = int(self.offset[-1])
+        return key[:base] + (0,) * (len(key) - base)
+
+    # ------------------------------------------------------------ the policy
+    def aims(self, key: _Key, i: int) -> list[tuple[int, np.ndarray]]:
+        """Return (foe j, the weight of the cells where i attacks j: i standing, the fight going on)
+        for each foe of i (CLARIFICATIONS.md, Encounters: Targets)."""
+        enc = self.enc
+        foes = enc.foes(i)
+        hits = self.hits(key)
+        memo = (i, hits)
+        got = self.targets.get(memo)
+        if got is not None:
+            return got
+        acting = self.alive[i] & self.going
+        big = np.iinfo(np.int64).max // 4
+        out: list[tuple[int, np.ndarray]] = []
+        if enc.targeting == "random":
+            n = np.add.reduce([self.alive[f].astype(np.float64) for f in foes])
+            for f in foes:
+                out.append((int(f), np.where(acting & self.alive[f], 1.0 / np.maximum(n, 1.0), 0.0)))
+        else:
+            if enc.targeting == "focus":
+                score = [np.where(self.alive[f], self.left[f], big) for f in foes]
+            else:  # spread: attacked the fewest times this round
+                score = [np.where(self.alive[f], hits[f], big) for f in foes]
+            pick = np.argmin(np.stack(score), axis=0)  # ties: the first in listed order
+            for n_, f in enumerate(foes):
+                out.append((int(f), (acting & (pick == n_)).astype(np.float64)))
+        out = [(f, w) for f, w in out if w.any()]
+        self.targets[memo] = out
+        return out
+
+    def flank_mask(self, key: _Key, i: int, j: int) -> np.ndarray | bool:
+        """Return where i's attack on j flanks (a cell mask, or one value): never / always, or auto:
+        under focus another living melee creature of i's side, else another melee creature of i's
+        side attacked j earlier this round (CLARIFICATIONS.md, Encounters: Unbound flanking)."""
+        enc = self.enc
+        if not self.flankers[i] or enc.flanking == "never":
+            return False
+        if enc.flanking == "always":
+            return True
+        if enc.targeting == "focus":
+            mates = [c for c in np.flatnonzero(enc.side == enc.side[i]) if c != i and self.flankers[c]]
+            return np.logical_or.reduce([self.alive[c] for c in mates]) if mates else False
+        return self.melee(key)[j] > 0
+
+    # ------------------------------------------------------------ the turns
+    def outcomes(
+        self, i: int, j: int, flank: bool, step: str, pairs: list[tuple[_Key, _Key]]
+    ) -> list[list[tuple[_Key, _Key, int, np.ndarray, np.ndarray]]]:
+        """Return, per (i's key, j's key) of ``pairs``, the outcomes of i's ``step`` on j grouped by
+        (i's key after, j's key after, the damage i deals itself): (ki, kj, own, damage values,
+        probabilities). Each pair enumerated once per fight (cached), the new ones in ONE call."""
+        new = [p for p in dict.fromkeys(pairs) if (i, j, flank, step, *p) not in self.cache]
+        if new:
+            rnd = self.enc.round_of(i, j, flank)
+            rows = np.array([a + b for a, b in new], dtype=np.int64).reshape(len(new), -1)
+            uniq, weight = enumerated(rnd, rows, (self.types[i], self.types[j]), own=True, steps=(step,))
+            n_i = self.width[i]
+            grouped: list[dict[tuple[_Key, _Key, int], list[tuple[int, float]]]] = [{} for _ in new]
+            for r, w in zip(uniq.tolist(), weight.tolist()):
+                keys = r[3:]
+                g = (tuple(keys[:n_i]), tuple(keys[n_i:]), int(r[2]))
+                grouped[r[0]].setdefault(g, []).append((int(r[1]), w))
+            for p, groups in zip(new, grouped):
+                self.cache[(i, j, flank, step, *p)] = [
+                    (ki, kj, own, np.array([d for d, _ in v], np.int64), np.array([w for _, w in v]))
+                    for (ki, kj, own), v in groups.items()
+                ]
+        return [self.cache[(i, j, flank, step, *p)] for p in pairs]
+
+    def act(self, mass: dict[_Key, np.ndarray], i: int, step: str, tally: Tally, r: int) -> dict[_Key, np.ndarray]:
+        """Return the alive mass after creature i's ``step`` ("turn", "between", "opening"), the
+        fights it ends recorded in round r + 1 (0-based r)."""
+        enc = self.enc
+        if step == "turn" and enc.reach(i) > 1:
+            return self.act_group(mass, i, tally, r)
+        acc: dict[_Key, np.ndarray] = {}
+
+        def into(k: _Key) -> np.ndarray:
+            got = acc.get(k)
+            if got is None:
+                got = acc[k] = np.zeros(self.shape)
+            return got
+
+        work: list[tuple[_Key, int, bool, np.ndarray]] = []  # (key, target, flanked, the mass that acts)
+        for key, m in mass.items():
+            rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
+            for j, w in self.aims(key, i):
+                part = m * w
+                flank = self.flank_mask(key, i, j) if step == "turn" else False
+                if flank is False or flank is True:
+                    work.append((key, j, bool(flank), part))
+                else:
+                    work.append((key, j, True, part * flank))
+                    work.append((key, j, False, part * ~flank))
+            if rest.any():
+                into(key)[...] += rest
+        by: dict[tuple[int, bool], list[int]] = {}
+        for n, (_, j, flank, _) in enumerate(work):
+            by.setdefault((j, flank), []).append(n)
+        hp_i = int(enc.hp[i])
+        refund = step == "turn" and enc.refunds(i)
+        pending: dict[_Key, np.ndarray] = {}  # the mass whose target fell this turn: a refunded turn
+        for (j, flank), items in by.items():
+            pairs = [(self.part(work[n][0], i), self.part(work[n][0], j)) for n in items]
+            got = self.outcomes(i, j, flank, step, pairs)
+            hp_j = int(enc.hp[j])
+            for n, groups in zip(items, got):
+                key, _, _, part = work[n]
+                if not part.any():
+                    continue
+                intact = part * self.intact
+                for ki, kj, own, dmg, p in groups:
+                    # the damage to j along its axis, capped at HP (fallen): a (HP + 1) x (HP + 1) matrix
+                    M = np.zeros((hp_j + 1, hp_j + 1))
+                    x = np.arange(hp_j)
+                    np.add.at(
+                        M, (np.repeat(x, dmg.size), np.minimum(np.add.outer(x, dmg), hp_j).ravel()), np.tile(p, hp_j)
+                    )
+                    moved = np.moveaxis(np.tensordot(part, M, axes=([j], [0])), -1, j)
+                    if own:
+                        moved = _cap_shift(moved, i, own, hp_i)
+                    k2 = self.with_turn(key, i, ki, j, kj)
+                    if refund:
+                        fell = np.zeros_like(moved)
+                        at = [slice(None)] * len(self.shape)
+                        at[j] = slice(hp_j, hp_j + 1)
+                        fell[tuple(at)] = moved[tuple(at)]
+                        fell *= self.alive[i]
+                        if fell.any():
+                            pending[k2] = pending[k2] + fell if k2 in pending else fell
+                            moved = moved - fell
+                    into(k2)[...] += moved
+                    if intact.any():  # who falls first, from the cells where nobody had fallen
+                        kill = (dmg[None, :] >= (hp_j - np.arange(hp_j + 1))[:, None]) @ p  # by j's damage
+                        kill_j = _along(kill, j, len(self.shape))
+                        base = intact * kill_j
+                        dies_i = (
+                            _along(np.arange(hp_i + 1) + own >= hp_i, i, len(self.shape)) if own else np.zeros(1, bool)
+                        )
+                        j_first = base * (~dies_i | (j < i))
+                        i_first = intact * dies_i * (1 - kill_j) + base * dies_i * (i < j)
+                        tally.first[j] += float(j_first.sum())
+                        tally.first[i] += float(i_first.sum())
+        if pending:  # the refunded turns (each needs a kill, so they end), their ends recorded there
+            for k, m in self.act(pending, i, step, tally, r).items():
+                into(k)[...] += m
+        return self.harvest(acc, tally, r)
+
+    # ------------------------------------------------------------ turns that strike several foes
+    def aims_group(self, key: _Key, i: int, reach: int) -> list[tuple[tuple[int, ...], np.ndarray]]:
+        """Return (the foes i's turn strikes: its target first, then the next living foes by the same
+        policy, up to ``reach``; the weight of the cells where it does, i standing and the fight
+        going on) (CLARIFICATIONS.md, Encounters: multi-target abilities strike "every living foe up
+        to the ability's number of targets"). Random targeting: the target uniform, the others in
+        listed order."""
+        enc = self.enc
+        hits = self.hits(key)
+        memo = (i, hits)
+        got = self.group_targets.get(memo)
+        if got is not None:
+            return got
+        foes = enc.foes(i)
+        F = len(foes)
+        alive = np.stack([self.alive[f] for f in foes])
+        acting = self.alive[i] & self.going
+        big = np.iinfo(np.int64).max // 4
+        listed = np.broadcast_to(np.arange(F).reshape((F,) + (1,) * len(self.shape)), alive.shape)
+        if enc.targeting == "random":
+            n = alive.sum(axis=0)
+            firsts = []
+            for k in range(F):
+                score = np.where(alive, listed, big).copy()
+                score[k] = -1
+                firsts.append((np.where(acting & alive[k], 1.0 / np.maximum(n, 1), 0.0), score))
+        else:
+            if enc.targeting == "focus":
+                score = np.where(alive, np.stack([self.left[f] for f in foes]), big)
+            else:
+                score = np.where(alive, np.array(hits)[foes].reshape((F,) + (1,) * len(self.shape)), big)
+            firsts = [(acting.astype(np.float64), score)]
+        out: dict[tuple[int, ...], np.ndarray] = {}
+        for weight, score in firsts:
+            order = np.argsort(score, axis=0, kind="stable")[:reach]
+            valid = np.take_along_axis(alive, order, axis=0)
+            code = np.zeros(self.going.shape, np.int64)
+            for p_ in range(order.shape[0]):
+                code += np.where(valid[p_], order[p_] + 1, 0) * (F + 1) ** p_
+            for c in np.unique(code[weight > 0]):
+                tup, rest = [], int(c)
+                while rest:
+                    tup.append(int(foes[rest % (F + 1) - 1]))
+                    rest //= F + 1
+                w = weight * (code == c)
+                out[tuple(tup)] = out[tuple(tup)] + w if tuple(tup) in out else w
+        result = list(out.items())
+        self.group_targets[memo] = result
+        return result
+
+    def group_outcomes(
+        self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]]
+    ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float]]]:
+        """Return, per (i's key, each struck foe's key) of ``keys``, the outcomes of i's turn on the
+        foes ``tup`` (the round's ``group_turn``): (the damage i deals itself, the damage each foe
+        takes, every key after, probability); each enumerated once per fight, the new ones in ONE
+        call."""
+        new = [k for k in dict.fromkeys(keys) if ("group", i, tup, *k) not in self.cache]
+        if new:
+            enc = self.enc
+            rnd = enc.round_of(i, tup[0])
+            types = (self.types[i], *[self.types[t] for t in tup])
+            rows = np.array([sum(k, ()) for k in new], dtype=np.int64).reshape(len(new), -1)
+            states = from_key_rows(types, rows)
+            draw = Enumerator(rows.shape[0])
+            me, foes = rnd.group_turn(states[0], list(states[1:]), draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
+            after = (me, *foes)
+            data = np.column_stack(
+                [draw.origin, *[np.asarray(getattr(x, x.POOL), dtype=np.int64) for x in after], key_rows(after)]
+            )
+            uniq, inverse = np.unique(data, axis=0, return_inverse=True)
+            weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+            widths = [self.width[c] for c in (i, *tup)]
+            cuts = np.concatenate(([0], np.cumsum(widths))).astype(int)
+            per: list[list[Any]] = [[] for _ in new]
+            K = len(tup)
+            for r, w in zip(uniq.tolist(), weight.tolist()):
+                ks = r[2 + K :]
+                parts = tuple(tuple(ks[cuts[x] : cuts[x + 1]]) for x in range(len(widths)))
+                per[r[0]].append((int(r[1]), tuple(int(d) for d in r[2 : 2 + K]), parts, w))
+            for k, got in zip(new, per):
+                self.cache[("group", i, tup, *k)] = got
+        return [self.cache[("group", i, tup, *k)] for k in keys]
+
+    def act_group(self, mass: dict[_Key, np.ndarray], i: int, tally: Tally, r: int) -> dict[_Key, np.ndarray]:
+        """Return the alive mass after creature i's turn over several foes (:meth:`aims_group`,
+        :meth:`group_outcomes`): each outcome moves the mass along every struck foe's axis at once."""
+        enc = self.enc
+        reach = enc.reach(i)
+        acc: dict[_Key, np.ndarray] = {}
+
+        def into(k: _Key) -> np.ndarray:
+            got = acc.get(k)
+            if got is None:
+                got = acc[k] = np.zeros(self.shape)
+            return got
+
+        work: dict[tuple[int, ...], list[tuple[_Key, np.ndarray]]] = {}
+        for key, m in mass.items():
+            rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
+            for tup, w in self.aims_group(key, i, reach):
+                part = m * w
+                work.setdefault(tup, []).append((key, part))
+            if rest.any():
+                into(key)[...] += rest
+        hp_i = int(enc.hp[i])
+        C = enc.size
+        for tup, items in work.items():
+            keys = [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items]
+            for (key, part), outcomes in zip(items, self.group_outcomes(i, tup, keys)):
+                if not part.any():
+                    continue
+                intact = part * self.intact
+                for own, dealt, parts, p in outcomes:
+                    k2 = list(key)
+                    for c, kc in zip((i, *tup), parts):
+                        k2[self.offset[c] : self.offset[c + 1]] = kc
+                    base = int(self.offset[-1])
+                    if self.spread:
+                        for t in tup:
+                            k2[base + t] += 1
+                    moved, fresh = part * p, intact * p
+                    for t, d in zip(tup, dealt):
+                        if d:
+                            moved = _cap_shift(moved, t, d, int(enc.hp[t]))
+                            fresh = _cap_shift(fresh, t, d, int(enc.hp[t]))
+                    if own:
+                        moved = _cap_shift(moved, i, own, hp_i)
+                        fresh = _cap_shift(fresh, i, own, hp_i)
+                    into(tuple(k2))[...] += moved
+                    if fresh.any():
+                        tally.first += np.bincount(self.first_dead.ravel(), weights=fresh.ravel(), minlength=C + 1)[:C]
+        return self.harvest(acc, tally, r)
+
+    def harvest(self, mass: dict[_Key, np.ndarray], tally: Tally, r: int) -> dict[_Key, np.ndarray]:
+        """Return ``mass`` without the cells where a side has no creature standing, recorded as ended
+        in round r + 1 (r -1: unresolved, every cell recorded)."""
+        enc = self.enc
+        out = {}
+        for key, m in mass.items():
+            for k, where in enumerate(self.ends if r >= 0 else [np.ones_like(self.going)]):
+                ended = m * where
+                total = float(ended.sum())
+                if total <= 0:
+                    continue
+                outcome = k if r >= 0 else 3
+                if r >= 0:
+                    tally.ends[k, r] += total
+                else:
+                    tally.unresolved += total
+                for s in (0, 1):
+                    tally.survivors[s] += np.bincount(
+                        self.count[s].ravel(), weights=ended.ravel(), minlength=tally.survivors.shape[1]
+                    )[: tally.survivors.shape[1]]
+                for c in range(enc.size):
+                    axes = tuple(a for a in range(len(self.shape)) if a != c)
+                    marg = ended.sum(axis=axes)
+                    tally.hp_left[c][outcome, int(enc.hp[c]) - np.arange(self.shape[c])] += marg
+            if r >= 0:
+                m = m * self.going
+                if m.any():
+                    out[key] = m
+        return out
+
+
+def _along(v: np.ndarray, axis: int, ndim: int) -> np.ndarray:
+    """Return the vector ``v`` shaped to broadcast along ``axis`` of an ``ndim`` grid."""
+    shape = [1] * ndim
+    shape[axis] = v.size
+    return v.reshape(shape)
+
+
+def _cap_shift(a: np.ndarray, axis: int, by: int, hp: int) -> np.ndarray:
+    """Return ``a`` moved ``by`` cells along ``axis``, the cells past ``hp`` gathered at ``hp``."""
+    out = np.zeros_like(a)
+    src = np.moveaxis(a, axis, 0)
+    dst = np.moveaxis(out, axis, 0)
+    if by < hp:
+        dst[by:hp] = src[: hp - by]
+    dst[hp] += src[max(hp - by, 0) : hp].sum(axis=0) + src[hp]
+    return out
+
+
+def solve(
+    enc: Encounter, order: str, first: int, max_rounds: int, max_cells: int | None = None
+) -> tuple[Tally, int] | None:
+    """Return (the exact :class:`~workbench.fight.encounter.Tally` of the encounter with side
+    ``first`` acting first, the most keys x cells held), or None past ``max_cells`` (counted: the
+    caller simulates; default :data:`MAX_CELLS`)."""
+    max_cells = MAX_CELLS if max_cells is None else max_cells
+    cells = grid_cells(enc)
+    if cells > max_cells:
+        return None
+    chain = _Chain(enc, max_rounds)
+    tally = Tally.empty(enc, max_rounds)
+    mass = {chain.start_key(): np.zeros(chain.shape)}
+    mass[chain.start_key()][(0,) * enc.size] = 1.0
+    sizes = (int((enc.side == 0).sum()), int((enc.side == 1).sum()))
+    turns = schedule(sizes, order, first)
+    most = cells
+    for i in enc.phased:  # before the first round: its kills count in round 1
+        mass = chain.act(mass, i, "opening", tally, 0)
+    for r in range(max_rounds):
+        if not mass:
+            break
+        if chain.spread or chain.track_melee:
+            fresh: dict[_Key, np.ndarray] = {}
+            for k, m in mass.items():
+                k2 = chain.new_round(k)
+                fresh[k2] = fresh[k2] + m if k2 in fresh else m
+            mass = fresh
+        for i in turns:
+            mass = chain.act(mass, i, "turn", tally, r)
+            most = max(most, len(mass) * cells)
+            if len(mass) * cells > max_cells:
+                return None
+        for i in enc.phased:
+            mass = chain.act(mass, i, "between", tally, r)
+        check_time(f"the exact encounter over every creature's state, round {r + 1:,}")
+        if sum(float(m.sum()) for m in mass.values()) < CHAIN_TAIL:
+            mass = {}
+            break
+    if mass:
+        chain.harvest(mass, tally, -1)
+    return tally, most
