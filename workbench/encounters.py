@@ -164,7 +164,8 @@ def encounter(
     enumerated) when the product of the creatures' HP and the live joint states stay within
     :data:`~workbench.fight.encounter.MAX_ENCOUNTER_STATES`; otherwise (or ``simulate=True``) a
     seeded simulation of ``fights`` fights from the same descriptions, its ``forced_by`` saying why.
-    One creature against one equals ``wb.duel``. Annulus is refused until its round is ported."""
+    One creature against one equals ``wb.duel``. Annulus is refused until its whole fight derives
+    from its round (a fall part-way through a turn)."""
     import polars as pl
 
     from .fight import encounter as fe
@@ -185,10 +186,13 @@ def encounter(
     roles = {f"side_a[{i}]": c for i, c in enumerate(sa)} | {f"side_b[{i}]": c for i, c in enumerate(sb)}
     sys = fight_system(roles, ..., options, situation)
     probe = sys.fight_round(sa[0], sb[0], options, situation, None)
-    if probe is None:
+    if probe is None or getattr(probe, "falls_mid_turn", False):
+        # a turn that can end a fight part-way (Annulus: a Counter, a fall before the turn's later
+        # uses) is played by the duel from the full state near a fall; the encounter's chain does not
+        # do that yet
         raise RulesError(
-            f"encounters of {sys.title} wait for its round description (issue 33's port); "
-            "Glass Empires, Unbound and Last Odyssey have it",
+            f"encounters of {sys.title} wait for its whole fight to derive from its round (issue 33's "
+            "port: a fall part-way through a turn); Glass Empires, Unbound and Last Odyssey have it",
             field="side_a",
             rule=ENCOUNTERS,
         )
