@@ -45,7 +45,7 @@ from ...plans import choose_label, is_sequence_plan
 from . import resolve
 from .tactics import Tactics
 
-__all__ = ["AnnulusRound", "Combatant", "set_mask"]
+__all__ = ["AnnulusRound", "Combatant", "disarm_order", "set_mask"]
 
 #: the plan label of a turn with no use (optimal play's only plan when none is legal)
 NO_ATTACK = "no attack"
@@ -174,6 +174,24 @@ class _Announced(Columns):
     """The Telegraphed set announced last turn (-1: none), carried through the draws of :meth:`AnnulusRound.ready`."""
 
     set: np.ndarray
+
+
+def disarm_order(sys: Any, sets: Any, me: Any, foe: Any, options: Any, situation: Any) -> np.ndarray:
+    """Return the indices of ``me``'s ``sets`` it gives up to a Disarm condition, first choice first:
+    "The disarmed target chooses one of their attack sets" (the set with the lowest mean damage of one
+    use against ``foe``, a set it cannot use here first; ties: the first listed), and a set with
+    Inherent never ("they assign the condition to one of their sets that doesn't have it (if any)
+    before ignoring the effect entirely")."""
+    value = []
+    for i, s in enumerate(sets):
+        if s.has("Inherent"):
+            continue
+        try:
+            v = sys.damage(s, me, foe, options, situation).mean()
+        except RulesError:
+            v = -1.0
+        value.append((v, i))
+    return np.array([i for _, i in sorted(value)], dtype=np.int64)
 
 
 class _Striker:
@@ -404,16 +422,7 @@ class _Striker:
         first: "The disarmed target chooses one of their attack sets" (the lowest mean damage of one
         use against its foe, a set it cannot use here first; ties: the first listed), and never a set
         with Inherent."""
-        value = []
-        for i, s in enumerate(self.sets):
-            if s.has("Inherent"):
-                continue
-            try:
-                v = self.sys.damage(s, self.me, self.foe, self.options, self.situation).mean()
-            except RulesError:
-                v = -1.0
-            value.append((v, i))
-        return np.array([i for _, i in sorted(value)], dtype=np.int64)
+        return disarm_order(self.sys, self.sets, self.me, self.foe, self.options, self.situation)
 
 
 class AnnulusRound:

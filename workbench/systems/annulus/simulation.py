@@ -22,6 +22,7 @@ from ...errors import RulesError
 from ...plans import choose_label, is_sequence_plan
 from ...simulate.engine import LOOKUP_KEYS, MEMO, Bank, Fights, Side, lookup
 from . import resolve
+from .round import disarm_order
 from .tactics import BURN, CHOKE, CONDITION_BIT, DISARM, FATIGUE, PRONE, RECOVERABLE, SAP, WEAK, Tactics
 
 __all__ = ["AnnulusSide", "state_effects", "state_effects_many", "STATEFUL_TRIGGERS", "RECOVERABLE", "Tactics"]
@@ -387,16 +388,7 @@ class AnnulusSide(Side):
         damage of one use against its foe, a set it cannot use here first; ties: the first listed), and a
         set with Inherent never ("they assign the condition to one of their sets that doesn't have it (if
         any) before ignoring the effect entirely")."""
-        value = []
-        for i, s in enumerate(self.sets):
-            if s.has("Inherent"):
-                continue
-            try:
-                v = self.sys.damage(s, self.me, self.foe, self.options, self.situation).mean()
-            except RulesError:
-                v = -1.0
-            value.append((v, i))
-        return np.array([i for _, i in sorted(value)], dtype=np.int64)
+        return disarm_order(self.sys, self.sets, self.me, self.foe, self.options, self.situation)
 
     def _disarm(self, sel: np.ndarray) -> None:
         """Put a Disarm condition on the first set of :attr:`disarm_order` not yet disarmed in fights ``sel``
