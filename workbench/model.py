@@ -5,6 +5,7 @@ on construction, every field at once; the errors reach the caller as one :class:
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any, ClassVar, Self
 
@@ -66,6 +67,25 @@ class Model(BaseModel):
 
     system: ClassVar[str] = ""
     model_kind: ClassVar[str] = ""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Give each model the signature a reader expects: its fields in their documented order, by
+        position or by name (the ``__init__`` below takes ``*args`` to allow position)."""
+        super().__pydantic_init_subclass__(**kwargs)
+        params: list[inspect.Parameter] = []
+        kind: inspect._ParameterKind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        for name, f in cls.model_fields.items():
+            if f.is_required():
+                default: Any = inspect.Parameter.empty
+                if kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD or (
+                    params and params[-1].default is not inspect.Parameter.empty
+                ):
+                    kind = inspect.Parameter.KEYWORD_ONLY  # (a required field after a defaulted one)
+            else:
+                default = f.get_default(call_default_factory=True)
+            params.append(inspect.Parameter(name, kind, default=default, annotation=f.annotation))
+        cls.__signature__ = inspect.Signature(params)
 
     def __init__(self, /, *args: Any, **data: Any) -> None:
         if args:

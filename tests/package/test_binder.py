@@ -175,8 +175,10 @@ def test_binder_lab_has_the_widget_extensions_and_voila(binder_checkout: tuple[P
                           capture_output=True, text=True, timeout=120)
     servers = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout + proc.stderr)   # no colour codes
     assert re.search(r"voila\S*\s+enabled", servers), f"Voilà is not an enabled server extension:\n{servers}"
+    # (from the notebooks' folder, as Binder's kernels run: at the repository root the source folder
+    # workbench/, which holds no widgets/, would shadow the installed package)
     out = run([venv / "bin/python", "-c", "import voila, workbench, workbench.widgets; print(voila.__version__)"],
-              cwd=repo, env=env, timeout=120)
+              cwd=repo / "notebooks", env=env, timeout=120)
     assert out.strip(), out
     pins = {line.split("==")[0].lower() for line in (BINDER / "requirements.txt").read_text().splitlines()
             if "==" in line and not line.startswith("#")}
