@@ -224,6 +224,12 @@ def test(extra: list[str]) -> None:
     spec.loader.exec_module(module)
     n, seconds = int(busy[0]), float(busy_seconds[0]) if busy_seconds else 3 * 3600.0
     print(f"+ beside {n} CPU-burning processes (each for at most {seconds:g} s)", flush=True)
+    import signal
+
+    def stop(signum, frame):  # a `kill` (SIGTERM) stops as Ctrl-C does: the burners end with the run
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     with module.busy(n, seconds):
         code = subprocess.run([str(a) for a in args], cwd=ROOT).returncode
     sys.exit(code)
