@@ -1,16 +1,24 @@
 """The exact duel derived from two round descriptions (a attacking b, b attacking a): an absorbing
-chain over both combatants' state, batched.
+chain over both combatants' state, batched over every pair of keys at once.
 
 The chain carries, for each pair of keys (every field of a's state and of b's but their damage
-taken), the joint alive mass over (damage taken by a, damage taken by b). A side's turn enumerates
-its description once for every pair of keys met that round and not met before (one call), then
-moves each pair's mass to the pair after each outcome, shifted along the foe's axis by the damage
-dealt; the mass that reaches the foe's HP is that side's win in that round, kept by the winner's
-damage taken (its HP left). A turn may hurt its own side too (Reckless and the like): the mass moves
-along both axes, the actor falling to its own damage is a win of the foe, and both falling at once is
-a draw. A fight ends after the turn a side falls. Counted before
-each round: past ``max_cells`` alive cells (pairs of keys x a's HP x b's HP) the chain gives up
-(None: the duel is simulated).
+taken), the joint alive mass over (damage taken by a, damage taken by b): one array of pairs x a's
+HP x b's HP. A side's turn enumerates its description once for every pair of keys met that round and
+not met before (one call), then moves every pair's mass at once: the cells where no outcome can fell
+a side (the safe region: damage taken below HP minus the most damage of any outcome) shifted along
+both axes by each outcome's damage, grouped by shift (numpy, no loop over pairs); the cells near a
+fall outcome by outcome, a fall counted as a win of the side still standing (both falling at once is
+a draw), kept by the winner's hit points lost (its HP left). A turn may hurt its own side too
+(Reckless and the like). A fight ends after the turn a side falls.
+
+A description whose turn can end a fight part-way (``falls_mid_turn``: a Counter or its own damage
+may fell the actor, its foe may fall before the turn's later uses) reads the damage taken to stop
+there: its cells near a fall are played from the full state (key and both damages taken), each such
+cell enumerated once per duel (a creature that cannot fall this turn plays it alike at any damage
+taken, so it is enumerated at 0).
+
+Counted before each round: past ``max_cells`` alive cells (pairs of keys x a's HP x b's HP) the chain
+gives up (None: the duel is simulated).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
@@ -31,12 +40,15 @@ __all__ = ["MAX_CELLS", "DuelChain", "duel_chain", "duel_of"]
 
 #: alive cells (pairs of keys x a's HP x b's HP) past which the duel is simulated
 MAX_CELLS = 4_000_000
+#: cells of mass one sparse product per damage shift is worth (its set-up): below rows x cells /
+#: shifts the rows are shifted by a product per shift, above it all at once by windows
+_PRODUCT_CELLS = 50_000
 
 
 @dataclass(frozen=True)
 class DuelChain:
     """The exact duel: ``win_a[t - 1]`` P(a wins in round t), ``win_b`` the same for b, ``left_a[d]``
-    P(a wins having taken damage d), ``left_b`` the same for b (d = 0..HP - 1); a draw is the rest."""
+    P(a wins having lost d hit points), ``left_b`` the same for b (d = 0..HP - 1); a draw is the rest."""
 
     win_a: np.ndarray
     win_b: np.ndarray
@@ -44,239 +56,345 @@ class DuelChain:
     left_b: np.ndarray
 
 
-_Key = tuple[int, ...]
-#: one outcome of a turn from a pair of keys: (the actor's key after, the foe's key after, the damage
-#: the foe takes, the damage the actor takes (Reckless and the like), probability)
-_Row = tuple[_Key, _Key, int, int, float]
+class _Pairs:
+    """The pairs of keys (a's key, b's key) met in one duel, each numbered once: its key rows and, per
+    creature, the hit points it has lost beyond its damage taken there (``hp_lost``; 0 without it)."""
+
+    def __init__(self, rnd: FightRound, types: tuple[type[Columns], type[Columns]]):
+        self.rnd, self.types = rnd, types
+        self.width = len(types[0].key_names())
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.rows = np.zeros((0, self.width + len(types[1].key_names())), np.int64)
+        self.beyond = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+    def number(self, rows: np.ndarray) -> np.ndarray:
+        """Return the number of each pair of ``rows`` (a's key then b's), numbering those new."""
+        uniq, inverse = distinct_rows(rows)
+        out = np.empty(uniq.shape[0], np.int64)
+        new = []
+        for u, t in enumerate(map(tuple, uniq.tolist())):
+            g = self.ids.get(t)
+            if g is None:
+                g = self.ids[t] = len(self.ids)
+                new.append(u)
+            out[u] = g
+        if new:
+            fresh = uniq[new]
+            self.rows = np.concatenate([self.rows, fresh])
+            lost = getattr(self.rnd, "hp_lost", None)
+            parts = (fresh[:, : self.width], fresh[:, self.width :])
+            beyond = []
+            for y in (0, 1):
+                if lost is None:
+                    got = np.zeros(len(new), np.int64)
+                else:
+                    (c,) = from_key_rows((self.types[y],), parts[y])
+                    got = np.asarray(lost(y, c), np.int64)
+                beyond.append(np.concatenate([self.beyond[y], got]))
+            self.beyond = (beyond[0], beyond[1])
+        return out[inverse]
+
+    def actor_rows(self, ids: np.ndarray, x: int) -> np.ndarray:
+        """Return the key rows of the pairs ``ids`` with side ``x``'s key first."""
+        rows = self.rows[ids]
+        return rows if x == 0 else np.concatenate([rows[:, self.width :], rows[:, : self.width]], axis=1)
+
+    def from_actor(self, rows: np.ndarray, x: int) -> np.ndarray:
+        """Return the numbers of the pairs ``rows`` given with side ``x``'s key first."""
+        if x == 1:
+            n = rows.shape[1] - self.width
+            rows = np.concatenate([rows[:, n:], rows[:, :n]], axis=1)
+        return self.number(rows)
 
 
-def _turns(
-    rnd: FightRound, pairs: list[tuple[_Key, _Key]], types: tuple[type[Columns], type[Columns]], step: str
-) -> list[list[_Row]]:
-    """Return the outcomes of the actor's ``step`` ("turn", "between", "opening":
-    :func:`~workbench.fight.round.play`) from each (actor key, foe key) of ``pairs``
-    (:func:`~workbench.fight.chain.enumerated`, one call)."""
-    n_me = len(types[0].key_names())
-    rows = np.array([a + b for a, b in pairs], dtype=np.int64).reshape(len(pairs), -1)
-    uniq, weight = enumerated(rnd, rows, types, own=True, steps=(step,))
-    out: list[list[_Row]] = [[] for _ in pairs]
-    for r, w in zip(uniq.tolist(), weight.tolist()):
-        keys = r[3:]
-        out[r[0]].append((tuple(keys[:n_me]), tuple(keys[n_me:]), r[1], r[2], w))
-    return out
+class _Outcomes:
+    """Outcome rows kept under a whole-number code (a pair, or a cell of a pair near a fall), each
+    code's rows together: the pair after (``dst``), the actor's damage (``own``), the foe's (``hit``)
+    and the probability (``p``). With ``dense`` the codes are pair numbers (small): each code's rows
+    are found by indexing; otherwise by a sorted list of the codes kept."""
+
+    _COLS = {"dst": np.int64, "own": np.int64, "hit": np.int64, "p": np.float64}
+
+    def __init__(self, dense: bool) -> None:
+        self.dense = dense
+        self.codes = np.zeros(0, np.int64)  # sorted (not dense); dense: the code is the index
+        self.start = np.full(1 if dense else 0, -1, np.int64)  # dense: -1 for a code not kept
+        self.count = np.zeros(1 if dense else 0, np.int64)
+        self.size = 0
+        self.cols = {k: np.zeros(1024, t) for k, t in self._COLS.items()}  # (grown by doubling)
+
+    def _find(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (whether each code is kept, where its start and count are)."""
+        if self.dense:
+            inside = codes < self.start.size
+            at = np.where(inside, codes, 0)
+            return inside & (self.start[at] >= 0), at
+        at = np.searchsorted(self.codes, codes)
+        known = at < self.codes.size
+        known[known] = self.codes[at[known]] == codes[known]
+        return known, at
+
+    def missing(self, codes: np.ndarray) -> np.ndarray:
+        """Return the distinct codes of ``codes`` not kept yet, sorted."""
+        known, _ = self._find(codes)
+        return np.unique(codes[~known])
+
+    def add(self, codes: np.ndarray, origin: np.ndarray, cols: dict[str, np.ndarray]) -> None:
+        """Keep the rows ``cols`` of the new sorted codes ``codes``, row r belonging to
+        ``codes[origin[r]]`` (``origin`` sorted)."""
+        count = np.bincount(origin, minlength=codes.size)
+        start = self.size + np.cumsum(count) - count
+        n = origin.size
+        if self.size + n > self.cols["p"].size:
+            grown = max(2 * self.cols["p"].size, self.size + n)
+            for k, v in self.cols.items():
+                self.cols[k] = np.resize(v, grown)
+        for k, v in self.cols.items():
+            v[self.size : self.size + n] = cols[k]
+        self.size += n
+        if self.dense:
+            top = int(codes.max()) + 1
+            if top > self.start.size:
+                grown = max(top, 2 * self.start.size)
+                self.start = np.concatenate([self.start, np.full(grown - self.start.size, -1, np.int64)])
+                self.count = np.concatenate([self.count, np.zeros(grown - self.count.size, np.int64)])
+            self.start[codes], self.count[codes] = start, count
+            return
+        at = np.searchsorted(self.codes, codes)
+        self.codes = np.insert(self.codes, at, codes)
+        self.start = np.insert(self.start, at, start)
+        self.count = np.insert(self.count, at, count)
+
+    def expand(self, codes: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Return (for each row, the index in ``codes`` it belongs to; the rows) of every code of
+        ``codes`` (each kept)."""
+        _, q = self._find(codes)
+        count = self.count[q]
+        rep = np.repeat(np.arange(codes.size), count)
+        pos = np.arange(rep.size) - np.repeat(np.cumsum(count) - count, count) + np.repeat(self.start[q], count)
+        return rep, {k: v[pos] for k, v in self.cols.items()}
 
 
-def _arrays(cache: dict, at: tuple) -> tuple[list[tuple[_Key, _Key]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return the outcomes ``cache[at]`` as arrays sorted by the keys after: (those keys, each
-    distinct once, the damage dealt, the actor's own damage, probability, where each key's rows
-    start), computed once (kept in ``cache`` under ``("arrays", *at)``)."""
-    got = cache.get(("arrays", *at))
-    if got is None:
-        rows = sorted(cache[at], key=lambda r: (r[0], r[1]))
-        keys = [(r[0], r[1]) for r in rows]
-        firsts = [i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]]
-        got = (
-            [keys[i] for i in firsts],
-            np.array([r[2] for r in rows], dtype=np.int64),
-            np.array([r[3] for r in rows], dtype=np.int64),
-            np.array([r[4] for r in rows], dtype=np.float64),
-            np.array(firsts, dtype=np.int64),
+class _Duel:
+    """One duel's chain (module docstring): the two descriptions, the pairs met, the outcomes
+    enumerated so far and the tallies of wins and HP left."""
+
+    def __init__(self, rounds_: tuple[FightRound, FightRound], max_rounds: int):
+        self.rounds = rounds_
+        a0, b0 = rounds_[0].start()
+        self.types = ((type(a0), type(b0)), (type(b0), type(a0)))
+        self.hps = (int(rounds_[0].hit_points(0)), int(rounds_[0].hit_points(1)))
+        self.pairs = _Pairs(rounds_[0], self.types[0])
+        self.start = self.pairs.number(key_rows((a0, b0)))
+        self.wins = np.zeros((2, max_rounds))
+        total = getattr(rounds_[0], "hp_total", rounds_[0].hit_points)
+        self.left = [np.zeros(int(total(0)) + 1), np.zeros(int(total(1)) + 1)]
+        self.turns: dict[tuple[int, str], _Outcomes] = {}
+        self.full: dict[tuple[int, str], _Outcomes] = {}
+
+    def _turns(self, x: int, step: str, ids: np.ndarray) -> _Outcomes:
+        """Return the outcomes of side ``x``'s ``step`` from the pairs of keys, damage-free,
+        enumerating the pairs of ``ids`` not met before in one call
+        (:func:`~workbench.fight.chain.enumerated`)."""
+        kept = self.turns.setdefault((x, step), _Outcomes(dense=True))
+        new = kept.missing(ids)
+        if new.size:
+            uniq, weight = enumerated(
+                self.rounds[x], self.pairs.actor_rows(new, x), self.types[x], own=True, steps=(step,)
+            )
+            dst = self.pairs.from_actor(uniq[:, 3:], x)
+            kept.add(new, uniq[:, 0], {"dst": dst, "own": uniq[:, 2], "hit": uniq[:, 1], "p": weight})
+        return kept
+
+    def _full_turns(self, x: int, step: str, codes: np.ndarray, size: tuple[int, int]) -> _Outcomes:
+        """Return the outcomes of side ``x``'s ``step`` from the cells ``codes`` (a pair, the actor's
+        damage taken, the foe's: :meth:`act`'s code), enumerating those new with the damage taken given
+        to the description (one call); a row's ``own`` and ``hit`` are the damage dealt in the step."""
+        kept = self.full.setdefault((x, step), _Outcomes(dense=False))
+        new = kept.missing(codes)
+        if not new.size:
+            return kept
+        ids, rest = np.divmod(new, size[0] * size[1])
+        i, j = np.divmod(rest, size[1])
+        me, foe = from_key_rows(self.types[x], self.pairs.actor_rows(ids, x))
+        me = me.replace(**{me.POOL: i})
+        foe = foe.replace(**{foe.POOL: j})
+        draw = Enumerator(new.size)
+        me2, foe2 = play(self.rounds[x], me, foe, draw, (step,))
+        own = np.asarray(getattr(me2, me2.POOL), np.int64) - i[draw.origin]
+        hit = np.asarray(getattr(foe2, foe2.POOL), np.int64) - j[draw.origin]
+        uniq, inverse = distinct_rows(np.column_stack([draw.origin, own, hit, key_rows((me2, foe2))]))
+        weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
+        dst = self.pairs.from_actor(uniq[:, 3:], x)
+        kept.add(new, uniq[:, 0], {"dst": dst, "own": uniq[:, 1], "hit": uniq[:, 2], "p": weight})
+        return kept
+
+    def _won(self, y: int, lost: np.ndarray, mass: np.ndarray) -> None:
+        """Add ``mass`` to creature y's wins having lost ``lost`` hit points."""
+        self.left[y] += np.bincount(lost, weights=mass, minlength=self.left[y].size)
+
+    def _shift_rows(
+        self,
+        inside: np.ndarray,
+        out: np.ndarray,
+        out_ids: np.ndarray,
+        rows: tuple[np.ndarray, ...],
+        x: int,
+        r: int,
+    ) -> None:
+        """Add to ``out`` every row's shift of its pair's mass ``inside`` (rows: the pair, the actor's
+        damage, the foe's, probability, the pair after in ``out``), each a window of the mass padded
+        above and to the left, summed per pair after; the mass shifted past a side's HP is a fall,
+        read off the tail sums of the mass (a win of the side still standing, both: a draw)."""
+        src, own, hit, p, loc = rows
+        k, hp_me, hp_foe = inside.shape
+        own, hit = np.minimum(own, hp_me), np.minimum(hit, hp_foe)
+        mo, mh = int(own.max()), int(hit.max())
+        pad = np.zeros((k, hp_me + mo, hp_foe + mh))
+        pad[:, mo:, mh:] = inside
+        win = np.lib.stride_tricks.sliding_window_view(pad, (hp_me, hp_foe), axis=(1, 2))
+        order = np.argsort(loc, kind="stable")
+        step_rows = max(1, _PRODUCT_CELLS * 80 // (hp_me * hp_foe))  # (bounded memory: 32 MB at a time)
+        for a in range(0, order.size, step_rows):
+            part = order[a : a + step_rows]
+            shifted = win[src[part], mo - own[part], mh - hit[part]] * p[part, None, None]
+            runs = np.flatnonzero(np.r_[True, loc[part][1:] != loc[part][:-1]])
+            out[loc[part][runs]] += np.add.reduceat(shifted, runs, axis=0)
+        beyond = self.pairs.beyond
+        dst = out_ids[loc]
+        # the foe falls where j + hit >= its HP, the actor stands where i + own < its HP
+        tail = np.zeros((k, hp_me, hp_foe + 1))
+        tail[:, :, :hp_foe] = np.cumsum(inside[:, :, ::-1], axis=2)[:, :, ::-1]
+        fell = tail[src, :, hp_foe - hit] * p[:, None]  # (rows, the actor's damage before)
+        ok = np.arange(hp_me)[None, :] < (hp_me - own)[:, None]
+        self.wins[x, r] += fell[ok].sum()
+        self._won(x, (np.arange(hp_me)[None, :] + own[:, None] + beyond[x][dst][:, None])[ok], fell[ok])
+        # the actor falls where i + own >= its HP, the foe stands where j + hit < its HP
+        tail = np.zeros((k, hp_me + 1, hp_foe))
+        tail[:, :hp_me, :] = np.cumsum(inside[:, ::-1, :], axis=1)[:, ::-1, :]
+        fell = tail[src, hp_me - own, :] * p[:, None]  # (rows, the foe's damage before)
+        ok = np.arange(hp_foe)[None, :] < (hp_foe - hit)[:, None]
+        self.wins[1 - x, r] += fell[ok].sum()
+        self._won(1 - x, (np.arange(hp_foe)[None, :] + hit[:, None] + beyond[1 - x][dst][:, None])[ok], fell[ok])
+
+    def act(self, ids: np.ndarray, mass: np.ndarray, x: int, step: str, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the alive (pairs, mass: pairs x a's damage x b's) after side ``x``'s ``step``, its
+        falls counted in round ``r`` (0-based)."""
+        hp_me, hp_foe = self.hps[x], self.hps[1 - x]
+        mm = mass if x == 0 else mass.transpose(0, 2, 1)  # the actor's damage first
+        k = ids.size
+        rep, rows = self._turns(x, step, ids).expand(ids)
+        own, hit, p, dst = rows["own"], rows["hit"], rows["p"], rows["dst"]
+        firsts = np.searchsorted(rep, np.arange(k))  # each pair's rows are together (every pair has one)
+        # a pair whose outcome heals (a negative damage) is played from the full state everywhere
+        heals = np.minimum.reduceat(np.minimum(own, hit), firsts) < 0
+        if step == "turn" and bool(getattr(self.rounds[x], "falls_mid_turn", False)):
+            # the rest of the turn depends on a fall part-way: only where no outcome fells a side is
+            # the damage-free turn exact (the safe region)
+            most_own, most_hit = np.maximum.reduceat(own, firsts), np.maximum.reduceat(hit, firsts)
+            safe_i = np.where(heals, 0, np.clip(hp_me - most_own, 0, hp_me))
+            safe_j = np.where(heals, 0, np.clip(hp_foe - most_hit, 0, hp_foe))
+        else:  # the damage-free turn is exact everywhere; a fall is read after it
+            safe_i = np.where(heals, 0, hp_me)
+            safe_j = np.where(heals, 0, hp_foe)
+        safe = (np.arange(hp_me)[None, :, None] < safe_i[:, None, None]) & (
+            np.arange(hp_foe)[None, None, :] < safe_j[:, None, None]
         )
-        cache[("arrays", *at)] = got
-    return got
+        inside = np.where(safe, mm, 0.0)
+        # the cells played from the full state (key and both damages taken): each its own outcomes,
+        # the damage below the safe line enumerated at 0 (it plays alike there)
+        kk, ii, jj = np.nonzero(np.where(safe, 0.0, mm))
+        ci = np.where(ii >= safe_i[kk], ii, 0)
+        cj = np.where(jj >= safe_j[kk], jj, 0)
+        size = (hp_me + 1, hp_foe + 1)
+        codes = (ids[kk] * size[0] + ci) * size[1] + cj
+        cell, near = self._full_turns(x, step, codes, size).expand(codes)
+        ai, aj = ii[cell] + near["own"], jj[cell] + near["hit"]
+        w = mm[kk, ii, jj][cell] * near["p"]
+        stand_me, stand_foe = ai < hp_me, aj < hp_foe
+        beyond = self.pairs.beyond
+        mine = stand_me & ~stand_foe  # the foe fell, the actor stands: the actor wins
+        self.wins[x, r] += w[mine].sum()
+        self._won(x, ai[mine] + beyond[x][near["dst"][mine]], w[mine])
+        theirs = ~stand_me & stand_foe  # the actor fell, the foe stands
+        self.wins[1 - x, r] += w[theirs].sum()
+        self._won(1 - x, aj[theirs] + beyond[1 - x][near["dst"][theirs]], w[theirs])
+        # (both fall: a draw, counted by neither)
+        both = stand_me & stand_foe
+        # the pairs after: those the shifted mass moves to and those of the full-state cells still going
+        from_safe = ((safe_i > 0) & (safe_j > 0))[rep]
+        out_ids, loc = _numbered(np.concatenate([dst[from_safe], near["dst"][both]]), len(self.pairs.ids))
+        n_safe = int(from_safe.sum())
+        flat = (loc[n_safe:] * hp_me + ai[both]) * hp_foe + aj[both]
+        counted = np.bincount(flat, weights=w[both], minlength=out_ids.size * hp_me * hp_foe)
+        out = counted.astype(np.float64, copy=False).reshape(out_ids.size, hp_me, hp_foe)  # (an empty count is int)
+        # the rest of the mass, grouped by shift: what each pair after gets from every pair (one
+        # sparse product per shift: pairs after x pairs, times every pair's mass), shifted along both
+        # axes; the mass shifted past a side's HP is a fall
+        srep, sown, shit, sp, sloc = rep[from_safe], own[from_safe], hit[from_safe], p[from_safe], loc[:n_safe]
+        flat_inside = inside.reshape(k, hp_me * hp_foe)
+        code = sown * (hp_foe + 1) + shit  # (no negative damage here: a heal is played by cell)
+        order = np.argsort(code, kind="stable")
+        bounds = np.flatnonzero(np.r_[True, code[order][1:] != code[order][:-1], True])
+        if (bounds.size - 1) * _PRODUCT_CELLS < srep.size * hp_me * hp_foe:
+            shifts = zip(bounds[:-1].tolist(), bounds[1:].tolist()) if code.size else ()
+            for lo, hi in shifts:  # few shifts for the rows: one sparse product each
+                sel = order[lo:hi]
+                di, dj = (min(v, h) for v, h in zip(divmod(int(code[sel[0]]), hp_foe + 1), (hp_me, hp_foe)))
+                to, at = _numbered(sloc[sel], out_ids.size)
+                moved = sparse.csr_matrix((sp[sel], (at, srep[sel])), shape=(to.size, k)) @ flat_inside
+                moved = moved.reshape(to.size, hp_me, hp_foe)
+                out[to, di:, dj:] += moved[:, : hp_me - di, : hp_foe - dj]
+                if dj and di < hp_me:  # the foe falls, the actor stands: by the actor's damage taken
+                    fell = moved[:, : hp_me - di, hp_foe - dj :].sum(axis=2)
+                    self.wins[x, r] += fell.sum()
+                    lost = np.arange(di, hp_me)[None, :] + beyond[x][out_ids[to]][:, None]
+                    self._won(x, lost.ravel(), fell.ravel())
+                if di and dj < hp_foe:  # the actor falls to its own damage, the foe stands
+                    fell = moved[:, hp_me - di :, : hp_foe - dj].sum(axis=1)
+                    self.wins[1 - x, r] += fell.sum()
+                    lost = np.arange(dj, hp_foe)[None, :] + beyond[1 - x][out_ids[to]][:, None]
+                    self._won(1 - x, lost.ravel(), fell.ravel())
+        elif srep.size:  # many shifts (wide damage, few pairs): every row's shifted copy at once
+            self._shift_rows(inside, out, out_ids, (srep, sown, shit, sp, sloc), x, r)
+        keep = out.reshape(out_ids.size, hp_me * hp_foe).any(axis=1)
+        out = out[keep]
+        return out_ids[keep], (out if x == 0 else out.transpose(0, 2, 1))
 
 
-def _full_turns(
-    rnd: FightRound,
-    cells: list[tuple[_Key, _Key, int, int]],
-    types: tuple[type[Columns], type[Columns]],
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Return the outcomes of the actor's turn from each (actor key, foe key, actor's damage taken,
-    foe's) of ``cells``, the damage taken given to the description (one enumeration): per cell
-    (the key rows after, the actor's damage taken after, the foe's, probability)."""
-    rows = np.array([a + b for a, b, _, _ in cells], dtype=np.int64).reshape(len(cells), -1)
-    me, foe = from_key_rows(types, rows)
-    me = me.replace(**{me.POOL: np.array([c[2] for c in cells], dtype=np.int64)})
-    foe = foe.replace(**{foe.POOL: np.array([c[3] for c in cells], dtype=np.int64)})
-    draw = Enumerator(len(cells))
-    me2, foe2 = play(rnd, me, foe, draw, ("turn",))
-    parts = [draw.origin, np.asarray(getattr(me2, me2.POOL), np.int64), np.asarray(getattr(foe2, foe2.POOL), np.int64)]
-    uniq, inverse = distinct_rows(np.column_stack([*parts, key_rows((me2, foe2))]))
-    weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
-    starts = np.searchsorted(uniq[:, 0], np.arange(len(cells) + 1))
-    return [
-        (uniq[a:b, 3:], uniq[a:b, 1], uniq[a:b, 2], weight[a:b])
-        for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())
-    ]
+def _numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (the distinct values of the whole numbers ``values``, all below ``bound``, sorted; each
+    value's index among them): ``np.unique(values, return_inverse=True)`` without a sort."""
+    seen = np.zeros(bound, bool)
+    seen[values] = True
+    index = np.cumsum(seen) - 1
+    return np.flatnonzero(seen), index[values]
 
 
 def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], max_rounds: int, max_cells: int) -> Any:
-    """Return (wins per side and round, each winner's damage-taken mass) with ``order`` the acting
+    """Return (wins per side and round, each winner's hit points lost) with ``order`` the acting
     order within a round (0: a, 1: b); None past ``max_cells``. A side that acts between rounds
-    (``between``) does so before round 1 (counted in round 1) and after each round, a's then b's.
-
-    A description whose turn can end a fight part-way (``falls_mid_turn``: a Counter or its own
-    damage may fell the actor, its foe may fall before the turn's later uses) reads the damage taken
-    to stop there; its turn is played from the damage-free key where no outcome can fell a side (the
-    mass shifted by the damage dealt), and from the full state (key and both damages taken) in the
-    cells near a fall (:func:`_full_turns`), each such cell enumerated once."""
-    a0, b0 = rounds_[0].start()
-    types = ((type(a0), type(b0)), (type(b0), type(a0)))
-    hps = (int(rounds_[0].hit_points(0)), int(rounds_[0].hit_points(1)))
-    start = (tuple(key_rows((a0,))[0].tolist()), tuple(key_rows((b0,))[0].tolist()))
-    alive: dict[tuple[_Key, _Key], np.ndarray] = {start: np.zeros(hps)}
-    alive[start][0, 0] = 1.0
-    wins = np.zeros((2, max_rounds))
-    # each winner's hit points lost: its damage taken and what its key holds beyond it (hp_lost)
-    total = getattr(rounds_[0], "hp_total", rounds_[0].hit_points)
-    left = [np.zeros(int(total(0)) + 1), np.zeros(int(total(1)) + 1)]
-    beyond_memo: dict[tuple[int, _Key], int] = {}
-
-    def beyond(y: int, key: _Key) -> int:
-        """Return the hit points creature y (0: a, 1: b) has lost beyond its damage taken at ``key``."""
-        got = beyond_memo.get((y, key))
-        if got is None:
-            lost = getattr(rounds_[0], "hp_lost", None)
-            got = 0
-            if lost is not None:
-                (c,) = from_key_rows((types[0][y],), np.array([key], dtype=np.int64))
-                got = int(np.asarray(lost(y, c))[0])
-            beyond_memo[(y, key)] = got
-        return got
-
-    def won(y: int, key: _Key, at: int | np.ndarray, mass: Any) -> None:
-        """Add ``mass`` to creature y's wins with ``at`` damage taken (an int, or one per entry of mass)
-        at ``key``."""
-        off = beyond(y, key)
-        if isinstance(at, (int, np.integer)):
-            left[y][off + int(at) : off + int(at) + np.size(mass)] += mass
-        else:
-            np.add.at(left[y], off + at, mass)
-
-    cache: dict[tuple[int, str, _Key, _Key], list[_Row]] = {}
-    full: dict[tuple[int, _Key, _Key, int, int], tuple[Any, ...]] = {}  # a cell near a fall: its outcomes
+    (``between``) does so before round 1 (counted in round 1) and after each round, a's then b's."""
+    duel = _Duel(rounds_, max_rounds)
+    hps = duel.hps
+    ids, mass = duel.start, np.zeros((1, *hps))
+    mass[0, 0, 0] = 1.0
     phased = [x for x in (0, 1) if between_of(rounds_[x]) is not None]
-    n_key = (len(types[0][0].key_names()), len(types[0][1].key_names()))
-
-    def act(
-        alive: dict[tuple[_Key, _Key], np.ndarray], x: int, step: str, r: int
-    ) -> dict[tuple[_Key, _Key], np.ndarray]:
-        """Return the alive mass after side ``x``'s ``step``, its kills counted in round ``r`` (0-based)."""
-        hp_me, hp_foe = hps[x], hps[1 - x]
-        new_pairs = list(dict.fromkeys((k[x], k[1 - x]) for k in alive if (x, step, k[x], k[1 - x]) not in cache))
-        for pair, got in zip(new_pairs, _turns(rounds_[x], new_pairs, types[x], step) if new_pairs else []):
-            cache[(x, step, *pair)] = got
-        near = step == "turn" and bool(getattr(rounds_[x], "falls_mid_turn", False))
-        acc: dict[tuple[_Key, _Key], np.ndarray] = {}  # (the actor's damage taken, the foe's)
-        # the cells near a fall, by the cell their turn is enumerated from: a creature that cannot
-        # fall this turn plays it alike at any damage taken (enumerated at 0), one that can at each
-        band: dict[tuple[_Key, _Key, int, int], list[tuple[int, int, float]]] = {}
-
-        def into_(k2: tuple[_Key, _Key], shape: tuple[int, int]) -> np.ndarray:
-            got = acc.get(k2)
-            if got is None:
-                got = acc[k2] = np.zeros(shape)
-            return got
-
-        for key, m in alive.items():
-            mm = m if x == 0 else m.T
-            rows = cache[(x, step, key[x], key[1 - x])]
-            if near:
-                # no outcome fells a side from (i, j) when i + the most own damage < hp_me and j + the
-                # most damage dealt < hp_foe: there the damage-free turn is exact
-                k2s, d_, own_, p_, starts = _arrays(cache, (x, step, key[x], key[1 - x]))
-                most_d, most_own = int(d_.max()), int(own_.max())
-                safe_i, safe_j = max(hp_me - max(most_own, 0), 0), max(hp_foe - max(most_d, 0), 0)
-                outside = mm.copy()
-                outside[:safe_i, :safe_j] = 0.0
-                for i, j in zip(*(v.tolist() for v in np.nonzero(outside))):
-                    cell = (key[x], key[1 - x], i if i >= safe_i else 0, j if j >= safe_j else 0)
-                    band.setdefault(cell, []).append((i, j, float(outside[i, j])))
-                inside = mm[:safe_i, :safe_j]
-                if own_.min() >= 0 and d_.min() >= 0 and inside.any():
-                    # every outcome's shift of the safe mass at once: S[q, i, j] = mm[i - own_q, j - d_q]
-                    # (a window of the mass padded above and to the left), summed per key after
-                    pad = np.zeros((hp_me + most_own, hp_foe + most_d))
-                    pad[most_own : most_own + safe_i, most_d : most_d + safe_j] = inside
-                    win = np.lib.stride_tricks.sliding_window_view(pad, (hp_me, hp_foe))
-                    group = np.searchsorted(starts, np.arange(d_.size), side="right") - 1
-                    for lo in range(0, d_.size, 256):  # (bounded memory: 256 shifted grids at a time)
-                        g = group[lo : lo + 256]
-                        breaks = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-                        part = slice(lo, lo + 256)
-                        shifted = win[most_own - own_[part], most_d - d_[part]] * p_[part, None, None]
-                        for gi, total in zip(g[breaks].tolist(), np.add.reduceat(shifted, breaks, axis=0)):
-                            me2, foe2 = k2s[gi]
-                            into_((me2, foe2) if x == 0 else (foe2, me2), mm.shape)[...] += total
-                    continue
-                mm = mm.copy()
-                mm[safe_i:, :] = 0.0
-                mm[:, safe_j:] = 0.0
-            # tail[:, j]: the mass at foe damage j or more, per actor damage (the kills of a hit)
-            tail = np.cumsum(mm[:, ::-1], axis=1)[:, ::-1]
-            for me2, foe2, d, own, p in rows:
-                k2 = (me2, foe2) if x == 0 else (foe2, me2)
-                into = into_(k2, mm.shape)
-                standing = hp_me - own  # the actor's rows that survive its own damage
-                if d < hp_foe and standing > 0:
-                    into[own:, d:] += p * mm[:standing, : hp_foe - d]
-                if near:
-                    continue  # (the damage-free part is where no side falls)
-                if d > 0 and standing > 0:  # the foe falls, the actor stands: the actor wins
-                    killed = p * tail[:standing, max(hp_foe - d, 0)]
-                    wins[x, r] += killed.sum()
-                    won(x, me2, own, killed)
-                if own > 0 and d < hp_foe:  # the actor falls to its own damage, the foe stands
-                    fallen = p * mm[max(standing, 0) :, : hp_foe - d].sum(axis=0)
-                    wins[1 - x, r] += fallen.sum()
-                    won(1 - x, foe2, d, fallen)
-                # (both fall: a draw, counted by neither)
-        if band:
-            todo = [c for c in band if (x, *c) not in full]
-            for cell, outs in zip(todo, _full_turns(rounds_[x], todo, types[x]) if todo else []):
-                keys, own_after, d_after, prob = outs
-                uniq, inverse = distinct_rows(keys)
-                pairs = [(tuple(u[: n_key[x]]), tuple(u[n_key[x] :])) for u in uniq.tolist()]
-                off_me = np.array([beyond(x, pairs[u][0]) for u in inverse.tolist()], dtype=np.int64)
-                off_foe = np.array([beyond(1 - x, pairs[u][1]) for u in inverse.tolist()], dtype=np.int64)
-                full[(x, *cell)] = (pairs, inverse, own_after - cell[2], d_after - cell[3], prob, off_me, off_foe)
-            for cell, at in band.items():
-                pairs, inverse, di, dj, prob, off_me, off_foe = full[(x, *cell)]
-                ci, cj, cm = (np.array(v) for v in zip(*at))
-                ai, aj = ci[:, None] + di[None, :], cj[:, None] + dj[None, :]  # cells x outcomes
-                w = cm[:, None] * prob[None, :]
-                stand_me, stand_foe = ai < hp_me, aj < hp_foe
-                mine = stand_me & ~stand_foe  # the foe fell, the actor stands: the actor wins
-                if mine.any():
-                    wins[x, r] += w[mine].sum()
-                    np.add.at(left[x], (ai + off_me[None, :])[mine], w[mine])
-                theirs = ~stand_me & stand_foe  # the actor fell, the foe stands
-                if theirs.any():
-                    wins[1 - x, r] += w[theirs].sum()
-                    np.add.at(left[1 - x], (aj + off_foe[None, :])[theirs], w[theirs])
-                both = stand_me & stand_foe
-                for u in np.unique(inverse[both.any(axis=0)]).tolist():
-                    sel = both & (inverse == u)[None, :]
-                    me2, foe2 = pairs[u]
-                    k2 = (me2, foe2) if x == 0 else (foe2, me2)
-                    np.add.at(into_(k2, (hp_me, hp_foe)), (ai[sel], aj[sel]), w[sel])
-        return acc if x == 0 else {k: v.T for k, v in acc.items()}
-
     for x in phased:  # before the first round: its kills count in round 1
-        alive = act(alive, x, "opening", 0)
+        ids, mass = duel.act(ids, mass, x, "opening", 0)
     for r in range(max_rounds):
         for x in order:
-            alive = act(alive, x, "turn", r)
-            if len(alive) * hps[0] * hps[1] > max_cells:
+            ids, mass = duel.act(ids, mass, x, "turn", r)
+            if ids.size * hps[0] * hps[1] > max_cells:
                 return None
         for x in phased:
-            alive = act(alive, x, "between", r)
-        if len(alive) * hps[0] * hps[1] > max_cells:
+            ids, mass = duel.act(ids, mass, x, "between", r)
+        if ids.size * hps[0] * hps[1] > max_cells:
             return None
         check_time(f"the duel chain over both sides' state, round {r + 1:,}")
-        if sum(float(m.sum()) for m in alive.values()) < CHAIN_TAIL:
+        if float(mass.sum()) < CHAIN_TAIL:
             break
-    return wins, [x[:-1] for x in left]
+    return duel.wins, [x[:-1] for x in duel.left]
 
 
 def duel_chain(

@@ -452,6 +452,12 @@ class AnnulusRound:
         # later uses: in a duel the turn reads the damage taken and stops at a fall
         self.falls_mid_turn = True
         self._hp = (self.hit_points(0), self.hit_points(1))
+        # whether creature y's being undamaged is ever read: its foe has a First Blood set and the
+        # situation leaves the target undamaged at the start
+        self._first_blood = tuple(
+            bool(self.situation.target_undamaged) and any(s.has("First Blood") for s in other.attack_sets)
+            for other in (foe, me)
+        )
         self._labels: list[str] = []
 
     @staticmethod
@@ -508,7 +514,10 @@ class AnnulusRound:
         return c.replace(
             damage_taken=c.damage_taken + taken,
             endurance_lost=lost,
-            wounded=c.wounded | (taken > 0 if self.pooled[y] else to_vitality > 0),
+            # (read by its foe's First Blood alone: kept only then, else it doubles the keys)
+            wounded=c.wounded | (taken > 0 if self.pooled[y] else to_vitality > 0)
+            if self._first_blood[y]
+            else c.wounded,
             swansong_lost=swan if (self.a if y == 0 else self.b).swan_sets else c.swansong_lost,
         )
 
@@ -539,7 +548,7 @@ class AnnulusRound:
         return int(c.vitality - half + (c.endurance if self.pooled[y] else 0))
 
     def _undamaged(self, y: int, c: Combatant) -> np.ndarray:
-        if not self.situation.target_undamaged:
+        if not self._first_blood[y]:  # (no First Blood against it: nothing reads it)
             return np.zeros(c.size, np.int64)
         return ((c.wounded == 0) & (c.endurance_lost == 0)).astype(np.int64)
 

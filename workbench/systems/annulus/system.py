@@ -432,9 +432,9 @@ class AnnulusSystem(RuleSystem):
         Telegraphed, Devour, Counter, and both sides' damage taken, played from the simulation's own
         tables and plans), or None past its bound. The duel derived from :meth:`fight_round`
         (``workbench.fight.duel.duel_chain``) equals it on every catalog pair (tests/systems/annulus/
-        test_duel.py) but is about 40x slower until its key pairs are batched (issue "The
-        state-aware fight at the speed of the plain one"), so the fight's generic duel asks for this
-        one first."""
+        test_duel_chain.py) but, batched over key pairs, still about 4x slower (benchmarks/README.md:
+        it walks every pair's whole HP grid each turn), so the fight's generic duel asks for this one
+        first."""
         from .duel_chain import duel_chain
 
         return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
