@@ -333,6 +333,8 @@ class _Duel:
         # axes; the mass shifted past a side's HP is a fall
         srep, sown, shit, sp, sloc = rep[from_safe], own[from_safe], hit[from_safe], p[from_safe], loc[:n_safe]
         flat_inside = inside.reshape(k, hp_me * hp_foe)
+        # a shift past a side's HP is a fall like any past it (clamped, so the code stays one shift)
+        sown, shit = np.minimum(sown, hp_me), np.minimum(shit, hp_foe)
         code = sown * (hp_foe + 1) + shit  # (no negative damage here: a heal is played by cell)
         order = np.argsort(code, kind="stable")
         bounds = np.flatnonzero(np.r_[True, code[order][1:] != code[order][:-1], True])
@@ -340,7 +342,7 @@ class _Duel:
             shifts = zip(bounds[:-1].tolist(), bounds[1:].tolist()) if code.size else ()
             for lo, hi in shifts:  # few shifts for the rows: one sparse product each
                 sel = order[lo:hi]
-                di, dj = (min(v, h) for v, h in zip(divmod(int(code[sel[0]]), hp_foe + 1), (hp_me, hp_foe)))
+                di, dj = divmod(int(code[sel[0]]), hp_foe + 1)
                 to, at = _numbered(sloc[sel], out_ids.size)
                 moved = sparse.csr_matrix((sp[sel], (at, srep[sel])), shape=(to.size, k)) @ flat_inside
                 moved = moved.reshape(to.size, hp_me, hp_foe)
