@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_combat.py
 
 Per duel: ``wb.duel(a, b)`` as a user calls it (exact: the chain over both sides' state,
-``annulus/duel_chain.py``) and ``wb.duel(a, b, simulate=True, fights=100_000)`` (the seeded
+derived from ``annulus/round.py`` by ``workbench/fight/duel.py``) and ``wb.duel(a, b, simulate=True, fights=100_000)`` (the seeded
 simulation; target < 5 s on 2 cores), each with the simulation's memo of tables cleared first so
 that both build their outcome tables and plan choices from scratch; best and median of 3, after a
 warm-up duel that loads the modules. Prints the seconds and P(a wins) of both (the simulated one

@@ -29,10 +29,10 @@ import pytest  # noqa: E402
 def state_too_large(monkeypatch):
     """Every catalog fight's state fits its chain now, so a test of what a *simulated* figure shows
     (its method, standard error, forced_by) makes the state too large for the chain: the bounds on
-    the keys a chain may meet (workbench.state_chain.MAX_KEYS, Annulus MAX_FIGHT_KEYS and the Annulus
-    duel chain's MAX_CELLS) set to 0, as a
+    the keys a chain may meet (workbench.state_chain.MAX_KEYS and the duel's MAX_CELLS,
+    workbench.fight.duel) set to 0, as a
     fight past them would be. The fights then take the simulation, as a user's larger fight does."""
     import importlib
 
     monkeypatch.setattr("workbench.state_chain.MAX_KEYS", 0)
-    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)
+    monkeypatch.setattr(importlib.import_module("workbench.fight.duel"), "MAX_CELLS", 0)

@@ -12,7 +12,17 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-__all__ = ["Columns", "distinct_rows", "key_rows", "from_key_rows", "padded_table", "row_groups", "stacked"]
+__all__ = [
+    "Columns",
+    "Grouped",
+    "distinct_rows",
+    "numbered",
+    "key_rows",
+    "from_key_rows",
+    "padded_table",
+    "row_groups",
+    "stacked",
+]
 
 C = TypeVar("C", bound="Columns")
 
@@ -77,9 +87,27 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
         return uniq, inverse.ravel()
     shape = tuple(int(d) for d in dims)
-    flat = np.ravel_multi_index(tuple((rows - lo).T), shape)
-    first, inverse = np.unique(flat, return_inverse=True)
+    # (the mixed-radix index of each row, C order: np.ravel_multi_index's, as one product)
+    radix = np.cumprod(np.r_[1, dims[:0:-1]])[::-1].astype(np.int64)
+    flat = (rows - lo) @ radix
+    size = int(np.prod(dims))
+    if size <= max(32 * rows.shape[0], 1 << 20):  # a small range: marked, not sorted
+        first, inverse = numbered(flat, size)
+    else:
+        first, inverse = np.unique(flat, return_inverse=True)
     return np.stack(np.unravel_index(first, shape), axis=1).astype(rows.dtype) + lo, inverse.ravel()
+
+
+def numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (the distinct values of the whole numbers ``values``, all below ``bound``, sorted; each
+    value's index among them): ``np.unique(values, return_inverse=True)`` without a sort, for a
+    ``bound`` not much above the number of values."""
+    seen = np.zeros(bound, bool)
+    seen[values] = True
+    first = np.flatnonzero(seen)
+    index = np.empty(bound, np.int64)  # (only the entries of the values met are written and read)
+    index[first] = np.arange(first.size)
+    return first, index[values]
 
 
 def from_key_rows(types: tuple[type[Columns], ...], rows: np.ndarray) -> tuple[Columns, ...]:
@@ -130,10 +158,22 @@ def row_groups(keys: np.ndarray, plan: Any) -> tuple[list[tuple[tuple[int, ...],
     return list(index), inverse
 
 
-def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[str, ...]) -> dict[str, np.ndarray]:
+@dataclasses.dataclass(frozen=True)
+class Grouped:
+    """The outcome tables of a batch whose fights share a few tables (a
+    :class:`~workbench.fight.draw.Draw` takes it as it takes one table per fight): ``columns`` (G, R)
+    arrays, one row of R outcomes per distinct table and a ``probability`` entry (padded with
+    probability 0), and ``inverse`` (n,) the table of each fight."""
+
+    columns: dict[str, np.ndarray]
+    inverse: np.ndarray
+
+
+def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[str, ...]) -> Grouped:
     """Return the turn tables of a batch's groups (dicts of equal-length columns and a
-    ``probability``; a constant column may be a scalar) as a Draw's (n, R) arrays: row i the table of
-    group ``inverse[i]``, padded with probability 0."""
+    ``probability``; a constant column may be a scalar) as a Draw's
+    :class:`Grouped` table: one (G, R) row per group, padded with probability 0, and ``inverse``
+    (fight i has the table of group ``inverse[i]``)."""
     width = max(len(t["probability"]) for t in tables)
     out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in columns}
     out["probability"] = np.zeros((len(tables), width))
@@ -142,4 +182,4 @@ def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[st
         for c in columns:
             out[c][i, :size] = np.broadcast_to(np.asarray(t[c]), size)
         out["probability"][i, :size] = np.asarray(t["probability"])
-    return {c: v[inverse] for c, v in out.items()}
+    return Grouped(out, np.asarray(inverse, dtype=np.int64).ravel())

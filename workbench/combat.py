@@ -508,7 +508,7 @@ def duel(
     points, jams and Ray Shield, Last Odyssey MP) and each direction with state has its system's
     chain over it (``RuleSystem.state_chain``, with the weights of the winner's HP left): the same
     combination of the two directions (:func:`_duel_of`). When the sides are coupled, the system's
-    chain over both sides' state (``RuleSystem.duel_chain``: Unbound, Last Odyssey, Annulus).
+    duel over both sides' state derived from the system's round (``workbench.fight.duel.duel_of``).
     Otherwise a seeded simulation of ``fights`` fights is used, its ``forced_by`` naming the effects
     that needed it; ``simulate`` True / False forces one way (False ignores the state).
     ``tactics_a`` / ``tactics_b`` (the system's ``tactics_class``) set its tactics in the

@@ -2,17 +2,21 @@
 
 When a duel's directions carry state (``state_effects``), it is exact when the system says no effect couples the
 two directions (``RuleSystem.duel_couplings`` empty) and each direction with state has its chain over the state
-(``RuleSystem.state_chain``, which with ``weights`` also returns the weighted alive mass by damage taken); then
+(``workbench.fight.chain.state_chain``, derived from the system's round description ``RuleSystem.fight_round``,
+which with ``weights`` also returns the weighted alive mass by damage taken); then
 P(a wins in round t) = P(T_A = t) P(T_B > t - 1) with a first, the one combination of every exact duel
 (combat._duel_of). Otherwise the duel is simulated and ``DuelResult.forced_by`` names the effects that needed it.
 The default ``duel_couplings`` is every state effect of both directions (a system that says nothing is simulated).
 
-Here a toy system (tests/widget_toy.py) declares a state effect whose chain is the HP chain itself, so the exact
+Here a toy system (tests/widget_toy.py) declares a state effect whose round is the HP chain's own turn (the turn's
+damage drawn from ``turn_damage``, no state but the damage taken), so the exact
 duel over the "state" must equal the HP-only duel to 1e-12; the coupling and the missing chain switch it to the
 simulation. The catalog part checks the sums of Glass Empires and Last Odyssey duels over state.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -20,17 +24,55 @@ import pytest
 
 import workbench as wb
 from tests.widget_toy import TOY, Attack, Creature
-from workbench.chains import kill_chains
+from workbench.columns import Columns
 from workbench.systems.base import RuleSystem
 
 GOBLIN = Creature("Goblin", hp=9, armor=1, attacks=(Attack("Club", bonus=2),))
 OGRE = Creature("Ogre", hp=12, armor=1, attacks=(Attack("Fist", bonus=1),))
 
 
+@dataclass
+class _Ledger(Columns):
+    """A toy creature's state in a fight: its damage taken, nothing else."""
+
+    damage_taken: np.ndarray
+
+
+class _LedgerRound:
+    """The toy turn as a round description (workbench.fight.round.FightRound): the turn's damage is drawn
+    from ``turn_damage`` of the plan played (None: the toy's best plan), the one random value."""
+
+    key = None
+
+    def __init__(self, attacker, target, options, situation, plan):
+        self.args = (attacker, target, options, situation)
+        self.plan = plan
+        self.hp = (attacker.hp, target.hp)
+
+    def start(self, passive=False):
+        return _Ledger(np.zeros(1, np.int64)), _Ledger(np.zeros(1, np.int64))
+
+    def hit_points(self, who):
+        return self.hp[who]
+
+    def turn(self, me, foe, draw, plan=None):
+        d = wb.turn_damage(*self.args, plan=self.plan if plan is None else plan)
+        n = me.size
+        table = {"dmg": np.tile(d.offset + np.arange(d.pmf.size), (n, 1)), "probability": np.tile(d.pmf, (n, 1))}
+        (me, foe), row = draw.row((me, foe), table)
+        return me, foe.replace(damage_taken=foe.damage_taken + row["dmg"])
+
+    def plans(self, me, foe):
+        return list(TOY.turn_plans(*self.args))
+
+    def describe(self, me, foe):
+        return {}
+
+
 class StatefulToy(type(TOY)):
-    """The toy rules with one declared state effect, "ledger", whose chain is the plain HP chain of the turn (so the
-    duel over it is the HP-only duel). ``couple`` is what duel_couplings answers (None: the protocol's default);
-    ``chained`` False: state_chain has no chain (None)."""
+    """The toy rules with one declared state effect, "ledger", whose round is the plain HP turn (so the duel
+    over it is the HP-only duel). ``couple`` is what duel_couplings answers (None: the protocol's default);
+    ``chained`` False: the system describes no round (no chain over the state)."""
 
     couple: set[str] | None = set()
     chained = True
@@ -38,18 +80,8 @@ class StatefulToy(type(TOY)):
     def state_effects(self, attacker, target, options=None, situation=None, plan=None):
         return {"ledger"}
 
-    def state_chain(self, attacker, target, options=None, situation=None, plan=None, max_rounds=10_000, weights=None):
-        if not self.chained:
-            return None
-        d = wb.turn_damage(attacker, target, options, situation, plan=plan)
-        pmf = np.concatenate((np.zeros(d.offset), d.pmf))
-        w = None if weights is None else np.asarray(weights, dtype=float)[None, :]
-        c = kill_chains(pmf[None, :], np.array([target.hp]), max_rounds=max_rounds, weights=w)
-        by = np.cumsum(c.killed[0])
-        if weights is None:
-            return by, float(c.mean[0])
-        assert c.weighted is not None
-        return by, float(c.mean[0]), c.weighted[0][: target.hp]
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+        return _LedgerRound(attacker, target, options, situation, plan) if self.chained else None
 
     def duel_couplings(self, a, b, options=None, situation=None, plan_a=None, plan_b=None):
         if self.couple is None:
@@ -84,15 +116,24 @@ def test_a_duel_over_state_is_the_combination_of_the_two_chains(toy, first):
     assert abs(d.hp_left["probability"].sum() - (d.p_a_wins + d.p_b_wins)) < 1e-12
 
 
-def test_a_coupled_duel_is_simulated_and_names_the_effect(toy):
+def test_a_coupled_duel_is_the_duel_over_both_sides_state_else_simulated(toy, monkeypatch):
     """A system that names a coupling effect, or says nothing (the default: every state effect of both
-    directions), or has no chain for a direction's state, is simulated; forced_by names why.
-    simulate=True forces the simulation with nothing forcing it; simulate=False is the HP-only duel."""
+    directions), gets the duel over both sides' state derived from its round (workbench.fight.duel.duel_of):
+    exact, and here the HP-only duel again; past that duel's bound, or with no round for the state, it is
+    simulated and forced_by names why. simulate=True forces the simulation with nothing forcing it;
+    simulate=False is the HP-only duel."""
+    import importlib
+
+    plain = wb.duel(GOBLIN, OGRE, simulate=False)
+    for couple in ({"bond"}, None):
+        toy.couple = couple
+        d = wb.duel(GOBLIN, OGRE, fights=2_000, seed=1)
+        assert d.exact and d.forced_by == () and abs(d.p_a_wins - plain.p_a_wins) < 1e-12
     toy.couple = {"bond"}
-    d = wb.duel(GOBLIN, OGRE, fights=2_000, seed=1)
-    assert not d.exact and d.fights == 2_000 and d.forced_by == ("bond",)
-    toy.couple = None
-    assert wb.duel(GOBLIN, OGRE, fights=2_000, seed=1).forced_by == ("ledger",)
+    with monkeypatch.context() as m:
+        m.setattr(importlib.import_module("workbench.fight.duel"), "MAX_CELLS", 0)
+        d = wb.duel(GOBLIN, OGRE, fights=2_000, seed=1)
+        assert not d.exact and d.fights == 2_000 and d.forced_by == ("bond",)
     toy.couple, toy.chained = set(), False
     assert wb.duel(GOBLIN, OGRE, fights=2_000, seed=1).forced_by == ("ledger",)
     toy.chained = True

@@ -138,9 +138,9 @@ def test_automatic_choice_reports_exact_or_simulated(monkeypatch):
     assert wb.duel(a, b).exact
     burner = _creature("C", [A.Attack("Torch", "agility", {"Burn": 1})])
     assert "burn" in state_effects(burner, b)
-    r = wb.duel(burner, b, fights=2000)  # the chain over both sides' state (annulus/duel_chain.py)
+    r = wb.duel(burner, b, fights=2000)  # the duel over both sides' state (derived from annulus/round.py)
     assert r.exact and r.fights is None and r.forced_by == ()
-    monkeypatch.setattr(importlib.import_module("workbench.systems.annulus.duel_chain"), "MAX_CELLS", 0)
+    monkeypatch.setattr(importlib.import_module("workbench.fight.duel"), "MAX_CELLS", 0)
     r = wb.duel(burner, b, fights=2000)  # past its bound: simulated, and it says why
     assert not r.exact and r.fights == 2000 and r.standard_error > 0 and r.forced_by == ("burn",)
     # rounds to kill: exact over the fight's state (annulus/round.py, derived by workbench/fight/chain.py), simulated when forced

@@ -45,7 +45,7 @@ def test_hand_picked_rows():
     """Wolf is Alert, the Town Guard is not (awareness changes after the first strike,
     annulus-attacks.txt); a Reckless set hurts its user (self-damage); the Guard's Riposte carries
     Disarm, which can take one of the attacker's sets away for the rest of the fight (the state of
-    the victim's fight, workbench/systems/annulus/simulation.py): state the turn leaves out."""
+    the victim's fight, workbench/systems/annulus/round.py): state the turn leaves out."""
     f = explore("annulus", targets=[WOLF, GUARD], budget=3, top_k=200)
     assert WOLF.awareness == "alert" and GUARD.awareness != "alert"
     reckless = _by_name(f, "Agility: Reckless 2", "Wolf")

@@ -12,7 +12,7 @@ import pytest
 import workbench as wb
 from workbench.simulate import make_side, run_fights, simulate_rounds_to_kill
 from workbench.simulate.engine import MEMO, Memo, Side
-from workbench.systems.annulus.simulation import AnnulusSide
+from workbench.systems.annulus.round import _Striker
 
 A = wb.system("annulus")
 LO = wb.system("last_odyssey")
@@ -33,11 +33,11 @@ def test_reused_tables_and_plans_give_the_cold_numbers(monkeypatch, plan):
     MEMO.clear()
     cold = simulate_rounds_to_kill(a, t, plan=plan, fights=2_000, seed=7, max_rounds=100)
     built = []
-    original = AnnulusSide._build_uses
-    monkeypatch.setattr(AnnulusSide, "_build_uses", lambda self, keys: built.append(keys) or original(self, keys))
+    original = _Striker._build  # the Annulus round's outcome tables (annulus/round.py)
+    monkeypatch.setattr(_Striker, "_build", lambda self, keys: built.append(keys) or original(self, keys))
     chosen = []
-    choose = AnnulusSide._choose
-    monkeypatch.setattr(AnnulusSide, "_choose", lambda self, *k: chosen.append(k) or choose(self, *k))
+    choose = _Striker._choose
+    monkeypatch.setattr(_Striker, "_choose", lambda self, *k: chosen.append(k) or choose(self, *k))
     warm = simulate_rounds_to_kill(a.replace(), t.replace(), plan=plan, fights=2_000, seed=7, max_rounds=100)
     assert np.array_equal(cold, warm)
     assert built == []

@@ -60,6 +60,7 @@ def test_tactics_edited_in_the_form_reach_the_duel(choker):
     assert p.value.p_a_wins == direct.p_a_wins
     recovering = p.value.p_a_wins
     p.editors["tactics_b"].controls["recover_from"].value = ""
+    p.background.wait()  # (a simulated duel may outlast the panel's inline wait: its result comes after)
     assert p.tactics_b == Tactics(recover_from=())
     stuck = wb.duel(a, b, fights=FIGHTS, tactics_b=Tactics(recover_from=()), progress=False)
     # other tactics than the chain's are simulated, and say so

@@ -239,11 +239,7 @@ def state_chain(
 
     rnd = sys.fight_round(attacker, target, options, situation, plan)
     if rnd is None:
-        legacy = getattr(sys, "state_chain", None)  # a system still enacting its own chain (Annulus)
-        got = None if legacy is None else legacy(attacker, target, options, situation, plan, max_rounds, weights)
-        if got is None:
-            return None
-        return StateChain(got[0], float(got[1]), 0, got[2] if len(got) > 2 else None)
+        return None
     if weights is not None and not getattr(rnd, "whole_pool", True):
         return None  # HP left is not the damage taken (round.py: ``whole_pool``)
     W = None if weights is None else check_round_weights(weights, max_rounds)
@@ -259,6 +255,5 @@ def state_plans(
     the state); a RulesError (field ``target``) past the counted bound."""
     rnd = sys.fight_round(attacker, target, options, situation, None)
     if rnd is None:
-        legacy = getattr(sys, "state_plans", None)  # a system still enacting its own chain (Annulus)
-        return None if legacy is None else legacy(attacker, target, options, situation)
+        return None
     return planned_chain(rnd)

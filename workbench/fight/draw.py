@@ -3,8 +3,9 @@ simulation) or enumerates them (the exact chains). The description never knows w
 
 A draw picks one row of an outcome table per fight: ``draw.row(states, table)`` with ``table`` a
 dict of (n, R) arrays, one row of R outcomes per fight and a ``probability`` entry (rows may be
-padded with probability 0). It returns the states (expanded, for the enumerator, once per outcome
-of positive probability) and the drawn outcome's values per (expanded) fight.
+padded with probability 0), or a :class:`Grouped` table (the few distinct tables of a batch and
+each fight's, never copied out per fight). It returns the states (expanded, for the enumerator,
+once per outcome of positive probability) and the drawn outcome's values per (expanded) fight.
 """
 
 from __future__ import annotations
@@ -13,17 +14,19 @@ from typing import Protocol
 
 import numpy as np
 
-from ..columns import Columns
+from ..columns import Columns, Grouped
 
-__all__ = ["Draw", "Sampler", "Enumerator"]
+__all__ = ["Draw", "Grouped", "Sampler", "Enumerator"]
+
+
+#: an outcome table a draw takes: one (n, R) row per fight, or the few distinct tables of a batch
+Table = dict[str, np.ndarray] | Grouped
 
 
 class Draw(Protocol):
     """The source of a round's random values (module docstring)."""
 
-    def row(
-        self, states: tuple[Columns, ...], table: dict[str, np.ndarray]
-    ) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
+    def row(self, states: tuple[Columns, ...], table: Table) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
         """Return (the states, the drawn row's values per fight) of one draw from ``table``."""
         ...
 
@@ -34,10 +37,10 @@ class Sampler:
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
 
-    def row(
-        self, states: tuple[Columns, ...], table: dict[str, np.ndarray]
-    ) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
+    def row(self, states: tuple[Columns, ...], table: Table) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
         """Return the states unchanged and the values of one row per fight, drawn with its probability."""
+        if isinstance(table, Grouped):
+            return states, self._grouped(table)
         p = table["probability"]
         n = p.shape[0]
         cdf = np.cumsum(p, axis=1)
@@ -46,6 +49,22 @@ class Sampler:
         # (a row of probability 0 is never drawn: u < cdf at the first row of positive probability)
         rows = np.arange(n)
         return states, {k: v[rows, j] for k, v in table.items() if k != "probability"}
+
+    def _grouped(self, table: Grouped) -> dict[str, np.ndarray]:
+        """Return one drawn row per fight of a :class:`Grouped` table: the tables' CDFs laid end to
+        end (table g's over [g, g + 1]) and one ``searchsorted`` for every fight, the same inverse
+        CDF (and random numbers) as a table per fight."""
+        p = table.columns["probability"]
+        g, width = p.shape
+        cdf = np.cumsum(p, axis=1)
+        cdf = cdf / cdf[:, -1:] + np.arange(g)[:, None]
+        inv = table.inverse
+        u = self.rng.random(inv.size) + inv
+        j = np.searchsorted(cdf.ravel(), u, side="right")
+        # (a sum g + u that rounds up to g + 1 stays in its table, at its last outcome of positive probability)
+        last = width - 1 - np.argmax(p[:, ::-1] > 0, axis=1)
+        j = np.minimum(j, inv * width + last[inv])
+        return {k: v.ravel()[j] for k, v in table.columns.items() if k != "probability"}
 
 
 class Enumerator:
@@ -57,12 +76,29 @@ class Enumerator:
         self.origin = np.arange(n)
         self.weight = np.ones(n)
 
-    def row(
-        self, states: tuple[Columns, ...], table: dict[str, np.ndarray]
-    ) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
+    def row(self, states: tuple[Columns, ...], table: Table) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
         """Return the states repeated once per outcome of positive probability, and the outcomes."""
+        if isinstance(table, Grouped):
+            return self._grouped(states, table)
         p = table["probability"]
         rows, j = np.nonzero(p > 0)
         self.origin = self.origin[rows]
         self.weight = self.weight[rows] * p[rows, j]
         return tuple(s.take(rows) for s in states), {k: v[rows, j] for k, v in table.items() if k != "probability"}
+
+    def _grouped(
+        self, states: tuple[Columns, ...], table: Grouped
+    ) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
+        """:meth:`row` of a :class:`Grouped` table: each fight expanded over its table's outcomes of
+        positive probability, in the order of a table per fight."""
+        p = table.columns["probability"]
+        gi, ji = np.nonzero(p > 0)  # (by table, then outcome)
+        nnz = np.bincount(gi, minlength=p.shape[0])
+        counts = nnz[table.inverse]
+        rows = np.repeat(np.arange(counts.size), counts)
+        first = np.cumsum(nnz) - nnz
+        pos = np.repeat(first[table.inverse] - (np.cumsum(counts) - counts), counts) + np.arange(rows.size)
+        g, j = gi[pos], ji[pos]
+        self.origin = self.origin[rows]
+        self.weight = self.weight[rows] * p[g, j]
+        return tuple(s.take(rows) for s in states), {k: v[g, j] for k, v in table.columns.items() if k != "probability"}

@@ -31,7 +31,7 @@ from scipy import sparse
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
-from ..columns import Columns, distinct_rows, from_key_rows, key_rows
+from ..columns import Columns, distinct_rows, from_key_rows, key_rows, numbered
 from .chain import enumerated
 from .draw import Enumerator
 from .round import FightRound, between_of, play
@@ -323,7 +323,7 @@ class _Duel:
         both = stand_me & stand_foe
         # the pairs after: those the shifted mass moves to and those of the full-state cells still going
         from_safe = ((safe_i > 0) & (safe_j > 0))[rep]
-        out_ids, loc = _numbered(np.concatenate([dst[from_safe], near["dst"][both]]), len(self.pairs.ids))
+        out_ids, loc = numbered(np.concatenate([dst[from_safe], near["dst"][both]]), len(self.pairs.ids))
         n_safe = int(from_safe.sum())
         flat = (loc[n_safe:] * hp_me + ai[both]) * hp_foe + aj[both]
         counted = np.bincount(flat, weights=w[both], minlength=out_ids.size * hp_me * hp_foe)
@@ -343,7 +343,7 @@ class _Duel:
             for lo, hi in shifts:  # few shifts for the rows: one sparse product each
                 sel = order[lo:hi]
                 di, dj = divmod(int(code[sel[0]]), hp_foe + 1)
-                to, at = _numbered(sloc[sel], out_ids.size)
+                to, at = numbered(sloc[sel], out_ids.size)
                 moved = sparse.csr_matrix((sp[sel], (at, srep[sel])), shape=(to.size, k)) @ flat_inside
                 moved = moved.reshape(to.size, hp_me, hp_foe)
                 out[to, di:, dj:] += moved[:, : hp_me - di, : hp_foe - dj]
@@ -362,15 +362,6 @@ class _Duel:
         keep = out.reshape(out_ids.size, hp_me * hp_foe).any(axis=1)
         out = out[keep]
         return out_ids[keep], (out if x == 0 else out.transpose(0, 2, 1))
-
-
-def _numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return (the distinct values of the whole numbers ``values``, all below ``bound``, sorted; each
-    value's index among them): ``np.unique(values, return_inverse=True)`` without a sort."""
-    seen = np.zeros(bound, bool)
-    seen[values] = True
-    index = np.cumsum(seen) - 1
-    return np.flatnonzero(seen), index[values]
 
 
 def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], max_rounds: int, max_cells: int) -> Any:
@@ -437,10 +428,6 @@ def duel_of(
     round descriptions ``RuleSystem.fight_round`` gives), for a duel whose sides couple
     (``RuleSystem.duel_couplings``); None when the system describes no round or the joint state is
     past the counted bound (the duel is then simulated)."""
-    legacy = getattr(sys, "duel_chain", None)  # a system still enacting its own duel (Annulus)
-    if legacy is not None:
-        got = legacy(a, b, options, situation, first, max_rounds, plan_a, plan_b)
-        return None if got is None else DuelChain(*got)
     a_on_b = sys.fight_round(a, b, options, situation, plan_a)
     b_on_a = sys.fight_round(b, a, options, situation, plan_b)
     if a_on_b is None or b_on_a is None:

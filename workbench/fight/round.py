@@ -35,8 +35,8 @@ class FightRound(Protocol):
       outcome), every other interpreter plays both in order (:func:`play`'s step "turn").
     - ``rest(me, foe, draw) -> (me, foe)``: the foe's turn when it does not attack (``me`` stays the
       attacker): what a passive target's own turn still does (recovery, damage at the end of its
-      turn, timers). Rounds-to-kill's round is the attacker's turn then the foe's rest; the duel
-      never rests. Without it a passive target's turn is nothing.
+      turn, timers), played with the foe's tactics. Rounds-to-kill's round is the attacker's turn
+      then the foe's rest; the duel never rests. Without it a passive target's turn is nothing.
     - ``between(me, foe, draw, opening) -> (me, foe)``: what its side does between rounds (Last
       Odyssey's phases) after each round and, with ``opening``, before the first: in a duel after
       both turns, each side's in the order a, b; in rounds-to-kill after the attacker's turn. A kill

@@ -8,13 +8,17 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..columns import from_key_rows, key_rows
+from ..columns import distinct_rows, from_key_rows, key_rows
 from ..errors import RulesError
 from ..simulate.engine import Fights, Side
 from .draw import Enumerator, Sampler
 from .round import FightRound, between_of, play
 
 __all__ = ["RoundSide", "PhasedSide", "round_side", "simulation_side"]
+
+
+#: the fights :meth:`RoundSide.settled` looks at before all of them
+_SAMPLE = 64
 
 
 class RoundSide(Side):
@@ -50,11 +54,10 @@ class RoundSide(Side):
 
     def passive_turn(self, idx: np.ndarray, foe: Side, sim: Fights) -> None:
         """This side's turn without attacking (a passive target): its attacker's description's
-        ``rest`` (the foe is that attacker), if it has one."""
+        ``rest`` (the foe is that attacker, built knowing this side's tactics), if it has one."""
         foe = cast(RoundSide, foe)
-        if not hasattr(foe.rnd, "rest"):
-            return
-        foe._play(idx, self, sim, ("rest",))
+        if hasattr(foe.rnd, "rest"):
+            foe._play(idx, self, sim, ("rest",))
 
     def settled(self, idx: np.ndarray, foe: Side, passive: bool) -> bool:
         """Return True when no turn (and act between rounds) of this side can change the fights
@@ -64,7 +67,13 @@ class RoundSide(Side):
         if passive:
             return not hasattr(getattr(foe, "rnd", None), "rest")
         foe = cast(RoundSide, foe)
-        keys = np.unique(key_rows((self.state.take(idx), foe.state.take(idx))), axis=0)
+        # a few fights first: one of them unsettled answers for all (the common case, cheaply)
+        return self._still_keys(idx[:_SAMPLE], foe) and (idx.size <= _SAMPLE or self._still_keys(idx, foe))
+
+    def _still_keys(self, idx: np.ndarray, foe: RoundSide) -> bool:
+        """Return whether every distinct key of the fights ``idx`` is still (:meth:`settled`), each
+        key enumerated once per side."""
+        keys, _ = distinct_rows(key_rows((self.state.take(idx), foe.state.take(idx))))
         new = [k for k in map(tuple, keys.tolist()) if k not in self._still]
         if new:
             rows = np.array(new, dtype=np.int64)
@@ -81,7 +90,12 @@ class RoundSide(Side):
         return all(self._still[k] for k in map(tuple, keys.tolist()))
 
     def hp_left(self) -> np.ndarray:
-        return self.hp - np.asarray(getattr(self.state, self.state.POOL), dtype=np.int64)
+        """Return the hit points this side has left in each fight: ``rnd.hp_total(0)`` less
+        ``rnd.hp_lost(0, state)`` where the description has them, else its HP less its damage taken."""
+        lost, total = getattr(self.rnd, "hp_lost", None), getattr(self.rnd, "hp_total", None)
+        if lost is None or total is None:
+            return self.hp - np.asarray(getattr(self.state, self.state.POOL), dtype=np.int64)
+        return int(total(0)) - np.asarray(lost(0, self.state), dtype=np.int64)
 
 
 class PhasedSide(RoundSide):
@@ -101,19 +115,25 @@ def round_side(rnd: FightRound, name: str) -> RoundSide:
 
 
 def simulation_side(
-    sys: Any, me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
+    sys: Any,
+    me: Any,
+    foe: Any,
+    options: Any = None,
+    situation: Any = None,
+    plan: Any = None,
+    tactics: Any = None,
+    foe_tactics: Any = None,
 ) -> Side:
     """Return the simulation side of ``me`` attacking ``foe``: its rule system's round description
     (``RuleSystem.fight_round``) drawn with the fights' seeded generator (:func:`round_side`); a system
     that describes no round gets :class:`~workbench.simulate.turn_side.TurnTableSide` (a draw from its
     turn table each turn against the foe's pools: no state but the pools)."""
-    legacy = getattr(sys, "simulation_side", None)  # a system still enacting its own side (Annulus)
-    if legacy is not None:
-        return cast(Side, legacy(me, foe, options, situation, plan, tactics))
-    if tactics is not None and (sys.tactics_class is None or tactics != sys.tactics_class()):
-        # the round description plays the system's default tactics (make_side checked the type)
-        raise RulesError(f"the {sys.title} round plays its default tactics only", field="tactics")
-    rnd = sys.fight_round(me, foe, options, situation, plan)
+    if sys.tactics_class is not None:  # (make_side checked the types)
+        rnd = sys.fight_round(me, foe, options, situation, plan, tactics, foe_tactics)
+    elif tactics is not None or foe_tactics is not None:
+        raise RulesError(f"the {sys.title} round takes no tactics", field="tactics")
+    else:
+        rnd = sys.fight_round(me, foe, options, situation, plan)
     if rnd is not None:
         return round_side(rnd, me.name)
     from ..simulate.turn_side import TurnTableSide

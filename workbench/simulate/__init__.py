@@ -34,24 +34,33 @@ __all__ = [
 
 
 def make_side(
-    me: Any, foe: Any, options: Any = None, situation: Any = None, plan: Any = None, tactics: Any = None
+    me: Any,
+    foe: Any,
+    options: Any = None,
+    situation: Any = None,
+    plan: Any = None,
+    tactics: Any = None,
+    foe_tactics: Any = None,
 ) -> Side:
     """Return the simulation side of ``me`` attacking ``foe``, built by ``me``'s rule system
-    (``simulation_side``). ``tactics`` must be an instance of the system's ``tactics_class``; a
-    system without one takes no tactics (RulesError, field ``tactics``)."""
+    (``simulation_side``). ``tactics`` (``me``'s) and ``foe_tactics`` (its foe's: both sides of a
+    fight read both) must be instances of the system's ``tactics_class``; a system without one takes
+    no tactics (RulesError, field ``tactics``)."""
     from ..systems import system_of
 
     sys = system_of(me)
-    if tactics is not None:
+    for t in (tactics, foe_tactics):
+        if t is None:
+            continue
         if sys.tactics_class is None:
             raise RulesError(f"the {sys.title} simulation takes no tactics", field="tactics")
-        if not isinstance(tactics, sys.tactics_class):
+        if not isinstance(t, sys.tactics_class):
             raise RulesError(
-                f"expected {sys.title} {sys.tactics_class.__name__}, not {type(tactics).__name__}", field="tactics"
+                f"expected {sys.title} {sys.tactics_class.__name__}, not {type(t).__name__}", field="tactics"
             )
     from ..fight.simulation import simulation_side
 
-    return simulation_side(sys, me, foe, options, situation, plan, tactics)
+    return simulation_side(sys, me, foe, options, situation, plan, tactics, foe_tactics)
 
 
 def state_effects(attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None) -> set[str]:
@@ -181,8 +190,8 @@ def simulate_duel(
             schema={"side": pl.String, "hp_left": pl.Int64, "probability": pl.Float64},
         )
         return DuelResult(a.name, b.name, 0.0, 0.0, 1.0, rounds, hp_left, first, max_rounds)
-    side_a = make_side(a, b, options, situation, plan_a, tactics_a)
-    side_b = make_side(b, a, options, situation, plan_b, tactics_b)
+    side_a = make_side(a, b, options, situation, plan_a, tactics_a, tactics_b)
+    side_b = make_side(b, a, options, situation, plan_b, tactics_b, tactics_a)
     sim = run_fights(
         side_a, side_b, fights, first=first, max_rounds=max_rounds, seed=seed, progress=progress, confirm=confirm
     )
@@ -229,9 +238,9 @@ def simulate_rounds_to_kill(
         raise RulesError(
             f"{attacker.name} can never deal damage to {target.name} here, so it is never killed", field="turn"
         )
-    side_a = make_side(attacker, target, options, situation, plan)
+    side_a = make_side(attacker, target, options, situation, plan, None, tactics)
     side_a.immortal = True
-    side_b = make_side(target, attacker, options, situation, None, tactics)
+    side_b = make_side(target, attacker, options, situation, None, tactics, None)
     sim = run_fights(
         side_a,
         side_b,

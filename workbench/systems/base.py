@@ -466,14 +466,25 @@ class RuleSystem(ABC):
         return out
 
     def fight_round(
-        self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
+        self,
+        attacker: Any,
+        target: Any,
+        options: Any = None,
+        situation: Any = None,
+        plan: Any = None,
+        tactics: Any = None,
+        foe_tactics: Any = None,
     ) -> Any:
         """Return the system's one description of ``attacker``'s turn against ``target`` (a
         :class:`workbench.fight.round.FightRound`), from which the fight's generic code derives the
         exact chain of rounds-to-kill (``workbench.fight.chain.state_chain``), optimal play's chain
         (``state_plans``), the duel over both sides' state (``workbench.fight.duel.duel_of``) and the
         simulation (``workbench.fight.simulation.simulation_side``) (issue 33); None for a system
-        whose fights carry no state beyond its pools (its simulation draws from its turn tables)."""
+        whose fights carry no state beyond its pools (its simulation draws from its turn tables).
+        ``tactics`` and ``foe_tactics`` (the attacker's and the target's, instances of
+        :attr:`tactics_class`, None the default) are passed only to a system that has a
+        ``tactics_class``: both creatures' state is read and written by both directions of a fight,
+        so each direction's description knows both sides' tactics."""
         return None
 
     def build_levers(self, attacker: Any, attack: Any) -> list[Any]:

@@ -111,22 +111,20 @@ def test_counter_is_a_normal_set_too():
     assert A.Attack("C", "agility", ["Counter Insight"]).counter_type == "insight"
 
 
-def test_swansong_in_the_simulation_is_judged_against_the_level():
+def test_swansong_in_the_fight_is_judged_against_the_level():
     """Swansong: "if you are level 7, then you can only use Swansong attacks when you have 3 or fewer
     Vitality remaining". A level 7 creature that starts the fight at Vitality 4 (the field is the current
     Vitality) may use its Swansong set once it is down to 3, not at 4 (before: half of the starting 4)."""
     import numpy as np
 
-    from workbench.simulate import make_side
-    from workbench.simulate.engine import Fights
+    from workbench.systems.annulus.round import _CLASS, AnnulusRound
 
     song = A.Attack("Song", "insight", ["Swansong"])
     me = mk("Me", level=7, vitality=4, attack_sets=[song])
-    side, foe = make_side(me, mk("Them")), make_side(mk("Them"), me)
-    sim = Fights(rng=np.random.default_rng(0))
-    side.start(2, sim)
-    foe.start(2, sim)
-    side.V[:] = [4, 3]
-    usable = side._bits(foe, np.arange(2)) & 2048 > 0
-    assert usable.tolist() == [False, True]
-    assert side._sit(int(side._bits(foe, np.array([1]))[0])).attacker_vitality == 3
+    rnd = AnnulusRound(A, me, mk("Them"))  # the one round (annulus/round.py)
+    mine, theirs = rnd.start()
+    # two fights: all its Endurance lost, then that and 1 Vitality more (Vitality 4 and 3 left)
+    mine = rnd._hurt(0, mine.tile(2), np.array([me.endurance, me.endurance + 1]))
+    cls = rnd._classes(0, mine, theirs.tile(2))
+    assert cls[:, _CLASS.index("swansong")].tolist() == [0, 1]
+    assert rnd.a._sit(tuple(int(v) for v in cls[1])).attacker_vitality == 3

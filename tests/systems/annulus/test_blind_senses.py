@@ -51,13 +51,12 @@ def test_a_blinded_attacker_with_sonar_is_not_hindered_but_still_cannot_gaze():
     """In a fight the Blind sting on the attacker means full concealment (two disadvantages) for
     it; a bat's sonar ignores that, but a Gaze needs sight ("suffering from a Blind sting ... a
     Gaze attack cannot be used")."""
-    from workbench.systems.annulus.simulation import AnnulusSide
+    from workbench.systems.annulus.round import _CLASS, AnnulusRound
 
     bat, wolf = _creature("Bat", [PUNCH], senses=("sonar",)), _creature("Wolf", [PUNCH])
+    blinded = tuple(int(name == "attacker_blind") for name in _CLASS)  # the state class of a use
     for me, expected in ((bat, "none"), (wolf, "full")):
-        side = AnnulusSide.__new__(AnnulusSide)
-        side.me, side.situation = me, A.Situation()
-        sit = side._sit(1 << 3)  # bit 3: this side is blinded
+        sit = AnnulusRound(A, me, wolf).a._sit(blinded)
         assert sit.concealment == expected and sit.mutual_sight is False
 
 

@@ -1,5 +1,5 @@
-"""Annulus Burn in an airless environment and the Disarm condition in the simulation
-(annulus-attacks.txt; CLARIFICATIONS.md, Annulus; docs/combat.md, Annulus effects).
+"""Annulus Burn in an airless environment and the Disarm condition in the round (annulus/round.py;
+annulus-attacks.txt; CLARIFICATIONS.md, Annulus; docs/combat.md, Annulus effects).
 
 Baseline: 4 dice succeeding on 4+ (p = 1/2): P(k successes) = 1, 4, 6, 4, 1 out of 16.
 """
@@ -11,9 +11,11 @@ from fractions import Fraction as F
 import numpy as np
 
 from tests.systems.annulus.builders import B4, A, mk
-from workbench.simulate import make_side, simulate_rounds_to_kill, state_effects
-from workbench.simulate.engine import Fights
+from workbench.fight.draw import Enumerator
+from workbench.fight.round import play
+from workbench.simulate import simulate_rounds_to_kill, state_effects
 from workbench.systems.annulus import Tactics
+from workbench.systems.annulus.round import AnnulusRound, set_mask
 
 N = 20_000
 
@@ -53,14 +55,20 @@ def test_burn_never_holds_in_an_airless_environment():
         assert abs(by[0] - want) < 4 * (want * (1 - want) / N) ** 0.5, (sit, by[0], want)
 
 
-def _sides(target_sets, tactics=None, n=2):
+def _round(target_sets, tactics=None):
+    """The turn of a target "T" with ``target_sets`` against "Me" (Endurance 20, a Disarm set) in the
+    one Annulus round (annulus/round.py), and both creatures' states at the start (T first)."""
     me = mk("Me", endurance=20, attack_sets=[A.Attack("Knock", "agility", {"Disarm": 1})])
     target = mk("T", attack_sets=target_sets)
-    side, foe = make_side(target, me, tactics=tactics), make_side(me, target)
-    sim = Fights(rng=np.random.default_rng(3))
-    side.start(n, sim)
-    foe.start(n, sim)
-    return side, foe, sim
+    rnd = AnnulusRound(A, target, me, tactics=tactics)
+    return rnd, *rnd.start()
+
+
+def _turn(rnd, t, foe, n):
+    """Return (T, its foe, the enumerator) after T's turn in ``n`` fights, every outcome enumerated."""
+    draw = Enumerator(n)
+    t2, foe2 = play(rnd, t, foe, draw, ("turn",))
+    return t2, foe2, draw
 
 
 def test_disarm_takes_the_weakest_set_and_never_an_inherent_one():
@@ -69,15 +77,17 @@ def test_disarm_takes_the_weakest_set_and_never_an_inherent_one():
     a targeted creature has one or more attack sets with the Inherent upgrade ... they assign the
     condition to one of their sets that doesn't have it (if any) before ignoring the effect entirely".
     Mean per use vs defense 0: Small 2, Stone (Reckless 1) 3, Big (Reckless 3) 5; Stone is Inherent: the
-    order is Small, then Big; a third Disarm is ignored."""
+    order is Small, then Big; a third Disarm is ignored. Three fights: Disarms in fights 0 and 1, then 0,
+    then 0 again: fight 0 has lost Small and Big, fight 1 Small, fight 2 nothing."""
     big = A.Attack("Big", "agility", {"Reckless": 3})
     small = A.Attack("Small", "agility", {})
     stone = A.Attack("Stone", "agility", {"Inherent": 1, "Reckless": 1})
-    side, _, _ = _sides([big, small, stone], n=3)
-    assert [side.sets[i].name for i in side.disarm_order] == ["Small", "Big"]
+    rnd, t, _ = _round([big, small, stone])
+    assert [rnd.a.sets[i].name for i in rnd.a.disarm_order] == ["Small", "Big"]
+    t = t.tile(3)
     for fights in ([0, 1], [0], [0]):
-        side._disarm(np.array(fights))
-    assert side.disarmed.tolist() == [[True, True, False], [False, True, False], [False, False, False]]
+        t = rnd._disarm(rnd.a, t, np.isin(np.arange(3), fights))
+    assert t.disarmed.tolist() == [set_mask([0, 1]), set_mask([1]), 0]
 
 
 def test_disarm_is_the_state_of_the_creature_that_can_lose_a_set():
@@ -94,21 +104,21 @@ def test_disarm_is_the_state_of_the_creature_that_can_lose_a_set():
 
 def test_a_disarmed_set_is_not_used():
     """Disarm: "For as long as the condition lasts, they cannot use that set". The target's only set,
-    Smash (Reckless 4: at least 4 damage a use vs defense 0), disarmed in fight 0: that fight's foe
-    keeps all 20 Endurance, fight 1's foe loses at least 8 to the two uses."""
-    side, foe, sim = _sides([A.Attack("Smash", "agility", {"Reckless": 4})], tactics=Tactics(recover_from=()))
-    side._disarm(np.array([0]))
-    side.turn(np.arange(2), foe, sim)
-    assert foe.E[0] == 20 and foe.E[1] <= 12
+    Smash (Reckless 4: at least 4 damage a use vs defense 0), disarmed in fight 0: in every outcome of
+    its turn that fight's foe keeps all 20 Endurance, and fight 1's foe loses at least 8 to the two uses."""
+    rnd, t, foe = _round([A.Attack("Smash", "agility", {"Reckless": 4})], tactics=Tactics(recover_from=()))
+    t, foe = rnd._disarm(rnd.a, t.tile(2), np.array([True, False])), foe.tile(2)
+    _, foe, draw = _turn(rnd, t, foe, 2)
+    lost = rnd.hp_lost(1, foe)
+    assert (lost[draw.origin == 0] == 0).all() and (lost[draw.origin == 1] >= 8).all()
 
 
 def test_a_recovery_check_frees_a_disarmed_set():
     """Recovery: "A recovery check is made by spending 1 action and rolling 4 dice. Recovery is successful
-    (and the condition is removed) if the check has 3 or more successes": 5/16 of the disarmed creatures
-    (Tactics recover_from disarm) get their set back in their turn."""
-    side, foe, sim = _sides([A.Attack("Smash", "agility", {})], tactics=Tactics(recover_from=("disarm",)), n=N)
-    side._disarm(np.arange(N))
-    side.turn(np.arange(N), foe, sim)
-    freed = 1 - side.disarmed[:, 0].mean()
-    assert abs(freed - 5 / 16) < 4 * (5 / 16 * 11 / 16 / N) ** 0.5
-    assert ((side.cond & 64) > 0).tolist() == side.disarmed[:, 0].tolist()
+    (and the condition is removed) if the check has 3 or more successes": a disarmed creature (Tactics
+    recover_from disarm) gets its set back in its turn with probability P(Bin(4, 1/2) >= 3) = 5/16."""
+    rnd, t, foe = _round([A.Attack("Smash", "agility", {})], tactics=Tactics(recover_from=("disarm",)))
+    t = rnd._disarm(rnd.a, t, np.array([True]))
+    t, _, draw = _turn(rnd, t, foe, 1)
+    freed = draw.weight[t.disarmed == 0].sum()
+    assert abs(freed - 5 / 16) < 1e-12

@@ -267,18 +267,19 @@ def test_a_passive_target_never_counters(monkeypatch):
     it counter in round 1, before its first passive turn). The Town Guard's Riposte answers its own
     attacks on agility; in rounds to kill no Counter is ever made, and the chain, in which the
     target's Counter changes nothing, agrees with the simulation."""
-    from workbench.systems.annulus import simulation as sm
+    from workbench.systems.annulus.round import AnnulusRound
 
     guard = A.catalog().creature("Town Guard")
     assert "counter" in A.state_effects(guard, guard)
     made = []
-    real = sm.AnnulusSide._counter
+    real = AnnulusRound._use
 
-    def spy(self, *args):
-        made.append(1)
-        return real(self, *args)
+    def spy(self, x, states, sets, go, draw, own_turn, counter, blood_price=False):
+        if not counter and np.any(go):  # a Counter: the use made inside the foe's use
+            made.append(1)
+        return real(self, x, states, sets, go, draw, own_turn, counter, blood_price)
 
-    monkeypatch.setattr(sm.AnnulusSide, "_counter", spy)
+    monkeypatch.setattr(AnnulusRound, "_use", spy)
     fights = 20_000
     sim = simulate_rounds_to_kill(guard, guard, fights=fights, seed=5, max_rounds=500)
     assert made == []

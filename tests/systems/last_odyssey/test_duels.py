@@ -253,7 +253,7 @@ def test_phase_duel_equals_the_enumeration(first):
     """Two Leaders each with Dragonslayer (the first holds 1 anima, the second none: the anima spent passes to the
     foe, so they take turns using it, "Antagonists can only use one paradigm action per round"), the first also with
     Miasma, the second with Foretell Doom and a Shell of 5, one Cut a turn each: the chain over both sides' state
-    (last_odyssey/duel_chain.py) equals the enumeration oracle (exact fractions) to 1e-12 in each of 6 rounds, for
+    (derived from last_odyssey/round.py by workbench/fight/duel.py) equals the enumeration oracle (exact fractions) to 1e-12 in each of 6 rounds, for
     both win chances."""
     hulk, tarbh, prophet = (CAT.creature(n) for n in ("Zombie Hulk", "Ser Tarbh of Greenhill, Form 1: War Leader",
                                                         "Prophet"))  # fmt: skip

@@ -63,7 +63,7 @@ def test_miasma_poisons_and_poison_deals_a_tenth_of_max_hp_each_effect_phase():
     assert _at(by, 5) == 0.0
     for r, want in ((6, 0.5), (7, 0.75), (8, 0.875)):
         assert abs(_at(by, r) - want) <= 4 * se[r] + 1e-12, r
-    # the duel plays the same phases (the chain over both sides' state, duel_chain.py): the target has no attack,
+    # the duel plays the same phases (the duel over both sides' state, workbench/fight/duel.py): the target has no attack,
     # so the Poisoner wins every fight, in round 5 + k with P 1/2^k; simulated, the same within 4 s.e.
     d = wb.duel(poisoner, target, max_rounds=60)
     assert d.exact and abs(d.p_a_wins - 1.0) <= 1e-12

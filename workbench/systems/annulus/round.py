@@ -36,7 +36,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, distinct_rows, stacked
+from ...columns import Columns, Grouped, distinct_rows, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -91,6 +91,7 @@ _CLASS = (
     "inside_devourer",
     "swansong",
     "after_kill",
+    "blood_price",
 )
 
 
@@ -218,6 +219,8 @@ class _Striker:
         self.sit_setup_on = bool(situation.target_setup)
         self.spree_on = bool(situation.after_kill) and bool(self.spree.any())
         self.swan_sets = any(s.alteration == "Swansong" for s in self.sets)
+        #: its Blood Price sets (Tactics.blood_price_uses spends the first)
+        self.blood_sets = [i for i, s in enumerate(self.sets) if s.has("Blood Price")]
         self.p = options.p_success
         #: "A recovery check is made by spending 1 action and rolling 4 dice ... 3 or more successes"
         self.p_recover = float(_binomial(4, self.p)[3:].sum())
@@ -236,6 +239,7 @@ class _Striker:
         self.counters = bool((self.counter_of >= 0).any())
         self.memo = ("annulus", me, foe, options, situation)
         self.tables: dict[tuple[int, ...], dict[str, np.ndarray]] = {}
+        self._stacked: dict[tuple[tuple[int, ...], ...], Grouped] = {}
         self.plan_row: dict[tuple[int, ...], int] = {}
         self.plan_list: list[tuple[int, ...]] = []
         self._steps: np.ndarray | None = None
@@ -260,7 +264,7 @@ class _Striker:
             reroll_available=base.reroll_available and bool(c["reroll_available"]),
             inside_devourer=base.inside_devourer or bool(c["inside_devourer"]),
             attacker_vitality=self.me.level // 2 if c["swansong"] else None,
-            blood_price=False,
+            blood_price=bool(c["blood_price"]),
             after_kill=bool(c["after_kill"]),
         )
 
@@ -307,9 +311,10 @@ class _Striker:
     #: the table of no use (a fight of the batch that does not strike now)
     _NONE = {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}
 
-    def table(self, cls: np.ndarray, sets: np.ndarray, go: np.ndarray) -> dict[str, np.ndarray]:
+    def table(self, cls: np.ndarray, sets: np.ndarray, go: np.ndarray) -> Grouped:
         """Return the outcome table of each fight's use (set ``sets`` in the state class ``cls``,
-        where ``go``; else no use) as a Draw's (n, R) arrays."""
+        where ``go``; else no use) as a Draw's :class:`~workbench.columns.Grouped` table (the
+        tables of a set of use keys stacked once and kept)."""
         keys = np.column_stack([cls, sets])
         keys[~go] = -1
         uniq, inverse = distinct_rows(keys)
@@ -324,7 +329,15 @@ class _Striker:
             self._build(new)
             for g in new:
                 MEMO.put((*self.memo, "round use", g), self.tables[g])
-        return stacked([self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], inverse.ravel(), _COLUMNS)
+        key = tuple(groups)
+        got = self._stacked.get(key)
+        if got is None:
+            if len(self._stacked) >= 4096:  # (bounded: a long fight meets ever new sets of keys)
+                self._stacked.clear()
+            got = self._stacked[key] = stacked(
+                [self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], [], _COLUMNS
+            )
+        return Grouped(got.columns, inverse.ravel())
 
     # ------------------------------------------------------------------ plans
     def _turn_plans(self, avail: int, cls: tuple[int, ...], actions: int) -> dict[str, Dist]:
@@ -429,23 +442,37 @@ class AnnulusRound:
     """The turn of ``me`` attacking ``foe`` (module docstring): the one Annulus round."""
 
     def __init__(
-        self, sys: Any, me: Any, foe: Any, options: Any, situation: Any, plan: Any = None, tactics: Any = None
+        self,
+        sys: Any,
+        me: Any,
+        foe: Any,
+        options: Any = None,
+        situation: Any = None,
+        plan: Any = None,
+        tactics: Any = None,
+        foe_tactics: Any = None,
     ):
         self.sys = sys
         self.options, self.situation = sys.defaults(options, situation)
-        if tactics is None:
-            tactics = Tactics()
-        if not isinstance(tactics, Tactics):
-            raise RulesError(f"expected Tactics, not {type(tactics).__name__}", field="tactics")
-        self.tactics = tactics
+        for t in (tactics, foe_tactics):
+            if t is not None and not isinstance(t, Tactics):
+                raise RulesError(f"expected Tactics, not {type(t).__name__}", field="tactics")
+        #: the attacker's tactics and its foe's (the foe's recovery when it rests, and whether it pays
+        #: Blood Price, which decides how its damage is kept)
+        self.tactics, self.foe_tactics = tactics or Tactics(), foe_tactics or Tactics()
         self.me, self.foe, self.plan = me, foe, plan
         self.a = _Striker(sys, me, foe, self.options, self.situation, plan, tactics)
         self.b = _Striker(sys, foe, me, self.options, self.situation, None, tactics)
         named = tuple(plan) if is_sequence_plan(plan) else plan
-        self.key = None if callable(plan) else ("annulus", me, foe, self.options, self.situation, named, tactics)
-        # pooled: nothing deals the creature vital damage (Vital) nor heals it (Drain), so its Endurance and
-        # Vitality are one pool taken in order ("Endurance is removed first, then Vitality")
-        self.pooled = (self._pooled(me, foe), self._pooled(foe, me))
+        self.key = (
+            None
+            if callable(plan)
+            else ("annulus", me, foe, self.options, self.situation, named, self.tactics, self.foe_tactics)
+        )
+        # pooled: nothing deals the creature vital damage (Vital, its own Blood Price uses) nor heals it
+        # (Drain), so its Endurance and Vitality are one pool taken in order ("Endurance is removed
+        # first, then Vitality"); both directions of a fight know both tactics, so they agree on it
+        self.pooled = (self._pooled(me, foe, self.tactics), self._pooled(foe, me, self.foe_tactics))
         # the target's damage taken is every hit point it has only when its two pools are one
         self.whole_pool = self.pooled[1]
         # a Counter or its own damage may fell the striker, and its foe may fall before the turn's
@@ -461,9 +488,12 @@ class AnnulusRound:
         self._labels: list[str] = []
 
     @staticmethod
-    def _pooled(creature: Any, other: Any) -> bool:
-        return not any("Vital" in s.upgrades for s in other.attack_sets) and not any(
-            "Drain" in s.upgrades for s in creature.attack_sets
+    def _pooled(creature: Any, other: Any, tactics: Tactics) -> bool:
+        blood = tactics.blood_price_uses > 0 and any(s.has("Blood Price") for s in creature.attack_sets)
+        return (
+            not blood
+            and not any("Vital" in s.upgrades for s in other.attack_sets)
+            and not any("Drain" in s.upgrades for s in creature.attack_sets)
         )
 
     # ------------------------------------------------------------------ the state
@@ -570,6 +600,7 @@ class AnnulusRound:
             "inside_devourer": att.inside,
             "swansong": np.broadcast_to(swan, (att.size,)),
             "after_kill": att.spree_waits if s.spree_on else 0 * att.spree_waits,
+            "blood_price": 0 * att.spree_waits,
         }
         return np.column_stack([np.asarray(cols[n], dtype=np.int64) for n in _CLASS])
 
@@ -583,16 +614,21 @@ class AnnulusRound:
         draw: Draw,
         own_turn: bool,
         counter: bool,
+        blood_price: bool = False,
     ) -> tuple[Columns, ...]:
         """Return ``states`` (the attacker, the target, then any columns carried along) after creature
-        x's use of ``sets`` on its foe where ``go``, the foe's Counter included."""
+        x's use of ``sets`` on its foe where ``go``, the foe's Counter included; ``blood_price``: the
+        use is paid with Vitality ("pay the action cost of the attack with Vitality instead")."""
         s, other = (self.a, self.b) if x == 0 else (self.b, self.a)
         att, tgt = (states[0], states[1]) if x == 0 else (states[1], states[0])
         att, tgt = cast(Combatant, att), cast(Combatant, tgt)
 
         go = go & self._playing(states)
         use = _Use(np.maximum(sets, 0), go.astype(np.int64))
-        table = s.table(self._classes(x, att, tgt), use.sets, go)
+        cls = self._classes(x, att, tgt)
+        if blood_price:
+            cls[:, _CLASS.index("blood_price")] = 1
+        table = s.table(cls, use.sets, go)
         drawn, row = draw.row((att, tgt, use, *states[2:]), table)
         att, tgt, use = cast(Combatant, drawn[0]), cast(Combatant, drawn[1]), cast(_Use, drawn[2])
         rest = drawn[3:]
@@ -675,15 +711,16 @@ class AnnulusRound:
         return c.replace(disarmed=np.where(has, c.disarmed | (1 << first), c.disarmed))
 
     # ------------------------------------------------------------------ parts of a turn
-    def _recover(self, y: int, states: tuple[Columns, ...], draw: Draw) -> tuple[Columns, ...]:
-        """Return ``states`` (creature y's turn third) after creature y's recovery checks: 1 action, 4
-        dice, 3+ successes each, against the first condition of ``Tactics.recover_from`` on it."""
+    def _recover(self, y: int, states: tuple[Columns, ...], draw: Draw, tactics: Tactics) -> tuple[Columns, ...]:
+        """Return ``states`` (creature y's turn third) after creature y's recovery checks by its
+        ``tactics``: 1 action, 4 dice, 3+ successes each, against the first condition of
+        ``Tactics.recover_from`` on it."""
         s = self.a if y == 0 else self.b
-        names = self.tactics.recover_from
+        names = tactics.recover_from
         if not names:
             return states
 
-        for _ in range(self.tactics.recovery_actions):
+        for _ in range(tactics.recovery_actions):
             c, t = cast(Combatant, states[y]), cast(_Turn, states[2])
             on = np.stack([self._condition(c, n) for n in names], axis=1)
             want = (t.free > 0) & (t.left > 0) & on.any(axis=1)
@@ -818,7 +855,7 @@ class AnnulusRound:
         me, t = self._begin(me, given)
         states: tuple[Columns, ...] = (me, foe, t)
         # recovery checks
-        states = self._recover(0, states, draw)
+        states = self._recover(0, states, draw, self.tactics)
         # the plan of the state class, use by use
         me, foe, t = (cast(Any, x) for x in states)
         t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels))
@@ -846,6 +883,7 @@ class AnnulusRound:
             states = (me, foe, t)
             if go.any():
                 states = self._use(0, states, s, go, draw, own_turn=True, counter=True)
+        states = self._blood_price(states, draw)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
         me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, foe), draw))
@@ -856,28 +894,59 @@ class AnnulusRound:
         foe = foe.replace(counter_used=0 * foe.counter_used, reroll_used=0 * foe.reroll_used)
         return me, foe
 
+    def _blood_price(self, states: tuple[Columns, ...], draw: Draw) -> tuple[Columns, ...]:
+        """Return ``states`` after the attacker's Blood Price uses (``Tactics.blood_price_uses``, after
+        its plan): each a use of its first Blood Price set paid with Vitality ("There is no limit to how
+        many times you may use an attack each round in this manner"), made while the Vitality left
+        exceeds the price (its action cost, at least 1), the set usable (charged, not disarmed) and it
+        attacking this turn (not Petrified, Pacified nor Terrorized; its foe not inside it). Its
+        Vitality is then a field of its own (not ``pooled``)."""
+        s = self.a
+        if not s.blood_sets:
+            return states
+        b = s.blood_sets[0]
+        price = max(1, int(s.cost[b]))
+        for _ in range(self.tactics.blood_price_uses):
+            me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
+            attacking = cast(_Turn, states[2]).attacking > 0  # (not Pacified, Terrorized nor Petrified)
+            go = attacking & (self.me.vitality - me.damage_taken > price) & (foe.inside == 0)
+            go &= ~_has(me.disarmed, b) & (_has(me.charged, b) if s.area[b] else True)
+            if not (go & self._playing(states)).any():
+                break
+            sets = np.full(me.size, b, np.int64)
+            states = self._use(0, states, sets, go, draw, own_turn=True, counter=True, blood_price=True)
+        return states
+
     def rest(self, me: Combatant, foe: Combatant, draw: Draw) -> tuple[Combatant, Combatant]:
-        """Return (me, foe) after the foe's turn when it does not attack (rounds to kill's target):
-        its stings read and gone, its recovery checks, the damage of its conditions at its turn's
-        end, and the timers it laid on me run down. What only its own attacks read is dropped."""
-        foe, t = self._begin(foe, np.full(foe.size, -1, np.int64))
-        me, foe, _ = cast(tuple[Combatant, Combatant, _Turn], self._recover(1, (me, foe, t), draw))
-        me, foe = cast(tuple[Combatant, Combatant], self._dots(1, (me, foe), draw))
-        me = me.replace(blind=np.maximum(0, me.blind - 1), petrify=np.maximum(0, me.petrify - 1))
-        zero = 0 * foe.charged
-        keep_disarm = "disarm" in self.tactics.recover_from
-        foe = foe.replace(
+        """Return (me, foe) after the foe's turn when it does not attack (rounds to kill's target),
+        played with the foe's tactics (:meth:`_idle`)."""
+        return cast(tuple[Combatant, Combatant], self._idle(1, (me, foe), draw, self.foe_tactics))
+
+    def _idle(self, y: int, states: tuple[Columns, ...], draw: Draw, tactics: Tactics) -> tuple[Columns, ...]:
+        """Return ``states`` after creature y's turn when it does not attack: its stings read and gone,
+        its recovery checks by ``tactics``, the damage of its conditions at its turn's end, and the
+        timers it laid on its foe run down. What only its own attacks read is dropped (a creature that
+        never attacks never reads it), unless its tactics recover from it."""
+        c, t = self._begin(cast(Combatant, states[y]), np.full(states[y].size, -1, np.int64))
+        states = ((c, states[1]) if y == 0 else (states[0], c)) + (t,)
+        states = self._recover(y, states, draw, tactics)[:2]
+        states = self._dots(y, states, draw)
+        c, other = cast(Combatant, states[y]), cast(Combatant, states[1 - y])
+        other = other.replace(blind=np.maximum(0, other.blind - 1), petrify=np.maximum(0, other.petrify - 1))
+        zero = 0 * c.charged
+        kept = tactics.recover_from
+        c = c.replace(
             charged=zero,
             telegraph=zero - 1,
             reroll_used=zero,
             counter_used=zero,
             situation_setup=zero,
             spree_waits=zero,
-            fatigued=zero,
-            weakened=zero,
-            disarmed=foe.disarmed if keep_disarm else zero,
+            fatigued=c.fatigued if "fatigue" in kept else zero,
+            weakened=c.weakened if "weaken" in kept else zero,
+            disarmed=c.disarmed if "disarm" in kept else zero,
         )
-        return me, foe
+        return (c, other) if y == 0 else (other, c)
 
     def plans(self, me: Combatant, foe: Combatant) -> list[str]:
         """Return the plans legal in the one state given, in the order ties go by."""

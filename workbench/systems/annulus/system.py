@@ -401,22 +401,16 @@ class AnnulusSystem(RuleSystem):
     # -- fight simulation and build space (registered by each system)
     tactics_class = Tactics
 
-    def simulation_side(self, me, foe, options=None, situation=None, plan=None, tactics=None):
-        """Return the AnnulusSide of ``me`` attacking ``foe`` (annulus/simulation.py)."""
-        from .simulation import AnnulusSide
-
-        return AnnulusSide(me, foe, options, situation, plan, tactics)
-
     def state_effects(self, attacker, target, options=None, situation=None, plan=None) -> set[str]:
-        """Return the stateful effects of ``attacker`` fighting ``target`` (annulus/simulation.py)."""
-        from .simulation import state_effects
+        """Return the stateful effects of ``attacker`` fighting ``target`` (annulus/effects.py)."""
+        from .effects import state_effects
 
         return state_effects(self, attacker, target, options, situation)
 
     def state_effects_many(self, attackers, targets, options=None, situation=None, plans=None) -> list[set[str]]:
         """Return the stateful effects of every (attacker, target) pair, each part asked once
-        (annulus/simulation.py; the plan changes none of them)."""
-        from .simulation import state_effects_many
+        (annulus/effects.py; the plan changes none of them)."""
+        from .effects import state_effects_many
 
         if len(attackers) != len(targets) or (plans is not None and len(plans) != len(attackers)):
             raise RulesError("give as many attackers, targets and plans", field="attackers")
@@ -426,26 +420,15 @@ class AnnulusSystem(RuleSystem):
     build_combinations_noun = "upgrade combinations"
     builds_per_combination = 3
 
-    def duel_chain(self, a, b, options=None, situation=None, first="a", max_rounds=100, plan_a=None, plan_b=None):
-        """Return the exact duel of ``a`` and ``b`` by the chain over both sides' state
-        (annulus/duel_chain.py: each side's conditions, stings, timers, awareness, recharge,
-        Telegraphed, Devour, Counter, and both sides' damage taken, played from the simulation's own
-        tables and plans), or None past its bound. The duel derived from :meth:`fight_round`
-        (``workbench.fight.duel.duel_chain``) equals it on every catalog pair (tests/systems/annulus/
-        test_duel_chain.py) but, batched over key pairs, still about 4x slower (benchmarks/README.md:
-        it walks every pair's whole HP grid each turn), so the fight's generic duel asks for this one
-        first."""
-        from .duel_chain import duel_chain
-
-        return duel_chain(self, a, b, options, situation, first, max_rounds, plan_a, plan_b)
-
-    def fight_round(self, attacker, target, options=None, situation=None, plan=None):
+    def fight_round(self, attacker, target, options=None, situation=None, plan=None, tactics=None, foe_tactics=None):
         """Return the one description of ``attacker``'s turn against ``target`` (annulus/round.py),
-        from which rounds-to-kill's exact chain and optimal play's are derived (workbench/fight/); the
-        duel is still :meth:`duel_chain` (for its speed) and the simulation :meth:`simulation_side`."""
+        the attacker played with ``tactics`` and the target with ``foe_tactics`` (:class:`Tactics`;
+        None the default), from which rounds-to-kill's
+        exact chain, optimal play's, the duel over both sides' state and the simulation are derived
+        (workbench/fight/)."""
         from .round import AnnulusRound
 
-        return AnnulusRound(self, attacker, target, options, situation, plan)
+        return AnnulusRound(self, attacker, target, options, situation, plan, tactics, foe_tactics)
 
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature

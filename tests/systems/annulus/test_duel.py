@@ -1,4 +1,6 @@
-"""The exact Annulus duel over both sides' state (annulus/duel_chain.py): hand-worked rounds for the
+"""The exact Annulus duel over both sides' state (derived from annulus/round.py by workbench/fight/duel.py,
+``duel_of``; its numbers equal the hand-written chain it replaced on all 121 catalog pairs, recorded in
+tests/fight/before/annulus.parquet and checked by tests/fight/test_before.py): hand-worked rounds for the
 effects that couple the two sides, an independent Fraction enumeration of small duels written from the
 rules text (annulus-attacks.txt; docs/combat.md, "Duels"), agreement with the stateless chains where no
 state is carried and with the seeded simulation on catalog pairs, and what it leaves to the simulation.
@@ -18,24 +20,18 @@ import pytest
 import workbench as wb
 from tests.systems.annulus.builders import A, mk
 from workbench.simulate import state_effects
+from workbench.systems.annulus.round import AnnulusRound
 
-duel_chain = importlib.import_module("workbench.systems.annulus.duel_chain")
 fight_duel = importlib.import_module("workbench.fight.duel")
 ONE_ACTION = A.Options(actions=1)
 
 
-def _derived(a, b, options=None, first="a", rounds=100):
+def _wins(a, b, options=None, first="a", rounds=100):
     """The duel derived from the Annulus round (annulus/round.py) by the fight's generic duel
-    (workbench.fight.duel.duel_chain), as (win_a, win_b, left_a, left_b)."""
-    got = fight_duel.duel_chain(A.fight_round(a, b, options), A.fight_round(b, a, options), first, rounds)
+    (``workbench.fight.duel.duel_of``), as (win_a, win_b, left_a, left_b)."""
+    got = fight_duel.duel_of(A, a, b, options, first=first, max_rounds=rounds)
     assert got is not None
     return got.win_a, got.win_b, got.left_a, got.left_b
-
-
-def _wins(a, b, options=None, first="a", rounds=100):
-    got = A.duel_chain(a, b, options, first=first, max_rounds=rounds)
-    assert got is not None
-    return got
 
 
 # ---------------------------------------------------------------- hand-worked rounds
@@ -197,39 +193,20 @@ def _oracle(a, b, rounds, first=0):
         ({"Daze": 1, "Choke": 1}, {"Vital": 1, "Burn": 1}, 2, 3, 1, 0),
     ],
 )
-def test_the_duel_chain_matches_a_fraction_enumeration_of_the_rules(ups_a, ups_b, level_a, level_b, endurance_a, first):
+def test_the_duel_matches_a_fraction_enumeration_of_the_rules(ups_a, ups_b, level_a, level_b, endurance_a, first):
     a = mk("A", level=level_a, endurance=endurance_a, attack_sets=[A.Attack("S", "agility", ups_a)])
     b = mk("B", level=level_b, endurance=0, attack_sets=[A.Attack("T", "agility", ups_b)])
     rounds = 5
     want_a, want_b = _oracle(a, b, rounds, first)
-    for play in (_wins, _derived):  # the hand-written chain and the duel derived from the round
-        win_a, win_b, _, _ = play(a, b, first="ab"[first], rounds=rounds)
-        assert np.abs(win_a - want_a).max() < 1e-12, play.__name__
-        assert np.abs(win_b - want_b).max() < 1e-12, play.__name__
-
-
-SMALL = ["Rat", "Giant Centipede", "Wolf", "Town Guard", "Cutpurse"]
-
-
-@pytest.mark.parametrize("a", SMALL)
-def test_the_duel_derived_from_the_round_is_the_duel_chain(a):
-    """workbench.fight.duel derives the duel from annulus/round.py (a fall part-way through a turn
-    ends it: falls_mid_turn); it equals this module's hand-written chain on every pair of the
-    catalog's five smallest creatures, both orders (Counter, Drain, Choke, recharge, Endurance kept
-    apart, Endurance + Vitality as HP left), to 1e-12 in each round's win chances and both winners'
-    HP left. (It does on all 121 catalog pairs, about 40x slower: benchmarks/README.md.)"""
-    cat = A.catalog()
-    for b in SMALL:
-        for first in ("a", "b"):
-            x, y = cat.creature(a), cat.creature(b)
-            for got, want in zip(_derived(x, y, first=first), _wins(x, y, first=first)):
-                assert got.shape == want.shape and np.abs(got - want).max() < 1e-12, (a, b, first)
+    win_a, win_b, _, _ = _wins(a, b, first="ab"[first], rounds=rounds)
+    assert np.abs(win_a - want_a).max() < 1e-12
+    assert np.abs(win_b - want_b).max() < 1e-12
 
 
 # ---------------------------------------------------------------- the stateless chains, the simulation
 
 
-def test_without_state_the_duel_chain_is_the_two_independent_chains():
+def test_without_state_the_duel_is_the_two_independent_chains():
     """A duel with no state effect on either side (wb.duel combines the two directions' kill chains,
     combat._duel_of, over Endurance and Vitality) equals the chain over both sides' state, both orders
     and the fair coin: plain sets, vital damage against Endurance, two sets to choose from."""
@@ -270,7 +247,7 @@ def test_without_state_the_duel_chain_is_the_two_independent_chains():
         ("Giant Centipede", "Giant Centipede"),  # recharge, fatigue, sap, choke on both sides
     ],
 )
-def test_the_duel_chain_agrees_with_the_seeded_simulation(a, b):
+def test_the_duel_agrees_with_the_seeded_simulation(a, b):
     cat = A.catalog()
     a, b = cat.creature(a), cat.creature(b)
     fights = 40_000
@@ -292,9 +269,8 @@ def test_every_catalog_duel_is_exact():
     creatures = list(cat.creatures.values())
     for a in creatures:
         for b in creatures:
-            got = A.duel_chain(a, b, max_rounds=20)
-            assert got is not None
-            assert 0.0 <= got[0].sum() + got[1].sum() <= 1.0 + 1e-12
+            win_a, win_b, _, _ = _wins(a, b, rounds=20)
+            assert 0.0 <= win_a.sum() + win_b.sum() <= 1.0 + 1e-12
 
 
 # ---------------------------------------------------------------- what is left to the simulation
@@ -303,18 +279,19 @@ def test_every_catalog_duel_is_exact():
 def test_a_state_past_the_bound_is_simulated_and_says_why(monkeypatch):
     a = mk("A", level=2, endurance=0, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
     b = mk("B", level=2, endurance=0, attack_sets=[A.Attack("Jab", "agility", {})])
-    monkeypatch.setattr(duel_chain, "MAX_CELLS", 0)
-    assert A.duel_chain(a, b) is None
+    monkeypatch.setattr(fight_duel, "MAX_CELLS", 0)
+    assert fight_duel.duel_of(A, a, b) is None
     r = wb.duel(a, b, fights=2_000, progress=False)
     assert not r.exact and r.forced_by == ("choke",) and r.standard_error is not None
 
 
-def test_sides_too_large_for_the_grid_are_simulated():
-    """Endurance 200 + Vitality 100 on each side: one term of a turn would cost 300 x 300 x 600
-    multiply-adds (past MAX_TERM_WORK), so the duel is left to the simulation at once."""
-    a = mk("A", level=100, endurance=200, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
-    assert 300 * 300 * 600 > duel_chain.MAX_TERM_WORK
-    assert A.duel_chain(a, a) is None
+def test_sides_too_large_for_the_grid_are_simulated(monkeypatch):
+    """Endurance 900 + Vitality 100 on each side (one pool: nothing deals vital damage): the grid of
+    both sides' damage taken alone is 1,000 x 1,000 = 1 M cells; with the bound just under 1 M alive
+    cells that is past it, counted before any work, so the duel is left to the simulation at once."""
+    a = mk("A", level=100, endurance=900, attack_sets=[A.Attack("Bite", "agility", {"Choke": 1})])
+    monkeypatch.setattr(fight_duel, "MAX_CELLS", 999_999)
+    assert fight_duel.duel_of(A, a, a) is None
 
 
 def test_other_tactics_are_simulated():
@@ -365,7 +342,7 @@ def test_the_actions_of_a_disarmed_set_go_to_the_best_plan_still_legal():
     riposte = A.Attack("Riposte", "agility", {"Counter": 1, "Disarm": 1}, counter_type="agility")
     b = mk("B", level=7, endurance=0, attack_sets=[riposte])
     three = A.Options(actions=3)
-    side = A.simulation_side(a, b, three)
+    side = AnnulusRound(A, a, b, three).a  # the attacker's part of the round (annulus/round.py)
     assert [side.sets[i].name for i in side.disarm_order] == ["Jab", "Big"]
     jab_pmf = {k: F(w, 16) for k, w in enumerate((1, 4, 6, 4, 1))}
     big_pmf = {k: F(float(p)).limit_denominator(10**6) for k, p in enumerate(A.damage(big, a, b).pmf) if p > 0}
