@@ -74,7 +74,7 @@ def compare_grid():
     import bench_compare as bc
 
     import workbench.chains as chains
-    from workbench.systems.annulus.builds import annulus_builds
+    from workbench.systems.annulus import annulus_builds
 
     saved: dict = {}
     original = chains.kill_stats

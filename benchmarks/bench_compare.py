@@ -9,7 +9,7 @@ import numpy as np
 
 import workbench as wb
 from workbench.comparison import compare
-from workbench.systems.annulus.builds import annulus_builds
+from workbench.systems.annulus import annulus_builds
 
 
 def creatures(n: int, seed: int = 1):

@@ -14,7 +14,7 @@ import time
 from bench_compare import creatures
 
 import workbench as wb
-from workbench.systems.annulus.builds import annulus_builds
+from workbench.systems.annulus import annulus_builds
 
 A, U = wb.system("annulus"), wb.system("unbound")
 SWORD = U.Attack(name="Sword", damage="1d8+2")

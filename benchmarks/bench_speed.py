@@ -63,7 +63,7 @@ TASKS = {
     "compare 50 x 500 HP-only": r"""
 from bench_compare import creatures
 from workbench.comparison import compare
-from workbench.systems.annulus.builds import annulus_builds
+from workbench.systems.annulus import annulus_builds
 targets = creatures(500)
 builds, _ = annulus_builds(4, targets)
 rng = np.random.default_rng(2)

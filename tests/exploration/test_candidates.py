@@ -80,7 +80,7 @@ def test_explore_top_k_equals_brute_force_ranking():
     """Every row of every build, computed by compare (the general path), ranked by hand (no merging)."""
     targets = _targets(8, 9)
     got = explore("annulus", targets=targets, budget=3, top_k=3, progress=False, merge=False)
-    from workbench.systems.annulus.builds import annulus_builds
+    from workbench.systems.annulus import annulus_builds
 
     frame, _ = annulus_builds(3, targets)
     full = compare(frame["build"].to_list(), targets, best_plan=False, progress=False, simulate=False)

@@ -13,7 +13,7 @@ import pytest
 import workbench as wb
 from workbench.comparison import compare, neutral_attacker
 from workbench.exploration import explore
-from workbench.systems.annulus.builds import annulus_builds
+from workbench.systems.annulus import annulus_builds
 from workbench.systems.annulus.upgrades import UPGRADES
 
 A = wb.system("annulus")

@@ -87,12 +87,10 @@ def test_merged_rows_repeat_their_representative_numbers(tmp_path):
 def test_annulus_maths_keys_agree_with_damage_keys():
     """The build space's keys split the matchups exactly as AnnulusSystem.damage_keys does (the
     ids the comparison engine resolves once), over a chunk mixing every kind of set."""
-    from workbench.systems.annulus.builds import build_space, maths_keys
-
     targets = _targets(6, 5) + [WOLF, GIANT]
-    space = build_space(4, targets)
+    space = A.build_space(4, targets)
     attacks = space.builds["build"].to_list()[::7]
-    hi, lo = maths_keys(space.attacker, attacks, targets)
+    hi, lo = space.maths_keys(space.attacker, attacks, targets)
     ids = A.damage_keys([(space.attacker, a) for a in attacks], targets)
     ours = np.unique(np.stack([hi.ravel(), lo.ravel()], axis=1), axis=0, return_inverse=True)[1].ravel()
     theirs = np.unique(ids.ravel(), return_inverse=True)[1].ravel()

@@ -38,7 +38,7 @@ def _annulus_creatures(n: int, seed: int = 1) -> list:
 
 
 def _grid_50_x_500() -> tuple[list, list]:
-    from workbench.systems.annulus.builds import annulus_builds
+    from workbench.systems.annulus import annulus_builds
 
     targets = _annulus_creatures(500)
     builds, _ = annulus_builds(4, targets)

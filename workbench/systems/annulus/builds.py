@@ -1,10 +1,12 @@
 """The Annulus build space: every legal attack set within an Experience budget (annulus-attacks.txt).
 
-:func:`annulus_builds` enumerates the legal sets (seed, at most one alteration, at most one area,
+:func:`build_space` enumerates the legal sets (seed, at most one alteration, at most one area,
 no Range with an area, stackable upgrades by rank), counts them, and collapses the sets whose
 damage maths is identical against the given targets in the given situation (inert upgrades only
-multiply the count). :func:`build_space` wraps it as the :class:`~workbench.systems.builds.BuildSpace`
-that ``AnnulusSystem.build_space`` returns to ``explore(budget=...)``.
+multiply the count), as the :class:`~workbench.systems.builds.BuildSpace` that
+``AnnulusSystem.build_space`` returns to ``explore(budget=...)`` (``workbench.systems.annulus.
+annulus_builds``: the same builds in one frame). The rule system is passed in, never imported
+(the system imports this module).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import polars as pl
 from ...errors import RulesError, show
 from ..builds import BuildSpace
 
-__all__ = ["annulus_builds", "build_space", "build_space_size", "count_multisets", "maths_keys", "INERT", "EFFECTIVE"]
+__all__ = ["build_space", "build_space_size", "count_multisets", "maths_keys", "INERT", "EFFECTIVE"]
 
 RULES = "annulus-attacks.txt"
 #: explore walks at most this many ranks of upgrades, even with confirm (40 ranks: over 10**11
@@ -99,14 +101,17 @@ def count_multisets(items: Sequence[str], size_max: int) -> int:
     return count(0, max(0, int(size_max)), False, False, False)
 
 
-def build_space_size(budget: Any, options: Any = None) -> int:
-    """Return how many upgrade combinations :func:`annulus_builds` walks for ``budget`` Experience
+def build_space_size(sys: Any, budget: Any, options: Any = None) -> int:
+    """Return how many upgrade combinations :func:`build_space` walks for ``budget`` Experience
     (the loop of the build space; its distinct builds are at most three times as many), counted
-    without enumerating them, for ``explore``'s estimate before it starts. Past ``COUNT_RANKS``
-    ranks the count of ``COUNT_RANKS`` ranks is returned: a lower bound, and already billions."""
-    from . import SYSTEM as A
+    without enumerating them, for ``explore``'s estimate before it starts (``sys``: the Annulus
+    rule system, for its default options). Past ``COUNT_RANKS`` ranks the count of ``COUNT_RANKS``
+    ranks is returned: a lower bound, and already billions."""
+    return _combinations(budget, sys.options_of(options))
 
-    options, _ = A.defaults(options, None)
+
+def _combinations(budget: Any, options: Any) -> int:
+    """:func:`build_space_size` with the options resolved."""
     epr = options.experience_per_rank
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < max(epr, 1):
         return 0
@@ -152,7 +157,7 @@ def _walk(
             rule="CLARIFICATIONS.md, Annulus: each upgrade, and the Damage seed itself, costs 1 Experience",
         )
     if epr == 0:  # every upgrade free: no budget bounds the sets (a ZeroDivisionError before)
-        build_space_size(budget, options)
+        _combinations(budget, options)
     ranks = int(budget) // epr - 1
     # what the targets and situation make relevant (annulus resolve steps 1-4)
     free = options.size_free_steps
@@ -226,7 +231,7 @@ def _frames(groups: list[dict[str, Any]], epr: int, n: int) -> Iterator[pl.DataF
     """Yield the builds of ``groups`` (the three seeds of each signature; build id ``3 * g + seed``,
     so ids follow cost) in frames of at most ``n`` rows: the sets that strike Vitality (Vital)
     after the others, because a chunk's joint turn tables are padded to a common shape."""
-    from . import SYSTEM as A
+    from .models import Attack
 
     order = [g for g in range(len(groups)) if not groups[g]["vital"]] + [
         g for g in range(len(groups)) if groups[g]["vital"]
@@ -242,7 +247,7 @@ def _frames(groups: list[dict[str, Any]], epr: int, n: int) -> Iterator[pl.DataF
         yield pl.DataFrame(
             {
                 "build_id": pl.Series([r[0] for r in rows], dtype=pl.Int64),
-                "build": [A.Attack(name=r[1], defense=r[2], upgrades=r[5]) for r in rows],
+                "build": [Attack(name=r[1], defense=r[2], upgrades=r[5]) for r in rows],
                 "name": [r[1] for r in rows],
                 "seed": [r[2] for r in rows],
                 "cost": pl.Series([r[3] for r in rows], dtype=pl.Int64),
@@ -252,41 +257,25 @@ def _frames(groups: list[dict[str, Any]], epr: int, n: int) -> Iterator[pl.DataF
         )
 
 
-def annulus_builds(
-    budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
-) -> tuple[pl.DataFrame, dict[str, int]]:
-    """Return the distinct Annulus builds within ``budget`` Experience and the counts, in one frame
-    (by build id; :func:`build_space` yields the same builds chunk by chunk).
-
-    One row per damage signature (seed and the upgrades that change the damage against these
-    targets here): ``build_id`` (cheapest first), ``build`` (the cheapest set with it, as an
-    Attack), ``name``, ``seed``, ``cost``, ``sets`` (legal sets sharing it). Counts:
-    ``legal_sets`` (every legal set within the budget), ``unusable_sets`` (legal but not usable in
-    this situation), ``distinct`` (rows).
-    """
-    space = build_space(budget, targets, attacker, options, situation)
-    return space.builds, space.counts
-
-
 def build_space(
-    budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
+    sys: Any, budget: int, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
 ) -> BuildSpace:
     """Return the lazy BuildSpace of the Annulus signatures (annulus-attacks.txt: seed, at most one
     alteration, at most one area, no Range with an area, stackable upgrades by rank): the walk over
     upgrade combinations runs once, keeping one small record per damage signature; its chunks
     (columns ``build_id``, ``build``, ``name``, ``seed``, ``cost``, ``sets``) are made on demand.
-    ``attacker`` defaults to the neutral attacker."""
-    from . import SYSTEM
+    ``sys`` is the Annulus rule system; ``attacker`` defaults to its neutral attacker."""
+    from .models import Attack
 
-    options, situation = SYSTEM.defaults(options, situation)
-    attacker = attacker or SYSTEM.neutral_attacker(SYSTEM.Attack(name="seed", defense="agility"))
+    options, situation = sys.defaults(options, situation)
+    attacker = attacker or sys.neutral_attacker(Attack(name="seed", defense="agility"))
     groups, counts = _walk(budget, targets, attacker, options, situation)
     epr = options.experience_per_rank
-    return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), maths_keys)
+    return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), functools.partial(maths_keys, sys))
 
 
 def maths_keys(
-    attacker: Any, attacks: Sequence[Any], targets: Sequence[Any], options: Any = None, situation: Any = None
+    sys: Any, attacker: Any, attacks: Sequence[Any], targets: Sequence[Any], options: Any = None, situation: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the maths keys of every (attack set, target) matchup of ``attacker``: (hi, lo), two
     uint64 arrays of shape (sets, targets), the halves of a 128-bit BLAKE2b digest of the integers
@@ -298,10 +287,8 @@ def maths_keys(
     allows), plus whether the rules refuse the matchup here. Equal keys: identical maths, exactly
     (up to a digest collision, about 2**-128 per pair). The parameters are resolved once per
     distinct (set, target profile): ``AnnulusSystem.damage_parameters``, the rows ``damage_keys``
-    compares."""
-    from . import SYSTEM
-
-    rows, no, inv, shape = SYSTEM.damage_parameters([(attacker, x) for x in attacks], targets, options, situation)
+    compares (``sys``: the Annulus rule system)."""
+    rows, no, inv, shape = sys.damage_parameters([(attacker, x) for x in attacks], targets, options, situation)
     if rows is None:
         return np.zeros(shape, dtype=np.uint64), np.zeros(shape, dtype=np.uint64)
     K = np.ascontiguousarray(np.column_stack([rows, no.astype(np.int64)]), dtype=np.int64)

@@ -435,13 +435,13 @@ class AnnulusSystem(RuleSystem):
         against ``targets`` (annulus/builds.py)."""
         from .builds import build_space
 
-        return build_space(budget, targets, attacker, options, situation)
+        return build_space(self, budget, targets, attacker, options, situation)
 
     def build_space_size(self, budget, options=None):
         """Return how many upgrade combinations ``build_space`` walks for ``budget`` (annulus/builds.py)."""
         from .builds import build_space_size
 
-        return build_space_size(budget, options)
+        return build_space_size(self, budget, options)
 
 
 def load_catalog(folder: Path) -> Catalog:
