@@ -142,7 +142,7 @@ def test_tactics_go_through_the_system_that_declares_them():
     assert A.tactics_class is not None and U.tactics_class is None
     ogre, guard = A.catalog().creature("Ogre"), A.catalog().creature("Town Guard")
     side = make_side(ogre, guard, tactics=A.tactics_class(recover_from=()))
-    assert side.tactics.recover_from == ()
+    assert side.rnd.tactics.recover_from == ()  # (the side plays the round with them: annulus/round.py)
     with pytest.raises(wb.RulesError) as err:
         make_side(ogre, guard, tactics={"recover_from": ()})
     assert err.value.field == "tactics"

@@ -335,7 +335,7 @@ class _Striker:
             if len(self._stacked) >= 4096:  # (bounded: a long fight meets ever new sets of keys)
                 self._stacked.clear()
             got = self._stacked[key] = stacked(
-                [self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], [], _COLUMNS
+                [self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], np.zeros(0, np.int64), _COLUMNS
             )
         return Grouped(got.columns, inverse.ravel())
 

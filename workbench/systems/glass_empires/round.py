@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, row_groups, stacked
+from ...columns import Columns, Grouped, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -199,7 +199,7 @@ class GlassEmpiresRound:
             label = chosen
         return grouped_table(tables[label], list(_COLUMNS))
 
-    def _table(self, keys: np.ndarray, plan: Any) -> dict[str, np.ndarray]:
+    def _table(self, keys: np.ndarray, plan: Any) -> Grouped:
         """Return the turn table of every row of ``keys`` ((n, 3): armor points left, jammed, shield
         up) as (n, R) arrays, padded with probability 0: the damage play's plan, or ``plan`` (one
         label, or one per row)."""

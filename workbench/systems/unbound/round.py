@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...columns import Columns, row_groups, stacked
+from ...columns import Columns, Grouped, row_groups, stacked
 from ...dist import Dist
 from ...fight.draw import Draw
 from ...plans import choose_label, dist_table, is_sequence_plan
@@ -156,8 +156,8 @@ class UnboundRound:
         now = mask | braced_mask(me, braced_by(actions, me))
         return dist_table(dist, penalty=int(pen), ac_lost=lost_ac, touch_lost=lost_touch, braced=now)
 
-    def _table(self, keys: np.ndarray, plan: Any) -> dict[str, np.ndarray]:
-        """Return the turn table of every row of ``keys`` as (n, R) arrays padded with probability 0
+    def _table(self, keys: np.ndarray, plan: Any) -> Grouped:
+        """Return the turn table of every row of ``keys`` as a Draw's Grouped table (padded with probability 0)
         (``plan``: None, one label, or one per row)."""
         groups, inverse = row_groups(keys, plan)
         for g in groups:
