@@ -19,6 +19,7 @@ __all__ = [
     "numbered",
     "key_rows",
     "from_key_rows",
+    "padded",
     "padded_table",
     "row_groups",
     "stacked",
@@ -169,11 +170,10 @@ class Grouped:
     inverse: np.ndarray
 
 
-def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[str, ...]) -> Grouped:
+def padded(tables: list[dict[str, Any]], columns: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Return the turn tables of a batch's groups (dicts of equal-length columns and a
-    ``probability``; a constant column may be a scalar) as a Draw's
-    :class:`Grouped` table: one (G, R) row per group, padded with probability 0, and ``inverse``
-    (fight i has the table of group ``inverse[i]``)."""
+    ``probability``; a constant column may be a scalar) as (G, R) arrays: one row per group,
+    padded with probability 0 (the columns of a :class:`Grouped` table)."""
     width = max(len(t["probability"]) for t in tables)
     out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in columns}
     out["probability"] = np.zeros((len(tables), width))
@@ -182,4 +182,10 @@ def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[st
         for c in columns:
             out[c][i, :size] = np.broadcast_to(np.asarray(t[c]), size)
         out["probability"][i, :size] = np.asarray(t["probability"])
-    return Grouped(out, np.asarray(inverse, dtype=np.int64).ravel())
+    return out
+
+
+def stacked(tables: list[dict[str, Any]], inverse: np.ndarray, columns: tuple[str, ...]) -> Grouped:
+    """Return the turn tables of a batch's groups as a Draw's :class:`Grouped` table: the
+    :func:`padded` rows and ``inverse`` (fight i has the table of group ``inverse[i]``)."""
+    return Grouped(padded(tables, columns), np.asarray(inverse, dtype=np.int64).ravel())

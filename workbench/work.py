@@ -142,6 +142,12 @@ def estimate(call: Callable[..., Any] | str, *args: Any, **kwargs: Any) -> Estim
     confirm = bool(kwargs.get("confirm", False))
     if name in ("duel", "rounds_to_kill"):
         return Estimate(name, (fight_work(name, kwargs),), confirm)
+    import workbench
+
+    if name not in COUNTERS and name in workbench.__all__:
+        # each call's module registers its counter when imported: asking the package for the call
+        # imports it (workbench/__init__.py's lazy names), as calling it would
+        getattr(workbench, name)
     counter = COUNTERS.get(name)
     if counter is None:
         raise RulesError(

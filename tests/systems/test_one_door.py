@@ -149,7 +149,13 @@ def test_tactics_go_through_the_system_that_declares_them():
     wolf = U.catalog().creatures[next(iter(U.catalog().creatures))]
     with pytest.raises(wb.RulesError) as err:
         make_side(wolf, wolf, tactics=A.tactics_class())
+    assert err.value.field == "tactics" and "takes no tactics" in str(err.value)
+    # the one check (RuleSystem.check_tactics) is made where tactics enter the round: the system's own
+    # door refuses them too, and the foe's tactics as the attacker's
+    with pytest.raises(wb.RulesError, match="expected Annulus Tactics, not dict") as err:
+        A.fight_round(ogre, guard, foe_tactics={"recover_from": ()})
     assert err.value.field == "tactics"
+    assert A.check_tactics(None, A.tactics_class()) is None
 
 
 def test_old_tactics_import_still_works_with_a_warning():

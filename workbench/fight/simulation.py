@@ -9,7 +9,6 @@ from typing import Any, cast
 import numpy as np
 
 from ..columns import distinct_rows, from_key_rows, key_rows
-from ..errors import RulesError
 from ..simulate.engine import Fights, Side
 from .draw import Enumerator, Sampler
 from .round import FightRound, between_of, play
@@ -128,10 +127,9 @@ def simulation_side(
     (``RuleSystem.fight_round``) drawn with the fights' seeded generator (:func:`round_side`); a system
     that describes no round gets :class:`~workbench.simulate.turn_side.TurnTableSide` (a draw from its
     turn table each turn against the foe's pools: no state but the pools)."""
-    if sys.tactics_class is not None:  # (make_side checked the types)
+    sys.check_tactics(tactics, foe_tactics)
+    if sys.tactics_class is not None:
         rnd = sys.fight_round(me, foe, options, situation, plan, tactics, foe_tactics)
-    elif tactics is not None or foe_tactics is not None:
-        raise RulesError(f"the {sys.title} round takes no tactics", field="tactics")
     else:
         rnd = sys.fight_round(me, foe, options, situation, plan)
     if rnd is not None:

@@ -49,15 +49,6 @@ def make_side(
     from ..systems import system_of
 
     sys = system_of(me)
-    for t in (tactics, foe_tactics):
-        if t is None:
-            continue
-        if sys.tactics_class is None:
-            raise RulesError(f"the {sys.title} simulation takes no tactics", field="tactics")
-        if not isinstance(t, sys.tactics_class):
-            raise RulesError(
-                f"expected {sys.title} {sys.tactics_class.__name__}, not {type(t).__name__}", field="tactics"
-            )
     from ..fight.simulation import simulation_side
 
     return simulation_side(sys, me, foe, options, situation, plan, tactics, foe_tactics)

@@ -432,6 +432,20 @@ class RuleSystem(ABC):
     #: ...), passed as ``tactics`` to :meth:`simulation_side`; None: this system's simulation takes none
     tactics_class: ClassVar[type | None] = None
 
+    def check_tactics(self, *tactics: Any) -> None:
+        """Return None when each of ``tactics`` is None or an instance of :attr:`tactics_class`;
+        otherwise raise RulesError (field ``tactics``): the one check of a fight's tactics, made
+        where they enter the system's round (:meth:`fight_round`)."""
+        for t in tactics:
+            if t is None:
+                continue
+            if self.tactics_class is None:
+                raise RulesError(f"the {self.title} round takes no tactics", field="tactics")
+            if not isinstance(t, self.tactics_class):
+                raise RulesError(
+                    f"expected {self.title} {self.tactics_class.__name__}, not {type(t).__name__}", field="tactics"
+                )
+
     def state_effects(
         self, attacker: Any, target: Any, options: Any = None, situation: Any = None, plan: Any = None
     ) -> set[str]:

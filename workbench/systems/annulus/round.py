@@ -36,7 +36,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, Grouped, distinct_rows, stacked
+from ...columns import Columns, Grouped, distinct_rows, padded
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -239,7 +239,6 @@ class _Striker:
         self.counters = bool((self.counter_of >= 0).any())
         self.memo = ("annulus", me, foe, options, situation)
         self.tables: dict[tuple[int, ...], dict[str, np.ndarray]] = {}
-        self._stacked: dict[tuple[tuple[int, ...], ...], Grouped] = {}
         self.plan_row: dict[tuple[int, ...], int] = {}
         self.plan_list: list[tuple[int, ...]] = []
         self._steps: np.ndarray | None = None
@@ -329,15 +328,12 @@ class _Striker:
             self._build(new)
             for g in new:
                 MEMO.put((*self.memo, "round use", g), self.tables[g])
-        key = tuple(groups)
-        got = self._stacked.get(key)
-        if got is None:
-            if len(self._stacked) >= 4096:  # (bounded: a long fight meets ever new sets of keys)
-                self._stacked.clear()
-            got = self._stacked[key] = stacked(
-                [self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], np.zeros(0, np.int64), _COLUMNS
-            )
-        return Grouped(got.columns, inverse.ravel())
+        # the tables of one set of use keys are stacked once (a fight meets the same sets round after round)
+        columns = MEMO.get(
+            (*self.memo, "round uses", tuple(groups)),
+            lambda: padded([self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], _COLUMNS),
+        )
+        return Grouped(columns, inverse.ravel())
 
     # ------------------------------------------------------------------ plans
     def _turn_plans(self, avail: int, cls: tuple[int, ...], actions: int) -> dict[str, Dist]:
@@ -454,9 +450,6 @@ class AnnulusRound:
     ):
         self.sys = sys
         self.options, self.situation = sys.defaults(options, situation)
-        for t in (tactics, foe_tactics):
-            if t is not None and not isinstance(t, Tactics):
-                raise RulesError(f"expected Tactics, not {type(t).__name__}", field="tactics")
         #: the attacker's tactics and its foe's (the foe's recovery when it rests, and whether it pays
         #: Blood Price, which decides how its damage is kept)
         self.tactics, self.foe_tactics = tactics or Tactics(), foe_tactics or Tactics()
@@ -918,23 +911,16 @@ class AnnulusRound:
         return states
 
     def rest(self, me: Combatant, foe: Combatant, draw: Draw) -> tuple[Combatant, Combatant]:
-        """Return (me, foe) after the foe's turn when it does not attack (rounds to kill's target),
-        played with the foe's tactics (:meth:`_idle`)."""
-        return cast(tuple[Combatant, Combatant], self._idle(1, (me, foe), draw, self.foe_tactics))
-
-    def _idle(self, y: int, states: tuple[Columns, ...], draw: Draw, tactics: Tactics) -> tuple[Columns, ...]:
-        """Return ``states`` after creature y's turn when it does not attack: its stings read and gone,
-        its recovery checks by ``tactics``, the damage of its conditions at its turn's end, and the
-        timers it laid on its foe run down. What only its own attacks read is dropped (a creature that
-        never attacks never reads it), unless its tactics recover from it."""
-        c, t = self._begin(cast(Combatant, states[y]), np.full(states[y].size, -1, np.int64))
-        states = ((c, states[1]) if y == 0 else (states[0], c)) + (t,)
-        states = self._recover(y, states, draw, tactics)[:2]
-        states = self._dots(y, states, draw)
-        c, other = cast(Combatant, states[y]), cast(Combatant, states[1 - y])
-        other = other.replace(blind=np.maximum(0, other.blind - 1), petrify=np.maximum(0, other.petrify - 1))
+        """Return (me, foe) after the foe's turn when it does not attack (rounds to kill's target):
+        its stings read and gone, its recovery checks by its tactics, the damage of its conditions at
+        its turn's end, and the timers it laid on ``me`` run down. What only its own attacks read is
+        dropped (a creature that never attacks never reads it), unless its tactics recover from it."""
+        c, t = self._begin(foe, np.full(foe.size, -1, np.int64))
+        states = self._recover(1, (me, c, t), draw, self.foe_tactics)[:2]
+        me, c = cast(tuple[Combatant, Combatant], self._dots(1, states, draw))
+        me = me.replace(blind=np.maximum(0, me.blind - 1), petrify=np.maximum(0, me.petrify - 1))
         zero = 0 * c.charged
-        kept = tactics.recover_from
+        kept = self.foe_tactics.recover_from
         c = c.replace(
             charged=zero,
             telegraph=zero - 1,
@@ -946,7 +932,7 @@ class AnnulusRound:
             weakened=c.weakened if "weaken" in kept else zero,
             disarmed=c.disarmed if "disarm" in kept else zero,
         )
-        return (c, other) if y == 0 else (other, c)
+        return me, c
 
     def plans(self, me: Combatant, foe: Combatant) -> list[str]:
         """Return the plans legal in the one state given, in the order ties go by."""

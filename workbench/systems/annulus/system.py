@@ -428,6 +428,7 @@ class AnnulusSystem(RuleSystem):
         (workbench/fight/)."""
         from .round import AnnulusRound
 
+        self.check_tactics(tactics, foe_tactics)
         return AnnulusRound(self, attacker, target, options, situation, plan, tactics, foe_tactics)
 
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
