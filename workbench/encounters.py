@@ -164,8 +164,9 @@ def encounter(
     enumerated) when the product of the creatures' HP and the live joint states stay within
     :data:`~workbench.fight.encounter.MAX_ENCOUNTER_STATES`; otherwise (or ``simulate=True``) a
     seeded simulation of ``fights`` fights from the same descriptions, its ``forced_by`` saying why.
-    One creature against one equals ``wb.duel``. Annulus is refused until its whole fight derives
-    from its round (a fall part-way through a turn)."""
+    One creature against one equals ``wb.duel``. Annulus encounters are simulated (``forced_by``
+    names why: a fall part-way through a turn, which the exact chain over a damage grid does not
+    read), each creature's Endurance and Vitality kept as all its foes need them."""
     import polars as pl
 
     from .fight import encounter as fe
@@ -186,14 +187,17 @@ def encounter(
     roles = {f"side_a[{i}]": c for i, c in enumerate(sa)} | {f"side_b[{i}]": c for i, c in enumerate(sb)}
     sys = fight_system(roles, ..., options, situation)
     probe = sys.fight_round(sa[0], sb[0], options, situation, None)
-    if probe is None or getattr(probe, "falls_mid_turn", False):
-        # a turn that can end a fight part-way (Annulus: a Counter, a fall before the turn's later
-        # uses) is played by the duel from the full state near a fall; the encounter's chain does not
-        # do that yet
+    if probe is None:
+        raise RulesError(f"{sys.title} describes no round to play an encounter with", field="side_a", rule=ENCOUNTERS)
+    # a turn that can end part-way in a way the rest of it reads (Annulus: a Counter, a fall before the
+    # turn's later uses) needs the full state near a fall, which the encounter's chain over a damage
+    # grid does not keep: such encounters are simulated from the same round
+    mid_turn = bool(getattr(probe, "falls_mid_turn", False))
+    if mid_turn and simulate is False:
         raise RulesError(
-            f"encounters of {sys.title} wait for its whole fight to derive from its round (issue 33's "
-            "port: a fall part-way through a turn); Glass Empires, Unbound and Last Odyssey have it",
-            field="side_a",
+            f"an exact {sys.title} encounter is not available: a fight can end part-way through a turn "
+            "(a Counter, a fall before the turn's later uses); leave simulate=False out to simulate it",
+            field="simulate",
             rule=ENCOUNTERS,
         )
     base_situation = situation if situation is not None else sys.Situation()
@@ -217,7 +221,9 @@ def encounter(
     forced: list[str] = []
     tally = None
     most: int | None = None
-    if simulate is not True:
+    if mid_turn and simulate is None:
+        forced.append("a fall part-way through a turn")
+    elif simulate is not True:
         got = []
         for o in orders:
             one = fe_chain.solve(enc, order, o, max_rounds)

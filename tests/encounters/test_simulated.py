@@ -1,6 +1,6 @@
 """The simulated encounter (the same round descriptions drawn with a seeded Sampler) agrees with the
 exact chain within 4 standard errors on small encounters of every ported system; past the counted
-bound the encounter is simulated and says why; Annulus is refused until its round is ported."""
+bound the encounter is simulated and says why (Annulus's, simulated always: tests/encounters/test_annulus.py)."""
 
 from __future__ import annotations
 
@@ -49,13 +49,6 @@ def test_past_the_bound_the_encounter_is_simulated_and_says_why(monkeypatch) -> 
     assert "simulated (2,000 fights" in got.summary()
     with pytest.raises(wb.RulesError, match="simulate=False"):
         wb.encounter(sa, sb, simulate=False)
-
-
-def test_annulus_waits_for_its_round() -> None:
-    cat = wb.system("annulus").catalog()
-    c = next(iter(cat.creatures.values()))
-    with pytest.raises(wb.RulesError, match="Annulus"):
-        wb.encounter([c], [c])
 
 
 def test_result_summary_and_frame() -> None:

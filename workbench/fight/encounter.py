@@ -8,6 +8,13 @@ a system are optional hooks of its round description, read with ``getattr``:
 
 - ``flanked()``: the same round with the system's flanking bonus (Unbound: +2 to melee attacks),
   and ``melee``: whether the attacker attacks in melee (who can flank).
+- ``in_group(my_foes, its_foes)``: the same round with each creature's state kept as every one of its
+  foes needs it (Annulus: Endurance and Vitality one pool only when no foe deals vital damage;
+  "wounded" kept when any foe has First Blood), so a creature's state means the same whichever foe
+  reads it.
+- ``hp_total(who)`` / ``hp_lost(who, c)`` (:class:`~workbench.fight.round.FightRound`): hit points
+  when the damage taken is not all of them (Annulus: Endurance + Vitality), read by ``focus``
+  targeting and the HP left.
 
 The state of an encounter is one :class:`~workbench.columns.Columns` per creature (its system's own
 combatant state, the first of ``rnd.start()``), plus per fight what the group rules read: the
@@ -29,7 +36,7 @@ import numpy as np
 from ..arguments import check_time
 from ..columns import Columns
 from .draw import Sampler
-from .round import FightRound, between_of
+from .round import FightRound, between_of, play
 
 __all__ = [
     "ORDERS",
@@ -55,7 +62,8 @@ class Encounter:
 
     ``side[i]`` 0 (side a) or 1 (side b) of creature i, in listed order (a's then b's);
     ``round_of(i, j, flanked)`` the round description of i attacking j (built once per pair);
-    ``hp[i]`` its HP; ``start[i]`` its state as the fight starts (one row)."""
+    ``hp[i]`` the damage taken that fells it; ``total[i]`` its hit points (``hp_total``: Annulus's
+    Endurance + Vitality, else ``hp[i]``); ``start[i]`` its state as the fight starts (one row)."""
 
     creatures: list[Any]
     side: np.ndarray
@@ -64,17 +72,20 @@ class Encounter:
     flanking: str = "auto"
     refund: bool = True
     hp: np.ndarray = field(init=False)
+    total: np.ndarray = field(init=False)
     start: list[Columns] = field(init=False)
     _rounds: dict[tuple[int, int, bool], FightRound] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.creatures)
         self.hp = np.zeros(n, np.int64)
+        self.total = np.zeros(n, np.int64)
         self.start = []
         for i in range(n):
-            j = int(np.flatnonzero(self.side != self.side[i])[0])
-            rnd = self.round_of(i, j)
+            rnd = self.round_of(i, int(self.foes(i)[0]))
             self.hp[i] = int(rnd.hit_points(0))
+            total = getattr(rnd, "hp_total", None)
+            self.total[i] = int(total(0)) if total is not None else self.hp[i]
             self.start.append(rnd.start()[0])
         self.phased = [i for i in range(n) if any(between_of(self.round_of(i, j)) for j in self.foes(i))]
 
@@ -92,8 +103,19 @@ class Encounter:
         key = (i, j, flanked)
         got = self._rounds.get(key)
         if got is None:
-            got = self._rounds[key] = self.make_round(self.creatures[i], self.creatures[j], flanked)
+            got = self.make_round(self.creatures[i], self.creatures[j], flanked)
+            grouped = getattr(got, "in_group", None)
+            if grouped is not None:
+                got = grouped([self.creatures[k] for k in self.foes(i)], [self.creatures[k] for k in self.foes(j)])
+            self._rounds[key] = got
         return got
+
+    def left(self, i: int, s: Columns) -> np.ndarray:
+        """Return creature i's hit points left in the states ``s`` (module docstring: ``hp_lost``
+        where its round has it, else its damage taken), at least 0."""
+        lost = getattr(self.round_of(i, int(self.foes(i)[0])), "hp_lost", None)
+        taken = np.asarray(lost(0, s) if lost is not None else _damage(s), dtype=np.int64)
+        return np.maximum(self.total[i] - taken, 0)
 
     def reach(self, i: int) -> int:
         """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
@@ -204,7 +226,7 @@ class Tally:
             np.zeros((3, max_rounds)),
             0.0,
             np.zeros((2, max(sizes) + 1)),
-            [np.zeros((4, int(h) + 1)) for h in enc.hp],
+            [np.zeros((4, int(h) + 1)) for h in enc.total],
             np.zeros(enc.size),
         )
 
@@ -228,8 +250,7 @@ class Tally:
             count = alive[:, enc.side == x].sum(axis=1)
             np.add.at(self.survivors[x], count, w)
         for i, s in enumerate(b.states):
-            left = np.maximum(enc.hp[i] - _damage(s), 0)
-            np.add.at(self.hp_left[i], (outcome, left), w)
+            np.add.at(self.hp_left[i], (outcome, enc.left(i, s)), w)
 
 
 # ---------------------------------------------------------------------------------------- the play
@@ -254,7 +275,7 @@ class _Play:
         alive = self.alive(b)[:, foes]
         big = np.iinfo(np.int64).max // 4
         if enc.targeting == "focus":  # fewest HP left, ties in listed order (argmin takes the first)
-            left = np.stack([enc.hp[f] - _damage(b.states[f]) for f in foes], axis=1)
+            left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
             return b, foes[np.argmin(np.where(alive, left, big), axis=1)]
         if enc.targeting == "spread":  # targeted by the fewest attacks this round, ties in listed order
             return b, foes[np.argmin(np.where(alive, b.hits[:, foes], big), axis=1)]
@@ -305,7 +326,7 @@ class _Play:
                     continue
                 sub = b.take(sel)
                 rnd = enc.round_of(actor, int(t), f)
-                me, foe = rnd.turn(sub.states[actor], sub.states[int(t)], Sampler(self.rng))
+                me, foe = play(rnd, sub.states[actor], sub.states[int(t)], Sampler(self.rng), ("turn",))
                 sub.states[actor], sub.states[int(t)] = me, foe
                 sub.hits[:, t] += 1
                 if self.flankers[actor]:
@@ -330,7 +351,7 @@ class _Play:
         alive = self.alive(b)[:, foes]
         big = np.iinfo(np.int64).max // 4
         if enc.targeting == "focus":
-            score = np.stack([enc.hp[f] - _damage(b.states[f]) for f in foes], axis=1)
+            score = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
         elif enc.targeting == "spread":
             score = b.hits[:, foes].copy()
         else:

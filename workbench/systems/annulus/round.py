@@ -28,6 +28,7 @@ turn") run down.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from functools import cached_property
 from math import comb
@@ -457,7 +458,7 @@ class AnnulusRound:
         self.a = _Striker(sys, me, foe, self.options, self.situation, plan, tactics)
         self.b = _Striker(sys, foe, me, self.options, self.situation, None, tactics)
         named = tuple(plan) if is_sequence_plan(plan) else plan
-        self.key = (
+        self.key: tuple[Any, ...] | None = (
             None
             if callable(plan)
             else ("annulus", me, foe, self.options, self.situation, named, self.tactics, self.foe_tactics)
@@ -479,6 +480,25 @@ class AnnulusRound:
             for other in (foe, me)
         )
         self._labels: list[str] = []
+
+    def in_group(self, my_foes: list[Any], its_foes: list[Any]) -> AnnulusRound:
+        """Return this round with each creature's state kept as all its foes in an encounter need it
+        (``my_foes``: the attacker's, ``its_foes``: the target's; workbench/fight/encounter.py): its
+        Endurance and Vitality one pool only when none of them deals vital damage, and "wounded"
+        kept when any has a First Blood set, so every foe reads the same state the same way."""
+        group = copy.copy(self)
+        group.pooled = (
+            all(self._pooled(self.me, f, self.tactics) for f in my_foes),
+            all(self._pooled(self.foe, f, self.foe_tactics) for f in its_foes),
+        )
+        group.whole_pool = group.pooled[1]
+        group._hp = (group.hit_points(0), group.hit_points(1))
+        group._first_blood = tuple(
+            bool(self.situation.target_undamaged) and any(s.has("First Blood") for f in foes for s in f.attack_sets)
+            for foes in (my_foes, its_foes)
+        )
+        group.key = None if self.key is None else (*self.key, "in a group", tuple(my_foes), tuple(its_foes))
+        return group
 
     @staticmethod
     def _pooled(creature: Any, other: Any, tactics: Tactics) -> bool:

@@ -1,0 +1,84 @@
+"""Annulus encounters (CLARIFICATIONS.md, "Encounters: groups against groups"): simulated from
+annulus/round.py, since an Annulus fight can end part-way through a turn (a Counter, a fall before the
+turn's later uses) and the exact encounter reads falls only between turns.
+
+What a group adds to the pair's round (``AnnulusRound.in_group``): a creature's Endurance and
+Vitality are one pool only when none of its foes deals vital damage. The Town Guard (Endurance 6,
+Vitality 3, annulus catalog) against the Wolf alone is one pool of 6 + 3 = 9; beside a Cutpurse,
+whose Sneak Stab is Vital ("damage straight to Vitality"), its Vitality is kept apart: it falls at 3
+vital damage, and its hit points (``focus`` targeting, HP left) are still 6 + 3 = 9."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.fight.encounter import Encounter
+
+CAT = wb.system("annulus").catalog()
+FIGHTS = 20_000
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Town Guard", "Ogre"),  # the Guard's Riposte counters: a fall part-way through a turn
+        ("Cutpurse", "Wolf"),  # Vital and Blood Price: Endurance and Vitality apart
+        ("Wolf", "Hill Giant"),  # the Giant's First Blood, Devour and Drain
+    ],
+)
+def test_one_against_one_agrees_with_the_exact_duel(a: str, b: str) -> None:
+    A, B = CAT.creature(a), CAT.creature(b)
+    duel = wb.duel(A, B)
+    assert duel.exact
+    got = wb.encounter([A], [B], fights=FIGHTS, seed=5)
+    assert not got.exact and got.fights == FIGHTS
+    assert "part-way through a turn" in got.forced_by[0]
+    for p, q in [(duel.p_a_wins, got.p_a_wins), (duel.p_b_wins, got.p_b_wins)]:
+        assert abs(p - q) <= 4 * np.sqrt(max(p * (1 - p), 1e-12) / FIGHTS)
+
+
+def test_exact_is_refused_naming_the_reason() -> None:
+    guard, ogre = CAT.creature("Town Guard"), CAT.creature("Ogre")
+    with pytest.raises(wb.RulesError, match="part-way through a turn") as err:
+        wb.encounter([guard], [ogre], simulate=False)
+    assert err.value.field == "simulate"
+
+
+def _encounter(a: list[str], b: list[str]) -> Encounter:
+    sys_ = wb.system("annulus")
+    creatures = [CAT.creature(n) for n in a + b]
+
+    def make_round(me, foe, flanked):
+        return sys_.fight_round(me, foe)
+
+    return Encounter(creatures, np.array([0] * len(a) + [1] * len(b)), make_round)
+
+
+def test_a_creature_keeps_one_state_against_every_foe() -> None:
+    alone = _encounter(["Town Guard"], ["Wolf"])
+    assert alone.round_of(0, 1).pooled == (True, True)
+    assert (alone.hp[0], alone.total[0]) == (9, 9)  # one pool: 6 + 3
+    beside = _encounter(["Town Guard"], ["Cutpurse", "Wolf"])
+    # the Cutpurse's Vital reaches the Guard: kept apart in its round against the Wolf too
+    assert beside.round_of(0, 1).pooled[0] is False and beside.round_of(0, 2).pooled[0] is False
+    assert beside.round_of(1, 0).pooled[1] is False and beside.round_of(2, 0).pooled[1] is False
+    assert (beside.hp[0], beside.total[0]) == (3, 9)  # falls at 3 vital damage; 9 hit points
+    assert beside.round_of(2, 0).pooled[0] is True  # nobody deals the Wolf vital damage
+    # "wounded" is read by a First Blood set: kept for the Wolf beside the Hill Giant's foe
+    giant = _encounter(["Wolf", "Wolf"], ["Hill Giant", "Rat"])
+    assert giant.round_of(3, 0)._first_blood[1] and giant.round_of(0, 3)._first_blood[0]
+
+
+def test_focus_and_hp_left_count_endurance_and_vitality() -> None:
+    guards = [CAT.creature("Town Guard")] * 3
+    got = wb.encounter(guards, [CAT.creature("Rat"), CAT.creature("Wolf")], fights=4_000, seed=2)
+    hp = dict(zip(got.creatures["name"].to_list(), got.creatures["hp"].to_list()))
+    assert hp == {"Town Guard": 9, "Town Guard #2": 9, "Town Guard #3": 9, "Rat": 2, "Wolf": 8}
+    # focus: the foe with the fewest hit points left (Rat 1 + 1 against Wolf 5 + 3) is struck first,
+    # so it falls first whenever anyone falls before the guards reach the Wolf
+    first = dict(zip(got.creatures["name"].to_list(), got.creatures["p_falls_first"].to_list()))
+    assert first["Rat"] > 0.9 > first["Wolf"]
+    left = got.hp_left.filter(got.hp_left["name"] == "Wolf")["hp_left"]
+    assert int(left.max()) <= 8
