@@ -1,4 +1,4 @@
-"""``Workbench``: the whole app — a system selector over Damage, Duel, Compare and Build tabs, with
+"""``Workbench``: the whole app — a system selector over Damage, Duel, Compare, Build, Sweep, Race, Variants and Encounter tabs, with
 save / load / share below.
 
 Switching the system rebuilds every tab with that system's catalog defaults. Only the Damage tab
@@ -29,13 +29,13 @@ from .pins import MAX_PINS, Pin, PinsPanel
 if TYPE_CHECKING:
     from .dice_box import DiceBox
 
-# The panels of the tabs not shown at start (Duel, Compare, Build, Sweep, Race, Variants) and the
+# The panels of the tabs not shown at start (Duel, Compare, Build, Sweep, Race, Variants, Encounter) and the
 # dice box are imported when first built: the app's first view needs only the Damage tab's modules
 # (issue 38, item 6).
 
 __all__ = ["Workbench", "TABS"]
 
-TABS = ("Damage", "Duel", "Compare", "Build", "Sweep", "Race", "Variants")
+TABS = ("Damage", "Duel", "Compare", "Build", "Sweep", "Race", "Variants", "Encounter")
 #: the matchup (attacker, target) a system opens on where the catalog's first two creatures show
 #: little (Glass Empires: the Vegetable Sprite's Tiny Fists deal 0.44 a use to the Porcelain Doll);
 #: the Wolf against the Bear, whose attacks differ visibly (issue 36, item 5)
@@ -287,6 +287,7 @@ class Workbench(Panel):
             "Sweep": self._make_sweep,
             "Race": self._make_race,
             "Variants": self._make_variants,
+            "Encounter": self._make_encounter,
             "Build": self._make_build,
         }
         try:
@@ -438,6 +439,25 @@ class Workbench(Panel):
         T.dlink((d, "target"), (panel, "targets"), transform=lambda t: [t, *[x for x in others if x.name != t.name]])
         for name in ("options", "situation"):
             T.dlink((d, name), (panel, name))
+        return panel
+
+    def _make_encounter(self) -> Panel:
+        from .encounter import EncounterPanel
+
+        d = self.damage
+        # two of the Damage tab's attacker (offered as "your build" in both sides' pickers, and
+        # followed when it changes) against its target
+        panel = EncounterPanel(
+            self.system,
+            [d.attacker, d.attacker],
+            [d.target],
+            options=d.options,
+            situation=d.situation,
+            build=d.attacker,
+        )
+        panel.add_class("wb-tab-encounter-panel")
+        for src, dst in (("attacker", "build"), ("options", "options"), ("situation", "situation")):
+            T.dlink((d, src), (panel, dst))
         return panel
 
     def _make_build(self) -> Panel:

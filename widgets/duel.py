@@ -24,7 +24,7 @@ from .creature import CreatureEditor
 from .forms import ModelForm
 from .situation import OptionsPanel, SituationPanel
 
-__all__ = ["DuelPanel", "duel_figure", "duel_html", "duel_badge", "PREVIEW_FIGHTS", "OBJECTIVE_CHOICES"]
+__all__ = ["DuelPanel", "duel_figure", "fight_figure", "duel_html", "duel_badge", "PREVIEW_FIGHTS", "OBJECTIVE_CHOICES"]
 
 #: the objectives the Duel panel offers for choosing each side's plan (label -> wb.duel objective)
 OBJECTIVE_CHOICES = {
@@ -42,30 +42,40 @@ PREVIEW_FIGHTS = 2_000
 def duel_figure(result: Any) -> charts.AnyChart:
     """Return the win/draw bar above the "won by round t" curves of a DuelResult (one themed chart)."""
     a, b = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)", f"{result.b} (B)")
-    bar = charts.duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a, b), title=f"{a} vs {b}", themed=False)
-    r = result.rounds
+    return fight_figure(a, b, result.p_a_wins, result.p_b_wins, result.p_draw, result.rounds, result.max_rounds)
+
+
+def fight_figure(
+    a: str, b: str, p_a: float, p_b: float, p_none: float, rounds: pl.DataFrame, max_rounds: int
+) -> charts.AnyChart:
+    """Return the bar of P(side ``a`` wins), P(side ``b`` wins) and P(no winner) above the curves of
+    the chance each side has won by the end of each round (``rounds``: round, p_a_wins, p_b_wins, the
+    chance of winning in that round), drawn up to the round by which nearly every decided fight is
+    (one themed chart; a duel's, an encounter's)."""
+    bar = charts.duel_chart(p_a, p_b, p_none, (a, b), title=f"{a} vs {b}", themed=False)
+    r = rounds
     won_a = np.cumsum(r["p_a_wins"].to_numpy())
     won_b = np.cumsum(r["p_b_wins"].to_numpy())
     decided = won_a + won_b
     late = np.flatnonzero(decided < decided[-1] - 1e-4)
     last = int(r["round"][int(late[-1]) + 1]) + 1 if late.size else 2
-    rounds = r["round"].to_numpy()
+    rounds_ = r["round"].to_numpy()
     frames = {
-        f"{a} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_a}),
-        f"{b} wins": pl.DataFrame({"round": rounds, "p_killed_by": won_b}),
+        f"{a} wins": pl.DataFrame({"round": rounds_, "p_killed_by": won_a}),
+        f"{b} wins": pl.DataFrame({"round": rounds_, "p_killed_by": won_b}),
     }
     nobody = decided[-1] <= 0.0
     if nobody:  # flat lines at 0 would read as a broken chart: say it in words, over a few rounds
-        last = min(10, int(rounds[-1]))
+        last = min(10, int(rounds_[-1]))
     curves = charts.rounds_chart(
         frames,
         title="Won by round",
         subtitle=(
-            f"no fight is decided within {result.max_rounds} rounds: neither side can win"
+            f"no fight is decided within {max_rounds} rounds: neither side can win"
             if nobody
             else "chance each side has won by the end of each round"
         ),
-        max_round=min(last, int(rounds[-1])),
+        max_round=min(last, int(rounds_[-1])),
         y_title="P(won by round)",
         legend_title="Side",
         themed=False,

@@ -371,6 +371,31 @@ def test_the_race_tab_races_the_damage_attacker_against_a_rival(app) -> None:
 
 
 @pytest.mark.timeout(300)
+def test_the_encounter_tab_fights_two_builds_against_the_target(app) -> None:
+    """Issue 39, item 5: the Encounter tab opens on two of the Damage tab's build against its target
+    (Annulus: simulated, and it says why), shows who wins, each creature's chances and the rounds;
+    adding a row to side B fights again with the bigger side."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Encounter").first.click()
+    stats = app.locator(".wb-encounter-stats")
+    stats.wait_for(timeout=APP_READY_MS)
+    text = stats.inner_text()
+    assert "P(side A wins)" in text and "P(survives)" in text and "#2" in text
+    assert "part-way through a turn" in app.locator(".wb-encounter-badge").inner_text()
+    app.locator(".wb-encounter-chart svg, .wb-encounter-chart canvas").first.wait_for(timeout=STEP_MS)
+    shot(app, "encounter-tab", app.locator(".wb-tab-encounter"), docs="encounter-tab")
+    app.locator(".wb-encounter-side-b .wb-side-add").click()
+    rows = app.locator(".wb-encounter-side-b .wb-side-creature")
+    deadline = time.monotonic() + STEP_MS / 1000
+    while rows.count() < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert rows.count() == 2
+    fought = _text_until(stats, lambda seen: seen.count("B: ") == 2, APP_READY_MS)
+    assert fought.count("B: ") == 2  # side B's two creatures, each with its own row
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
 def test_the_variants_tab_shows_the_change_a_rule_makes(app) -> None:
     """Issue 18, item 2 in the app: edit a rule in the Variants tab's form and the heatmap shows
     each row's change from the Damage tab's rules, with the changed rule named."""
