@@ -1,4 +1,4 @@
-"""The ``workbench`` command: catalogs, damage, duels, comparisons and build searches from a shell.
+"""The ``workbench`` command: catalogs, damage, duels, encounters, comparisons and build searches from a shell.
 
 Creatures and attacks are named from the system's catalog, or given as TOML/JSON files
 (:func:`workbench.io.load`) or share codes (``wb1:...``). Tables print on stdout; ``--out`` writes
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -333,6 +334,120 @@ def cmd_duel(args: argparse.Namespace) -> int:
             duel_chart(result.p_a_wins, result.p_b_wins, result.p_draw, (a.name, b.name), f"{a.name} vs {b.name}"),
             args.chart,
         )
+    return 0
+
+
+#: a side's entry ``3xWolf`` / ``3 x Wolf`` / ``3×Wolf``: three copies of the creature
+_COPIES = re.compile(r"^\s*(\d+)\s*[x×]\s*(.+?)\s*$", re.IGNORECASE)
+
+
+def _members(sys: Any, text: str) -> list[Any]:
+    """Return the creatures of one side entry: a catalog name, a TOML/JSON file or share code (a file
+    may hold a list of creatures) or a CSV/Parquet bestiary (every row)."""
+    suffix = Path(text).suffix.lower()
+    if suffix in (".csv", ".parquet"):
+        return _bestiary(sys, _read_frame(text), "creature")
+    if _is_file_arg(text) or text.strip().startswith("wb1:"):
+        obj = _load_thing(text)
+        items = obj if isinstance(obj, list) else [obj]
+        return [_single(o, text, "creature", sys) for o in items]
+    return [sys.catalog().creature(text)]
+
+
+def _side(sys: Any, texts: Sequence[str], field: str, flag: str) -> list[Any]:
+    """Return one side of an encounter, in listed order: each entry a creature (catalog name, file,
+    share code) or ``NxNAME`` / ``N x NAME`` for N copies of it. A bad entry is a RulesError naming
+    ``field`` (the engine's name of the side: side_a, side_b, party, foe)."""
+    from .encounters import ENCOUNTERS, MAX_SIDE
+
+    out: list[Any] = []
+    for text in texts:
+        count, name = 1, text
+        m = _COPIES.match(text)
+        if m:
+            digits, name = m.groups()
+            count = int(digits) if len(digits) <= 6 else MAX_SIDE + 1
+            if not 1 <= count <= MAX_SIDE:
+                shown = count if len(digits) <= 6 else f"{digits[:6]}..."
+                raise RulesError(
+                    f"{flag} {text!r}: a number of copies must be 1 to {MAX_SIDE}, not {shown}",
+                    field=field,
+                    rule=ENCOUNTERS,
+                )
+        try:
+            got = _members(sys, name)
+        except RulesError as exc:
+            one = len(exc.errors) == 1 and exc.field in (None, "creature")
+            raise RulesError(exc.message if one else str(exc), field=field, rule=exc.rule if one else None) from None
+        if not got:
+            raise RulesError(f"{flag} {text!r} holds no creature", field=field, rule=ENCOUNTERS)
+        out.extend(got * count)
+    return out
+
+
+def _encounter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the group rules and the fight settings of ``encounter`` / ``encounter-difficulty``."""
+    return {
+        "first": args.first,
+        "order": args.order,
+        "targeting": args.targeting,
+        "flanking": args.flanking,
+        "refund": args.refund,
+        "max_rounds": args.max_rounds,
+        "simulate": args.simulate,
+        "fights": args.fights,
+        "seed": args.seed,
+        "confirm": args.yes,
+    }
+
+
+def cmd_encounter(args: argparse.Namespace) -> int:
+    """Print who wins an encounter of side A against side B, and how each creature fares."""
+    from .encounters import MAX_SIDE, encounter
+    from .systems import system
+
+    sys_ = system(args.system)
+    side_a = _side(sys_, args.side_a, "side_a", "-a")
+    side_b = _side(sys_, args.side_b, "side_b", "-b")
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    # max_seconds: taken by encounter's @bounded wrapper (not in its own signature)
+    kwargs = {**_encounter_kwargs(args), "max_seconds": args.max_seconds}
+    result = encounter(side_a, side_b, options, situation, **kwargs)
+    print(result.summary())
+    _print_frame(result.creatures, rows=2 * MAX_SIDE)
+    _write_frame(result.frame(), args.out)
+    return 0
+
+
+def cmd_encounter_difficulty(args: argparse.Namespace) -> int:
+    """Print how many copies of a foe the party beats: the summary, then P(party wins) per number of copies."""
+    from .encounters import encounter_difficulty
+    from .systems import system
+
+    sys_ = system(args.system)
+    party = _side(sys_, args.party, "party", "-a")
+    if _COPIES.match(args.foe):
+        raise RulesError(
+            f"--foe {args.foe!r}: give one creature; the command tries 1 to --max-copies copies of it", field="foe"
+        )
+    foe = _side(sys_, [args.foe], "foe", "--foe")
+    if len(foe) != 1:
+        raise RulesError(f"--foe {args.foe!r} holds {len(foe)} creatures; give one", field="foe")
+    options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
+    hard = encounter_difficulty(
+        party,
+        foe[0],
+        options,
+        situation,
+        levels=tuple(args.levels),
+        max_copies=args.max_copies,
+        **_encounter_kwargs(args),
+    )
+    print(hard.summary())
+    if hard.curve.height == args.max_copies and hard.curve["p_party_wins"][-1] >= min(hard.copies):
+        print(f"(the scan stopped at --max-copies {args.max_copies}: the party may beat more)")
+    _print_frame(hard.curve, rows=60)
+    _write_frame(hard.curve, args.out)
     return 0
 
 
@@ -865,6 +980,96 @@ def build_parser() -> argparse.ArgumentParser:
     max_seconds(s)
     common(s)
     s.set_defaults(func=cmd_duel)
+
+    def encounter_rules(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--first", choices=("a", "b", "random"), default="a", help="the side acting first (default a)")
+        sp.add_argument(
+            "--order",
+            choices=("sides", "alternate"),
+            default="sides",
+            help="sides (default: every creature of the first side, then the other's) or alternate (a1, b1, a2, ...)",
+        )
+        sp.add_argument(
+            "--targeting",
+            choices=("focus", "spread", "random"),
+            default="focus",
+            help="focus (default: the living foe with the fewest HP left), spread (the foe attacked the fewest "
+            "times this round) or random",
+        )
+        sp.add_argument(
+            "--flanking",
+            choices=("auto", "never", "always"),
+            default="auto",
+            help="Unbound's +2 to a flanking melee attack: auto (default), never, always",
+        )
+        sp.add_argument(
+            "--no-refund",
+            dest="refund",
+            action="store_false",
+            help="Glass Empires: a Strike that kills does not refund its Attack's action",
+        )
+        sp.add_argument(
+            "--max-rounds", type=int, default=100, metavar="N", help="rounds before unresolved (default 100)"
+        )
+        how = sp.add_mutually_exclusive_group()
+        how.add_argument(
+            "--simulate",
+            dest="simulate",
+            action="store_const",
+            const=True,
+            default=None,
+            help="simulate even when the exact chain fits",
+        )
+        how.add_argument(
+            "--exact",
+            dest="simulate",
+            action="store_const",
+            const=False,
+            help="refuse rather than simulate when the exact chain does not fit",
+        )
+        sp.add_argument(
+            "--fights", type=int, default=100_000, metavar="N", help="simulated fights when simulated (default 100000)"
+        )
+        sp.add_argument("--seed", type=int, default=0, metavar="S", help="seed of a simulation (default 0)")
+        sp.add_argument("--yes", action="store_true", help=_YES)
+
+    side_help = "a catalog name, a TOML/JSON file or share code, or NxNAME for N copies (3xWolf, '3 x Wolf')"
+    s = sub.add_parser(
+        "encounter",
+        help="who wins a fight of groups",
+        description="An encounter (wb.encounter): side A's creatures against side B's, by the group rules of "
+        "docs/encounters.md; exact where the joint state fits, else simulated. Prints the summary and, per "
+        "creature, P(survives), mean HP left and P(falls first).",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("-a", "--side-a", nargs="+", required=True, metavar="NAME", help=f"side A: {side_help}")
+    s.add_argument("-b", "--side-b", nargs="+", required=True, metavar="NAME", help=f"side B: {side_help}")
+    encounter_rules(s)
+    max_seconds(s)
+    common(s, chart=False)
+    s.set_defaults(func=cmd_encounter)
+
+    s = sub.add_parser(
+        "encounter-difficulty",
+        help="how many copies of a foe a party beats",
+        description="The party against 1, 2, ... copies of the foe (wb.encounter_difficulty), until P(party "
+        "wins) falls under every level: per level the most copies beaten with at least that chance, and the curve.",
+    )
+    s.add_argument("system", metavar="SYSTEM")
+    s.add_argument("-a", "--party", nargs="+", required=True, metavar="NAME", help=f"the party: {side_help}")
+    s.add_argument("--foe", required=True, metavar="NAME", help="the foe: one creature (catalog name, file or code)")
+    s.add_argument(
+        "--levels",
+        nargs="+",
+        type=float,
+        default=[0.5, 0.9],
+        metavar="P",
+        help="chances of the party winning to report (default 0.5 0.9)",
+    )
+    s.add_argument("--max-copies", type=int, default=10, metavar="N", help="most copies tried (default 10)")
+    encounter_rules(s)
+    common(s, chart=False)
+    s.set_defaults(func=cmd_encounter_difficulty)
 
     s = sub.add_parser(
         "compare",
