@@ -596,21 +596,10 @@ def difficulty_chart(
         .encode(y=level_y, x=alt.value(0), text="label:N"),
     ]
     simulated = data.filter(~pl.col("exact"))
-    shape = alt.Shape(
-        "method:N",
-        title=None,
-        scale=alt.Scale(domain=["exact", "simulated"], range=["circle", "diamond"]),
-        legend=alt.Legend(orient="bottom") if simulated.height else None,
-    )
-    base = alt.Chart(data)
-    layers.append(base.mark_line(color=PALETTE[0], strokeWidth=2).encode(x=x, y=y))
-    layers.append(
-        base.mark_point(filled=True, size=60, opacity=1, color=PALETTE[0]).encode(x=x, y=y, shape=shape, tooltip=tips)
-    )
-    if simulated.height:  # over the points: a bar narrower than its point still shows its caps
+    if simulated.height:  # behind the points: a simulated point is hollow, so its bar shows through it
         layers.append(
             alt.Chart(simulated)
-            .mark_errorbar(ticks=alt.TickConfig(size=14, thickness=1.5), color="#333", thickness=1.5)
+            .mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), color="#333", thickness=1.5)
             .encode(
                 x=x,
                 y=alt.Y("lo:Q", title="P(party wins)", scale=alt.Scale(domain=[0, 1])),
@@ -622,6 +611,23 @@ def difficulty_chart(
                 ],
             )
         )
+    methods = ["exact", "simulated"]
+    legend = alt.Legend(orient="bottom") if simulated.height else None
+    base = alt.Chart(data)
+    layers.append(base.mark_line(color=PALETTE[0], strokeWidth=2).encode(x=x, y=y))
+    layers.append(
+        base.mark_point(filled=True, size=70, opacity=1, stroke=PALETTE[0], strokeWidth=1.5).encode(
+            x=x,
+            y=y,
+            shape=alt.Shape(
+                "method:N", title=None, scale=alt.Scale(domain=methods, range=["circle", "diamond"]), legend=legend
+            ),
+            fill=alt.Fill(
+                "method:N", title=None, scale=alt.Scale(domain=methods, range=[PALETTE[0], "white"]), legend=legend
+            ),
+            tooltip=tips,
+        )
+    )
     if subtitle is None:
         most_beaten = ", ".join(
             f"{text}{' or more' if more else ''} with P ≥ {level:.0%}"

@@ -82,6 +82,13 @@ def test_error_bars_only_on_the_simulated_points() -> None:
     assert [r["method"] for r in points] == ["exact", "exact", "simulated", "simulated"]
     assert [r["how"] for r in points][2] == "simulated, s.e. 0.4 %"
     assert layers["point"]["encoding"]["shape"]["field"] == "method"
+    assert layers["point"]["encoding"]["fill"]["scale"] == {
+        "domain": ["exact", "simulated"],
+        "range": ["#4e79a7", "white"],
+    }
+    # the bars are drawn before the points: a simulated point is hollow, its bar shows through
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks.index("errorbar") < marks.index("point")
     assert [r["label"] for r in _rows(spec, layers["rule"])] == ["P ≥ 50%: up to 3 copies", "P ≥ 90%: up to 2 copies"]
     assert spec["title"]["text"] == "Young dragon against copies of Dire wolf"
     assert spec["title"]["subtitle"] == (
