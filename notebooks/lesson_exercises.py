@@ -1,4 +1,4 @@
-"""The lessons' exercises (notebooks 10-13): each question, and its answer and reason computed by the
+"""The lessons' exercises (notebooks 10-16): each question, and its answer and reason computed by the
 workbench when the check runs (so an answer cannot go stale when a rule's default changes).
 
 The student's notebooks call ``classroom.check(key, answer)``; the teacher's notebook
@@ -226,3 +226,44 @@ def _():
     after = wb.turn_damage(ranger, duelist, options=U.Options(confirm_crits=False)).mean()
     return round(after - before, 4), (f"{fx(after, 4)} − {fx(before, 4)} = {fx(after - before, 4)} damage per turn: every "
                                       f"threat that hits becomes a critical.")
+
+
+# --- 16: encounters -----------------------------------------------------------------------------------
+
+
+def _glass_pack():
+    G = wb.system("glass_empires").catalog()
+    return G.creature("Wolf"), G.creature("Boar"), G.creature("Spider Lily")
+
+
+@exercise("16.1", "A Glass Empires Wolf acts first against **two** Spider Lilies (4 HP each). What is the chance "
+          "that it fells both in its first turn? (a probability)")
+def _():
+    wolf, boar, lily = _glass_pack()
+    p = float(wb.encounter([wolf], [lily, lily]).rounds["p_a_wins"][0])
+    return round(p, 4), (f"A bite fells a fresh Lily on a Pass or a Crit, 15 ways in 36 = 5/12; the kill refunds the "
+                         f"action, so the Wolf bites the second Lily in the same turn: 5/12 × 5/12 = 25/144 = "
+                         f"{fx(p, 4)}.")
+
+
+@exercise("16.2", "Two Glass Empires Wolves fight two Boars, and the **Boars** act first (targeting focus). Which "
+          "turn order is better for the Wolves, 'sides' or 'alternate'? (answer with the order's name)",
+          tolerance=0)
+def _():
+    wolf, boar, lily = _glass_pack()
+    wins = {o: wb.encounter([wolf, wolf], [boar, boar], first="b", order=o).p_a_wins for o in ("sides", "alternate")}
+    best = max(wins, key=wins.get)
+    return best, (f"The Wolves win {percent(wins['sides'])} with 'sides' (both Boars bite before any Wolf) and "
+                  f"{percent(wins['alternate'])} with 'alternate' (a Wolf bites between the two Boars), so "
+                  f"'{best}' is better for them.")
+
+
+@exercise("16.3", "How many Unbound Dire wolves can the Young dragon face and still win at least **nine times in "
+          "ten**? (a whole number)", tolerance=0)
+def _():
+    U = wb.system("unbound").catalog()
+    d = wb.encounter_difficulty([U.creature("Young dragon")], U.creature("Dire wolf"), levels=(0.9,), fights=20_000)
+    n = d.copies[0.9]
+    p = dict(zip(d.curve["copies"], d.curve["p_party_wins"]))
+    return n, (f"The dragon wins {percent(p[n])} against {n} Dire wolves and {percent(p[n + 1])} against {n + 1} "
+               f"(simulated): {n} is the most it beats at least nine times in ten.")

@@ -43,6 +43,7 @@ __all__ = [
     "PINNED_VIEWS",
     "heatmap",
     "duel_chart",
+    "difficulty_chart",
     "compare_bars",
     "save_png",
     "save_svg",
@@ -511,6 +512,133 @@ def duel_chart(
     if subtitle is None:
         subtitle = f"{a} {p_a:.1%} · draw {p_draw:.1%} · {b} {p_b:.1%}"
     chart = alt.layer(bar, text).properties(title=_title(title, subtitle), width=WIDTH, height=60)
+    return _finish(chart, themed)
+
+
+def _side_name(names: Sequence[str]) -> str:
+    """Return a side's creatures as "Wolf x2 + Boar" (a creature listed twice is "Wolf", "Wolf #2")."""
+    counts: dict[str, int] = {}
+    for n in names:
+        base = str(n).split(" #")[0]
+        counts[base] = counts.get(base, 0) + 1
+    return " + ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
+
+
+def difficulty_chart(
+    difficulty: Any,
+    title: str | None = None,
+    *,
+    subtitle: str | None = None,
+    themed: bool = True,
+) -> AnyChart:
+    """Return P(party wins) against the number of foe copies of a :func:`workbench.encounter_difficulty`
+    result: points joined by a line, ±1.96 standard errors as error bars on the simulated points (an
+    exact point has none), and a dashed rule at each of its levels labelled with the most copies the
+    party beats that often. The tooltip gives each point's P(party wins), P(foes win) and how it was
+    computed."""
+    from .encounters import Difficulty
+
+    if not isinstance(difficulty, Difficulty):
+        raise RulesError(
+            f"give the result of wb.encounter_difficulty, not {type(difficulty).__name__}", field="difficulty"
+        )
+    curve = difficulty.curve
+    if curve.height == 0:
+        raise RulesError("the difficulty's curve has no points", field="difficulty")
+    party, foe = _side_name(difficulty.party), difficulty.foe
+    data = curve.select("copies", "p_party_wins", "p_foes_win", "exact", "standard_error").with_columns(
+        method=pl.when(pl.col("exact")).then(pl.lit("exact")).otherwise(pl.lit("simulated")),
+        how=pl.when(pl.col("exact"))
+        .then(pl.lit("exact"))
+        .otherwise(pl.lit("simulated, s.e. ") + (pl.col("standard_error") * 100).round(2).cast(pl.String) + " %"),
+        lo=(pl.col("p_party_wins") - 1.96 * pl.col("standard_error")).clip(0.0, 1.0),
+        hi=(pl.col("p_party_wins") + 1.96 * pl.col("standard_error")).clip(0.0, 1.0),
+    )
+    most = int(_number(data["copies"].max()))
+    x = alt.X(
+        "copies:Q",
+        title=f"copies of {foe}",
+        axis=alt.Axis(values=list(range(1, most + 1)), format="d"),
+        scale=alt.Scale(domain=[0.5, most + 0.5]),
+    )
+    y = alt.Y("p_party_wins:Q", title="P(party wins)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1]))
+    tips = [
+        alt.Tooltip("copies:Q", title=f"copies of {foe}"),
+        alt.Tooltip("p_party_wins:Q", title="P(party wins)", format=".2%"),
+        alt.Tooltip("p_foes_win:Q", title="P(foes win)", format=".2%"),
+        alt.Tooltip("how:N", title="computed"),
+    ]
+    levels = sorted(difficulty.copies.items())
+    last = data.row(data.height - 1, named=True)
+
+    def beaten(level: float, n: int) -> tuple[str, bool]:
+        """The most copies beaten with P >= level, and whether more might be: the scan stopped at
+        its last copy with the party still at or above the level."""
+        more = bool(n) and n == last["copies"] and last["p_party_wins"] >= level
+        return (f"{n} cop{'y' if n == 1 else 'ies'}" if n else "not even 1 copy"), more
+
+    labels = []
+    for level, n in levels:
+        text, more = beaten(level, n)
+        labels.append(
+            f"P ≥ {level:.0%}: " + (f"{text} or more (the most tried)" if more else f"up to {text}" if n else text)
+        )
+    rules = pl.DataFrame(
+        {"level": [float(level) for level, _ in levels], "label": labels},
+        schema={"level": pl.Float64, "label": pl.String},
+    )
+    level_y = alt.Y("level:Q", scale=alt.Scale(domain=[0, 1]))
+    layers: list[Any] = [
+        alt.Chart(rules).mark_rule(color="#888", strokeDash=[4, 4]).encode(y=level_y),
+        alt.Chart(rules)
+        # under the rule at the left: the curve falls from the left, so it is seldom there
+        .mark_text(align="left", baseline="top", dx=4, dy=3, color="#555", fontSize=11)
+        .encode(y=level_y, x=alt.value(0), text="label:N"),
+    ]
+    simulated = data.filter(~pl.col("exact"))
+    if simulated.height:  # behind the points: a simulated point is hollow, so its bar shows through it
+        layers.append(
+            alt.Chart(simulated)
+            .mark_errorbar(ticks=alt.TickConfig(size=12, thickness=1.5), color="#333", thickness=1.5)
+            .encode(
+                x=x,
+                y=alt.Y("lo:Q", title="P(party wins)", scale=alt.Scale(domain=[0, 1])),
+                y2="hi:Q",
+                tooltip=tips
+                + [
+                    alt.Tooltip("lo:Q", title="−1.96 s.e.", format=".2%"),
+                    alt.Tooltip("hi:Q", title="+1.96 s.e.", format=".2%"),
+                ],
+            )
+        )
+    methods = ["exact", "simulated"]
+    legend = alt.Legend(orient="bottom") if simulated.height else None
+    base = alt.Chart(data)
+    layers.append(base.mark_line(color=PALETTE[0], strokeWidth=2).encode(x=x, y=y))
+    layers.append(
+        base.mark_point(filled=True, size=70, opacity=1, stroke=PALETTE[0], strokeWidth=1.5).encode(
+            x=x,
+            y=y,
+            shape=alt.Shape(
+                "method:N", title=None, scale=alt.Scale(domain=methods, range=["circle", "diamond"]), legend=legend
+            ),
+            fill=alt.Fill(
+                "method:N", title=None, scale=alt.Scale(domain=methods, range=[PALETTE[0], "white"]), legend=legend
+            ),
+            tooltip=tips,
+        )
+    )
+    if subtitle is None:
+        most_beaten = ", ".join(
+            f"{text}{' or more' if more else ''} with P ≥ {level:.0%}"
+            for level, n in reversed(levels)
+            for text, more in [beaten(level, n)]
+        )
+        how = "every point exact" if not simulated.height else f"{simulated.height} simulated: bars ±1.96 s.e."
+        subtitle = f"most beaten: {most_beaten} · {how}"
+    chart = alt.layer(*layers).properties(
+        title=_title(title or f"{party} against copies of {foe}", subtitle), width=WIDTH, height=HEIGHT
+    )
     return _finish(chart, themed)
 
 

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Teacher's notebook: the lessons' answers
 #
-# The answers to the exercises of the lessons (notebooks 10 to 15), each with its reason, and the
+# The answers to the exercises of the lessons (notebooks 10 to 16), each with its reason, and the
 # same check the students run, here given the right answer. Every answer is computed by the workbench
 # when this notebook runs, so it always matches the lessons (if a rule's default changes, so does the
 # answer). Keep this notebook away from the students' copies.
@@ -84,5 +84,19 @@ for key in ("14.1", "14.2"):
 
 # %%
 for key in ("15.1", "15.2"):
+    display(ask(key))
+    check(key, solution(key))
+
+# %% [markdown]
+# ## Lesson 16: encounters
+#
+# Talking points: in a group every living creature acts each round, so numbers count twice (more
+# attacks, and foes felled early stop attacking); going first matters most when a side's turns come
+# together; a rule that helps only the bigger side (flanking) can swap the favourite; Glass Empires'
+# refund makes a kill worth a whole extra Attack; an exact answer counts every way the fight goes,
+# a simulated one comes with its standard error; one foe more can turn a safe fight into a deadly one.
+
+# %%
+for key in ("16.1", "16.2", "16.3"):
     display(ask(key))
     check(key, solution(key))

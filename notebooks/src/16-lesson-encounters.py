@@ -1,0 +1,312 @@
+# %% [markdown]
+# # Lesson: encounters, groups against groups
+#
+# **For:** a class or a game group that knows how a duel goes (lesson 14) and now asks what happens
+# when several creatures fight several others. No programming needed: read the rule, look at the
+# numbers, move the control, answer the questions at the end.
+#
+# **The questions:** why is a fight of two against two not two duels? Who acts when, and whom does
+# each creature attack? What do flanking (Unbound) and the refunded action after a kill (Glass
+# Empires) change? When does the workbench count every way a fight can go, and when does it play
+# thousands of fights instead? And how many wolves does it take to make a fight deadly?
+#
+# **How to use it:** run every cell once (menu *Run → Run All Cells*), then move the controls. The
+# numbers are exact unless the text says "simulated".
+#
+# The cast comes from the catalogs of three systems: Glass Empires' **Wolf**, **Boar** and **Spider
+# Lily**; Unbound's **Owlbear**, **Dire wolf** and **Young dragon**; Last Odyssey's **Troll** and
+# **Wolf**.
+
+# %% hide
+import workbench as wb  # first: altair then imports faster
+import ipywidgets as w
+
+from classroom import ask, bars, check, explore, fx, percent, quote, say, show, table
+from workbench import charts
+import lesson_exercises  # noqa: F401  (registers the exercises)
+
+G, U, L = (wb.system(name).catalog() for name in ("glass_empires", "unbound", "last_odyssey"))
+wolf, boar, lily = G.creature("Wolf"), G.creature("Boar"), G.creature("Spider Lily")
+owlbear, dire_wolf, dragon = U.creature("Owlbear"), U.creature("Dire wolf"), U.creature("Young dragon")
+troll, lo_wolf = L.creature("Troll"), L.creature("Wolf")
+RULES = "CLARIFICATIONS.md (Encounters)"
+
+# %% [markdown]
+# ## 1. A group fight is not a sum of duels
+#
+# In a duel each side takes one turn per round. In a group fight **every living creature** takes a
+# turn each round, so the bigger side makes more attacks, and a creature that falls stops attacking.
+
+# %% hide
+quote("Rounds: in each round every living creature takes one turn. **Default** order `sides`: every\n"
+      "creature of the side acting first (option `first`: a, b or random, as in duels) takes its turn in\n"
+      "listed order, then every creature of the other side.", RULES)
+
+# %% hide
+quote("A fight ends when one side has no living creature (that side loses; both at once is a draw), or\n"
+      "at the round limit (**default** 100 rounds; unresolved, reported as such).", RULES)
+
+# %% [markdown]
+# Glass Empires' Wolf (a bite of 6 damage) and Boar (tusks of 5), both with 8 HP, each fight with one
+# Strike per turn. The Wolves act first. Here are one, two, and two against two:
+
+# %%
+fights = {"1 Wolf against 1 Boar": ([wolf], [boar]), "2 Wolves against 1 Boar": ([wolf, wolf], [boar]),
+          "1 Wolf against 2 Boars": ([wolf], [boar, boar]), "2 Wolves against 2 Boars": ([wolf, wolf], [boar, boar])}
+results = {label: wb.encounter(a, b) for label, (a, b) in fights.items()}
+table([{"fight": label, "the Wolves win": percent(r.p_a_wins), "the Boars win": percent(r.p_b_wins)}
+       for label, r in results.items()])
+
+# %% hide
+duel = results["1 Wolf against 1 Boar"].p_a_wins
+say(f"One Wolf beats one Boar **{percent(duel)}** of the time. If a fight were a row of duels, one Wolf against "
+    f"two Boars would have to win two duels, {percent(duel)} × {percent(duel)} = **{percent(duel ** 2)}**, even with "
+    f"its wounds healed in between. It wins only **{percent(results['1 Wolf against 2 Boars'].p_a_wins)}**: both "
+    f"Boars bite every round while the Wolf fights the first. The other way round, as a row of duels the Boar would "
+    f"have to win two, and the Wolves would win {percent(1 - (1 - duel) ** 2)}; they win "
+    f"**{percent(results['2 Wolves against 1 Boar'].p_a_wins)}**. And two against two, the Wolves' edge grows from "
+    f"{percent(duel)} to **{percent(results['2 Wolves against 2 Boars'].p_a_wins)}**: the side that drops a foe "
+    f"first faces fewer attacks from then on.")
+
+# %% [markdown]
+# ### Worked example: the Boar that never acts
+#
+# Two Wolves against one Boar, the Wolves first. What is the chance that the Boar falls before its
+# first turn? A Wolf's bite is a 2d6 Strike Save: a Crit (12, 1 way in 36) deals 12 damage, a Pass (8
+# to 11, 14 ways) deals 6, a Seven (6 ways) deals 3, anything lower (15 ways) deals nothing. The Boar
+# has 8 HP, so the two bites must add up to 8 or more:
+#
+# - the first Wolf Crits: 36 ways of 1296 (the second Wolf has nothing left to bite);
+# - a Pass then a Seven, Pass or Crit: 14 × 21 = 294 ways;
+# - a Seven then a Pass or Crit: 6 × 15 = 90 ways;
+# - nothing then a Crit: 15 × 1 = 15 ways.
+#
+# In all 435 ways in 1296, which is 145/432. One Wolf alone fells the Boar in one bite only with a
+# Crit, 1/36. The workbench gets the same, from the chance that the Wolves win in round 1:
+
+# %%
+first_round = results["2 Wolves against 1 Boar"].rounds["p_a_wins"][0]
+say(f"P(the Boar falls before its first turn) = **{fx(first_round, 6)}**; 145/432 = {fx(145 / 432, 6)}.")
+
+# %% [markdown]
+# ## 2. Who acts when, and whom they attack
+
+# %% hide
+quote("Option `alternate`: a1, b1, a2, b2, ...,\n"
+      "the larger side's extra creatures last.", RULES)
+
+# %% hide
+quote("Targets: a creature attacks one living foe chosen by its side's targeting policy at the start of\n"
+      "its turn. **Default** `focus`: the living foe with the fewest hit points left [...] ties in listed order. "
+      "Options:\n`spread` (the living foe targeted by the fewest attacks so far this round), `random` (uniform)", RULES)
+
+# %% [markdown]
+# Three group rules decide a round: which side acts **first** (`first`: side a, side b, or a coin
+# toss), the **order** of the turns (`sides`: Wolf, Wolf #2, Boar, Boar #2 when the Wolves go first;
+# `alternate`: Wolf, Boar, Wolf #2, Boar #2), and the **targeting** (`focus`: every creature attacks
+# the weakest foe, `spread`: the foe attacked least this round, `random`). Both sides use the same
+# targeting. Pick a **targeting** rule: the bars show how often two Wolves beat two Boars under each
+# first side and order.
+
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
+schedules = {"Wolves first, sides": ("a", "sides"), "Wolves first, alternate": ("a", "alternate"),
+             "Boars first, sides": ("b", "sides"), "Boars first, alternate": ("b", "alternate")}
+targetings = ["focus", "spread", "random"]
+by_rule = {(t, s): wb.encounter([wolf, wolf], [boar, boar], first=f, order=o, targeting=t).p_a_wins
+           for t in targetings for s, (f, o) in schedules.items()}
+
+
+def draw_targeting(targeting):
+    wins = {s: by_rule[(targeting, s)] for s in schedules}
+    coin = (wins["Wolves first, sides"] + wins["Boars first, sides"]) / 2
+    words = (f"Targeting **{targeting}**: the Wolves win **{percent(wins['Wolves first, sides'])}** when they go first "
+             f"and their turns come together (`sides`), **{percent(wins['Wolves first, alternate'])}** when the turns "
+             f"alternate; when the Boars go first, {percent(wins['Boars first, sides'])} and "
+             f"{percent(wins['Boars first, alternate'])}. A coin toss for the first side (`first=\"random\"`) gives the "
+             f"average of the two: {percent(coin)} with `sides`.")
+    chart = bars([{"schedule": s, "P(the Wolves win)": p} for s, p in wins.items()], "schedule",
+                 "P(the Wolves win)", sort=list(schedules), width=560, x_title="first side, order",
+                 title=f"Two Wolves against two Boars, targeting {targeting}")
+    return [say(words), show(chart, f"P(Wolves win) by schedule, targeting {targeting}: "
+                                    + ", ".join(f"{s} {fx(p, 4)}" for s, p in wins.items()))]
+
+
+explore(w.Dropdown(options=targetings, value="focus", description="Targeting"), draw_targeting)
+
+# %% [markdown]
+# Going first is worth most when a side's turns come together: under `sides` both Wolves bite before
+# any Boar moves, and focused on one Boar they fell it before its turn with the chance of the worked
+# example. Under `alternate` the first Boar bites between the two Wolves. The targeting rule moves the
+# numbers less than the order does here: both sides follow the same rule, so what focus fire gains for
+# one side it also gives the other.
+
+# %% [markdown]
+# ## 3. Unbound: flanking
+
+# %% hide
+quote("Flanking: When two characters flank an enemy they gain a +2 tactical bonus to hit at base.",
+      "unbound-d20-attacking.txt")
+
+# %% hide
+quote("Unbound flanking (+2 \"when two characters flank an enemy\"): **default** `auto`: a melee attack\n"
+      "gets +2 when another living creature of its side that attacks in melee has the same foe as its\n"
+      "target this round (acted already or still to act; under `focus` targeting, whenever such an ally\n"
+      "lives); options `never` and `always`.", RULES)
+
+# %% [markdown]
+# Unbound's Owlbear fights two Dire wolves; the Owlbear acts first. Pick the **flanking** rule:
+# `auto` (the rule above: the two wolves flank the Owlbear, which, alone, flanks nobody), `never` (no
+# one gets the +2) or `always` (every melee attack gets it, the Owlbear's too).
+
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
+flank = {f: wb.encounter([owlbear], [dire_wolf, dire_wolf], flanking=f) for f in ("auto", "never", "always")}
+one_wolf = wb.encounter([owlbear], [dire_wolf])
+
+
+def draw_flanking(rule):
+    r = flank[rule]
+    words = (f"Flanking **{rule}**: the Owlbear wins **{percent(r.p_a_wins)}** of fights, the Dire wolves "
+             f"**{percent(r.p_b_wins)}**. Against one Dire wolf (no one to flank with) the Owlbear wins "
+             f"{percent(one_wolf.p_a_wins)}.")
+    chart = charts.duel_chart(r.p_a_wins, r.p_b_wins, r.p_draw, ("the Owlbear", "the Dire wolf pack"),
+                              title=f"The Owlbear against two Dire wolves, flanking {rule}")
+    return [say(words), show(chart, f"Owlbear wins {fx(r.p_a_wins, 4)}, Dire wolves {fx(r.p_b_wins, 4)}")]
+
+
+explore(w.Dropdown(options=list(flank), value="auto", description="Flanking"), draw_flanking)
+
+# %%
+swing = flank["never"].p_a_wins - flank["auto"].p_a_wins
+say(f"The wolves' +2 takes **{percent(swing)}** off the Owlbear's chance: it turns a fight the Owlbear would win "
+    f"({percent(flank['never'].p_a_wins)}) into one it loses more often than not. A +2 is two more faces of the d20 "
+    f"on every wolf's bite, and two wolves bite every round.")
+
+# %% [markdown]
+# ## 4. Glass Empires: the action refunded by a kill
+
+# %% hide
+quote("If your Strike deals enough Damage to outright kill the defender, you receive the Action you spent on your "
+      "Attack back.", "glass-empires-attack.txt")
+
+# %% hide
+quote("Glass Empires: a Strike that kills ends its Attack (its remaining Strikes are lost) and refunds\n"
+      "the Attack's action, which makes a new Attack on the next living foe by the same policy in the same\n"
+      "turn; a kill by that Attack refunds again.", RULES)
+
+# %% [markdown]
+# A Spider Lily has 4 HP, so a Wolf's bite fells it on a Pass (6 damage) or a Crit (12): 15 ways in
+# 36, which is 5/12. Against three Lilies, each kill gives the Wolf its action back and it bites the
+# next Lily in the same turn: it fells all three in its first turn with a chance of 5/12 × 5/12 × 5/12
+# = 125/1728. Without the refund one Wolf needs three turns for three Lilies.
+
+# %%
+refund = {on: wb.encounter([wolf], [lily, lily, lily], refund=on) for on in (True, False)}
+table([{"refund": "on (the rule)" if on else "off", "all three fall in the Wolf's first turn":
+        fx(r.rounds["p_a_wins"][0], 6), "the Wolf wins": percent(r.p_a_wins)} for on, r in refund.items()])
+
+# %% hide
+say(f"125/1728 = {fx(125 / 1728, 6)}. The refund lifts the Wolf's chance against the three Lilies from "
+    f"{percent(refund[False].p_a_wins)} to **{percent(refund[True].p_a_wins)}**: every Lily felled early is a Lily "
+    f"that never bites back.")
+
+# %% [markdown]
+# ## 5. Exact or simulated
+#
+# An **exact** encounter follows every way the fight can go: every creature's hit points, all at once,
+# round by round. Its size is the product of (HP + 1) over the creatures, so it grows fast: each
+# Dire wolf (45 HP) multiplies it by 46. Past a bound the workbench **simulates** instead: it plays
+# many fights (`fights`, with a fixed `seed`, so the notebook prints the same numbers every time) from
+# the same rules, and reports the result with its **standard error** (`standard_error`: about two in
+# three such estimates fall within one standard error of the exact chance, and 19 in 20 within two)
+# and **why** it simulated (`forced_by`).
+
+# %%
+ways = {"2 Dire wolves, exact": wb.encounter([dragon], [dire_wolf] * 2),
+        "2 Dire wolves, simulated (simulate=True)": wb.encounter([dragon], [dire_wolf] * 2, simulate=True,
+                                                                 fights=20_000),
+        "3 Dire wolves": wb.encounter([dragon], [dire_wolf] * 3, fights=20_000)}
+table([{"the Young dragon against": label, "P(the dragon wins)": fx(r.p_a_wins, 4), "exact": r.exact,
+        "standard error": r.standard_error if r.standard_error is not None else "-",
+        "why simulated": ", ".join(r.forced_by) or "-"} for label, r in ways.items()], digits=4)
+
+# %% hide
+exact, sim = ways["2 Dire wolves, exact"], ways["2 Dire wolves, simulated (simulate=True)"]
+off = abs(sim.p_a_wins - exact.p_a_wins) / sim.standard_error
+say(f"The simulation of the two-wolf fight ({sim.fights:,} fights) is {fx(abs(sim.p_a_wins - exact.p_a_wins), 4)} "
+    f"from the exact chance: {fx(off, 1)} standard errors, "
+    + ("within two, as 19 simulations in 20 are." if off < 1.96 else "more than two, as 1 simulation in 20 is.")
+    + f" With three Dire wolves there are {(dragon.hp + 1) * (dire_wolf.hp + 1) ** 3:,} combinations of hit points "
+    f"({dragon.hp + 1} for the dragon's {dragon.hp} HP times {dire_wolf.hp + 1} for each wolf's {dire_wolf.hp}), past "
+    f"the bound in the last column, so that fight is simulated.")
+
+# %% [markdown]
+# ## 6. How many wolves make this deadly?
+#
+# `wb.encounter_difficulty(party, foe)` plays the party against one copy of the foe, then two, three
+# ..., until the party's chance falls below every level asked about (by default a coin flip and nine
+# in ten), and says for each level the most copies the party beats that often. The chart shows the
+# curve: a dashed line at each level, and on each simulated point (a hollow diamond) a bar of about
+# two standard errors either way. Pick **who faces the pack**.
+
+# %% hide
+# How the control below is computed: the workbench calls behind its chart (expand to read).
+packs = {"Last Odyssey: the Troll against Wolves": ([troll], lo_wolf),
+         "Unbound: the Young dragon against Dire wolves": ([dragon], dire_wolf)}
+curves = {label: wb.encounter_difficulty(party, foe, fights=20_000, max_copies=6)
+          for label, (party, foe) in packs.items()}
+
+
+def plural(name, n):
+    """'Wolf' -> 'Wolves', 'Dire wolf' -> 'Dire wolves' (n != 1)."""
+    return name if n == 1 else (name[:-1] + "ves" if name.endswith("f") else name + "s")
+
+
+def draw_pack(label):
+    d = curves[label]
+    rows = d.curve.rows(named=True)
+    party = d.party[0]
+    safe, even = d.copies[0.9], d.copies[0.5]
+    words = (f"The {party} beats up to **{safe}** {plural(d.foe, safe)} at least nine times in ten, and up to "
+             f"**{even}** at least half the time. It wins "
+             + "; ".join(f"{percent(r['p_party_wins'])} against {r['copies']} {plural(d.foe, r['copies'])}"
+                         + ("" if r["exact"] else " (simulated)") for r in rows) + ".")
+    return [say(words), show(charts.difficulty_chart(d), f"P({party} wins) by copies of {d.foe}: "
+                             + ", ".join(f"{r['copies']} {fx(r['p_party_wins'], 4)}" for r in rows))]
+
+
+explore(w.Dropdown(options=list(packs), value="Last Odyssey: the Troll against Wolves", description="Pack",
+                   layout=w.Layout(width="440px")), draw_pack)
+
+# %% [markdown]
+# The curve is not a gentle slope: one wolf more can take a fight from "safe" to "deadly", because
+# each wolf adds its attacks every round, and it adds them for as long as it stands. For an encounter
+# you want to be hard but fair, pick the number of foes just left of the cliff.
+
+# %% [markdown]
+# ## Exercises
+#
+# Replace `None` with your answer and run the cell: the check cell says whether it is right, and
+# why. The controls above help.
+
+# %%
+ask("16.1")
+
+# %%
+answer = None
+check("16.1", answer)
+
+# %%
+ask("16.2")
+
+# %%
+answer = None
+check("16.2", answer)
+
+# %%
+ask("16.3")
+
+# %%
+answer = None
+check("16.3", answer)
