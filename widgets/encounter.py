@@ -13,12 +13,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import altair as alt
 import ipywidgets as W
 import traitlets as T
 
 from workbench.errors import RulesError
 
-from .base import Background, Panel, _children, guarded
+from .base import Background, Panel, _children, guarded, prevalidated
 
 __all__ = ["EncounterPanel", "SideEditor", "encounter_html", "encounter_badge", "BUILD"]
 
@@ -279,6 +280,29 @@ class EncounterPanel(Panel):
             "duel; the group rules are CLARIFICATIONS.md's \u201cEncounters\u201d</i>"
         )
         self.background = Background(self)
+        # how many foes: side A against 1, 2, ... copies of a foe (wb.encounter_difficulty), on demand
+        own = list(dict.fromkeys(k for k, _ in rows["side_b"] if k != BUILD))
+        foes = own + [n for n in self.catalog if n not in own]
+        self.difficulty: Any = None
+        self.difficulty_chart: Any = None
+        self.difficulty_controls = {
+            "foe": W.Dropdown(options=foes, description="copies of", style=style, layout=layout),
+            "max_copies": W.BoundedIntText(
+                value=6, min=1, max=MAX_COPIES, description="at most", style=style, layout=layout
+            ),
+        }
+        self.difficulty_controls["foe"].add_class("wb-difficulty-foe")
+        self.difficulty_button = W.Button(
+            description="How many?",
+            icon="users",
+            tooltip="side A against 1, 2, ... copies of the foe: the most it beats half the time and 9 times in 10",
+        )
+        self.difficulty_button.add_class("wb-difficulty-run")
+        self.difficulty_button.on_click(self.guard(lambda _: self.find_difficulty()))
+        self.difficulty_summary = W.HTML()
+        self.difficulty_summary.add_class("wb-difficulty-summary")
+        self.difficulty_box = W.VBox()
+        self.difficulty_background = Background(self)
         self._ready = True
         self.refresh()
         self.background.wait()  # a panel is built with a result
@@ -297,7 +321,18 @@ class EncounterPanel(Panel):
             [self.stale_banner, self.badge, W.HBox([self.chart, self.stats], layout=W.Layout(align_items="flex-start"))]
         )
         result.add_class("wb-encounter-result")
-        self.children = _children(sides, rules, self.note, self.background.box, self.error_box, result)
+        how_many = W.VBox(
+            [
+                W.HTML("<b>How many foes make it deadly?</b> Side A against more and more copies of one foe"),
+                W.HBox([self.difficulty_controls["foe"], self.difficulty_controls["max_copies"]]),
+                W.HBox([self.difficulty_button, self._error_slot("foe"), self.difficulty_background.box]),
+                self.difficulty_summary,
+                self.difficulty_box,
+            ],
+            layout=W.Layout(margin="16px 0 0 0"),
+        )
+        how_many.add_class("wb-difficulty")
+        self.children = _children(sides, rules, self.note, self.background.box, self.error_box, result, how_many)
         self.add_class("wb-encounter")
 
     def _rows(self, side: list[Any]) -> list[tuple[str, int]]:
@@ -339,9 +374,11 @@ class EncounterPanel(Panel):
         kw |= {"refund": self.refund, "max_rounds": self.max_rounds, "fights": self.fights}
 
         def apply(result: Any) -> Any:
+            from workbench.encounters import side_name
+
             from .duel import fight_figure
 
-            names = (self._side_name(result.a), self._side_name(result.b))
+            names = (side_name(result.a), side_name(result.b))
             self.set_chart(
                 fight_figure(
                     f"A: {names[0]}",
@@ -361,8 +398,34 @@ class EncounterPanel(Panel):
 
         return self.background.run(lambda: encounter(a, b, **kw), apply, "fighting...")
 
-    @staticmethod
-    def _side_name(names: tuple[str, ...]) -> str:
-        from workbench.encounters import EncounterResult
+    def find_difficulty(self) -> Any:
+        """Return (and draw, off the message loop) ``wb.encounter_difficulty`` of side A against
+        copies of the picked foe, up to the picked number, by the group rules on screen: the curve of
+        P(side A wins) (:func:`workbench.charts.difficulty_chart`) and, at 50 % and 90 %, the most
+        copies it beats. None while it runs past a second (``difficulty_background.wait()``)."""
+        from workbench import charts
+        from workbench.encounters import encounter_difficulty
 
-        return EncounterResult._side(names)
+        party, foe = list(self.side_a), self.catalog[self.difficulty_controls["foe"].value]
+        copies = int(self.difficulty_controls["max_copies"].value)
+        kw = {k: getattr(self, k) for k in ("options", "situation", "first", "order", "targeting", "flanking")}
+        kw |= {"refund": self.refund, "max_rounds": self.max_rounds, "fights": self.fights}
+
+        def work() -> tuple[Any, Any]:
+            got = encounter_difficulty(party, foe, max_copies=copies, **kw)
+            return got, charts.difficulty_chart(got)
+
+        def apply(result: tuple[Any, Any]) -> Any:
+            got, chart = result
+            if self.difficulty_chart is None:
+                self.difficulty_chart = alt.JupyterChart(prevalidated(chart))
+                self.difficulty_chart.add_class("wb-difficulty-chart")
+                self.difficulty_box.children = [self.difficulty_chart]
+            else:
+                self.difficulty_chart.chart = prevalidated(chart)
+            self.difficulty_summary.value = html.escape(got.summary())
+            self.clear_message(self.error)
+            self.difficulty = got
+            return got
+
+        return self.difficulty_background.run(work, apply, "fighting more and more foes...")

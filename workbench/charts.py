@@ -515,15 +515,6 @@ def duel_chart(
     return _finish(chart, themed)
 
 
-def _side_name(names: Sequence[str]) -> str:
-    """Return a side's creatures as "Wolf x2 + Boar" (a creature listed twice is "Wolf", "Wolf #2")."""
-    counts: dict[str, int] = {}
-    for n in names:
-        base = str(n).split(" #")[0]
-        counts[base] = counts.get(base, 0) + 1
-    return " + ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
-
-
 def difficulty_chart(
     difficulty: Any,
     title: str | None = None,
@@ -536,7 +527,7 @@ def difficulty_chart(
     exact point has none), and a dashed rule at each of its levels labelled with the most copies the
     party beats that often. The tooltip gives each point's P(party wins), P(foes win) and how it was
     computed."""
-    from .encounters import Difficulty
+    from .encounters import Difficulty, side_name
 
     if not isinstance(difficulty, Difficulty):
         raise RulesError(
@@ -545,7 +536,7 @@ def difficulty_chart(
     curve = difficulty.curve
     if curve.height == 0:
         raise RulesError("the difficulty's curve has no points", field="difficulty")
-    party, foe = _side_name(difficulty.party), difficulty.foe
+    party, foe = side_name(difficulty.party), difficulty.foe
     data = curve.select("copies", "p_party_wins", "p_foes_win", "exact", "standard_error").with_columns(
         method=pl.when(pl.col("exact")).then(pl.lit("exact")).otherwise(pl.lit("simulated")),
         how=pl.when(pl.col("exact"))

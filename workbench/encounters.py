@@ -13,12 +13,22 @@ from .arguments import bounded, check_confirm, check_fights, check_first, check_
 from .errors import RulesError
 from .work import check, fight_work
 
-__all__ = ["EncounterResult", "Difficulty", "encounter", "encounter_difficulty", "ENCOUNTERS"]
+__all__ = ["EncounterResult", "Difficulty", "encounter", "encounter_difficulty", "side_name", "ENCOUNTERS"]
 
 #: the rule cited by the encounter's refusals
 ENCOUNTERS = "CLARIFICATIONS.md: Encounters: groups against groups"
 #: creatures on one side (the rules never field more; the simulation's cost grows with them)
 MAX_SIDE = 50
+
+
+def side_name(names: Any) -> str:
+    """Return a side's creatures in words, "Wolf x2 + Boar" (a creature listed twice is named "Wolf",
+    "Wolf #2" in the results)."""
+    counts: dict[str, int] = {}
+    for n in names:
+        base = str(n).split(" #")[0]
+        counts[base] = counts.get(base, 0) + 1
+    return " + ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
 
 
 @dataclass(frozen=True)
@@ -55,14 +65,6 @@ class EncounterResult:
     forced_by: tuple[str, ...] = ()
     states: int | None = None
 
-    @staticmethod
-    def _side(names: tuple[str, ...]) -> str:
-        counts: dict[str, int] = {}
-        for n in names:
-            base = n.split(" #")[0]
-            counts[base] = counts.get(base, 0) + 1
-        return " + ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
-
     def summary(self) -> str:
         """Return a short readable summary."""
         forced = f"; forced by {', '.join(self.forced_by)}" if self.forced_by else ""
@@ -76,7 +78,7 @@ class EncounterResult:
             else f"no fight is decided within {self.max_rounds} rounds"
         )
         return (
-            f"{self._side(self.a)} vs {self._side(self.b)} ({how}, {self.first} acts first, order {self.order}, "
+            f"{side_name(self.a)} vs {side_name(self.b)} ({how}, {self.first} acts first, order {self.order}, "
             f"targeting {self.targeting}, {self.max_rounds} rounds at most): side a wins {self.p_a_wins:.2%}, "
             f"side b wins {self.p_b_wins:.2%}, draw {self.p_draw:.2%}, unresolved {self.p_unresolved:.2%}; {last}"
         )
@@ -353,7 +355,7 @@ class Difficulty:
     def summary(self) -> str:
         """Return a short readable summary."""
         parts = [f"{int(n)} at {level:.0%}" for level, n in sorted(self.copies.items())]
-        return f"{' + '.join(self.party)} against copies of {self.foe}: the most copies beaten {', '.join(parts)}"
+        return f"{side_name(self.party)} against copies of {self.foe}: the most copies beaten {', '.join(parts)}"
 
     def __repr__(self) -> str:
         return f"Difficulty({self.summary()})"

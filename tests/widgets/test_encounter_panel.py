@@ -111,3 +111,17 @@ def test_the_app_tab_fights_two_of_the_damage_build_and_follows_it():
     assert enc.side_a == [BOAR, BOAR] and enc.value.a == ("Boar", "Boar #2")
     want = wb.encounter([BOAR, BOAR], [d.target])
     assert enc.value.p_a_wins == pytest.approx(want.p_a_wins, abs=1e-12)
+
+
+def test_how_many_foes_is_wb_encounter_difficulty_of_side_a():
+    p = EncounterPanel("glass_empires", [WOLF, BOAR], [LILY])
+    assert p.difficulty_controls["foe"].value == "Spider Lily"  # side B's first creature
+    p.difficulty_controls["max_copies"].value = 4
+    p.difficulty_button.click()
+    p.difficulty_background.wait(120)
+    want = wb.encounter_difficulty([WOLF, BOAR], LILY, max_copies=4)
+    assert p.difficulty.copies == want.copies
+    assert p.difficulty.curve["p_party_wins"].to_list() == pytest.approx(want.curve["p_party_wins"].to_list(), abs=1e-12)
+    assert p.difficulty_summary.value == want.summary()
+    spec = str(p.difficulty_chart.chart.to_dict())
+    assert "copies of Spider Lily" in spec and "Wolf + Boar against copies of Spider Lily" in spec
