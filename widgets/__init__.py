@@ -21,6 +21,7 @@ from .situation import OptionsPanel, SituationPanel
 if TYPE_CHECKING:  # the lazy names (below) as a type checker sees them
     from .compare import ComparePanel
     from .duel import DuelPanel
+    from .encounter import EncounterPanel
     from .sweep import SweepPanel
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "OptionsPanel",
     "DamagePanel",
     "DuelPanel",
+    "EncounterPanel",
     "ComparePanel",
     "FilePanel",
     "SweepPanel",
@@ -44,7 +46,7 @@ __all__ = [
 
 # The panels of the app's tabs not shown at start load on first use, so that the app's first view
 # imports only what it shows (issue 38, item 6).
-_LAZY = {"ComparePanel": "compare", "DuelPanel": "duel", "SweepPanel": "sweep"}
+_LAZY = {"ComparePanel": "compare", "DuelPanel": "duel", "EncounterPanel": "encounter", "SweepPanel": "sweep"}
 
 
 def __getattr__(name: str) -> object:

@@ -252,7 +252,7 @@ class EncounterPanel(Panel):
             editor.add_class(f"wb-encounter-{name.replace('_', '-')}")
             T.dlink((editor, "value"), (self, name))
             T.dlink((self, "build"), (editor, "build"))
-        style, layout = {"description_width": "9em"}, W.Layout(width="26em")
+        style, layout = {"description_width": "10em"}, W.Layout(width="34em")
         self.controls: dict[str, W.Widget] = {
             "first": W.Dropdown(
                 options=list(FIRST_CHOICES.items()), description="initiative", style=style, layout=layout
@@ -264,7 +264,7 @@ class EncounterPanel(Panel):
                 options=list(TARGETING_CHOICES.items()), description="each attacks", style=style, layout=layout
             ),
             "flanking": W.Dropdown(
-                options=list(FLANKING_CHOICES.items()), description="flanking (Unbound)", style=style, layout=layout
+                options=list(FLANKING_CHOICES.items()), description="Unbound flanking", style=style, layout=layout
             ),
             "refund": W.Checkbox(description="a kill refunds the action (Glass Empires)", indent=False),
             "max_rounds": W.BoundedIntText(min=1, max=10_000, description="max rounds", style=style, layout=layout),
@@ -286,9 +286,9 @@ class EncounterPanel(Panel):
         self.difficulty: Any = None
         self.difficulty_chart: Any = None
         self.difficulty_controls = {
-            "foe": W.Dropdown(options=foes, description="copies of", style=style, layout=layout),
+            "foe": W.Dropdown(options=foes, description="copies of", style=style, layout=W.Layout(width="26em")),
             "max_copies": W.BoundedIntText(
-                value=6, min=1, max=MAX_COPIES, description="at most", style=style, layout=layout
+                value=6, min=1, max=MAX_COPIES, description="at most", style=style, layout=W.Layout(width="16em")
             ),
         }
         self.difficulty_controls["foe"].add_class("wb-difficulty-foe")

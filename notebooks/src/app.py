@@ -9,8 +9,9 @@
 # The other tabs: **Duel** lets the two creatures fight until one falls; **Compare** sets several
 # attackers against several targets; **Build** edits the attack and searches for the best build
 # within a budget; **Sweep** runs one number over a range; **Race** races two builds to the kill;
-# **Variants** tries the rules' optional variants. Open **Dice box** under a chart to type any dice
-# (`3d6+2`, `4d6kh3`, `d20+7 >= 16`) and see them beside the attack.
+# **Variants** tries the rules' optional variants; **Encounter** sets a group against a group (how
+# many foes make a fight deadly?). Open **Dice box** under a chart to type any dice (`3d6+2`,
+# `4d6kh3`, `d20+7 >= 16`) and see them beside the attack.
 #
 # To show someone what you see, press **Copy link** at the bottom: the link reopens this setup, pins
 # included. Nothing you change here changes the rules for anyone else.

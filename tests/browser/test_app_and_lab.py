@@ -391,6 +391,13 @@ def test_the_encounter_tab_fights_two_builds_against_the_target(app) -> None:
     assert rows.count() == 2
     fought = _text_until(stats, lambda seen: seen.count("B: ") == 2, APP_READY_MS)
     assert fought.count("B: ") == 2  # side B's two creatures, each with its own row
+    # how many foes: side A against more and more copies of side B's first creature
+    app.locator(".wb-difficulty-run").click()
+    said = text_containing(app.locator(".wb-difficulty-summary"), "against copies of", APP_READY_MS)
+    assert "the most copies beaten" in said
+    app.locator(".wb-difficulty-chart svg, .wb-difficulty-chart canvas").first.wait_for(timeout=STEP_MS)
+    assert "copies of" in chart_picture(app, ".wb-difficulty-chart")
+    shot(app, "encounter-difficulty", app.locator(".wb-difficulty"))
     app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
     assert not app.problems, app.problems
 
