@@ -82,3 +82,54 @@ def test_focus_and_hp_left_count_endurance_and_vitality() -> None:
     assert first["Rat"] > 0.9 > first["Wolf"]
     left = got.hp_left.filter(got.hp_left["name"] == "Wolf")["hp_left"]
     assert int(left.max()) <= 8
+
+
+def _blaster(area: str | None) -> tuple:
+    """A Blaster (the Giant Centipede's stats) whose one set, Blast, is 4 dice against Toughness 0,
+    with ``area`` its area upgrade; a Mouse has 1 hit point (Endurance 0, Vitality 1)."""
+    A = wb.system("annulus")
+    blast = A.Attack(name="Blast", defense="toughness", upgrades={area: 1} if area else {})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(blast,))
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    mouse = CAT.creature("Rat").replace(name="Mouse", endurance=0, vitality=1, attack_sets=(nibble,))
+    return blast, blaster, mouse
+
+
+@pytest.mark.parametrize("area, struck", [("Burst", 3), ("Arc", 3), ("Line", 2), (None, 1)])
+def test_an_area_set_strikes_the_foes_in_its_area(area: str | None, struck: int) -> None:
+    """An area set "strikes all creatures" in its area: in an encounter its target and the next living
+    foes, up to Arc 3, Burst 3, Line 2 (CLARIFICATIONS.md, Encounters), each rolled for separately.
+
+    Worked by hand: the Blast rolls 4 dice, each a success on 4+ (p = 1/2), 1 damage per success
+    against Toughness 0, so one Blast fells a 1-HP Mouse with P = 1 - (1/2)^4 = 15/16 (checked below
+    against wb.damage). The Blaster acts first; its turn is 2 actions but the Blast costs 1 and, an
+    area set, is spent until it recharges, so the turn is one Blast (with no area it is not spent:
+    two Blasts at the target). All three Mice fall in round 1
+    only when the Blast strikes all three: (15/16)^3 = 3375/4096 = 0.823974609375 for Burst and Arc;
+    a Line strikes two and a set with no area one, so side A never wins in round 1 with them."""
+    blast, blaster, mouse = _blaster(area)
+    assert wb.damage(blast, blaster, mouse).sf(1) == pytest.approx(15 / 16, abs=1e-12)
+    fights = 40_000
+    got = wb.encounter([blaster], [mouse] * 3, fights=fights, seed=11)
+    first_round = float(got.rounds["p_a_wins"][0])
+    want = 3375 / 4096 if struck == 3 else 0.0
+    assert abs(first_round - want) <= 4 * np.sqrt(want * (1 - want) / fights) + 1e-12
+    # round 1 alone: each Mouse in the area survives it with 1/16 (one Blast); a set with no area is
+    # not spent, so the target takes both actions' Blasts, (1/16)^2; a Mouse outside is never struck
+    one = wb.encounter([blaster], [mouse] * 3, max_rounds=1, fights=fights, seed=12)
+    survives = one.creatures["p_survives"].to_list()[1:]
+    alive = 1 / 16 if area else 1 / 256
+    for k, p in enumerate(survives):
+        if k < struck:
+            assert abs(p - alive) <= 4 * np.sqrt(alive * (1 - alive) / fights)
+        else:
+            assert p == 1.0
+
+
+def test_an_area_set_reach_is_its_area() -> None:
+    sys_ = wb.system("annulus")
+    for area, reach in (("Burst", 3), ("Arc", 3), ("Line", 2), (None, 1)):
+        _, blaster, mouse = _blaster(area)
+        assert sys_.fight_round(blaster, mouse).reach == reach
+    # the Drake's Fire Breath is a Line, its Tail Sweep an Arc: three foes at most
+    assert sys_.fight_round(CAT.creature("Drake"), CAT.creature("Wolf")).reach == 3

@@ -343,9 +343,9 @@ class _Play:
         return _Batch.concat(parts)
 
     def group(self, b: _Batch, actor: int, target: np.ndarray, reach: int) -> _Batch:
-        """Return the fights after ``actor``'s turn over several foes (its round's ``group_turn``):
-        its target, then the next living foes by the same policy (random: in listed order), up to
-        ``reach``."""
+        """Return the fights after ``actor``'s turn over several foes (its round's ``ready``, then its
+        ``group_turn``): its target, then the next living foes by the same policy (random: in listed
+        order), up to ``reach``."""
         enc = self.enc
         foes = enc.foes(actor)
         alive = self.alive(b)[:, foes]
@@ -366,8 +366,11 @@ class _Play:
             tup = [int(t) for t in row if t >= 0]
             sub = b.take(inverse.ravel() == g)
             rnd = enc.round_of(actor, tup[0])
+            draw = Sampler(self.rng)
+            # the dice its turn rolls before its plan (play's "ready"), then the turn over the foes
+            me, first = play(rnd, sub.states[actor], sub.states[tup[0]], draw, ("ready",))
             me, hit = rnd.group_turn(  # type: ignore[attr-defined]
-                sub.states[actor], [sub.states[t] for t in tup], Sampler(self.rng), [enc.creatures[t] for t in tup]
+                me, [first, *(sub.states[t] for t in tup[1:])], draw, [enc.creatures[t] for t in tup]
             )
             sub.states[actor] = me
             for t, s in zip(tup, hit):

@@ -196,6 +196,12 @@ def disarm_order(sys: Any, sets: Any, me: Any, foe: Any, options: Any, situation
     return np.array([i for _, i in sorted(value)], dtype=np.int64)
 
 
+#: the foes an area set strikes in an encounter, its target and the next living foes by the encounter's
+#: policy (CLARIFICATIONS.md, Encounters: "up to default ``foes_in_area``: Arc 3 (a 3 m arc at 1 m),
+#: Burst 3, Line 2"; allies in the area, default 0, are not struck)
+FOES_IN_AREA = {"Arc": 3, "Burst": 3, "Line": 2}
+
+
 class _Striker:
     """One creature attacking another: its sets, outcome tables and plans (both directions of a
     fight have one: the foe's Counter is the other direction's use)."""
@@ -208,6 +214,8 @@ class _Striker:
         pad = lambda xs, v: np.array(list(xs) or [v])  # noqa: E731
         self.cost = pad((sys.attack_cost(s, options) for s in self.sets), 0)
         self.area = pad((bool(s.area) for s in self.sets), False)
+        #: the foes each set strikes in a group: its area's default ``foes_in_area`` (FOES_IN_AREA), else 1
+        self.in_area = pad((FOES_IN_AREA.get(s.area, 1) if s.area else 1 for s in self.sets), 1)
         self.telegraphed = pad((s.alteration == "Telegraphed" for s in self.sets), False)
         self.spree = pad((s.has("Killing Spree") for s in self.sets), False)
         self.defense_of = pad((("agility", "toughness", "insight").index(s.defense) for s in self.sets), 0)
@@ -480,6 +488,9 @@ class AnnulusRound:
             for other in (foe, me)
         )
         self._labels: list[str] = []
+        #: in an encounter (:meth:`in_group`): both sides' creatures, and my rounds against my other foes
+        self._group: tuple[list[Any], list[Any]] | None = None
+        self._others: dict[int, AnnulusRound] = {}
 
     def in_group(self, my_foes: list[Any], its_foes: list[Any]) -> AnnulusRound:
         """Return this round with each creature's state kept as all its foes in an encounter need it
@@ -498,7 +509,39 @@ class AnnulusRound:
             for foes in (my_foes, its_foes)
         )
         group.key = None if self.key is None else (*self.key, "in a group", tuple(my_foes), tuple(its_foes))
+        group._group = (list(my_foes), list(its_foes))
+        group._others = {}
         return group
+
+    @property
+    def reach(self) -> int:
+        """Return the most foes one turn of mine strikes in an encounter: the most an area set of mine
+        strikes (:data:`FOES_IN_AREA`), 1 without one."""
+        return int(self.a.in_area.max())
+
+    def _beside(self, model: Any) -> AnnulusRound:
+        """Return my round against ``model``, another foe of the group, kept as the group keeps its
+        state (:meth:`in_group`)."""
+        got = self._others.get(id(model))
+        if got is None:
+            rnd = AnnulusRound(
+                self.sys, self.me, model, self.options, self.situation, None, self.tactics, self.foe_tactics
+            )
+            got = self._others[id(model)] = rnd.in_group(*self._group) if self._group else rnd
+        return got
+
+    def group_turn(
+        self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
+    ) -> tuple[Combatant, list[Combatant]]:
+        """Return (me, foes) after my turn in an encounter (``foes[0]`` my target, then the next living
+        foes by the encounter's policy, ``models`` their creatures; after :meth:`ready`): the turn of
+        :meth:`turn` against ``foes[0]``, where an area set ("strikes all creatures" in its area) also
+        strikes the next foes up to its :data:`FOES_IN_AREA`, "each creature in the area ... rolled for
+        separately" (CLARIFICATIONS.md, Encounters): each one a use of the set on that foe, its Counter
+        included, by my round against it (:meth:`_beside`)."""
+        extra = [(self._beside(m), f) for m, f in zip(models[1:], foes[1:])]
+        me, foe, extra = self._turn(me, foes[0], draw, plan, extra)
+        return me, [foe, *(f for _, f in extra)]
 
     @staticmethod
     def _pooled(creature: Any, other: Any, tactics: Tactics) -> bool:
@@ -859,6 +902,14 @@ class AnnulusRound:
 
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn from after its :meth:`ready` (module docstring)."""
+        me, foe, _ = self._turn(me, foe, draw, plan, [])
+        return me, foe
+
+    def _turn(
+        self, me: Combatant, foe: Combatant, draw: Draw, plan: Any, extra: list[tuple[AnnulusRound, Combatant]]
+    ) -> tuple[Combatant, Combatant, list[tuple[AnnulusRound, Combatant]]]:
+        """Return (me, foe, ``extra``) after my turn (:meth:`turn`); ``extra``: the other foes an area
+        set of mine strikes in a group, each with my round against it (:meth:`group_turn`)."""
         if plan is None or isinstance(plan, str):
             labels = [] if plan is None else [plan]
             given = np.full(me.size, 0 if labels else -1, np.int64)
@@ -896,6 +947,9 @@ class AnnulusRound:
             states = (me, foe, t)
             if go.any():
                 states = self._use(0, states, s, go, draw, own_turn=True, counter=True)
+                area = go & self.a.area[np.maximum(s, 0)]
+                if extra and area.any():
+                    states, extra = self._area(states, s, area, draw, extra)
         states = self._blood_price(states, draw)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
@@ -905,7 +959,42 @@ class AnnulusRound:
         # (reset at its turn), mine unless I counter before my next turn
         me = me.replace(counter_used=0 * me.counter_used, reroll_used=me.reroll_used * int(self.a.counters))
         foe = foe.replace(counter_used=0 * foe.counter_used, reroll_used=0 * foe.reroll_used)
-        return me, foe
+        extra = [
+            (
+                r,
+                f.replace(
+                    blind=np.maximum(0, f.blind - 1),
+                    petrify=np.maximum(0, f.petrify - 1),
+                    counter_used=0 * f.counter_used,
+                ),
+            )
+            for r, f in extra
+        ]
+        return me, foe, extra
+
+    def _area(
+        self,
+        states: tuple[Columns, ...],
+        sets: np.ndarray,
+        area: np.ndarray,
+        draw: Draw,
+        extra: list[tuple[AnnulusRound, Combatant]],
+    ) -> tuple[tuple[Columns, ...], list[tuple[AnnulusRound, Combatant]]]:
+        """Return (states, extra) after the area set ``sets`` used where ``area`` also strikes the
+        other foes in its area, up to its :data:`FOES_IN_AREA` (the target is the first): each a use
+        of the set on that foe by my round against it, where the foe still stands."""
+        me, t = cast(Combatant, states[0]), states[2]
+        reach = self.a.in_area[np.maximum(sets, 0)]
+        out = []
+        for k, (rnd, f) in enumerate(extra):
+            go = area & (reach > k + 1)
+            if go.any():
+                me, f, t = cast(
+                    tuple[Combatant, Combatant, Any],
+                    rnd._use(0, (me, f, t), sets, go, draw, own_turn=True, counter=True),
+                )
+            out.append((rnd, f))
+        return (me, states[1], t), out
 
     def _blood_price(self, states: tuple[Columns, ...], draw: Draw) -> tuple[Columns, ...]:
         """Return ``states`` after the attacker's Blood Price uses (``Tactics.blood_price_uses``, after
