@@ -142,12 +142,12 @@ def estimate(call: Callable[..., Any] | str, *args: Any, **kwargs: Any) -> Estim
     confirm = bool(kwargs.get("confirm", False))
     if name in ("duel", "rounds_to_kill"):
         return Estimate(name, (fight_work(name, kwargs),), confirm)
-    import workbench
-
-    if name not in COUNTERS and name in workbench.__all__:
+    package = sys.modules[__package__ or "workbench"]  # (loaded before any of its modules)
+    if name not in COUNTERS and name in getattr(package, "__all__", ()):
         # each call's module registers its counter when imported: asking the package for the call
-        # imports it (workbench/__init__.py's lazy names), as calling it would
-        getattr(workbench, name)
+        # loads it (workbench/__init__.py's lazy names), as calling it would; no import of the
+        # package here, which would close a cycle through the calls' modules that import this one
+        getattr(package, name)
     counter = COUNTERS.get(name)
     if counter is None:
         raise RulesError(
