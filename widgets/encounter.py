@@ -355,6 +355,11 @@ class EncounterPanel(Panel):
                 rows.append((key, 1))
         return rows
 
+    def rules(self) -> dict[str, Any]:
+        """Return the keyword arguments of ``wb.encounter`` on screen: the group rules (every input
+        but the sides), the options and situation, and the fights of a simulation."""
+        return {k: getattr(self, k) for k in self.INPUTS[2:]} | {"fights": self.fights}
+
     @T.observe(*INPUTS)
     @guarded
     def _on_input(self, change: dict) -> None:
@@ -370,8 +375,7 @@ class EncounterPanel(Panel):
         from workbench.encounters import encounter
 
         a, b = list(self.side_a), list(self.side_b)
-        kw = {k: getattr(self, k) for k in ("options", "situation", "first", "order", "targeting", "flanking")}
-        kw |= {"refund": self.refund, "max_rounds": self.max_rounds, "fights": self.fights}
+        kw = self.rules()
 
         def apply(result: Any) -> Any:
             from workbench.encounters import side_name
@@ -408,8 +412,7 @@ class EncounterPanel(Panel):
 
         party, foe = list(self.side_a), self.catalog[self.difficulty_controls["foe"].value]
         copies = int(self.difficulty_controls["max_copies"].value)
-        kw = {k: getattr(self, k) for k in ("options", "situation", "first", "order", "targeting", "flanking")}
-        kw |= {"refund": self.refund, "max_rounds": self.max_rounds, "fights": self.fights}
+        kw = self.rules()
 
         def work() -> tuple[Any, Any]:
             got = encounter_difficulty(party, foe, max_copies=copies, **kw)
