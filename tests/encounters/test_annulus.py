@@ -133,3 +133,12 @@ def test_an_area_set_reach_is_its_area() -> None:
         assert sys_.fight_round(blaster, mouse).reach == reach
     # the Drake's Fire Breath is a Line, its Tail Sweep an Arc: three foes at most
     assert sys_.fight_round(CAT.creature("Drake"), CAT.creature("Wolf")).reach == 3
+
+
+def test_a_creature_felled_by_vital_damage_has_no_hp_left() -> None:
+    """The Cutpurse's Sneak Stab is Vital: the Town Guard can fall with Endurance left. A fallen
+    creature has 0 HP left, so alone on its side it survives exactly when its side wins or the fight
+    is unresolved."""
+    got = wb.encounter([CAT.creature("Town Guard")], [CAT.creature("Cutpurse")], fights=4_000, seed=4)
+    guard = got.creatures.row(0, named=True)
+    assert guard["p_survives"] == pytest.approx(got.p_a_wins + got.p_unresolved, abs=1e-12)

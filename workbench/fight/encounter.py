@@ -112,10 +112,11 @@ class Encounter:
 
     def left(self, i: int, s: Columns) -> np.ndarray:
         """Return creature i's hit points left in the states ``s`` (module docstring: ``hp_lost``
-        where its round has it, else its damage taken), at least 0."""
+        where its round has it, else its damage taken): 0 once it has fallen (Annulus: Vitality gone
+        to vital damage with Endurance left is a fall)."""
         lost = getattr(self.round_of(i, int(self.foes(i)[0])), "hp_lost", None)
         taken = np.asarray(lost(0, s) if lost is not None else _damage(s), dtype=np.int64)
-        return np.maximum(self.total[i] - taken, 0)
+        return np.where(_damage(s) >= self.hp[i], 0, np.maximum(self.total[i] - taken, 0))
 
     def reach(self, i: int) -> int:
         """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
