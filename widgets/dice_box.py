@@ -197,7 +197,9 @@ class DiceBox(Panel):
         if not named:
             chart = charts.damage_chart(Dist.constant(0), title="Dice box", subtitle="type an expression above")
         elif self.view == "at least":
-            chart = charts.at_least_chart(named, title="Chance of at least x", x_title="x")
+            chart = charts.at_least_chart(
+                named, title="Chance of at least x", x_title="x", quantity="value", legend="Expression"
+            )
         elif self.view == "at most":
             chart = charts.at_most_chart(named, title="Chance of at most x", x_title="x")
         else:

@@ -39,6 +39,7 @@ __all__ = [
     "race_chart",
     "variant_heatmap",
     "cost_front_chart",
+    "references_chart",
     "pinned_chart",
     "PINNED_VIEWS",
     "heatmap",
@@ -336,20 +337,56 @@ def at_least_chart(
     *,
     subtitle: str | None = None,
     x_title: str = "Damage (at least)",
+    quantity: str = "damage",
+    legend: str = "Build",
     themed: bool = True,
 ) -> AnyChart:
-    """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid."""
-    named = _named(dists, "damage")
-    frames = []
+    """Return the "at least X damage" curve P(X >= x) of one Dist or of several named ones overlaid
+    (``legend`` names what each line is, ``quantity`` what X is, on the y axis: "P(damage ≥ x)")."""
+    return _tail_chart(dists, "at_least", title, subtitle, x_title, quantity, legend, themed)
+
+
+def at_most_chart(
+    dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
+    title: str = "Chance of at most X",
+    *,
+    subtitle: str | None = None,
+    x_title: str = "Outcome (at most)",
+    quantity: str = "value",
+    legend: str = "Expression",
+    themed: bool = True,
+) -> AnyChart:
+    """Return the "at most x" curve P(X <= x) of one Dist or of several named ones overlaid (the
+    mirror of :func:`at_least_chart`; the dice box's "at most" view)."""
+    return _tail_chart(dists, "at_most", title, subtitle, x_title, quantity, legend, themed)
+
+
+def _tail_chart(
+    dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
+    column: str,
+    title: str,
+    subtitle: str | None,
+    x_title: str,
+    quantity: str,
+    legend: str,
+    themed: bool,
+) -> AnyChart:
+    """Return the step curve of ``column`` ("at_least": P(X >= x), closed by a 0 past the largest
+    value, its long tail cut when several are overlaid; "at_most": P(X <= x), opened by a 0 before
+    the smallest) of each named Dist."""
+    least = column == "at_least"
+    named = _named(dists, quantity)
     cut, note = (
         bulk_cut({str(n): (d if isinstance(d, Dist) else _dist_of_frame(d)) for n, d in named.items()})
-        if len(named) > 1
+        if least and len(named) > 1
         else (None, "")
     )
+    frames = []
     for name, d in named.items():
-        f = dist_frame(d).select("damage", "at_least")
-        end = pl.DataFrame({"damage": [int(_number(f["damage"].max())) + 1], "at_least": [0.0]})
-        f = pl.concat([f, end]).with_columns(build=pl.lit(str(name)))
+        f = dist_frame(d).select("damage", column)
+        edge = int(_number(f["damage"].max())) + 1 if least else int(_number(f["damage"].min())) - 1
+        pad = pl.DataFrame({"damage": [edge], column: [0.0]})
+        f = (pl.concat([f, pad]) if least else pl.concat([pad, f])).with_columns(build=pl.lit(str(name)))
         frames.append(f if cut is None else f.filter(pl.col("damage") <= cut))
     shown_sub: str | list[str] | None = subtitle
     if note:
@@ -358,21 +395,27 @@ def at_least_chart(
     if frame.height > MAX_ROWS:
         raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
     many = len(named) > 1
+    sign = "≥" if least else "≤"
     chart = (
         alt.Chart(frame)
-        .mark_line(interpolate="step-before", point=frame.height <= 120, strokeWidth=2)
+        .mark_line(interpolate="step-before" if least else "step-after", point=frame.height <= 120, strokeWidth=2)
         .encode(
             x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y("at_least:Q", title="P(damage ≥ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y(
+                f"{column}:Q",
+                title=f"P({quantity} {sign} x)",
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1]),
+            ),
             color=(
-                alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
+                alt.Color("build:N", title=legend, scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
                 if many
                 else alt.value(PALETTE[0])
             ),
             tooltip=[
-                alt.Tooltip("build:N", title="build"),
-                alt.Tooltip("damage:Q", title="at least"),
-                alt.Tooltip("at_least:Q", title="probability", format=".2%"),
+                alt.Tooltip("build:N", title=legend.lower()),
+                alt.Tooltip("damage:Q", title=column.replace("_", " ")),
+                alt.Tooltip(f"{column}:Q", title="probability", format=".2%"),
             ],
         )
         .properties(title=_title(title, shown_sub), width=WIDTH, height=HEIGHT)
@@ -602,7 +645,13 @@ def difficulty_chart(
                 ],
             )
         )
-    methods = ["exact", "simulated"]
+    # the legend names only the methods on the chart (an all-simulated curve shows no "exact")
+    shown = [
+        (m, mark, fill)
+        for m, mark, fill in [("exact", "circle", PALETTE[0]), ("simulated", "diamond", "white")]
+        if m in set(data["method"])
+    ]
+    methods = [m for m, _, _ in shown]
     legend = alt.Legend(orient="bottom") if simulated.height else None
     base = alt.Chart(data)
     layers.append(base.mark_line(color=PALETTE[0], strokeWidth=2).encode(x=x, y=y))
@@ -611,10 +660,10 @@ def difficulty_chart(
             x=x,
             y=y,
             shape=alt.Shape(
-                "method:N", title=None, scale=alt.Scale(domain=methods, range=["circle", "diamond"]), legend=legend
+                "method:N", title=None, scale=alt.Scale(domain=methods, range=[m for _, m, _ in shown]), legend=legend
             ),
             fill=alt.Fill(
-                "method:N", title=None, scale=alt.Scale(domain=methods, range=[PALETTE[0], "white"]), legend=legend
+                "method:N", title=None, scale=alt.Scale(domain=methods, range=[f for _, _, f in shown]), legend=legend
             ),
             tooltip=tips,
         )
@@ -1203,46 +1252,4 @@ def pinned_chart(
             color=alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
         )
     chart = alt.hconcat(left, right, title=_title(title)).resolve_scale(color="shared")
-    return _finish(chart, themed)
-
-
-def at_most_chart(
-    dists: Dist | pl.DataFrame | Mapping[str, Dist | pl.DataFrame],
-    title: str = "Chance of at most X",
-    *,
-    subtitle: str | None = None,
-    x_title: str = "Outcome (at most)",
-    themed: bool = True,
-) -> AnyChart:
-    """Return the "at most x" curve P(X <= x) of one Dist or of several named ones overlaid (the
-    mirror of :func:`at_least_chart`; the dice box's "at most" view)."""
-    named = _named(dists, "value")
-    frames = []
-    for name, d in named.items():
-        f = dist_frame(d).select("damage", "at_most")
-        start = pl.DataFrame({"damage": [int(_number(f["damage"].min())) - 1], "at_most": [0.0]})
-        frames.append(pl.concat([start, f]).with_columns(build=pl.lit(str(name))))
-    frame = pl.concat(frames)
-    if frame.height > MAX_ROWS:
-        raise RulesError(f"{frame.height} points is more than a chart holds; chart fewer builds", field="dists")
-    many = len(named) > 1
-    chart = (
-        alt.Chart(frame)
-        .mark_line(interpolate="step-after", point=frame.height <= 120, strokeWidth=2)
-        .encode(
-            x=alt.X("damage:Q", title=x_title, axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y("at_most:Q", title="P(value ≤ x)", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-            color=(
-                alt.Color("build:N", title="Expression", scale=alt.Scale(range=PALETTE), sort=list(map(str, named)))
-                if many
-                else alt.value(PALETTE[0])
-            ),
-            tooltip=[
-                alt.Tooltip("build:N", title="expression"),
-                alt.Tooltip("damage:Q", title="at most"),
-                alt.Tooltip("at_most:Q", title="probability", format=".2%"),
-            ],
-        )
-        .properties(title=_title(title, subtitle), width=WIDTH, height=HEIGHT)
-    )
     return _finish(chart, themed)

@@ -17,7 +17,7 @@ import numpy as np
 from .errors import RulesError, show
 from .limits import LIMITS, MAX_NAME, MAX_OUTCOME
 
-__all__ = ["check_int", "check_number", "check_choice", "check_bool", "check_str", "MAX_MAGNITUDE"]
+__all__ = ["check_int", "check_number", "check_choice", "check_bool", "check_str", "check_utf8", "MAX_MAGNITUDE"]
 
 
 #: the magnitude past which a whole-number or number field is refused even without its own bound
@@ -187,6 +187,12 @@ def check_str(
         raise RulesError(f"must be {what}, not {show(value)}", field=field, rule=rule)
     if len(value) > max_length:
         raise RulesError(f"must be at most {max_length} characters, not {len(value)}", field=field, rule=LIMITS)
+    check_utf8(value, field)
+    return value.strip()
+
+
+def check_utf8(value: str, field: str | None = None) -> None:
+    """Refuse a text that cannot be written as UTF-8 (a lone surrogate cannot be saved or shared)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -196,4 +202,3 @@ def check_str(
             field=field,
             rule="io: files and share codes are UTF-8",
         ) from None
-    return value.strip()

@@ -31,8 +31,9 @@ import numpy as np
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic.functional_validators import SkipValidation
 
+from .checks import MAX_MAGNITUDE, check_utf8
 from .errors import RulesError, show
-from .limits import LIMITS, MAX_LIST, MAX_NAME, MAX_OUTCOME
+from .limits import LIMITS, MAX_LIST, MAX_NAME
 
 __all__ = [
     "FieldSpec",
@@ -50,10 +51,6 @@ __all__ = [
 
 #: the rule of every model's ``name`` field: the public API names its models (docs/models.md)
 NAME_RULE = "docs/models.md: Models and their fields (catalogs, plans and lists find models by name)"
-
-#: the magnitude past which a whole-number or number field is refused even without its own bound
-#: (far inside int64 and float64's exact integers, so nothing downstream wraps or overflows)
-MAX_MAGNITUDE = MAX_OUTCOME
 
 #: kind -> what a value of that kind is (the ``kind`` column of the docs tables)
 KINDS: dict[str, str] = {
@@ -207,14 +204,7 @@ def _flag(value: Any) -> Any:
 def _text(value: Any) -> Any:
     if not isinstance(value, str):
         return value
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise RulesError(
-            f"holds a character that is not text ({exc.reason} at position {exc.start}); "
-            "it could not be saved or shared",
-            rule="io: files and share codes are UTF-8",
-        ) from None
+    check_utf8(value)
     return value.strip()
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -99,14 +101,8 @@ class Model(BaseModel):
                 if name in data:
                     raise RulesError("given twice (by position and by name)", field=name)
                 data[name] = value
-        try:
+        with _refusing(type(self)):
             self.__pydantic_validator__.validate_python(data, self_instance=self)
-        except ValidationError as exc:
-            raise rules_error(exc, type(self)) from None
-        except RulesError:
-            raise
-        except _UNFORESEEN as exc:
-            raise _unforeseen(type(self), exc) from None
 
     def __str__(self) -> str:
         return self.__repr__()
@@ -133,26 +129,14 @@ class Model(BaseModel):
     @classmethod
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
         """pydantic's ``model_validate``, refusing with :class:`RulesError` (never ValidationError)."""
-        try:
+        with _refusing(cls):
             return super().model_validate(obj, *args, **kwargs)
-        except ValidationError as exc:
-            raise rules_error(exc, cls) from None
-        except RulesError:
-            raise
-        except _UNFORESEEN as exc:
-            raise _unforeseen(cls, exc) from None
 
     @classmethod
     def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> Self:
         """pydantic's ``model_validate_json``, refusing with :class:`RulesError`."""
-        try:
+        with _refusing(cls):
             return super().model_validate_json(json_data, *args, **kwargs)
-        except ValidationError as exc:
-            raise rules_error(exc, cls) from None
-        except RulesError:
-            raise
-        except _UNFORESEEN as exc:
-            raise _unforeseen(cls, exc) from None
 
     def replace(self, **changes: Any) -> Self:
         """Return a copy with ``changes`` applied, validated again."""
@@ -190,6 +174,20 @@ class Model(BaseModel):
                 field=cls._what(),
             )
         return cls(**data)
+
+
+@contextmanager
+def _refusing(cls: type[Model]) -> Iterator[None]:
+    """Run a validation, letting only a RulesError out: pydantic's ValidationError becomes one
+    RulesError naming every broken field, an unforeseen error one marked ``unforeseen``."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise rules_error(exc, cls) from None
+    except RulesError:
+        raise
+    except _UNFORESEEN as exc:
+        raise _unforeseen(cls, exc) from None
 
 
 def _unforeseen(cls: type[Model], exc: BaseException) -> RulesError:

@@ -103,6 +103,20 @@ def test_at_least_chart_overlays_builds_in_given_order():
     assert enc["y"]["title"] == "P(damage ≥ x)"
 
 
+def test_at_most_chart_mirrors_at_least_and_both_name_what_is_charted():
+    """d6: P(at most 3) = 1/2, and the curve opens at 0 before the minimum (0 at x = 0). A dice
+    expression's curves say "value" and "Expression", a build's "damage" and "Build"."""
+    spec = ch.at_most_chart({"d6": Dist.die(6), "d4": Dist.die(4)}).to_dict()
+    pts = {(r["build"], r["damage"]): r["at_most"] for r in rows(spec)}
+    assert pts[("d6", 3)] == pytest.approx(0.5) and pts[("d6", 0)] == 0.0 and pts[("d4", 4)] == 1.0
+    enc = encodings(spec)[0]
+    assert (enc["y"]["title"], enc["color"]["title"]) == ("P(value ≤ x)", "Expression")
+    least = encodings(
+        ch.at_least_chart({"a": Dist.die(6), "b": Dist.die(4)}, quantity="value", legend="Expression").to_dict()
+    )[0]
+    assert (least["y"]["title"], least["color"]["title"]) == ("P(value ≥ x)", "Expression")
+
+
 def test_rounds_chart_from_the_kill_chain():
     """Always 5 damage vs 12 HP: killed in round 3 exactly; survival plots 1 - p_killed_by."""
     spec = ch.rounds_chart({"sure": rounds_to_kill(Dist.constant(5), hp=12),

@@ -107,6 +107,24 @@ def test_bars_stay_within_0_and_1_and_a_party_beaten_by_one_copy() -> None:
     assert spec["title"]["text"] == "Wolf x2 against copies of Bear"
 
 
+def test_an_all_simulated_curve_names_only_simulated_in_its_legend() -> None:
+    """The legend names the methods on the chart: with no exact point, no "exact" entry."""
+    curve = pl.DataFrame(
+        {
+            "copies": [1, 2],
+            "p_party_wins": [0.9, 0.4],
+            "p_foes_win": [0.1, 0.6],
+            "exact": [False, False],
+            "standard_error": [0.01, 0.01],
+        }
+    )
+    spec = ch.difficulty_chart(Difficulty(("Wolf",), "Bear", curve, {0.5: 1})).to_dict()
+    point = _layers(spec)["point"]["encoding"]
+    assert point["shape"]["scale"] == {"domain": ["simulated"], "range": ["diamond"]}
+    assert point["fill"]["scale"] == {"domain": ["simulated"], "range": ["white"]}
+    assert point["shape"]["legend"] is not None
+
+
 def test_refuses_anything_but_a_difficulty() -> None:
     with pytest.raises(wb.RulesError) as info:
         ch.difficulty_chart(_mixed().curve)
