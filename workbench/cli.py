@@ -94,11 +94,20 @@ def _model(sys: Any, text: str | None, kind: str) -> Any:
     return obj
 
 
-def _roster(sys: Any, texts: Sequence[str], what: str) -> list[Any]:
+def _roster(sys: Any, texts: Sequence[str], what: str, groups: bool = False) -> list[Any]:
     """Return compare's input list: models from TOML/JSON/codes, frames from CSV/Parquet,
-    ``system:name`` strings for catalog names."""
+    ``system:name`` strings for catalog names; with ``groups``, "3 x Wolf" as "3 x system:Wolf"
+    (a group target, :func:`workbench.compare`)."""
+    from .encounters import parse_group
+
     out: list[Any] = []
     for text in texts:
+        group = parse_group(text) if groups and not _is_file_arg(text) else None
+        if group is not None:
+            copies, name = group
+            sys.catalog().creature(name.rpartition(":")[2])  # an unknown name fails here
+            out.append(f"{copies} x {sys.name}:{name.rpartition(':')[2].strip()}")
+            continue
         suffix = Path(text).suffix.lower()
         if suffix in (".csv", ".parquet"):
             out.extend(_bestiary(sys, _read_frame(text), what))
@@ -337,10 +346,6 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
-#: a side's entry ``3xWolf`` / ``3 x Wolf`` / ``3×Wolf``: three copies of the creature
-_COPIES = re.compile(r"^\s*(\d+)\s*[x×]\s*(.+?)\s*$", re.IGNORECASE)
-
-
 def _members(sys: Any, text: str) -> list[Any]:
     """Return the creatures of one side entry: a catalog name, a TOML/JSON file or share code (a file
     may hold a list of creatures) or a CSV/Parquet bestiary (every row)."""
@@ -358,22 +363,19 @@ def _side(sys: Any, texts: Sequence[str], field: str, flag: str) -> list[Any]:
     """Return one side of an encounter, in listed order: each entry a creature (catalog name, file,
     share code) or ``NxNAME`` / ``N x NAME`` for N copies of it. A bad entry is a RulesError naming
     ``field`` (the engine's name of the side: side_a, side_b, party, foe)."""
-    from .encounters import ENCOUNTERS, MAX_SIDE
+    from .encounters import ENCOUNTERS, MAX_SIDE, parse_group
 
     out: list[Any] = []
     for text in texts:
-        count, name = 1, text
-        m = _COPIES.match(text)
-        if m:
-            digits, name = m.groups()
-            count = int(digits) if len(digits) <= 6 else MAX_SIDE + 1
-            if not 1 <= count <= MAX_SIDE:
-                shown = count if len(digits) <= 6 else f"{digits[:6]}..."
-                raise RulesError(
-                    f"{flag} {text!r}: a number of copies must be 1 to {MAX_SIDE}, not {shown}",
-                    field=field,
-                    rule=ENCOUNTERS,
-                )
+        count, name = parse_group(text) or (1, text)
+        if not 1 <= count <= MAX_SIDE:
+            digits = re.match(r"\s*(\d+)", text).group(1)  # type: ignore[union-attr]  # parse_group read them
+            shown = digits if len(digits) <= 6 else f"{digits[:6]}..."
+            raise RulesError(
+                f"{flag} {text!r}: a number of copies must be 1 to {MAX_SIDE}, not {shown}",
+                field=field,
+                rule=ENCOUNTERS,
+            )
         try:
             got = _members(sys, name)
         except RulesError as exc:
@@ -421,12 +423,12 @@ def cmd_encounter(args: argparse.Namespace) -> int:
 
 def cmd_encounter_difficulty(args: argparse.Namespace) -> int:
     """Print how many copies of a foe the party beats: the summary, then P(party wins) per number of copies."""
-    from .encounters import encounter_difficulty
+    from .encounters import encounter_difficulty, parse_group
     from .systems import system
 
     sys_ = system(args.system)
     party = _side(sys_, args.party, "party", "-a")
-    if _COPIES.match(args.foe):
+    if parse_group(args.foe) is not None:
         raise RulesError(
             f"--foe {args.foe!r}: give one creature; the command tries 1 to --max-copies copies of it", field="foe"
         )
@@ -517,7 +519,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     sys_ = system(args.system)
     attackers = _roster(sys_, args.attackers, "attackers")
-    targets = _roster(sys_, args.targets, "targets")
+    targets = _roster(sys_, args.targets, "targets", groups=True)
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     frame = compare(
         attackers,

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .arguments import bounded
+from .arguments import bounded, check_time
 from .errors import RulesError
 from .fight_rows import COMPARE_FIGHTS, FightRow, fight_rows, row_effects
 from .systems import system as _system
@@ -349,10 +349,28 @@ def _attackers(items: Any, system: Any, best_plan: bool | None) -> list[_Attacke
 
 
 def _targets(items: Any, system: Any) -> list[Any]:
-    out = []
+    """Return the targets: creatures, and :class:`~workbench.encounters.Group` s of copies of one
+    (given as a Group or by name, "3 x Wolf")."""
+    from .encounters import Group, check_group, parse_group
+
+    out: list[Any] = []
     for item in _as_list(items, "targets"):
         if _is_frame(item):
             out.extend(frame_creatures(item, system, "targets"))
+            continue
+        if isinstance(item, str) and parse_group(item) is not None:
+            n, name = parse_group(item)  # type: ignore[misc]
+            _, creature = _catalog_item(name, system, "targets")
+            item = Group(creature, n)
+        if isinstance(item, Group):
+            if isinstance(item.creature, str):
+                item = Group(_catalog_item(item.creature, system, "targets")[1], item.copies)
+            sys = _model_system(item.creature)
+            if sys is None or not _is(item.creature, sys, "Creature"):
+                raise RulesError(
+                    f"a group is copies of a creature, not of a {type(item.creature).__name__}", field="targets"
+                )
+            out.append(check_group(item))
             continue
         if isinstance(item, str):
             _, item = _catalog_item(item, system, "targets")
@@ -605,7 +623,11 @@ def compare(
     ``attackers``: creatures (each of their attacks is a row), bare attacks (used by
     :func:`neutral_attacker`), ``(creature, attack)`` pairs, catalog names ("Wolf" with
     ``system=``, or "annulus:Wolf"), or bestiary frames (polars or pandas). ``targets``: creatures,
-    names or frames. Several rule systems may be mixed; only attackers and targets of the same
+    names or frames, and groups: "3 x Wolf" (or ``workbench.encounters.Group(creature, 3)``), that
+    many passive copies, whose rows (one per attack; no best-plan row) give the rounds until every
+    copy has fallen (:func:`workbench.encounters.group_rounds`: the attacker strikes the copy with
+    the fewest HP left, an area set every copy in its area), ``target_hp`` the group's HP, the use
+    and turn columns one copy's and ``hp_share_per_turn`` null (docs/compare.md, Against a group). Several rule systems may be mixed; only attackers and targets of the same
     system meet (cross-system pairs are skipped). ``options`` / ``situation`` apply to the system
     they belong to (a dict {system: Options} is accepted).
 
@@ -670,8 +692,14 @@ def compare(
         blocks.append((name, opt, sit, block, method, forced))
     # counted before any fight runs: the rows whose fight carries state, each chained or simulated
     check(state_work(sum(int((b[4] == "simulated").sum()) for b in blocks), fights), confirm)
+    check(group_work(prep["crowds"], groups, fights), confirm)
     # a bar over the rows (stderr, a terminal only), ticked by each row with state as it is done
-    bar = _progress(progress, sum(b[4].size for b in blocks), "compare rows")
+    crowd_rows = sum(
+        len(c) * sum(len(x.attacks) for x in a)
+        for name, a, _ in groups
+        for c in [prep["crowds"].get(name, ([], set()))[0]]
+    )
+    bar = _progress(progress, sum(b[4].size for b in blocks) + crowd_rows, "compare rows")
     frames = []
     try:
         for name, opt, sit, block, method, forced in blocks:
@@ -742,13 +770,101 @@ def compare(
             ).with_columns(pl.col(f"rounds_q{q}").fill_nan(None).cast(pl.Int64) for q in (10, 50, 90))
             if chain:
                 frame = frame.with_columns(pl.Series("p_killed_by", st["p_killed_by"]).cast(pl.List(pl.Float64)))
-            frames.append(_clip_probabilities(frame))
             if bar is not None:
                 bar.update(method.size - sim.size)  # the rows without state, done together
+            if name in prep["crowds"]:
+                crowd, added = prep["crowds"][name]
+                run: dict[str, Any] = dict(
+                    fights=fights, seed=seed, max_rounds=int(max_rounds), simulate=simulate, confirm=confirm
+                )
+                grouped = _group_rows(
+                    name, frame, block, crowd, opt, sit, tick=None if bar is None else bar.update, **run
+                )
+                frame = pl.concat([frame.filter(~pl.col("target").is_in(sorted(added))), grouped])
+            frames.append(_clip_probabilities(frame))
     finally:
         if bar is not None:
             bar.close()
     return pl.concat(frames)
+
+
+def _group_rows(
+    system: str,
+    frame: pl.DataFrame,
+    block: dict,
+    crowd: list[Any],
+    options: Any,
+    situation: Any,
+    *,
+    fights: int,
+    seed: int,
+    max_rounds: int,
+    simulate: bool | None,
+    confirm: bool,
+    tick: Any = None,
+) -> pl.DataFrame:
+    """Return the rows of every attack against each group of ``crowd``: the row of the attack against
+    the group's creature (``frame``, the block's rows in order), its kill columns replaced by the
+    passive group fight of :func:`workbench.encounters.group_rounds` (the attack played as the row's
+    plan, every copy a passive target, the attacker's target the one with the fewest HP left): the
+    rounds until every copy has fallen. ``target`` is "3 x Wolf", ``target_hp`` the group's HP;
+    the use and turn columns stay those of one copy, and ``hp_share_per_turn`` is null (an area
+    set's turn strikes several). ``simulate`` True simulates; None and False let the group fight
+    choose (its state is never ignored). Seeded per row by :func:`row_seed` with the group's name;
+    each row done is reported to ``tick(1)`` (compare's bar)."""
+    from .encounters import group_rounds
+    from .fight_rows import _stats, row_seed
+
+    cols = block["cols"]
+    per_attack = block["plans"][0]  # the per-attack rows come first; best-plan rows are not grouped
+    out = []
+    for g in crowd:
+        for i in range(per_attack):
+            if cols["target"][i] != g.creature.name:
+                continue
+            check_time(f"compare, {cols['attacker'][i]} against {g.name}")
+            r = block["fights"][i]
+            row = frame.row(i, named=True)
+            by = np.zeros(max_rounds)
+            mean, se, method, forced, unresolved = np.inf, float("nan"), "exact", "", 1.0
+            # never felled where one copy never is (the row against it says so: mean inf)
+            hurts = bool(r.plan) and row["mean_rounds"] != np.inf
+            if hurts:
+                got = group_rounds(
+                    r.attacker,
+                    g,
+                    options,
+                    situation,
+                    r.plan,
+                    max_rounds=max_rounds,
+                    simulate=True if simulate else None,
+                    fights=fights,
+                    seed=row_seed(seed, system, r.attacker_label, r.attack_label, g.name),
+                    confirm=confirm,
+                )
+                by, mean, se, unresolved = got.p_killed_by, got.mean, got.se, got.unresolved
+                method, forced = ("exact" if got.exact else "simulated"), "; ".join(got.forced_by)
+            st = _stats(by, fights)
+            row.update(
+                target=g.name,
+                target_hp=int(row["target_hp"]) * int(g.copies),
+                p_kill_one_turn=float(by[0]),
+                mean_rounds=None if np.isnan(mean) else float(mean),
+                rounds_q10=None if np.isnan(st["q10"]) else int(st["q10"]),
+                rounds_q50=None if np.isnan(st["q50"]) else int(st["q50"]),
+                rounds_q90=None if np.isnan(st["q90"]) else int(st["q90"]),
+                p_unresolved=unresolved,
+                hp_share_per_turn=None,
+                method=method,
+                se=None if np.isnan(se) else float(se),
+                forced_by=forced,
+            )
+            if "p_killed_by" in row:
+                row["p_killed_by"] = [float(x) for x in by]
+            out.append(row)
+            if tick is not None:
+                tick(1)
+    return pl.DataFrame(out, schema=frame.schema) if out else frame.clear()
 
 
 def _clip_probabilities(frame: pl.DataFrame) -> pl.DataFrame:
@@ -884,6 +1000,54 @@ def state_work(rows: int, fights: int) -> Work:
     )
 
 
+def _member(target: Any) -> Any:
+    """Return the creature of a target: itself, or a group's creature."""
+    from .encounters import Group
+
+    return target.creature if isinstance(target, Group) else target
+
+
+def _tabulated(targets: list[Any]) -> tuple[list[Any], list[Any], set[str]]:
+    """Return (the creatures whose rows compare tabulates: the single targets, then each group's
+    creature not among them; the groups; the names of the creatures added for groups alone, whose
+    own rows are left out of the result)."""
+    from .encounters import Group
+
+    single = [t for t in targets if not isinstance(t, Group)]
+    crowd = [t for t in targets if isinstance(t, Group)]
+    names = {t.name for t in single}
+    added: dict[str, Any] = {}
+    for g in crowd:
+        if g.creature.name not in names:
+            added.setdefault(g.creature.name, g.creature)
+    return single + list(added.values()), crowd, set(added)
+
+
+def group_work(crowds: dict[str, tuple[list[Any], set[str]]], groups: list, fights: int) -> Work:
+    """Return the work of compare's rows against groups, counted before any runs: each attack row
+    against a group is one passive group fight (:func:`workbench.encounters.group_rounds`), chained
+    or simulated with ``fights`` fights of every creature: rows x fights x copies against
+    MAX_STATE_ROW_FIGHTS, as the rows with state."""
+    from .limits import MAX_STATE_ROW_FIGHTS
+
+    rows = creatures = 0
+    for name, att, _ in groups:
+        uses = sum(len(a.attacks) for a in att)
+        for g in crowds.get(name, ([], set()))[0]:
+            rows += uses
+            creatures += uses * int(g.copies)
+    return Work(
+        "compare",
+        creatures * fights,
+        MAX_STATE_ROW_FIGHTS,
+        "group row-fights",
+        f"{rows:,} rows against groups ({creatures:,} creatures in all) x {fights:,} fights",
+        ("attackers", "targets", "fights"),
+        "compare fewer attackers or smaller groups, give fewer fights=, or confirm=True "
+        "(workbench compare --yes) to run it",
+    )
+
+
 def _prepare(
     attackers, targets, system, max_rounds, objective, simulate, fights, seed, best_plan, chain, progress, confirm
 ) -> dict[str, Any]:
@@ -906,14 +1070,23 @@ def _prepare(
     for a in att:
         by_sys.setdefault(a.sys.name, ([], []))[0].append(a)
     for t in tgt:
-        by_sys.setdefault(system_of(t).name, ([], []))[1].append(t)
-    groups = [(name, a, t) for name, (a, t) in by_sys.items() if a and t]
+        by_sys.setdefault(system_of(_member(t)).name, ([], []))[1].append(t)
+    groups = []
+    crowds: dict[str, tuple[list[Any], set[str]]] = {}
+    for name, (who, t) in by_sys.items():
+        if not (who and t):
+            continue
+        tab, crowd, added = _tabulated(t)
+        groups.append((name, who, tab))
+        if crowd:
+            crowds[name] = (crowd, added)
     if not groups:
         raise RulesError(
             "no attacker shares a rule system with any target (matchups stay within a system)", field="targets"
         )
     return dict(
         groups=groups,
+        crowds=crowds,
         max_rounds=max_rounds,
         simulate=simulate,
         fights=fights,
@@ -959,7 +1132,7 @@ def compare_work(
         block = _system_block(sys, a, t, opt, sit, objective)
         method, _ = _fight_methods(block["fights"], prep["simulate"], opt, sit)
         n += int((method == "simulated").sum())
-    return out + [state_work(n, prep["fights"])]
+    return out + [state_work(n, prep["fights"]), group_work(prep["crowds"], prep["groups"], prep["fights"])]
 
 
 def _for_system(value: Any, sys: RuleSystem, what: str) -> Any:

@@ -4,16 +4,29 @@ fits, else simulated from the same round descriptions (workbench/fight/encounter
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .arguments import bounded, check_confirm, check_fights, check_first, check_rounds, check_seed
+from .chains import CHAIN_TAIL
 from .errors import RulesError
 from .work import check, fight_work
 
-__all__ = ["EncounterResult", "Difficulty", "encounter", "encounter_difficulty", "side_name", "ENCOUNTERS"]
+__all__ = [
+    "EncounterResult",
+    "Difficulty",
+    "Group",
+    "GroupRounds",
+    "encounter",
+    "encounter_difficulty",
+    "group_rounds",
+    "parse_group",
+    "side_name",
+    "ENCOUNTERS",
+]
 
 #: the rule cited by the encounter's refusals
 ENCOUNTERS = "CLARIFICATIONS.md: Encounters: groups against groups"
@@ -172,7 +185,6 @@ def encounter(
     import polars as pl
 
     from .fight import encounter as fe
-    from .fight import encounter_chain as fe_chain
     from .systems import fight_system
 
     first = check_first(first)
@@ -218,11 +230,36 @@ def encounter(
         raise RulesError(f"refund must be True or False, not {refund!r}", field="refund", rule=ENCOUNTERS)
     enc = fe.Encounter(creatures, side, make_round, targeting=targeting, flanking=flanking, refund=refund)
     names = _names(sa) + _names(sb)
-    cells = fe_chain.grid_cells(enc)
     orders = [0, 1] if first == "random" else [0 if first == "a" else 1]
+    tally, forced, most, n_fights, standard_error = _solve(
+        enc, order, orders, first, max_rounds, simulate, fights, seed, confirm, mid_turn
+    )
+    return _result(
+        tally, enc, names, len(sa), first, order, targeting, max_rounds, n_fights, standard_error, forced, most, pl
+    )
+
+
+def _solve(
+    enc: Any,
+    order: str,
+    orders: list[int],
+    first: str,
+    max_rounds: int,
+    simulate: bool | None,
+    fights: int,
+    seed: int,
+    confirm: bool,
+    mid_turn: bool,
+) -> tuple[Any, list[str], int | None, int | None, float | None]:
+    """Return (the encounter's Tally, what forced a simulation, the most keys x cells the exact chain
+    held, the fights simulated, the standard error of P(a wins)): the one place that picks the
+    method of an encounter. Exact (each side of ``orders`` acting first, averaged) unless a turn can
+    end part-way (``mid_turn``), ``simulate`` is True or the chain passes its counted cells; else
+    ``fights`` fights seeded by ``seed``, counted before they run."""
+    from .fight import encounter as fe
+    from .fight import encounter_chain as fe_chain
+
     forced: list[str] = []
-    tally = None
-    most: int | None = None
     if mid_turn and simulate is None:
         forced.append("a fall part-way through a turn")
     elif simulate is not True:
@@ -236,36 +273,27 @@ def encounter(
             tally = fe.Tally.empty(enc, max_rounds)
             for t, _ in got:
                 tally.add(t, 1.0 / len(orders))
-            most = max(m for _, m in got)
-        else:
-            why = (
-                f"the joint HP grid ({cells:,} cells)"
-                if cells > fe_chain.MAX_CELLS
-                else "the joint state (keys x HP grid)"
+            return tally, forced, max(m for _, m in got), None, None
+        cells = fe_chain.grid_cells(enc)
+        why = (
+            f"the joint HP grid ({cells:,} cells)" if cells > fe_chain.MAX_CELLS else "the joint state (keys x HP grid)"
+        )
+        if simulate is False:
+            raise RulesError(
+                f"{why} passes the exact encounter's {fe_chain.MAX_CELLS:,} cells; "
+                "leave simulate=False out to simulate it",
+                field="simulate",
+                rule=ENCOUNTERS,
             )
-            if simulate is False:
-                raise RulesError(
-                    f"{why} passes the exact encounter's {fe_chain.MAX_CELLS:,} cells; "
-                    "leave simulate=False out to simulate it",
-                    field="simulate",
-                    rule=ENCOUNTERS,
-                )
-            forced.append(f"{why} over {fe_chain.MAX_CELLS:,} cells")
-    standard_error = None
-    n_fights = None
-    if tally is None:
-        check(fight_work("encounter", {"fights": fights}), confirm)
-        rng = np.random.default_rng(seed)
-        who = rng.integers(0, 2, fights) if first == "random" else np.full(fights, orders[0])
-        counts, _ = fe.simulate(enc, order, who, max_rounds, rng)
-        tally = fe.Tally.empty(enc, max_rounds)
-        tally.add(counts, 1.0 / fights)
-        n_fights = fights
-        pa = float(tally.ends[0].sum())
-        standard_error = float(np.sqrt(max(pa * (1 - pa), 0.0) / fights))
-    return _result(
-        tally, enc, names, len(sa), first, order, targeting, max_rounds, n_fights, standard_error, forced, most, pl
-    )
+        forced.append(f"{why} over {fe_chain.MAX_CELLS:,} cells")
+    check(fight_work("encounter", {"fights": fights}), confirm)
+    rng = np.random.default_rng(seed)
+    who = rng.integers(0, 2, fights) if first == "random" else np.full(fights, orders[0])
+    counts, _ = fe.simulate(enc, order, who, max_rounds, rng)
+    tally = fe.Tally.empty(enc, max_rounds)
+    tally.add(counts, 1.0 / fights)
+    pa = float(tally.ends[0].sum())
+    return tally, forced, None, fights, float(np.sqrt(max(pa * (1 - pa), 0.0) / fights))
 
 
 def _result(
@@ -411,3 +439,129 @@ def encounter_difficulty(
         beaten = [n for n, p, *_ in rows if p >= level]
         copies[level] = max(beaten) if beaten else 0
     return Difficulty(_names(side), foe.name, curve, copies)
+
+
+# ---------------------------------------------------------------------------------------- groups
+@dataclass(frozen=True)
+class Group:
+    """``copies`` of one creature taken as one target: compare's "3 x Wolf" (``wb.compare(...,
+    targets=["3 x Wolf"])``). Its ``name`` is "3 x Wolf"."""
+
+    creature: Any
+    copies: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.copies} x {self.creature.name}"
+
+
+#: "3 x Wolf", "3x Wolf", "3 × Wolf": copies of a creature given by name (a group target, a side's entry)
+GROUP_NAME = re.compile(r"^\s*(\d+)\s*[x×]\s*(.+?)\s*$", re.IGNORECASE)
+
+
+def parse_group(text: str) -> tuple[int, str] | None:
+    """Return (copies, the creature's name) of ``text`` written "3 x Wolf", or None when it is not
+    one; past six digits the copies read as ``MAX_SIDE + 1`` (refused by :func:`check_group`, and
+    never a number too long for ``int``)."""
+    m = GROUP_NAME.match(text)
+    if m is None:
+        return None
+    digits, name = m.groups()
+    return (int(digits) if len(digits) <= 6 else MAX_SIDE + 1), name
+
+
+def check_group(group: Group, field: str = "targets") -> Group:
+    """Return ``group`` if its copies are a whole number from 1 to :data:`MAX_SIDE`, else RulesError."""
+    n = group.copies
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= int(n) <= MAX_SIDE:
+        raise RulesError(
+            f"a group needs 1 to {MAX_SIDE} copies of its creature, not {n!r}", field=field, rule=ENCOUNTERS
+        )
+    return group
+
+
+#: a group fight is played on to this many times ``max_rounds`` (at most 10,000 rounds) for its mean
+GROUP_HORIZON = 4
+
+
+@dataclass(frozen=True)
+class GroupRounds:
+    """How long an attacker takes to fell every creature of a passive group: ``p_killed_by[t - 1]``
+    P(all fallen by round t), t = 1..max_rounds; ``mean`` the mean round, of the fight played on to
+    :data:`GROUP_HORIZON` x max_rounds (NaN while some fights still stand then); ``unresolved``
+    P(some still stand at max_rounds); ``exact``, and when simulated ``fights``, ``se`` (of the mean) and
+    ``forced_by``."""
+
+    p_killed_by: np.ndarray
+    mean: float
+    unresolved: float
+    exact: bool
+    fights: int | None
+    se: float
+    forced_by: tuple[str, ...]
+
+
+def group_rounds(
+    attacker: Any,
+    group: Group,
+    options: Any = None,
+    situation: Any = None,
+    plan: Any = None,
+    *,
+    targeting: str = "focus",
+    max_rounds: int = 100,
+    simulate: bool | None = None,
+    fights: int = 2_000,
+    seed: int = 0,
+    confirm: bool = False,
+) -> GroupRounds:
+    """Return the :class:`GroupRounds` of ``attacker`` (playing ``plan``, as ``rounds_to_kill``'s
+    ``plan=``; None the damage play) against ``group``'s creatures as passive targets: rounds-to-kill
+    grown to a group (:class:`~workbench.fight.encounter.Encounter` with ``passive``): they neither
+    attack nor react, each takes its own turn's ``rest``, the attacker picks its target by
+    ``targeting`` (CLARIFICATIONS.md, Encounters: Targets) and strikes with an area set as in any
+    encounter. One copy is ``rounds_to_kill``'s fight. Exact where the chain fits, else ``fights``
+    simulated fights (:func:`_solve`, the encounter's one chooser)."""
+    from .fight import encounter as fe
+    from .systems import fight_system
+
+    check_group(group)
+    if simulate not in (None, True):
+        raise RulesError(
+            f"simulate must be None (exact where the chain fits) or True, not {simulate!r}: a group's fight "
+            "always carries its creatures' states",
+            field="simulate",
+            rule=ENCOUNTERS,
+        )
+    targeting = _choice(targeting, fe.TARGETING, "targeting")
+    creatures = [attacker] + [group.creature] * int(group.copies)
+    roles = {"attacker": attacker, "target": group.creature}
+    sys = fight_system(roles, ..., options, situation)
+    base_situation = situation if situation is not None else sys.Situation()
+
+    def make_round(me: Any, foe: Any, flanked: bool) -> Any:
+        return sys.fight_round(me, foe, options, base_situation, plan if me is attacker else None)
+
+    probe = make_round(attacker, group.creature, False)
+    if probe is None:
+        raise RulesError(f"{sys.title} describes no round to play a group with", field="targets", rule=ENCOUNTERS)
+    side = np.array([0] + [1] * int(group.copies))
+    enc = fe.Encounter(creatures, side, make_round, targeting=targeting, passive=True)
+    mid_turn = bool(getattr(probe, "falls_mid_turn", False))
+    # played past max_rounds (up to GROUP_HORIZON times it) so that the mean is known where the
+    # fights end by then: a group lasts about as long as its copies one after another
+    horizon = max(max_rounds, min(GROUP_HORIZON * max_rounds, 10_000))
+    tally, forced, _, n_fights, _ = _solve(enc, "sides", [0], "a", horizon, simulate, fights, seed, confirm, mid_turn)
+    at = np.asarray(tally.ends[0], dtype=np.float64)
+    by = np.clip(np.cumsum(at), 0.0, 1.0)
+    t = np.arange(1, horizon + 1)
+    # the mass still standing at the horizon, as the chain or the fights left it (not 1 - a float sum)
+    left = float(tally.unresolved)
+    mean, se = float("nan"), float("nan")
+    if left <= (CHAIN_TAIL if n_fights is None else 0.0):
+        mean = float(t @ at)
+        if n_fights is not None:
+            var = max(float((t * t) @ at) - mean * mean, 0.0) * n_fights / max(n_fights - 1, 1)
+            se = float(np.sqrt(var / n_fights))
+    unresolved = float(max(0.0, 1.0 - by[max_rounds - 1]))
+    return GroupRounds(by[:max_rounds], mean, unresolved, n_fights is None, n_fights, se, tuple(forced))

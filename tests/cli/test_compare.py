@@ -60,3 +60,26 @@ def test_compare_errors(capsys, tmp_path):
                           contains=("speed",))
     assert_one_line_error(capsys, "compare", "annulus", "-a", "Wolf", "-t", str(tmp_path / "none.csv"),
                           contains=("no such file",))
+
+
+def test_compare_against_a_group(capsys, tmp_path):
+    """``-t "3 x Skirmisher"`` is a group target: the rows equal the engine's for that group (the
+    Gunner's Multi Shrapnel Bomb fells all three in one round, its Saber needs three)."""
+    from workbench.comparison import compare
+
+    out_file = tmp_path / "group.csv"
+    code, out, err = run(capsys, "compare", "last_odyssey", "-a", "Gunner", "-t", "3 x Skirmisher",
+                         "--out", str(out_file))
+    assert code == 0, err
+    written = pl.read_csv(out_file)
+    expected = compare(["last_odyssey:Gunner"], ["3 x last_odyssey:Skirmisher"], system="last_odyssey")
+    assert written["target"].to_list() == expected["target"].to_list()
+    assert set(written["target"]) == {"3 x Skirmisher"}
+    assert written["mean_rounds"].to_list() == pytest.approx(expected["mean_rounds"].to_list(), rel=1e-9)
+    rounds = dict(zip(written["attack"], written["mean_rounds"]))
+    assert rounds["Shrapnel Bomb"] == pytest.approx(1.0) and rounds["Saber"] == pytest.approx(3.0)
+    assert "3 x Skirmisher" in out
+    assert_one_line_error(capsys, "compare", "last_odyssey", "-a", "Gunner", "-t", "0 x Skirmisher",
+                          contains=("targets:", "1 to 50 copies"))
+    assert_one_line_error(capsys, "compare", "last_odyssey", "-a", "Gunner", "-t", "3 x Nobody",
+                          contains=("Nobody",))

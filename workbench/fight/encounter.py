@@ -20,6 +20,9 @@ The state of an encounter is one :class:`~workbench.columns.Columns` per creatur
 combatant state, the first of ``rnd.start()``), plus per fight what the group rules read: the
 attacks made on each creature this round (``spread`` targeting, flanking off ``focus``).
 
+A passive encounter (``Encounter.passive``, compare's group targets: ``workbench.encounters.group_rounds``)
+is rounds-to-kill grown to a group: side b's creatures only rest, side a's never fall.
+
 Two interpreters of the same turns: the exact chain over every creature's state
 (:mod:`workbench.fight.encounter_chain`, each turn enumerated) and the simulation here
 (:func:`simulate`: a :class:`~workbench.fight.draw.Sampler` on every fight at once). Both record
@@ -63,7 +66,14 @@ class Encounter:
     ``side[i]`` 0 (side a) or 1 (side b) of creature i, in listed order (a's then b's);
     ``round_of(i, j, flanked)`` the round description of i attacking j (built once per pair);
     ``hp[i]`` the damage taken that fells it; ``total[i]`` its hit points (``hp_total``: Annulus's
-    Endurance + Vitality, else ``hp[i]``); ``start[i]`` its state as the fight starts (one row)."""
+    Endurance + Vitality, else ``hp[i]``); ``start[i]`` its state as the fight starts (one row).
+
+    ``passive``: side b is a group of passive targets, rounds-to-kill's fight grown to a group (how
+    long side a takes to fell them all): side b's creatures neither attack nor react, each one's turn
+    is its ``rest`` (:class:`~workbench.fight.round.FightRound`) against side a's first creature, and
+    side a's creatures never fall (``immortal``), as rounds-to-kill's attacker. A round is side a's
+    turns in listed order, their acts between rounds, then side b's rests: one against one, the round
+    of rounds-to-kill (:func:`~workbench.fight.round.round_steps`)."""
 
     creatures: list[Any]
     side: np.ndarray
@@ -71,23 +81,57 @@ class Encounter:
     targeting: str = "focus"
     flanking: str = "auto"
     refund: bool = True
+    passive: bool = False
     hp: np.ndarray = field(init=False)
     total: np.ndarray = field(init=False)
     start: list[Columns] = field(init=False)
+    immortal: np.ndarray = field(init=False)
     _rounds: dict[tuple[int, int, bool], FightRound] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.creatures)
         self.hp = np.zeros(n, np.int64)
         self.total = np.zeros(n, np.int64)
+        self.immortal = (self.side == 0) & self.passive
         self.start = []
         for i in range(n):
-            rnd = self.round_of(i, int(self.foes(i)[0]))
-            self.hp[i] = int(rnd.hit_points(0))
+            rnd, who = self._own(i)
+            self.hp[i] = int(rnd.hit_points(who))
             total = getattr(rnd, "hp_total", None)
-            self.total[i] = int(total(0)) if total is not None else self.hp[i]
-            self.start.append(rnd.start()[0])
-        self.phased = [i for i in range(n) if any(between_of(self.round_of(i, j)) for j in self.foes(i))]
+            self.total[i] = int(total(who)) if total is not None else self.hp[i]
+            self.start.append(rnd.start(passive=self.passive)[who])
+        acting = [i for i in range(n) if not self.resting(i)]
+        self.phased = [i for i in acting if any(between_of(self.round_of(i, j)) for j in self.foes(i))]
+
+    def resting(self, i: int) -> bool:
+        """Return whether creature i is a passive target (side b of a ``passive`` encounter)."""
+        return bool(self.passive and self.side[i] == 1)
+
+    def _own(self, i: int) -> tuple[FightRound, int]:
+        """Return (a round description holding creature i, which of its two it is: 0 the attacker, 1
+        the target): its own round against its first foe, or, resting, side a's first creature's
+        round against it (rounds-to-kill reads a passive target from its attacker's round)."""
+        if self.resting(i):
+            return self.round_of(0, i), 1
+        return self.round_of(i, int(self.foes(i)[0])), 0
+
+    def standing(self, i: int, s: Columns) -> np.ndarray:
+        """Return per state of ``s`` whether creature i stands: its damage taken short of its HP, or
+        always where it is immortal (a passive encounter's side a)."""
+        return (_damage(s) < self.hp[i]) | self.immortal[i]
+
+    def turns(self, order: str, first: int) -> list[int]:
+        """Return the creatures whose turns make a round, in order (:func:`schedule`; in a passive
+        encounter side a's only: side b's rests come after the acts between rounds)."""
+        if self.passive:
+            return [int(i) for i in np.flatnonzero(self.side == 0)]
+        sizes = (int((self.side == 0).sum()), int((self.side == 1).sum()))
+        return schedule(sizes, order, first)
+
+    @property
+    def resters(self) -> list[int]:
+        """Return the passive targets, whose rests end each round, in listed order."""
+        return [i for i in range(self.size) if self.resting(i)]
 
     @property
     def size(self) -> int:
@@ -114,13 +158,16 @@ class Encounter:
         """Return creature i's hit points left in the states ``s`` (module docstring: ``hp_lost``
         where its round has it, else its damage taken): 0 once it has fallen (Annulus: Vitality gone
         to vital damage with Endurance left is a fall)."""
-        lost = getattr(self.round_of(i, int(self.foes(i)[0])), "hp_lost", None)
-        taken = np.asarray(lost(0, s) if lost is not None else _damage(s), dtype=np.int64)
-        return np.where(_damage(s) >= self.hp[i], 0, np.maximum(self.total[i] - taken, 0))
+        rnd, who = self._own(i)
+        lost = getattr(rnd, "hp_lost", None)
+        taken = np.asarray(lost(who, s) if lost is not None else _damage(s), dtype=np.int64)
+        return np.where(self.standing(i, s), np.maximum(self.total[i] - taken, 0), 0)
 
     def reach(self, i: int) -> int:
         """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
         hook ``group_turn`` (a turn over several foes) its ``reach``, at most its foes' number."""
+        if self.resting(i):
+            return 1
         rnd = self.round_of(i, int(self.foes(i)[0]))
         if getattr(rnd, "group_turn", None) is None:
             return 1
@@ -129,11 +176,15 @@ class Encounter:
     def refunds(self, i: int) -> bool:
         """Return whether a kill by creature i's turn refunds it (its round's hook ``refunds``, Glass
         Empires; the encounter's option ``refund``): the turn is played again on the next living foe."""
+        if self.resting(i):
+            return False
         return self.refund and bool(getattr(self.round_of(i, int(self.foes(i)[0])), "refunds", False))
 
     def can_flank(self, i: int) -> bool:
         """Return whether creature i's attacks can be flanking ones (its round has the hook and it
         attacks in melee)."""
+        if self.resting(i):
+            return False
         j = int(self.foes(i)[0])
         rnd = self.round_of(i, j)
         return getattr(rnd, "flanked", None) is not None and bool(getattr(rnd, "melee", False))
@@ -246,7 +297,7 @@ class Tally:
         for k in range(3):
             self.ends[k, r] += float(w[outcome == k].sum()) if r >= 0 else 0.0
         self.unresolved += float(w[outcome == 3].sum())
-        alive = np.stack([_damage(s) < enc.hp[i] for i, s in enumerate(b.states)], axis=1)
+        alive = np.stack([enc.standing(i, s) for i, s in enumerate(b.states)], axis=1)
         for x in (0, 1):
             count = alive[:, enc.side == x].sum(axis=1)
             np.add.at(self.survivors[x], count, w)
@@ -265,7 +316,7 @@ class _Play:
 
     def alive(self, b: _Batch) -> np.ndarray:
         """Return (n, C): creature c stands in fight i."""
-        return np.stack([_damage(s) < self.enc.hp[c] for c, s in enumerate(b.states)], axis=1)
+        return np.stack([self.enc.standing(c, s) for c, s in enumerate(b.states)], axis=1)
 
     # ------------------------------------------------------------ targeting
     def targets(self, b: _Batch, actor: int) -> tuple[_Batch, np.ndarray]:
@@ -402,6 +453,17 @@ class _Play:
             parts.append(sub)
         return _Batch.concat(parts)
 
+    def rest(self, b: _Batch, j: int) -> _Batch:
+        """Return the fights after passive target j's turn (its ``rest`` against side a's first
+        creature, the round rounds-to-kill reads it from) in those where it stands."""
+        rnd = self.enc.round_of(0, j)
+        acting = self.alive(b)[:, j] & self._going(b)
+        if not hasattr(rnd, "rest") or not acting.any():
+            return b
+        sub = b.take(acting)
+        sub.states[0], sub.states[j] = play(rnd, sub.states[0], sub.states[j], Sampler(self.rng), ("rest",))
+        return _Batch.concat([b.take(~acting), sub])
+
     def _going(self, b: _Batch) -> np.ndarray:
         alive = self.alive(b)
         return np.asarray(alive[:, self.enc.side == 0].any(axis=1) & alive[:, self.enc.side == 1].any(axis=1))
@@ -438,11 +500,6 @@ def _start(enc: Encounter, n: int) -> _Batch:
     )
 
 
-def _round_turns(enc: Encounter, order: str, first: int) -> list[int]:
-    sizes = (int((enc.side == 0).sum()), int((enc.side == 1).sum()))
-    return schedule(sizes, order, first)
-
-
 def simulate(
     enc: Encounter, order: str, first: np.ndarray, max_rounds: int, rng: np.random.Generator
 ) -> tuple[Tally, np.ndarray]:
@@ -459,7 +516,7 @@ def simulate(
             continue
         b = _start(enc, idx.size)
         b.fight = idx
-        turns = _round_turns(enc, order, side)
+        turns = enc.turns(order, side)
         sub = Tally.empty(enc, max_rounds)
         for i in enc.phased:
             b = _settle_sim(play, play.between(b, i, True), sub, 0, fell_first, outcome)
@@ -472,6 +529,8 @@ def simulate(
                 b = _settle_sim(play, play.turn(b, actor), sub, r, fell_first, outcome)
             for i in enc.phased:
                 b = _settle_sim(play, play.between(b, i, False), sub, r, fell_first, outcome)
+            for j in enc.resters:
+                b = _settle_sim(play, play.rest(b, j), sub, r, fell_first, outcome)
             check_time(f"the simulated encounter, round {r + 1:,}")
         if b.n:
             sub.record(enc, b, np.full(b.n, 3), -1)

@@ -35,7 +35,7 @@ from ..chains import CHAIN_TAIL
 from ..columns import from_key_rows, key_rows
 from .chain import enumerated
 from .draw import Enumerator
-from .encounter import Encounter, Tally, schedule
+from .encounter import Encounter, Tally
 
 __all__ = ["MAX_CELLS", "grid_cells", "solve"]
 
@@ -47,8 +47,13 @@ _Key = tuple[int, ...]
 
 
 def grid_cells(enc: Encounter) -> int:
-    """Return the cells of the encounter's damage grid: the product of (HP + 1) over its creatures."""
-    return int(np.prod([int(h) + 1 for h in enc.hp], dtype=object))
+    """Return the cells of the encounter's damage grid: the product of (HP + 1) over its creatures
+    (an immortal creature, a passive encounter's side a, has one: its damage is not read)."""
+    return int(np.prod(_shape(enc), dtype=object))
+
+
+def _shape(enc: Encounter) -> tuple[int, ...]:
+    return tuple(1 if enc.immortal[c] else int(h) + 1 for c, h in enumerate(enc.hp))
 
 
 class _Chain:
@@ -58,9 +63,9 @@ class _Chain:
         self.enc = enc
         self.max_rounds = max_rounds
         C = enc.size
-        self.shape = tuple(int(h) + 1 for h in enc.hp)
+        self.shape = _shape(enc)
         idx = np.indices(self.shape, sparse=True)
-        self.alive = [idx[c] < enc.hp[c] for c in range(C)]
+        self.alive = [(idx[c] < enc.hp[c]) | enc.immortal[c] for c in range(C)]
         grid = np.broadcast_shapes(*(a.shape for a in self.alive))
         self.alive = [np.broadcast_to(a, grid) for a in self.alive]
         self.left = [np.broadcast_to(enc.hp[c] - idx[c], grid) for c in range(C)]
@@ -102,11 +107,15 @@ class _Chain:
         base = int(self.offset[-1]) + self.enc.size * int(self.spread)
         return key[base : base + self.enc.size] if self.track_melee else ()
 
-    def with_turn(self, key: _Key, i: int, ki: _Key, j: int, kj: _Key) -> _Key:
+    def with_turn(self, key: _Key, i: int, ki: _Key, j: int, kj: _Key, attack: bool = True) -> _Key:
+        """Return ``key`` with i's and j's parts after a step of i on j; ``attack`` (a turn, not the
+        acts between rounds or a rest) counts an attack on j this round, as the simulation does."""
         k = list(key)
         k[self.offset[i] : self.offset[i + 1]] = ki
         k[self.offset[j] : self.offset[j + 1]] = kj
         base = int(self.offset[-1])
+        if not attack:
+            return tuple(k)
         if self.spread:
             k[base + j] += 1
         if self.track_melee and self.flankers[i]:
@@ -186,9 +195,12 @@ class _Chain:
                 ]
         return [self.cache[(i, j, flank, step, *p)] for p in pairs]
 
-    def act(self, mass: dict[_Key, np.ndarray], i: int, step: str, tally: Tally, r: int) -> dict[_Key, np.ndarray]:
-        """Return the alive mass after creature i's ``step`` ("turn", "between", "opening"), the
-        fights it ends recorded in round r + 1 (0-based r)."""
+    def act(
+        self, mass: dict[_Key, np.ndarray], i: int, step: str, tally: Tally, r: int, rester: int | None = None
+    ) -> dict[_Key, np.ndarray]:
+        """Return the alive mass after creature i's ``step`` ("turn", "between", "opening"; "rest"
+        with ``rester``: that passive target's turn, from i's round against it), the fights it ends
+        recorded in round r + 1 (0-based r)."""
         enc = self.enc
         if step == "turn" and enc.reach(i) > 1:
             return self.act_group(mass, i, tally, r)
@@ -201,9 +213,11 @@ class _Chain:
             return got
 
         work: list[tuple[_Key, int, bool, np.ndarray]] = []  # (key, target, flanked, the mass that acts)
+        acting = self.alive[i] & self.going if rester is None else self.alive[rester] & self.going
         for key, m in mass.items():
-            rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
-            for j, w in self.aims(key, i):
+            rest = np.where(acting, 0.0, m)  # who does not act keeps its mass
+            aims = self.aims(key, i) if rester is None else [(rester, acting.astype(np.float64))]
+            for j, w in aims:
                 part = m * w
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
                 if flank is False or flank is True:
@@ -217,6 +231,7 @@ class _Chain:
         for n, (_, j, flank, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
         hp_i = int(enc.hp[i])
+        mortal = not enc.immortal[i]  # an immortal creature's own damage is not read (nor kept)
         refund = step == "turn" and enc.refunds(i)
         pending: dict[_Key, np.ndarray] = {}  # the mass whose target fell this turn: a refunded turn
         for (j, flank), items in by.items():
@@ -236,9 +251,9 @@ class _Chain:
                         M, (np.repeat(x, dmg.size), np.minimum(np.add.outer(x, dmg), hp_j).ravel()), np.tile(p, hp_j)
                     )
                     moved = np.moveaxis(np.tensordot(part, M, axes=([j], [0])), -1, j)
-                    if own:
+                    if own and mortal:
                         moved = _cap_shift(moved, i, own, hp_i)
-                    k2 = self.with_turn(key, i, ki, j, kj)
+                    k2 = self.with_turn(key, i, ki, j, kj, attack=step == "turn")
                     if refund:
                         fell = np.zeros_like(moved)
                         at = [slice(None)] * len(self.shape)
@@ -254,7 +269,9 @@ class _Chain:
                         kill_j = _along(kill, j, len(self.shape))
                         base = intact * kill_j
                         dies_i = (
-                            _along(np.arange(hp_i + 1) + own >= hp_i, i, len(self.shape)) if own else np.zeros(1, bool)
+                            _along(np.arange(hp_i + 1) + own >= hp_i, i, len(self.shape))
+                            if own and mortal
+                            else np.zeros(1, bool)
                         )
                         j_first = base * (~dies_i | (j < i))
                         i_first = intact * dies_i * (1 - kill_j) + base * dies_i * (i < j)
@@ -391,7 +408,7 @@ class _Chain:
                         if d:
                             moved = _cap_shift(moved, t, d, int(enc.hp[t]))
                             fresh = _cap_shift(fresh, t, d, int(enc.hp[t]))
-                    if own:
+                    if own and not enc.immortal[i]:
                         moved = _cap_shift(moved, i, own, hp_i)
                         fresh = _cap_shift(fresh, i, own, hp_i)
                     into(tuple(k2))[...] += moved
@@ -462,8 +479,7 @@ def solve(
     tally = Tally.empty(enc, max_rounds)
     mass = {chain.start_key(): np.zeros(chain.shape)}
     mass[chain.start_key()][(0,) * enc.size] = 1.0
-    sizes = (int((enc.side == 0).sum()), int((enc.side == 1).sum()))
-    turns = schedule(sizes, order, first)
+    turns = enc.turns(order, first)
     most = cells
     for i in enc.phased:  # before the first round: its kills count in round 1
         mass = chain.act(mass, i, "opening", tally, 0)
@@ -483,6 +499,8 @@ def solve(
                 return None
         for i in enc.phased:
             mass = chain.act(mass, i, "between", tally, r)
+        for j in enc.resters:  # a passive target's turn: its rest, from side a's first creature's round
+            mass = chain.act(mass, 0, "rest", tally, r, rester=j)
         check_time(f"the exact encounter over every creature's state, round {r + 1:,}")
         if sum(float(m.sum()) for m in mass.values()) < CHAIN_TAIL:
             mass = {}

@@ -1,0 +1,138 @@
+"""A group of passive targets (``workbench.encounters.group_rounds``, compare's "3 x Wolf"): rounds-to-
+kill grown to a group. The copies neither attack nor react; each copy's turn is its ``rest``; the
+attacker never falls and picks the living copy with the fewest HP left (CLARIFICATIONS.md,
+Encounters: Targets, ``focus``), ties in listed order. One copy is rounds-to-kill's fight."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.encounters import Group, group_rounds
+from workbench.fight.chain import state_chain
+from workbench.simulate import fight_rounds, state_effects
+
+ROUNDS = 60
+
+
+def _by(values: np.ndarray, n: int = ROUNDS) -> np.ndarray:
+    out = np.zeros(n)
+    v = np.asarray(values, dtype=np.float64)[:n]
+    out[: v.size] = v
+    out[v.size :] = v[-1] if v.size else 0.0
+    return out
+
+
+@pytest.mark.parametrize("system", ["unbound", "glass_empires", "last_odyssey"])
+def test_one_copy_is_the_rounds_to_kill_chain(system: str) -> None:
+    """One passive copy: P(felled by round t) equals the exact chain of rounds-to-kill over the
+    fight's state (``state_chain``, the damage play) to 1e-12 on 16 catalog pairs of the system."""
+    sys_ = wb.system(system)
+    cat = sys_.catalog()
+    names = list(cat.creatures)[:4]
+    for a, b in itertools.product(names, names):
+        A, B = cat.creature(a), cat.creature(b)
+        ref = state_chain(sys_, A, B, None, None, None, ROUNDS)
+        assert ref is not None, (a, b)
+        got = group_rounds(A, Group(B, 1), max_rounds=ROUNDS)
+        assert got.exact and got.forced_by == ()
+        assert np.abs(_by(ref.by) - got.p_killed_by).max() < 1e-12, (a, b)
+
+
+@pytest.mark.parametrize("a, b", [("Town Guard", "Ogre"), ("Cutpurse", "Wolf"), ("Hill Giant", "Wolf")])
+def test_one_annulus_copy_agrees_with_rounds_to_kill(a: str, b: str) -> None:
+    """Annulus groups are simulated (a fall part-way through a turn); one copy's mean rounds agrees
+    with rounds-to-kill's exact mean within 4 standard errors."""
+    cat = wb.system("annulus").catalog()
+    A, B = cat.creature(a), cat.creature(b)
+    _, mean, exact = fight_rounds(A, B, max_rounds=200)
+    assert exact
+    got = group_rounds(A, Group(B, 1), max_rounds=200, fights=20_000, seed=4)
+    assert not got.exact and got.forced_by == ("a fall part-way through a turn",)
+    assert abs(got.mean - mean) <= 4 * got.se
+
+
+def _passive_brute(turn: dict[int, float], hp: int, copies: int, rounds: int) -> np.ndarray:
+    """Return P(every copy felled by round t), t = 1..rounds, by plain enumeration over the damage
+    taken by each copy: each round the attacker's whole turn (``turn``: damage -> probability) hits
+    the living copy with the fewest HP left (ties: the first listed); damage past its HP is lost."""
+    mass = {(0,) * copies: 1.0}
+    out = []
+    done = 0.0
+    for _ in range(rounds):
+        nxt: dict[tuple[int, ...], float] = {}
+        for state, p in mass.items():
+            living = [k for k in range(copies) if state[k] < hp]
+            target = min(living, key=lambda k: (hp - state[k], k))
+            for d, q in turn.items():
+                s = list(state)
+                s[target] = min(hp, s[target] + d)
+                key = tuple(s)
+                if all(x >= hp for x in key):
+                    done += p * q
+                else:
+                    nxt[key] = nxt.get(key, 0.0) + p * q
+        mass = nxt
+        out.append(done)
+    return np.array(out)
+
+
+def test_groups_of_a_fight_without_state_match_a_plain_enumeration() -> None:
+    """Unbound pairs whose fight carries no state beyond HP: two and three copies agree with
+    :func:`_passive_brute` (written from the rules above, sharing no code) to 1e-12."""
+    sys_ = wb.system("unbound")
+    cat = sys_.catalog()
+    names = list(cat.creatures)
+    tried = 0
+    for a, b in itertools.product(names[:6], names[:6]):
+        A, B = cat.creature(a), cat.creature(b)
+        if state_effects(A, B) or sys_.hit_points(B) > 40:
+            continue
+        turn = wb.turn_damage(A, B).to_dict()
+        for copies in (2, 3):
+            got = group_rounds(A, Group(B, copies), max_rounds=30)
+            assert got.exact
+            want = _passive_brute(turn, sys_.hit_points(B), copies, 30)
+            assert np.abs(got.p_killed_by - want).max() < 1e-12, (a, b, copies)
+        tried += 1
+    assert tried >= 3
+
+
+def _blaster(area: str | None) -> tuple:
+    """The Blaster of tests/encounters/test_annulus.py: one set, Blast (4 dice against Toughness 0,
+    ``area`` its area upgrade); a Mouse has 1 hit point."""
+    A = wb.system("annulus")
+    cat = A.catalog()
+    blast = A.Attack(name="Blast", defense="toughness", upgrades={area: 1} if area else {})
+    blaster = cat.creature("Giant Centipede").replace(name="Blaster", attack_sets=(blast,))
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    mouse = cat.creature("Rat").replace(name="Mouse", endurance=0, vitality=1, attack_sets=(nibble,))
+    return blast, blaster, mouse
+
+
+@pytest.mark.parametrize("area, round_one", [("Burst", 3375 / 4096), (None, 0.0)])
+def test_an_area_set_clears_a_group_in_one_turn(area: str | None, round_one: float) -> None:
+    """Worked by hand: one Blast fells a 1-HP Mouse with P = 1 - (1/2)^4 = 15/16; a Burst strikes all
+    three passive Mice in its one use, so P(all three fall in round 1) = (15/16)^3 = 3375/4096; with
+    no area the turn is two Blasts at one Mouse at a time, so three Mice never fall in round 1."""
+    blast, blaster, mouse = _blaster(area)
+    assert wb.damage(blast, blaster, mouse).sf(1) == pytest.approx(15 / 16, abs=1e-12)
+    fights = 40_000
+    got = group_rounds(blaster, Group(mouse, 3), plan=[blast] if area else [blast, blast], fights=fights, seed=2)
+    p = float(got.p_killed_by[0])
+    assert abs(p - round_one) <= 4 * np.sqrt(round_one * (1 - round_one) / fights) + 1e-12
+
+
+def test_bad_groups_are_refused_naming_the_field() -> None:
+    cat = wb.system("unbound").catalog()
+    a, b = (cat.creature(n) for n in list(cat.creatures)[:2])
+    for copies in (0, 51, 2.5, True):
+        with pytest.raises(wb.RulesError) as err:
+            group_rounds(a, Group(b, copies))  # type: ignore[arg-type]
+        assert err.value.field == "targets"
+    with pytest.raises(wb.RulesError) as err:
+        group_rounds(a, Group(b, 2), simulate=False)
+    assert err.value.field == "simulate"
