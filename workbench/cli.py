@@ -387,6 +387,19 @@ def _side(sys: Any, texts: Sequence[str], field: str, flag: str) -> list[Any]:
     return out
 
 
+def _areas(texts: Sequence[str] | None) -> dict[str, Any] | None:
+    """Return ``--foes-in-area Burst=5 Line=3`` as {"Burst": 5, "Line": 3} (None when not given)."""
+    if not texts:
+        return None
+    out: dict[str, Any] = {}
+    for text in texts:
+        area, sep, n = text.partition("=")
+        if not sep or not n.strip().isdigit() or len(n.strip()) > 6:
+            raise RulesError(f"--foes-in-area {text!r}: write AREA=N, e.g. Burst=5", field="foes_in_area")
+        out[area.strip().capitalize()] = int(n)
+    return out
+
+
 def _encounter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """Return the group rules and the fight settings of ``encounter`` / ``encounter-difficulty``."""
     return {
@@ -395,6 +408,7 @@ def _encounter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "targeting": args.targeting,
         "flanking": args.flanking,
         "refund": args.refund,
+        "foes_in_area": _areas(args.foes_in_area),
         "max_rounds": args.max_rounds,
         "simulate": args.simulate,
         "fights": args.fights,
@@ -1009,6 +1023,12 @@ def build_parser() -> argparse.ArgumentParser:
             dest="refund",
             action="store_false",
             help="Glass Empires: a Strike that kills does not refund its Attack's action",
+        )
+        sp.add_argument(
+            "--foes-in-area",
+            nargs="+",
+            metavar="AREA=N",
+            help="Annulus: the foes an area set strikes, e.g. Burst=5 (default Arc=3 Burst=3 Line=2)",
         )
         sp.add_argument(
             "--max-rounds", type=int, default=100, metavar="N", help="rounds before unresolved (default 100)"

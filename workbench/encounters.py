@@ -150,6 +150,7 @@ def encounter(
     targeting: str = "focus",
     flanking: str = "auto",
     refund: bool = True,
+    foes_in_area: dict[str, int] | None = None,
     max_rounds: int = 100,
     simulate: bool | None = None,
     fights: int = 100_000,
@@ -173,6 +174,9 @@ def encounter(
       the Attack's action, which makes a new Attack on the next living foe by the same policy in the
       same turn; a kill by that Attack refunds again" (turns of one Attack; see
       ``GlassEmpiresRound.refunds``);
+    - ``foes_in_area`` (Annulus, default Arc 3, Burst 3, Line 2): an area set "strikes all
+      creatures" in its area, its target and the next living foes by the policy up to this many;
+      a dict of the areas changed, e.g. ``{"Burst": 5}`` (``AnnulusRound.with_foes_in_area``);
     - ``max_rounds`` (default 100): fights still going then are unresolved.
 
     Exact (the chain over every creature's state, each turn its system's one round description
@@ -214,10 +218,20 @@ def encounter(
             field="simulate",
             rule=ENCOUNTERS,
         )
+    if foes_in_area is not None:
+        if getattr(probe, "with_foes_in_area", None) is None:
+            raise RulesError(
+                f"foes_in_area sets how many foes an Annulus area set strikes; {sys.title} has no area sets",
+                field="foes_in_area",
+                rule=ENCOUNTERS,
+            )
+        probe.with_foes_in_area(foes_in_area)  # refused here, before any round is built
     base_situation = situation if situation is not None else sys.Situation()
 
     def make_round(me: Any, foe: Any, flanked: bool) -> Any:
         rnd = sys.fight_round(me, foe, options, base_situation, None)
+        if foes_in_area is not None:
+            rnd = rnd.with_foes_in_area(foes_in_area)
         if flanked:
             hook = getattr(rnd, "flanked", None)
             if hook is not None:

@@ -222,3 +222,19 @@ def test_an_annulus_encounter_is_the_engines_simulation(capsys):
     code, out, err = run(capsys, "encounter", A, "-a", "2xWolf", "-b", "Berserker", "--fights", "2000", "--seed", "3")
     assert code == 0 and err == "" and out.splitlines()[0] == want.summary()
     assert "forced by a fall part-way through a turn" in out
+
+
+def test_foes_in_area_from_the_command_line(capsys):
+    """``--foes-in-area Line=1``: the Drake's Fire Breath (a Line) strikes one Wolf; the result equals
+    the engine's with the same seed."""
+    code, out, err = run(capsys, "encounter", "annulus", "-a", "Drake", "-b", "3xWolf", "--foes-in-area", "Line=1",
+                         "--fights", "2000", "--seed", "4")
+    assert code == 0, err
+    cat = wb.system("annulus").catalog()
+    want = wb.encounter([cat.creature("Drake")], [cat.creature("Wolf")] * 3, foes_in_area={"Line": 1},
+                        fights=2000, seed=4)
+    assert f"{want.p_a_wins:.2%}" in out
+    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "-b", "Wolf", "--foes-in-area", "Line",
+                          contains=("foes_in_area:", "AREA=N"))
+    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "-b", "Wolf", "--foes-in-area", "Cone=2",
+                          contains=("foes_in_area:", "Cone"))

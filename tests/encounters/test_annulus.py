@@ -142,3 +142,35 @@ def test_a_creature_felled_by_vital_damage_has_no_hp_left() -> None:
     got = wb.encounter([CAT.creature("Town Guard")], [CAT.creature("Cutpurse")], fights=4_000, seed=4)
     guard = got.creatures.row(0, named=True)
     assert guard["p_survives"] == pytest.approx(got.p_a_wins + got.p_unresolved, abs=1e-12)
+
+
+def test_foes_in_area_is_a_named_option() -> None:
+    """``foes_in_area`` (CLARIFICATIONS.md, Encounters: "up to default foes_in_area: Arc 3, Burst 3,
+    Line 2"): a Burst set to 2 strikes the target and one more Mouse, so three Mice never all fall in
+    round 1 and the third is never struck then; each struck Mouse survives round 1 with 1/16 (one
+    Blast, 15/16 to fell it, worked in the test above)."""
+    _, blaster, mouse = _blaster("Burst")
+    fights = 40_000
+    got = wb.encounter([blaster], [mouse] * 3, foes_in_area={"Burst": 2}, max_rounds=1, fights=fights, seed=3)
+    assert float(got.rounds["p_a_wins"][0]) == 0.0
+    survives = got.creatures["p_survives"].to_list()[1:]
+    for p in survives[:2]:
+        assert abs(p - 1 / 16) <= 4 * np.sqrt((1 / 16) * (15 / 16) / fights)
+    assert survives[2] == 1.0
+    assert wb.system("annulus").fight_round(blaster, mouse).with_foes_in_area({"Burst": 2}).reach == 2
+
+
+@pytest.mark.parametrize("areas", [{"Cone": 2}, {"Burst": 0}, {"Burst": 51}, {"Burst": True}, ["Burst", 2]])
+def test_bad_foes_in_area_is_refused_naming_it(areas) -> None:
+    _, blaster, mouse = _blaster("Burst")
+    with pytest.raises(wb.RulesError) as err:
+        wb.encounter([blaster], [mouse] * 3, foes_in_area=areas, fights=100)
+    assert err.value.field == "foes_in_area"
+
+
+def test_foes_in_area_is_refused_where_there_are_no_area_sets() -> None:
+    cat = wb.system("unbound").catalog()
+    a, b = (cat.creature(n) for n in list(cat.creatures)[:2])
+    with pytest.raises(wb.RulesError, match="no area sets") as err:
+        wb.encounter([a], [b], foes_in_area={"Burst": 2})
+    assert err.value.field == "foes_in_area"

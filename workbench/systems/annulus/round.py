@@ -200,6 +200,8 @@ def disarm_order(sys: Any, sets: Any, me: Any, foe: Any, options: Any, situation
 #: policy (CLARIFICATIONS.md, Encounters: "up to default ``foes_in_area``: Arc 3 (a 3 m arc at 1 m),
 #: Burst 3, Line 2"; allies in the area, default 0, are not struck)
 FOES_IN_AREA = {"Arc": 3, "Burst": 3, "Line": 2}
+#: the rule cited when ``foes_in_area`` is refused
+AREA_RULE = "CLARIFICATIONS.md: Encounters: Annulus area sets (foes_in_area)"
 
 
 class _Striker:
@@ -491,6 +493,8 @@ class AnnulusRound:
         #: in an encounter (:meth:`in_group`): both sides' creatures, and my rounds against my other foes
         self._group: tuple[list[Any], list[Any]] | None = None
         self._others: dict[int, AnnulusRound] = {}
+        #: the foes each area strikes when an encounter sets them (:meth:`with_foes_in_area`)
+        self._foes_in_area: dict[str, int] | None = None
 
     def in_group(self, my_foes: list[Any], its_foes: list[Any]) -> AnnulusRound:
         """Return this round with each creature's state kept as all its foes in an encounter need it
@@ -513,6 +517,34 @@ class AnnulusRound:
         group._others = {}
         return group
 
+    def with_foes_in_area(self, foes_in_area: Any) -> AnnulusRound:
+        """Return this round with each area's ``foes_in_area`` (CLARIFICATIONS.md, Encounters: "up to
+        default ``foes_in_area``: Arc 3 ..., Burst 3, Line 2"): ``foes_in_area`` maps some of Arc,
+        Burst, Line to 1..50 foes, the others keep their default (:data:`FOES_IN_AREA`). RulesError
+        naming ``foes_in_area`` for another area or count."""
+        if not isinstance(foes_in_area, dict):
+            raise RulesError(
+                f"must map areas (Arc, Burst, Line) to numbers of foes, not {type(foes_in_area).__name__}",
+                field="foes_in_area",
+                rule=AREA_RULE,
+            )
+        for area, n in foes_in_area.items():
+            if area not in FOES_IN_AREA:
+                raise RulesError(
+                    f"has no area {area!r}: the areas are {', '.join(FOES_IN_AREA)}",
+                    field="foes_in_area",
+                    rule=AREA_RULE,
+                )
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= int(n) <= 50:
+                raise RulesError(f"{area} must strike 1 to 50 foes, not {n!r}", field="foes_in_area", rule=AREA_RULE)
+        areas = {**FOES_IN_AREA, **{k: int(v) for k, v in foes_in_area.items()}}
+        out = copy.copy(self)
+        out.a = copy.copy(self.a)
+        out.a.in_area = np.array([areas[s.area] if s.area else 1 for s in self.a.sets] or [1])
+        out.key = None if self.key is None else (*self.key, "foes in area", tuple(sorted(areas.items())))
+        out._foes_in_area = areas
+        return out
+
     @property
     def reach(self) -> int:
         """Return the most foes one turn of mine strikes in an encounter: the most an area set of mine
@@ -527,6 +559,8 @@ class AnnulusRound:
             rnd = AnnulusRound(
                 self.sys, self.me, model, self.options, self.situation, None, self.tactics, self.foe_tactics
             )
+            if self._foes_in_area is not None:
+                rnd = rnd.with_foes_in_area(self._foes_in_area)
             got = self._others[id(model)] = rnd.in_group(*self._group) if self._group else rnd
         return got
 
