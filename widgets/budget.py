@@ -61,6 +61,32 @@ def _set_frame(panel: Panel, frame: Any) -> None:
         panel.value = frame
 
 
+def _show_ranking(panel: Any, frame: Any, top: Any, chart: Any, by: str, heading: str, pick: str, front: bool) -> None:
+    """Show a search's ranking on ``panel``: ``chart`` (its cost front), the table of ``top`` (rank,
+    build, cost, ``by`` under ``heading``, what each stands for; with ``front`` whether it is on the
+    Pareto front) and the picker of its rows (their ``pick`` column; the best picked), the frame as
+    the panel's value."""
+    panel.set_chart(chart)
+    if panel.chart is not None:
+        panel.chart.add_class("wb-budget-chart")
+    cells = "".join(
+        f"<tr><td>{r['rank']}</td><td>{html.escape(str(r['name']))}</td><td>{r['cost']}</td>"
+        f"<td>{r[by]:.4f}</td><td>{r['same_as']}</td>"
+        + (f"<td>{'✓' if r['pareto'] else ''}</td>" if front else "")
+        + "</tr>"
+        for r in top.iter_rows(named=True)
+    )
+    panel.table.value = (
+        f"<table class='wb-stats'><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(heading)}</th>"
+        "<th>stands for</th>" + ("<th>on the front</th>" if front else "") + f"</tr>{cells}</table>"
+    )
+    panel.pick.options = [(f"{r['rank']}. {r['name']} ({r[by]:.3f})", r[pick]) for r in top.iter_rows(named=True)]
+    panel.pick.index = 0 if panel.pick.options else None  # the best, picked
+    panel.results.children = _children(panel.table, panel.chart)  # the list, then its front
+    panel.clear_error()
+    _set_frame(panel, frame)
+
+
 class BudgetSearchPanel(Panel):
     """Every legal build within ``budget`` used by ``attacker`` against ``target``, the best
     ``top_k`` by ``by`` and the cost front; ``value`` is the ``wb.explore`` frame."""
@@ -194,26 +220,8 @@ class BudgetSearchPanel(Panel):
 
         def apply(result: tuple[Any, Any]) -> Any:
             frame, chart = result
-            self.set_chart(chart)
-            if self.chart is not None:
-                self.chart.add_class("wb-budget-chart")
-            self.results.children = _children(self.table, self.chart)  # the list, then its front
             top = frame.filter(frame["rank"] <= self.top_k).sort("rank").head(self.top_k)
-            cells = "".join(
-                f"<tr><td>{r['rank']}</td><td>{html.escape(str(r['name']))}</td><td>{r['cost']}</td>"
-                f"<td>{r[by]:.4f}</td><td>{r['same_as']}</td></tr>"
-                for r in top.iter_rows(named=True)
-            )
-            self.table.value = (
-                f"<table><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(by.replace('_', ' '))}</th>"
-                f"<th>stands for</th></tr>{cells}</table>"
-            )
-            self.pick.options = [
-                (f"{r['rank']}. {r['name']} ({r[by]:.3f})", r["name"]) for r in top.iter_rows(named=True)
-            ]
-            self.pick.index = 0 if self.pick.options else None  # the best, picked
-            self.clear_message(self.error)
-            _set_frame(self, frame)
+            _show_ranking(self, frame, top, chart, by, by.replace("_", " "), "name", front=False)
             return frame
 
         return self.background.run(work, apply, "searching...")
@@ -303,13 +311,16 @@ class BuildSearchPanel(Panel):
         self.stale_line = W.HTML()
         self._levers = levers
         self._say_levers()
+        self.background = Background(self)
         if search:
             self.search()
+            self.background.wait()
         rows = [W.HBox([w, self._error_slot(k)]) for k, w in self.controls.items()]
         self.children = _children(
             W.VBox(rows),
             W.HBox([self.search_button, self.levers_line]),
             self.note,
+            self.background.box,
             self.error_box,
             self.stale_line,
             W.HBox([self.pick, self.use_button]),
@@ -338,49 +349,32 @@ class BuildSearchPanel(Panel):
         )
 
     def search(self) -> Any:
-        """Search the builds around the one on screen and show the ranking, the front and the picker."""
+        """Search the builds around the one on screen off the message loop (Background, with Cancel)
+        and show the ranking, the front and the picker; a RulesError is shown and the last ranking
+        stays. Returns the frame when done within a second (else None: ``background.wait()``)."""
         from workbench.build_levers import FIGURES, search_builds
 
-        frame, builds = search_builds(
-            self.system,
-            self.attacker,
-            self.attack,
-            self.target,
-            budget=self.budget,
-            by=self.by,
-            options=self.options,
-            situation=self.situation,
-        )
-        by = self.by
-        self.builds = builds
-        label = FIGURES[by]
-        chart = charts.cost_front_chart(
-            frame.drop("changes"),
-            by,
-            f"Builds around {self.attack.name} within {self.budget} against {self.target.name}",
-        )
-        self.set_chart(chart)
-        if self.chart is not None:
-            self.chart.add_class("wb-budget-chart")
-        top = frame.head(self.top_k)
-        if "as on screen" not in top["name"].to_list():  # the build on screen, to compare with
-            top = pl.concat([top, frame.filter(frame["name"] == "as on screen")])
-        cells = "".join(
-            f"<tr><td>{r['rank']}</td><td>{html.escape(r['name'])}</td><td>{r['cost']}</td>"
-            f"<td>{r[by]:.4f}</td><td>{r['same_as']}</td><td>{'✓' if r['pareto'] else ''}</td></tr>"
-            for r in top.iter_rows(named=True)
-        )
-        self.table.value = (
-            f"<table class='wb-stats'><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(label)}</th>"
-            f"<th>stands for</th><th>on the front</th></tr>{cells}</table>"
-        )
-        self.pick.options = [(f"{r['rank']}. {r['name']} ({r[by]:.3f})", r["build"]) for r in top.iter_rows(named=True)]
-        self.pick.index = 0 if self.pick.options else None  # the best, picked
-        self.results.children = _children(self.table, self.chart)
-        self.clear_error()
-        _set_frame(self, frame)
-        self.stale_line.value = ""
-        return frame
+        attacker, attack, target, budget, by = self.attacker, self.attack, self.target, self.budget, self.by
+        options, situation = self.options, self.situation
+
+        def work() -> tuple[Any, Any, Any]:
+            frame, builds = search_builds(
+                self.system, attacker, attack, target, budget=budget, by=by, options=options, situation=situation
+            )
+            title = f"Builds around {attack.name} within {budget} against {target.name}"
+            return frame, builds, charts.cost_front_chart(frame.drop("changes"), by, title)
+
+        def apply(result: tuple[Any, Any, Any]) -> Any:
+            frame, builds, chart = result
+            self.builds = builds
+            top = frame.head(self.top_k)
+            if "as on screen" not in top["name"].to_list():  # the build on screen, to compare with
+                top = pl.concat([top, frame.filter(frame["name"] == "as on screen")])
+            _show_ranking(self, frame, top, chart, by, FIGURES[by], "build", front=True)
+            self.stale_line.value = ""
+            return frame
+
+        return self.background.run(work, apply, "searching...")
 
     def use(self, build: int | None = None) -> tuple[Any, Any, str]:
         """Hand the build ``build`` (default: the picked one) to ``on_use`` as (attacker, attack,

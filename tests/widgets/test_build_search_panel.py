@@ -38,6 +38,7 @@ def test_use_this_build_puts_it_in_the_damage_tab_and_pins_it(name):
     if name != "annulus":
         assert "the build on screen changed" in search.stale_line.value
         search.search_button.click()
+        search.background.wait(120)
         assert search.stale_line.value == ""
 
 
@@ -48,5 +49,6 @@ def test_build_search_lists_its_levers_and_unit_cost():
     assert "unit cost" in search.note.value
     search.controls["by"].value = "p_any_damage"
     search.search_button.click()
+    search.background.wait(120)
     values = search.value["p_any_damage"].to_list()
     assert values == sorted(values, reverse=True)
