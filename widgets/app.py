@@ -491,6 +491,7 @@ class Workbench(Panel):
         parts: list[W.Widget] = [builder, summary, self.dice_section(box.dice)]
         from workbench.build_levers import levers
 
+        search: Any = None
         if levers(self.system, d.attacker, d.attack):
             # the builds around the one on screen (its levers, each with its cost); "Use this build"
             # puts one in the Damage tab and pins it
@@ -503,11 +504,7 @@ class Workbench(Panel):
                 situation=d.situation,
                 on_use=self.use_build,
             )
-            for name in ("attacker", "attack", "target", "options", "situation"):
-                T.dlink((d, name), (search, name))
-            box._adopt(search)
-            box.search = search
-            parts.append(W.VBox([W.HTML("<b>Budget search around this build</b>"), search]))
+            heading = "Budget search around this build"
         elif has_build_space(self.system):
             # the best builds within a budget for the Damage tab's attacker against its target
             search = BudgetSearchPanel(
@@ -519,11 +516,13 @@ class Workbench(Panel):
                 attack=d.attack,
                 on_use=self.use_build,
             )
+            heading = "Budget search"
+        if search is not None:  # it follows the build on screen
             for name in ("attacker", "attack", "target", "options", "situation"):
                 T.dlink((d, name), (search, name))
             box._adopt(search)
             box.search = search
-            parts.append(W.VBox([W.HTML("<b>Budget search</b>"), search]))
+            parts.append(W.VBox([W.HTML(f"<b>{heading}</b>"), search]))
         box.children = parts
         return box
 
