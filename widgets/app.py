@@ -446,7 +446,7 @@ class Workbench(Panel):
 
         d = self.damage
         # two of the Damage tab's attacker (offered as "your build" in both sides' pickers, and
-        # followed when it changes) against its target
+        # followed when it changes, it and its attack) against its target
         panel = EncounterPanel(
             self.system,
             [d.attacker, d.attacker],
@@ -454,9 +454,16 @@ class Workbench(Panel):
             options=d.options,
             situation=d.situation,
             build=d.attacker,
+            build_attack=d.attack,
         )
         panel.add_class("wb-tab-encounter-panel")
-        for src, dst in (("attacker", "build"), ("options", "options"), ("situation", "situation")):
+        # your build plays the attack on screen (the Damage tab's), as the Damage tab computes it
+        for src, dst in (
+            ("attacker", "build"),
+            ("attack", "build_attack"),
+            ("options", "options"),
+            ("situation", "situation"),
+        ):
             T.dlink((d, src), (panel, dst))
         return panel
 

@@ -189,8 +189,10 @@ class EncounterPanel(Panel):
     ``first``, ``order``, ``targeting``, ``flanking``, ``refund``, ``max_rounds``); ``editors`` holds
     the two :class:`SideEditor` panels (rows of creature and copies, linked to the sides) and
     ``controls`` the group rules' pickers. ``build`` (the app: the Damage tab's attacker) is offered in
-    both sides' pickers as "your build". Defaults: two of the catalog's first creature against one of
-    its second. Each creature plays its best plan against the foe it targets (as in a duel). A
+    both sides' pickers as "your build"; with ``build_attack`` (the app: the Damage tab's attack) it
+    plays that attack as often as a turn allows, the attack on screen. Defaults: two of the catalog's
+    first creature against one of its second. Every other creature plays its best plan against the
+    foe it targets (as in a duel). A
     simulated encounter (Annulus always; a joint state past the exact bound) runs ``fights`` fights.
     """
 
@@ -199,6 +201,7 @@ class EncounterPanel(Panel):
     options = T.Any(allow_none=True)
     situation = T.Any(allow_none=True)
     build = T.Any(allow_none=True, help="the creature offered as 'your build' in the side pickers")
+    build_attack = T.Any(allow_none=True, help="the attack your build plays (None: its best plan)")
     first = T.Enum(tuple(FIRST_CHOICES.values()), "a", help="the side acting first")
     order = T.Enum(tuple(ORDER_CHOICES.values()), "sides", help="the turn order within a round")
     targeting = T.Enum(tuple(TARGETING_CHOICES.values()), "focus", help="the foe each creature attacks")
@@ -218,6 +221,7 @@ class EncounterPanel(Panel):
         "flanking",
         "refund",
         "max_rounds",
+        "build_attack",
     )
 
     def __init__(
@@ -229,6 +233,7 @@ class EncounterPanel(Panel):
         options: Any = None,
         situation: Any = None,
         build: Any = None,
+        build_attack: Any = None,
         fights: int = 20_000,
         **kwargs: Any,
     ) -> None:
@@ -242,6 +247,7 @@ class EncounterPanel(Panel):
         names = list(self.catalog)
         first, second = self.catalog[names[0]], self.catalog[names[min(1, len(names) - 1)]]
         self.options, self.situation, self.build = options, situation, build
+        self.build_attack = build_attack
         side_a, side_b = side_a or [first, first], side_b or [second]
         rows = {"side_a": self._rows(side_a), "side_b": self._rows(side_b)}
         labels = {"side_a": "side A", "side_b": "side B"}
@@ -275,10 +281,9 @@ class EncounterPanel(Panel):
         self.badge = W.HTML()
         self.stats = W.HTML()
         self.stats.add_class("wb-encounter-stats")
-        self.note = W.HTML(
-            '<i style="color:#57606a">each creature plays its best plan against the foe it attacks, as in a '
-            "duel; the group rules are CLARIFICATIONS.md's \u201cEncounters\u201d</i>"
-        )
+        self.note = W.HTML()
+        self.note.add_class("wb-encounter-note")
+        self._say_plays()
         self.background = Background(self)
         # how many foes: side A against 1, 2, ... copies of a foe (wb.encounter_difficulty), on demand
         own = list(dict.fromkeys(k for k, _ in rows["side_b"] if k != BUILD))
@@ -357,8 +362,32 @@ class EncounterPanel(Panel):
 
     def rules(self) -> dict[str, Any]:
         """Return the keyword arguments of ``wb.encounter`` on screen: the group rules (every input
-        but the sides), the options and situation, and the fights of a simulation."""
-        return {k: getattr(self, k) for k in self.INPUTS[2:]} | {"fights": self.fights}
+        but the sides and the build's attack), the options and situation, and the fights of a
+        simulation."""
+        return {k: getattr(self, k) for k in self.INPUTS[2:-1]} | {"fights": self.fights}
+
+    def played(self, side: list[Any]) -> list[Any]:
+        """Return a side as ``wb.encounter`` plays it: your build as (build, the attack on screen)
+        when ``build_attack`` is set (it plays that attack, as the Damage tab shows it), every other
+        creature bare (its best plan)."""
+        if self.build is None or self.build_attack is None:
+            return list(side)
+        return [(c, self.build_attack) if c is self.build else c for c in side]
+
+    @T.observe("build", "build_attack")
+    def _say_plays(self, change: Any = None) -> None:
+        """Say what the creatures play: your build the attack on screen, the others their best plan."""
+        if not hasattr(self, "note"):
+            return
+        rules = "the group rules are CLARIFICATIONS.md\u2019s \u201cEncounters\u201d"
+        if self.build is not None and self.build_attack is not None:
+            plays = (
+                f"your build ({html.escape(self.build.name)}) plays <b>{html.escape(self.build_attack.name)}</b> "
+                "as often as a turn allows, as on the Damage tab; every other creature its best plan"
+            )
+        else:
+            plays = "each creature plays its best plan against the foe it attacks, as in a duel"
+        self.note.value = f'<i style="color:#57606a">{plays}; {rules}</i>'
 
     @T.observe(*INPUTS)
     @guarded
@@ -374,7 +403,7 @@ class EncounterPanel(Panel):
         is shown beside its field and the last result stays on screen."""
         from workbench.encounters import encounter
 
-        a, b = list(self.side_a), list(self.side_b)
+        a, b = self.played(self.side_a), self.played(self.side_b)
         kw = self.rules()
 
         def apply(result: Any) -> Any:
@@ -410,7 +439,7 @@ class EncounterPanel(Panel):
         from workbench import charts
         from workbench.encounters import encounter_difficulty
 
-        party, foe = list(self.side_a), self.catalog[self.difficulty_controls["foe"].value]
+        party, foe = self.played(self.side_a), self.catalog[self.difficulty_controls["foe"].value]
         copies = int(self.difficulty_controls["max_copies"].value)
         kw = self.rules()
 

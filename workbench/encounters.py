@@ -123,6 +123,42 @@ def _side_list(side: Any, name: str) -> list[Any]:
     return got
 
 
+def _picks(items: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Return (the creatures of a side's entries, each entry's picked attack or None): an entry is a
+    creature or a (creature, attack) pair."""
+    creatures, attacks = [], []
+    for item in items:
+        c, a = item if isinstance(item, tuple) and len(item) == 2 else (item, None)
+        creatures.append(c)
+        attacks.append(a)
+    return creatures, attacks
+
+
+def _plan(sys: Any, creature: Any, attack: Any, options: Any, field: str) -> list[Any]:
+    """Return the plan of a (creature, attack) entry: the attack (one of the creature's own, by model
+    or name) as often as one turn can use it (``uses_per_turn``, compare's attack rows)."""
+    own = list(sys.attacks_of(creature))
+    if isinstance(attack, str):
+        match = [x for x in own if x.name.lower() == attack.strip().lower()]
+        if not match:
+            raise RulesError(
+                f"{creature.name} has no attack {attack!r} (its attacks: {', '.join(x.name for x in own)})",
+                field=field,
+                rule=ENCOUNTERS,
+            )
+        attack = match[0]
+    if not isinstance(attack, sys.Attack):
+        raise RulesError(
+            f"the second of a pair must be a {sys.title} attack or its name, not {type(attack).__name__}",
+            field=field,
+            rule=ENCOUNTERS,
+        )
+    uses = sys.uses_per_turn(creature, attack, options)
+    if uses < 1:
+        raise RulesError(f"{attack.name} does not fit one turn of {creature.name}", field=field, rule=ENCOUNTERS)
+    return [attack] * uses
+
+
 def _names(creatures: list[Any]) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     out = []
@@ -159,7 +195,9 @@ def encounter(
 ) -> EncounterResult:
     """Return the :class:`EncounterResult` of ``side_a`` against ``side_b`` (each a creature or a
     list of creatures of one rule system; a creature may appear several times), fought by the group
-    rules of CLARIFICATIONS.md "Encounters: groups against groups":
+    rules of CLARIFICATIONS.md "Encounters: groups against groups". An entry ``(creature, attack)``
+    (the attack a model or its name) plays that attack as often as a turn allows, as compare's
+    attack rows and ``rounds_to_kill(plan=...)``; a bare creature plays its best plan, as in a duel.
 
     - ``first`` "a", "b" or "random" (a fair coin each fight): the side acting first;
     - ``order`` "sides" (default: every creature of the first side in listed order, then the other's)
@@ -201,10 +239,16 @@ def encounter(
     confirm = check_confirm(confirm)
     if simulate not in (None, True, False):
         raise RulesError(f"simulate must be None, True or False, not {simulate!r}", field="simulate")
-    sa, sb = _side_list(side_a, "side_a"), _side_list(side_b, "side_b")
+    (sa, picked_a), (sb, picked_b) = _picks(_side_list(side_a, "side_a")), _picks(_side_list(side_b, "side_b"))
     roles = {f"side_a[{i}]": c for i, c in enumerate(sa)} | {f"side_b[{i}]": c for i, c in enumerate(sb)}
     sys = fight_system(roles, ..., options, situation)
-    probe = sys.fight_round(sa[0], sb[0], options, situation, None)
+    plans: dict[int, list[Any]] = {}
+    for name, entries, picked in (("side_a", sa, picked_a), ("side_b", sb, picked_b)):
+        for i, (c, attack) in enumerate(zip(entries, picked)):
+            if attack is not None:  # its own model object, which its plan is kept under
+                entries[i] = c = c.model_copy()
+                plans[id(c)] = _plan(sys, c, attack, options, f"{name}[{i}]")
+    probe = sys.fight_round(sa[0], sb[0], options, situation, plans.get(id(sa[0])))
     if probe is None:
         raise RulesError(f"{sys.title} describes no round to play an encounter with", field="side_a", rule=ENCOUNTERS)
     # a turn that can end part-way in a way the rest of it reads (Annulus: a Counter, a fall before the
@@ -229,7 +273,7 @@ def encounter(
     base_situation = situation if situation is not None else sys.Situation()
 
     def make_round(me: Any, foe: Any, flanked: bool) -> Any:
-        rnd = sys.fight_round(me, foe, options, base_situation, None)
+        rnd = sys.fight_round(me, foe, options, base_situation, plans.get(id(me)))
         if foes_in_area is not None:
             rnd = rnd.with_foes_in_area(foes_in_area)
         if flanked:
@@ -452,7 +496,7 @@ def encounter_difficulty(
     for level in wanted:
         beaten = [n for n, p, *_ in rows if p >= level]
         copies[level] = max(beaten) if beaten else 0
-    return Difficulty(_names(side), foe.name, curve, copies)
+    return Difficulty(_names(_picks(side)[0]), foe.name, curve, copies)
 
 
 # ---------------------------------------------------------------------------------------- groups

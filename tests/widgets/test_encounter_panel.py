@@ -109,8 +109,28 @@ def test_the_app_tab_fights_two_of_the_damage_build_and_follows_it():
     d.attacker = BOAR
     enc.background.wait(60)
     assert enc.side_a == [BOAR, BOAR] and enc.value.a == ("Boar", "Boar #2")
-    want = wb.encounter([BOAR, BOAR], [d.target])
+    # your build plays the Damage tab's attack
+    want = wb.encounter([(BOAR, d.attack), (BOAR, d.attack)], [d.target])
     assert enc.value.p_a_wins == pytest.approx(want.p_a_wins, abs=1e-12)
+
+
+def test_your_build_plays_the_attack_on_screen():
+    """The Damage tab's attack is what your build plays in the Encounter tab (as often as a turn
+    allows), not its best plan: the Town guard's Javelin against the Blademaster; the note says so."""
+    un = wb.system("unbound").catalog()
+    app = Workbench("unbound")
+    enc = app.build_tab("Encounter")
+    d = app.damage
+    d.attacker, d.target = un.creature("Town guard"), un.creature("Blademaster")
+    javelin = next(a for a in wb.system("unbound").attacks_of(d.attacker) if a.name == "Javelin")
+    d.attack = javelin
+    enc.background.wait(120)
+    assert enc.build_attack == javelin and "Javelin" in enc.note.value
+    guard = d.attacker
+    want = wb.encounter([(guard, javelin), (guard, javelin)], [enc.side_b[0]])
+    best = wb.encounter([guard, guard], [enc.side_b[0]])
+    assert enc.value.p_a_wins == pytest.approx(want.p_a_wins, abs=1e-12)
+    assert abs(want.p_a_wins - best.p_a_wins) > 0.01  # the pick matters here
 
 
 def test_how_many_foes_is_wb_encounter_difficulty_of_side_a():
