@@ -622,4 +622,6 @@ def group_rounds(
             var = max(float((t * t) @ at) - mean * mean, 0.0) * n_fights / max(n_fights - 1, 1)
             se = float(np.sqrt(var / n_fights))
     unresolved = float(max(0.0, 1.0 - by[max_rounds - 1]))
+    if n_fights is not None:  # a count of fights over their number, not a float sum's remainder
+        unresolved = round(unresolved * n_fights) / n_fights
     return GroupRounds(by[:max_rounds], mean, unresolved, n_fights is None, n_fights, se, tuple(forced))

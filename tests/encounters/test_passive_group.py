@@ -136,3 +136,14 @@ def test_bad_groups_are_refused_naming_the_field() -> None:
     with pytest.raises(wb.RulesError) as err:
         group_rounds(a, Group(b, 2), simulate=False)
     assert err.value.field == "simulate"
+
+
+def test_a_simulated_group_reports_whole_fights_unresolved() -> None:
+    """P(unresolved) of a simulated group is a number of fights over the fights (0 exactly when every
+    fight ended, never a float sum's remainder like 1e-16), and P(all fallen by t) never decreases."""
+    _, blaster, mouse = _blaster("Burst")
+    got = group_rounds(blaster, Group(mouse, 3), max_rounds=20, fights=2_000, seed=5)
+    assert not got.exact and got.fights == 2_000
+    assert got.unresolved * 2_000 == round(got.unresolved * 2_000)
+    assert got.unresolved == 0.0 and got.p_killed_by[-1] == pytest.approx(1.0, abs=1e-12)
+    assert (np.diff(got.p_killed_by) >= 0).all()
