@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -102,7 +101,7 @@ def _roster(sys: Any, texts: Sequence[str], what: str, groups: bool = False) -> 
 
     out: list[Any] = []
     for text in texts:
-        group = parse_group(text) if groups and not _is_file_arg(text) else None
+        group = parse_group(text, what, "-t") if groups and not _is_file_arg(text) else None
         if group is not None:
             copies, name = group
             sys.catalog().creature(name.rpartition(":")[2])  # an unknown name fails here
@@ -363,19 +362,11 @@ def _side(sys: Any, texts: Sequence[str], field: str, flag: str) -> list[Any]:
     """Return one side of an encounter, in listed order: each entry a creature (catalog name, file,
     share code) or ``NxNAME`` / ``N x NAME`` for N copies of it. A bad entry is a RulesError naming
     ``field`` (the engine's name of the side: side_a, side_b, party, foe)."""
-    from .encounters import ENCOUNTERS, MAX_SIDE, parse_group
+    from .encounters import ENCOUNTERS, parse_group
 
     out: list[Any] = []
     for text in texts:
-        count, name = parse_group(text) or (1, text)
-        if not 1 <= count <= MAX_SIDE:
-            digits = re.match(r"\s*(\d+)", text).group(1)  # type: ignore[union-attr]  # parse_group read them
-            shown = digits if len(digits) <= 6 else f"{digits[:6]}..."
-            raise RulesError(
-                f"{flag} {text!r}: a number of copies must be 1 to {MAX_SIDE}, not {shown}",
-                field=field,
-                rule=ENCOUNTERS,
-            )
+        count, name = parse_group(text, field, flag) or (1, text)
         try:
             got = _members(sys, name)
         except RulesError as exc:
@@ -437,12 +428,12 @@ def cmd_encounter(args: argparse.Namespace) -> int:
 
 def cmd_encounter_difficulty(args: argparse.Namespace) -> int:
     """Print how many copies of a foe the party beats: the summary, then P(party wins) per number of copies."""
-    from .encounters import encounter_difficulty, parse_group
+    from .encounters import GROUP_NAME, encounter_difficulty
     from .systems import system
 
     sys_ = system(args.system)
     party = _side(sys_, args.party, "party", "-a")
-    if parse_group(args.foe) is not None:
+    if GROUP_NAME.match(args.foe):
         raise RulesError(
             f"--foe {args.foe!r}: give one creature; the command tries 1 to --max-copies copies of it", field="foe"
         )

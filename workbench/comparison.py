@@ -358,8 +358,9 @@ def _targets(items: Any, system: Any) -> list[Any]:
         if _is_frame(item):
             out.extend(frame_creatures(item, system, "targets"))
             continue
-        if isinstance(item, str) and parse_group(item) is not None:
-            n, name = parse_group(item)  # type: ignore[misc]
+        group = parse_group(item) if isinstance(item, str) else None
+        if group is not None:
+            n, name = group
             _, creature = _catalog_item(name, system, "targets")
             item = Group(creature, n)
         if isinstance(item, Group):
@@ -694,12 +695,9 @@ def compare(
     check(state_work(sum(int((b[4] == "simulated").sum()) for b in blocks), fights), confirm)
     check(group_work(prep["crowds"], groups, fights), confirm)
     # a bar over the rows (stderr, a terminal only), ticked by each row with state as it is done
-    crowd_rows = sum(
-        len(c) * sum(len(x.attacks) for x in a)
-        for name, a, _ in groups
-        for c in [prep["crowds"].get(name, ([], set()))[0]]
+    bar = _progress(
+        progress, sum(b[4].size for b in blocks) + _group_rows_count(prep["crowds"], groups)[0], "compare rows"
     )
-    bar = _progress(progress, sum(b[4].size for b in blocks) + crowd_rows, "compare rows")
     frames = []
     try:
         for name, opt, sit, block, method, forced in blocks:
@@ -1023,6 +1021,18 @@ def _tabulated(targets: list[Any]) -> tuple[list[Any], list[Any], set[str]]:
     return single + list(added.values()), crowd, set(added)
 
 
+def _group_rows_count(crowds: dict[str, tuple[list[Any], set[str]]], groups: list) -> tuple[int, int]:
+    """Return (compare's rows against groups, the creatures in those rows' groups): each attack of
+    each attacker once per group of its system."""
+    rows = creatures = 0
+    for name, att, _ in groups:
+        uses = sum(len(a.attacks) for a in att)
+        for g in crowds.get(name, ([], set()))[0]:
+            rows += uses
+            creatures += uses * int(g.copies)
+    return rows, creatures
+
+
 def group_work(crowds: dict[str, tuple[list[Any], set[str]]], groups: list, fights: int) -> Work:
     """Return the work of compare's rows against groups, counted before any runs: each attack row
     against a group is one passive group fight (:func:`workbench.encounters.group_rounds`), chained
@@ -1030,12 +1040,7 @@ def group_work(crowds: dict[str, tuple[list[Any], set[str]]], groups: list, figh
     MAX_STATE_ROW_FIGHTS, as the rows with state."""
     from .limits import MAX_STATE_ROW_FIGHTS
 
-    rows = creatures = 0
-    for name, att, _ in groups:
-        uses = sum(len(a.attacks) for a in att)
-        for g in crowds.get(name, ([], set()))[0]:
-            rows += uses
-            creatures += uses * int(g.copies)
+    rows, creatures = _group_rows_count(crowds, groups)
     return Work(
         "compare",
         creatures * fights,

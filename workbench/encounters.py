@@ -517,15 +517,22 @@ class Group:
 GROUP_NAME = re.compile(r"^\s*(\d+)\s*[x×]\s*(.+?)\s*$", re.IGNORECASE)
 
 
-def parse_group(text: str) -> tuple[int, str] | None:
+def parse_group(text: str, field: str = "targets", label: str = "") -> tuple[int, str] | None:
     """Return (copies, the creature's name) of ``text`` written "3 x Wolf", or None when it is not
-    one; past six digits the copies read as ``MAX_SIDE + 1`` (refused by :func:`check_group`, and
-    never a number too long for ``int``)."""
+    one. Copies outside 1 to :data:`MAX_SIDE` are a RulesError naming ``field`` (``label``, say the CLI
+    flag, opens the message), showing at most six of the digits written."""
     m = GROUP_NAME.match(text)
     if m is None:
         return None
     digits, name = m.groups()
-    return (int(digits) if len(digits) <= 6 else MAX_SIDE + 1), name
+    if len(digits) > 6 or not 1 <= int(digits) <= MAX_SIDE:
+        shown = digits if len(digits) <= 6 else f"{digits[:6]}..."
+        raise RulesError(
+            f"{label + ' ' if label else ''}{text!r}: a number of copies must be 1 to {MAX_SIDE}, not {shown}",
+            field=field,
+            rule=ENCOUNTERS,
+        )
+    return int(digits), name
 
 
 def check_group(group: Group, field: str = "targets") -> Group:

@@ -80,6 +80,6 @@ def test_compare_against_a_group(capsys, tmp_path):
     assert rounds["Shrapnel Bomb"] == pytest.approx(1.0) and rounds["Saber"] == pytest.approx(3.0)
     assert "3 x Skirmisher" in out
     assert_one_line_error(capsys, "compare", "last_odyssey", "-a", "Gunner", "-t", "0 x Skirmisher",
-                          contains=("targets:", "1 to 50 copies"))
+                          contains=("targets:", "-t '0 x Skirmisher': a number of copies must be 1 to 50, not 0"))
     assert_one_line_error(capsys, "compare", "last_odyssey", "-a", "Gunner", "-t", "3 x Nobody",
                           contains=("Nobody",))

@@ -57,7 +57,13 @@ def test_a_group_object_and_its_name_give_the_same_rows() -> None:
 
 @pytest.mark.parametrize(
     "target, says",
-    [("0 x Berserker", "1 to 50 copies"), ("51 x Berserker", "1 to 50 copies"), ("3 x Nobody", "Nobody")],
+    [
+        ("0 x Berserker", "copies must be 1 to 50, not 0 \\[CLARI"),
+        ("51 x Berserker", "copies must be 1 to 50, not 51 \\[CLARI"),
+        # a number too long to read is shown cut, never turned into an int
+        ("12345678901234567890 x Berserker", r"copies must be 1 to 50, not 123456\.\.\. \[CLARI"),
+        ("3 x Nobody", "Nobody"),
+    ],
 )
 def test_bad_groups_are_refused_naming_targets(target: str, says: str) -> None:
     with pytest.raises(wb.RulesError, match=says) as err:
