@@ -87,6 +87,18 @@ def main() -> None:
     walk = best(lambda: A.build_space(5, targets, None, None, None), 1)
     s = best(lambda: wb.explore("annulus", targets=targets, budget=5, progress=False, say=False), 1) - walk
     report("explore annulus budget 5 x 3 targets: the rows", rows, "rows", s, "MAX_EXPLORE_ROWS")
+    groups(A)
+
+
+def groups(A) -> None:
+    """Against a group: compare's rows and explore's builds, group row-fights (rows x copies x fights)."""
+    ogre = A.catalog().creature("Ogre")
+    units = count("compare", "group row-fights", [ogre], ["3 x Wolf"], system="annulus")
+    s = best(lambda: wb.compare([ogre], ["3 x Wolf"], system="annulus", progress=False), 1)
+    report("compare annulus Ogre vs 3 x Wolf", units, "group row-fights", s, "MAX_STATE_ROW_FIGHTS")
+    units = count("explore", "group row-fights", "annulus", targets=["3 x Wolf"], budget=2, fights=500)
+    s = best(lambda: wb.explore("annulus", targets=["3 x Wolf"], budget=2, fights=500, progress=False), 1)
+    report("explore annulus budget 2 vs 3 x Wolf, 500 fights", units, "group row-fights", s, "MAX_STATE_ROW_FIGHTS")
 
 
 if __name__ == "__main__":

@@ -1037,14 +1037,14 @@ def group_work(crowds: dict[str, tuple[list[Any], set[str]]], groups: list, figh
     """Return the work of compare's rows against groups, counted before any runs: each attack row
     against a group is one passive group fight (:func:`workbench.encounters.group_rounds`), chained
     or simulated with ``fights`` fights of every creature: rows x fights x copies against
-    MAX_STATE_ROW_FIGHTS, as the rows with state."""
-    from .limits import MAX_STATE_ROW_FIGHTS
+    MAX_GROUP_ROW_FIGHTS (a group fight costs about ten row-fights)."""
+    from .limits import MAX_GROUP_ROW_FIGHTS
 
     rows, creatures = _group_rows_count(crowds, groups)
     return Work(
         "compare",
         creatures * fights,
-        MAX_STATE_ROW_FIGHTS,
+        MAX_GROUP_ROW_FIGHTS,
         "group row-fights",
         f"{rows:,} rows against groups ({creatures:,} creatures in all) x {fights:,} fights",
         ("attackers", "targets", "fights"),

@@ -23,10 +23,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .arguments import check_confirm, check_flag
+from .arguments import check_confirm, check_fights, check_flag, check_seed
 from .chains import one_blas_thread
 from .comparison import _progress, _targets, matchup_tables
+from .encounters import ENCOUNTERS, Group
 from .errors import RulesError, show
+from .fight_rows import COMPARE_FIGHTS
+from .group_builds import check_group_by, group_builds_work, rank_against_groups
 from .limits import BUDGET, LIMITS, MAX_COMBINATIONS, MAX_EXPLORE_ROWS, MAX_TOP_K, MAX_VARY
 from .systems import system as _system
 from .systems import system_of
@@ -117,6 +120,23 @@ def _vary_values(vary: dict) -> list[list[Any]]:
 #: :func:`estimate`; the decision is the counts' (MAX_COMBINATIONS, MAX_EXPLORE_ROWS)
 RATE_COMBINATION = 7.5e-6
 RATE_ROW = 2.8e-4
+#: seconds per group row-fight (one copy of a group in one simulated fight): information only, for
+#: "about N s" (benchmarks/bench_work.py, groups: 4.3e-4 measured on the 2-core reference machine at
+#: load 12.8, beside 8 CPU burners; an idle machine is faster, so "about" errs long)
+RATE_GROUP_ROW_FIGHT = 4.3e-4
+#: the columns of a group search after the build's own (workbench/group_builds.py)
+_GROUP_COLUMNS = (
+    "target_id",
+    "target",
+    "target_hp",
+    "p_kill_one_turn",
+    *[f"p_kill_within_{k}" for k in range(1, MAX_WITHIN + 1)],
+    "mean_rounds",
+    "rounds_q50",
+    "rank",
+    "pareto",
+    *METHOD_COLUMNS,
+)
 _HOW_BUDGET = "give a smaller budget, or confirm=True (workbench explore --yes) to run it"
 
 
@@ -188,7 +208,8 @@ def estimate(
     builds are known after the walk; with ``vary`` the exact count of combinations), ``targets``, ``rows`` (builds x targets with ``vary``; None with a budget) and
     ``seconds`` (rough: the walk at RATE_COMBINATION, or with ``vary`` the rows at RATE_ROW)."""
     tgt = _targets(targets, None if system is None else _system(system).name)
-    sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
+    first = getattr(tgt[0], "creature", tgt[0]) if tgt else None  # a group's creature
+    sys_ = _system(system if system is not None else system_of(base if base is not None else first))
     if budget is not None:
         n = sys_.build_space_size(budget, options)
         builds = None if n is None else sys_.builds_per_combination * n
@@ -214,6 +235,7 @@ def explore_work(
     situation: Any = None,
     base: Any = None,
     confirm: bool = False,
+    fights: int | None = None,
     **_: Any,
 ) -> list[Work]:
     """Return the counted work of :func:`explore` with these arguments, as explore checks it: the
@@ -223,18 +245,23 @@ def explore_work(
     change no count."""
     confirm = check_confirm(confirm)
     tgt = _targets(targets, None if system is None else _system(system).name)
-    sys_ = _system(system if system is not None else system_of(base if base is not None else tgt[0]))
+    plain = [getattr(t, "creature", t) for t in tgt]  # a group's creature
+    crowd = [t for t in tgt if isinstance(t, Group)]
+    shots = check_fights(COMPARE_FIGHTS if fights is None else fights)
+    sys_ = _system(system if system is not None else system_of(base if base is not None else plain[0]))
     if budget is None:
-        est = estimate(sys_, targets=tgt, vary=vary, base=base)
-        return [_rows_work(est["builds"], len(tgt), "vary")]
+        est = estimate(sys_, targets=plain, vary=vary, base=base)
+        rows = _rows_work(est["builds"], len(tgt), "vary")
+        return [rows] + ([group_builds_work(est["builds"], crowd, shots, "vary")] if crowd else [])
     out = []
     n = sys_.build_space_size(budget, options)
     if n is not None:
         out.append(_walk_work(sys_, budget, n))
         if out[-1].refused(confirm):
             return out
-    space = sys_.build_space(budget, tgt, base, options, situation)
-    return out + [_rows_work(space.size, len(tgt), "budget")]
+    space = sys_.build_space(budget, plain, base, options, situation)
+    out.append(_rows_work(space.size, len(tgt), "budget"))
+    return out + ([group_builds_work(space.size, crowd, shots, "budget")] if crowd else [])
 
 
 def within(by: str) -> int | None:
@@ -565,7 +592,7 @@ def explore(
     situation: Any = None,
     base: Any = None,
     attack: Any = None,
-    by: str = "mean_turn_damage",
+    by: str | None = None,
     confirm: bool = False,
     say: bool | None = None,
     merge: bool = True,
@@ -574,6 +601,8 @@ def explore(
     resume: bool = False,
     executor: Any = None,
     engine: str = "local",
+    fights: int | None = None,
+    seed: int = 0,
 ) -> pl.DataFrame:
     """Return the best builds against each target: the top ``top_k`` per target by ``by`` (higher is
     better: ``mean_turn_damage``, ``mean_damage``, ``p_any_damage``, ``p_kill_one_turn``, or
@@ -581,6 +610,19 @@ def explore(
     its own), plus, for budgets, every build on the Pareto front of ``by`` vs cost (``pareto``).
     ``objective`` (the option of compare and rounds_to_kill) names ``by`` instead: "damage" is mean
     turn damage, "kill_within_K" is ``p_kill_within_K``; "rounds" is refused (:func:`check_by`).
+    ``by`` None (the default) is ``mean_turn_damage``.
+
+    Against groups (``targets`` "3 x Wolf" or ``workbench.encounters.Group`` s, all of them groups;
+    docs/explore.md, Against a group): every build plays compare's group fight (the build as often as
+    a turn allows against passive copies, an area set striking every copy in its area;
+    workbench/group_builds.py), of ``fights`` fights (default 2,000) seeded by ``seed`` where
+    simulated, and builds rank by how fast the group falls: ``mean_rounds`` (the default, and
+    objective "rounds"; fewest first), ``p_kill_one_turn`` (every copy in the first round) or
+    ``p_kill_within_K``. Columns: the build's, target, target_hp (the group's), p_kill_one_turn,
+    [p_kill_within_K], mean_rounds, rounds_q50, rank, pareto, the method columns (``method`` exact or
+    simulated), and with a budget same_as (1: builds are not merged, an area set and a plain one may
+    share one copy's maths) and legal_sets. Its work is counted first: builds x copies x ``fights``
+    against limits.MAX_STATE_ROW_FIGHTS. ``output`` and Dask are for creature targets.
 
     ``system`` (a name or rule system) defaults to that of ``base``, else of the first target
     (a creature or a ``"system:Name"`` catalog name). With ``budget``: every build in the system's
@@ -642,19 +684,44 @@ def explore(
             tgt = _targets(targets, None)
             if not tgt:
                 raise RulesError("give system= (there is no target to take it from)", field="system")
-            system = system_of(tgt[0])
+            system = system_of(getattr(tgt[0], "creature", tgt[0]))
     sys = _system(system)
     tgt = _targets(targets, sys.name) if tgt is None else tgt
-    if any(_system(type(t).system).name != sys.name for t in tgt):
+    crowd = [t for t in tgt if isinstance(t, Group)]
+    if any(_system(type(getattr(t, "creature", t)).system).name != sys.name for t in tgt):
         raise RulesError(f"every target must be a {sys.name} creature", field="targets")
-    by = check_by(by, objective)
+    if crowd:  # ranked by how fast each group falls (workbench/group_builds.py)
+        if len(crowd) != len(tgt):
+            raise RulesError(
+                "explore ranks builds against creatures or against groups: give the groups and the creatures "
+                "in two calls",
+                field="targets",
+                rule=ENCOUNTERS,
+            )
+        for name, value in (("output", output), ("executor", executor)):
+            if value is not None:
+                raise RulesError(f"{name}= is for creature targets; a group search returns its frame", field=name)
+        if engine != "local":
+            raise RulesError("engine='dask' is for creature targets; a group search runs here", field="engine")
+        by = check_group_by(by, objective, within(by) if isinstance(by, str) else None)
+        fights = check_fights(COMPARE_FIGHTS if fights is None else fights)
+        seed = check_seed(seed)
+        tgt = list({g.name: g for g in crowd}.values())  # a group given twice is one
+        crowd = tgt
+    else:
+        if fights is not None:
+            raise RulesError(
+                'fights= is for group targets ("3 x Wolf"); against a creature explore plays no fight', field="fights"
+            )
+        by = check_by("mean_turn_damage" if by is None else by, objective)
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
         raise RulesError(
             f"must be a whole number from 1 to {MAX_TOP_K:,}, not {show(top_k)}", field="top_k", rule=BUDGET
         )
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
         raise RulesError(f"must be a whole number >= 1 or None, not {chunk_size!r}", field="chunk_size")
-    hp = np.array([sys.hit_points(t) for t in tgt], dtype=np.int64)
+    plain = [getattr(t, "creature", t) for t in tgt]  # a group's creature, for the build space
+    hp = np.array([sys.hit_points(t) for t in plain], dtype=np.int64)
     if (budget is None) == (vary is None):
         raise RulesError(
             "give either budget= (every legal attack within a budget) or vary= (fields of a base creature)",
@@ -669,7 +736,7 @@ def explore(
         n = sys.build_space_size(budget, options)
         if n is not None:
             _check_work(_walk_work(sys, budget, n), RATE_COMBINATION, confirm, say)
-        space = sys.build_space(budget, tgt, base, options, situation)
+        space = sys.build_space(budget, plain, base, options, situation)
         merge = merge and space.maths_keys is not None  # a space without exact keys merges nothing
         counts = space.counts
         n_builds = space.size
@@ -696,6 +763,37 @@ def explore(
         counts = {"distinct": len(items)}
         n_builds = len(items)
         units = _units_vary(items, vinfo, nb)
+    if crowd:
+        _check_work(
+            group_builds_work(n_builds, crowd, int(fights or 0), "budget" if budget is not None else "vary"),
+            RATE_GROUP_ROW_FIGHT,
+            confirm,
+            say,
+        )
+        # each build's attacker holds only the build (as every explore row's fight: fighter)
+        fighting = (
+            {**u, "creatures": [fighter(sys, c, a) for c, a in zip(u["creatures"], u["attacks"])]} for u in units
+        )
+        result = rank_against_groups(
+            fighting,
+            crowd,
+            n_builds,
+            by=by,
+            k=within(by),
+            top_k=top_k,
+            fights=int(fights or 0),
+            seed=seed,
+            progress=progress,
+        )
+        lead = [c for c in result.columns if c not in _GROUP_COLUMNS and c != "build_id"]
+        cols = lead + [c for c in _GROUP_COLUMNS if c in result.columns and c != "target_id"]
+        if budget is not None:
+            result = result.with_columns(
+                pl.lit(1, dtype=pl.Int64).alias("same_as"),
+                pl.lit(counts.get("legal_sets"), dtype=pl.Int64).alias("legal_sets"),
+            )
+            cols += ["same_as", "legal_sets"]
+        return result.select(cols)
     store = None
     if output is not None:
         params = {

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_SIM_FIGHTS",
     "MAX_FIGHT_ROUNDS",
     "MAX_STATE_ROW_FIGHTS",
+    "MAX_GROUP_ROW_FIGHTS",
     "MAX_COMBINATIONS",
     "MAX_EXPLORE_ROWS",
     "MAX_TABLE_CELLS",
@@ -97,6 +98,11 @@ MAX_FIGHT_ROUNDS = 25_000_000
 #: and before any fight: each such row is chained over its state or simulated [4.3e-6 s each,
 #: Annulus 8 x 8: 8.6 ms a row at compare's 2,000 fights]
 MAX_STATE_ROW_FIGHTS = 2_000_000
+#: compare's and explore's rows against a group ("3 x Wolf") x the copies in it x ``fights``: each is
+#: a passive group fight of every copy, ten times a row-fight's cost [measured beside 8 CPU burners
+#: (load 12.5): 4.4e-4 s each for explore budget 2 vs 3 x Wolf, 1.4e-4 for compare Ogre vs 3 x Wolf,
+#: 4.0e-5 for a row-fight (4.3e-6 idle); scaled by that, about 4.7e-5 s idle: 10 s buys 213,000]
+MAX_GROUP_ROW_FIGHTS = 200_000
 #: combinations explore(budget=) walks [7.5e-6 s each, Annulus budget 6]
 MAX_COMBINATIONS = 1_000_000
 #: builds x targets explore evaluates [2.8e-4 s each, Annulus budget 5 x 3 targets]

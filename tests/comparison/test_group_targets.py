@@ -74,7 +74,7 @@ def test_bad_groups_are_refused_naming_targets(target: str, says: str) -> None:
 def test_group_rows_are_counted_before_they_run() -> None:
     """Every attack row against a group is counted as rows x copies x fights before any runs: the
     attacker's 3 attacks x 50 copies x 20,000 fights = 3,000,000 group row-fights, over the
-    2,000,000 that run without asking; ``estimate`` gives the same decision and count."""
+    200,000 that run without asking; ``estimate`` gives the same decision and count."""
     attacks = len(SYS.attacks_of(CAT.creature(ATTACKER)))
     args = ([ATTACKER], [f"50 x {MEMBER}"])
     kw = dict(system="unbound", fights=20_000)

@@ -71,7 +71,7 @@ def test_the_docs_table_of_bounds_is_the_code():
     text = (Path(__file__).resolve().parents[2] / "docs" / "limits.md").read_text()
     section = text[text.index("## Bounded work") : text.index("## Running the property suite")]
     found = dict(re.findall(r"`(MAX_[A-Z_]+)` = ([\d,]+)", section))
-    for name in ("MAX_COMPARE_ROWS", "MAX_MATCHUPS", "MAX_CHAIN_CELLS", "MAX_STATE_ROW_FIGHTS", "MAX_COMBINATIONS",
+    for name in ("MAX_COMPARE_ROWS", "MAX_MATCHUPS", "MAX_CHAIN_CELLS", "MAX_STATE_ROW_FIGHTS", "MAX_GROUP_ROW_FIGHTS", "MAX_COMBINATIONS",
                  "MAX_EXPLORE_ROWS", "MAX_SIM_FIGHTS", "MAX_FIGHT_ROUNDS", "MAX_TABLE_CELLS", "MAX_SUPPORT"):
         assert int(found[name].replace(",", "")) == getattr(limits, name), name
 
