@@ -816,11 +816,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_explore(args: argparse.Namespace) -> int:
     """Print the best builds within a budget against the targets."""
     explore = _engine("explore")
+    from .encounters import GROUP_NAME
     from .exploration import check_by
     from .systems import system
 
     sys_ = system(args.system)
-    targets = _roster(sys_, args.targets, "targets")
+    targets = _roster(sys_, args.targets, "targets", groups=True)
+    grouped = any(isinstance(t, str) and GROUP_NAME.match(t) for t in targets)
+    by = args.by if grouped else check_by(args.by or "mean_turn_damage")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
     kwargs: dict[str, Any] = {
         "targets": targets,
@@ -831,11 +834,16 @@ def cmd_explore(args: argparse.Namespace) -> int:
         "progress": _progress(),
         "confirm": args.yes,
         "say": True,
-        "by": check_by(args.by),
+        "by": by,
         "output": args.dataset,
         "resume": args.resume,
+        "seed": args.seed,
     }  # the estimate first, on stderr
+    if args.fights is not None:
+        kwargs["fights"] = args.fights
     frame = explore(sys_.name, **kwargs)
+    if grouped:
+        return _explore_groups_out(sys_, frame, args)
     from .exploration import cost_front, method_line
 
     # se and p_unresolved are null on every row (one turn, no fight): printed only in --out
@@ -843,10 +851,10 @@ def cmd_explore(args: argparse.Namespace) -> int:
     _print_frame(shown, rows=max(args.top_k * max(len(targets), 1), 10), width=320)
     print(f"method: {method_line(frame)}")
     if args.front:
-        front = cost_front(frame, check_by(args.by))
-        print(f"\ncost front ({args.by} per cost, per target; cheapest best):")
+        front = cost_front(frame, by)
+        print(f"\ncost front ({by} per cost, per target; cheapest best):")
         # the build space's own descriptive columns (Annulus: sets; a choice space: base, changes)
-        cols = ["target", "cost", args.by, "name", *[c for c in ("sets", "base", "changes") if c in front.columns]]
+        cols = ["target", "cost", by, "name", *[c for c in ("sets", "base", "changes") if c in front.columns]]
         _print_frame(front.select(*cols, "same_as"), rows=front.height, width=200)
     if args.dataset:
         print(f"every row: {args.dataset} (Parquet dataset)")
@@ -855,11 +863,35 @@ def cmd_explore(args: argparse.Namespace) -> int:
         from .charts import cost_front_chart
 
         chart = (
-            cost_front_chart(frame, args.by, f"{sys_.title}: cost front")
+            cost_front_chart(frame, by, f"{sys_.title}: cost front")
             if args.front
             else _compare_chart(frame, f"{sys_.title}: best builds")
         )
         _write_chart(chart, args.chart)
+    return 0
+
+
+def _explore_groups_out(sys_: Any, frame: Any, args: argparse.Namespace) -> int:
+    """Print (and write, chart) explore's ranking against groups: the frame, how its fights ran, and
+    with --front the builds on the cost front."""
+    import polars as pl
+
+    from .group_builds import group_method_line
+
+    # se and p_unresolved are null on every exact row: printed only in --out
+    bare = frame.drop([c for c in ("se", "p_unresolved") if frame[c].null_count() == frame.height])
+    _print_frame(bare, rows=max(args.top_k * frame["target"].n_unique(), 10), width=320)
+    print(f"method: {group_method_line(frame)}")
+    shown = frame
+    if args.front and "cost" in frame.columns:
+        shown = frame.filter(pl.col("pareto")).sort(["target", "cost"])
+        by = args.by or "mean_rounds"  # the ranked column
+        print(f"\ncost front ({by} per cost, per group; cheapest first):")
+        cols = ["target", "cost", by, "name", *[c for c in ("sets", "base", "changes") if c in shown.columns]]
+        _print_frame(shown.select(cols), rows=shown.height, width=200)
+    _write_frame(frame, args.out)
+    if args.chart:
+        _write_chart(_compare_chart(shown, f"{sys_.title}: best builds against a group", "mean_rounds"), args.chart)
     return 0
 
 
@@ -1248,11 +1280,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--top-k", type=int, default=10, metavar="K", help="builds to keep (default 10)")
     s.add_argument(
         "--by",
-        default="mean_turn_damage",
+        default=None,
         metavar="FIGURE",
         help="the figure to rank by, higher is better: mean_turn_damage (default), mean_damage, p_any_damage, "
-        "p_kill_one_turn, p_kill_within_K (P(killed within K rounds), e.g. p_kill_within_3)",
+        "p_kill_one_turn, p_kill_within_K (P(killed within K rounds), e.g. p_kill_within_3); against a group "
+        '("3 x Wolf"): mean_rounds (default, fewest first), p_kill_one_turn or p_kill_within_K',
     )
+    s.add_argument(
+        "--fights",
+        type=int,
+        default=None,
+        metavar="N",
+        help="against a group: simulated fights per build (default 2000)",
+    )
+    s.add_argument("--seed", type=int, default=0, metavar="S", help="against a group: seed of the simulated fights")
     s.add_argument("--front", action="store_true", help="print the cost front per target (--chart: its scatter)")
     s.add_argument("--dataset", metavar="DIR", help="write every row to a Parquet dataset in DIR, chunk by chunk")
     s.add_argument("--resume", action="store_true", help="continue the run already in --dataset DIR")

@@ -120,10 +120,10 @@ def _vary_values(vary: dict) -> list[list[Any]]:
 #: :func:`estimate`; the decision is the counts' (MAX_COMBINATIONS, MAX_EXPLORE_ROWS)
 RATE_COMBINATION = 7.5e-6
 RATE_ROW = 2.8e-4
-#: seconds per group row-fight (one copy of a group in one simulated fight): information only, for
-#: "about N s" (benchmarks/bench_work.py, groups: 4.3e-4 measured on the 2-core reference machine at
-#: load 12.8, beside 8 CPU burners; an idle machine is faster, so "about" errs long)
-RATE_GROUP_ROW_FIGHT = 4.3e-4
+#: seconds per group row-fight (one copy of a group in one simulated fight) on the reference machine:
+#: information only, for "about N s" (limits.MAX_GROUP_ROW_FIGHTS: 4.4e-4 measured beside 8 CPU
+#: burners, scaled to a quiet machine by the row-fight measured in the same run)
+RATE_GROUP_ROW_FIGHT = 4.7e-5
 #: the columns of a group search after the build's own (workbench/group_builds.py)
 _GROUP_COLUMNS = (
     "target_id",

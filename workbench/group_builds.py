@@ -20,7 +20,7 @@ from .errors import RulesError
 from .fight_rows import COMPARE_FIGHTS
 from .work import Work
 
-__all__ = ["GROUP_FIGURES", "check_group_by", "group_builds_work", "rank_against_groups"]
+__all__ = ["GROUP_FIGURES", "check_group_by", "group_builds_work", "group_method_line", "rank_against_groups"]
 
 #: what builds are ranked by against a group (besides ``p_kill_within_K``): the mean rounds until
 #: every copy has fallen (fewest first), and P(every copy fallen in the first round)
@@ -67,7 +67,7 @@ def group_builds_work(builds: int, crowd: list[Any], fights: int, driver: str) -
         builds * copies * fights,
         MAX_GROUP_ROW_FIGHTS,
         "group row-fights",
-        f"{builds:,} builds x {copies:,} creatures in {len(crowd)} group(s) x {fights:,} fights",
+        f"{builds:,} builds x {copies:,} creatures in {len(crowd)} group{'' if len(crowd) == 1 else 's'} x {fights:,} fights",
         (driver, "targets", "fights"),
         f"give a {'smaller budget' if driver == 'budget' else 'shorter vary'}, smaller groups or fewer "
         "fights=, or confirm=True (workbench explore --yes) to run it",
@@ -173,3 +173,18 @@ def rank_against_groups(
         out = best.drop("_at").with_columns(pl.lit(None, dtype=pl.Boolean).alias("pareto"))
     out = out.with_columns(pl.col("_score").rank("min", descending=True).over("target_id").cast(pl.Int64).alias("rank"))
     return out.sort(["target_id", "rank", "build_id"]).drop("_score")
+
+
+def group_method_line(frame: pl.DataFrame) -> str:
+    """Return how the rows of a group search were computed: how many group fights were exact chains
+    and how many simulated (with the effects that forced it)."""
+    exact = int((frame["method"] == "exact").sum())
+    sim = frame.filter(pl.col("method") == "simulated")
+    parts = [f"each build's group fight; {exact:,} exact"] if exact else ["each build's group fight"]
+    if sim.height:
+        forced = sorted({e for v in sim["forced_by"].to_list() if v for e in v.split("; ")})
+        parts.append(
+            f"{sim.height:,} simulated (se: the standard error of mean_rounds)"
+            + (f", forced by {', '.join(forced)}" if forced else "")
+        )
+    return ", ".join(parts)

@@ -70,3 +70,21 @@ def test_explore_runs_a_declared_choice_space(capsys, tmp_path):
     assert "Weapon (unspecified): damage_type fire" in front and "changes" in front and "sets" not in front
     code, out, err = run(capsys, "explore", "glass_empires", "-t", "Creeping Cap", "--budget", "-1")
     assert code == 2 and "budget" in err
+
+
+def test_explore_against_a_group(capsys, tmp_path):
+    """``-t "2 x Town guard"``: the rows are explore's against the group (ranked by mean rounds, the
+    same fights with the same seed), the method line says how the group fights ran, --front prints the
+    cost front, and a bad number of copies is one line naming the flag."""
+    out_file = tmp_path / "group.csv"
+    code, out, err = run(capsys, "explore", "unbound", "-t", "2 x Town guard", "--budget", "1", "--top-k", "3",
+                         "--fights", "100", "--front", "--out", str(out_file))
+    assert code == 0, err
+    expected = explore("unbound", targets=["2 x unbound:Town guard"], budget=1, top_k=3, fights=100, progress=False)
+    written = pl.read_csv(out_file)
+    assert written["name"].to_list() == expected["name"].to_list()
+    assert written["mean_rounds"].to_list() == expected["mean_rounds"].to_list()
+    assert (written["target"] == "2 x Town guard").all()
+    assert "method: each build's group fight; " in out and "cost front (mean_rounds per cost, per group" in out
+    code, out, err = run(capsys, "explore", "unbound", "-t", "0 x Town guard", "--budget", "1")
+    assert code != 0 and "-t '0 x Town guard': a number of copies must be 1 to 50, not 0" in err
