@@ -30,6 +30,11 @@ from .damage import DamagePanel
 __all__ = ["ComparePanel", "compare_grid", "METRICS"]
 
 #: metric label → (column of the wb.compare frame, number format, lower is better)
+#: simulated fights of each group cell (copies above 1): fewer than compare's 2,000 so that the default
+#: grid of 4 attackers x 6 groups of 3 stays within the counted bound (MAX_GROUP_ROW_FIGHTS); the
+#: detail shows each cell's standard error
+GROUP_FIGHTS = 500
+
 METRICS = {
     "mean damage per use": ("mean_damage", ".2f", False),
     "mean damage per turn": ("mean_turn_damage", ".2f", False),
@@ -63,20 +68,28 @@ def compare_grid(
     options: Any = None,
     situation: Any = None,
     max_rounds: int = 100,
+    copies: int = 1,
 ) -> tuple[pl.DataFrame, dict[tuple[str, str], tuple]]:
     """Return the grid frame and ``{(build, target): (attack, attacker, target)}``.
 
     One :func:`workbench.compare` call (``best_plan=False``: one row per attack and target) gives
     every number; a matchup it leaves out as unusable here (out of range, ...) gets null numbers and
-    the engine's reason in ``illegal``. RulesError when nothing can be compared.
+    the engine's reason in ``illegal``. RulesError when nothing can be compared. ``copies`` above 1
+    makes each target a group of that many passive copies ("3 x Wolf", compare's group rows: the
+    rounds until every copy has fallen, :data:`GROUP_FIGHTS` fights where simulated); the cell keeps
+    the creature (one copy) for the detail.
     """
     import workbench as wb
+    from workbench.encounters import Group, check_group
+    from workbench.fight_rows import COMPARE_FIGHTS
 
+    n = int(check_group(Group(None, copies), "copies").copies)
+    shown = [Group(t, n) if n > 1 else t for t in targets]
     cells: dict[tuple[str, str], tuple] = {}
     for a in attackers:
         for atk in system.attacks_of(a):
-            for t in targets:
-                cells.setdefault((f"{a.name}: {atk.name}", t.name), (atk, a, t))
+            for t, s in zip(targets, shown):
+                cells.setdefault((f"{a.name}: {atk.name}", s.name), (atk, a, t))
     if not cells:
         raise RulesError("no attacker has an attack to compare", field="attackers")
     with warnings.catch_warnings(record=True) as caught:
@@ -84,11 +97,12 @@ def compare_grid(
         try:
             frame = wb.compare(
                 list(attackers),
-                list(targets),
+                shown,
                 options=options,
                 situation=situation,
                 max_rounds=max_rounds,
                 best_plan=False,
+                fights=GROUP_FIGHTS if n > 1 else COMPARE_FIGHTS,
             )
         except RulesError as err:
             raise RulesError(f"every matchup is illegal: {err.message}", field=err.field, rule=err.rule) from None
@@ -147,7 +161,9 @@ class ComparePanel(Panel):
     """Compare attackers' attacks against targets; ``value`` is the grid, ``selected`` the clicked cell.
 
     Inputs ``attackers`` and ``targets`` (lists of creatures; default: the catalog's first 4 and
-    first 6), ``options``, ``situation`` and ``metric`` (a key of :data:`METRICS`) are traits.
+    first 6), ``options``, ``situation``, ``metric`` (a key of :data:`METRICS`) and ``copies`` (1 to
+    50: above 1 each target is a group of that many passive copies, "3 x Wolf", and the kill columns
+    are the rounds until every copy has fallen; docs/compare.md, Against a group) are traits.
     Clicking a cell (the chart's ``cell`` / ``cell_label`` selections) sets
     ``selected = (build, target)`` and shows that matchup in ``panel.detail``.
     """
@@ -157,6 +173,7 @@ class ComparePanel(Panel):
     options = T.Any(allow_none=True)
     situation = T.Any(allow_none=True)
     metric = T.Unicode("mean damage per use")
+    copies = T.Int(1)
     selected = T.Tuple(allow_none=True, default_value=None)
 
     def __init__(
@@ -193,6 +210,19 @@ class ComparePanel(Panel):
         )
         self.metric_picker.add_class("wb-compare-metric")
         T.link((self.metric_picker, "value"), (self, "metric"))
+        from workbench.encounters import MAX_SIDE
+
+        self.copies_box = W.BoundedIntText(
+            value=1,
+            min=1,
+            max=MAX_SIDE,
+            description="copies of each target",
+            tooltip="above 1: each target is a group of passive copies; the rounds are until every copy has fallen",
+            style={"description_width": "11em"},
+            layout=W.Layout(width="16em"),
+        )
+        self.copies_box.add_class("wb-compare-copies")
+        T.link((self.copies_box, "value"), (self, "copies"))
         # Which creatures to compare: the catalog plus any creature passed in, picked by name.
         self._known = {c.name: c for c in [*creatures, *self.attackers, *self.targets]}
         self.attacker_picker, self.target_picker = (
@@ -231,7 +261,7 @@ class ComparePanel(Panel):
             W.HBox(
                 [self.attacker_picker, self._error_slot("attackers"), self.target_picker, self._error_slot("targets")]
             ),
-            self.metric_picker,
+            W.HBox([self.metric_picker, self.copies_box]),
             self.background.box,
             self.error_box,
             self.chart,
@@ -291,7 +321,7 @@ class ComparePanel(Panel):
             return
         setattr(self, role, [self._known[n] for n in names])
 
-    @T.observe("attackers", "targets", "options", "situation")
+    @T.observe("attackers", "targets", "options", "situation", "copies")
     @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
@@ -322,7 +352,10 @@ class ComparePanel(Panel):
             self.show_error(RulesError(f"must be one of {', '.join(METRICS)}", field="metric"))
             return None
         args = (self.system, list(self.attackers), list(self.targets), self.options, self.situation, self.max_rounds)
-        return self.background.run(lambda: compare_grid(*args), lambda got: self._apply(got, start), "comparing...")
+        copies = self.copies
+        return self.background.run(
+            lambda: compare_grid(*args, copies=copies), lambda got: self._apply(got, start), "comparing..."
+        )
 
     def _apply(self, got: tuple[pl.DataFrame, dict], start: float) -> pl.DataFrame:
         frame, cells = got
@@ -345,6 +378,12 @@ class ComparePanel(Panel):
         note = f"; {n_bad} illegal matchup{'s' if n_bad != 1 else ''} shown grey" if n_bad else ""
         if n_inf:
             note += "; ∞ = never kills (the turn cannot damage)"
+        if frame["target"].str.contains(r"^\d+ x ").all():  # groups (copies above 1)
+            note += (
+                "; rounds until every copy is down"
+                if column in ("mean_rounds", "p_kill_one_turn")
+                else "; against one copy"
+            )
         chart = charts.heatmap(
             frame,
             x="target",
@@ -439,6 +478,13 @@ class ComparePanel(Panel):
         from workbench.explanations import python_snippet
 
         self.python.value = python_snippet(attacker, target, attack, self.options, self.situation)
+        group = self.selected[1] != target.name  # "3 x Wolf": the cell's target is one copy
+        if group:
+            self.python.value += (
+                f"\n\n# against the group: the rounds until every copy has fallen\n"
+                f"wb.compare([(attacker, attack)], [wb.encounters.Group(target, {self.copies})], "
+                f"options=options, situation=situation, best_plan=False, fights={GROUP_FIGHTS})"
+            )
         r = frame.row(row, named=True)
         q = " / ".join("–" if r[f"rounds_q{p}"] is None else str(r[f"rounds_q{p}"]) for p in (10, 50, 90))
         if r["mean_rounds"] is None:  # a simulated row whose fights did not all end within max_rounds
@@ -453,6 +499,19 @@ class ComparePanel(Panel):
             how = f"simulated{se}; state: {html.escape(r.get('forced_by') or '')}"
         turn_mean = "–" if r["mean_turn_damage"] is None else f"{r['mean_turn_damage']:.2f}"
         kill_one = "–" if r["p_kill_one_turn"] is None else f"{r['p_kill_one_turn']:.1%}"
+        if group:
+            # compare's group row: the use and turn columns are one copy's, the kill columns the group's
+            self.detail_stats.value = (
+                f"<b>{html.escape(self.selected[0])}</b> vs <b>{html.escape(self.selected[1])}</b> "
+                f"({r['target_hp']} HP in all; passive copies, each turn striking the copy with the fewest HP "
+                f"left), this attack as often as a turn allows: "
+                f"{r['uses_per_turn'] if r['uses_per_turn'] is not None else '?'} use(s) a turn, "
+                f"mean <span class='wb-turn-mean'>{turn_mean}</span> damage a turn to one copy, "
+                f"P(every copy down in one turn) {kill_one}, mean rounds until every copy is down "
+                f"<span class='wb-mean-rounds'>{mean_rounds}</span> (10% / 50% / 90%: {q}) "
+                f"<span class='wb-method'>({how})</span>. The chart below is one use against one copy."
+            )
+            return
         self.detail_stats.value = (
             f"<b>{html.escape(self.selected[0])}</b> vs <b>{html.escape(self.selected[1])}</b> "
             f"({r['target_hp']} HP), this attack as often as a turn allows: "

@@ -403,6 +403,29 @@ def test_the_encounter_tab_fights_two_builds_against_the_target(app) -> None:
 
 
 @pytest.mark.timeout(300)
+def test_the_compare_tab_compares_against_groups(app) -> None:
+    """Issue 39, item 4 in the app: "copies of each target" 3 on the Compare tab makes every target
+    a group of three passive copies; the grid's columns are "3 x ..." and the clicked cell's line
+    gives the rounds until every copy is down."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Compare").first.click()
+    app.locator(".wb-compare-chart svg, .wb-compare-chart canvas").first.wait_for(timeout=APP_READY_MS)
+    stats = app.locator(".wb-compare-detail-stats")
+    assert "until every copy" not in stats.inner_text()
+    box = app.locator(".wb-compare-copies input")
+    box.fill("3")
+    box.press("Enter")
+    said = text_containing(stats, "until every copy is down", APP_READY_MS)
+    assert " 3 x " in said and "HP in all" in said
+    assert "3 x " in chart_picture(app, ".wb-compare-chart")
+    shot(app, "compare-groups", app.locator(".wb-tab-compare"))
+    box.fill("1")
+    box.press("Enter")
+    _text_until(stats, lambda seen: "until every copy" not in seen, APP_READY_MS)
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(300)
 def test_the_variants_tab_shows_the_change_a_rule_makes(app) -> None:
     """Issue 18, item 2 in the app: edit a rule in the Variants tab's form and the heatmap shows
     each row's change from the Damage tab's rules, with the changed rule named."""

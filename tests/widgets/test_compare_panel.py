@@ -215,3 +215,42 @@ def test_your_own_builds_go_into_the_grid():
     assert list(cmp.attacker_picker.options).count(listed) == 1
     cmp.add_buttons[1].click()  # the target too
     assert d.target.name in cmp.target_picker.value
+
+
+def test_copies_make_each_target_a_group():
+    """copies = 3: each target is "3 x Skirmisher", a group of passive copies (compare's group rows,
+    docs/compare.md, Against a group): the grid's numbers are wb.compare's against the group, the
+    detail says the rounds are until every copy is down, and its Python reproduces the group row.
+    Back to 1, the grid is the creature's again."""
+    cat = wb.system("last_odyssey").catalog()
+    gunner, skirmisher = cat.creature("Gunner"), cat.creature("Skirmisher")
+    p = ComparePanel("last_odyssey", [gunner], [skirmisher])
+    one = grid(p)
+    p.copies = 3
+    p.background.wait()
+    got = grid(p)
+    want = wb.compare([gunner], ["3 x Skirmisher"], system="last_odyssey", best_plan=False, fights=500)
+    assert {k[1] for k in got} == {"3 x Skirmisher"} and len(got) == want.height
+    for r in want.iter_rows(named=True):
+        row = got[(f"Gunner: {r['attack']}", "3 x Skirmisher")]
+        assert row["mean_rounds"] == pytest.approx(r["mean_rounds"], abs=1e-12)
+        assert row["target_hp"] == 3 * wb.system("last_odyssey").hit_points(skirmisher)
+        # a group takes at least as long as one copy
+        assert row["mean_rounds"] >= one[(f"Gunner: {r['attack']}", "Skirmisher")]["mean_rounds"] - 1e-12
+    assert p.selected is not None and p.selected[1] == "3 x Skirmisher"
+    assert "until every copy is down" in p.detail_stats.value and "3 x Skirmisher" in p.detail_stats.value
+    assert "wb.encounters.Group(target, 3)" in p.python.value
+    assert "against one copy" in str(p.chart.chart.to_dict()["title"])  # colour by damage per use
+    p.metric = "mean rounds to kill"
+    assert "until every copy is down" in str(p.chart.chart.to_dict()["title"])
+    assert p.copies_box.value == 3
+    p.copies_box.value = 1  # the box, as a designer types
+    p.background.wait()
+    assert {k[1] for k in grid(p)} == {"Skirmisher"}
+
+
+def test_copies_outside_one_to_fifty_are_refused():
+    cat = wb.system("last_odyssey").catalog()
+    with pytest.raises(wb.RulesError) as err:
+        compare_grid(wb.system("last_odyssey"), [cat.creature("Gunner")], [cat.creature("Skirmisher")], copies=0)
+    assert err.value.field == "copies"
