@@ -10,6 +10,7 @@ not by its damage to one creature. The builds are ranked by how fast the group f
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -99,25 +100,32 @@ def rank_against_groups(
     bar = _progress(progress, builds * len(crowd), "explore")
     rows: list[dict[str, Any]] = []
     infos = []
+    refused: list[RulesError] = []  # the builds the rules refuse here, said once at the end
     try:
         for unit in units:
             infos.append(unit["info"])
             for b, creature, attack in zip(unit["ids"].tolist(), unit["creatures"], unit["attacks"]):
                 try:
-                    got = compare(
-                        [(creature, attack)],
-                        crowd,
-                        options=unit["options"],
-                        situation=unit["situation"],
-                        best_plan=False,
-                        chain=k is not None,
-                        fights=fights,
-                        seed=seed,
-                        confirm=True,  # counted above, by group_builds_work
-                        progress=False,
-                    )
-                except RulesError:
-                    continue  # the rules refuse this build against these targets (as explore leaves it out)
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        got = compare(
+                            [(creature, attack)],
+                            crowd,
+                            options=unit["options"],
+                            situation=unit["situation"],
+                            best_plan=False,
+                            chain=k is not None,
+                            fights=fights,
+                            seed=seed,
+                            confirm=True,  # counted above, by group_builds_work
+                            progress=False,
+                        )
+                except RulesError as err:
+                    refused.append(err)  # the rules refuse this build here (as explore leaves it out)
+                    continue
+                if got.height == 0:  # compare left it out, not usable here (its warning says why)
+                    refused.extend(RulesError(str(w.message), field="targets") for w in caught[:1])
+                    continue
                 for t, row in enumerate(got.iter_rows(named=True)):
                     rows.append(
                         {
@@ -142,7 +150,13 @@ def rank_against_groups(
         if bar is not None:
             bar.close()
     if not rows:
-        raise RulesError("no build is usable against these groups in this situation", field="targets")
+        why = f": {refused[0].message}" if refused else ""
+        raise RulesError(f"no build is usable against these groups in this situation{why}", field="targets")
+    if refused:
+        warnings.warn(
+            f"left out {len(refused):,} build(s) the rules refuse against these groups, e.g. {refused[0].message}",
+            stacklevel=3,
+        )
     info = pl.concat(infos)
     frame = pl.DataFrame(rows, infer_schema_length=None).join(info, on="build_id")
     # higher is better: the fewest mean rounds first (a fight left standing at the limit, null, and

@@ -112,3 +112,20 @@ def test_the_group_bound_is_exact(monkeypatch: pytest.MonkeyPatch, bound: int, a
     else:
         with pytest.raises(wb.RulesError, match="400 group row-fights, over the 399"):
             explore("unbound", **kw)
+
+
+def test_builds_the_rules_refuse_are_left_out_and_said_once() -> None:
+    """The Town Guard's Harpoon (Range 2) reaches only beyond 10 m and within 20 m
+    (CLARIFICATIONS.md, Annulus: Range ranks): at 1 m the build is left out with one warning naming
+    the rule; when no build is usable, the RulesError says why."""
+    A = wb.system("annulus")
+    guard = A.catalog().creature("Town Guard")
+    harpoon = next(s for s in guard.attack_sets if s.name == "Harpoon")
+    kw = dict(targets=["2 x Rat"], base=guard, attack=harpoon, fights=100)
+    with pytest.warns(UserWarning, match=r"left out 1 build\(s\).*beyond 10 m and within 20 m") as caught:
+        f = explore("annulus", vary={"situation.distance": [1.0, 15.0]}, **kw)
+    assert len([w for w in caught if "left out" in str(w.message)]) == 1
+    assert f["situation.distance"].to_list() == [15.0]
+    with pytest.raises(wb.RulesError, match="no build is usable.*not at 1 m") as err:
+        explore("annulus", vary={"situation.distance": [1.0]}, **kw)
+    assert err.value.field == "targets"
