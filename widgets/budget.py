@@ -28,6 +28,26 @@ from .base import Background, Panel, _children, guarded
 __all__ = ["BudgetSearchPanel", "BuildSearchPanel", "RANK_BY", "has_build_space", "default_budget"]
 
 #: what a search ranks by, with its label (higher is better)
+#: what a search against a group (copies above 1) ranks by, for each figure of ``RANK_BY``: how fast
+#: every copy falls (docs/explore.md, Against a group; a figure of one copy would rank an area set by
+#: one creature)
+GROUP_RANK_BY = {
+    "mean_turn_damage": "mean_rounds",
+    "mean_damage": "mean_rounds",
+    "p_any_damage": "mean_rounds",
+    "p_kill_one_turn": "p_kill_one_turn",
+    "p_kill_within_3": "p_kill_within_3",
+}
+#: what those figures are called on screen against a group
+GROUP_HEADINGS = {
+    "mean_rounds": "mean rounds to fell every copy (fewest first)",
+    "p_kill_one_turn": "P(every copy down in one turn)",
+    "p_kill_within_3": "P(every copy down within 3 rounds)",
+}
+#: simulated fights of each build against a group (explore's ``fights``): the default Annulus budget
+#: against 3 copies is 198 builds x 3 x 200 = 118,800 group row-fights, within the counted bound
+GROUP_SEARCH_FIGHTS = 200
+
 RANK_BY = {
     "mean damage per turn": "mean_turn_damage",
     "P(kill in one turn)": "p_kill_one_turn",
@@ -69,9 +89,13 @@ def _show_ranking(panel: Any, frame: Any, top: Any, chart: Any, by: str, heading
     panel.set_chart(chart)
     if panel.chart is not None:
         panel.chart.add_class("wb-budget-chart")
+
+    def num(v: Any, digits: int = 4) -> str:  # a simulated group fight left unresolved is null
+        return "–" if v is None else f"{v:.{digits}f}"
+
     cells = "".join(
         f"<tr><td>{r['rank']}</td><td>{html.escape(str(r['name']))}</td><td>{r['cost']}</td>"
-        f"<td>{r[by]:.4f}</td><td>{r['same_as']}</td>"
+        f"<td>{num(r[by])}</td><td>{r['same_as']}</td>"
         + (f"<td>{'✓' if r['pareto'] else ''}</td>" if front else "")
         + "</tr>"
         for r in top.iter_rows(named=True)
@@ -80,7 +104,7 @@ def _show_ranking(panel: Any, frame: Any, top: Any, chart: Any, by: str, heading
         f"<table class='wb-stats'><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(heading)}</th>"
         "<th>stands for</th>" + ("<th>on the front</th>" if front else "") + f"</tr>{cells}</table>"
     )
-    panel.pick.options = [(f"{r['rank']}. {r['name']} ({r[by]:.3f})", r[pick]) for r in top.iter_rows(named=True)]
+    panel.pick.options = [(f"{r['rank']}. {r['name']} ({num(r[by], 3)})", r[pick]) for r in top.iter_rows(named=True)]
     panel.pick.index = 0 if panel.pick.options else None  # the best, picked
     panel.results.children = _children(panel.table, panel.chart)  # the list, then its front
     panel.clear_error()
@@ -89,7 +113,10 @@ def _show_ranking(panel: Any, frame: Any, top: Any, chart: Any, by: str, heading
 
 class BudgetSearchPanel(Panel):
     """Every legal build within ``budget`` used by ``attacker`` against ``target``, the best
-    ``top_k`` by ``by`` and the cost front; ``value`` is the ``wb.explore`` frame."""
+    ``top_k`` by ``by`` and the cost front; ``value`` is the ``wb.explore`` frame. ``copies`` above 1
+    searches against a group of that many passive copies of the target (explore against a group,
+    :data:`GROUP_SEARCH_FIGHTS` fights a build), ranked by how fast every copy falls
+    (:data:`GROUP_RANK_BY`)."""
 
     attacker = T.Any(allow_none=True)
     attack = T.Any(allow_none=True, help="the attack on screen (replaced by the attack set used)")
@@ -98,6 +125,7 @@ class BudgetSearchPanel(Panel):
     situation = T.Any(allow_none=True)
     budget = T.Int(3)
     by = T.Unicode("mean_turn_damage")
+    copies = T.Int(1)
 
     def __init__(
         self,
@@ -134,10 +162,21 @@ class BudgetSearchPanel(Panel):
         self.options, self.situation = options, situation
         self.budget, self.by = budget, by
         style = {"description_width": "7em"}
+        from workbench.encounters import MAX_SIDE
+
         self.controls = {
             "budget": W.BoundedIntText(value=budget, min=1, max=40, description="budget", style=style),
             "by": W.Dropdown(options=list(RANK_BY.items()), value=by, description="rank by", style=style),
+            "copies": W.BoundedIntText(
+                value=1,
+                min=1,
+                max=MAX_SIDE,
+                description="copies of the target",
+                tooltip="above 1: search against a group of that many copies, ranked by how fast all fall",
+                style={"description_width": "11em"},
+            ),
         }
+        self.controls["copies"].add_class("wb-budget-copies")
         for name, w in self.controls.items():
             T.link((w, "value"), (self, name))
         self.search_button = W.Button(
@@ -174,7 +213,7 @@ class BudgetSearchPanel(Panel):
         )
         self.add_class("wb-budget")
 
-    @T.observe("attacker", "target", "options", "budget")
+    @T.observe("attacker", "target", "options", "budget", "copies")
     @guarded
     def _on_input(self, change: dict) -> None:
         if hasattr(self, "estimate_line"):
@@ -194,34 +233,44 @@ class BudgetSearchPanel(Panel):
             "without asking"
             + (" (past them a search is refused; give a smaller budget)" if n > MAX_COMBINATIONS else "")
         )
+        if self.copies > 1:
+            self.estimate_line.value += (
+                f"; against {self.copies} x {html.escape(self.target.name)}: each build's group fight "
+                f"({GROUP_SEARCH_FIGHTS} fights), ranked by how fast every copy falls"
+            )
         return est
 
     def search(self) -> Any:
         """Search off the message loop (Background) and redraw; a RulesError (a budget past its counted
         bound, a build the target cannot be hit by) is shown beside its control and the last result stays."""
+        from workbench.encounters import Group
         from workbench.exploration import explore
 
+        group = self.copies > 1
+        by = GROUP_RANK_BY.get(self.by, "mean_rounds") if group else self.by
+        target = Group(self.target, self.copies) if group else self.target
         kw = dict(
-            targets=[self.target],
+            targets=[target],
             budget=self.budget,
             base=self.attacker,
-            by=self.by,
+            by=by,
             top_k=self.top_k,
             options=self.options,
             situation=self.situation,
             progress=False,
             say=False,
+            **({"fights": GROUP_SEARCH_FIGHTS} if group else {}),
         )
-        by = self.by
+        heading = GROUP_HEADINGS[by] if group else by.replace("_", " ")
 
         def work() -> tuple[Any, Any]:
             frame = explore(self.system, **kw)
-            return frame, charts.cost_front_chart(frame, by, f"Builds within {kw['budget']} against {self.target.name}")
+            return frame, charts.cost_front_chart(frame, by, f"Builds within {kw['budget']} against {target.name}")
 
         def apply(result: tuple[Any, Any]) -> Any:
             frame, chart = result
             top = frame.filter(frame["rank"] <= self.top_k).sort("rank").head(self.top_k)
-            _show_ranking(self, frame, top, chart, by, by.replace("_", " "), "name", front=False)
+            _show_ranking(self, frame, top, chart, by, heading, "name", front=False)
             return frame
 
         return self.background.run(work, apply, "searching...")

@@ -1169,23 +1169,29 @@ def cost_front(frame: pl.DataFrame, by: str = "mean_turn_damage") -> pl.DataFram
     row of the same target beats with at most the same cost and strictly more ``by``, nor equals
     with a strictly lower cost (ties at one cost: the first row). On an explore result ranked by
     the same ``by`` these are its ``pareto`` rows: explore keeps the front of the whole build space.
-    Columns: those of ``frame``, sorted by target and cost."""
+    Columns: those of ``frame``, sorted by target and cost. ``by="mean_rounds"`` (a search against a
+    group, docs/explore.md) is the other way round: fewer is better, a fight left unresolved (null)
+    the worst."""
     if not isinstance(frame, pl.DataFrame):
         raise RulesError(f"give an explore frame, not {show(frame)}", field="frame")
-    by = check_by(by)
+    fewest = by == "mean_rounds"
+    by = by if fewest else check_by(by)
     missing = [c for c in ("target", "cost", by) if c not in frame.columns]
     if missing:
         raise RulesError(f"the frame lacks {', '.join(missing)}: give a budget search's explore frame", field="frame")
     f = frame.with_row_index("_row")
     order = f.select("target").unique(maintain_order=True).with_row_index("_target")
     f = f.join(order, on="target")
+    # higher is better: the fewest mean rounds first (null, unresolved, last)
+    score = -pl.col(by).fill_null(float("inf")) if fewest else pl.col(by)
+    f = f.with_columns(score.cast(pl.Float64).alias("_score"))
     best = (
-        f.sort(["_target", "cost", by, "_row"], descending=[False, False, True, False])
+        f.sort(["_target", "cost", "_score", "_row"], descending=[False, False, True, False])
         .group_by(["_target", "cost"], maintain_order=True)
         .head(1)
     )
-    prev = pl.col(by).cum_max().shift(1).over("_target")
-    return best.filter(prev.is_null() | (pl.col(by) > prev)).sort(["_target", "cost"]).select(frame.columns)
+    prev = pl.col("_score").cum_max().shift(1).over("_target")
+    return best.filter(prev.is_null() | (pl.col("_score") > prev)).sort(["_target", "cost"]).select(frame.columns)
 
 
 def _top(frame: pl.DataFrame, by: str, k: int) -> pl.DataFrame:

@@ -470,6 +470,32 @@ def test_the_build_tab_searches_a_budget(app) -> None:
 
 
 @pytest.mark.timeout(400)
+def test_the_build_tab_searches_against_a_group(app) -> None:
+    """Issue 39, item 4 in the app: copies of the target 3 on the Build tab searches the budget against
+    a group of three copies of the Damage tab's target and ranks the builds by the rounds to fell
+    them all."""
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Build").first.click()
+    app.locator(".wb-budget-table").wait_for(timeout=APP_READY_MS)
+    budget = app.locator(".wb-budget .widget-inline-hbox", has_text="budget").locator("input").first
+    budget.fill("2")
+    budget.press("Enter")
+    copies = app.locator(".wb-budget-copies input")
+    copies.fill("3")
+    copies.press("Enter")
+    said = text_containing(app.locator(".wb-budget-estimate"), "against 3 x", STEP_MS)
+    assert "budget 2:" in said and "how fast every copy falls" in said
+    app.locator(".wb-budget-search").click()
+    table = text_containing(app.locator(".wb-budget-table"), "fell every copy", APP_READY_MS)
+    assert "mean rounds to fell every copy (fewest first)" in table
+    assert "against 3 x" in chart_picture(app, ".wb-budget-chart")
+    shot(app, "build-tab-group", app.locator(".wb-tab-build"))
+    copies.fill("1")
+    copies.press("Enter")
+    app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Damage").first.click()
+    assert not app.problems, app.problems
+
+
+@pytest.mark.timeout(400)
 def test_two_pinned_builds_are_overlaid_with_deltas(app) -> None:
     """Issue 17, item 5: Pin this build (beside the Damage chart, which stays in view at 1366 x 768),
     pick another attacker, pin it as "guard": the overlay below draws both builds by label, and the

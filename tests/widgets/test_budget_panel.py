@@ -80,3 +80,29 @@ def test_the_build_tab_searches_for_the_damage_attacker_and_target():
     search = other.build_tab("Build").search
     assert search is not None and search.budget == 2 and search.attacker == other.damage.attacker
     assert search.attack == other.damage.attack
+
+
+def test_copies_search_against_a_group():
+    """copies of the target = 3: the search is wb.explore against "3 x Wolf" (200 fights a build,
+    seeded), ranked by the fewest mean rounds to fell every copy; the table and the cost front say
+    so, and the estimate line names the group. Back to 1, the search is against one Wolf again."""
+    p = BudgetSearchPanel("annulus", RAT, WOLF, budget=2, search=False)
+    p.controls["copies"].value = 3
+    assert "against 3 x Wolf" in p.estimate_line.value and p.value is None  # nothing runs until Search
+    p.search()
+    p.background.wait(600)
+    want = explore("annulus", targets=["3 x annulus:Wolf"], base=RAT, budget=2, top_k=10, fights=200,
+                   progress=False, say=False)
+    assert p.value["name"].to_list() == want["name"].to_list()
+    assert p.value["mean_rounds"].to_list() == want["mean_rounds"].to_list()
+    assert (p.value["target"] == "3 x Wolf").all()
+    assert "mean rounds to fell every copy (fewest first)" in p.table.value
+    assert "Builds within 2 against 3 x Wolf" in str(p.chart.chart.to_dict())
+    front = cost_front(want, "mean_rounds")
+    assert set(front["name"]) == set(want.filter(want["pareto"])["name"])  # the front explore marks
+    best = want.sort("rank").row(0, named=True)
+    assert p.pick.value == best["name"]
+    p.controls["copies"].value = 1
+    p.search()
+    p.background.wait(120)
+    assert (p.value["target"] == "Wolf").all() and "mean_turn_damage" in p.value.columns
