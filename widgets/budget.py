@@ -24,6 +24,7 @@ from workbench import charts
 from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
+from .encounter import copies_box
 
 __all__ = ["BudgetSearchPanel", "BuildSearchPanel", "RANK_BY", "has_build_space", "default_budget"]
 
@@ -162,21 +163,15 @@ class BudgetSearchPanel(Panel):
         self.options, self.situation = options, situation
         self.budget, self.by = budget, by
         style = {"description_width": "7em"}
-        from workbench.encounters import MAX_SIDE
-
         self.controls = {
             "budget": W.BoundedIntText(value=budget, min=1, max=40, description="budget", style=style),
             "by": W.Dropdown(options=list(RANK_BY.items()), value=by, description="rank by", style=style),
-            "copies": W.BoundedIntText(
-                value=1,
-                min=1,
-                max=MAX_SIDE,
-                description="copies of the target",
-                tooltip="above 1: search against a group of that many copies, ranked by how fast all fall",
-                style={"description_width": "11em"},
+            "copies": copies_box(
+                "copies of the target",
+                "above 1: search against a group of that many copies, ranked by how fast all fall",
+                "wb-budget-copies",
             ),
         }
-        self.controls["copies"].add_class("wb-budget-copies")
         for name, w in self.controls.items():
             T.link((w, "value"), (self, name))
         self.search_button = W.Button(

@@ -26,6 +26,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded
 from .damage import DamagePanel
+from .encounter import copies_box
 
 __all__ = ["ComparePanel", "compare_grid", "METRICS"]
 
@@ -210,18 +211,11 @@ class ComparePanel(Panel):
         )
         self.metric_picker.add_class("wb-compare-metric")
         T.link((self.metric_picker, "value"), (self, "metric"))
-        from workbench.encounters import MAX_SIDE
-
-        self.copies_box = W.BoundedIntText(
-            value=1,
-            min=1,
-            max=MAX_SIDE,
-            description="copies of each target",
-            tooltip="above 1: each target is a group of passive copies; the rounds are until every copy has fallen",
-            style={"description_width": "11em"},
-            layout=W.Layout(width="16em"),
+        self.copies_box = copies_box(
+            "copies of each target",
+            "above 1: each target is a group of passive copies; the rounds are until every copy has fallen",
+            "wb-compare-copies",
         )
-        self.copies_box.add_class("wb-compare-copies")
         T.link((self.copies_box, "value"), (self, "copies"))
         # Which creatures to compare: the catalog plus any creature passed in, picked by name.
         self._known = {c.name: c for c in [*creatures, *self.attackers, *self.targets]}

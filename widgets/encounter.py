@@ -21,7 +21,7 @@ from workbench.errors import RulesError
 
 from .base import Background, Panel, _children, guarded, prevalidated
 
-__all__ = ["EncounterPanel", "SideEditor", "encounter_html", "encounter_badge", "BUILD"]
+__all__ = ["EncounterPanel", "SideEditor", "encounter_html", "encounter_badge", "copies_box", "BUILD"]
 
 #: the row key of "your build" (the Damage tab's attacker) in a side's creature picker
 BUILD = "\u2605 build"
@@ -40,6 +40,24 @@ FLANKING_CHOICES = {
     "never": "never",
     "always": "always",
 }
+
+
+def copies_box(description: str, tooltip: str, css: str) -> W.BoundedIntText:
+    """Return the box of a number of copies (1 to the encounter's MAX_SIDE) that makes a target a group
+    of passive copies ("3 x Wolf": the Compare and Build tabs), 1 to start, with the CSS class ``css``."""
+    from workbench.encounters import MAX_SIDE
+
+    box = W.BoundedIntText(
+        value=1,
+        min=1,
+        max=MAX_SIDE,
+        description=description,
+        tooltip=tooltip,
+        style={"description_width": "11em"},
+        layout=W.Layout(width="16em"),
+    )
+    box.add_class(css)
+    return box
 
 
 class SideEditor(Panel):
