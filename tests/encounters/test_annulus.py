@@ -174,3 +174,56 @@ def test_foes_in_area_is_refused_where_there_are_no_area_sets() -> None:
     with pytest.raises(wb.RulesError, match="no area sets") as err:
         wb.encounter([a], [b], foes_in_area={"Burst": 2})
     assert err.value.field == "foes_in_area"
+
+
+def _spree_wolf(spree: bool) -> object:
+    """The Wolf holding one Agility set, with Killing Spree or without (the rest of the set alike)."""
+    A = wb.system("annulus")
+    ups = {"Killing Spree": 1} if spree else {}
+    atk = A.Attack.from_dict({"name": "Spree" if spree else "Plain", "defense": "agility", "upgrades": ups})
+    return CAT.creature("Wolf").replace(attack_sets=(atk,))
+
+
+def test_a_kill_in_a_group_sets_killing_spree_waiting() -> None:
+    """CLARIFICATIONS.md, Annulus: "Killing Spree (+2 automatic successes on the next use after a
+    kill)", "the single next use after a kill"; Encounters: "Killing Spree triggers when the attack
+    kills any of them". In a group, a use that fells its foe leaves the kill waiting (``spree_waits``
+    1) for the next use; a use that does not fell it leaves none; and in a duel (no foe left) the
+    state is as before: only the situation's ``after_kill`` starts it."""
+    A = wb.system("annulus")
+    wolf, centipede = _spree_wolf(True), CAT.creature("Giant Centipede")
+    group = A.fight_round(wolf, centipede).in_group([centipede, centipede], [wolf])
+    from workbench.fight.draw import Enumerator
+
+    me, foe = group.start()
+    hp = group.hit_points(1)
+    low = foe.replace(damage_taken=foe.damage_taken + hp - 1, endurance_lost=foe.endurance_lost + hp - 1)
+    draw = Enumerator(1)
+    after, hit = group._use(0, (me, low), np.zeros(1, np.int64), np.ones(1, bool), draw, True, False)[:2]
+    felled = np.asarray(hit.damage_taken) >= hp
+    assert felled.any() and (~felled).any()  # some outcomes fell it, some do not
+    assert (np.asarray(after.spree_waits)[felled] == 1).all()
+    assert (np.asarray(after.spree_waits)[~felled] == 0).all()
+    # with one hit point left, P(the kill waits) is P(any damage) of one use of the set
+    use = wb.damage(wolf.attack_sets[0], wolf, centipede)
+    assert draw.weight[felled].sum() == pytest.approx(use.sf(1), abs=1e-12)
+    # a duel's round never sets it: the fight is over at the kill
+    duel = A.fight_round(wolf, centipede)
+    me, foe = duel.start()
+    low = foe.replace(damage_taken=foe.damage_taken + hp - 1, endurance_lost=foe.endurance_lost + hp - 1)
+    after = duel._use(0, (me, low), np.zeros(1, np.int64), np.ones(1, bool), Enumerator(1), True, False)[0]
+    assert (np.asarray(after.spree_waits) == 0).all()
+
+
+def test_killing_spree_speeds_up_a_group_not_one_copy() -> None:
+    """The same seeded fights with and without Killing Spree: against one Giant Centipede the kill ends
+    the fight, so both are the same to the last digit; against three, the +2 after each kill fells
+    them sooner, by more than 4 standard errors."""
+    from workbench.encounters import Group, group_rounds
+
+    centipede = CAT.creature("Giant Centipede")
+    kw = dict(fights=FIGHTS, seed=5, max_rounds=100)
+    one = [group_rounds(_spree_wolf(s), Group(centipede, 1), **kw) for s in (True, False)]
+    assert one[0].mean == one[1].mean and np.array_equal(one[0].p_killed_by, one[1].p_killed_by)
+    spree, plain = (group_rounds(_spree_wolf(s), Group(centipede, 3), **kw) for s in (True, False))
+    assert plain.mean - spree.mean > 4 * np.hypot(spree.se, plain.se)

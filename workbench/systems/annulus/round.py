@@ -514,6 +514,12 @@ class AnnulusRound:
         )
         group.key = None if self.key is None else (*self.key, "in a group", tuple(my_foes), tuple(its_foes))
         group._group = (list(my_foes), list(its_foes))
+        # in a group a kill leaves foes standing: Killing Spree's "+2 ... the single next use after a
+        # kill" can follow (CLARIFICATIONS.md: Encounters, "Killing Spree triggers when the attack
+        # kills any of them"), so each striker with the upgrade keeps the kill waiting
+        group.a, group.b = copy.copy(self.a), copy.copy(self.b)
+        for striker in (group.a, group.b):
+            striker.spree_on = bool(striker.spree.any())
         group._others = {}
         return group
 
@@ -597,7 +603,7 @@ class AnnulusRound:
             charged=set_mask(striker.area_sets) * one,
             telegraph=-1 * one,
             situation_setup=int(striker.sit_setup_on) * one,
-            spree_waits=int(striker.spree_on) * one,
+            spree_waits=int(striker.spree_on and bool(self.situation.after_kill)) * one,
             foe_passive=int(foe_passive) * one,
         )
         return Combatant(**fields)
@@ -725,12 +731,16 @@ class AnnulusRound:
         g = use.go > 0
         i = use.sets
         dmg = row["damage"]
+        standing = tgt.damage_taken < self._hp[1 - x]
         tgt = self._hurt(1 - x, tgt, dmg - row["vitality_damage"], row["vitality_damage"])
         # "The single next attack against a Setuped target ... removes the Setup sting"
         tgt = tgt.replace(setup=np.where(g, 0, tgt.setup))
         changes: dict[str, Any] = {"situation_setup": np.where(g, 0, att.situation_setup)}
         if s.spree_on:  # Killing Spree's +2 "the single next time you use the attack"
-            changes["spree_waits"] = np.where(g & s.spree[i], 0, att.spree_waits)
+            waits = np.where(g & s.spree[i], 0, att.spree_waits)
+            if self._group is not None:  # a kill by this use in a group: the next use gets it (above)
+                waits = np.where(g & standing & (tgt.damage_taken >= self._hp[1 - x]), 1, waits)
+            changes["spree_waits"] = waits
         att = att.replace(**changes)
         if row["self_damage"].any() or row["self_vitality_damage"].any():
             att = self._hurt(x, att, row["self_damage"], row["self_vitality_damage"])
