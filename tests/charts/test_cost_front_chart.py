@@ -55,5 +55,9 @@ def test_bad_frames_are_refused():
         ch.cost_front_chart(_frame().drop("cost"))
     assert e.value.field == "frame"
     with pytest.raises(wb.RulesError) as e:
-        cost_front(_frame(), by="mean_rounds")
+        cost_front(_frame(), by="rounds")
     assert e.value.field == "by"
+    # mean_rounds (a search against a group: fewest best) is a figure, but this frame has none
+    with pytest.raises(wb.RulesError) as e:
+        cost_front(_frame(), by="mean_rounds")
+    assert e.value.field == "frame"

@@ -102,7 +102,10 @@ def drive(panel: Panel, draw, steps: int) -> dict:
         seen["actions"] += 1
         seen["errors shown"] += bool(panel.errors_shown())
         assert "Unexpected error" not in " ".join(panel.errors_shown().values()), panel.errors_shown()
+    # long work (say a Compare grid against groups of many copies) may still run: Cancel, as a
+    # designer would, must leave the panel idle with its last result
     for bg in backgrounds(panel):
+        bg.cancel()
         assert bg.wait(15.0), "a background job never finished"
     assert "Unexpected error" not in " ".join(panel.errors_shown().values()), panel.errors_shown()
     return seen
