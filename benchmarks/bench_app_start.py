@@ -56,11 +56,33 @@ def panels_module(tree: Path) -> str:
     return "workbench.widgets" if "workbench.widgets" in package_dir.get("package-dir", {}) else "widgets"
 
 
+# The editable install maps ``workbench.widgets`` to this checkout's widgets/ folder by a finder on
+# sys.meta_path, whatever PYTHONPATH says: without this shim both trees ran this checkout's panels.
+# A sitecustomize put first on the path sends ``workbench.widgets`` (and its modules) to the tree's own.
+TREE_WIDGETS = """
+import importlib.machinery, importlib.util, sys
+ROOT = {root!r}
+class TreeWidgets:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name == "workbench.widgets":
+            return importlib.util.spec_from_file_location(
+                name, ROOT + "/widgets/__init__.py", submodule_search_locations=[ROOT + "/widgets"])
+        if name.startswith("workbench.widgets."):
+            return importlib.machinery.PathFinder.find_spec(name, [ROOT + "/widgets"])
+        return None
+sys.meta_path.insert(0, TreeWidgets)
+"""
+
+
 def tree_env(tree: Path, cache: Path) -> dict[str, str]:
     # bytecode written and reused (PYTHONDONTWRITEBYTECODE dropped), as an installed package has it
     # (pip compiles it at install): every run after the first loads .pyc files, in both trees
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPATH": str(tree), "WB_CACHE_DIR": str(cache), "JUPYTER_PLATFORM_DIRS": "1",
+    shim = cache / "site"
+    shim.mkdir(parents=True, exist_ok=True)
+    (shim / "sitecustomize.py").write_text(TREE_WIDGETS.format(root=str(tree)))
+    return {**env, "PYTHONPATH": f"{shim}{os.pathsep}{tree}", "WB_CACHE_DIR": str(cache), "JUPYTER_PLATFORM_DIRS": "1",
             "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 

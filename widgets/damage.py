@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import altair as alt
@@ -21,7 +22,7 @@ from workbench.errors import RulesError
 from workbench.turns import best_plan
 
 from .attack import attack_builder
-from .base import FOLLOW_UP, Background, Panel, _children, flag_tabs, guarded, prevalidated
+from .base import FOLLOW_UP, Background, Panel, _children, guarded, log, prevalidated
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
@@ -281,12 +282,73 @@ def fight_frames(f: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+class Editors(Mapping[str, Panel]):
+    """The editors of a panel's inputs on the tabs of ``tabs``, each built when its tab is first
+    opened or it is first looked up (``editors["target"]``): a panel opens with one editor's
+    widgets, not every tab's (issue 38, item 6: the Damage tab's four hidden editors were 158 of
+    the 268 widgets the browser drew before the first chart). Built by ``panel._editor(name)``.
+
+    ``name in editors`` does not build; :meth:`built` returns an editor only if it exists."""
+
+    def __init__(self, panel: Any, names: Sequence[str]) -> None:
+        self.panel, self.names = panel, tuple(names)
+        self._built: dict[str, Panel] = {}
+        self.tabs = W.Tab(children=[W.VBox() for _ in self.names], titles=self.names)
+        self.tabs.observe(self._opened, names="selected_index")
+
+    def __getitem__(self, name: str) -> Panel:
+        if name not in self.names:
+            raise KeyError(name)
+        if name not in self._built:
+            editor = self._built[name] = self.panel._editor(name)
+            # the panel's sub-panels in tab order whatever was opened first: an error naming a field
+            # that two editors hold ("hp": attacker and target) goes to the first, as it always did
+            rank = {id(e): self.names.index(n) for n, e in self._built.items()}
+            self.panel._subpanels.sort(key=lambda p: rank.get(id(p), len(self.names)))
+            i = self.names.index(name)
+            self.tabs.children[i].children = (editor,)
+
+            def mark(_: Any = None) -> None:  # "⚠ situation" while its editor shows an error
+                self.tabs.set_title(i, f"\u26a0 {name}" if editor.problem else name)
+
+            editor.observe(mark, names="problem")
+            mark()
+        return self._built[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def built(self, name: str) -> Panel | None:
+        """Return the editor of ``name`` if it was built, else None (builds nothing)."""
+        return self._built.get(name)
+
+    def build_all(self) -> None:
+        """Build every editor not built yet."""
+        for name in self.names:
+            self[name]
+
+    def _opened(self, change: dict) -> None:
+        if change["new"] is None:
+            return
+        try:
+            self[self.names[change["new"]]]
+        except Exception as exc:  # (never into the widget's event loop: shown on the panel)
+            self.panel.show_unexpected(exc)
+
+
 class DamagePanel(Panel):
     """Damage of one use of ``attack`` by ``attacker`` on ``target`` under ``options`` and ``situation``.
 
     The five inputs are traits: link other panels into them (``traitlets.dlink``), or use the
     editors the panel builds when ``controls=True`` (tabs: attack, attacker, target, situation,
-    options; ``panel.editors[name]``). Missing inputs default to the catalog: its first creature
+    options; ``panel.editors[name]``, each built when its tab is first opened or it is first looked
+    up: :class:`Editors`). Missing inputs default to the catalog: its first creature
     attacks the second with its first attack. A RulesError from the engine is shown beside the
     control it names; the last valid distribution and chart stay.
 
@@ -328,22 +390,12 @@ class DamagePanel(Panel):
         self.situation = self.system.Situation() if situation is None else situation
         self.attacker, self.target, self.attack = attacker, target, attack
         self.custom_title = title
-        self.editors: dict[str, Panel] = {}
+        self.editors: Editors | dict[str, Panel] = {}
         tabs = None
         if controls:
-            self.editors = {
-                "attack": attack_builder(self.system, attack, attacker=attacker),
-                "attacker": CreatureEditor(self.system, attacker),
-                "target": CreatureEditor(self.system, target),
-                "situation": SituationPanel(self.system, self.situation),
-                "options": OptionsPanel(self.system, self.options),
-            }
-            for name, editor in self.editors.items():
-                self._adopt(editor)
-                T.link((editor, "value"), (self, name))
-            T.dlink((self, "attacker"), (self.editors["attack"], "attacker"))
-            tabs = W.Tab(children=list(self.editors.values()))
-            flag_tabs(tabs, list(self.editors.values()), list(self.editors))
+            self.editors = Editors(self, ("attack", "attacker", "target", "situation", "options"))
+            tabs = self.editors.tabs
+            self.editors["attack"]  # the tab shown at start; the others are built when first opened
         self.tabs = tabs
         self.view_toggle = W.ToggleButtons(
             options=["distribution", "at least"], value=self.view, style={"button_width": "8em"}
@@ -403,6 +455,42 @@ class DamagePanel(Panel):
         else:
             body = self.results
         self.children = _children(self.error_box, body)
+
+    def _editor(self, name: str) -> Panel:
+        """Return a new editor of input ``name`` showing its value now, adopted by the panel (its
+        errors mark its tab and the banner) and linked both ways to the panel's trait."""
+        if name == "attack":
+            editor: Panel = attack_builder(self.system, self.attack, attacker=self.attacker)
+        elif name in ("attacker", "target"):
+            editor = CreatureEditor(self.system, getattr(self, name))
+        elif name == "situation":
+            editor = SituationPanel(self.system, self.situation)
+        else:
+            editor = OptionsPanel(self.system, self.options)
+        self._adopt(editor)
+        before, ready = getattr(self, name), self._ready
+        self._ready = False  # (the editor holds the panel's value: linking it redraws nothing)
+        try:
+            T.link((editor, "value"), (self, name))
+        finally:
+            self._ready = ready
+        if ready and getattr(self, name) != before:  # (an editor that reads its value its own way)
+            self.refresh()
+        if name == "attack":
+            T.dlink((self, "attacker"), (editor, "attacker"))
+        if name == "situation":
+            self._show_idle(self.idle, editor)
+        return editor
+
+    def show_error(self, err: RulesError | str) -> None:
+        """Show ``err`` beside its control (:meth:`Panel.show_error`), first building the editors
+        not opened yet: the control it names may be on one of them."""
+        if isinstance(self.editors, Editors):
+            try:
+                self.editors.build_all()
+            except Exception:  # (an editor that cannot be built: the error still shows, on the panel)
+                log.exception("building the editors of %s", type(self).__name__)
+        super().show_error(err)
 
     def _defaults(self, attacker: Any, target: Any, attack: Any) -> tuple[Any, Any, Any]:
         creatures = list(self.system.catalog().creatures.values())
@@ -513,12 +601,13 @@ class DamagePanel(Panel):
 
         return self.fight_background.run(work, apply, label="fighting it out...")
 
-    def _show_idle(self, idle: list[str]) -> None:
+    def _show_idle(self, idle: list[str], form: Panel | None = None) -> None:
         """Put "no effect here" beside each situation control in ``idle`` (where no error is shown)
-        and take it away from the others."""
+        and take it away from the others, on ``form`` (default: the situation editor if built)."""
         self.idle = idle
-        form = self.editors.get("situation")
-        if form is None:
+        if form is None and isinstance(self.editors, Editors):
+            form = self.editors.built("situation")
+        if form is None:  # (not opened yet: it shows them when built)
             return
         for name, slot in form._slots.items():
             if name in idle and not slot.value:
