@@ -127,11 +127,13 @@ def turn_plans(attacker: Any, target: Any, options: Any = None, situation: Any =
     return plans
 
 
-def best_plan(plans: dict[str, Dist]) -> str:
+def best_plan(plans: dict[str, Dist], more: dict[str, float] | None = None) -> str:
     """Return the label of the plan with the highest expected damage, ties (:func:`first_best`) to the
-    first listed: the choice :func:`best_plans` makes on the same plans."""
+    first listed: the choice :func:`best_plans` makes on the same plans. ``more``: damage a plan
+    deals besides its Dist's, by label (in an encounter, an area set's to the other foes in its
+    area: CLARIFICATIONS.md, Encounters, "a plan's damage counts every foe it strikes")."""
     labels = list(plans)
-    means = np.array([plans[k].mean() for k in labels], dtype=np.float64)
+    means = np.array([plans[k].mean() + (more or {}).get(k, 0.0) for k in labels], dtype=np.float64)
     return labels[int(first_best(means, np.zeros(len(labels), dtype=np.int64), 1)[0])]
 
 

@@ -227,3 +227,48 @@ def test_killing_spree_speeds_up_a_group_not_one_copy() -> None:
     assert one[0].mean == one[1].mean and np.array_equal(one[0].p_killed_by, one[1].p_killed_by)
     spree, plain = (group_rounds(_spree_wolf(s), Group(centipede, 3), **kw) for s in (True, False))
     assert plain.mean - spree.mean > 4 * np.hypot(spree.se, plain.se)
+
+
+def test_the_plan_counts_the_area_set_on_every_foe_it_strikes() -> None:
+    """CLARIFICATIONS.md, Encounters: "a plan's damage counts every foe it strikes (an area set's damage
+    to each foe in its area ...), so an area set is chosen when the crowd makes it pay".
+
+    Worked by hand: the Blaster's Blast (Burst) rolls 4 dice at 4+, 1 damage a success: mean 2; its
+    Jab (Bully: +1 damage when it deals any) has mean 2 + 15/16 = 2.9375. Both cost 1 action of 2
+    and the Blast, an area set, once until it recharges, so the plans are Blast + Jab (4.9375 on the
+    target) and Jab + Jab (5.875). Against one Mouse Jab + Jab is the plan, as in a duel. Against
+    three, Blast + Jab also strikes the other two Mice: 4.9375 + 2 x 2 = 8.9375 > 5.875, so it is
+    played: in round 1 the target survives both uses with (1/16)^2 = 1/256, each other Mouse the
+    Blast with 1/16, and all three fall with (255/256)(15/16)^2 = 57375/65536 (with Jab + Jab the
+    other Mice are never struck in round 1). Against two: 4.9375 + 2 > 5.875, the Blast again."""
+    A = wb.system("annulus")
+    blast = A.Attack(name="Blast", defense="toughness", upgrades={"Burst": 1})
+    jab = A.Attack(name="Jab", defense="toughness", upgrades={"Bully": 1})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(blast, jab))
+    _, _, mouse = _blaster(None)
+    means = {k: v.mean() for k, v in A.turn_plans(blaster, mouse).items()}
+    assert means == pytest.approx({"Blast + Jab": 4.9375, "Jab + Jab": 5.875}, abs=1e-12)
+    fights = 40_000
+    for n, survive in [(1, [1 / 256]), (2, [1 / 256, 1 / 16]), (3, [1 / 256, 1 / 16, 1 / 16])]:
+        got = wb.encounter([blaster], [mouse] * n, max_rounds=1, fights=fights, seed=12)
+        for p, want in zip(got.creatures["p_survives"].to_list()[1:], survive):
+            assert abs(p - want) <= 4 * np.sqrt(want * (1 - want) / fights)
+    all_three = 255 / 256 * (15 / 16) ** 2
+    assert all_three == pytest.approx(57375 / 65536, abs=1e-15)
+    first = float(got.rounds["p_a_wins"][0])  # (the three Mice's encounter, the loop's last)
+    assert abs(first - all_three) <= 4 * np.sqrt(all_three * (1 - all_three) / fights)
+    # the plan chosen at the start of the turn, with 0, 1 and 2 other Mice standing in the area
+    # (against one Mouse Blast + Jab and Jab + Jab fell it alike: the plan shows only here)
+    group = A.fight_round(blaster, mouse).in_group([mouse, mouse, mouse], [blaster])
+    me, foe = group.start()
+    others = [(group._beside(mouse), foe), (group._beside(mouse), foe)]
+    for extra, want in [([], ("Jab", "Jab")), (others[:1], ("Blast", "Jab")), (others, ("Blast", "Jab"))]:
+        me2, t = group._begin(me, np.full(1, -1, np.int64))
+        row = group._plans(me2, foe, t, np.ones(1, bool), [], extra)[0]
+        plan = tuple(group.a.sets[i].name for i in group.a.steps()[:, row] if i >= 0)
+        assert plan == want, (len(extra), plan)
+    # a foe already down does not count: the Jab + Jab of one Mouse
+    down = foe.replace(damage_taken=foe.damage_taken + 1)
+    me2, t = group._begin(me, np.full(1, -1, np.int64))
+    row = group._plans(me2, foe, t, np.ones(1, bool), [], [(group._beside(mouse), down)] * 2)[0]
+    assert tuple(group.a.sets[i].name for i in group.a.steps()[:, row] if i >= 0) == ("Jab", "Jab")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Sequence
 from functools import cached_property
 from math import comb
 from typing import Any, cast
@@ -43,6 +44,7 @@ from ...errors import RulesError
 from ...fight.draw import Draw
 from ...memo import MEMO
 from ...plans import choose_label, is_sequence_plan
+from ...turns import best_plan
 from . import resolve
 from .tactics import Tactics
 
@@ -254,6 +256,11 @@ class _Striker:
         self.plan_list: list[tuple[int, ...]] = []
         self._steps: np.ndarray | None = None
         self._legal: dict[tuple[int, tuple[int, ...], int], dict[str, tuple[int, ...]]] = {}
+        # in an encounter: the other foes' rounds met by a plan choice (see plan_rows), each group
+        # of them numbered, and the mean damage of one use of a set on one of them in one class
+        self._groups: dict[tuple[Any, ...], int] = {}
+        self._group_list: list[tuple[list[Any], np.ndarray]] = []
+        self._means: dict[tuple[int, int, tuple[int, ...]], float] = {}
 
     # ------------------------------------------------------------------ outcome tables
     def _sit(self, cls: tuple[int, ...]) -> Any:
@@ -399,25 +406,86 @@ class _Striker:
         by_name = {s.name: i for i, s in enumerate(self.sets)}
         return tuple(by_name[n] for n in label.split(" + "))
 
+    def _group(self, rounds_: list[Any]) -> int:
+        """Return the number of the group of other foes whose rounds are ``rounds_`` (my round
+        against each, in the order an area strikes them), with this striker's area reach."""
+        sig = (tuple(id(r) for r in rounds_), tuple(self.in_area.tolist()))
+        if sig not in self._groups:
+            self._groups[sig] = len(self._group_list)
+            self._group_list.append((list(rounds_), self.in_area.copy()))
+        return self._groups[sig]
+
+    def _mean_on(self, rnd: Any, u: int, cls: tuple[int, ...]) -> float:
+        """Return the mean damage of one use of my set ``u`` on the foe of ``rnd`` (my round against
+        it) in the state class ``cls``; 0 where the rules refuse the use on that foe."""
+        key = (id(rnd), u, cls)
+        if key not in self._means:
+            try:
+                dist = self.sys.damage(self.sets[u], self.me, rnd.foe, self.options, rnd.a._sit(cls))
+                self._means[key] = float(dist.mean())
+            except RulesError:
+                self._means[key] = 0.0
+        return self._means[key]
+
+    def _choose_in_group(
+        self, avail: int, cls: tuple[int, ...], actions: int, group: int, others: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """Return the sets of the damage play's turn in an encounter: the plan of the highest expected
+        damage counting every foe it strikes, "an area set's damage to each foe in its area"
+        (CLARIFICATIONS.md, Encounters: Targets): each use of an area set adds its mean on each other
+        foe in its area (``others``: each foe's state class, -1 where it is down), ties to the first
+        listed (:func:`~workbench.turns.best_plan`)."""
+        plans = self._turn_plans(avail, cls, actions)
+        if not plans:
+            return ()
+        rounds_, reach = self._group_list[group]
+        width = len(_CLASS)
+        classes = [others[k * width : (k + 1) * width] for k in range(len(rounds_))]
+        by_name = {s.name: i for i, s in enumerate(self.sets)}
+        sets_of = {label: tuple(by_name[n] for n in label.split(" + ")) for label in plans}
+
+        def beside(u: int) -> float:  # one use of set u on the other foes in its area
+            if not self.area[u]:
+                return 0.0
+            near = range(min(len(rounds_), int(reach[u]) - 1))
+            return sum(self._mean_on(rounds_[k], u, classes[k]) for k in near if classes[k][0] >= 0)
+
+        more = {label: sum(beside(u) for u in sets) for label, sets in sets_of.items()}
+        return sets_of[best_plan(plans, more)]
+
     def _chosen(self, key: tuple[int, ...], avail: int, cls: tuple[int, ...], actions: int) -> tuple[int, ...]:
         """Return :meth:`_choose` of the damage play, memoised by the models' values."""
         got = MEMO.get((*self.memo, "round plan", self.plan, key), lambda: self._choose(avail, cls, actions, None))
         return got
 
     def plan_rows(
-        self, avail: np.ndarray, cls: np.ndarray, actions: np.ndarray, given: np.ndarray, labels: list
+        self,
+        avail: np.ndarray,
+        cls: np.ndarray,
+        actions: np.ndarray,
+        given: np.ndarray,
+        labels: list,
+        others: tuple[list[Any], list[np.ndarray]] | None = None,
     ) -> np.ndarray:
         """Return the row in :meth:`steps` of each fight's plan (memoised per (usable sets, class,
-        actions, given label))."""
-        keys = np.column_stack([avail, cls, actions, given])
-        uniq, inverse = distinct_rows(keys)
+        actions, given label)); ``others``: in an encounter, my rounds against the other foes an area
+        set of mine would strike and each one's state class per fight (-1 where it is down): the
+        damage play then counts them (:meth:`_choose_in_group`)."""
+        n = 3 + cls.shape[1]
+        cols = [avail, cls, actions, given]
+        damage_play = self.plan is None
+        if others is not None and damage_play and self.area_sets:
+            cols += [np.full(avail.size, self._group(others[0])), *others[1]]
+        uniq, inverse = distinct_rows(np.column_stack(cols))
         rows = []
         for k in uniq.tolist():
             key = tuple(int(v) for v in k)
             if key not in self.plan_row:
-                a, c, acts, g = key[0], key[1:-2], key[-2], key[-1]
+                a, c, acts, g = key[0], key[1 : n - 2], key[n - 2], key[n - 1]
                 label = labels[g] if g >= 0 else None
-                if label is None and (self.plan is None or isinstance(self.plan, str)):
+                if label is None and len(key) > n:  # in an encounter (not memoised across calls)
+                    sets = self._choose_in_group(a, c, acts, key[n], key[n + 1 :])
+                elif label is None and (self.plan is None or isinstance(self.plan, str)):
                     sets = self._chosen(key, a, c, acts)
                 else:
                     sets = self._choose(a, c, acts, label)
@@ -939,9 +1007,31 @@ class AnnulusRound:
         always = set_mask(i for i in range(len(self.a.sets)) if not self.a.area[i])
         return ((me.charged | always) & ~me.disarmed).astype(np.int64)
 
-    def _plans(self, me: Combatant, foe: Combatant, t: _Turn, rows: np.ndarray, labels: list) -> np.ndarray:
+    def _plans(
+        self,
+        me: Combatant,
+        foe: Combatant,
+        t: _Turn,
+        rows: np.ndarray,
+        labels: list,
+        extra: Sequence[tuple[AnnulusRound, Combatant]] = (),
+    ) -> np.ndarray:
+        """Return each fight's plan (its row in the striker's steps) where ``rows``, else the one it has;
+        ``extra``: the other foes an area set of mine strikes in an encounter (:meth:`group_turn`),
+        whose damage the choice counts."""
         actions = np.where(t.attacking > 0, t.left, 0)
-        got = self.a.plan_rows(self._usable(me), self._classes(0, me, foe), actions, t.given, labels)
+        others = None
+        if extra:
+            width = len(_CLASS)
+            others = (
+                [r for r, _ in extra],
+                [
+                    np.where((f.damage_taken < r._hp[1])[:, None], r._classes(0, me, f), -1)[:, i]
+                    for r, f in extra
+                    for i in range(width)
+                ],
+            )
+        got = self.a.plan_rows(self._usable(me), self._classes(0, me, foe), actions, t.given, labels, others)
         return np.where(rows, got, t.plan)
 
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
@@ -966,7 +1056,7 @@ class AnnulusRound:
         states = self._recover(0, states, draw, self.tactics)
         # the plan of the state class, use by use
         me, foe, t = (cast(Any, x) for x in states)
-        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels))
+        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, extra))
         states = (me, foe, t)
         while True:
             me, foe, t = (cast(Any, x) for x in states)
@@ -977,7 +1067,7 @@ class AnnulusRound:
             # to the best plan still legal with them, if any
             blocked = (s >= 0) & _has(me.disarmed, np.maximum(s, 0))
             if blocked.any():
-                t = t.replace(plan=self._plans(me, foe, t, blocked, labels), pos=np.where(blocked, 0, t.pos))
+                t = t.replace(plan=self._plans(me, foe, t, blocked, labels, extra), pos=np.where(blocked, 0, t.pos))
                 s = np.where(blocked, -1, s)
             elif not (s >= 0).any():
                 break
