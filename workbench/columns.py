@@ -77,26 +77,28 @@ def key_rows(states: tuple[Columns, ...]) -> np.ndarray:
 
 def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (the distinct rows of the whole numbers ``rows``, sorted, each row's index among them):
-    ``np.unique(rows, axis=0, return_inverse=True)``, by one index per row (mixed radix over each
-    column's range, a 1-d unique) when the ranges' product fits an int64."""
-    if rows.shape[0] == 0 or rows.shape[1] == 0:
+    ``np.unique(rows, axis=0, return_inverse=True)``, by one index per row (mixed radix over the
+    ranges of the columns that vary: a key has dozens of columns, most of them alike) when the ranges'
+    product fits an int64, each distinct row taken from ``rows`` rather than rebuilt from its index."""
+    n = rows.shape[0]
+    if n == 0 or rows.shape[1] == 0:
         uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
         return uniq, inverse.ravel()
-    lo = rows.min(axis=0)
-    dims = rows.max(axis=0) - lo + 1
+    lo, hi = rows.min(axis=0), rows.max(axis=0)
+    vary = np.flatnonzero(hi > lo)
+    dims = (hi - lo + 1)[vary]
     if float(np.prod(dims.astype(np.float64))) >= 2.0**62:
         uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
         return uniq, inverse.ravel()
-    shape = tuple(int(d) for d in dims)
     # (the mixed-radix index of each row, C order: np.ravel_multi_index's, as one product)
     radix = np.cumprod(np.r_[1, dims[:0:-1]])[::-1].astype(np.int64)
-    flat = (rows - lo) @ radix
+    flat = (rows[:, vary] - lo[vary]) @ radix if vary.size else np.zeros(n, np.int64)
     size = int(np.prod(dims))
-    if size <= max(32 * rows.shape[0], 1 << 20):  # a small range: marked, not sorted
-        first, inverse = numbered(flat, size)
-    else:
-        first, inverse = np.unique(flat, return_inverse=True)
-    return np.stack(np.unravel_index(first, shape), axis=1).astype(rows.dtype) + lo, inverse.ravel()
+    # a range not much above the rows: marked, not sorted (a few rows in a wide range: sorted)
+    first, inverse = numbered(flat, size) if size <= 32 * n else np.unique(flat, return_inverse=True)
+    at = np.empty(first.size, np.int64)
+    at[inverse] = np.arange(n)  # (a row of each distinct value)
+    return rows[at], inverse.ravel()
 
 
 def numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:

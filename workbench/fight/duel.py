@@ -6,10 +6,13 @@ taken), the joint alive mass over (damage taken by a, damage taken by b): one ar
 HP x b's HP. A side's turn enumerates its description once for every pair of keys met that round and
 not met before (one call), then moves every pair's mass at once: the cells where no outcome can fell
 a side (the safe region: damage taken below HP minus the most damage of any outcome) shifted along
-both axes by each outcome's damage, grouped by shift (numpy, no loop over pairs); the cells near a
-fall outcome by outcome, a fall counted as a win of the side still standing (both falling at once is
-a draw), kept by the winner's hit points lost (its HP left). A turn may hurt its own side too
-(Reckless and the like). A fight ends after the turn a side falls.
+both axes by each outcome's damage, grouped by shift (one sparse product over every shift and pair
+after, no loop over pairs); the cells near a fall outcome by outcome, a fall counted as a win of the
+side still standing (both falling at once is a draw), kept by the winner's hit points lost (its HP
+left). A turn may hurt its own side too (Reckless and the like). A fight ends after the turn a side
+falls. What a side's step does to a set of pairs whatever their mass (its plan: the outcome rows, the
+safe regions, the product) is kept while the pairs alive stay the same, as they do once the duel's
+keys are all met.
 
 A description whose turn can end a fight part-way (``falls_mid_turn``: a Counter or its own damage
 may fell the actor, its foe may fall before the turn's later uses) reads the damage taken to stop
@@ -23,7 +26,7 @@ gives up (None: the duel is simulated).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,7 +35,6 @@ from scipy import sparse
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
 from ..columns import Columns, distinct_rows, from_key_rows, key_rows, numbered
-from .chain import enumerated
 from .draw import Enumerator
 from .round import FightRound, between_of, play
 
@@ -171,13 +173,56 @@ class _Outcomes:
         _, q = self._find(codes)
         count = self.count[q]
         rep = np.repeat(np.arange(codes.size), count)
-        pos = np.arange(rep.size) - np.repeat(np.cumsum(count) - count, count) + np.repeat(self.start[q], count)
+        # (row r of code c is at its start plus r's place among c's rows)
+        pos = np.arange(rep.size) + (self.start[q] - (np.cumsum(count) - count))[rep]
         return rep, {k: v[pos] for k, v in self.cols.items()}
+
+
+@dataclass(frozen=True)
+class _ByRows:
+    """A plan's safe rows shifted one by one (:meth:`_Duel._shift_rows`), whatever the mass: the
+    padding (``most``: the most damage of the actor, of the foe), the rows sorted by pair after in
+    ``chunks`` of bounded memory (each: the rows' pairs, the first cell of their windows along either
+    axis, their probabilities, the first row of each pair after's run, those pairs after), and per
+    side winning (``me_wins``: the actor, ``foe_wins``) which (row, damage taken before) of its
+    tail sums fell the other side with it standing, and its hit points lost there."""
+
+    most: tuple[int, int]
+    chunks: list[tuple[np.ndarray, ...]]
+    me_wins: tuple[np.ndarray, np.ndarray]
+    foe_wins: tuple[np.ndarray, np.ndarray]
+
+
+@dataclass
+class _Plan:
+    """What side x's step does to the pairs ``ids`` whatever their mass (:meth:`_Duel._plan`): each
+    pair's safe region (the cells i < ``safe_i``, j < ``safe_j``), the indices in ``ids`` of the pairs
+    whose safe region is not all their cells (``partial``) and their cells outside it (``unsafe``:
+    partial x the actor's HP x the foe's), whether a safe region's shifted mass can fall
+    (``can_fall``), the rows shifting a safe region (``rows``: the pair's index in ``ids``, the actor's
+    damage and the foe's clamped to HP, probability, the pair after) and their distinct pairs after
+    (``to_ids``, sorted). With few shifts for the rows they are one sparse ``product`` (rows: (shift,
+    pair after), columns: ``ids``), each shift in ``shifts`` (the actor's damage, the foe's, its first
+    product row, its end, the indices in ``to_ids`` of its pairs after, whether its rows are one per
+    pair of ``to_ids`` rather than one per pair after it has); otherwise they are ``by_rows``."""
+
+    ids: np.ndarray
+    safe_i: np.ndarray
+    safe_j: np.ndarray
+    partial: np.ndarray
+    unsafe: np.ndarray
+    can_fall: bool
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    to_ids: np.ndarray
+    product: sparse.csr_matrix | None = None
+    shifts: list[tuple[int, int, int, int, np.ndarray, bool]] = field(default_factory=list)
+    by_rows: _ByRows | None = None
 
 
 class _Duel:
     """One duel's chain (module docstring): the two descriptions, the pairs met, the outcomes
-    enumerated so far and the tallies of wins and HP left."""
+    enumerated so far, the last plan of each side's step (and its cells near a fall expanded) and the
+    tallies of wins and HP left."""
 
     def __init__(self, rounds_: tuple[FightRound, FightRound], max_rounds: int):
         self.rounds = rounds_
@@ -191,104 +236,133 @@ class _Duel:
         self.left = [np.zeros(int(total(0)) + 1), np.zeros(int(total(1)) + 1)]
         self.turns: dict[tuple[int, str], _Outcomes] = {}
         self.full: dict[tuple[int, str], _Outcomes] = {}
+        self.plans: dict[tuple[int, str], _Plan] = {}
+        self.near: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]] = {}
+
+    def _played(
+        self, x: int, step: str, ids: np.ndarray, taken: tuple[np.ndarray, np.ndarray] | None, hit_first: bool
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Return every outcome of side ``x``'s ``step`` from the pairs ``ids`` with the damage taken
+        ``taken`` (the actor's, the foe's; None: none), all in one call of the description, equal
+        outcomes merged: (each row's index in ``ids``; the rows: the pair after ``dst``, the damage
+        dealt in the step to the actor ``own`` and to its foe ``hit``, probability ``p``), sorted by
+        that index, the damage dealt (the foe's first with ``hit_first``) and the key after."""
+        me, foe = from_key_rows(self.types[x], self.pairs.actor_rows(ids, x))
+        i = j = np.zeros(ids.size, np.int64)
+        if taken is not None:
+            i, j = taken
+            me, foe = me.replace(**{me.POOL: i}), foe.replace(**{foe.POOL: j})
+        draw = Enumerator(ids.size)
+        me2, foe2 = play(self.rounds[x], me, foe, draw, (step,))
+        own = np.asarray(getattr(me2, me2.POOL), np.int64) - i[draw.origin]
+        hit = np.asarray(getattr(foe2, foe2.POOL), np.int64) - j[draw.origin]
+        dealt = [hit, own] if hit_first else [own, hit]
+        # (the keys after by their rank among those met: the rows' order is that of the keys)
+        keys, rank = distinct_rows(key_rows((me2, foe2)))
+        uniq, inverse = distinct_rows(np.column_stack([draw.origin, *dealt, rank]))
+        weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
+        dst = self.pairs.from_actor(keys, x)[uniq[:, 3]]
+        own, hit = (uniq[:, 2], uniq[:, 1]) if hit_first else (uniq[:, 1], uniq[:, 2])
+        return uniq[:, 0], {"dst": dst, "own": own, "hit": hit, "p": weight}
 
     def _turns(self, x: int, step: str, ids: np.ndarray) -> _Outcomes:
         """Return the outcomes of side ``x``'s ``step`` from the pairs of keys, damage-free,
-        enumerating the pairs of ``ids`` not met before in one call
-        (:func:`~workbench.fight.chain.enumerated`)."""
+        enumerating the pairs of ``ids`` not met before in one call (:meth:`_played`; each pair's
+        rows by the foe's damage first, as :func:`~workbench.fight.chain.enumerated` sorts them)."""
         kept = self.turns.setdefault((x, step), _Outcomes(dense=True))
         new = kept.missing(ids)
         if new.size:
-            uniq, weight = enumerated(
-                self.rounds[x], self.pairs.actor_rows(new, x), self.types[x], own=True, steps=(step,)
-            )
-            dst = self.pairs.from_actor(uniq[:, 3:], x)
-            kept.add(new, uniq[:, 0], {"dst": dst, "own": uniq[:, 2], "hit": uniq[:, 1], "p": weight})
+            kept.add(new, *self._played(x, step, new, None, hit_first=True))
         return kept
 
     def _full_turns(self, x: int, step: str, codes: np.ndarray, size: tuple[int, int]) -> _Outcomes:
         """Return the outcomes of side ``x``'s ``step`` from the cells ``codes`` (a pair, the actor's
         damage taken, the foe's: :meth:`act`'s code), enumerating those new with the damage taken given
-        to the description (one call); a row's ``own`` and ``hit`` are the damage dealt in the step."""
+        to the description (one call, :meth:`_played`); a row's ``own`` and ``hit`` are the damage
+        dealt in the step."""
         kept = self.full.setdefault((x, step), _Outcomes(dense=False))
         new = kept.missing(codes)
-        if not new.size:
-            return kept
-        ids, rest = np.divmod(new, size[0] * size[1])
-        i, j = np.divmod(rest, size[1])
-        me, foe = from_key_rows(self.types[x], self.pairs.actor_rows(ids, x))
-        me = me.replace(**{me.POOL: i})
-        foe = foe.replace(**{foe.POOL: j})
-        draw = Enumerator(new.size)
-        me2, foe2 = play(self.rounds[x], me, foe, draw, (step,))
-        own = np.asarray(getattr(me2, me2.POOL), np.int64) - i[draw.origin]
-        hit = np.asarray(getattr(foe2, foe2.POOL), np.int64) - j[draw.origin]
-        uniq, inverse = distinct_rows(np.column_stack([draw.origin, own, hit, key_rows((me2, foe2))]))
-        weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
-        dst = self.pairs.from_actor(uniq[:, 3:], x)
-        kept.add(new, uniq[:, 0], {"dst": dst, "own": uniq[:, 1], "hit": uniq[:, 2], "p": weight})
+        if new.size:
+            ids, rest = np.divmod(new, size[0] * size[1])
+            kept.add(new, *self._played(x, step, ids, np.divmod(rest, size[1]), hit_first=False))
         return kept
 
     def _won(self, y: int, lost: np.ndarray, mass: np.ndarray) -> None:
         """Add ``mass`` to creature y's wins having lost ``lost`` hit points."""
         self.left[y] += np.bincount(lost, weights=mass, minlength=self.left[y].size)
 
-    def _shift_rows(
-        self,
-        inside: np.ndarray,
-        out: np.ndarray,
-        out_ids: np.ndarray,
-        rows: tuple[np.ndarray, ...],
-        x: int,
-        r: int,
-    ) -> None:
-        """Add to ``out`` every row's shift of its pair's mass ``inside`` (rows: the pair, the actor's
-        damage, the foe's, probability, the pair after in ``out``), each a window of the mass padded
-        above and to the left, summed per pair after; the mass shifted past a side's HP is a fall,
-        read off the tail sums of the mass (a win of the side still standing, both: a draw)."""
-        src, own, hit, p, loc = rows
-        k, hp_me, hp_foe = inside.shape
-        own, hit = np.minimum(own, hp_me), np.minimum(hit, hp_foe)
+    def _by_rows(self, rows: tuple[np.ndarray, ...], x: int, hps: tuple[int, int]) -> _ByRows:
+        """Return the :class:`_ByRows` of the safe rows ``rows`` of a :class:`_Plan` (side ``x``
+        acting, ``hps`` its HP and its foe's)."""
+        src, own, hit, p, dst = rows
+        hp_me, hp_foe = hps
         mo, mh = int(own.max()), int(hit.max())
-        pad = np.zeros((k, hp_me + mo, hp_foe + mh))
-        pad[:, mo:, mh:] = inside
-        win = np.lib.stride_tricks.sliding_window_view(pad, (hp_me, hp_foe), axis=(1, 2))
-        order = np.argsort(loc, kind="stable")
+        order = np.argsort(dst, kind="stable")
         step_rows = max(1, _PRODUCT_CELLS * 80 // (hp_me * hp_foe))  # (bounded memory: 32 MB at a time)
+        chunks: list[tuple[np.ndarray, ...]] = []
         for a in range(0, order.size, step_rows):
             part = order[a : a + step_rows]
-            shifted = win[src[part], mo - own[part], mh - hit[part]] * p[part, None, None]
-            runs = np.flatnonzero(np.r_[True, loc[part][1:] != loc[part][:-1]])
-            out[loc[part][runs]] += np.add.reduceat(shifted, runs, axis=0)
+            runs = np.flatnonzero(np.r_[True, dst[part][1:] != dst[part][:-1]])
+            chunks.append((src[part], mo - own[part], mh - hit[part], p[part, None, None], runs, dst[part][runs]))
         beyond = self.pairs.beyond
-        dst = out_ids[loc]
-        # the foe falls where j + hit >= its HP, the actor stands where i + own < its HP
+        # the foe falls where j + hit >= its HP, the actor stands where i + own < its HP (by the
+        # actor's damage before); the actor falls where i + own >= its HP, the foe stands where
+        # j + hit < its HP (by the foe's)
+        ok_me = np.arange(hp_me)[None, :] < (hp_me - own)[:, None]
+        ok_foe = np.arange(hp_foe)[None, :] < (hp_foe - hit)[:, None]
+        lost_me = (np.arange(hp_me)[None, :] + own[:, None] + beyond[x][dst][:, None])[ok_me]
+        lost_foe = (np.arange(hp_foe)[None, :] + hit[:, None] + beyond[1 - x][dst][:, None])[ok_foe]
+        return _ByRows((mo, mh), chunks, (ok_me, lost_me), (ok_foe, lost_foe))
+
+    def _shift_rows(
+        self, plan: _Plan, inside: np.ndarray, out: np.ndarray, out_ids: np.ndarray, x: int, r: int
+    ) -> None:
+        """Add to ``out`` (the pairs ``out_ids``) every safe row's shift of its pair's mass ``inside``
+        (:class:`_ByRows`), each a window of the mass padded above and to the left, summed per pair
+        after; the mass shifted past a side's HP is a fall, read off the tail sums of the mass (a win
+        of the side still standing, both: a draw)."""
+        assert plan.by_rows is not None
+        src, own, hit, p, _ = plan.rows
+        (mo, mh), chunks = plan.by_rows.most, plan.by_rows.chunks
+        k, hp_me, hp_foe = inside.shape
+        pad = np.zeros((k, hp_me + mo, hp_foe + mh))
+        pad[:, mo:, mh:] = inside
+        # (the windows of the padded mass: window (s, a, b) is pad[s, a : a + hp_me, b : b + hp_foe])
+        s0, s1, s2 = pad.strides
+        win = np.lib.stride_tricks.as_strided(
+            pad, (k, mo + 1, mh + 1, hp_me, hp_foe), (s0, s1, s2, s1, s2), writeable=False
+        )
+        for at, wi, wj, wp, runs, run_ids in chunks:
+            shifted = win[at, wi, wj] * wp
+            out[np.searchsorted(out_ids, run_ids)] += np.add.reduceat(shifted, runs, axis=0)
+        (ok, lost) = plan.by_rows.me_wins
         tail = np.zeros((k, hp_me, hp_foe + 1))
         tail[:, :, :hp_foe] = np.cumsum(inside[:, :, ::-1], axis=2)[:, :, ::-1]
-        fell = tail[src, :, hp_foe - hit] * p[:, None]  # (rows, the actor's damage before)
-        ok = np.arange(hp_me)[None, :] < (hp_me - own)[:, None]
-        self.wins[x, r] += fell[ok].sum()
-        self._won(x, (np.arange(hp_me)[None, :] + own[:, None] + beyond[x][dst][:, None])[ok], fell[ok])
-        # the actor falls where i + own >= its HP, the foe stands where j + hit < its HP
+        fell = (tail[src, :, hp_foe - hit] * p[:, None])[ok]  # (rows, the actor's damage before)
+        self.wins[x, r] += fell.sum()
+        self._won(x, lost, fell)
+        (ok, lost) = plan.by_rows.foe_wins
         tail = np.zeros((k, hp_me + 1, hp_foe))
         tail[:, :hp_me, :] = np.cumsum(inside[:, ::-1, :], axis=1)[:, ::-1, :]
-        fell = tail[src, hp_me - own, :] * p[:, None]  # (rows, the foe's damage before)
-        ok = np.arange(hp_foe)[None, :] < (hp_foe - hit)[:, None]
-        self.wins[1 - x, r] += fell[ok].sum()
-        self._won(1 - x, (np.arange(hp_foe)[None, :] + hit[:, None] + beyond[1 - x][dst][:, None])[ok], fell[ok])
+        fell = (tail[src, hp_me - own, :] * p[:, None])[ok]  # (rows, the foe's damage before)
+        self.wins[1 - x, r] += fell.sum()
+        self._won(1 - x, lost, fell)
 
-    def act(self, ids: np.ndarray, mass: np.ndarray, x: int, step: str, r: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return the alive (pairs, mass: pairs x a's damage x b's) after side ``x``'s ``step``, its
-        falls counted in round ``r`` (0-based)."""
+    def _plan(self, x: int, step: str, ids: np.ndarray) -> _Plan:
+        """Return the :class:`_Plan` of side ``x``'s ``step`` from the pairs ``ids`` (the last one
+        again when ``ids`` are those of the last call: a duel's pairs settle after a few rounds)."""
+        last = self.plans.get((x, step))
+        if last is not None and np.array_equal(last.ids, ids):
+            return last
         hp_me, hp_foe = self.hps[x], self.hps[1 - x]
-        mm = mass if x == 0 else mass.transpose(0, 2, 1)  # the actor's damage first
         k = ids.size
         rep, rows = self._turns(x, step, ids).expand(ids)
         own, hit, p, dst = rows["own"], rows["hit"], rows["p"], rows["dst"]
         firsts = np.searchsorted(rep, np.arange(k))  # each pair's rows are together (every pair has one)
         # a pair whose outcome heals (a negative damage) is played from the full state everywhere
         heals = np.minimum.reduceat(np.minimum(own, hit), firsts) < 0
-        if step == "turn" and bool(getattr(self.rounds[x], "falls_mid_turn", False)):
+        mid_turn = step == "turn" and bool(getattr(self.rounds[x], "falls_mid_turn", False))
+        if mid_turn:
             # the rest of the turn depends on a fall part-way: only where no outcome fells a side is
             # the damage-free turn exact (the safe region)
             most_own, most_hit = np.maximum.reduceat(own, firsts), np.maximum.reduceat(hit, firsts)
@@ -297,18 +371,77 @@ class _Duel:
         else:  # the damage-free turn is exact everywhere; a fall is read after it
             safe_i = np.where(heals, 0, hp_me)
             safe_j = np.where(heals, 0, hp_foe)
-        safe = (np.arange(hp_me)[None, :, None] < safe_i[:, None, None]) & (
-            np.arange(hp_foe)[None, None, :] < safe_j[:, None, None]
+        partial = np.flatnonzero((safe_i < hp_me) | (safe_j < hp_foe))
+        unsafe = (np.arange(hp_me)[None, :, None] >= safe_i[partial, None, None]) | (
+            np.arange(hp_foe)[None, None, :] >= safe_j[partial, None, None]
         )
-        inside = np.where(safe, mm, 0.0)
+        # the rows shifting a safe region, grouped by shift
+        from_safe = ((safe_i > 0) & (safe_j > 0))[rep]
+        srep, sp, sdst = rep[from_safe], p[from_safe], dst[from_safe]
+        # a shift past a side's HP is a fall like any past it (clamped, so the code stays one shift)
+        sown, shit = np.minimum(own[from_safe], hp_me), np.minimum(hit[from_safe], hp_foe)
+        code = sown * (hp_foe + 1) + shit  # (no negative damage here: a heal is played by cell)
+        codes, shift = numbered(code, (hp_me + 1) * (hp_foe + 1))
+        to_ids, to_at = numbered(sdst, len(self.pairs.ids))
+        plan = _Plan(ids, safe_i, safe_j, partial, unsafe, not mid_turn, (srep, sown, shit, sp, sdst), to_ids)
+        if codes.size * _PRODUCT_CELLS < srep.size * hp_me * hp_foe:
+            # one product row per shift and pair after (in that order), a row's terms in the rows'
+            # order (its sum is then that of one sparse product per shift); a shift to most pairs
+            # after has a row for each (added to the mass after without an index)
+            key = shift * to_ids.size + to_at
+            bound = codes.size * to_ids.size
+            keys, row = numbered(key, bound) if bound <= 32 * key.size else np.unique(key, return_inverse=True)
+            first, ats = np.searchsorted(keys, np.arange(codes.size + 1) * to_ids.size), []
+            for s, (lo, hi) in enumerate(zip(first[:-1].tolist(), first[1:].tolist())):
+                at = keys[lo:hi] - s * to_ids.size
+                ats.append((at, 2 * at.size > to_ids.size))
+            starts = np.cumsum([0] + [to_ids.size if dense else at.size for at, dense in ats])
+            dense_row = np.array([dense for _, dense in ats])[shift]
+            row = starts[shift] + np.where(dense_row, to_at, row - first[shift])
+            plan.product = sparse.csr_matrix((sp, (row, srep)), shape=(int(starts[-1]), k))
+            plan.shifts = [
+                (*divmod(int(c), hp_foe + 1), int(lo), int(hi), at, dense)
+                for c, lo, hi, (at, dense) in zip(codes.tolist(), starts[:-1], starts[1:], ats)
+            ]
+        elif srep.size:
+            plan.by_rows = self._by_rows(plan.rows, x, (hp_me, hp_foe))
+        self.plans[(x, step)] = plan
+        return plan
+
+    def _near(
+        self, x: int, step: str, codes: np.ndarray, size: tuple[int, int]
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Return :meth:`_full_turns` of ``codes`` expanded (:meth:`_Outcomes.expand`), the last
+        expansion again for the codes of the last call (the cells near a fall settle with the pairs)."""
+        last = self.near.get((x, step))
+        if last is not None and np.array_equal(last[0], codes):
+            return last[1], last[2]
+        cell, near = self._full_turns(x, step, codes, size).expand(codes)
+        self.near[(x, step)] = (codes, cell, near)
+        return cell, near
+
+    def act(self, ids: np.ndarray, mass: np.ndarray, x: int, step: str, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the alive (pairs, mass: pairs x a's damage x b's) after side ``x``'s ``step``, its
+        falls counted in round ``r`` (0-based)."""
+        hp_me, hp_foe = self.hps[x], self.hps[1 - x]
+        mm = mass if x == 0 else mass.transpose(0, 2, 1)  # the actor's damage first
+        k = ids.size
+        plan = self._plan(x, step, ids)
+        safe_i, safe_j, part = plan.safe_i, plan.safe_j, plan.partial
         # the cells played from the full state (key and both damages taken): each its own outcomes,
-        # the damage below the safe line enumerated at 0 (it plays alike there)
-        kk, ii, jj = np.nonzero(np.where(safe, 0.0, mm))
+        # the damage below the safe line enumerated at 0 (it plays alike there); only the pairs whose
+        # safe region is not all their cells (``partial``) have any
+        kk, rest = np.divmod(np.flatnonzero(plan.unsafe & (mm[part] != 0)), hp_me * hp_foe)
+        kk, (ii, jj) = part[kk], np.divmod(rest, hp_foe)
+        inside = mm
+        if kk.size:  # the mass left to shift: the rest (the unsafe cells' mass is zero but those)
+            inside = mm.copy()  # (C order)
+            inside[kk, ii, jj] = 0.0
         ci = np.where(ii >= safe_i[kk], ii, 0)
         cj = np.where(jj >= safe_j[kk], jj, 0)
         size = (hp_me + 1, hp_foe + 1)
         codes = (ids[kk] * size[0] + ci) * size[1] + cj
-        cell, near = self._full_turns(x, step, codes, size).expand(codes)
+        cell, near = self._near(x, step, codes, size)
         ai, aj = ii[cell] + near["own"], jj[cell] + near["hit"]
         w = mm[kk, ii, jj][cell] * near["p"]
         stand_me, stand_foe = ai < hp_me, aj < hp_foe
@@ -322,31 +455,31 @@ class _Duel:
         # (both fall: a draw, counted by neither)
         both = stand_me & stand_foe
         # the pairs after: those the shifted mass moves to and those of the full-state cells still going
-        from_safe = ((safe_i > 0) & (safe_j > 0))[rep]
-        out_ids, loc = numbered(np.concatenate([dst[from_safe], near["dst"][both]]), len(self.pairs.ids))
-        n_safe = int(from_safe.sum())
-        flat = (loc[n_safe:] * hp_me + ai[both]) * hp_foe + aj[both]
+        near_dst = near["dst"][both]
+        out_ids, near_loc = plan.to_ids, near_dst
+        if near_dst.size:
+            out_ids, at = numbered(np.concatenate([plan.to_ids, near_dst]), len(self.pairs.ids))
+            near_loc = at[plan.to_ids.size :]
+        flat = (near_loc * hp_me + ai[both]) * hp_foe + aj[both]
         counted = np.bincount(flat, weights=w[both], minlength=out_ids.size * hp_me * hp_foe)
         out = counted.astype(np.float64, copy=False).reshape(out_ids.size, hp_me, hp_foe)  # (an empty count is int)
         # the rest of the mass, grouped by shift: what each pair after gets from every pair (one
-        # sparse product per shift: pairs after x pairs, times every pair's mass), shifted along both
+        # sparse product: (shift, pairs after) x pairs, times every pair's mass), shifted along both
         # axes; the mass shifted past a side's HP is a fall
-        srep, sown, shit, sp, sloc = rep[from_safe], own[from_safe], hit[from_safe], p[from_safe], loc[:n_safe]
         flat_inside = inside.reshape(k, hp_me * hp_foe)
-        # a shift past a side's HP is a fall like any past it (clamped, so the code stays one shift)
-        sown, shit = np.minimum(sown, hp_me), np.minimum(shit, hp_foe)
-        code = sown * (hp_foe + 1) + shit  # (no negative damage here: a heal is played by cell)
-        order = np.argsort(code, kind="stable")
-        bounds = np.flatnonzero(np.r_[True, code[order][1:] != code[order][:-1], True])
-        if (bounds.size - 1) * _PRODUCT_CELLS < srep.size * hp_me * hp_foe:
-            shifts = zip(bounds[:-1].tolist(), bounds[1:].tolist()) if code.size else ()
-            for lo, hi in shifts:  # few shifts for the rows: one sparse product each
-                sel = order[lo:hi]
-                di, dj = divmod(int(code[sel[0]]), hp_foe + 1)
-                to, at = numbered(sloc[sel], out_ids.size)
-                moved = sparse.csr_matrix((sp[sel], (at, srep[sel])), shape=(to.size, k)) @ flat_inside
-                moved = moved.reshape(to.size, hp_me, hp_foe)
-                out[to, di:, dj:] += moved[:, : hp_me - di, : hp_foe - dj]
+        if plan.product is not None:
+            moved_all = plan.product @ flat_inside
+            # where each pair after of the product is in ``out`` (None: the same place)
+            put = None if out_ids.size == plan.to_ids.size else np.searchsorted(out_ids, plan.to_ids)
+            for di, dj, lo, hi, at, dense in plan.shifts:
+                moved = moved_all[lo:hi].reshape(hi - lo, hp_me, hp_foe)
+                to = at if put is None else put[at]  # (the shift's pairs after in ``out``)
+                rows: slice | np.ndarray = (slice(None) if put is None else put) if dense else to
+                out[rows, di:, dj:] += moved[:, : hp_me - di, : hp_foe - dj]
+                if not plan.can_fall:  # (a safe region's mass cannot fall: its shifts stay inside)
+                    continue
+                if dense:  # (the rows of the shift's pairs after)
+                    moved = moved[at]
                 if dj and di < hp_me:  # the foe falls, the actor stands: by the actor's damage taken
                     fell = moved[:, : hp_me - di, hp_foe - dj :].sum(axis=2)
                     self.wins[x, r] += fell.sum()
@@ -357,11 +490,12 @@ class _Duel:
                     self.wins[1 - x, r] += fell.sum()
                     lost = np.arange(dj, hp_foe)[None, :] + beyond[1 - x][out_ids[to]][:, None]
                     self._won(1 - x, lost.ravel(), fell.ravel())
-        elif srep.size:  # many shifts (wide damage, few pairs): every row's shifted copy at once
-            self._shift_rows(inside, out, out_ids, (srep, sown, shit, sp, sloc), x, r)
+        elif plan.by_rows is not None:  # many shifts (wide damage, few pairs): every row's shifted copy at once
+            self._shift_rows(plan, inside, out, out_ids, x, r)
         keep = out.reshape(out_ids.size, hp_me * hp_foe).any(axis=1)
-        out = out[keep]
-        return out_ids[keep], (out if x == 0 else out.transpose(0, 2, 1))
+        if not keep.all():
+            out, out_ids = out[keep], out_ids[keep]
+        return out_ids, (out if x == 0 else out.transpose(0, 2, 1))
 
 
 def _one_order(rounds_: tuple[FightRound, FightRound], order: tuple[int, int], max_rounds: int, max_cells: int) -> Any:
