@@ -82,3 +82,28 @@ def test_multi_target_equals_an_enumeration_from_the_rules(targeting: str) -> No
     mean = float((got.rounds["round"] * got.rounds["p_a_wins"]).sum())
     sim_mean = float((sim.rounds["round"] * sim.rounds["p_a_wins"]).sum())
     assert abs(mean - sim_mean) < 0.05
+
+
+def test_the_plan_counts_a_multi_target_ability_on_every_foe_it_strikes() -> None:
+    """CLARIFICATIONS.md, Encounters: "a plan's damage counts every foe it strikes (... a multi-target
+    ability's to each target)".
+
+    Worked by hand: the Brute has Blast (every foe) and Smash (one target, x1.5), each 2 action points,
+    one a turn. Against a Target (all statistics 0) a hit lands on a die of 1..7: Blast deals 2 x die,
+    mean 2 x 28 / 10 = 5.6, Smash 3 x die, mean 8.4, so a duel plays Smash. Against two Targets the
+    Blast's mean counts both, 11.2 > 8.4, so it is played: both fall in round 1 when the one die is
+    4..7 (2 x 4 = 8), 0.4, and in round 2 with 0.30 (:func:`test_one_hit_die_for_both_targets_by_hand`);
+    with Smash every turn they could not fall together in round 1. Against three, all fall at once
+    with the same 0.4. Alone, the Brute's fight is Smash's: P(round 1) = P(3 x die >= 8) = P(die 3..7) = 0.5."""
+    smash = LO.Attack(name="Smash", kind="strike", targets=1, ap_cost=2, multiplier=1.5)
+    brute = LO.Creature(name="Brute", hp=20, abilities=[BLAST, smash], **ZERO)
+    means = {k: v.mean() for k, v in LO.turn_plans(brute, TARGET).items()}
+    assert means == pytest.approx({"Blast": 5.6, "Smash": 8.4}, abs=1e-12)
+    alone = wb.encounter([brute], [TARGET], max_rounds=3)
+    assert alone.exact and alone.rounds["p_a_wins"][0] == pytest.approx(0.5, abs=1e-12)
+    duel = wb.duel(brute, TARGET, max_rounds=3)
+    assert alone.p_a_wins == pytest.approx(duel.p_a_wins, abs=1e-12)
+    for n in (2, 3):
+        got = wb.encounter([brute], [TARGET] * n, max_rounds=3)
+        assert got.exact
+        assert got.rounds["p_a_wins"][:2].to_list() == pytest.approx([0.4, 0.3], abs=1e-12)

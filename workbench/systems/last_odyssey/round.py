@@ -46,6 +46,7 @@ from ...errors import RulesError
 from ...fight.draw import Draw
 from ...memo import MEMO
 from ...plans import choose_label, dist_table, is_sequence_plan
+from ...turns import best_plan
 from .models import MAX_ANIMA, MAX_TARGETS
 
 __all__ = [
@@ -112,11 +113,13 @@ class LastOdysseyRound:
         self._uses: list[Any] = []
         self._use_at: dict[Any, int] = {}
         self._tables: dict[tuple[int, bool, bool], dict[str, np.ndarray]] = {}
-        self._plans: dict[tuple[bool, int, Any], tuple[int, ...]] = {}
+        self._plans: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self.reads_full = False  # a phase ability of mine reads whether my foe is at full HP
         self.counts_phases = 0  # the Effect Phases my phases count up to
         #: the joint tables of multi-target uses in a group (:meth:`_draw_multi`)
         self._multi_tables: dict[Any, dict[str, np.ndarray]] = {}
+        #: the mean damage of a multi-target use to the foes beside its target (:meth:`_beside`)
+        self._beside_means: dict[Any, float] = {}
 
     # ------------------------------------------------------------------ the state
     def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
@@ -264,13 +267,61 @@ class LastOdysseyRound:
             return label
         return tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
 
-    def _plan_uses(self, shell_on: bool, mp: int, label: str | None) -> tuple[int, ...]:
+    def _sits(self, models: list[Any], ups: tuple[int, ...]) -> list[Any]:
+        """Return the situation of a use on each of ``models``, its Shell up where ``ups`` says so."""
+        return [
+            self.situation.replace(target_shell_points=int(self.sys.shell_points(t)) if on else 0)
+            for t, on in zip(models, ups)
+        ]
+
+    def _beside(self, ability: Any, ups: tuple[int, ...], models: list[Any]) -> float:
+        """Return the mean damage one use of the multi-target ``ability`` deals to the foes beside its
+        target (``models[0]``; the next foes up to its number of targets, each one's Shell up where
+        ``ups`` says so): the columns after the first of ``multi_target_outcomes``' joint table."""
+        n = len(models) if ability.targets == "all" else min(len(models), int(ability.targets))
+        key = (ability.name, ups[:n], tuple(id(m) for m in models[:n]))
+        if key not in self._beside_means:
+            if n < 2:
+                self._beside_means[key] = 0.0
+            else:
+                frame = self.sys.multi_target_outcomes(
+                    ability, self.me, models[:n], self.options, self._sits(models[:n], ups[:n])
+                )
+                p = frame["probability"].to_numpy()
+                self._beside_means[key] = float(sum((frame[f"damage_{k}"].to_numpy() * p).sum() for k in range(1, n)))
+        return self._beside_means[key]
+
+    def _choose_in_group(
+        self, shell_on: bool, mp: int, ups: tuple[int, ...], models: list[Any]
+    ) -> tuple[Any, ...] | None:
+        """Return the abilities of the damage play's turn in an encounter: the plan of the highest
+        expected damage counting every foe it strikes, "a multi-target ability's [damage] to each
+        target" (CLARIFICATIONS.md, Encounters: Targets): each use of an ability with more than one
+        target adds its mean damage to the foes beside its target (``models[1:]``, their Shells up
+        where ``ups[1:]`` says so); ties to the first listed (:func:`~workbench.turns.best_plan`)."""
+        sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
+        plans = self.sys.turn_plans(self.me.replace(mp=mp), self.foe, self.options, sit)
+        if not plans:
+            return None
+        abilities = {label: [self.sys.attack_named(self.me, x) for x in label.split(" + ")] for label in plans}
+        more = {
+            label: sum(self._beside(a, ups, models) for a in got if a.targets != 1) for label, got in abilities.items()
+        }
+        return tuple(abilities[best_plan(plans, more)])
+
+    def _plan_uses(
+        self, shell_on: bool, mp: int, label: str | None, beside: tuple[tuple[int, ...], list[Any]] | None = None
+    ) -> tuple[int, ...]:
         """Return the use ids of the turn from (the foe's Shell up, ``mp`` MP left): the plan
-        ``label`` (optimal play's choice) or, None, the damage play's (:meth:`_choose`)."""
-        k = (shell_on, mp, label)
+        ``label`` (optimal play's choice) or, None, the damage play's (:meth:`_choose`); ``beside``:
+        in an encounter, (each struck foe's Shell up, their creatures), the damage play's counting
+        the foes a multi-target ability strikes beside its target (:meth:`_choose_in_group`)."""
+        k = (shell_on, mp, label) if beside is None else (shell_on, mp, label, beside[0], tuple(map(id, beside[1])))
         if k not in self._plans:
             if label is not None:
                 got: Any = tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
+            elif beside is not None:
+                got = self._choose_in_group(shell_on, mp, *beside)
             elif self.key is None:
                 got = self._choose(shell_on, mp)
             else:
@@ -349,9 +400,15 @@ class LastOdysseyRound:
         they deal against each one separately", last-odyssey-attacks.txt; the joint table of
         ``multi_target_outcomes``, each foe's Shell as it stands), each foe's damage absorbed by its
         own Shell first."""
-        up = (foes[0].shell_left > 0).astype(np.int64)
-        groups, inverse = row_groups(np.stack([up, me.mp_left], axis=1), plan)
-        seqs = [self._plan_uses(bool(k[0]), int(k[1]), label) for k, label in groups]
+        ups = [(f.shell_left > 0).astype(np.int64) for f in foes]
+        # the damage play counts the foes a multi-target ability strikes beside the target
+        counts = self.plan is None and len(foes) > 1 and self.reach > 1
+        cols = [ups[0], me.mp_left, *(ups if counts else [])]
+        groups, inverse = row_groups(np.stack(cols, axis=1), plan)
+        seqs = [
+            self._plan_uses(bool(k[0]), int(k[1]), label, (tuple(k[2:]), models) if counts and label is None else None)
+            for k, label in groups
+        ]
         width = max((len(x) for x in seqs), default=0)
         table = np.full((len(seqs), width), -1, np.int64)
         for i, x in enumerate(seqs):
@@ -395,11 +452,9 @@ class LastOdysseyRound:
             n = K if ability.targets == "all" else min(K, int(ability.targets))
             m_key = (u, shells[:n], tuple(id(x) for x in models[:n]))
             if m_key not in memo:
-                sits = [
-                    self.situation.replace(target_shell_points=int(self.sys.shell_points(t)) if on else 0)
-                    for t, on in zip(models[:n], shells[:n])
-                ]
-                frame = self.sys.multi_target_outcomes(ability, self.me, models[:n], self.options, sits)
+                frame = self.sys.multi_target_outcomes(
+                    ability, self.me, models[:n], self.options, self._sits(models[:n], shells[:n])
+                )
                 memo[m_key] = {
                     **{f"damage_{k}": frame[f"damage_{k}"].to_numpy().astype(np.int64) for k in range(n)},
                     "probability": frame["probability"].to_numpy().astype(np.float64),
