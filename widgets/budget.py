@@ -292,7 +292,10 @@ class BuildSearchPanel(Panel):
     levers of the system varied around ``attacker`` using ``attack`` within ``budget``, identical
     builds merged, ranked by ``by``, the cost front drawn; **Use this build** hands the picked row's
     ``(attacker, attack, label)`` to ``on_use`` (the app puts it in the Damage tab and pins it).
-    ``value`` is the ranked frame; ``builds`` maps its ``build`` column to the models."""
+    ``value`` is the ranked frame; ``builds`` maps its ``build`` column to the models. ``copies``
+    above 1 searches against a group of that many passive copies of the target (each build's group
+    fight, :data:`GROUP_SEARCH_FIGHTS` fights where it is simulated), ranked by how fast every copy
+    falls (:data:`GROUP_RANK_BY`)."""
 
     attacker = T.Any(allow_none=True)
     attack = T.Any(allow_none=True)
@@ -301,6 +304,7 @@ class BuildSearchPanel(Panel):
     situation = T.Any(allow_none=True)
     budget = T.Int(2)
     by = T.Unicode("mean_damage")
+    copies = T.Int(1)
 
     def __init__(
         self,
@@ -332,6 +336,11 @@ class BuildSearchPanel(Panel):
             "budget": W.BoundedIntText(value=budget, min=0, max=10, description="budget", style=style),
             "by": W.Dropdown(
                 options=[(label, col) for col, label in FIGURES.items()], value=by, description="rank by", style=style
+            ),
+            "copies": copies_box(
+                "copies of the target",
+                "above 1: search against a group of that many copies, ranked by how fast all fall",
+                "wb-build-copies",
             ),
         }
         for name, w in self.controls.items():
@@ -372,7 +381,7 @@ class BuildSearchPanel(Panel):
         )
         self.add_class("wb-budget")
 
-    @T.observe("attacker", "attack", "target", "options", "situation", "budget", "by")
+    @T.observe("attacker", "attack", "target", "options", "situation", "budget", "by", "copies")
     @guarded
     def _on_build(self, change: dict) -> None:
         if hasattr(self, "levers_line"):
@@ -397,13 +406,26 @@ class BuildSearchPanel(Panel):
         and show the ranking, the front and the picker; a RulesError is shown and the last ranking
         stays. Returns the frame when done within a second (else None: ``background.wait()``)."""
         from workbench.build_levers import FIGURES, search_builds
+        from workbench.encounters import Group
 
         attacker, attack, target, budget, by = self.attacker, self.attack, self.target, self.budget, self.by
         options, situation = self.options, self.situation
+        group = self.copies > 1
+        if group:  # how fast the group falls, not a figure of one copy (docs/explore.md, Against a group)
+            target, by = Group(target, self.copies), GROUP_RANK_BY.get(by, "mean_rounds")
+        heading = GROUP_HEADINGS.get(by, by) if group else FIGURES[by]
 
         def work() -> tuple[Any, Any, Any]:
             frame, builds = search_builds(
-                self.system, attacker, attack, target, budget=budget, by=by, options=options, situation=situation
+                self.system,
+                attacker,
+                attack,
+                target,
+                budget=budget,
+                by=by,
+                options=options,
+                situation=situation,
+                fights=GROUP_SEARCH_FIGHTS,
             )
             title = f"Builds around {attack.name} within {budget} against {target.name}"
             return frame, builds, charts.cost_front_chart(frame.drop("changes"), by, title)
@@ -414,7 +436,7 @@ class BuildSearchPanel(Panel):
             top = frame.head(self.top_k)
             if "as on screen" not in top["name"].to_list():  # the build on screen, to compare with
                 top = pl.concat([top, frame.filter(frame["name"] == "as on screen")])
-            _show_ranking(self, frame, top, chart, by, FIGURES[by], "build", front=True)
+            _show_ranking(self, frame, top, chart, by, heading, "build", front=True)
             self.stale_line.value = ""
             return frame
 

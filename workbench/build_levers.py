@@ -134,6 +134,31 @@ def _figures(system: Any, attacker: Any, attack: Any, target: Any, options: Any,
     }
 
 
+def _group_figures(
+    attacker: Any, attack: Any, target: Any, options: Any, situation: Any, fights: int, seed: int
+) -> dict:
+    """Return the figures of ``attack`` (the attacker's plan) against the group ``target``: compare's
+    group row of the pair (the same fight, seeded alike): mean_rounds until every copy is down (null
+    while fights stand at the round limit), p_kill_one_turn (every copy in round 1) and its method."""
+    from .comparison import compare
+
+    got = compare(
+        [(attacker, attack)],
+        [target],
+        options=options,
+        situation=situation,
+        best_plan=False,
+        fights=fights,
+        seed=seed,
+        confirm=True,  # counted by the caller (group_builds_work)
+        progress=False,
+    )
+    if got.height == 0:
+        raise RulesError(f"{attack.name} cannot be used against {target.name}", field="attack")
+    row = got.row(0, named=True)
+    return {"mean_rounds": row["mean_rounds"], "p_kill_one_turn": row["p_kill_one_turn"], "method": row["method"]}
+
+
 def search_builds(
     system: Any,
     attacker: Any,
@@ -141,9 +166,12 @@ def search_builds(
     target: Any,
     *,
     budget: int = 2,
-    by: str = "mean_damage",
+    by: str | None = None,
     options: Any = None,
     situation: Any = None,
+    fights: int = 200,
+    seed: int = 0,
+    confirm: bool = False,
 ) -> tuple[pl.DataFrame, dict[int, Build]]:
     """Return (the ranked frame, ``{build: (attacker, attack)}``) of every build within ``budget``
     around ``attacker`` using ``attack`` against ``target``, identical builds merged.
@@ -151,9 +179,27 @@ def search_builds(
     Columns: build (its id), rank (1 = best by ``by``), name (the changes, "as on screen" for none),
     changes, cost, target, the :data:`FIGURES`, same_as (the builds it stands for, itself included)
     and pareto (on the cost front). A build the rules refuse is left out (``skipped`` in the frame's
-    refused count is not kept). RulesError naming ``budget`` past :data:`MAX_BUILDS` combinations,
-    ``by`` for a figure not in :data:`FIGURES`."""
-    if by not in FIGURES:
+    refused count is not kept). ``by`` None: mean_damage. RulesError naming ``budget`` past
+    :data:`MAX_BUILDS` combinations, ``by`` for a figure not in :data:`FIGURES`.
+
+    ``target`` a group (``workbench.encounters.Group``, "3 x Wolf"): each build plays compare's group
+    fight against it (``fights`` simulated fights where it is not exact, ``seed``; docs/explore.md,
+    Against a group), ranked by ``by`` "mean_rounds" (the default: the fewest rounds until every copy
+    is down) or "p_kill_one_turn" (every copy in round 1); a figure of one copy is a RulesError naming
+    ``by`` (it would rank an area attack by one creature, as explore's). Columns mean_rounds,
+    p_kill_one_turn and method in place of the figures. Counted first: builds x copies x ``fights``
+    group row-fights, refused past MAX_GROUP_ROW_FIGHTS unless ``confirm``."""
+    from .encounters import Group
+    from .group_builds import GROUP_FIGURES, check_group_by
+
+    group = isinstance(target, Group)
+    if group:
+        by = check_group_by(by, None, None)
+        if by not in GROUP_FIGURES:  # (p_kill_within_K: explore's, not a lever search's)
+            raise RulesError(f"must be one of {', '.join(GROUP_FIGURES)} against a group, not {show(by)}", field="by")
+    elif by is None:
+        by = "mean_damage"
+    elif by not in FIGURES:
         raise RulesError(f"must be one of {', '.join(FIGURES)}, not {show(by)}", field="by")
     if isinstance(budget, bool) or not isinstance(budget, int) or not 0 <= budget <= 10:
         raise RulesError(f"must be a whole number from 0 to 10, not {show(budget)}", field="budget")
@@ -168,6 +214,11 @@ def search_builds(
             "give a smaller budget",
             field="budget",
         )
+    if group:
+        from .group_builds import group_builds_work
+        from .work import check
+
+        check(group_builds_work(len(combos), [target], fights, "budget"), confirm)
     rows: list[dict] = []
     builds: dict[int, Build] = {}
     seen: dict[Any, int] = {}
@@ -177,7 +228,17 @@ def search_builds(
             pair: Build = (attacker, attack)
             for _, _, change in picked:
                 pair = change(*pair)
-            figures = _figures(system, pair[0], pair[1], target, options, situation)
+            figures = _figures(system, pair[0], pair[1], target.creature if group else target, options, situation)
+            if group:
+                # merged only with a build alike against one copy AND against the group (a condition
+                # may part two builds of one damage there)
+                crowd = _group_figures(pair[0], pair[1], target, options, situation, fights, seed)
+                figures = {
+                    "mean_rounds": crowd["mean_rounds"],
+                    "p_kill_one_turn": crowd["p_kill_one_turn"],
+                    "method": crowd["method"],
+                    "_key": (figures["_key"], tuple(crowd.values())),
+                }
         except RulesError:
             continue  # the rules refuse this build (a stat past its range, a weapon it cannot use)
         cost = sum(a[1] for a in picked)
@@ -204,14 +265,21 @@ def search_builds(
                 "same_as": 1,
             }
         )
-    frame = pl.DataFrame(rows).sort([by, "cost", "build"], descending=[True, False, False], nulls_last=True)
+    if not rows:
+        raise RulesError(f"no build within the budget is usable against {target.name}", field="budget")
+    # higher is better: against a group the fewest mean rounds (a fight left at the round limit, null,
+    # last)
+    score = pl.when(pl.col(by).is_null()).then(-np.inf).otherwise(-pl.col(by)) if by == "mean_rounds" else pl.col(by)
+    frame = pl.DataFrame(rows, infer_schema_length=None).with_columns(score.alias("_score"))
+    frame = frame.sort(["_score", "cost", "build"], descending=[True, False, False], nulls_last=True)
     frame = frame.with_columns(rank=pl.int_range(1, frame.height + 1))
-    front = pl.col(by).cum_max().shift(1)
-    pareto = frame.sort(["cost", by], descending=[False, True]).with_columns(
-        pareto=(front.is_null() | (pl.col(by) > front))
+    front = pl.col("_score").cum_max().shift(1)
+    pareto = frame.sort(["cost", "_score"], descending=[False, True]).with_columns(
+        pareto=(front.is_null() | (pl.col("_score") > front))
     )
     frame = frame.join(pareto.select("build", "pareto"), on="build").sort("rank")
-    cols = ["build", "rank", "name", "changes", "cost", "target", *FIGURES, "same_as", "pareto"]
+    shown = ["mean_rounds", "p_kill_one_turn", "method"] if group else list(FIGURES)
+    cols = ["build", "rank", "name", "changes", "cost", "target", *shown, "same_as", "pareto"]
     return frame.select(cols), builds
 
 

@@ -113,3 +113,51 @@ def test_annulus_names_read_back_to_the_searched_attack_sets():
         assert a.damage(attack, attacker, cs[1]).mean() == pytest.approx(row["mean_damage"], abs=1e-12)
     with pytest.raises(RulesError):
         annulus_attack(a, "Nonsense: Fly 9")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_against_a_group_each_row_is_compares_group_row(name):
+    """Against "2 x target" every build plays compare's group fight (the same fight and seed), ranked
+    by the fewest mean rounds until both copies are down; the front gets strictly faster with cost."""
+    from workbench.encounters import Group
+
+    s, attacker, attack, target = _setup(name)
+    crowd = Group(target, 2)
+    frame, builds = search_builds(s, attacker, attack, crowd, budget=1, fights=200, seed=3)
+    assert frame["target"].unique().to_list() == ["2 x " + target.name]
+    assert {"mean_rounds", "p_kill_one_turn", "method"} <= set(frame.columns) and "mean_damage" not in frame.columns
+    assert frame.filter(frame["name"] == "as on screen").height == 1
+    for row in frame.iter_rows(named=True):
+        att, atk = builds[row["build"]]
+        want = wb.compare([(att, atk)], [crowd], best_plan=False, fights=200, seed=3).row(0, named=True)
+        assert row["mean_rounds"] == pytest.approx(want["mean_rounds"], abs=1e-12), row["name"]
+        assert row["p_kill_one_turn"] == pytest.approx(want["p_kill_one_turn"], abs=1e-12)
+        assert row["method"] == want["method"]
+    rounds = frame["mean_rounds"].to_list()
+    assert rounds == sorted(rounds)
+    front = frame.filter(frame["pareto"]).sort("cost")["mean_rounds"].to_list()
+    assert all(a > b for a, b in zip(front, front[1:]))
+    by_kill, _ = search_builds(s, attacker, attack, crowd, budget=1, by="p_kill_one_turn", fights=200, seed=3)
+    kills = by_kill["p_kill_one_turn"].to_list()
+    assert kills == sorted(kills, reverse=True)
+
+
+def test_against_a_group_is_counted_and_refuses_figures_of_one_copy(monkeypatch):
+    """builds x copies x fights group row-fights, refused past MAX_GROUP_ROW_FIGHTS (naming budget)
+    unless confirmed; a figure of one copy (mean_damage) is refused naming by."""
+    from workbench import limits
+    from workbench.encounters import Group
+
+    s, attacker, attack, target = _setup("unbound")
+    crowd = Group(target, 2)
+    n = search_builds(s, attacker, attack, target, budget=1)[0]["same_as"].sum()  # the builds it walks
+    monkeypatch.setattr(limits, "MAX_GROUP_ROW_FIGHTS", int(n) * 2 * 10 - 1)
+    with pytest.raises(RulesError, match="group row-fights") as err:
+        search_builds(s, attacker, attack, crowd, budget=1, fights=10)
+    assert err.value.field == "budget"
+    assert search_builds(s, attacker, attack, crowd, budget=1, fights=10, confirm=True)[0].height >= 1
+    monkeypatch.setattr(limits, "MAX_GROUP_ROW_FIGHTS", int(n) * 2 * 10)
+    assert search_builds(s, attacker, attack, crowd, budget=1, fights=10)[0].height >= 1
+    with pytest.raises(RulesError) as err:
+        search_builds(s, attacker, attack, crowd, budget=1, by="mean_damage")
+    assert err.value.field == "by"
