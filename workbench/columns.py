@@ -8,6 +8,7 @@ axis the exact chain keeps apart from the rest of the state (the key).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 __all__ = [
     "Columns",
     "Grouped",
+    "distinct_columns",
     "distinct_rows",
     "numbered",
     "key_rows",
@@ -99,6 +101,43 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     at = np.empty(first.size, np.int64)
     at[inverse] = np.arange(n)  # (a row of each distinct value)
     return rows[at], inverse.ravel()
+
+
+def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return :func:`distinct_rows` of the ``n`` rows of ``cols`` stacked as columns (each an array of
+    whole numbers or bools, or one value for every row), without stacking them: (the distinct rows
+    as int64, sorted; each row's index among them). A key of a dozen columns, most of them one value
+    in every row (an Annulus state class): a column of one value neither orders the rows nor tells
+    them apart, so only the columns that vary are read, as one mixed-radix number per row, and the
+    distinct rows, their order and the indices are those of the whole key."""
+    if n == 0:
+        return distinct_rows(np.zeros((0, len(cols)), np.int64))
+    lo, hi = [], []
+    for c in cols:
+        c = np.asarray(c)
+        if c.ndim == 0:
+            lo.append(int(c))
+            hi.append(int(c))
+        elif c.dtype == bool:  # (any and all: a pass that stops early, where min and max read it all)
+            lo.append(int(c.all()))
+            hi.append(int(c.any()))
+        else:
+            lo.append(int(c.min()))
+            hi.append(int(c.max()))
+    vary = [i for i in range(len(cols)) if hi[i] > lo[i]]
+    dims = [hi[i] - lo[i] + 1 for i in vary]
+    if float(np.prod(np.array(dims, dtype=np.float64))) >= 2.0**62:
+        return distinct_rows(np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in cols]))
+    code = np.zeros(n, np.int64)
+    for i, dim in zip(vary, dims):
+        code = code * dim + (np.asarray(cols[i], dtype=np.int64) - lo[i])
+    values, inverse = distinct_rows(code[:, None])
+    values = values[:, 0]
+    uniq = np.tile(np.array(lo, dtype=np.int64), (values.size, 1))
+    for i, dim in zip(vary[::-1], dims[::-1]):
+        uniq[:, i] += values % dim
+        values = values // dim
+    return uniq, inverse
 
 
 def numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,12 +1,13 @@
 """workbench.columns.distinct_rows, which numbers the keys of every chain, duel and simulation: numpy's
-``unique(rows, axis=0, return_inverse=True)`` by a mixed-radix index over the columns that vary."""
+``unique(rows, axis=0, return_inverse=True)`` by a mixed-radix index over the columns that vary; and
+distinct_columns, the same of columns not stacked (an Annulus state class's, most of them one value)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from workbench.columns import distinct_rows
+from workbench.columns import distinct_columns, distinct_rows
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -21,3 +22,37 @@ def test_distinct_rows_is_numpys_unique(seed: int) -> None:
     want, want_at = np.unique(rows, axis=0, return_inverse=True)
     got, got_at = distinct_rows(rows)
     assert np.array_equal(want, got) and np.array_equal(want_at.ravel(), got_at)
+
+
+def _whole(cols: list, n: int) -> tuple[np.ndarray, np.ndarray]:
+    return distinct_rows(np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in cols]))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_distinct_over_the_columns_that_vary_is_distinct_rows_of_the_whole_key(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    cols: list = []
+    for _ in range(int(rng.integers(1, 16))):
+        kind = rng.integers(0, 5)
+        if kind == 0:  # one number for every row
+            cols.append(int(rng.integers(-1, 3)))
+        elif kind == 1:  # bools, sometimes all alike
+            cols.append(rng.random(n) < rng.choice([0.0, 0.3, 1.0]))
+        elif kind == 2:  # a constant array
+            cols.append(np.full(n, int(rng.integers(-1, 5)), np.int64))
+        else:  # small whole numbers, -1 among them
+            cols.append(rng.integers(-1, int(rng.integers(1, 6)), n))
+    uniq, inverse = distinct_columns(cols, n)
+    want_uniq, want_inverse = _whole(cols, n)
+    assert uniq.dtype == np.int64 and uniq.shape == want_uniq.shape
+    assert np.array_equal(uniq, want_uniq) and np.array_equal(inverse, want_inverse)
+
+
+def test_distinct_of_wide_ranges_and_of_no_rows() -> None:
+    rng = np.random.default_rng(5)
+    cols = [rng.integers(0, 2**40, 50) for _ in range(3)]  # (a product past int64: the whole key's rows)
+    for got, want in zip(distinct_columns(cols, 50), _whole(cols, 50)):
+        assert np.array_equal(got, want)
+    uniq, inverse = distinct_columns([np.zeros(0, np.int64), 0], 0)
+    assert uniq.shape == (0, 2) and inverse.size == 0

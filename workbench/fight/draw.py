@@ -64,7 +64,13 @@ class Sampler:
         # (a sum g + u that rounds up to g + 1 stays in its table, at its last outcome of positive probability)
         last = width - 1 - np.argmax(p[:, ::-1] > 0, axis=1)
         j = np.minimum(j, inv * width + last[inv])
-        return {k: v.ravel()[j] for k, v in table.columns.items() if k != "probability"}
+        # a column 0 in every table (most effects in most batches) is 0 in every draw: not gathered
+        # but one 0 seen by every fight (read-only, as a drawn value is only read)
+        return {
+            k: v.ravel()[j] if v.any() else np.broadcast_to(np.zeros(1, v.dtype), j.shape)
+            for k, v in table.columns.items()
+            if k != "probability"
+        }
 
 
 class Enumerator:

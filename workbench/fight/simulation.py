@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..columns import distinct_rows, from_key_rows, key_rows
+from ..columns import Columns, distinct_rows, from_key_rows, key_rows
 from ..simulate.engine import Fights, Side
 from .draw import Enumerator, Sampler
 from .round import FightRound, between_of, play
@@ -18,6 +18,32 @@ __all__ = ["RoundSide", "PhasedSide", "round_side", "simulation_side"]
 
 #: the fights :meth:`RoundSide.settled` looks at before all of them
 _SAMPLE = 64
+
+
+class _Held:
+    """Both sides' states in the fights played last (``rows``, their numbers), as the turn returned
+    them: not written back into each side's state (:meth:`RoundSide._flush`) until a turn plays
+    fights they do not cover or the states are read whole. The next turn mostly plays the same
+    fights or fewer (those still running), so it reads them from here and only the fights it
+    leaves out are written back: the states read are those a write and a read would give."""
+
+    def __init__(self, rows: np.ndarray, states: dict[RoundSide, Columns]):
+        self.rows = rows
+        self.states = states
+
+
+def _as_taken(out: Columns, state: Columns, m: int) -> Columns:
+    """Return ``out``, a turn's state of ``m`` fights, as ``state.take`` of them reads once ``out`` is
+    written into ``state`` (:meth:`~workbench.columns.Columns.put`): ``state``'s type and fields,
+    each an (m,) array of its dtype. The arrays that already are (almost all) are kept, not copied:
+    they are only read (a description never writes into its states)."""
+    values = {}
+    for name in state.names():
+        v, want = getattr(out, name), getattr(state, name).dtype
+        if not (isinstance(v, np.ndarray) and v.shape == (m,) and v.dtype == want and v.flags.c_contiguous):
+            v = np.array(np.broadcast_to(np.asarray(v), (m,)), dtype=want)
+        values[name] = v
+    return type(state)(**values)
 
 
 class RoundSide(Side):
@@ -38,13 +64,47 @@ class RoundSide(Side):
         if self.immortal:  # rounds to kill's attacker: its foe is passive (neither attacks nor reacts)
             first = self.rnd.start(passive=True)[0]
         self.state = first.tile(n)
+        self._held: _Held | None = None
+
+    def _flush(self) -> None:
+        """Write the fights held (:class:`_Held`) back into both sides' states."""
+        held = self._held
+        if held is not None:
+            for side, cols in held.states.items():
+                side.state.put(held.rows, cols)
+                side._held = None
+
+    def _states(self, idx: np.ndarray, foe: RoundSide) -> tuple[Columns, Columns, np.ndarray | None]:
+        """Return (this side's state, the foe's, where they are among the fights held or None) in the
+        fights ``idx``: read from the fights held when they cover ``idx`` (all of them: the held
+        arrays themselves), else from the states, the fights held written back first."""
+        held = self._held
+        if held is not None and held is foe._held:
+            rows = held.rows
+            if np.array_equal(idx, rows):
+                return held.states[self], held.states[foe], np.arange(rows.size)
+            pos = np.searchsorted(rows, idx)
+            if idx.size <= rows.size and (rows[np.minimum(pos, rows.size - 1)] == idx).all():
+                return held.states[self].take(pos), held.states[foe].take(pos), pos
+        self._flush()
+        foe._flush()
+        return self.state.take(idx), foe.state.take(idx), None
 
     def _play(self, idx: np.ndarray, foe: Side, sim: Fights, steps: tuple[str, ...]) -> None:
-        """Play ``steps`` (:func:`~workbench.fight.round.play`) of the fights ``idx`` with a sampler."""
+        """Play ``steps`` (:func:`~workbench.fight.round.play`) of the fights ``idx`` with a sampler;
+        both sides' states in them are then held (:class:`_Held`)."""
         foe = cast(RoundSide, foe)  # both sides of a fight are built by one rule system
-        me, other = play(self.rnd, self.state.take(idx), foe.state.take(idx), Sampler(sim.rng), steps)
-        self.state.put(idx, me)
-        foe.state.put(idx, other)
+        mine, theirs, pos = self._states(idx, foe)
+        me, other = play(self.rnd, mine, theirs, Sampler(sim.rng), steps)
+        held = self._held
+        if held is not None and pos is not None and pos.size < held.rows.size:  # the fights left out
+            out = np.ones(held.rows.size, dtype=bool)
+            out[pos] = False
+            for side, cols in held.states.items():
+                side.state.put(held.rows[out], cols.take(out))
+        self._held = foe._held = _Held(
+            idx, {self: _as_taken(me, self.state, idx.size), foe: _as_taken(other, foe.state, idx.size)}
+        )
         foe.mark_dead(idx, np.asarray(getattr(other, other.POOL)) >= foe.hp, sim)
         self.mark_dead(idx, np.asarray(getattr(me, me.POOL)) >= self.hp, sim)
 
@@ -72,7 +132,8 @@ class RoundSide(Side):
     def _still_keys(self, idx: np.ndarray, foe: RoundSide) -> bool:
         """Return whether every distinct key of the fights ``idx`` is still (:meth:`settled`), each
         key enumerated once per side."""
-        keys, _ = distinct_rows(key_rows((self.state.take(idx), foe.state.take(idx))))
+        mine, theirs, _ = self._states(idx, foe)
+        keys, _ = distinct_rows(key_rows((mine, theirs)))
         new = [k for k in map(tuple, keys.tolist()) if k not in self._still]
         if new:
             rows = np.array(new, dtype=np.int64)
@@ -91,6 +152,7 @@ class RoundSide(Side):
     def hp_left(self) -> np.ndarray:
         """Return the hit points this side has left in each fight: ``rnd.hp_total(0)`` less
         ``rnd.hp_lost(0, state)`` where the description has them, else its HP less its damage taken."""
+        self._flush()
         lost, total = getattr(self.rnd, "hp_lost", None), getattr(self.rnd, "hp_total", None)
         if lost is None or total is None:
             return self.hp - np.asarray(getattr(self.state, self.state.POOL), dtype=np.int64)

@@ -38,7 +38,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, Grouped, distinct_rows, padded
+from ...columns import Columns, Grouped, distinct_columns, distinct_rows, padded
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -328,14 +328,20 @@ class _Striker:
     #: the table of no use (a fight of the batch that does not strike now)
     _NONE = {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}
 
-    def table(self, cls: np.ndarray, sets: np.ndarray, go: np.ndarray) -> Grouped:
-        """Return the outcome table of each fight's use (set ``sets`` in the state class ``cls``,
-        where ``go``; else no use) as a Draw's :class:`~workbench.columns.Grouped` table (the
+    def table(self, cls: list[np.ndarray], sets: np.ndarray, go: np.ndarray) -> Grouped:
+        """Return the outcome table of each fight's use (set ``sets`` in the state class ``cls``, its
+        columns, where ``go``; else no use) as a Draw's :class:`~workbench.columns.Grouped` table (the
         tables of a set of use keys stacked once and kept)."""
-        keys = np.column_stack([cls, sets])
-        keys[~go] = -1
-        uniq, inverse = distinct_rows(keys)
-        groups = [tuple(int(v) for v in k) for k in uniq.tolist()]
+        # the use keys (class, set; all -1 where no use), numbered as distinct_rows numbers them: the
+        # classes first (their numbers sorted as the classes are, every column >= 0), then one number
+        # per (class number, set), -1 for no use: the keys' order (no use first) and each fight's
+        # index are the whole key's
+        classes, number = distinct_columns(cls, go.size)
+        width = max(1, len(self.sets))
+        keys, inverse = distinct_rows(np.where(go, number * width + sets, -1)[:, None])
+        none = (-1,) * (classes.shape[1] + 1)
+        rows = classes.tolist()
+        groups = [none if k < 0 else (*rows[k // width], k % width) for k in keys[:, 0].tolist()]
         new = [g for g in groups if g[-1] >= 0 and g not in self.tables]
         for g in new:  # a table of these models met by an earlier round (another plan, another call)
             got = MEMO.lookup((*self.memo, "round use", g))
@@ -461,22 +467,22 @@ class _Striker:
     def plan_rows(
         self,
         avail: np.ndarray,
-        cls: np.ndarray,
+        cls: list[np.ndarray],
         actions: np.ndarray,
         given: np.ndarray,
         labels: list,
         others: tuple[list[Any], list[np.ndarray]] | None = None,
     ) -> np.ndarray:
         """Return the row in :meth:`steps` of each fight's plan (memoised per (usable sets, class,
-        actions, given label)); ``others``: in an encounter, my rounds against the other foes an area
+        actions, given label); ``cls`` the class's columns); ``others``: in an encounter, my rounds against the other foes an area
         set of mine would strike and each one's state class per fight (-1 where it is down): the
         damage play then counts them (:meth:`_choose_in_group`)."""
-        n = 3 + cls.shape[1]
-        cols = [avail, cls, actions, given]
+        n = 3 + len(cls)
+        cols = [avail, *cls, actions, given]
         damage_play = self.plan is None
         if others is not None and damage_play and self.area_sets:
             cols += [np.full(avail.size, self._group(others[0])), *others[1]]
-        uniq, inverse = distinct_rows(np.column_stack(cols))
+        uniq, inverse = distinct_columns(cols, avail.size)
         rows = []
         for k in uniq.tolist():
             key = tuple(int(v) for v in k)
@@ -741,13 +747,22 @@ class AnnulusRound:
             return 0
         return int(c.vitality - half + (c.endurance if self.pooled[y] else 0))
 
-    def _undamaged(self, y: int, c: Combatant) -> np.ndarray:
+    def _undamaged(self, y: int, c: Combatant) -> Any:
+        """Return whether each creature y of ``c`` is undamaged (1) or not (0): 0 for every fight,
+        one number, where nothing reads it."""
         if not self._first_blood[y]:  # (no First Blood against it: nothing reads it)
-            return np.zeros(c.size, np.int64)
+            return 0
         return ((c.wounded == 0) & (c.endurance_lost == 0)).astype(np.int64)
 
     def _classes(self, x: int, att: Combatant, tgt: Combatant) -> np.ndarray:
-        """Return the state class (:data:`_CLASS`) of each fight's next use of creature x on its foe."""
+        """Return the state class (:data:`_CLASS`) of each fight's next use of creature x on its foe,
+        one row per fight."""
+        cols = self._class_columns(x, att, tgt)
+        return np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (att.size,)) for c in cols])
+
+    def _class_columns(self, x: int, att: Combatant, tgt: Combatant) -> list[Any]:
+        """Return the columns of :meth:`_classes`, unstacked, in :data:`_CLASS` order: each an array of
+        whole numbers or bools, or one number for every fight."""
         s = self.a if x == 0 else self.b
         setup = tgt.setup | (att.situation_setup if s.sit_setup_on else 0)
         swan = att.swansong_lost >= self._swan_line(x)
@@ -763,10 +778,11 @@ class AnnulusRound:
             "reroll_available": att.reroll_used == 0,
             "inside_devourer": att.inside,
             "swansong": np.broadcast_to(swan, (att.size,)),
-            "after_kill": att.spree_waits if s.spree_on else 0 * att.spree_waits,
-            "blood_price": 0 * att.spree_waits,
+            # (one value for every fight where nothing reads the part: known without a look)
+            "after_kill": att.spree_waits if s.spree_on else 0,
+            "blood_price": 0,
         }
-        return np.column_stack([np.asarray(cols[n], dtype=np.int64) for n in _CLASS])
+        return [cols[n] for n in _CLASS]
 
     # ------------------------------------------------------------------ one use
     def _use(
@@ -789,9 +805,9 @@ class AnnulusRound:
 
         go = go & self._playing(states)
         use = _Use(np.maximum(sets, 0), go.astype(np.int64))
-        cls = self._classes(x, att, tgt)
+        cls = self._class_columns(x, att, tgt)
         if blood_price:
-            cls[:, _CLASS.index("blood_price")] = 1
+            cls[_CLASS.index("blood_price")] = 1
         table = s.table(cls, use.sets, go)
         drawn, row = draw.row((att, tgt, use, *states[2:]), table)
         att, tgt, use = cast(Combatant, drawn[0]), cast(Combatant, drawn[1]), cast(_Use, drawn[2])
@@ -1031,7 +1047,7 @@ class AnnulusRound:
                     for i in range(width)
                 ],
             )
-        got = self.a.plan_rows(self._usable(me), self._classes(0, me, foe), actions, t.given, labels, others)
+        got = self.a.plan_rows(self._usable(me), self._class_columns(0, me, foe), actions, t.given, labels, others)
         return np.where(rows, got, t.plan)
 
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
