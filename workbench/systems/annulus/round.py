@@ -1039,14 +1039,9 @@ class AnnulusRound:
         others = None
         if extra:
             width = len(_CLASS)
-            others = (
-                [r for r, _ in extra],
-                [
-                    np.where((f.damage_taken < r._hp[1])[:, None], r._classes(0, me, f), -1)[:, i]
-                    for r, f in extra
-                    for i in range(width)
-                ],
-            )
+            # each other foe's class once (-1 where it is down), as columns
+            classes = [np.where((f.damage_taken < r._hp[1])[:, None], r._classes(0, me, f), -1) for r, f in extra]
+            others = ([r for r, _ in extra], [c[:, i] for c in classes for i in range(width)])
         got = self.a.plan_rows(self._usable(me), self._class_columns(0, me, foe), actions, t.given, labels, others)
         return np.where(rows, got, t.plan)
 
