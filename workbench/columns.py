@@ -77,41 +77,30 @@ def key_rows(states: tuple[Columns, ...]) -> np.ndarray:
     return np.stack(cols, axis=1) if cols else np.zeros((states[0].size, 0), np.int64)
 
 
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return uniq, inverse.ravel()
+
+
 def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (the distinct rows of the whole numbers ``rows``, sorted, each row's index among them):
-    ``np.unique(rows, axis=0, return_inverse=True)``, by one index per row (mixed radix over the
-    ranges of the columns that vary: a key has dozens of columns, most of them alike) when the ranges'
-    product fits an int64, each distinct row taken from ``rows`` rather than rebuilt from its index."""
-    n = rows.shape[0]
-    if n == 0 or rows.shape[1] == 0:
-        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return uniq, inverse.ravel()
-    lo, hi = rows.min(axis=0), rows.max(axis=0)
-    vary = np.flatnonzero(hi > lo)
-    dims = (hi - lo + 1)[vary]
-    if float(np.prod(dims.astype(np.float64))) >= 2.0**62:
-        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return uniq, inverse.ravel()
-    # (the mixed-radix index of each row, C order: np.ravel_multi_index's, as one product)
-    radix = np.cumprod(np.r_[1, dims[:0:-1]])[::-1].astype(np.int64)
-    flat = (rows[:, vary] - lo[vary]) @ radix if vary.size else np.zeros(n, np.int64)
-    size = int(np.prod(dims))
-    # a range not much above the rows: marked, not sorted (a few rows in a wide range: sorted)
-    first, inverse = numbered(flat, size) if size <= 32 * n else np.unique(flat, return_inverse=True)
-    at = np.empty(first.size, np.int64)
-    at[inverse] = np.arange(n)  # (a row of each distinct value)
-    return rows[at], inverse.ravel()
+    ``np.unique(rows, axis=0, return_inverse=True)``, by :func:`distinct_columns` of its columns."""
+    if rows.shape[0] == 0 or rows.shape[1] == 0:
+        return _unique_rows(rows)
+    uniq, inverse = distinct_columns(list(rows.T), rows.shape[0])
+    return uniq.astype(rows.dtype, copy=False), inverse
 
 
 def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarray]:
     """Return :func:`distinct_rows` of the ``n`` rows of ``cols`` stacked as columns (each an array of
     whole numbers or bools, or one value for every row), without stacking them: (the distinct rows
-    as int64, sorted; each row's index among them). A key of a dozen columns, most of them one value
-    in every row (an Annulus state class): a column of one value neither orders the rows nor tells
-    them apart, so only the columns that vary are read, as one mixed-radix number per row, and the
-    distinct rows, their order and the indices are those of the whole key."""
+    as int64, sorted; each row's index among them). A key has dozens of columns, most of them one
+    value in every row (an Annulus state class, a duel's pair of keys): a column of one value neither
+    orders the rows nor tells them apart, so only the columns that vary are read, as one mixed-radix
+    number per row (C order, as ``np.ravel_multi_index``) when their ranges' product fits an int64,
+    and the distinct rows, their order and the indices are those of the whole key."""
     if n == 0:
-        return distinct_rows(np.zeros((0, len(cols)), np.int64))
+        return _unique_rows(np.zeros((0, len(cols)), np.int64))
     lo, hi = [], []
     for c in cols:
         c = np.asarray(c)
@@ -127,17 +116,18 @@ def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarra
     vary = [i for i in range(len(cols)) if hi[i] > lo[i]]
     dims = [hi[i] - lo[i] + 1 for i in vary]
     if float(np.prod(np.array(dims, dtype=np.float64))) >= 2.0**62:
-        return distinct_rows(np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in cols]))
+        return _unique_rows(np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in cols]))
     code = np.zeros(n, np.int64)
     for i, dim in zip(vary, dims):
         code = code * dim + (np.asarray(cols[i], dtype=np.int64) - lo[i])
-    values, inverse = distinct_rows(code[:, None])
-    values = values[:, 0]
+    size = int(np.prod(dims))
+    # a range not much above the rows: marked, not sorted (a few rows in a wide range: sorted)
+    values, inverse = numbered(code, size) if size <= 32 * n else np.unique(code, return_inverse=True)
     uniq = np.tile(np.array(lo, dtype=np.int64), (values.size, 1))
     for i, dim in zip(vary[::-1], dims[::-1]):
         uniq[:, i] += values % dim
         values = values // dim
-    return uniq, inverse
+    return uniq, inverse.ravel()
 
 
 def numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
