@@ -5,7 +5,8 @@ and the rounds it takes; ``SideEditor``: one side, as rows of (creature, copies)
 above the "won by round" curves (:func:`~workbench.widgets.duel.fight_figure`, as the Duel tab's), the
 table beside it one row per creature (P(survives), mean HP left, P(falls first)). The group rules are
 the encounter's named options (CLARIFICATIONS.md, "Encounters: groups against groups"): who acts
-first, the turn order, targeting, Unbound flanking, Glass Empires' refunded action.
+first, the turn order, targeting, Unbound flanking, Glass Empires' refunded action and, for a system
+with area sets (Annulus), the allies an area set strikes.
 """
 
 from __future__ import annotations
@@ -204,7 +205,8 @@ class EncounterPanel(Panel):
     """Side A against side B, creatures of one system; ``value`` is the EncounterResult.
 
     Inputs are traits (``side_a`` and ``side_b``: lists of creatures, ``options``, ``situation``,
-    ``first``, ``order``, ``targeting``, ``flanking``, ``refund``, ``max_rounds``); ``editors`` holds
+    ``first``, ``order``, ``targeting``, ``flanking``, ``refund``, ``allies_in_area``, ``max_rounds``);
+    ``editors`` holds
     the two :class:`SideEditor` panels (rows of creature and copies, linked to the sides) and
     ``controls`` the group rules' pickers. ``build`` (the app: the Damage tab's attacker) is offered in
     both sides' pickers as "your build"; with ``build_attack`` (the app: the Damage tab's attack) it
@@ -225,6 +227,7 @@ class EncounterPanel(Panel):
     targeting = T.Enum(tuple(TARGETING_CHOICES.values()), "focus", help="the foe each creature attacks")
     flanking = T.Enum(tuple(FLANKING_CHOICES.values()), "auto", help="Unbound flanking (+2 in melee)")
     refund = T.Bool(True, help="Glass Empires: a killing Strike refunds its Attack's action")
+    allies_in_area = T.Int(0, help="Annulus: the allies an area set also strikes (first in listed order)")
     max_rounds = T.Int(100, help="rounds after which a fight still going is unresolved")
 
     #: the inputs an encounter result depends on
@@ -238,6 +241,7 @@ class EncounterPanel(Panel):
         "targeting",
         "flanking",
         "refund",
+        "allies_in_area",
         "max_rounds",
         "build_attack",
     )
@@ -293,6 +297,17 @@ class EncounterPanel(Panel):
             "refund": W.Checkbox(description="a kill refunds the action (Glass Empires)", indent=False),
             "max_rounds": W.BoundedIntText(min=1, max=10_000, description="max rounds", style=style, layout=layout),
         }
+        if getattr(self.system.fight_round(first, second), "has_area", None) is not None:
+            # (a system with area sets: Annulus's "can and will harm the user's allies")
+            self.controls["allies_in_area"] = W.BoundedIntText(
+                min=0,
+                max=50,
+                description="allies in an area",
+                tooltip="an area set also strikes this many of its user's allies, the first in listed order",
+                style=style,
+                layout=layout,
+            )
+            self.controls["max_rounds"] = self.controls.pop("max_rounds")  # (max rounds stays last)
         for name, control in self.controls.items():
             control.add_class(f"wb-encounter-{name.replace('_', '-')}")
             T.link((self, name), (control, "value"))

@@ -400,6 +400,7 @@ def _encounter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "flanking": args.flanking,
         "refund": args.refund,
         "foes_in_area": _areas(args.foes_in_area),
+        "allies_in_area": args.allies_in_area,
         "max_rounds": args.max_rounds,
         "simulate": args.simulate,
         "fights": args.fights,
@@ -1052,6 +1053,13 @@ def build_parser() -> argparse.ArgumentParser:
             nargs="+",
             metavar="AREA=N",
             help="Annulus: the foes an area set strikes, e.g. Burst=5 (default Arc=3 Burst=3 Line=2)",
+        )
+        sp.add_argument(
+            "--allies-in-area",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Annulus: the allies (first in listed order) an area set also strikes (default 0)",
         )
         sp.add_argument(
             "--max-rounds", type=int, default=100, metavar="N", help="rounds before unresolved (default 100)"

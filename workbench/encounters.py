@@ -187,6 +187,7 @@ def encounter(
     flanking: str = "auto",
     refund: bool = True,
     foes_in_area: dict[str, int] | None = None,
+    allies_in_area: int = 0,
     max_rounds: int = 100,
     simulate: bool | None = None,
     fights: int = 100_000,
@@ -215,6 +216,11 @@ def encounter(
     - ``foes_in_area`` (Annulus, default Arc 3, Burst 3, Line 2): an area set "strikes all
       creatures" in its area, its target and the next living foes by the policy up to this many;
       a dict of the areas changed, e.g. ``{"Burst": 5}`` (``AnnulusRound.with_foes_in_area``);
+    - ``allies_in_area`` (Annulus, default 0): area attacks "can and will harm the user's allies if
+      they are standing in the target area" (annulus-attacks.txt): an area set also strikes this many
+      living creatures of its user's side, the first in listed order (never its user), each rolled
+      for separately and none of them countering; the plan is still chosen by the damage to the foes
+      (``AnnulusRound.group_turn``);
     - ``max_rounds`` (default 100): fights still going then are unresolved.
 
     Exact (the chain over every creature's state, each turn its system's one round description
@@ -270,6 +276,22 @@ def encounter(
                 rule=ENCOUNTERS,
             )
         probe.with_foes_in_area(foes_in_area)  # refused here, before any round is built
+    if isinstance(allies_in_area, bool) or not isinstance(allies_in_area, (int, np.integer)):
+        raise RulesError(
+            f"allies_in_area must be a whole number of allies (0 to 50), not {allies_in_area!r}",
+            field="allies_in_area",
+            rule=ENCOUNTERS,
+        )
+    if not 0 <= int(allies_in_area) <= 50:
+        raise RulesError(
+            f"allies_in_area must be 0 to 50 allies, not {allies_in_area}", field="allies_in_area", rule=ENCOUNTERS
+        )
+    if allies_in_area and getattr(probe, "has_area", None) is None:
+        raise RulesError(
+            f"allies_in_area sets how many allies an Annulus area set strikes; {sys.title} has no area sets",
+            field="allies_in_area",
+            rule=ENCOUNTERS,
+        )
     base_situation = situation if situation is not None else sys.Situation()
 
     def make_round(me: Any, foe: Any, flanked: bool) -> Any:
@@ -286,7 +308,15 @@ def encounter(
     side = np.array([0] * len(sa) + [1] * len(sb))
     if not isinstance(refund, bool):
         raise RulesError(f"refund must be True or False, not {refund!r}", field="refund", rule=ENCOUNTERS)
-    enc = fe.Encounter(creatures, side, make_round, targeting=targeting, flanking=flanking, refund=refund)
+    enc = fe.Encounter(
+        creatures,
+        side,
+        make_round,
+        targeting=targeting,
+        flanking=flanking,
+        refund=refund,
+        allies_in_area=int(allies_in_area),
+    )
     names = _names(sa) + _names(sb)
     orders = [0, 1] if first == "random" else [0 if first == "a" else 1]
     tally, forced, most, n_fights, standard_error = _solve(

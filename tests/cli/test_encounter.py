@@ -238,3 +238,19 @@ def test_foes_in_area_from_the_command_line(capsys):
                           contains=("foes_in_area:", "AREA=N"))
     assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "-b", "Wolf", "--foes-in-area", "Cone=2",
                           contains=("foes_in_area:", "Cone"))
+
+
+def test_allies_in_area_from_the_command_line(capsys):
+    """``--allies-in-area 2``: the Drake's area sets also strike its two Wolves; the result equals the
+    engine's with the same seed, and a count out of range is one line naming the field."""
+    code, out, err = run(capsys, "encounter", "annulus", "-a", "Drake", "2xWolf", "-b", "3xWolf",
+                         "--allies-in-area", "2", "--fights", "2000", "--seed", "4")
+    assert code == 0, err
+    cat = wb.system("annulus").catalog()
+    wolf = cat.creature("Wolf")
+    want = wb.encounter([cat.creature("Drake"), wolf, wolf], [wolf] * 3, allies_in_area=2, fights=2000, seed=4)
+    assert out.splitlines()[0] == want.summary()
+    plain = wb.encounter([cat.creature("Drake"), wolf, wolf], [wolf] * 3, fights=2000, seed=4)
+    assert not want.creatures.equals(plain.creatures)  # the option reached the engine
+    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "-b", "Wolf", "--allies-in-area", "-1",
+                          contains=("allies_in_area:", "0 to 50"))

@@ -272,3 +272,113 @@ def test_the_plan_counts_the_area_set_on_every_foe_it_strikes() -> None:
     me2, t = group._begin(me, np.full(1, -1, np.int64))
     row = group._plans(me2, foe, t, np.ones(1, bool), [], [(group._beside(mouse), down)] * 2)[0]
     assert tuple(group.a.sets[i].name for i in group.a.steps()[:, row] if i >= 0) == ("Jab", "Jab")
+
+
+def _friendly_fire() -> tuple:
+    """(the Blaster: one Burst set, Blast, 4 dice against Toughness; a Mouse ally with 1 hit point and
+    Agility 10; a Wall, the only foe, with 40 hit points whose Nibble (Agility) never gets through
+    Agility 10): nothing but the Blast can fell a Mouse."""
+    A = wb.system("annulus")
+    blast = A.Attack(name="Blast", defense="toughness", upgrades={"Burst": 1})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(blast,), agility=10)
+    nibble = A.Attack(name="Nibble", defense="agility", upgrades={})
+    rat = CAT.creature("Rat")
+    mouse = rat.replace(name="Mouse", endurance=0, vitality=1, toughness=0, agility=10, attack_sets=(nibble,))
+    wall = rat.replace(name="Wall", endurance=0, vitality=40, level=40, toughness=0, attack_sets=(nibble,))
+    return blast, blaster, mouse, wall
+
+
+def test_allies_in_area_are_struck_by_the_area_set() -> None:
+    """annulus-attacks.txt: area attacks "can and will harm the user's allies if they are standing in
+    the target area"; CLARIFICATIONS.md, Encounters: allies in the area default 0, ``allies_in_area``
+    adds them (the first living ones in listed order, each rolled for separately).
+
+    Worked by hand: the Blast fells a 1-HP Mouse with 1 - (1/2)^4 = 15/16 (wb.damage below), and
+    nothing else can (the Wall's Nibble never gets through Agility 10, nor does the Mice's own through
+    the Blaster's). The Blaster acts first, its turn one Blast (an area set is spent until it
+    recharges). Round 1: with ``allies_in_area=1`` the first Mouse survives with 1/16 and the second
+    is never struck (1.0); with 0 both always survive. Round 2: the Blast again only when it
+    recharges ("5 or 6", 1/3), and then strikes the first LIVING ally: the second Mouse survives two
+    rounds unless the first fell in round 1 and the Blast recharged and felled it:
+    1 - (15/16)(1/3)(15/16) = 1 - 75/256 = 181/256."""
+    blast, blaster, mouse, wall = _friendly_fire()
+    assert wb.damage(blast, blaster, mouse).sf(1) == pytest.approx(15 / 16, abs=1e-12)
+    assert wb.damage(wall.attack_sets[0], wall, mouse).sf(1) == 0.0
+    assert wb.damage(mouse.attack_sets[0], mouse, blaster).sf(1) == 0.0
+    fights = 40_000
+
+    def survives(n: int, rounds: int) -> list[float]:
+        got = wb.encounter([blaster, mouse, mouse], [wall], allies_in_area=n, max_rounds=rounds, fights=fights, seed=3)
+        return got.creatures["p_survives"].to_list()[1:3]
+
+    assert survives(0, 2) == [1.0, 1.0]
+    first, second = survives(1, 1)
+    assert abs(first - 1 / 16) <= 4 * np.sqrt((1 / 16) * (15 / 16) / fights) and second == 1.0
+    first, second = survives(2, 1)
+    for p in (first, second):
+        assert abs(p - 1 / 16) <= 4 * np.sqrt((1 / 16) * (15 / 16) / fights)
+    second = survives(1, 2)[1]
+    want = 181 / 256
+    assert abs(second - want) <= 4 * np.sqrt(want * (1 - want) / fights)
+
+
+def test_an_ally_struck_does_not_counter() -> None:
+    """Counter: "when you are damaged by an enemy that targeted the selected defense, you can use the
+    attack for free as an immediate reaction against your attacker" (annulus-attacks.txt): the Town
+    Guard's Riposte (Counter, Agility) answers a foe's Agility attack, not its own side's Blast. The
+    Blaster's Blast here targets Agility (Guard Agility 1: it gets through half the time, wb.damage
+    below) and the Blaster has Agility 0, Toughness 10 (the Wall's Nibble, Toughness, never gets
+    through): with the Guard as an ally in the area the Blaster ends round 1 unhurt in every fight,
+    though the Guard is hurt. As a foe, the same Guard hurts it."""
+    A = wb.system("annulus")
+    blast = A.Attack(name="Blast", defense="agility", upgrades={"Burst": 1})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(blast,), agility=0, toughness=10)
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    wall = CAT.creature("Rat").replace(name="Wall", endurance=0, vitality=40, level=40, attack_sets=(nibble,))
+    guard = CAT.creature("Town Guard")
+    assert wb.damage(blast, blaster, guard).sf(1) == pytest.approx(0.5, abs=1e-12)
+    got = wb.encounter([blaster, guard], [wall], allies_in_area=1, max_rounds=1, fights=4_000, seed=3)
+    left = got.hp_left.filter(got.hp_left["name"] == "Blaster")
+    assert left["hp_left"].to_list() == [5] and left["probability"].to_list() == [1.0]
+    guard_left = got.hp_left.filter(got.hp_left["name"] == "Town Guard")
+    assert guard_left.filter(guard_left["hp_left"] < 9)["probability"].sum() > 0.4
+    foe = wb.encounter([blaster], [wall, guard], max_rounds=1, fights=4_000, seed=3)
+    hurt = foe.hp_left.filter((foe.hp_left["name"] == "Blaster") & (foe.hp_left["hp_left"] < 5))
+    assert hurt["probability"].sum() > 0.5
+
+
+def test_allies_in_area_keep_each_state_as_every_creature_needs_it() -> None:
+    """With ``allies_in_area`` a creature can be hurt by its own side's area sets: the Town Guard
+    beside a Blaster whose Burst is Vital ("damage straight to Vitality") keeps its Vitality apart
+    (``in_group``), as it does facing the Cutpurse's Vital Sneak Stab; without, one pool of 6 + 3."""
+    A = wb.system("annulus")
+    vital = A.Attack(name="Blast", defense="toughness", upgrades={"Burst": 1, "Vital": 1})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(vital,))
+    sys_ = wb.system("annulus")
+    creatures = [blaster, CAT.creature("Town Guard"), CAT.creature("Wolf")]
+
+    def make_round(me, foe, flanked):
+        return sys_.fight_round(me, foe)
+
+    for allies, pooled in ((0, True), (1, False)):
+        enc = Encounter(creatures, np.array([0, 0, 1]), make_round, allies_in_area=allies)
+        assert enc.round_of(1, 2).pooled[0] is pooled and enc.round_of(2, 1).pooled[1] is pooled
+        assert enc.allies_struck(0) == allies and enc.allies_struck(1) == 0  # the Guard has no area set
+        assert (enc.hp[1], enc.total[1]) == ((9, 9) if pooled else (3, 9))
+
+
+@pytest.mark.parametrize("bad", [-1, 51, 1.5, True, "2"])
+def test_bad_allies_in_area_is_refused_naming_it(bad) -> None:
+    _, blaster, mouse, wall = _friendly_fire()
+    with pytest.raises(wb.RulesError) as err:
+        wb.encounter([blaster, mouse], [wall], allies_in_area=bad, fights=100)
+    assert err.value.field == "allies_in_area"
+
+
+def test_allies_in_area_is_refused_where_there_are_no_area_sets() -> None:
+    cat = wb.system("glass_empires").catalog()
+    a, b = (cat.creature(n) for n in list(cat.creatures)[:2])
+    with pytest.raises(wb.RulesError, match="no area sets") as err:
+        wb.encounter([a, a], [b], allies_in_area=1)
+    assert err.value.field == "allies_in_area"
+    assert wb.encounter([a, a], [b], allies_in_area=0).p_a_wins == wb.encounter([a, a], [b]).p_a_wins

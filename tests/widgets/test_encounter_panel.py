@@ -99,6 +99,21 @@ def test_an_annulus_encounter_is_simulated_and_says_why():
     assert "simulated: 4,000 fights" in p.badge.value and "part-way through a turn" in p.badge.value
 
 
+def test_allies_in_area_is_a_control_where_the_system_has_area_sets():
+    """Annulus: "allies in an area" (``allies_in_area``, CLARIFICATIONS.md Encounters) is linked to the
+    trait and reaches ``wb.encounter``; a system with no area sets shows no such control."""
+    A = wb.system("annulus").catalog()
+    drake, wolf = A.creature("Drake"), A.creature("Wolf")
+    p = EncounterPanel("annulus", [drake, wolf, wolf], [wolf] * 3, fights=2_000)
+    assert list(p.controls)[-2:] == ["allies_in_area", "max_rounds"]
+    p.controls["allies_in_area"].value = 2
+    p.background.wait(60)
+    assert p.allies_in_area == 2
+    want = wb.encounter([drake, wolf, wolf], [wolf] * 3, allies_in_area=2, fights=2_000)
+    assert p.value.creatures.equals(want.creatures)
+    assert "allies_in_area" not in EncounterPanel("glass_empires").controls
+
+
 def test_the_app_tab_fights_two_of_the_damage_build_and_follows_it():
     app = Workbench("glass_empires")
     enc = app.build_tab("Encounter")

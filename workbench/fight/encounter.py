@@ -73,7 +73,13 @@ class Encounter:
     is its ``rest`` (:class:`~workbench.fight.round.FightRound`) against side a's first creature, and
     side a's creatures never fall (``immortal``), as rounds-to-kill's attacker. A round is side a's
     turns in listed order, their acts between rounds, then side b's rests: one against one, the round
-    of rounds-to-kill (:func:`~workbench.fight.round.round_steps`)."""
+    of rounds-to-kill (:func:`~workbench.fight.round.round_steps`).
+
+    ``allies_in_area`` (Annulus, default 0): the living creatures of the attacker's own side, in
+    listed order, that an area set also strikes (CLARIFICATIONS.md, Encounters: area attacks "can and
+    will harm the user's allies if they are standing in the target area": ``allies_in_area`` adds
+    them); then every creature can be hurt by every other, so each one's state is kept as all of them
+    need it (:meth:`hurters`)."""
 
     creatures: list[Any]
     side: np.ndarray
@@ -82,6 +88,7 @@ class Encounter:
     flanking: str = "auto"
     refund: bool = True
     passive: bool = False
+    allies_in_area: int = 0
     hp: np.ndarray = field(init=False)
     total: np.ndarray = field(init=False)
     start: list[Columns] = field(init=False)
@@ -141,6 +148,19 @@ class Encounter:
         """Return the indices of creature i's foes, in listed order."""
         return np.flatnonzero(self.side != self.side[i])
 
+    def allies(self, i: int) -> np.ndarray:
+        """Return the indices of the other creatures of creature i's side, in listed order."""
+        return np.flatnonzero((self.side == self.side[i]) & (np.arange(self.size) != i))
+
+    def hurters(self, i: int) -> list[Any]:
+        """Return the creatures that can hurt creature i: its foes, or with ``allies_in_area`` every
+        creature of the encounter (an ally's area set strikes it too; itself included, which keeps
+        the list the same whichever round reads it). A round's ``in_group`` keeps i's state as they
+        all need it."""
+        if self.allies_in_area:
+            return list(self.creatures)
+        return [self.creatures[k] for k in self.foes(i)]
+
     def round_of(self, i: int, j: int, flanked: bool = False) -> FightRound:
         """Return the round description of creature i attacking creature j (the flanked one when
         ``flanked`` and the description has the hook); built once per pair of models."""
@@ -150,7 +170,7 @@ class Encounter:
             got = self.make_round(self.creatures[i], self.creatures[j], flanked)
             grouped = getattr(got, "in_group", None)
             if grouped is not None:
-                got = grouped([self.creatures[k] for k in self.foes(i)], [self.creatures[k] for k in self.foes(j)])
+                got = grouped(self.hurters(i), self.hurters(j))
             self._rounds[key] = got
         return got
 
@@ -172,6 +192,17 @@ class Encounter:
         if getattr(rnd, "group_turn", None) is None:
             return 1
         return max(1, min(int(getattr(rnd, "reach", 1)), len(self.foes(i))))
+
+    def allies_struck(self, i: int) -> int:
+        """Return how many of its allies one turn of creature i strikes at most: ``allies_in_area``
+        where its round has area sets (its ``has_area`` hook, Annulus), at most its allies' number;
+        else 0."""
+        if self.resting(i) or not self.allies_in_area:
+            return 0
+        rnd = self.round_of(i, int(self.foes(i)[0]))
+        if not getattr(rnd, "has_area", False):
+            return 0
+        return min(self.allies_in_area, len(self.allies(i)))
 
     def refunds(self, i: int) -> bool:
         """Return whether a kill by creature i's turn refunds it (its round's hook ``refunds``, Glass
@@ -367,7 +398,7 @@ class _Play:
         idle = b.take(~acting)
         b, target = self.targets(b.take(acting), actor)
         reach = enc.reach(actor)
-        if reach > 1:
+        if reach > 1 or enc.allies_struck(actor):
             return _Batch.concat([idle, self.group(b, actor, target, reach)])
         flank = self.flanked(b, actor, target)
         parts = [idle]
@@ -397,7 +428,8 @@ class _Play:
     def group(self, b: _Batch, actor: int, target: np.ndarray, reach: int) -> _Batch:
         """Return the fights after ``actor``'s turn over several foes (its round's ``ready``, then its
         ``group_turn``): its target, then the next living foes by the same policy (random: in listed
-        order), up to ``reach``."""
+        order), up to ``reach``; then its living allies in listed order, up to ``allies_struck`` (an
+        area set strikes them too, ``Encounter.allies_in_area``)."""
         enc = self.enc
         foes = enc.foes(actor)
         alive = self.alive(b)[:, foes]
@@ -412,21 +444,35 @@ class _Play:
         score[foes[None, :] == target[:, None]] = -1
         order = np.argsort(score, axis=1, kind="stable")[:, :reach]
         struck = np.where(np.take_along_axis(alive, order, axis=1), foes[order], -1)
+        n_allies = enc.allies_struck(actor)
+        if n_allies:  # the first living allies in listed order
+            mates = enc.allies(actor)
+            up = self.alive(b)[:, mates]
+            rank = np.where(up, np.cumsum(up, axis=1), n_allies + 1)
+            near = [
+                np.where((rank == k).any(axis=1), mates[np.argmax(rank == k, axis=1)], -1)
+                for k in range(1, n_allies + 1)
+            ]
+            struck = np.column_stack([struck, *near])
         parts = []
         uniq, inverse = np.unique(struck, axis=0, return_inverse=True)
         for g, row in enumerate(uniq.tolist()):
-            tup = [int(t) for t in row if t >= 0]
+            tup = [int(t) for t in row[: struck.shape[1] - n_allies] if t >= 0]
+            friends = [int(t) for t in row[struck.shape[1] - n_allies :] if t >= 0]
             sub = b.take(inverse.ravel() == g)
             rnd = enc.round_of(actor, tup[0])
             draw = Sampler(self.rng)
             # the dice its turn rolls before its plan (play's "ready"), then the turn over the foes
             me, first = play(rnd, sub.states[actor], sub.states[tup[0]], draw, ("ready",))
+            everyone = [*tup, *friends]
+            more = {"allies": len(friends)} if friends else {}
             me, hit = rnd.group_turn(  # type: ignore[attr-defined]
-                me, [first, *(sub.states[t] for t in tup[1:])], draw, [enc.creatures[t] for t in tup]
+                me, [first, *(sub.states[t] for t in everyone[1:])], draw, [enc.creatures[t] for t in everyone], **more
             )
             sub.states[actor] = me
-            for t, s in zip(tup, hit):
+            for t, s in zip(everyone, hit):
                 sub.states[t] = s
+            for t in tup:
                 sub.hits[:, t] += 1
             parts.append(sub)
         return _Batch.concat(parts)

@@ -626,6 +626,12 @@ class AnnulusRound:
         return out
 
     @property
+    def has_area(self) -> bool:
+        """Return whether I have an area set, which in an encounter with ``allies_in_area`` strikes my
+        allies too (workbench/fight/encounter.py)."""
+        return bool(self.a.area_sets)
+
+    @property
     def reach(self) -> int:
         """Return the most foes one turn of mine strikes in an encounter: the most an area set of mine
         strikes (:data:`FOES_IN_AREA`), 1 without one."""
@@ -645,16 +651,28 @@ class AnnulusRound:
         return got
 
     def group_turn(
-        self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
+        self,
+        me: Combatant,
+        foes: list[Combatant],
+        draw: Draw,
+        models: list[Any],
+        plan: Any = None,
+        allies: int = 0,
     ) -> tuple[Combatant, list[Combatant]]:
         """Return (me, foes) after my turn in an encounter (``foes[0]`` my target, then the next living
-        foes by the encounter's policy, ``models`` their creatures; after :meth:`ready`): the turn of
-        :meth:`turn` against ``foes[0]``, where an area set ("strikes all creatures" in its area) also
-        strikes the next foes up to its :data:`FOES_IN_AREA`, "each creature in the area ... rolled for
-        separately" (CLARIFICATIONS.md, Encounters): each one a use of the set on that foe, its Counter
-        included, by my round against it (:meth:`_beside`)."""
+        foes by the encounter's policy, then ``allies`` living creatures of my own side; ``models``
+        their creatures; after :meth:`ready`): the turn of :meth:`turn` against ``foes[0]``, where an
+        area set ("strikes all creatures" in its area) also strikes the next foes up to its
+        :data:`FOES_IN_AREA`, "each creature in the area ... rolled for separately" (CLARIFICATIONS.md,
+        Encounters): each one a use of the set on that foe, its Counter included, by my round against
+        it (:meth:`_beside`). The allies are struck by every area set ("can and will harm the user's
+        allies if they are standing in the target area", annulus-attacks.txt; ``allies_in_area``):
+        each a use of the set on it with no Counter (one counters "when you are damaged by an enemy",
+        annulus-attacks.txt: Counter),
+        and the plan is chosen by the damage to the foes alone (CLARIFICATIONS.md: "a plan's damage
+        counts every foe it strikes")."""
         extra = [(self._beside(m), f) for m, f in zip(models[1:], foes[1:])]
-        me, foe, extra = self._turn(me, foes[0], draw, plan, extra)
+        me, foe, extra = self._turn(me, foes[0], draw, plan, extra, allies)
         return me, [foe, *(f for _, f in extra)]
 
     @staticmethod
@@ -1051,10 +1069,18 @@ class AnnulusRound:
         return me, foe
 
     def _turn(
-        self, me: Combatant, foe: Combatant, draw: Draw, plan: Any, extra: list[tuple[AnnulusRound, Combatant]]
+        self,
+        me: Combatant,
+        foe: Combatant,
+        draw: Draw,
+        plan: Any,
+        extra: list[tuple[AnnulusRound, Combatant]],
+        allies: int = 0,
     ) -> tuple[Combatant, Combatant, list[tuple[AnnulusRound, Combatant]]]:
         """Return (me, foe, ``extra``) after my turn (:meth:`turn`); ``extra``: the other foes an area
-        set of mine strikes in a group, each with my round against it (:meth:`group_turn`)."""
+        set of mine strikes in a group, then ``allies`` creatures of my side, each with my round
+        against it (:meth:`group_turn`)."""
+        foes_beside = extra[: len(extra) - allies]
         if plan is None or isinstance(plan, str):
             labels = [] if plan is None else [plan]
             given = np.full(me.size, 0 if labels else -1, np.int64)
@@ -1067,7 +1093,7 @@ class AnnulusRound:
         states = self._recover(0, states, draw, self.tactics)
         # the plan of the state class, use by use
         me, foe, t = (cast(Any, x) for x in states)
-        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, extra))
+        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, foes_beside))
         states = (me, foe, t)
         while True:
             me, foe, t = (cast(Any, x) for x in states)
@@ -1078,7 +1104,9 @@ class AnnulusRound:
             # to the best plan still legal with them, if any
             blocked = (s >= 0) & _has(me.disarmed, np.maximum(s, 0))
             if blocked.any():
-                t = t.replace(plan=self._plans(me, foe, t, blocked, labels, extra), pos=np.where(blocked, 0, t.pos))
+                t = t.replace(
+                    plan=self._plans(me, foe, t, blocked, labels, foes_beside), pos=np.where(blocked, 0, t.pos)
+                )
                 s = np.where(blocked, -1, s)
             elif not (s >= 0).any():
                 break
@@ -1094,7 +1122,7 @@ class AnnulusRound:
                 states = self._use(0, states, s, go, draw, own_turn=True, counter=True)
                 area = go & self.a.area[np.maximum(s, 0)]
                 if extra and area.any():
-                    states, extra = self._area(states, s, area, draw, extra)
+                    states, extra = self._area(states, s, area, draw, extra, allies)
         states = self._blood_price(states, draw)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
@@ -1124,19 +1152,22 @@ class AnnulusRound:
         area: np.ndarray,
         draw: Draw,
         extra: list[tuple[AnnulusRound, Combatant]],
+        allies: int = 0,
     ) -> tuple[tuple[Columns, ...], list[tuple[AnnulusRound, Combatant]]]:
         """Return (states, extra) after the area set ``sets`` used where ``area`` also strikes the
-        other foes in its area, up to its :data:`FOES_IN_AREA` (the target is the first): each a use
-        of the set on that foe by my round against it, where the foe still stands."""
+        other foes in its area, up to its :data:`FOES_IN_AREA` (the target is the first), and the last
+        ``allies`` of ``extra``, creatures of my side in the area: each a use of the set on that
+        creature by my round against it, where it still stands (an ally with no Counter)."""
         me, t = cast(Combatant, states[0]), states[2]
         reach = self.a.in_area[np.maximum(sets, 0)]
+        foes = len(extra) - allies
         out = []
         for k, (rnd, f) in enumerate(extra):
-            go = area & (reach > k + 1)
+            go = area & (reach > k + 1) if k < foes else area
             if go.any():
                 me, f, t = cast(
                     tuple[Combatant, Combatant, Any],
-                    rnd._use(0, (me, f, t), sets, go, draw, own_turn=True, counter=True),
+                    rnd._use(0, (me, f, t), sets, go, draw, own_turn=True, counter=k < foes),
                 )
             out.append((rnd, f))
         return (me, states[1], t), out
