@@ -20,7 +20,15 @@ import numpy as np
 
 from ..columns import Columns, distinct_rows, from_key_rows, key_rows
 from ..errors import RulesError
-from ..state_chain import Branch, KeyedTurn, PlannedChain, StateChain, solve_keyed_chain
+from ..state_chain import (
+    MAX_KEYED_TRANSITIONS,
+    MAX_KEYS,
+    Branch,
+    KeyedTurn,
+    PlannedChain,
+    StateChain,
+    solve_keyed_chain,
+)
 from .draw import Enumerator
 from .round import FightRound, between_of, play, round_steps
 
@@ -133,10 +141,15 @@ def passive_chain(
     return solve_keyed_chain(first, hp, turns.__getitem__, max_rounds, weights=weights, max_transitions=max_transitions)
 
 
-def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedChain:
+def planned_chain(
+    rnd: FightRound, *, max_states: int | None = None, max_transitions: int | None = None
+) -> PlannedChain:
     """Return the fight of :func:`passive_chain` with every plan legal at each key
     (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); a
-    RulesError (field ``target``, counted before the work) past ``max_states`` (default MAX_STATES).
+    RulesError (field ``target``, counted level by level as the keys are found, before the solve)
+    past ``max_states`` keys x HP (default MAX_STATES), MAX_KEYS keys or ``max_transitions``
+    transitions (default MAX_KEYED_TRANSITIONS: the rows of every (decision, plan) x HP, counted as
+    the solver counts them).
 
     The plan is chosen once the dice before it are rolled: a description with ``ready`` (dice its
     turn rolls before the plan) has each key's round as one :class:`~workbench.state_chain.Branch`
@@ -144,6 +157,7 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
     ``opening``) has round 1 branched the same way over those acts. Each level's keys are readied
     in ONE enumeration, and its (state, plan) pairs played in another (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
+    max_transitions = MAX_KEYED_TRANSITIONS if max_transitions is None else max_transitions
     start, types, hp = _start(rnd)
     ready = ("ready",) if hasattr(rnd, "ready") else ()
     after = ("act", *round_steps(rnd, passive=True)[1:])  # the round once the plan is chosen
@@ -194,14 +208,25 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
 
     if not frontier:
         frontier = reached([per[first]])
+
+    def too_large(what: str) -> RulesError:
+        return RulesError(
+            f"the fight's state is too large for optimal play ({what}); objective='rounds' plays the best fixed plan",
+            field="target",
+            rule="docs/limits.md: bounded work",
+        )
+
+    def rows_of(got: dict[str, KeyedTurn] | list[Branch]) -> int:
+        """The transitions of a key's round, as the solver counts them: every plan of every branch."""
+        plans = [b.plans for b in got] if isinstance(got, list) else [got]
+        return sum(len(t.keys) for p in plans for t in p.values())
+
+    rows = sum(rows_of(v) for v in per.values())
     while frontier:
         if (len(per) + len(frontier)) * hp > max_states:
-            raise RulesError(
-                f"the fight's state is too large for optimal play (over {max_states:,} states, keys x HP); "
-                "objective='rounds' plays the best fixed plan",
-                field="target",
-                rule="docs/limits.md: bounded work",
-            )
+            raise too_large(f"over {max_states:,} states, keys x HP")
+        if len(per) + len(frontier) > MAX_KEYS:
+            raise too_large(f"over {MAX_KEYS:,} keys")
         if ready:
             for k, b in zip(frontier, branches(frontier, ready)):
                 per[k] = b
@@ -209,6 +234,9 @@ def planned_chain(rnd: FightRound, *, max_states: int | None = None) -> PlannedC
             plans_at(frontier)
             for k in frontier:
                 per[k] = at[k]
+        rows += sum(rows_of(per[k]) for k in frontier)
+        if rows * hp > max_transitions:
+            raise too_large(f"over {max_transitions:,} transitions, rows of every plan x HP")
         frontier = reached([per[k] for k in frontier])
 
     def describe(key: Any) -> dict[str, Any]:

@@ -114,6 +114,7 @@ class LastOdysseyRound:
         self._use_at: dict[Any, int] = {}
         self._tables: dict[tuple[int, bool, bool], dict[str, np.ndarray]] = {}
         self._plans: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._labels: dict[tuple[bool, int], list[str]] = {}  # plans(): the labels legal by (Shell up, MP)
         self.reads_full = False  # a phase ability of mine reads whether my foe is at full HP
         self.counts_phases = 0  # the Effect Phases my phases count up to
         #: the joint tables of multi-target uses in a group (:meth:`_draw_multi`)
@@ -343,8 +344,14 @@ class LastOdysseyRound:
     def plans(self, me: Combatant, foe: Combatant) -> list[str]:
         """Return the plans of ``turn_plans`` the MP left pays for, as the foe's Shell stands, in the
         one state given, in the order ties go by."""
-        sit = self.situation.replace(target_shell_points=self.full_shell if foe.shell_left[0] > 0 else 0)
-        return list(self.sys.turn_plans(self.me.replace(mp=int(me.mp_left[0])), self.foe, self.options, sit))
+        shell_on, mp = bool(foe.shell_left[0] > 0), int(me.mp_left[0])
+        got = self._labels.get((shell_on, mp))
+        if got is None:  # (the labels depend on the Shell and the MP alone: asked once per pair)
+            sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
+            got = self._labels[shell_on, mp] = list(
+                self.sys.turn_plans(self.me.replace(mp=mp), self.foe, self.options, sit)
+            )
+        return list(got)
 
     def describe(self, me: Combatant, foe: Combatant) -> dict[str, Any]:
         """Return the MP left and the foe's Shell left in the one state given (with phases, also
