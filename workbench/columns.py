@@ -8,6 +8,7 @@ axis the exact chain keeps apart from the rest of the state (the key).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -17,6 +18,7 @@ __all__ = [
     "Columns",
     "Grouped",
     "distinct_columns",
+    "key_columns",
     "distinct_rows",
     "numbered",
     "key_rows",
@@ -38,11 +40,13 @@ class Columns:
     POOL: ClassVar[str] = "damage_taken"
 
     @classmethod
+    @functools.cache
     def names(cls) -> tuple[str, ...]:
-        """Return the field names, in declaration order."""
+        """Return the field names, in declaration order (asked once per class: every take reads them)."""
         return tuple(f.name for f in dataclasses.fields(cls))
 
     @classmethod
+    @functools.cache
     def key_names(cls) -> tuple[str, ...]:
         """Return the field names of the key: every field but :attr:`POOL`."""
         return tuple(n for n in cls.names() if n != cls.POOL)
@@ -70,10 +74,16 @@ class Columns:
         return dataclasses.replace(self, **changes)
 
 
+def key_columns(states: tuple[Columns, ...]) -> list[np.ndarray]:
+    """Return the columns of :func:`key_rows`, not stacked: each combatant's key fields in
+    declaration order."""
+    return [np.asarray(getattr(s, n)) for s in states for n in s.key_names()]
+
+
 def key_rows(states: tuple[Columns, ...]) -> np.ndarray:
     """Return the key of every fight of ``states`` (one Columns per combatant) as an (n, k) int64
     array: each combatant's key fields in declaration order."""
-    cols = [np.asarray(getattr(s, n), dtype=np.int64) for s in states for n in s.key_names()]
+    cols = [c.astype(np.int64, copy=False) for c in key_columns(states)]
     return np.stack(cols, axis=1) if cols else np.zeros((states[0].size, 0), np.int64)
 
 
@@ -182,8 +192,8 @@ def row_groups(keys: np.ndarray, plan: Any) -> tuple[list[tuple[tuple[int, ...],
     ``keys`` (n, k) whole numbers, ``plan`` one label (or None) for every row or one per row (optimal
     play enumerates every plan of a level of states in one call)."""
     if plan is None or isinstance(plan, str):
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        return [(tuple(int(v) for v in k), plan) for k in uniq.tolist()], inverse.ravel()
+        uniq, inverse = distinct_rows(np.asarray(keys, dtype=np.int64))
+        return [(tuple(k), plan) for k in uniq.tolist()], inverse
     index: dict[tuple[tuple[int, ...], Any], int] = {}
     rows = zip((tuple(k) for k in keys.tolist()), plan)
     inverse = np.fromiter((index.setdefault(r, len(index)) for r in rows), np.int64, len(keys))

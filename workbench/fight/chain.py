@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..columns import Columns, distinct_rows, from_key_rows, key_rows
+from ..columns import Columns, distinct_columns, from_key_rows, key_columns, key_rows
 from ..errors import RulesError
 from ..state_chain import (
     MAX_KEYED_TRANSITIONS,
@@ -60,7 +60,8 @@ def enumerated(
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
         parts.append(np.asarray(getattr(me2, me2.POOL), dtype=np.int64))
-    uniq, inverse = distinct_rows(np.column_stack([*parts, key_rows((me2, foe2))]))
+    # (the columns numbered as they are: stacking them first costs more than the numbering)
+    uniq, inverse = distinct_columns([*parts, *key_columns((me2, foe2))], draw.weight.shape[0])
     return uniq, np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
 
 
@@ -169,7 +170,7 @@ def planned_chain(
         if not new:
             return
         me, foe = from_key_rows(types, np.array(new, dtype=np.int64).reshape(len(new), -1))
-        legal = [rnd.plans(me.take([i]), foe.take([i])) for i in range(len(new))]
+        legal = [rnd.plans(me.take(slice(i, i + 1)), foe.take(slice(i, i + 1))) for i in range(len(new))]
         # every (state, plan) of the level in ONE enumeration; each state's plans in the order
         # rnd.plans lists them (ties go to the first)
         rows = [(k, label) for k, labels in zip(new, legal) for label in labels]
