@@ -168,6 +168,12 @@ def _names(creatures: list[Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _probability(x: Any) -> float:
+    """Return a probability summed from many parts, kept in [0, 1]: a sum of parts that add up to 1
+    can land a rounding step above it (1.0000000000000002), which a reader should not see."""
+    return min(1.0, max(0.0, float(x)))
+
+
 def _choice(value: Any, allowed: tuple[str, ...], name: str) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise RulesError(f"{name} must be one of {', '.join(allowed)}, not {value!r}", field=name, rule=ENCOUNTERS)
@@ -423,16 +429,16 @@ def _result(
                 "side": side,
                 "name": name,
                 "hp": int(enc.hp[i]),
-                "p_survives": float(h[:, 1:].sum()),
+                "p_survives": _probability(h[:, 1:].sum()),
                 "mean_hp_left": float((h * left).sum()),
-                "p_falls_first": float(tally.first[i]),
+                "p_falls_first": _probability(tally.first[i]),
             }
         )
         for o in range(4):
             for hl in np.flatnonzero(h[o] > 0):
                 rows.append((side, name, outcomes[o], int(hl), float(h[o, hl])))
     hp_left = pl.DataFrame(rows, schema=["side", "name", "outcome", "hp_left", "probability"], orient="row")
-    p_a, p_b, p_d = (float(ends[k].sum()) for k in range(3))
+    p_a, p_b, p_d = (_probability(ends[k].sum()) for k in range(3))
     return EncounterResult(
         names[:na],
         names[na:],

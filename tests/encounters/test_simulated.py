@@ -68,3 +68,16 @@ def test_result_summary_and_frame() -> None:
         wb.encounter(sa, sb, targeting="weakest")
     with pytest.raises(wb.RulesError, match="order"):
         wb.encounter(sa, sb, order="initiative")
+
+
+def test_probabilities_read_as_probabilities():
+    """A probability summed from many parts stays in [0, 1]: the Drake beside a Wolf against the
+    Berserker (4,000 fights, seed 1) survives every fight, and its P(survives) summed over its HP left
+    came to 1.0000000000000002 before it was kept in range; it reads 1.0."""
+    cat = wb.system("annulus").catalog()
+    got = wb.encounter([cat.creature("Drake"), cat.creature("Wolf")], [cat.creature("Berserker")], fights=4_000, seed=1)
+    for col in ("p_survives", "p_falls_first"):
+        values = got.creatures[col].to_list()
+        assert all(0.0 <= v <= 1.0 for v in values), (col, values)
+    assert got.creatures["p_survives"][0] == 1.0
+    assert 0.0 <= got.p_a_wins <= 1.0 and 0.0 <= got.p_b_wins <= 1.0
