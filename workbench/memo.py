@@ -3,6 +3,7 @@ parameters, state classes' tables, chosen plans, ``can_damage``), shared by ever
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
@@ -89,9 +90,12 @@ class Memo:
 
 
 def _nbytes(value: object) -> int:
-    """Return the bytes of the numpy arrays in ``value`` (a dict of arrays or an array; else 64)."""
+    """Return the bytes of the numpy arrays in ``value`` (a dict or a dataclass of arrays, or an
+    array; else 64)."""
     if isinstance(value, np.ndarray):
         return int(value.nbytes)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return 64 + sum(int(v.nbytes) if isinstance(v, np.ndarray) else 64 for v in value.values())
     return 64

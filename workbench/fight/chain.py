@@ -18,8 +18,10 @@ from typing import Any, cast
 
 import numpy as np
 
+from .. import state_chain as state_chain_module
 from ..columns import Columns, distinct_columns, from_key_rows, key_columns, key_rows
 from ..errors import RulesError
+from ..memo import MEMO
 from ..state_chain import (
     MAX_KEYED_TRANSITIONS,
     MAX_KEYS,
@@ -116,9 +118,39 @@ def passive_chain(
     """Return rounds-to-kill's chain of ``rnd`` (a round: the attacker's turn, its acts after the
     round, the target's rest: :func:`~workbench.fight.round.round_steps`), solved by
     :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds (module
-    docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and MAX_TRANSITIONS)."""
+    docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and MAX_TRANSITIONS).
+
+    Reused across calls: a round with a ``key`` (its models, options, situation and plan) keeps its
+    chain (or that it is past the bounds) in the bounded :data:`~workbench.memo.MEMO`, its arrays
+    read-only, so a repeated compare or rounds-to-kill solves nothing again."""
     max_states = MAX_STATES if max_states is None else max_states
     max_transitions = MAX_TRANSITIONS if max_transitions is None else max_transitions
+    memo_key = None
+    if weights is None and rnd.key is not None:
+        # (every bound the build and the solve read, as they stand now: a chain past one is None)
+        bounds = (max_rounds, max_states, max_transitions, state_chain_module.MAX_KEYS)
+        memo_key = ("passive chain", rnd.key, *bounds)
+        got = MEMO.lookup(memo_key)
+        if got is not None:
+            return None if got is _PAST_BOUNDS else cast(StateChain, got)
+    chain = _passive_chain(rnd, max_rounds, weights, max_states, max_transitions)
+    if memo_key is not None:
+        if chain is not None:
+            for a in (chain.by, chain.weighted):
+                if a is not None:
+                    a.setflags(write=False)
+        MEMO.put(memo_key, _PAST_BOUNDS if chain is None else chain)
+    return chain
+
+
+#: what the memo keeps for a chain past the counted bounds
+_PAST_BOUNDS = "past the bounds"
+
+
+def _passive_chain(
+    rnd: FightRound, max_rounds: int, weights: np.ndarray | None, max_states: int, max_transitions: int
+) -> StateChain | None:
+    """Return :func:`passive_chain`, built and solved (not looked up)."""
     start, types, hp = _start(rnd)
     turns: dict[Hashable, KeyedTurn] = {}
     frontier = [start]

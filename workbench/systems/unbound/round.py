@@ -34,6 +34,7 @@ import numpy as np
 from ...columns import Columns, Grouped, row_groups, stacked
 from ...dist import Dist
 from ...fight.draw import Draw
+from ...memo import MEMO
 from ...plans import choose_label, dist_table, is_sequence_plan
 
 __all__ = ["Combatant", "UnboundRound", "braced_mask", "state_effects"]
@@ -214,9 +215,17 @@ def state_effects(
     ``shield_ac`` or ``shield_touch_ac`` is not 0: "they lose all bonuses from that shield until the
     start of their next turn"), "braced weapon" (a Brace: "While braced ... the character gains
     advantage" on its later turns too); the empty set when there are none."""
+    opts, sit = sys.defaults(options, situation)
+    named = tuple(plan) if is_sequence_plan(plan) else plan
+    # (a function of the models and the plan alone, asked for every row of a compare: memoised)
+    key = ("unbound state effects", attacker, target, opts, sit, named)
+    return set(MEMO.get(key, lambda: _state_effects(sys, attacker, target, opts, sit, plan)))
+
+
+def _state_effects(sys: Any, attacker: Any, target: Any, opts: Any, sit: Any, plan: Any) -> frozenset[str]:
+    """Return :func:`state_effects`, worked out (not looked up)."""
     from .actions import as_actions, braced_by, shield_loss
 
-    opts, sit = sys.defaults(options, situation)
     if is_sequence_plan(plan):
         actions = as_actions(list(plan))
     else:
@@ -229,4 +238,4 @@ def state_effects(
         out.add("shield bash")
     if braced_by(actions, attacker) - {w.name for w in attacker.weapons if w.braced}:
         out.add("braced weapon")
-    return out
+    return frozenset(out)
