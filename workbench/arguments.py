@@ -6,11 +6,9 @@ Python form or raises RulesError naming the argument and the bound (docs/limits.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -32,7 +30,6 @@ __all__ = [
     "call_plan",
     "check_confirm",
     "check_max_seconds",
-    "time_budget",
     "check_time",
     "bounded",
 ]
@@ -141,52 +138,20 @@ def check_confirm(value: Any) -> bool:
     return bool(check_flag("confirm", value, allow_none=False))
 
 
-def check_max_seconds(value: Any) -> float | None:
-    """Return ``max_seconds``: None (the default: no clock stops the work) or a number of seconds
-    > 0 after which running work stops with a RulesError (field ``max_seconds``). The only clock in
-    the bounds, and only when the caller asks for it (docs/limits.md, bounded work)."""
+def check_max_seconds(value: Any) -> None:
+    """Accept ``max_seconds`` only as None (its default). Work is bounded by counting it before it
+    starts, so the same call gives the same answer on every machine (docs/limits.md, bounded work);
+    no clock stops it, and long work stops on a panel's Cancel or Ctrl-C. Any other value is a
+    RulesError naming ``max_seconds`` and saying so."""
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise RulesError(f"must be a number of seconds or None, not {show(value)}", field="max_seconds")
-    v = float(value)
-    if not np.isfinite(v) or v <= 0:
-        raise RulesError(f"must be a number of seconds > 0, not {show(value)}", field="max_seconds")
-    return v
-
-
-@dataclass(frozen=True)
-class _Budget:
-    """The time a caller allowed a call (``max_seconds``): its end (perf_counter), its start, and
-    the name of the call."""
-
-    end: float
-    started: float
-    what: str
-
-
-_BUDGET: ContextVar[_Budget | None] = ContextVar("workbench_time_budget", default=None)
-
-
-@contextmanager
-def time_budget(seconds: float | None, what: str) -> Iterator[None]:
-    """Within the block, :func:`check_time` stops the work (RulesError, field ``max_seconds``) once
-    ``seconds`` have passed: the caller's own ``max_seconds=`` / ``--max-seconds``; None sets no
-    stop (the default of every call: its work is bounded by counting, workbench.work). Nested
-    budgets keep the earliest end (an inner call cannot lift an outer caller's stop)."""
-    if seconds is None:  # no stop asked for: the clock is not read
-        yield
-        return
-    outer = _BUDGET.get()
-    now = time.perf_counter()
-    if outer is not None and outer.end <= now + seconds:
-        yield
-        return
-    token = _BUDGET.set(_Budget(now + seconds, now, what))
-    try:
-        yield
-    finally:
-        _BUDGET.reset(token)
+    raise RulesError(
+        f"no clock stops the work, so {show(value)} seconds cannot be given: every call is counted before "
+        "it starts and refused past its bound unless confirmed (the same answer on every machine); "
+        "stop long work with Cancel or Ctrl-C, and leave max_seconds out",
+        field="max_seconds",
+        rule=limits.BUDGET,
+    )
 
 
 #: who hears how far long work got (:func:`reporting`); None: nobody
@@ -211,36 +176,22 @@ def reporting(listener: Callable[[int | None, int | None, str], None]) -> Iterat
 def check_time(detail: str = "", done: int | None = None, total: int | None = None, unit: str = "") -> None:
     """Tell the :func:`reporting` listener, if any, how far long work got (``done`` of ``total``
     ``unit``, e.g. 40,000 of 100,000 "fights decided"; it may raise to stop the work: a panel's
-    Cancel), and stop the work (RulesError, field ``max_seconds``) when the caller's own
-    ``max_seconds`` (:func:`time_budget`) has run out. Without ``max_seconds`` no clock stops
-    anything: the work was bounded by counting it before it started (workbench.work)."""
+    Cancel). No clock stops anything: the work was bounded by counting it before it started
+    (workbench.work). ``detail`` names the step for a reader."""
     listener = _LISTENER.get()
     if listener is not None:
         listener(done, total, unit)
-    budget = _BUDGET.get()
-    if budget is None:
-        return
-    now = time.perf_counter()
-    if now > budget.end:
-        raise RulesError(
-            f"{budget.what}: stopped after {now - budget.started:.1f} s"
-            f"{' (' + detail + ')' if detail else ''}, the max_seconds={budget.end - budget.started:g} asked for; "
-            "no result (give max_seconds=None to run it to the end)",
-            field="max_seconds",
-            rule=limits.BUDGET,
-        )
 
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def bounded(what: str) -> Callable[[F], F]:
-    """Decorate a public call so that it takes ``max_seconds=`` (None by default): given, its
-    chains and simulations stop with a RulesError once that many seconds have passed
-    (:func:`check_time`); not given, no clock stops it (its work is counted before it starts,
-    workbench.work). The decorated call gets ``max_seconds`` only if it names it itself. BLAS
-    runs one thread within it (:func:`workbench.chains.one_blas_thread`: the engine's products
-    are small, and BLAS threads stall them on a busy machine)."""
+    """Decorate a public call so that it takes ``max_seconds=`` (None only: :func:`check_max_seconds`;
+    its work is counted before it starts, workbench.work) and runs BLAS with one thread within it
+    (:func:`workbench.chains.one_blas_thread`: the engine's products are small, and BLAS threads
+    stall them on a busy machine). The decorated call gets ``max_seconds`` only if it names it
+    itself."""
     from .chains import one_blas_thread
 
     def wrap(f: F) -> F:
@@ -250,8 +201,8 @@ def bounded(what: str) -> Callable[[F], F]:
 
         @functools.wraps(f)
         def call(*args: Any, **kwargs: Any) -> Any:
-            seconds = check_max_seconds(kwargs.get("max_seconds") if takes else kwargs.pop("max_seconds", None))
-            with time_budget(seconds, what), one_blas_thread():
+            check_max_seconds(kwargs.get("max_seconds") if takes else kwargs.pop("max_seconds", None))
+            with one_blas_thread():
                 return f(*args, **kwargs)
 
         return call  # type: ignore[return-value]

@@ -327,7 +327,6 @@ def cmd_duel(args: argparse.Namespace) -> int:
         progress=_progress(),
         objective=args.objective,
         confirm=args.yes,
-        max_seconds=args.max_seconds,
         plan_a=args.attack_a,
         plan_b=args.attack_b,
     )
@@ -418,9 +417,7 @@ def cmd_encounter(args: argparse.Namespace) -> int:
     side_a = _side(sys_, args.side_a, "side_a", "-a")
     side_b = _side(sys_, args.side_b, "side_b", "-b")
     options, situation = _model(sys_, args.options, "options"), _model(sys_, args.situation, "situation")
-    # max_seconds: taken by encounter's @bounded wrapper (not in its own signature)
-    kwargs = {**_encounter_kwargs(args), "max_seconds": args.max_seconds}
-    result = encounter(side_a, side_b, options, situation, **kwargs)
+    result = encounter(side_a, side_b, options, situation, **_encounter_kwargs(args))
     print(result.summary())
     _print_frame(result.creatures, rows=2 * MAX_SIDE)
     _write_frame(result.frame(), args.out)
@@ -536,7 +533,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
         max_rounds=args.max_rounds,
         progress=_progress(),
         confirm=args.yes,
-        max_seconds=args.max_seconds,
         objective=args.objective,
         simulate=False if args.ignore_state else None,
         fights=args.fights,
@@ -951,14 +947,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def max_seconds(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument(
-            "--max-seconds",
-            type=float,
-            metavar="S",
-            help="stop running work after S seconds, with no result (default: no clock; the work is counted)",
-        )
-
     def common(sp: argparse.ArgumentParser, out: bool = True, chart: bool = True, rules: bool = True) -> None:
         if rules:
             sp.add_argument("--options", metavar="FILE", help="rule options (TOML/JSON file or share code)")
@@ -1017,7 +1005,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="how each side picks its plan: damage (default), rounds, kill_within_K",
     )
     s.add_argument("--yes", action="store_true", help=_YES)
-    max_seconds(s)
     common(s)
     s.set_defaults(func=cmd_duel)
 
@@ -1098,7 +1085,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-a", "--side-a", nargs="+", required=True, metavar="NAME", help=f"side A: {side_help}")
     s.add_argument("-b", "--side-b", nargs="+", required=True, metavar="NAME", help=f"side B: {side_help}")
     encounter_rules(s)
-    max_seconds(s)
     common(s, chart=False)
     s.set_defaults(func=cmd_encounter)
 
@@ -1161,7 +1147,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--all-columns", action="store_true", help="print every column (--out always writes all)")
     s.add_argument("--chart-value", metavar="COLUMN", help="heatmap colour column (default hp_share_per_turn)")
     s.add_argument("--yes", action="store_true", help=_YES)
-    max_seconds(s)
     common(s)
     s.set_defaults(func=cmd_compare)
 

@@ -515,7 +515,7 @@ def duel(
     simulation; the chains play the default tactics, so a stateful duel with others is simulated
     (``forced_by`` "tactics"). Bounds as for
     :func:`rounds_to_kill` (docs/limits.md): counted, ``fights`` and the fight-rounds played, refused
-    past their bounds unless ``confirm=True``; ``max_seconds`` (None: no clock) as there. ``objective`` picks each side's plan when its
+    past their bounds unless ``confirm=True``; ``max_seconds`` None only, as there. ``objective`` picks each side's plan when its
     ``plan_*`` is None (:func:`workbench.turns.turn_table`: "damage", "rounds", "kill_within_K").
     """
     import polars as pl

@@ -665,8 +665,8 @@ def compare(
     tables are built, before any fight) is refused (RulesError, field ``budget``, naming the count,
     the bound and the ways on) unless ``confirm=True``; ``workbench.work.estimate(compare, ...)``
     returns the decision without running the fights. ``progress``: a bar on stderr (True; None:
-    when stderr is a terminal and the run takes over a second). ``max_seconds``: stop running work
-    after that many seconds (RulesError, field ``max_seconds``); None, the default, sets no clock.
+    when stderr is a terminal and the run takes over a second). ``max_seconds``: None only
+    (no clock stops the work; it is counted first: ``arguments.check_max_seconds``).
     """
     from .chains import kill_stats
 

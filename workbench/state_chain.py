@@ -92,8 +92,7 @@ def solve_keyed_chain(
     and h + d >= hp kills. The keys reached from ``start`` are found first (breadth first, each
     turn asked once). Bounded work: its keys and transitions are counted against MAX_KEYS and
     ``max_transitions`` as they are found (None past them: the caller simulates instead); every
-    round reports progress (:func:`workbench.arguments.check_time`: a panel's Cancel, and the
-    caller's own ``max_seconds``, the only clock, off by default).
+    round reports progress (:func:`workbench.arguments.check_time`: a panel's Cancel; no clock).
     """
     import scipy.sparse as sp
     import scipy.sparse.linalg as spl
@@ -268,8 +267,7 @@ def solve_keyed_policy(
     The plan reported at a decision is the first listed among those within TIE of its minimum.
     Outside F the policy plays towards the nearest kill (the fewest rounds to a chance of one);
     P(killed by t) is the chain of the policy from the start. Bounded work: each step reports
-    progress (:func:`workbench.arguments.check_time`: a panel's Cancel, and the caller's own
-    ``max_seconds``, the only clock, off by default).
+    progress (:func:`workbench.arguments.check_time`: a panel's Cancel; no clock).
     """
     import scipy.sparse as sp
     import scipy.sparse.csgraph as csg

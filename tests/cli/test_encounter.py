@@ -117,10 +117,10 @@ def test_simulated_encounter_is_the_engines_and_seeded(capsys):
     assert code == 0 and other.splitlines()[0] != out.splitlines()[0]
 
 
-def test_max_seconds_and_yes_change_nothing_within_bounds(capsys):
+def test_yes_changes_nothing_within_bounds(capsys):
     code, plain, err = run(capsys, "encounter", GE, "-a", "Wolf", "-b", "Boar")
     assert code == 0 and err == "" and plain.startswith("Wolf vs Boar (exact")
-    code, timed, err = run(capsys, "encounter", GE, "-a", "Wolf", "-b", "Boar", "--max-seconds", "3600", "--yes")
+    code, timed, err = run(capsys, "encounter", GE, "-a", "Wolf", "-b", "Boar", "--yes")
     assert code == 0 and err == "" and timed == plain
 
 
@@ -192,7 +192,6 @@ def test_bad_values_name_the_field(capsys):
     assert_one_line_error(capsys, *base, "--max-rounds", "0", contains=("--max-rounds",))
     assert_one_line_error(capsys, *base, "--seed", "-1", contains=("seed:",))
     assert_one_line_error(capsys, *base, "--fights", "0", contains=("fights:",))
-    assert_one_line_error(capsys, *base, "--max-seconds", "0", contains=("max_seconds:",))
     for flag, value in (("--order", "diagonal"), ("--targeting", "weakest"), ("--flanking", "sometimes"),
                         ("--first", "c")):
         code, out, err = run(capsys, *base, flag, value)

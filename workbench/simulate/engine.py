@@ -378,7 +378,7 @@ def run_fights(
         live = np.flatnonzero(running)
         if a.settled(live, b, False) and b.settled(live, a, passive_b):  # nothing can change any more
             break
-        if r < max_rounds:  # progress, Cancel, and the caller's own max_seconds (arguments.time_budget)
+        if r < max_rounds:  # progress and Cancel
             left = int(running.sum())
             check_time(
                 f"a simulation of {n:,} fights, {left:,} undecided after round {r:,}", n - left, n, "fights decided"
