@@ -135,10 +135,8 @@ def passive_chain(
             return None if got is _PAST_BOUNDS else cast(StateChain, got)
     chain = _passive_chain(rnd, max_rounds, weights, max_states, max_transitions)
     if memo_key is not None:
-        if chain is not None:
-            for a in (chain.by, chain.weighted):
-                if a is not None:
-                    a.setflags(write=False)
+        if chain is not None:  # (kept only without weights: ``by`` is its one array)
+            chain.by.setflags(write=False)
         MEMO.put(memo_key, _PAST_BOUNDS if chain is None else chain)
     return chain
 
