@@ -3,10 +3,13 @@ catalog (or its first creatures) against itself, called twice in one process, CP
 call (``time.process_time``), the frames compared for equality.
 
 Run: .venv/bin/python benchmarks/bench_repeat.py
+     .venv/bin/python benchmarks/bench_repeat.py --first   (the first call alone, three times, the
+     memo cleared before each: what a change to the first call costs or saves)
 """
 
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 
@@ -16,8 +19,28 @@ import workbench as wb
 GRIDS = (("last_odyssey", 12), ("glass_empires", 20), ("annulus", 11), ("unbound", 14))
 
 
+def first_calls() -> None:
+    from workbench.memo import MEMO
+
+    print("| system | rows | first call, memo cleared (three, CPU s) |")
+    print("|---|---|---|")
+    for name, k in GRIDS:
+        creatures = list(wb.system(name).catalog().creatures.values())[:k]
+        wb.compare(creatures[:1], creatures[:1], confirm=True)  # imports and first tables
+        out = []
+        for _ in range(3):
+            MEMO.clear()
+            start = time.process_time()
+            frame = wb.compare(creatures, creatures, confirm=True)
+            out.append(time.process_time() - start)
+        print(f"| {name} ({k} x {k}) | {frame.height:,} | {', '.join(f'{x:.2f}' for x in out)} |")
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
+    if "--first" in sys.argv[1:]:
+        first_calls()
+        return
     print("| system | rows | first call | second call | second / first | same frame |")
     print("|---|---|---|---|---|---|")
     for name, k in GRIDS:

@@ -900,7 +900,13 @@ def _by_round_from_steps(steps: np.ndarray, p_pos: np.ndarray, max_rounds: int, 
 
 
 def kill_stats(
-    pmf: np.ndarray, turn_index: np.ndarray, pools: np.ndarray, *, max_rounds: int = 100, chain: bool = False
+    pmf: np.ndarray,
+    turn_index: np.ndarray,
+    pools: np.ndarray,
+    *,
+    max_rounds: int = 100,
+    chain: bool = False,
+    chained: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Return per row: ``mean_turn_damage``, ``sd_turn_damage``, ``p_kill_one_turn``, ``mean_rounds``
     (exact; inf when the turn never damages), ``q10``/``q50``/``q90`` (first round whose kill chance
@@ -912,14 +918,32 @@ def kill_stats(
     runs on the damaging turns only (Y = the turn given damage > 0: each step deals some, so at
     most E + V steps) and the turns that deal nothing are waits (:func:`by_round_from_steps`):
     E[T] = E[steps] / P(damage > 0). BLAS runs one thread (:func:`one_blas_thread`).
+
+    ``chained``: None (every row) or a boolean per row; a row marked False gets its turn's damage
+    columns but no chain (the kill columns as for a turn that never kills): compare's rows whose
+    fight carries state take those columns from their own fight, so the state-free chain would be
+    thrown away.
     """
+    from .memo import MEMO, digest
+
     turn_index = np.asarray(turn_index, dtype=np.int64)
-    with one_blas_thread(turn_index.size > 1):
-        return _kill_stats(pmf, turn_index, pools, max_rounds, chain)
+    pmf, pools = np.asarray(pmf, dtype=np.float64), np.asarray(pools, dtype=np.int64)
+
+    def solve() -> dict[str, np.ndarray]:
+        with one_blas_thread(turn_index.size > 1):
+            return _kill_stats(pmf, turn_index, pools, max_rounds, chain, chained)
+
+    if turn_index.size * (10 + (max_rounds if chain else 0)) * 8 > MEMO.max_bytes // 16:
+        return solve()  # a whole explore chunk: not kept, it would push every other entry out
+    # a pure function of its arrays: kept by their contents, so a repeated compare or explore reads
+    # its chains back (copies: callers fill the rows with state in place)
+    mask = None if chained is None else digest(np.asarray(chained, dtype=bool))
+    key = ("kill stats", digest(pmf), digest(turn_index), digest(pools), max_rounds, chain, mask)
+    return {k: v.copy() for k, v in MEMO.get(key, solve).items()}
 
 
 def _kill_stats(
-    pmf: np.ndarray, turn_index: np.ndarray, pools: Any, max_rounds: int, chain: bool
+    pmf: np.ndarray, turn_index: np.ndarray, pools: Any, max_rounds: int, chain: bool, chained: Any = None
 ) -> dict[str, np.ndarray]:
     pools = np.asarray(pools, dtype=np.int64)
     pools = pools.reshape(turn_index.size, pools.shape[-1] if pools.ndim > 1 else 1)
@@ -940,7 +964,7 @@ def _kill_stats(
         "q90": np.full(n, np.nan),
     }
     by = np.zeros((n, max_rounds))
-    rows = np.flatnonzero(~none)
+    rows = np.flatnonzero(~none if chained is None else ~none & np.asarray(chained, dtype=bool))
     if pools.shape[1] == 2 and rows.size:
         if pmf.ndim != 3:
             raise RulesError("a turn against two pools has two damage axes", field="pools")

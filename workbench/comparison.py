@@ -721,12 +721,13 @@ def compare(
                 )
                 _take_plans(block, sim, got["plan"])
             parts = []
-            for table, idx, pools in zip(
-                block["tables"],
-                block["turn_idx"],
-                np.split(block["pools"], np.cumsum([i.size for i in block["turn_idx"]])[:-1]),
+            cuts = np.cumsum([i.size for i in block["turn_idx"]])[:-1]
+            chained = np.ones(method.size, dtype=bool)
+            chained[sim] = False  # a row with state has its kill columns from its own fight (above)
+            for table, idx, pools, want in zip(
+                block["tables"], block["turn_idx"], np.split(block["pools"], cuts), np.split(chained, cuts)
             ):
-                parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain))
+                parts.append(kill_stats(table.pmf, idx, pools, max_rounds=int(max_rounds), chain=chain, chained=want))
             st = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
             st["se"] = np.full(method.size, np.nan)
             if got is not None:

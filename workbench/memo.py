@@ -4,13 +4,14 @@ parameters, state classes' tables, chosen plans, ``can_damage``), shared by ever
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
 import numpy as np
 
-__all__ = ["Memo", "MEMO"]
+__all__ = ["Memo", "MEMO", "digest"]
 
 V = TypeVar("V")
 
@@ -90,16 +91,25 @@ class Memo:
 
 
 def _nbytes(value: object) -> int:
-    """Return the bytes of the numpy arrays in ``value`` (a dict or a dataclass of arrays, or an
-    array; else 64)."""
+    """Return the bytes of the numpy arrays in ``value`` (an array, or a dict, dataclass, tuple or
+    list holding them, counted through; anything else 64)."""
     if isinstance(value, np.ndarray):
         return int(value.nbytes)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
-        return 64 + sum(int(v.nbytes) if isinstance(v, np.ndarray) else 64 for v in value.values())
+        return 64 + sum(_nbytes(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return 64 + sum(_nbytes(v) for v in value)
     return 64
 
 
 #: the one memo (outcome tables, plans, can_damage), shared by every call
 MEMO = Memo()
+
+
+def digest(a: np.ndarray) -> tuple:
+    """Return a memo key part for the contents of array ``a``: its dtype, shape and a 128-bit hash
+    of its bytes (two arrays with equal contents share it; a collision is 2**-128 unlikely)."""
+    a = np.ascontiguousarray(a)
+    return (a.dtype.str, a.shape, hashlib.blake2b(a.data, digest_size=16).digest())

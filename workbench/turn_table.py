@@ -39,7 +39,7 @@ class TurnTable:
     def raise_for(self, i: int) -> None:
         """Raise the RulesError that left pair ``i`` without a plan, if any."""
         if (err := self.errors[i]) is not None:
-            raise err
+            raise err.with_traceback(None)  # kept in the memo: raised afresh, no earlier traceback
 
     @classmethod
     def build(

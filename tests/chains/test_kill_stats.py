@@ -110,3 +110,42 @@ def test_no_steps_never_kill():
 
     assert not by_round_from_steps(np.zeros((3, 0)), np.array([0.2, 0.5, 0.9]), 4).any()
     assert not by_round_from_steps(np.zeros((30, 0)), np.full(30, 0.5), 2).any()
+
+
+def test_rows_not_chained_keep_their_turn_columns_and_the_rest_are_unchanged():
+    """``chained=False`` rows (compare's rows with state, whose kill columns come from their own
+    fight) get the turn's damage columns and no chain; every other row is as without the mask."""
+    from workbench.memo import MEMO
+
+    T = np.array([[0.5, 0.25, 0.25], [0.2, 0.0, 0.8]])
+    ti = np.array([0, 1, 0, 1])
+    hp = np.array([[3], [4], [2], [5]])
+    MEMO.clear()
+    whole = kill_stats(T, ti, hp, max_rounds=30, chain=True)
+    mask = np.array([True, False, True, False])
+    part = kill_stats(T, ti, hp, max_rounds=30, chain=True, chained=mask)
+    for k, v in whole.items():
+        assert np.array_equal(part[k][mask], v[mask], equal_nan=True), k
+    # the turn, by hand: turn 1 deals 2 with 0.8, so mean 1.6 and sd sqrt(0.8*4 - 1.6**2) = 0.8
+    assert part["mean_turn_damage"][1] == pytest.approx(1.6, abs=TOL)
+    assert part["sd_turn_damage"][1] == pytest.approx(0.8, abs=TOL)
+    assert np.isinf(part["mean_rounds"][1]) and np.all(part["p_killed_by"][1] == 0)
+    assert np.isfinite(whole["mean_rounds"][1])  # the chain would have given it a number
+
+
+def test_a_repeated_call_is_read_back_as_a_copy():
+    """kill_stats keeps its result in the bounded memo by the contents of its arrays: the same
+    arrays again give equal numbers, and changing what was returned changes no later call."""
+    from workbench.memo import MEMO
+
+    T = np.array([[0.5, 0.25, 0.25]])
+    MEMO.clear()
+    first = kill_stats(T, np.zeros(3, dtype=np.int64), np.array([[1], [2], [3]]), max_rounds=20)
+    kept = len(MEMO)
+    first["mean_rounds"][:] = -1.0
+    again = kill_stats(T.copy(), np.zeros(3, dtype=np.int64), np.array([[1], [2], [3]]), max_rounds=20)
+    assert len(MEMO) == kept  # read back, not solved again
+    # E[rounds to deal 1] = 1 / P(damage > 0) = 2
+    assert again["mean_rounds"][0] == pytest.approx(2.0, abs=TOL)
+    other = kill_stats(T, np.zeros(3, dtype=np.int64), np.array([[1], [2], [4]]), max_rounds=20)
+    assert len(MEMO) == kept + 1 and other["mean_rounds"][2] > again["mean_rounds"][2]

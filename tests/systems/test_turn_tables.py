@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import workbench as wb
 from workbench.dist import Dist
 from workbench.errors import RulesError
+from workbench.memo import MEMO
 
 AN = wb.system("annulus")
 LO = wb.system("last_odyssey")
@@ -28,7 +29,9 @@ UB = wb.system("unbound")
 
 
 def turn_plans_many(sys, pairs, options=None, situation=None) -> list[dict[str, Dist]]:
-    """Return each pair's {label: total damage Dist} from ONE batched ``turn_tables`` call."""
+    """Return each pair's {label: total damage Dist} from ONE batched ``turn_tables`` call (built
+    afresh: the memo of earlier pairs is cleared first, so no pair is read back)."""
+    MEMO.clear()
     table = sys.turn_tables(list(pairs), options, situation)
     out: list[dict[str, Dist]] = [{} for _ in range(table.n_pairs)]
     for j, i in enumerate(table.pair):
@@ -49,6 +52,7 @@ def assert_same(sys, pairs, options=None, situation=None) -> list[dict[str, Dist
     many = turn_plans_many(sys, pairs, options, situation)
     assert len(many) == len(pairs)
     for (a, t), s, got in zip(pairs, sits, many):
+        MEMO.clear()  # the pair alone, built afresh (not the batch's entry read back)
         want = sys.turn_plans(a, t, options, s)
         assert list(got) == list(want), (a.name, t.name)
         for label, d in want.items():
@@ -238,3 +242,27 @@ def test_glass_empires_hypothesis_sample(rows, save_action):
         assert (got.value.field, str(got.value)) == (exc.field, str(exc))
         return
     assert_same(GE, pairs, options=opt, situation=sits)
+
+
+# ---------------------------------------------------------------- kept across calls (issue 38 item 1)
+def test_a_pair_met_before_is_read_back_and_a_new_one_built(monkeypatch):
+    """Each pair's plans are kept in the bounded memo under its models, options and situation: a
+    repeated call builds no plan, an overlapping one only its new pairs, a changed model its own."""
+    cr = _creatures(UB)[:4]
+    MEMO.clear()
+    first = UB.turn_tables([(a, t) for a in cr[:2] for t in cr])
+    asked: list[tuple[str, str]] = []
+    legal = type(UB).legal_plans
+    monkeypatch.setattr(
+        type(UB), "legal_plans", lambda self, a, t, *rest: asked.append((a.name, t.name)) or legal(self, a, t, *rest)
+    )
+    again = UB.turn_tables([(a, t) for a in cr[:2] for t in cr])
+    assert asked == []  # nothing built
+    assert again.label == first.label and np.array_equal(again.pair, first.pair)
+    assert np.array_equal(again.pmf, first.pmf)
+    UB.turn_tables([(a, t) for a in cr[1:3] for t in cr[:2]])
+    assert asked == [(cr[2].name, cr[0].name), (cr[2].name, cr[1].name)]  # only the pairs not met
+    tougher = cr[0].model_copy(update={"ac": cr[0].ac + 5})
+    UB.turn_tables([(cr[1], tougher)])
+    assert asked[-1] == (cr[1].name, tougher.name)  # a changed model is its own entry
+    assert UB.turn_tables([(cr[1], tougher)]).means()[0] < first.means()[int(np.flatnonzero(first.pair == 4)[0])]

@@ -311,14 +311,24 @@ class RuleSystem(ABC):
         :meth:`legal_plans`) or one plan per pair (attacks or names used in order; an illegal plan
         raises RulesError). A pair with no usable plan gets none, and its ``reason`` says why.
         """
+        from ..memo import MEMO
         from ..turn_table import TurnTable
 
         pairs = list(pairs)
         options = self.options_of(options)
         sits = self.situations_of(situation, len(pairs))
+        # each pair's plans are a function of its models alone: kept in the bounded memo, so a
+        # repeated or overlapping call builds only the pairs it has not met (models compare by value)
+        keys = [
+            ("turn table", type(self), a, t, options, sit, None if plans is None else tuple(plans[i]))
+            for i, ((a, t), sit) in enumerate(zip(pairs, sits))
+        ]
+        known: list[Any] = [MEMO.lookup(k) for k in keys]
+        todo = [i for i, got in enumerate(known) if got is None]
         rows: list[tuple[int, str, tuple]] = []
         reason: list[RulesError | None] = [None] * len(pairs)
-        for i, ((attacker, target), sit) in enumerate(zip(pairs, sits)):
+        for i in todo:
+            (attacker, target), sit = pairs[i], sits[i]
             if plans is None:
                 try:
                     legal = self.legal_plans(attacker, target, options, sit)
@@ -339,14 +349,22 @@ class RuleSystem(ABC):
                     legal = [(self.plan_label(attacker, items), items)]
             rows.extend((i, label, (attacker, target, sit, items)) for label, items in legal)
         pmfs = self._plan_tables_usable(rows, options, reason)
-        keep = [j for j, (i, _, _) in enumerate(rows) if reason[i] is None]
+        of_pair: dict[int, list[int]] = {}
+        for j, r in enumerate(rows):
+            of_pair.setdefault(r[0], []).append(j)
+        for i in todo:  # (labels, pmfs, refusal) of each new pair, its arrays read-only
+            js = of_pair.get(i, []) if reason[i] is None else []
+            for j in js:
+                pmfs[j].flags.writeable = False
+            known[i] = (tuple(rows[j][1] for j in js), tuple(pmfs[j] for j in js), reason[i])
+            MEMO.put(keys[i], known[i])
         return TurnTable.build(
-            np.array([rows[j][0] for j in keep], dtype=np.int64),
-            [rows[j][1] for j in keep],
-            [pmfs[j] for j in keep],
+            np.array([i for i, (labels, _, _) in enumerate(known) for _ in labels], dtype=np.int64),
+            [label for labels, _, _ in known for label in labels],
+            [pmf for _, pmfs_i, _ in known for pmf in pmfs_i],
             len(self.pools),
             len(pairs),
-            reason,
+            [err for _, _, err in known],
         )
 
     def _plan_tables_usable(self, rows: list, options: Any, reason: list) -> list:
@@ -374,7 +392,7 @@ class RuleSystem(ABC):
         table = self.turn_tables([(attacker, target)], options, situation)
         err = table.errors[0]
         if err is not None and not getattr(err, "no_plan", False):
-            raise err
+            raise err.with_traceback(None)  # a kept refusal: no traceback carried over from an earlier raise
         return {table.label[j]: table.dist(j) for j in range(len(table.label))}
 
     def plan_damage(
