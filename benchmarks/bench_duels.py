@@ -22,10 +22,9 @@ import numpy as np
 
 import workbench as wb
 from workbench.combat import _state_directions
-from workbench.systems.base import RuleSystem
+from workbench.fight.duel import duel_of
 from workbench.simulate import state_effects
 from workbench.simulate.engine import MEMO
-from workbench.fight.duel import duel_of
 
 
 def main() -> None:

@@ -18,8 +18,8 @@ import warnings
 
 import workbench as wb
 from workbench.combat import frame_mean
-from workbench.simulate import state_effects
 from workbench.fight.chain import state_chain
+from workbench.simulate import state_effects
 
 
 def main() -> None:

@@ -23,9 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import workbench as wb  # noqa: E402
 from workbench.widgets.compare import ComparePanel  # noqa: E402
 from workbench.widgets.damage import DamagePanel  # noqa: E402
+
+import workbench as wb  # noqa: E402
 
 FIELDS = {"glass_empires": ("armor", (1, 2)), "last_odyssey": ("physical_defense", (2, 3)),
           "unbound": ("ac", (15, 16)), "annulus": ("toughness", (0, 1))}
@@ -94,8 +95,8 @@ def bench_grid(repeats: int = 10) -> dict[str, tuple[float, float]]:
         p.metric_picker.value = metrics[i % 2]
         assert spec_of(p) is not None
 
-    from workbench.widgets.situation import SituationPanel
     import traitlets
+    from workbench.widgets.situation import SituationPanel
 
     sit = SituationPanel(s)
     traitlets.dlink((sit, "value"), (p, "situation"))

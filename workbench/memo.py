@@ -6,12 +6,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar, cast
 
 import numpy as np
 
-__all__ = ["Memo", "MEMO", "digest"]
+__all__ = ["Memo", "MEMO", "digest", "hashed"]
 
 V = TypeVar("V")
 
@@ -30,14 +30,14 @@ class Memo:
 
     def __init__(self, max_entries: int = 200_000, max_bytes: int = 256 * 2**20):
         self.max_entries, self.max_bytes = max_entries, max_bytes
-        self._data: OrderedDict[Hashable, object] = OrderedDict()
-        self._sizes: dict[Hashable, int] = {}
+        # key -> (value, its bytes): one dict, so a hit or a put hashes the key (models and all) twice
+        self._data: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
         self._bytes = 0
 
     def get(self, key: Hashable, compute: Callable[[], V]) -> V:
         """Return the value memoised under ``key``, computing (and keeping) it on a miss."""
         try:
-            value = self._data[key]
+            value, _ = self._data[key]
             self._data.move_to_end(key)
             return cast(V, value)
         except KeyError:
@@ -51,34 +51,32 @@ class Memo:
     def lookup(self, key: Hashable) -> object | None:
         """Return the value under ``key``, or None (also for a key that cannot be hashed)."""
         try:
-            if key not in self._data:
-                return None
-        except TypeError:
+            value, _ = self._data[key]
+        except (KeyError, TypeError):
             return None
         self._data.move_to_end(key)
-        return self._data[key]
+        return value
 
-    def put(self, key: Hashable, value: object) -> None:
+    def put(self, key: Hashable, value: object, nbytes: int | None = None) -> None:
         """Keep ``value`` under ``key`` (nothing for a key that cannot be hashed), dropping the
-        least recently used entries past the bounds."""
+        least recently used entries past the bounds. ``nbytes``: its size when the caller knows it
+        (else counted through its arrays)."""
         try:
-            hash(key)
+            old = self._data.pop(key, None)
         except TypeError:
             return
-        size = _nbytes(value)
-        if key in self._data:
-            self._bytes -= self._sizes.pop(key)
-            del self._data[key]
-        self._data[key], self._sizes[key] = value, size
+        if old is not None:
+            self._bytes -= old[1]
+        size = _nbytes(value) if nbytes is None else int(nbytes)
+        self._data[key] = (value, size)
         self._bytes += size
         while len(self._data) > self.max_entries or (self._bytes > self.max_bytes and len(self._data) > 1):
-            old, _ = self._data.popitem(last=False)
-            self._bytes -= self._sizes.pop(old)
+            _, (_, gone) = self._data.popitem(last=False)
+            self._bytes -= gone
 
     def clear(self) -> None:
         """Forget every entry."""
         self._data.clear()
-        self._sizes.clear()
         self._bytes = 0
 
     @property
@@ -97,11 +95,20 @@ def _nbytes(value: object) -> int:
         return int(value.nbytes)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    items: Iterable[object]
     if isinstance(value, dict):
-        return 64 + sum(_nbytes(v) for v in value.values())
-    if isinstance(value, (tuple, list)):
-        return 64 + sum(_nbytes(v) for v in value)
-    return 64
+        items = value.values()
+    elif isinstance(value, (tuple, list)):
+        items = value
+    else:
+        return 64
+    # inline for arrays (an outcome table is a dict of 30-odd columns); strings and numbers 64
+    return 64 + sum(
+        int(v.nbytes) if isinstance(v, np.ndarray) else _nbytes(v) if isinstance(v, _HOLDERS) else 64 for v in items
+    )
+
+
+_HOLDERS = (dict, tuple, list)
 
 
 #: the one memo (outcome tables, plans, can_damage), shared by every call
@@ -113,3 +120,27 @@ def digest(a: np.ndarray) -> tuple:
     of its bytes (two arrays with equal contents share it; a collision is 2**-128 unlikely)."""
     a = np.ascontiguousarray(a)
     return (a.dtype.str, a.shape, hashlib.blake2b(a.data, digest_size=16).digest())
+
+
+class _Hashed:
+    """A memo key whose hash is computed once (a key holding models hashes every field each time)."""
+
+    __slots__ = ("key", "_hash")
+
+    def __init__(self, key: Hashable):
+        self.key, self._hash = key, hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Hashed) and self._hash == other._hash and self.key == other.key
+
+
+def hashed(key: Hashable) -> Hashable:
+    """Return ``key`` with its hash computed once, for a key looked up and then put; a key that
+    cannot be hashed is returned as it is (the memo keeps nothing under it)."""
+    try:
+        return _Hashed(key)
+    except TypeError:
+        return key

@@ -311,7 +311,7 @@ class RuleSystem(ABC):
         :meth:`legal_plans`) or one plan per pair (attacks or names used in order; an illegal plan
         raises RulesError). A pair with no usable plan gets none, and its ``reason`` says why.
         """
-        from ..memo import MEMO
+        from ..memo import MEMO, hashed
         from ..turn_table import TurnTable
 
         pairs = list(pairs)
@@ -320,7 +320,7 @@ class RuleSystem(ABC):
         # each pair's plans are a function of its models alone: kept in the bounded memo, so a
         # repeated or overlapping call builds only the pairs it has not met (models compare by value)
         keys = [
-            ("turn table", type(self), a, t, options, sit, None if plans is None else tuple(plans[i]))
+            hashed(("turn table", type(self), a, t, options, sit, None if plans is None else tuple(plans[i])))
             for i, ((a, t), sit) in enumerate(zip(pairs, sits))
         ]
         known: list[Any] = [MEMO.lookup(k) for k in keys]
@@ -357,7 +357,7 @@ class RuleSystem(ABC):
             for j in js:
                 pmfs[j].flags.writeable = False
             known[i] = (tuple(rows[j][1] for j in js), tuple(pmfs[j] for j in js), reason[i])
-            MEMO.put(keys[i], known[i])
+            MEMO.put(keys[i], known[i], 64 * (2 + len(js)) + sum(int(pmfs[j].nbytes) for j in js))
         return TurnTable.build(
             np.array([i for i, (labels, _, _) in enumerate(known) for _ in labels], dtype=np.int64),
             [label for labels, _, _ in known for label in labels],
