@@ -47,3 +47,41 @@ def test_unhashable_keys_are_computed_not_kept():
     memo = Memo()
     assert memo.get(["x"], lambda: 5) == 5
     assert memo.lookup(["x"]) is None and len(memo) == 0
+
+
+def test_a_hashed_key_finds_the_same_entry_and_hashes_once():
+    """``hashed(key)`` is the same entry as another ``hashed`` of an equal key; its hash is
+    computed once however often it is used; an unhashable key comes back as it is (kept nowhere)."""
+    from workbench.memo import hashed
+
+    class Counted:
+        calls = 0
+
+        def __hash__(self) -> int:
+            Counted.calls += 1
+            return 7
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Counted)
+
+    memo = Memo()
+    k = hashed(("x", Counted()))
+    assert Counted.calls == 1
+    memo.put(k, 1)
+    assert memo.lookup(k) == 1 and memo.get(k, lambda: 2) == 1
+    assert Counted.calls == 1  # put, lookup and get did not hash it again
+    assert memo.lookup(hashed(("x", Counted()))) == 1  # an equal key: the same entry
+    assert memo.lookup(hashed(("y", Counted()))) is None
+    raw = ["unhashable"]
+    assert hashed(raw) is raw
+    memo.put(hashed(raw), 3)
+    assert len(memo) == 1
+
+
+def test_a_given_size_is_counted_and_tuples_are_counted_through():
+    memo = Memo(max_bytes=10_000)
+    memo.put("given", "anything", nbytes=4_000)
+    assert memo.nbytes == 4_000
+    memo.put("tuple", (("a", "b"), (np.zeros(100), np.zeros(50)), None))
+    # 64 for the tuple, 64 + 2 x 64 for the labels, 64 + 1,200 bytes of arrays, 64 for None
+    assert memo.nbytes == 4_000 + 64 + 192 + 1_264 + 64
