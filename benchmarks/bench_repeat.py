@@ -5,6 +5,9 @@ call (``time.process_time``), the frames compared for equality.
 Run: .venv/bin/python benchmarks/bench_repeat.py
      .venv/bin/python benchmarks/bench_repeat.py --first   (the first call alone, three times, the
      memo cleared before each: what a change to the first call costs or saves)
+     .venv/bin/python benchmarks/bench_repeat.py --ratio   (each whole catalog x catalog, cold: the
+     state-aware compare against the same grid with the state ignored, ``simulate=False``; issue 38
+     item 1's "within 3x")
 """
 
 from __future__ import annotations
@@ -36,8 +39,30 @@ def first_calls() -> None:
         print(f"| {name} ({k} x {k}) | {frame.height:,} | {', '.join(f'{x:.2f}' for x in out)} |")
 
 
+def ratios() -> None:
+    from workbench.memo import MEMO
+
+    print("| system | rows | state ignored (cold, CPU s) | with the state (cold, CPU s) | ratio |")
+    print("|---|---|---|---|---|")
+    for name in ("unbound", "glass_empires", "annulus", "last_odyssey"):
+        creatures = list(wb.system(name).catalog().creatures.values())
+        wb.compare(creatures[:1], creatures[:1], confirm=True)  # imports and first tables
+        MEMO.clear()
+        start = time.process_time()
+        free = wb.compare(creatures, creatures, confirm=True, simulate=False)
+        plain = time.process_time() - start
+        MEMO.clear()
+        start = time.process_time()
+        wb.compare(creatures, creatures, confirm=True)
+        fight = time.process_time() - start
+        print(f"| {name} ({len(creatures)} x {len(creatures)}) | {free.height:,} | {plain:.2f} | {fight:.2f} | {fight / plain:.1f}x |")
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
+    if "--ratio" in sys.argv[1:]:
+        ratios()
+        return
     if "--first" in sys.argv[1:]:
         first_calls()
         return

@@ -45,6 +45,23 @@ __all__ = ["Combatant", "GlassEmpiresRound", "state_effects", "duel_couplings", 
 _COLUMNS = ("damage", "ap_damage", "jam", "shield_breaks")
 
 
+@dataclasses.dataclass(frozen=True)
+class PlanOutcome:
+    """One plan's turn against one (armor points, shield) state: ``table``, its outcomes with the
+    probability summed per distinct (damage, AP damage, jam, shield breaks), sorted (what the turn
+    draws), and ``score``, (expected HP damage, expected AP removed, P(the Ray Shield breaks)): the
+    damage play's order of plans."""
+
+    table: dict[str, np.ndarray]
+    score: tuple[float, float, float]
+
+    @classmethod
+    def of(cls, frame: pl.DataFrame) -> PlanOutcome:
+        """Return the outcome of a :func:`resolve` frame of one matchup."""
+        score = tuple(float((frame[c] * frame["probability"]).sum()) for c in ("damage", "ap_damage", "shield_breaks"))
+        return cls(grouped_table(frame, list(_COLUMNS)), cast("tuple[float, float, float]", score))
+
+
 @dataclasses.dataclass
 class Combatant(Columns):
     """Glass Empires creatures in a batch of fights: ``damage_taken`` (HP lost), ``armor_points``
@@ -76,7 +93,7 @@ class GlassEmpiresRound:
         # those (a plan function is not: its tables are built per round)
         named = tuple(plan) if is_sequence_plan(plan) else plan
         self.key = None if callable(plan) else ("glass_empires", me, foe, self.options, self.situation, named)
-        self._tables: dict[tuple, dict[str, pl.DataFrame]] = {}
+        self._tables: dict[tuple, dict[str, PlanOutcome]] = {}
         #: the turn table played from a state key: the damage play's (plan None) or a plan's
         self._turns: dict[tuple[tuple, str | None], dict[str, np.ndarray]] = {}
 
@@ -119,10 +136,11 @@ class GlassEmpiresRound:
             " + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)
         }
 
-    def _plan_frames(self, combo: list[Any], states: list[tuple[int, int]]) -> list[pl.DataFrame]:
-        """Return the outcome table of the turn ``combo`` against each (armor points left, shield up)
-        in ``states`` (:meth:`GlassEmpires.plan_table` for each, resolved in ONE :func:`resolve` call)."""
-        from .resolve import resolve, segment
+    def _plan_outcomes(self, combo: list[Any], states: list[tuple[int, int]]) -> list[PlanOutcome]:
+        """Return the outcome of the turn ``combo`` against each (armor points left, shield up) in
+        ``states`` (:meth:`GlassEmpires.plan_table` for each, the new ones resolved in ONE
+        :func:`resolve` call), grouped as the turn draws it, with its score."""
+        from .resolve import Segment, resolve, segment
 
         n = len(states)
         sits = [
@@ -131,10 +149,30 @@ class GlassEmpiresRound:
         weapons = self.sys.plan_items(self.me, combo, self.options)
         ap0, hp = self.sys._target_state([self.foe] * n, sits, self.options)
         segs = [segment([w] * n, [self.me] * n, [self.foe] * n, self.options, sits) for w in weapons]
-        parts = resolve(segs, ap0, hp, self.options).partition_by("matchup", as_dict=True)
-        return [parts[(i,)] for i in range(n)]
+        # resolve reads these numbers alone (each Attack's damage, modifier, jams, resistance, armor,
+        # Strikes and the target's traits; the armor points and HP at the start): an outcome is kept
+        # under them, so every matchup of a grid that resolves alike (another creature with the same
+        # armor and HP, a second weapon with the same numbers) reuses it
+        names = [f.name for f in dataclasses.fields(Segment)]
+        numbers = np.stack(
+            [np.asarray(getattr(g, f), dtype=np.float64) for g in segs for f in names]
+            + [np.asarray(ap0, dtype=np.float64), np.asarray(hp, dtype=np.float64)],
+            axis=1,
+        )
+        keys = [("glass empires plan outcome", self.options, len(segs), row.tobytes()) for row in numbers]
+        out = [cast("PlanOutcome | None", MEMO.lookup(k)) for k in keys]
+        todo = [i for i, got in enumerate(out) if got is None]
+        if todo:
+            idx = np.array(todo)
+            sub = [Segment(**{f: getattr(g, f)[idx] for f in names}) for g in segs]
+            frame = resolve(sub, np.asarray(ap0)[idx], np.asarray(hp)[idx], self.options)
+            parts = frame.partition_by("matchup", as_dict=True, include_key=False)
+            for j, i in enumerate(todo):
+                out[i] = PlanOutcome.of(parts[(j,)])
+                MEMO.put(keys[i], out[i])
+        return cast("list[PlanOutcome]", out)
 
-    def plan_tables(self, keys: list[tuple[int, ...]]) -> list[dict[str, pl.DataFrame]]:
+    def plan_tables(self, keys: list[tuple[int, ...]]) -> list[dict[str, PlanOutcome]]:
         """Return, per (armor points left, jammed, shield up), the outcome frame of every plan legal
         there (label -> frame; a jam costs an Attack, and a plan out of reach is left out). The keys
         with the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
@@ -143,7 +181,7 @@ class GlassEmpiresRound:
             for k in missing:
                 got = MEMO.lookup((*self.key, "plans", k))
                 if got is not None:
-                    self._tables[k] = cast(dict[str, pl.DataFrame], got)
+                    self._tables[k] = cast(dict[str, PlanOutcome], got)
             missing = [k for k in missing if k not in self._tables]
         if missing:
             # armor points only go down and a broken Ray Shield stays broken, so a fight that meets a
@@ -160,10 +198,10 @@ class GlassEmpiresRound:
         for key in missing:
             groups.setdefault(max(1, self.attacks - (1 if key[1] else 0)), []).append(key)
         for attacks, group in groups.items():
-            built: list[dict[str, pl.DataFrame]] = [{} for _ in group]
+            built: list[dict[str, PlanOutcome]] = [{} for _ in group]
             for label, combo in self._candidates(attacks).items():
                 try:
-                    frames = self._plan_frames(combo, [(k[0], k[2]) for k in group])
+                    frames = self._plan_outcomes(combo, [(k[0], k[2]) for k in group])
                 except RulesError as exc:
                     if exc.field != "distance" or is_sequence_plan(self.plan):
                         raise
@@ -176,28 +214,22 @@ class GlassEmpiresRound:
                     MEMO.put((*self.key, "plans", k), tables)
         return [self._tables[k] for k in keys]
 
-    def _chosen(self, tables: dict[str, pl.DataFrame]) -> dict[str, np.ndarray]:
-        """Return the table of the plan this side plays among ``tables`` (label -> outcome frame):
+    def _chosen(self, tables: dict[str, PlanOutcome]) -> dict[str, np.ndarray]:
+        """Return the table of the plan this side plays among ``tables`` (label -> its outcome):
         the highest expected HP damage, then the most armor points removed, then the likeliest to
         break a Ray Shield; or the given plan."""
         if not tables:
             return {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}
         if self.plan is None or is_sequence_plan(self.plan):
-            score = {
-                k: tuple(float((t[c] * t["probability"]).sum()) for c in ("damage", "ap_damage", "shield_breaks"))
-                for k, t in tables.items()
-            }
-            label = max(score, key=score.__getitem__)
+            label = max(tables, key=lambda k: tables[k].score)
         else:
-            dists = {
-                k: Dist.from_outcomes(t["damage"].to_numpy(), t["probability"].to_numpy()) for k, t in tables.items()
-            }
+            dists = {k: Dist.from_outcomes(t.table["damage"], t.table["probability"]) for k, t in tables.items()}
             chosen = choose_label(dists, self.plan)
             if isinstance(chosen, Dist):
                 return dist_table(chosen, ap_damage=0, jam=False, shield_breaks=0)
             assert chosen is not None  # None only when there is no plan, and tables is not empty
             label = chosen
-        return grouped_table(tables[label], list(_COLUMNS))
+        return tables[label].table
 
     def _table(self, keys: np.ndarray, plan: Any) -> Grouped:
         """Return the turn table of every row of ``keys`` ((n, 3): armor points left, jammed, shield
@@ -207,10 +239,8 @@ class GlassEmpiresRound:
         self.plan_tables([k for k, label in groups if (k, label) not in self._turns])
         for k, label in groups:
             if (k, label) not in self._turns:
-                frames = self._tables[k]
-                self._turns[(k, label)] = (
-                    self._chosen(frames) if label is None else grouped_table(frames[label], list(_COLUMNS))
-                )
+                plans = self._tables[k]
+                self._turns[(k, label)] = self._chosen(plans) if label is None else plans[label].table
         return stacked([self._turns[g] for g in groups], inverse, _COLUMNS)
 
     # ------------------------------------------------------------------ the round
