@@ -59,7 +59,10 @@ class PlanOutcome:
     def of(cls, frame: pl.DataFrame) -> PlanOutcome:
         """Return the outcome of a :func:`resolve` frame of one matchup."""
         score = tuple(float((frame[c] * frame["probability"]).sum()) for c in ("damage", "ap_damage", "shield_breaks"))
-        return cls(grouped_table(frame, list(_COLUMNS)), cast("tuple[float, float, float]", score))
+        table = grouped_table(frame, list(_COLUMNS))
+        for column in table.values():  # shared through the memo by every matchup that resolves alike
+            column.setflags(write=False)
+        return cls(table, cast("tuple[float, float, float]", score))
 
 
 @dataclasses.dataclass
@@ -159,7 +162,7 @@ class GlassEmpiresRound:
             + [np.asarray(ap0, dtype=np.float64), np.asarray(hp, dtype=np.float64)],
             axis=1,
         )
-        keys = [("glass empires plan outcome", self.options, len(segs), row.tobytes()) for row in numbers]
+        keys = [("glass empires plan outcome", self.options, row.tobytes()) for row in numbers]
         out = [cast("PlanOutcome | None", MEMO.lookup(k)) for k in keys]
         todo = [i for i, got in enumerate(out) if got is None]
         if todo:
@@ -173,8 +176,8 @@ class GlassEmpiresRound:
         return cast("list[PlanOutcome]", out)
 
     def plan_tables(self, keys: list[tuple[int, ...]]) -> list[dict[str, PlanOutcome]]:
-        """Return, per (armor points left, jammed, shield up), the outcome frame of every plan legal
-        there (label -> frame; a jam costs an Attack, and a plan out of reach is left out). The keys
+        """Return, per (armor points left, jammed, shield up), the outcome of every plan legal there
+        (label -> :class:`PlanOutcome`; a jam costs an Attack, and a plan out of reach is left out). The keys
         with the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
         missing = [k for k in dict.fromkeys(keys) if k not in self._tables]
         if missing and self.key is not None:
@@ -201,13 +204,13 @@ class GlassEmpiresRound:
             built: list[dict[str, PlanOutcome]] = [{} for _ in group]
             for label, combo in self._candidates(attacks).items():
                 try:
-                    frames = self._plan_outcomes(combo, [(k[0], k[2]) for k in group])
+                    outcomes = self._plan_outcomes(combo, [(k[0], k[2]) for k in group])
                 except RulesError as exc:
                     if exc.field != "distance" or is_sequence_plan(self.plan):
                         raise
                     continue
                 for j in range(len(group)):
-                    built[j][label] = frames[j]
+                    built[j][label] = outcomes[j]
             for k, tables in zip(group, built):
                 self._tables[k] = tables
                 if self.key is not None:
