@@ -30,15 +30,7 @@ def test_refund_by_hand() -> None:
     assert off.rounds["p_a_wins"][:2].to_list() == pytest.approx([0.0, 0.0], abs=1e-15)
 
 
-RANDOM_GAP = pytest.mark.xfail(
-    reason="under random targeting with refunds the float enumeration (brute.py) drifts 7.8e-12 from exact "
-    "arithmetic in P(a wins) after 8 rounds; the exact chain is within 6.3e-17 of it (the same enumeration in "
-    "Fractions, measured 2026-12-06; too slow for the suite: 853 s). The oracle's round-off, not the chain",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize("targeting", ["focus", "spread", pytest.param("random", marks=RANDOM_GAP)])
+@pytest.mark.parametrize("targeting", ["focus", "spread", "random"])
 def test_refund_equals_an_enumeration_from_the_rules(targeting: str) -> None:
     """The Wolf and the Boar against three Lilies (which hit back): the exact encounter equals the
     independent enumeration (brute.py, ``refund=True``) to 1e-12, and differs from it without."""
