@@ -26,7 +26,7 @@ import polars as pl
 
 from .arguments import check_rounds
 from .errors import RulesError
-from .state_chain import MAX_KEYED_TRANSITIONS, MAX_KEYS, KeyedTurn, PlannedChain, solve_keyed_policy
+from .state_chain import MAX_KEYS, MAX_POLICY_TRANSITIONS, KeyedTurn, PlannedChain, solve_keyed_policy
 
 __all__ = ["Policy", "solve_policy", "optimal_play", "MAX_POLICY_STATES"]
 
@@ -167,7 +167,7 @@ def _over_state(
     if kp is None:
         raise RulesError(
             f"the fight's state ({shown}) is too large for optimal play (over {MAX_KEYS:,} keys or "
-            f"{MAX_KEYED_TRANSITIONS:,} transitions); objective='rounds' plays the best fixed plan",
+            f"{MAX_POLICY_TRANSITIONS:,} transitions); objective='rounds' plays the best fixed plan",
             field="target",
             rule="docs/limits.md: bounded work",
         )

@@ -34,6 +34,7 @@ __all__ = [
     "PlannedChain",
     "KeyedPolicy",
     "MAX_KEYED_TRANSITIONS",
+    "MAX_POLICY_TRANSITIONS",
     "MAX_KEYS",
     "solve_keyed_chain",
     "solve_keyed_policy",
@@ -43,6 +44,11 @@ __all__ = [
 #: None: the caller simulates): the chain's time and memory follow them (about 0.6 s and 200 MB
 #: at 4 M here)
 MAX_KEYED_TRANSITIONS = 4_000_000
+#: transitions (rows of every plan x HP) past which optimal play (:func:`solve_keyed_policy`) gives
+#: up: it solves in bands of BAND_TRANSITIONS, so its memory stays a band's while its time follows
+#: them (the slowest Last Odyssey catalog fight it solves takes about 7 s here, most of it building
+#: the planned chain; six larger ones are refused in about 1.5 s)
+MAX_POLICY_TRANSITIONS = 16_000_000
 #: keys (the state beyond the damage taken) past which the chain gives up: each asks its system for
 #: one turn (a Last Odyssey (MP, Shell) key about 0.3 ms, a new MP value a plan choice of about
 #: 10 ms), so the keys bound the time spent before the chain is built; the largest published state
@@ -237,43 +243,54 @@ class KeyedPolicy:
     mean: float
 
 
+#: rows x damage levels solved together in one band of optimal play (:func:`solve_keyed_policy`):
+#: a band's sparse matrices hold about this many entries (about 50 MB), whatever the whole fight's
+#: size; a fight within it is one band
+BAND_TRANSITIONS = 2_000_000
+
+
 def solve_keyed_policy(
     chain: PlannedChain,
     max_rounds: int,
     *,
     also: Sequence[Hashable] = (),
     max_transitions: int | None = None,
+    band_transitions: int | None = None,
 ) -> KeyedPolicy | None:
     """Return the optimal :class:`KeyedPolicy` of ``chain`` (fewest expected rounds to kill), or None
-    past MAX_KEYS keys or ``max_transitions`` (default MAX_KEYED_TRANSITIONS) transitions over every
-    plan. ``also``: keys to include beside those reached from the start (a frame of every state).
+    past MAX_KEYS keys or ``max_transitions`` (default MAX_POLICY_TRANSITIONS) transitions over
+    every plan (rows x HP). ``also``: keys to include beside those reached from the start (a frame
+    of every state).
 
     From state (k, h), branch b of ``turn(k)`` (probability p_b, damage d_b) then plan j leads by
     each row (k', d, p) to (k', h + d_b + d), a kill when that reaches hp. The expected rounds
     satisfy m(k, h) = 1 + sum_b p_b min_j sum p m(k', h + d_b + d), m = 0 once killed: a stochastic
-    shortest path, each round costing 1. Solved exactly, with no tolerance but the tie rule:
+    shortest path, each round costing 1. The damage taken never goes down, so the states are solved
+    by backward induction over it, in bands of damage levels (``band_transitions``, default
+    BAND_TRANSITIONS: rows x levels of one band; a small fight is one band), the highest first: a
+    band's rows that reach a higher band read its solved values. Within a band, exactly, with no
+    tolerance but the tie rule:
 
     1. the states from which some play kills with probability 1 (the largest set F whose states
-       have, in every branch, a plan staying in F, and a path to a kill by such plans), by breadth
-       first search (scipy.sparse.csgraph); outside F every play leaves a chance of never killing,
-       m = inf;
+       have, in every branch, a plan staying in F, and a path to a kill by such plans), by shortest
+       paths to a kill (scipy.sparse.csgraph; a row into a higher band costs that state's own
+       distance); outside F every play leaves a chance of never killing, m = inf;
     2. a first proper policy: in each state of F, a plan that steps towards a kill (a kill row, or a
        successor nearer to one) where there is one, else one staying in F;
-    3. policy iteration: m of the policy from (I - Q) m = 1 (scipy.sparse, the states ordered so
-       that every transition leads later when the keys never return), then at every decision the
-       plan minimising sum p m (keeping the current one on a tie), until none changes; each step
-       lowers m, and with every round costing 1 each greedy policy stays proper.
+    3. policy iteration: m of the policy from (I - Q) m = 1 + (what the rows into higher bands
+       expect) (scipy.sparse, the states ordered so that every transition leads later when the keys
+       never return), then at every decision the plan minimising sum p m (keeping the current one
+       on a tie), until none changes; each step lowers m, and with every round costing 1 each
+       greedy policy stays proper.
 
     The plan reported at a decision is the first listed among those within TIE of its minimum.
     Outside F the policy plays towards the nearest kill (the fewest rounds to a chance of one);
-    P(killed by t) is the chain of the policy from the start. Bounded work: each step reports
-    progress (:func:`workbench.arguments.check_time`: a panel's Cancel; no clock).
+    P(killed by t) is the chain of the policy from the start. Bounded work: each band and step
+    reports progress (:func:`workbench.arguments.check_time`: a panel's Cancel; no clock).
     """
     import scipy.sparse as sp
-    import scipy.sparse.csgraph as csg
-    import scipy.sparse.linalg as spl
 
-    bound = MAX_KEYED_TRANSITIONS if max_transitions is None else max_transitions
+    bound = MAX_POLICY_TRANSITIONS if max_transitions is None else max_transitions
     hp = int(chain.hp)
     keys: list[Hashable] = [chain.start]
     where: dict[Hashable, int] = {chain.start: 0}
@@ -285,7 +302,6 @@ def solve_keyed_policy(
     label_at: dict[str, int] = {}
     br_key: list[int] = []
     br_p: list[float] = []
-    br_d: list[int] = []
     br_named: list[dict[str, Any]] = []
     act_branch: list[int] = []
     act_label: list[int] = []
@@ -304,7 +320,6 @@ def solve_keyed_policy(
                 continue
             br_key.append(i)
             br_p.append(float(b.probability))
-            br_d.append(int(b.damage))
             br_named.append(dict(b.named))
             for label, t in b.plans.items():
                 if label not in label_at:
@@ -325,141 +340,56 @@ def solve_keyed_policy(
         i += 1
         if i % 64 == 0:
             check_time(f"optimal play, {len(keys):,} keys found")
-    K, B, A, n = len(keys), len(br_key), len(act_branch), len(keys) * hp
+    K, B, A = len(keys), len(br_key), len(act_branch)
     bk, bp = np.asarray(br_key, dtype=np.int64), np.asarray(br_p)
     ab = np.asarray(act_branch, dtype=np.int64)
-    h = np.arange(hp)
-    # pair a * hp + h: plan act_label[a] of branch act_branch[a] played at damage taken h; its decision
-    # (branch, h) is group ab[a] * hp + h, and its state (key of the branch, h)
     sizes = np.array([p[0].size for p in parts], dtype=np.int64)
-    owner = np.repeat(np.arange(A), sizes)
+    owner = np.repeat(np.arange(A), sizes)  # the action of each row (rows in action order)
     dest = np.concatenate([p[0] for p in parts]) if A else np.zeros(0, np.int64)
     dmg = np.concatenate([p[1] for p in parts]) if A else np.zeros(0, np.int64)
     prob = np.concatenate([p[2] for p in parts]) if A else np.zeros(0)
-    hh = h[:, None] + dmg[None, :]  # hp x rows
-    live = prob[None, :] > 0
-    alive = (hh < hp) & live
-    pair = owner[None, :] * hp + h[:, None]
-    P = sp.csr_matrix(
-        (np.broadcast_to(prob, hh.shape)[alive], (pair[alive], (dest[None, :] * hp + hh)[alive])), shape=(A * hp, n)
-    )
-    kill = np.zeros(A * hp)
-    np.add.at(kill, pair[~alive & live], np.broadcast_to(prob, hh.shape)[~alive & live])
-    group_of = (ab[:, None] * hp + h[None, :]).ravel()  # the decision each pair is played at
-    state_of = (bk[ab][:, None] * hp + h[None, :]).ravel()  # the state each pair is played from
-    gstate = (bk[:, None] * hp + h[None, :]).ravel()  # the state of each decision
-    gweight = np.repeat(bp, hp)  # the probability of each decision's branch
-    edges = P.astype(bool).astype(np.float64).tocsr()
-
-    def toward(ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return (per state, the fewest rounds to a chance of a kill by the pairs ``ok``, inf if none;
-        per decision, a pair of ``ok`` stepping nearer, -1 if none), by breadth first search from the
-        kill."""
-        sel = np.flatnonzero(ok)
-        sub = edges[sel].tocoo()
-        # state graph over n + 1 nodes (node n: killed), reversed: successor -> state
-        killing = sel[kill[sel] > 0]
-        src = np.concatenate([state_of[sel][sub.row], state_of[killing]])
-        dst = np.concatenate([sub.col, np.full(killing.size, n)])
-        g = sp.csr_matrix((np.ones(src.size), (dst, src)), shape=(n + 1, n + 1))
-        dist = csg.shortest_path(g, unweighted=True, indices=n, directed=True)[:n]
-        near = np.full(sel.size, np.inf)
-        if sub.nnz:
-            np.minimum.at(near, sub.row, dist[sub.col])
-        near[kill[sel] > 0] = 0.0
-        good = sel[near < dist[state_of[sel]]]
-        return dist, _first_pair(good, group_of, B * hp)
-
-    def covered(ok: np.ndarray) -> np.ndarray:
-        """Per state: every branch of its key has a pair of ``ok`` (a state with no branch has none)."""
-        has = np.zeros(B * hp, dtype=bool)
-        has[group_of[ok]] = True
-        miss = np.zeros(n, dtype=bool)
-        miss[gstate[~has]] = True
-        for k in blocked:
-            miss[k * hp : (k + 1) * hp] = True
-        some = np.zeros(n, dtype=bool)
-        some[gstate] = True
-        return some & ~miss
-
-    # 1. F: the states some play kills from with probability 1 (the largest such set)
-    anyp = np.ones(A * hp, dtype=bool)
-    dist_any, near_any = toward(anyp)  # by any play: outside F, the policy plays towards a kill
-    F = np.isfinite(dist_any) & covered(anyp)
-    while True:
-        check_time("optimal play, the states a kill is certain from")
-        ok = F[state_of] & ((edges @ (~F).astype(np.float64)) == 0)
-        dist, step = toward(ok)
-        F_new = F & np.isfinite(dist) & covered(ok)
-        if (F_new == F).all():
-            break
-        F = F_new
-    # 2. a first proper policy on F: at each decision a step towards a kill, else a pair staying in F
-    policy = np.where(step >= 0, step, _first_pair(np.flatnonzero(ok), group_of, B * hp))
-    gin = F[gstate]  # the decisions of the states of F
-    policy[~gin] = -1
-    # the states of F in an order where every transition leads later (damage taken ascending, then
-    # the keys in topological order of their own moves), so that I - Q is triangular when the keys
-    # never return (armor points, Shells, MP only go down) and its LU has no fill-in
+    live = prob > 0  # (a row of probability 0 leads nowhere)
+    owner, dest, dmg, prob = owner[live], dest[live], dmg[live], prob[live]
+    no_branch = np.ones(K, dtype=bool)
+    no_branch[bk] = False
+    blocked_keys = np.zeros(K, dtype=bool)
+    blocked_keys[sorted(blocked)] = True
     rank = _key_rank(K, bk[ab][owner], dest)
-    order = np.lexsort((np.tile(rank, hp), np.repeat(h, K)))
-    flat = (np.tile(np.arange(K), hp) * hp + np.repeat(h, K))[order]
-    inF = flat[F[flat]]
-    G = np.flatnonzero(gin)
-
-    def chain_of(pol: np.ndarray) -> tuple[Any, np.ndarray]:
-        """(Q, kill) of the policy ``pol`` over every state: each decision's pair weighted by its
-        branch's probability."""
-        d = np.flatnonzero(pol >= 0)
-        pick = sp.csr_matrix((gweight[d], (gstate[d], pol[d])), shape=(n, A * hp))
-        return (pick @ P).tocsr(), pick @ kill
-
-    def evaluate(pol: np.ndarray) -> np.ndarray:
-        """m of the policy ``pol`` on F (inf elsewhere), from (I - Q) m = 1."""
-        m = np.full(n, np.inf)
-        if inF.size:
-            Q = chain_of(pol)[0][inF][:, inF]
-            m[inF] = np.atleast_1d(
-                spl.spsolve((sp.identity(inF.size, format="csc") - Q).tocsc(), np.ones(inF.size), permc_spec="NATURAL")
-            )
-        return m
-
-    def greedy(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pair sum p m (inf for pairs leaving F), and per decision its minimum."""
-        fin = np.where(np.isfinite(m), m, 0.0)
-        q = np.where(ok, P @ fin, np.inf)
-        best = np.full(B * hp, np.inf)
-        np.minimum.at(best, group_of, q)
-        return q, best
-
-    m = evaluate(policy)
-    for it in range(MAX_POLICY_STEPS):
-        check_time(f"optimal play, policy step {it + 1:,}")
-        q, best = greedy(m)
-        cur = np.full(B * hp, np.inf)
-        cur[G] = q[policy[G]]
-        better = gin & (cur > best + TIE * np.maximum(best, 1.0))
-        if not better.any():
-            break
-        first = _first_within(q, best, group_of, B * hp)
-        policy[better] = first[better]
-        m = evaluate(policy)
-    # the plan reported: the first listed within TIE of the minimum; m of exactly that policy
-    q, best = greedy(m)
-    first = _first_within(q, best, group_of, B * hp)
-    policy[G] = first[G]
-    m = evaluate(policy)
-    # outside F: towards the nearest kill by any plan (every play's mean is infinite there)
-    out = ~gin & (near_any >= 0)
-    policy[out] = near_any[out]
-    choice = np.asarray([*act_label, -1], dtype=np.int64)[np.where(policy >= 0, policy // hp, A)]
+    moves = _Moves(hp, K, B, A, bk, bp, ab, owner, dest, dmg, prob, no_branch | blocked_keys, rank)
+    # what the bands below read of the solved ones, per (key, damage taken): m, F, and the fewest
+    # rounds to a chance of a kill, by plays within F and by any play
+    m_all = np.full((K, hp), np.inf)
+    f_all = np.zeros((K, hp), dtype=bool)
+    dist_ok_all = np.full((K, hp), np.inf)
+    dist_any_all = np.full((K, hp), np.inf)
+    policy_all = np.full((B, hp), -1, dtype=np.int64)  # the action of each decision (branch, damage taken)
+    per_band = BAND_TRANSITIONS if band_transitions is None else band_transitions
+    L_max = max(1, min(hp, per_band // max(int(owner.size), 1)))
+    for h1 in range(hp, 0, -L_max):
+        h0 = max(0, h1 - L_max)
+        check_time(f"optimal play, damage taken {h0:,} to {h1 - 1:,} of {hp:,}")
+        band = _solve_band(moves, h0, h1, m_all, f_all, dist_ok_all, dist_any_all)
+        m_all[:, h0:h1], f_all[:, h0:h1], dist_ok_all[:, h0:h1], dist_any_all[:, h0:h1], policy_all[:, h0:h1] = band
+    choice = np.asarray([*act_label, -1], dtype=np.int64)[np.where(policy_all >= 0, policy_all, A)]
     # P(killed by round t) under the policy: its chain from the start; a state with no decision
     # played stays as it is
-    Q, killv = chain_of(policy)
+    n = K * hp
+    dec_b, dec_h = np.nonzero(policy_all >= 0)
+    dec_a = policy_all[dec_b, dec_h]
+    starts = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=A))])
+    count = starts[dec_a + 1] - starts[dec_a]
+    rep = np.repeat(np.arange(dec_a.size), count)
+    row = starts[dec_a][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(count) - count, count))
+    src = bk[dec_b][rep] * hp + dec_h[rep]
+    w = bp[dec_b][rep] * prob[row]
+    to = dec_h[rep] + dmg[row]
+    alive = to < hp
+    Q = sp.csr_matrix((w[alive], (src[alive], (dest[row] * hp + to)[alive])), shape=(n, n))
+    killv = np.bincount(src[~alive], weights=w[~alive], minlength=n)
     weight = np.asarray(Q.sum(axis=1)).ravel() + killv
     idle = np.flatnonzero(weight < 1 - 1e-9)  # the mass of decisions nobody plays: no change
     Q = (Q + sp.csr_matrix((1 - weight[idle], (idle, idle)), shape=(n, n))).tocsr()
-    can = np.isfinite(dist_any)
+    can = np.isfinite(dist_any_all).ravel()
     QT = Q.T.tocsr()
     v = np.zeros(n)
     v[0] = 1.0
@@ -472,14 +402,197 @@ def solve_keyed_policy(
         v = QT @ v
         if v.sum() < CHAIN_TAIL or float(v[can].sum()) < CHAIN_TAIL:
             break
-    return KeyedPolicy(labels, keys, m.reshape(K, hp), bk, br_named, choice.reshape(B, hp), np.array(by), float(m[0]))
+    return KeyedPolicy(labels, keys, m_all, bk, br_named, choice, np.array(by), float(m_all[0, 0]))
+
+
+@dataclass(frozen=True)
+class _Moves:
+    """A planned chain as flat arrays (:func:`solve_keyed_policy`): ``hp``; K keys, B branches (each
+    a decision at every damage level), A actions (a plan of a branch); per branch its key ``bk`` and
+    probability ``bp``, per action its branch ``ab``; per row its action ``owner`` (rows in action
+    order), ``dest`` key, ``dmg`` (the branch's damage included) and ``prob``; per key ``bare`` (a
+    branch with no plan, or no branch: never certain to be killed) and its topological ``rank``."""
+
+    hp: int
+    K: int
+    B: int
+    A: int
+    bk: np.ndarray
+    bp: np.ndarray
+    ab: np.ndarray
+    owner: np.ndarray
+    dest: np.ndarray
+    dmg: np.ndarray
+    prob: np.ndarray
+    bare: np.ndarray
+    rank: np.ndarray
+
+
+def _solve_band(
+    moves: _Moves,
+    h0: int,
+    h1: int,
+    m_all: np.ndarray,
+    f_all: np.ndarray,
+    dist_ok_all: np.ndarray,
+    dist_any_all: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return optimal play over damage taken h0..h1 - 1 (:func:`solve_keyed_policy`, steps 1-3),
+    the levels from h1 up solved already (``m_all``, ``f_all``, ``dist_ok_all``, ``dist_any_all``):
+    per key and level of the band, (m, F, the fewest rounds to a chance of a kill within F and by
+    any play), and per (branch, level) the action played (-1: none)."""
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csg
+    import scipy.sparse.linalg as spl
+
+    hp, K, B, A, bk, bp, ab = moves.hp, moves.K, moves.B, moves.A, moves.bk, moves.bp, moves.ab
+    owner, dest, dmg, prob, rank = moves.owner, moves.dest, moves.dmg, moves.prob, moves.rank
+    L = h1 - h0
+    n = K * L  # the band's states: key * L + (h - h0)
+    h = np.arange(L)
+    hh = h[:, None] + h0 + dmg[None, :]  # L x rows: the damage taken after each row
+    inside = hh < h1
+    above = (hh >= h1) & (hh < hp)  # rows into a band solved already
+    killed = hh >= hp
+    pair = owner[None, :] * L + h[:, None]  # pair a * L + j: action a played at level h0 + j
+    p2 = np.broadcast_to(prob, hh.shape)
+    P = sp.csr_matrix((p2[inside], (pair[inside], (dest[None, :] * L + hh - h0)[inside])), shape=(A * L, n))
+    kill = np.bincount(pair[killed], weights=p2[killed], minlength=A * L)
+    # the rows into higher bands: what they expect, whether they all stay within F, and the nearest
+    # kill by them
+    up_pair = pair[above]
+    up_dest = np.broadcast_to(dest, hh.shape)[above]
+    up_h = hh[above]
+    m_up = m_all[up_dest, up_h]
+    up_val = np.bincount(up_pair, weights=p2[above] * np.where(np.isfinite(m_up), m_up, 0.0), minlength=A * L)
+    up_bad = np.bincount(up_pair, weights=~f_all[up_dest, up_h], minlength=A * L) > 0
+    up_ok = np.full(A * L, np.inf)
+    np.minimum.at(up_ok, up_pair, dist_ok_all[up_dest, up_h])
+    up_any = np.full(A * L, np.inf)
+    np.minimum.at(up_any, up_pair, dist_any_all[up_dest, up_h])
+    group_of = (ab[:, None] * L + h[None, :]).ravel()  # the decision (branch, level) each pair is played at
+    state_of = (bk[ab][:, None] * L + h[None, :]).ravel()  # the state each pair is played from
+    gstate = (bk[:, None] * L + h[None, :]).ravel()  # the state of each decision
+    gweight = np.repeat(bp, L)  # the probability of each decision's branch
+    edges = P.astype(bool).astype(np.float64).tocsr()
+
+    def toward(ok: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (per state, the fewest rounds to a chance of a kill by the pairs ``ok``, inf if
+        none, a row into a higher band costing that state's own (``up``: per pair, the least); per
+        decision, a pair of ``ok`` stepping nearer, -1 if none), by shortest paths from the kill."""
+        sel = np.flatnonzero(ok)
+        sub = edges[sel].tocoo()
+        # state graph over n + 1 nodes (node n: killed), reversed: successor -> state; a kill costs
+        # 1 round, a row into a higher band 1 + that state's distance
+        exits = np.where(kill[sel] > 0, 1.0, 1.0 + up[sel])
+        far = np.isfinite(exits)
+        src = np.concatenate([sub.col, np.full(int(far.sum()), n)])
+        dst = np.concatenate([state_of[sel][sub.row], state_of[sel][far]])
+        wgt = np.concatenate([np.ones(sub.nnz), exits[far]])
+        if (wgt == 1.0).all():  # no row into a higher band: breadth first
+            g = sp.csr_matrix((wgt, (src, dst)), shape=(n + 1, n + 1))
+            dist = csg.shortest_path(g, unweighted=True, indices=n, directed=True)[:n]
+        else:
+            # (duplicate edges keep their least cost: a COO matrix would add them up)
+            order = np.lexsort((wgt, dst, src))
+            src, dst, wgt = src[order], dst[order], wgt[order]
+            first = np.ones(src.size, dtype=bool)
+            first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+            g = sp.csr_matrix((wgt[first], (src[first], dst[first])), shape=(n + 1, n + 1))
+            dist = csg.dijkstra(g, directed=True, indices=n)[:n]
+        near = np.where(kill[sel] > 0, 0.0, up[sel])
+        if sub.nnz:
+            np.minimum.at(near, sub.row, dist[sub.col])
+        good = sel[near < dist[state_of[sel]]]
+        return dist, _first_pair(good, group_of, B * L)
+
+    band_blocked = np.repeat(moves.bare, L)
+
+    def covered(ok: np.ndarray) -> np.ndarray:
+        """Per state: every branch of its key has a pair of ``ok`` (a state with no branch has none)."""
+        has = np.zeros(B * L, dtype=bool)
+        has[group_of[ok]] = True
+        miss = band_blocked.copy()
+        miss[gstate[~has]] = True
+        return ~miss
+
+    # 1. F: the states some play kills from with probability 1 (the largest such set)
+    anyp = np.ones(A * L, dtype=bool)
+    dist_any, near_any = toward(anyp, up_any)  # by any play: outside F, the policy plays towards a kill
+    F = np.isfinite(dist_any) & covered(anyp)
+    while True:
+        check_time("optimal play, the states a kill is certain from")
+        ok = F[state_of] & ((edges @ (~F).astype(np.float64)) == 0) & ~up_bad
+        dist, step = toward(ok, up_ok)
+        F_new = F & np.isfinite(dist) & covered(ok)
+        if (F_new == F).all():
+            break
+        F = F_new
+    # 2. a first proper policy on F: at each decision a step towards a kill, else a pair staying in F
+    policy = np.where(step >= 0, step, _first_pair(np.flatnonzero(ok), group_of, B * L))
+    gin = F[gstate]  # the decisions of the states of F
+    policy[~gin] = -1
+    # the states of F in an order where every transition leads later (damage taken ascending, then
+    # the keys in topological order of their own moves), so that I - Q is triangular when the keys
+    # never return (armor points, Shells, MP only go down) and its LU has no fill-in
+    order = np.lexsort((np.tile(rank, L), np.repeat(h, K)))
+    flat = (np.tile(np.arange(K), L) * L + np.repeat(h, K))[order]
+    inF = flat[F[flat]]
+    G = np.flatnonzero(gin)
+
+    def evaluate(pol: np.ndarray) -> np.ndarray:
+        """m of the policy ``pol`` on F (inf elsewhere), from (I - Q) m = 1 + what the rows into
+        higher bands expect."""
+        m = np.full(n, np.inf)
+        if inF.size:
+            d = np.flatnonzero(pol >= 0)
+            pick = sp.csr_matrix((gweight[d], (gstate[d], pol[d])), shape=(n, A * L))
+            Q = (pick @ P).tocsr()[inF][:, inF]
+            rhs = 1.0 + (pick @ up_val)[inF]
+            m[inF] = np.atleast_1d(
+                spl.spsolve((sp.identity(inF.size, format="csc") - Q).tocsc(), rhs, permc_spec="NATURAL")
+            )
+        return m
+
+    def greedy(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pair sum p m (inf for pairs leaving F), and per decision its minimum."""
+        fin = np.where(np.isfinite(m), m, 0.0)
+        q = np.where(ok, P @ fin + up_val, np.inf)
+        best = np.full(B * L, np.inf)
+        np.minimum.at(best, group_of, q)
+        return q, best
+
+    m = evaluate(policy)
+    for it in range(MAX_POLICY_STEPS):
+        check_time(f"optimal play, policy step {it + 1:,}")
+        q, best = greedy(m)
+        cur = np.full(B * L, np.inf)
+        cur[G] = q[policy[G]]
+        better = gin & (cur > best + TIE * np.maximum(best, 1.0))
+        if not better.any():
+            break
+        first = _first_within(q, best, group_of, B * L)
+        policy[better] = first[better]
+        m = evaluate(policy)
+    # the plan reported: the first listed within TIE of the minimum; m of exactly that policy
+    q, best = greedy(m)
+    first = _first_within(q, best, group_of, B * L)
+    policy[G] = first[G]
+    m = evaluate(policy)
+    # outside F: towards the nearest kill by any plan (every play's mean is infinite there)
+    out = ~gin & (near_any >= 0)
+    policy[out] = near_any[out]
+    action = np.where(policy >= 0, policy // L, -1).reshape(B, L)
+    return m.reshape(K, L), F.reshape(K, L), dist.reshape(K, L), dist_any.reshape(K, L), action
 
 
 def _key_rank(K: int, src: np.ndarray, dest: np.ndarray) -> np.ndarray:
     """Return a rank per key, each key before every key its plans lead to (Kahn's topological
     order of the key graph from ``src`` to ``dest``, moves to the same key left out); keys on a
     cycle keep their order of discovery after the rest."""
-    edge = np.unique(np.stack([src, dest])[:, src != dest], axis=1)
+    moves = src != dest
+    code = np.unique(src[moves] * K + dest[moves])  # (one int per edge: sorts as (src, dest) pairs do)
+    edge = np.stack([code // K, code % K])
     indeg = np.bincount(edge[1], minlength=K)
     out_start = np.searchsorted(edge[0], np.arange(K + 1))
     rank = np.full(K, -1, dtype=np.int64)

@@ -49,8 +49,23 @@ def test_the_transitions_are_counted_as_the_solver_counts_them():
 
 
 def test_a_fight_past_the_bound_is_refused_before_the_solve():
-    """The Paladin against the Warrior: 5,504,328 transitions (1,581 keys x 102 HP), past the
-    4,000,000 the solver takes: ``wb.optimal_play`` refuses it from the chain's count."""
-    with pytest.raises(wb.RulesError, match="over 4,000,000 transitions") as err:
-        wb.optimal_play(CAT.creature("Paladin"), CAT.creature("Warrior"))
+    """The Destroyer (105 MP) against the Warrior: past the 16,000,000 transitions optimal play
+    takes (MAX_POLICY_TRANSITIONS): ``wb.optimal_play`` refuses it from the chain's count, as the
+    keys are found."""
+    with pytest.raises(wb.RulesError, match="over 16,000,000 transitions") as err:
+        wb.optimal_play(CAT.creature("Destroyer"), CAT.creature("Warrior"))
     assert err.value.field == "target"
+
+
+def test_a_fight_once_too_large_is_solved_in_bands():
+    """The Paladin against the Warrior: 5,504,328 transitions (1,581 keys x 102 HP), refused while the
+    solver built one matrix over every damage level (past 4,000,000), now solved by backward
+    induction over bands of damage taken: never slower than the damage play (its exact chain), and
+    its P(killed by t) reaches 1."""
+    a, t = CAT.creature("Paladin"), CAT.creature("Warrior")
+    policy, frame = wb.optimal_play(a, t)
+    damage_play = wb.rounds_to_kill(a, t)
+    assert bool(damage_play["exact"][0])
+    mean = float((damage_play["round"] * damage_play["p_killed_at"]).sum())
+    assert policy.mean <= mean * (1 + 1e-12)
+    assert frame.height > 100_000 and frame["plan"].null_count() < frame.height

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from workbench.state_chain import KeyedTurn, PlannedChain, solve_keyed_chain, solve_keyed_policy
+from workbench.state_chain import Branch, KeyedTurn, PlannedChain, solve_keyed_chain, solve_keyed_policy
 
 
 def _sunder_and_strike(hp: int) -> PlannedChain:
@@ -76,11 +76,13 @@ def _exact_mean(start, hp, keys, plans, policy):
     return a[at[(start, 0)]][n] / a[at[(start, 0)]][at[(start, 0)]]
 
 
+@pytest.mark.parametrize("band", [None, 1])
 @pytest.mark.parametrize("seed", range(5))
-def test_the_policy_is_the_best_of_every_deterministic_policy(seed):
+def test_the_policy_is_the_best_of_every_deterministic_policy(seed, band):
     """Oracle: three keys, two plans at each, HP 3 (9 states, 2^9 deterministic policies), random rows with
     rational probabilities; every policy's mean exact in Fractions. The solver's mean equals the smallest
-    to 1e-12, and the rounds left it reports at the start are that mean."""
+    to 1e-12, and the rounds left it reports at the start are that mean; solved as one band and one damage
+    level a band (``band_transitions=1``)."""
     rng = np.random.default_rng(seed)
     keys, hp = ["a", "b", "c"], 3
     plans = {}
@@ -98,7 +100,7 @@ def test_the_policy_is_the_best_of_every_deterministic_policy(seed):
             for lab, rows in plans[key].items()
         }
 
-    kp = solve_keyed_policy(PlannedChain("a", hp, turn, lambda k: {"key": k}), 1000, also=keys)
+    kp = solve_keyed_policy(PlannedChain("a", hp, turn, lambda k: {"key": k}), 1000, also=keys, band_transitions=band)
     states = [(k, t) for k in keys for t in range(hp)]
     means = []
     for choice in itertools.product(("x", "y"), repeat=len(states)):
@@ -176,3 +178,43 @@ def test_by_hand_dice_before_the_plan():
     assert chosen == {"trap": "Safe", "lucky": "Risky", "plain": "Safe"}  # with 2 left (damage taken 0)
     assert kp.by.tolist() == pytest.approx([5 / 8, 1.0], abs=1e-15)
     assert kp.rounds_left[0].tolist() == pytest.approx([11 / 8, 1.0], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bands_of_damage_taken_change_nothing(seed):
+    """Backward induction over bands of damage taken: the same fight (six keys, three plans each,
+    dice before the plan at some keys, a key with no plan, rows that stay put) solved as one band,
+    a band of each damage level and bands of 7 levels gives the same plans, rounds left and P(killed
+    by t) to 1e-12."""
+    rng = np.random.default_rng(100 + seed)
+    keys, hp = list(range(6)), 40
+    tables = {}
+    for k in keys:
+        tables[k] = {}
+        for lab in ("x", "y", "z"):
+            n = int(rng.integers(1, 5))
+            w = rng.random(n) + 0.05
+            tables[k][lab] = KeyedTurn(
+                [int(rng.integers(6)) for _ in range(n)], rng.integers(0, 4, size=n), w / w.sum()
+            )
+
+    def turn(key):
+        if key == 5:
+            return {}  # no plan: the state stays as it is
+        if key % 2:  # dice before the plan: a trap (1/4) deals 1 first, and plan "z" is not legal after it
+            return [
+                Branch(0.25, 1, {lab: t for lab, t in tables[key].items() if lab != "z"}, {"trap": True}),
+                Branch(0.75, 0, tables[key], {"trap": False}),
+            ]
+        return tables[key]
+
+    chain = PlannedChain(0, hp, turn, lambda k: {"key": k})
+    whole = solve_keyed_policy(chain, 1000)
+    rows = sum(len(t.keys) for k in keys[:5] for t in tables[k].values())
+    for band in (1, 7 * rows):
+        got = solve_keyed_policy(chain, 1000, band_transitions=band)
+        assert got.keys == whole.keys and got.labels == whole.labels
+        np.testing.assert_array_equal(got.choice, whole.choice)
+        np.testing.assert_allclose(got.rounds_left, whole.rounds_left, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(got.by, whole.by, rtol=0, atol=1e-12)
+    assert np.isfinite(whole.rounds_left).any() and (whole.choice >= 0).any()

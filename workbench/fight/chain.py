@@ -23,8 +23,8 @@ from ..columns import Columns, distinct_columns, from_key_rows, key_columns, key
 from ..errors import RulesError
 from ..memo import MEMO
 from ..state_chain import (
-    MAX_KEYED_TRANSITIONS,
     MAX_KEYS,
+    MAX_POLICY_TRANSITIONS,
     Branch,
     KeyedTurn,
     PlannedChain,
@@ -73,21 +73,30 @@ def keyed_turns(
     types: tuple[type[Columns], ...],
     plan: Any = None,
     steps: tuple[str, ...] | None = None,
+    known: dict[tuple[int, ...], tuple[int, ...]] | None = None,
 ) -> list[KeyedTurn]:
     """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call):
     the attacker's turn, its acts after the round and the target's rest (``steps``, default
     :func:`~workbench.fight.round.round_steps`), as rows (the key after the round, the target's
-    damage, probability)."""
+    damage, probability). With ``known`` (a dict kept across calls), each distinct key is one
+    tuple shared by every row that reaches it."""
     if not keys:
         return []
     steps = round_steps(rnd, passive=True) if steps is None else steps
     uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, steps=steps)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
+    # (one tuple per distinct key: a large optimal-play chain has millions of rows over a few
+    # thousand keys, and a tuple per row held most of its memory)
+    shared = {} if known is None else known
+    after = [shared.setdefault(k, k) for k in map(tuple, uniq[:, 2:].tolist())]
     out = []
     for i in range(len(keys)):
-        part = uniq[starts[i] : starts[i + 1]]
         out.append(
-            KeyedTurn([tuple(r) for r in part[:, 2:].tolist()], part[:, 1].copy(), weight[starts[i] : starts[i + 1]])
+            KeyedTurn(
+                after[starts[i] : starts[i + 1]],
+                uniq[starts[i] : starts[i + 1], 1].copy(),
+                weight[starts[i] : starts[i + 1]],
+            )
         )
     return out
 
@@ -179,7 +188,7 @@ def planned_chain(
     (``rnd.plans``), for optimal play (:func:`~workbench.state_chain.solve_keyed_policy`); a
     RulesError (field ``target``, counted level by level as the keys are found, before the solve)
     past ``max_states`` keys x HP (default MAX_STATES), MAX_KEYS keys or ``max_transitions``
-    transitions (default MAX_KEYED_TRANSITIONS: the rows of every (decision, plan) x HP, counted as
+    transitions (default MAX_POLICY_TRANSITIONS: the rows of every (decision, plan) x HP, counted as
     the solver counts them).
 
     The plan is chosen once the dice before it are rolled: a description with ``ready`` (dice its
@@ -188,12 +197,13 @@ def planned_chain(
     ``opening``) has round 1 branched the same way over those acts. Each level's keys are readied
     in ONE enumeration, and its (state, plan) pairs played in another (``plan`` one label per row)."""
     max_states = MAX_STATES if max_states is None else max_states
-    max_transitions = MAX_KEYED_TRANSITIONS if max_transitions is None else max_transitions
+    max_transitions = MAX_POLICY_TRANSITIONS if max_transitions is None else max_transitions
     start, types, hp = _start(rnd)
     ready = ("ready",) if hasattr(rnd, "ready") else ()
     after = ("act", *round_steps(rnd, passive=True)[1:])  # the round once the plan is chosen
     # the plans legal at each state where a plan is chosen, each with its round
     at: dict[tuple[int, ...], dict[str, KeyedTurn]] = {}
+    known: dict[tuple[int, ...], tuple[int, ...]] = {}  # each key's one tuple
 
     def plans_at(mids: list[tuple[int, ...]]) -> None:
         new = sorted(set(mids) - at.keys())
@@ -205,7 +215,7 @@ def planned_chain(
         # rnd.plans lists them (ties go to the first)
         rows = [(k, label) for k, labels in zip(new, legal) for label in labels]
         plan = np.array([label for _, label in rows], dtype=object)
-        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan, steps=after) if rows else []
+        turns = keyed_turns(rnd, [k for k, _ in rows], types, plan, steps=after, known=known) if rows else []
         for k in new:
             at[k] = {}
         for (k, label), t in zip(rows, turns):
@@ -213,7 +223,7 @@ def planned_chain(
 
     def branches(keys: list[tuple[int, ...]], steps: tuple[str, ...]) -> list[list[Branch]]:
         """Return, per key, a Branch per state ``steps`` leave (the dice before the plan)."""
-        got = keyed_turns(rnd, keys, types, steps=steps)
+        got = keyed_turns(rnd, keys, types, steps=steps, known=known)
         plans_at([cast(tuple[int, ...], m) for t in got for m in t.keys])
         out = []
         for t in got:
