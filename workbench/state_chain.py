@@ -474,36 +474,35 @@ def _solve_band(
     state_of = (bk[ab][:, None] * L + h[None, :]).ravel()  # the state each pair is played from
     gstate = (bk[:, None] * L + h[None, :]).ravel()  # the state of each decision
     gweight = np.repeat(bp, L)  # the probability of each decision's branch
-    edges = P.astype(bool).astype(np.float64).tocsr()
+
+    # P's entries: each one's pair (P's rows in order), its successor state and the state it is
+    # played from
+    e_start = P.indptr[:-1]
+    e_has = np.diff(P.indptr) > 0
+    e_pair = np.repeat(np.arange(A * L), np.diff(P.indptr))
+    e_from = state_of[e_pair]
 
     def toward(ok: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (per state, the fewest rounds to a chance of a kill by the pairs ``ok``, inf if
         none, a row into a higher band costing that state's own (``up``: per pair, the least); per
         decision, a pair of ``ok`` stepping nearer, -1 if none), by shortest paths from the kill."""
-        sel = np.flatnonzero(ok)
-        sub = edges[sel].tocoo()
         # state graph over n + 1 nodes (node n: killed), reversed: successor -> state; a kill costs
         # 1 round, a row into a higher band 1 + that state's distance
-        exits = np.where(kill[sel] > 0, 1.0, 1.0 + up[sel])
-        far = np.isfinite(exits)
-        src = np.concatenate([sub.col, np.full(int(far.sum()), n)])
-        dst = np.concatenate([state_of[sel][sub.row], state_of[sel][far]])
-        wgt = np.concatenate([np.ones(sub.nnz), exits[far]])
-        if (wgt == 1.0).all():  # no row into a higher band: breadth first
-            g = sp.csr_matrix((wgt, (src, dst)), shape=(n + 1, n + 1))
+        mask = ok[e_pair]
+        g = sp.csr_matrix((np.ones(int(mask.sum())), (P.indices[mask], e_from[mask])), shape=(n + 1, n + 1))
+        cost = np.full(n, np.inf)
+        np.minimum.at(cost, state_of[ok], np.where(kill > 0, 1.0, 1.0 + up)[ok])
+        out = np.flatnonzero(np.isfinite(cost))
+        g = (g + sp.csr_matrix((cost[out], (np.full(out.size, n), out)), shape=(n + 1, n + 1))).tocsr()
+        if (cost[out] == 1.0).all():  # no row into a higher band: breadth first
             dist = csg.shortest_path(g, unweighted=True, indices=n, directed=True)[:n]
         else:
-            # (duplicate edges keep their least cost: a COO matrix would add them up)
-            order = np.lexsort((wgt, dst, src))
-            src, dst, wgt = src[order], dst[order], wgt[order]
-            first = np.ones(src.size, dtype=bool)
-            first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-            g = sp.csr_matrix((wgt[first], (src[first], dst[first])), shape=(n + 1, n + 1))
+            g.data[: g.indptr[n]] = 1.0  # (a move met twice was added up: it costs 1; row n as given)
             dist = csg.dijkstra(g, directed=True, indices=n)[:n]
-        near = np.where(kill[sel] > 0, 0.0, up[sel])
-        if sub.nnz:
-            np.minimum.at(near, sub.row, dist[sub.col])
-        good = sel[near < dist[state_of[sel]]]
+        near = np.where(kill > 0, 0.0, up)  # per pair: the nearest state its rows lead to
+        if e_has.any():
+            near[e_has] = np.minimum(near[e_has], np.minimum.reduceat(dist[P.indices], e_start[e_has]))
+        good = np.flatnonzero(ok & (near < dist[state_of]))
         return dist, _first_pair(good, group_of, B * L)
 
     band_blocked = np.repeat(moves.bare, L)
@@ -522,7 +521,7 @@ def _solve_band(
     F = np.isfinite(dist_any) & covered(anyp)
     while True:
         check_time("optimal play, the states a kill is certain from")
-        ok = F[state_of] & ((edges @ (~F).astype(np.float64)) == 0) & ~up_bad
+        ok = F[state_of] & ((P @ (~F).astype(np.float64)) == 0) & ~up_bad
         dist, step = toward(ok, up_ok)
         F_new = F & np.isfinite(dist) & covered(ok)
         if (F_new == F).all():
@@ -549,9 +548,11 @@ def _solve_band(
             pick = sp.csr_matrix((gweight[d], (gstate[d], pol[d])), shape=(n, A * L))
             Q = (pick @ P).tocsr()[inF][:, inF]
             rhs = 1.0 + (pick @ up_val)[inF]
-            m[inF] = np.atleast_1d(
-                spl.spsolve((sp.identity(inF.size, format="csc") - Q).tocsc(), rhs, permc_spec="NATURAL")
-            )
+            M = (sp.identity(inF.size, format="csr") - Q).tocsr()
+            if (M.indices < np.repeat(np.arange(inF.size), np.diff(M.indptr))).any():  # a key returns
+                m[inF] = np.atleast_1d(spl.spsolve(M.tocsc(), rhs, permc_spec="NATURAL"))
+            else:  # every transition leads later: back substitution, no factorisation
+                m[inF] = spl.spsolve_triangular(M, rhs, lower=False)
         return m
 
     def greedy(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
