@@ -130,6 +130,8 @@ def fight_rows(
     out["exact"] = np.zeros(n, dtype=bool)
     by_all = np.zeros((n, max_rounds)) if chain else None
     for i, r in enumerate(rows):
+        if state_chains and i % SOLVED_TOGETHER == 0:
+            _solve_together(rows[i : i + SOLVED_TOGETHER], options, situation, objective, max_rounds)
         check_time(f"compare, row {i + 1:,} of {n:,} with state", i, n, "rows with state")
         if not can_damage(r.attacker, r.target, options, situation):
             out["never"][i] = True
@@ -181,6 +183,39 @@ def fight_rows(
         out["p_killed_by"] = by_all
     out["plan"] = plans
     return out
+
+
+#: rows whose exact chains are solved together (:func:`_solve_together`) before they are read
+SOLVED_TOGETHER = 128
+
+
+def _solve_together(rows: list[FightRow], options: Any, situation: Any, objective: Any, max_rounds: int) -> None:
+    """Solve the exact chains of ``rows`` together (:func:`workbench.fight.chain.passive_chains`:
+    one sparse product a round for all of them), each kept in the memo under its round's key,
+    where the row's own fight (:func:`workbench.simulate.fight_rounds`) then finds it: the rows'
+    numbers are those of their own fights, only solved at once. A row this cannot serve (no round
+    description, no key, a plan chosen by its fight, a refusal) is left to its own fight, which
+    says why."""
+    from .fight.chain import passive_chains
+    from .simulate import can_damage
+    from .systems import system_of
+
+    rnds = []
+    for r in rows:
+        if r.plan is None and objective != "damage":
+            continue
+        try:
+            if not can_damage(r.attacker, r.target, options, situation):
+                continue
+            rnd = system_of(r.attacker).fight_round(r.attacker, r.target, options, situation, r.plan)
+        except RulesError:
+            continue
+        if rnd is not None and rnd.key is not None:
+            rnds.append(rnd)
+    try:
+        passive_chains(rnds, max_rounds)
+    except RulesError:
+        pass  # (each row's own fight meets it again, and raises or simulates as it would alone)
 
 
 def method_line(frame: Any) -> str:

@@ -80,6 +80,20 @@ class StateChain:
     weighted: np.ndarray | None = None
 
 
+@dataclass(frozen=True)
+class KeyedChain:
+    """One fight for :func:`solve_keyed_chains`: a target with ``hp`` hit points, the fight starting
+    at key ``start`` with no damage taken, each turn from key k being ``turn(k)``; P(killed by round
+    t) up to ``max_rounds``; ``weights`` and ``max_transitions`` as :func:`solve_keyed_chain`."""
+
+    start: Hashable
+    hp: int
+    turn: Callable[[Hashable], KeyedTurn]
+    max_rounds: int
+    weights: np.ndarray | None = None
+    max_transitions: int | None = None
+
+
 def solve_keyed_chain(
     start: Hashable,
     hp: int,
@@ -92,7 +106,7 @@ def solve_keyed_chain(
     """Return the :class:`StateChain` of a target with ``hp`` hit points, the fight starting at key
     ``start`` with no damage taken, each turn from key k being ``turn(k)``; None when the states
     reached times their turn rows pass ``max_transitions`` (default MAX_KEYED_TRANSITIONS) or the keys
-    reached pass MAX_KEYS (the caller then simulates).
+    reached pass MAX_KEYS (the caller then simulates). The one fight of :func:`solve_keyed_chains`.
 
     From state (k, h) each row (k', d, p) of ``turn(k)`` leads to (k', h + d) with probability p,
     and h + d >= hp kills. The keys reached from ``start`` are found first (breadth first, each
@@ -100,20 +114,23 @@ def solve_keyed_chain(
     ``max_transitions`` as they are found (None past them: the caller simulates instead); every
     round reports progress (:func:`workbench.arguments.check_time`: a panel's Cancel; no clock).
     """
-    import scipy.sparse as sp
-    import scipy.sparse.linalg as spl
+    return solve_keyed_chains([KeyedChain(start, hp, turn, max_rounds, weights, max_transitions)])[0]
 
-    bound = MAX_KEYED_TRANSITIONS if max_transitions is None else max_transitions
-    keys: list[Hashable] = [start]
-    where: dict[Hashable, int] = {start: 0}
+
+def _walk(c: KeyedChain) -> tuple[list[Hashable], list[KeyedTurn]] | None:
+    """Return (the keys reached from ``c.start``, breadth first, the start first; each one's turn),
+    or None past ``c.max_transitions`` (rows x HP) or MAX_KEYS keys, counted as they are found."""
+    bound = MAX_KEYED_TRANSITIONS if c.max_transitions is None else c.max_transitions
+    keys: list[Hashable] = [c.start]
+    where: dict[Hashable, int] = {c.start: 0}
     turns: list[KeyedTurn] = []
     rows_total = 0
     i = 0
     while i < len(keys):
-        t = turn(keys[i])
+        t = c.turn(keys[i])
         turns.append(t)
         rows_total += len(t.keys)
-        if rows_total * hp > bound:
+        if rows_total * c.hp > bound:
             return None
         for k in t.keys:
             if k not in where:
@@ -124,66 +141,164 @@ def solve_keyed_chain(
         i += 1
         if i % 64 == 0:
             check_time(f"the state chain, {len(keys):,} keys found")
-    n = len(keys) * hp
-    h = np.arange(hp)
-    src_parts, dst_parts, val_parts = [], [], []
-    kill = np.zeros(n)
-    for i, t in enumerate(turns):
-        dmg = np.asarray(t.damage, dtype=np.int64)
-        p = np.asarray(t.probability, dtype=np.float64)
-        dest = np.fromiter((where[k] for k in t.keys), dtype=np.int64, count=len(t.keys))
-        hh = h[:, None] + dmg[None, :]  # hp x rows
-        alive = hh < hp
-        src_parts.append(np.broadcast_to(i * hp + h[:, None], hh.shape)[alive])
-        dst_parts.append((dest[None, :] * hp + hh)[alive])
-        val_parts.append(np.broadcast_to(p, hh.shape)[alive])
-        kill[i * hp : (i + 1) * hp] = np.where(~alive, p[None, :], 0.0).sum(axis=1)
-    Q = sp.csr_matrix((np.concatenate(val_parts), (np.concatenate(src_parts), np.concatenate(dst_parts))), shape=(n, n))
+    return keys, turns
+
+
+def _edges(
+    keys: list[Hashable], turns: list[KeyedTurn], hp: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return one fight's transitions among its states (key index x hp + damage taken): (from, to,
+    probability) of every row that leaves the target standing, and each state's kill chance."""
+    where = {k: i for i, k in enumerate(keys)}
+    lens = np.fromiter((len(t.keys) for t in turns), dtype=np.int64, count=len(turns))
+    dmg = np.concatenate([np.asarray(t.damage, dtype=np.int64) for t in turns])
+    p = np.concatenate([np.asarray(t.probability, dtype=np.float64) for t in turns])
+    dest = np.fromiter((where[k] for t in turns for k in t.keys), dtype=np.int64, count=int(lens.sum()))
+    src_key = np.repeat(np.arange(len(turns)), lens)
+    h = np.arange(hp)[:, None]
+    hh = h + dmg[None, :]  # hp x rows: row r of key i from damage h leads to (dest r, h + d_r)
+    dead = hh >= hp  # a kill
+    # (a row whose probability underflowed to 0 is no edge: the searches read stored entries)
+    alive = ~dead & (p > 0)[None, :]
+    src = src_key[None, :] * hp + h
+    pp = np.broadcast_to(p, hh.shape)
+    kill = np.bincount(src[dead], weights=pp[dead], minlength=len(keys) * hp)
+    return src[alive], (dest[None, :] * hp + hh)[alive], pp[alive], kill
+
+
+def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
+    """Return the :class:`StateChain` of each fight of ``chains`` (:func:`solve_keyed_chain`), or
+    None where its walk passes the counted bounds: all solved together, as one absorbing chain
+    whose blocks are the fights (one sparse product a round for every fight, one breadth-first
+    search for what each state reaches, one sparse solve for every mean), so a compare's many
+    small fights cost little more than their arithmetic.
+
+    P(killed by round t) comes from iterating each fight's distribution over its states until the
+    mass left is below CHAIN_TAIL (or, where some reached state can never be killed, the mass that
+    still can), at most ``max_rounds`` rounds; the mean from (I - Q) m = 1 over the states reached
+    from the start, inf when a reached state can never be killed.
+    """
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csgraph
+    import scipy.sparse.linalg as spl
+
+    out: list[StateChain | None] = [None] * len(chains)
+    live: list[int] = []  # the fights within the bounds
+    parts = []
+    size: list[int] = []
+    for i, c in enumerate(chains):
+        walked = _walk(c)
+        if walked is None:
+            continue
+        live.append(i)
+        parts.append(_edges(*walked, c.hp))
+        size.append(len(walked[0]) * c.hp)
+    if not live:
+        return out
+    F = len(live)
+    sizes = np.array(size, dtype=np.int64)
+    offset = np.concatenate([[0], np.cumsum(sizes)])
+    N = int(offset[-1])
+    block = np.repeat(np.arange(F), sizes)  # each state's fight
+    src = np.concatenate([s + o for (s, _, _, _), o in zip(parts, offset)])
+    dst = np.concatenate([d + o for (_, d, _, _), o in zip(parts, offset)])
+    val = np.concatenate([v for _, _, v, _ in parts])
+    kill = np.concatenate([k for *_, k in parts])
+    Q = sp.csr_matrix((val, (src, dst)), shape=(N, N))
+
+    # the states reached from each start, and whether each can still be killed (a kill state is
+    # reachable from it): a reached state that cannot makes the mean infinite, and once the mass
+    # that can still be killed has left, no kill chance changes any more (the iteration stops
+    # there). Both are one compiled breadth-first search from an extra node N: its edges lead to
+    # every start, or, over the edges reversed, to every state with a kill chance.
+    def searched(frm: np.ndarray, to: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+        g = sp.csr_matrix(
+            (
+                np.ones(frm.size + seeds.size),
+                (np.concatenate([frm, np.full(seeds.size, N)]), np.concatenate([to, seeds])),
+            ),
+            shape=(N + 1, N + 1),
+        )
+        got = np.zeros(N + 1, dtype=bool)
+        got[csgraph.breadth_first_order(g, N, directed=True, return_predecessors=False)] = True
+        return got[:N]
+
+    reach = searched(src, dst, offset[:-1])
+    can = searched(dst, src, np.flatnonzero(kill > 0))
+    stuck = np.bincount(block, weights=reach & ~can, minlength=F) > 0
+    limit = np.array([chains[i].max_rounds for i in live], dtype=np.int64)
+    w = [None if chains[i].weights is None else np.asarray(chains[i].weights, dtype=np.float64) for i in live]
+    weighted = [None if x is None else np.zeros(chains[i].hp) for x, i in zip(w, live)]
+    reads = np.array([x is not None for x in w])
+    wlen = np.array([0 if x is None else x.size for x in w], dtype=np.int64)
+
+    # the rounds, every fight at once. ``blocks``: the fights in the current product, in order
+    # (their states are those of QT, ``starts`` each one's first), ``on`` those still iterated
+    # (the product drops the fights done once they are half its states)
+    blocks = np.arange(F)
+    on = limit > 0
     QT = Q.T.tocsr()
-    # the states reached from the start, and whether each can still be killed: a reached state that
-    # cannot makes the mean infinite, and once the mass that can still be killed has left, no kill
-    # chance changes any more (the iteration stops there)
-    reach = np.zeros(n, dtype=bool)
-    reach[0] = True
-    frontier = reach.copy()
-    while frontier.any():
-        nxt = (QT @ frontier.astype(np.float64)) > 0
-        frontier = nxt & ~reach
-        reach |= nxt
-    can = kill > 0
-    while True:
-        more = can | ((Q @ can.astype(np.float64)) > 0)
-        if (more == can).all():
-            break
-        can = more
-    stuck = not can[reach].all()
-    v = np.zeros(n)
-    v[0] = 1.0  # key 0 is the start, with no damage taken
-    w = None if weights is None else np.asarray(weights, dtype=np.float64)
-    weighted = np.zeros(hp) if w is not None else None
-    by: list[float] = []
-    total = 0.0
-    for r in range(max_rounds):
-        if weighted is not None and w is not None and r < w.size:
-            weighted += w[r] * v.reshape(len(keys), hp).sum(axis=0)
-        check_time(f"the state chain of {n:,} states, round {r + 1:,}")
-        total += float(v @ kill)
-        by.append(min(total, 1.0))
+    v = np.zeros(N)
+    v[offset[:-1]] = 1.0  # each fight's start: key 0, no damage taken
+    kq, cq = kill, can
+    starts = offset[:-1].copy()
+    rounds: list[tuple[np.ndarray, np.ndarray]] = []  # per round: (fights iterated, mass killed)
+
+    def weigh(r: int, sel: np.ndarray) -> None:
+        """Add the weights' round ``r`` of the alive mass, by damage taken, of the fights ``sel``
+        (positions in ``blocks``) that read it."""
+        for j in np.flatnonzero(sel & reads[blocks] & (r < wlen[blocks])):
+            f = int(blocks[j])
+            mass = v[starts[j] : starts[j] + sizes[f]].reshape(-1, chains[live[f]].hp)
+            wf, acc = w[f], weighted[f]
+            assert wf is not None and acc is not None  # (it reads weights)
+            acc += wf[r] * mass.sum(axis=0)
+
+    weigh(0, ~on)  # (a fight of 0 rounds: the weights read its start)
+    r = 0
+    while on.any():
+        weigh(r, on)
+        check_time(f"the state chains of {N:,} states, round {r + 1:,}")
+        rounds.append((blocks[on], np.add.reduceat(v * kq, starts)[on]))
         v = QT @ v
-        if v.sum() < CHAIN_TAIL:
-            break
+        r += 1
+        tail = np.add.reduceat(v, starts) < CHAIN_TAIL
         # the mass left can never be killed: the kill chances are final (unless weights still read it)
-        if stuck and (w is None or r + 1 >= w.size) and float(v[can].sum()) < CHAIN_TAIL:
-            break
-    else:
-        if weighted is not None and w is not None and max_rounds < w.size:
-            weighted += w[max_rounds] * v.reshape(len(keys), hp).sum(axis=0)
-    if stuck:
-        return StateChain(np.array(by), float("inf"), n, weighted)
-    idx = np.flatnonzero(reach)
-    sub = Q[idx][:, idx]
-    m = spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size))
-    return StateChain(np.array(by), float(np.atleast_1d(m)[0]), n, weighted)
+        final = on & stuck[blocks] & (~reads[blocks] | (r >= wlen[blocks]))
+        if final.any():
+            tail |= final & (np.add.reduceat(np.where(cq, v, 0.0), starts) < CHAIN_TAIL)
+        last = on & ~tail & (r >= limit[blocks])
+        weigh(r, last)  # (at the round limit the weights read the mass after the last round too)
+        done = on & (tail | last)
+        if not done.any():
+            continue
+        on &= ~done
+        if sizes[blocks[on]].sum() * 2 < v.size:
+            keep = np.repeat(on, sizes[blocks])
+            blocks, on = blocks[on], on[on]
+            v, kq, cq = v[keep], kq[keep], cq[keep]
+            starts = np.concatenate([[0], np.cumsum(sizes[blocks])[:-1]]).astype(np.int64)
+            QT = QT[keep][:, keep]
+    # each fight's P(killed by round t), t = 1.. its last round: the running sum of its kills
+    fights = np.concatenate([a for a, _ in rounds] or [np.zeros(0, np.int64)])
+    mass = np.concatenate([m for _, m in rounds] or [np.zeros(0)])
+    order = np.argsort(fights, kind="stable")  # (stable: each fight's rounds in order)
+    ends = np.cumsum(np.bincount(fights, minlength=F))
+    mass = mass[order]
+    # the means: (I - Q) m = 1 over every fight's reached states, one sparse solve (the fights are
+    # its blocks); a fight whose reached state can never be killed has an infinite mean
+    pick = reach & ~stuck[block]
+    idx = np.flatnonzero(pick)
+    mean = np.full(F, np.inf)
+    if idx.size:
+        sub = Q[idx][:, idx]
+        m = np.atleast_1d(spl.spsolve((sp.identity(idx.size, format="csc") - sub).tocsc(), np.ones(idx.size)))
+        first = np.flatnonzero(~stuck)
+        mean[first] = m[np.searchsorted(idx, offset[first])]
+    for f, i in enumerate(live):
+        by = np.minimum(np.cumsum(mass[ends[f - 1] if f else 0 : ends[f]]), 1.0)
+        out[i] = StateChain(by, float(mean[f]), int(sizes[f]), weighted[f])
+    return out
 
 
 #: two expected-rounds values closer than this (relative) are a tie: the plan listed first wins, as

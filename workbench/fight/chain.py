@@ -26,15 +26,24 @@ from ..state_chain import (
     MAX_KEYS,
     MAX_POLICY_TRANSITIONS,
     Branch,
+    KeyedChain,
     KeyedTurn,
     PlannedChain,
     StateChain,
-    solve_keyed_chain,
+    solve_keyed_chains,
 )
 from .draw import Enumerator
 from .round import FightRound, between_of, play, round_steps
 
-__all__ = ["MAX_STATES", "MAX_TRANSITIONS", "enumerated", "keyed_turns", "passive_chain", "planned_chain"]
+__all__ = [
+    "MAX_STATES",
+    "MAX_TRANSITIONS",
+    "enumerated",
+    "keyed_turns",
+    "passive_chain",
+    "passive_chains",
+    "planned_chain",
+]
 
 #: keys x HP past which the chain is not built (the fight is simulated, docs/limits.md)
 MAX_STATES = 200_000
@@ -128,36 +137,77 @@ def passive_chain(
     round, the target's rest: :func:`~workbench.fight.round.round_steps`), solved by
     :func:`~workbench.state_chain.solve_keyed_chain`; None past the counted bounds (module
     docstring: ``max_states`` and ``max_transitions`` default to MAX_STATES and MAX_TRANSITIONS).
+    The one fight of :func:`passive_chains`."""
+    return passive_chains([rnd], max_rounds, weights=weights, max_states=max_states, max_transitions=max_transitions)[0]
+
+
+def passive_chains(
+    rnds: list[FightRound],
+    max_rounds: int,
+    *,
+    weights: np.ndarray | None = None,
+    max_states: int | None = None,
+    max_transitions: int | None = None,
+) -> list[StateChain | None]:
+    """Return :func:`passive_chain` of each round of ``rnds`` (a compare's rows): each one's keys
+    found on its own, the chains solved together (:func:`~workbench.state_chain.solve_keyed_chains`)
+    in batches of at most ``max_transitions`` transitions, so memory stays one large chain's.
 
     Reused across calls: a round with a ``key`` (its models, options, situation and plan) keeps its
     chain (or that it is past the bounds) in the bounded :data:`~workbench.memo.MEMO`, its arrays
     read-only, so a repeated compare or rounds-to-kill solves nothing again."""
     max_states = MAX_STATES if max_states is None else max_states
     max_transitions = MAX_TRANSITIONS if max_transitions is None else max_transitions
-    memo_key = None
-    if weights is None and rnd.key is not None:
-        # (every bound the build and the solve read, as they stand now: a chain past one is None)
-        bounds = (max_rounds, max_states, max_transitions, state_chain_module.MAX_KEYS)
-        memo_key = ("passive chain", rnd.key, *bounds)
-        got = MEMO.lookup(memo_key)
-        if got is not None:
-            return None if got is _PAST_BOUNDS else cast(StateChain, got)
-    chain = _passive_chain(rnd, max_rounds, weights, max_states, max_transitions)
-    if memo_key is not None:
-        if chain is not None:  # (kept only without weights: ``by`` is its one array)
-            chain.by.setflags(write=False)
-        MEMO.put(memo_key, _PAST_BOUNDS if chain is None else chain)
-    return chain
+    out: list[StateChain | None] = [None] * len(rnds)
+    # (every bound the build and the solve read, as they stand now: a chain past one is None)
+    bounds = (max_rounds, max_states, max_transitions, state_chain_module.MAX_KEYS)
+    pending: list[tuple[int, Any, KeyedChain]] = []  # (position, memo key, its walked chain)
+    held = 0  # the transitions (rows x HP) of the pending chains
+
+    def solve() -> None:
+        for (i, memo_key, _), chain in zip(pending, solve_keyed_chains([c for *_, c in pending])):
+            out[i] = chain
+            if memo_key is not None:
+                if chain is not None:  # (kept only without weights: ``by`` is its one array)
+                    chain.by.setflags(write=False)
+                MEMO.put(memo_key, _PAST_BOUNDS if chain is None else chain)
+        pending.clear()
+
+    for i, rnd in enumerate(rnds):
+        memo_key = None
+        if weights is None and rnd.key is not None:
+            memo_key = ("passive chain", rnd.key, *bounds)
+            got = MEMO.lookup(memo_key)
+            if got is not None:
+                out[i] = None if got is _PAST_BOUNDS else cast(StateChain, got)
+                continue
+        walked = _passive_walk(rnd, max_states, max_transitions)
+        if walked is None:
+            if memo_key is not None:
+                MEMO.put(memo_key, _PAST_BOUNDS)
+            continue
+        first, hp, turns, rows = walked
+        if pending and held + rows * hp > max_transitions:
+            solve()
+            held = 0
+        pending.append((i, memo_key, KeyedChain(first, hp, turns.__getitem__, max_rounds, weights, max_transitions)))
+        held += rows * hp
+    if pending:
+        solve()
+    return out
 
 
 #: what the memo keeps for a chain past the counted bounds
 _PAST_BOUNDS = "past the bounds"
 
 
-def _passive_chain(
-    rnd: FightRound, max_rounds: int, weights: np.ndarray | None, max_states: int, max_transitions: int
-) -> StateChain | None:
-    """Return :func:`passive_chain`, built and solved (not looked up)."""
+def _passive_walk(
+    rnd: FightRound, max_states: int, max_transitions: int
+) -> tuple[Hashable, int, dict[Hashable, KeyedTurn], int] | None:
+    """Return (the first key, the target's HP, the round from every key the fight reaches, their rows
+    in all) of :func:`passive_chain`'s fight, the keys found breadth first, each level's in ONE
+    enumeration (:func:`keyed_turns`); None past ``max_states`` (keys x HP) or ``max_transitions``
+    (rows x HP), counted level by level as the keys are found."""
     start, types, hp = _start(rnd)
     turns: dict[Hashable, KeyedTurn] = {}
     frontier = [start]
@@ -178,7 +228,7 @@ def _passive_chain(
         if rows * hp > max_transitions:
             return None
         frontier = sorted(cast(set[tuple[int, ...]], {k for t in got for k in t.keys} - turns.keys()))
-    return solve_keyed_chain(first, hp, turns.__getitem__, max_rounds, weights=weights, max_transitions=max_transitions)
+    return first, hp, turns, rows
 
 
 def planned_chain(
