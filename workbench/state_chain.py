@@ -147,8 +147,9 @@ def _walk(c: KeyedChain) -> tuple[list[Hashable], list[KeyedTurn]] | None:
 def _edges(
     keys: list[Hashable], turns: list[KeyedTurn], hp: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return one fight's transitions among its states (key index x hp + damage taken): (from, to,
-    probability) of every row that leaves the target standing, and each state's kill chance."""
+    """Return one fight's transitions among its states, numbered damage taken x keys + key index:
+    (from, to, probability) of every row that leaves the target standing, in order of the state
+    they leave (so they are a CSR matrix's entries as they stand), and each state's kill chance."""
     where = {k: i for i, k in enumerate(keys)}
     lens = np.fromiter((len(t.keys) for t in turns), dtype=np.int64, count=len(turns))
     dmg = np.concatenate([np.asarray(t.damage, dtype=np.int64) for t in turns])
@@ -160,10 +161,11 @@ def _edges(
     dead = hh >= hp  # a kill
     # (a row whose probability underflowed to 0 is no edge: the searches read stored entries)
     alive = ~dead & (p > 0)[None, :]
-    src = src_key[None, :] * hp + h
+    K = len(keys)
+    src = h * K + src_key[None, :]  # (hp x rows, damage-major: ascending as the rows are laid out)
     pp = np.broadcast_to(p, hh.shape)
-    kill = np.bincount(src[dead], weights=pp[dead], minlength=len(keys) * hp)
-    return src[alive], (dest[None, :] * hp + hh)[alive], pp[alive], kill
+    kill = np.bincount(src[dead], weights=pp[dead], minlength=K * hp)
+    return src[alive], (hh * K + dest[None, :])[alive], pp[alive], kill
 
 
 def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
@@ -204,18 +206,23 @@ def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
     dst = np.concatenate([d + o for (_, d, _, _), o in zip(parts, offset)])
     val = np.concatenate([v for _, _, v, _ in parts])
     kill = np.concatenate([k for *_, k in parts])
-    Q = sp.csr_matrix((val, (src, dst)), shape=(N, N))
+    # (the entries come in order of the state they leave: the CSR arrays as they stand, no sort)
+    Q = sp.csr_matrix((val, dst, np.concatenate([[0], np.cumsum(np.bincount(src, minlength=N))])), shape=(N, N))
+    QT = Q.T.tocsr()
 
     # the states reached from each start, and whether each can still be killed (a kill state is
     # reachable from it): a reached state that cannot makes the mean infinite, and once the mass
     # that can still be killed has left, no kill chance changes any more (the iteration stops
     # there). Both are one compiled breadth-first search from an extra node N: its edges lead to
     # every start, or, over the edges reversed, to every state with a kill chance.
-    def searched(frm: np.ndarray, to: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    def searched(m: Any, seeds: np.ndarray) -> np.ndarray:
+        """The states a breadth-first search over the edges of the CSR matrix ``m`` meets from an
+        extra node N whose edges lead to ``seeds``."""
         g = sp.csr_matrix(
             (
-                np.ones(frm.size + seeds.size),
-                (np.concatenate([frm, np.full(seeds.size, N)]), np.concatenate([to, seeds])),
+                np.ones(m.indices.size + seeds.size),
+                np.concatenate([m.indices, seeds]),
+                np.append(m.indptr, m.indptr[-1] + seeds.size),
             ),
             shape=(N + 1, N + 1),
         )
@@ -223,8 +230,8 @@ def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
         got[csgraph.breadth_first_order(g, N, directed=True, return_predecessors=False)] = True
         return got[:N]
 
-    reach = searched(src, dst, offset[:-1])
-    can = searched(dst, src, np.flatnonzero(kill > 0))
+    reach = searched(Q, offset[:-1])
+    can = searched(QT, np.flatnonzero(kill > 0))
     stuck = np.bincount(block, weights=reach & ~can, minlength=F) > 0
     limit = np.array([chains[i].max_rounds for i in live], dtype=np.int64)
     w = [None if chains[i].weights is None else np.asarray(chains[i].weights, dtype=np.float64) for i in live]
@@ -237,9 +244,8 @@ def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
     # (the product drops the fights done once they are half its states)
     blocks = np.arange(F)
     on = limit > 0
-    QT = Q.T.tocsr()
     v = np.zeros(N)
-    v[offset[:-1]] = 1.0  # each fight's start: key 0, no damage taken
+    v[offset[:-1]] = 1.0  # each fight's start: no damage taken, key 0
     kq, cq = kill, can
     starts = offset[:-1].copy()
     rounds: list[tuple[np.ndarray, np.ndarray]] = []  # per round: (fights iterated, mass killed)
@@ -249,10 +255,10 @@ def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
         (positions in ``blocks``) that read it."""
         for j in np.flatnonzero(sel & reads[blocks] & (r < wlen[blocks])):
             f = int(blocks[j])
-            mass = v[starts[j] : starts[j] + sizes[f]].reshape(-1, chains[live[f]].hp)
+            mass = v[starts[j] : starts[j] + sizes[f]].reshape(chains[live[f]].hp, -1)
             wf, acc = w[f], weighted[f]
             assert wf is not None and acc is not None  # (it reads weights)
-            acc += wf[r] * mass.sum(axis=0)
+            acc += wf[r] * mass.sum(axis=1)
 
     weigh(0, ~on)  # (a fight of 0 rounds: the weights read its start)
     r = 0
