@@ -260,22 +260,31 @@ def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
             assert wf is not None and acc is not None  # (it reads weights)
             acc += wf[r] * mass.sum(axis=1)
 
-    weigh(0, ~on)  # (a fight of 0 rounds: the weights read its start)
+    any_reads = bool(reads.any())
+    if any_reads:
+        weigh(0, ~on)  # (a fight of 0 rounds: the weights read its start)
     r = 0
+    any_stuck = bool(stuck.any())
+    soonest = int(limit[on].min()) if on.any() else 0  # (no fight meets its round limit before)
     while on.any():
-        weigh(r, on)
+        if any_reads:
+            weigh(r, on)
         check_time(f"the state chains of {N:,} states, round {r + 1:,}")
         rounds.append((blocks[on], np.add.reduceat(v * kq, starts)[on]))
         v = QT @ v
         r += 1
         tail = np.add.reduceat(v, starts) < CHAIN_TAIL
-        # the mass left can never be killed: the kill chances are final (unless weights still read it)
-        final = on & stuck[blocks] & (~reads[blocks] | (r >= wlen[blocks]))
-        if final.any():
-            tail |= final & (np.add.reduceat(np.where(cq, v, 0.0), starts) < CHAIN_TAIL)
-        last = on & ~tail & (r >= limit[blocks])
-        weigh(r, last)  # (at the round limit the weights read the mass after the last round too)
-        done = on & (tail | last)
+        if any_stuck:
+            # the mass left can never be killed: the kill chances are final (unless weights still read it)
+            final = on & stuck[blocks] & (~reads[blocks] | (r >= wlen[blocks]))
+            if final.any():
+                tail |= final & (np.add.reduceat(np.where(cq, v, 0.0), starts) < CHAIN_TAIL)
+        done = on & tail
+        if r >= soonest:
+            last = on & ~tail & (r >= limit[blocks])
+            if any_reads:  # (at the round limit the weights read the mass after the last round too)
+                weigh(r, last)
+            done |= last
         if not done.any():
             continue
         on &= ~done
