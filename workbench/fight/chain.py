@@ -13,7 +13,7 @@ description, and counted before the chain is built: past ``max_states`` (keys x 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Generator, Hashable
 from typing import Any, cast
 
 import numpy as np
@@ -149,9 +149,11 @@ def passive_chains(
     max_states: int | None = None,
     max_transitions: int | None = None,
 ) -> list[StateChain | None]:
-    """Return :func:`passive_chain` of each round of ``rnds`` (a compare's rows): each one's keys
-    found on its own, the chains solved together (:func:`~workbench.state_chain.solve_keyed_chains`)
-    in batches of at most ``max_transitions`` transitions, so memory stays one large chain's.
+    """Return :func:`passive_chain` of each round of ``rnds`` (a compare's rows): their keys walked
+    in step, a level of every round at a time (:func:`_walk_all`: a round class may build what the
+    level reads for all of them at once), the chains solved together
+    (:func:`~workbench.state_chain.solve_keyed_chains`) in batches of at most ``max_transitions``
+    transitions, so the solver's memory stays one large chain's.
 
     Reused across calls: a round with a ``key`` (its models, options, situation and plan) keeps its
     chain (or that it is past the bounds) in the bounded :data:`~workbench.memo.MEMO`, its arrays
@@ -173,6 +175,7 @@ def passive_chains(
                 MEMO.put(memo_key, _PAST_BOUNDS if chain is None else chain)
         pending.clear()
 
+    todo: list[tuple[int, Any]] = []  # (position, memo key) of the rounds not kept in the memo
     for i, rnd in enumerate(rnds):
         memo_key = None
         if weights is None and rnd.key is not None:
@@ -181,7 +184,8 @@ def passive_chains(
             if got is not None:
                 out[i] = None if got is _PAST_BOUNDS else cast(StateChain, got)
                 continue
-        walked = _passive_walk(rnd, max_states, max_transitions)
+        todo.append((i, memo_key))
+    for (i, memo_key), walked in zip(todo, _walk_all([rnds[i] for i, _ in todo], max_states, max_transitions)):
         if walked is None:
             if memo_key is not None:
                 MEMO.put(memo_key, _PAST_BOUNDS)
@@ -201,13 +205,12 @@ def passive_chains(
 _PAST_BOUNDS = "past the bounds"
 
 
-def _passive_walk(
-    rnd: FightRound, max_states: int, max_transitions: int
-) -> tuple[Hashable, int, dict[Hashable, KeyedTurn], int] | None:
-    """Return (the first key, the target's HP, the round from every key the fight reaches, their rows
-    in all) of :func:`passive_chain`'s fight, the keys found breadth first, each level's in ONE
-    enumeration (:func:`keyed_turns`); None past ``max_states`` (keys x HP) or ``max_transitions``
-    (rows x HP), counted level by level as the keys are found."""
+def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generator[tuple[Any, ...], None, Any]:
+    """Walk :func:`passive_chain`'s fight: the keys found breadth first, each level's in ONE
+    enumeration (:func:`keyed_turns`), counted level by level as they are found. Yields (the states
+    of the level about to be enumerated: the attacker's, the target's) before each level; returns
+    (the first key, the target's HP, the round from every key the fight reaches, their rows in all),
+    or None past ``max_states`` (keys x HP) or ``max_transitions`` (rows x HP)."""
     start, types, hp = _start(rnd)
     turns: dict[Hashable, KeyedTurn] = {}
     frontier = [start]
@@ -221,6 +224,7 @@ def _passive_walk(
     while frontier:
         if (len(turns) + len(frontier)) * hp > max_states:
             return None
+        yield from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
         got = keyed_turns(rnd, frontier, types)
         for k, t in zip(frontier, got):
             turns[k] = t
@@ -229,6 +233,33 @@ def _passive_walk(
             return None
         frontier = sorted(cast(set[tuple[int, ...]], {k for t in got for k in t.keys} - turns.keys()))
     return first, hp, turns, rows
+
+
+def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> list[Any]:
+    """Return :func:`_walking`'s result for each round of ``rnds``, the walks in step: before each
+    level, a round class with the optional hook ``prepare_turns(items)`` (items: (round, the
+    attacker's states, the target's states) of every round of that class at that level) builds what
+    those turns read for all of them at once (Last Odyssey: its plans and outcome tables in one call
+    each instead of one per round). The hook changes no number, only how many calls build them."""
+    out: list[Any] = [None] * len(rnds)
+    walks = {i: _walking(rnd, max_states, max_transitions) for i, rnd in enumerate(rnds)}
+    level: dict[int, tuple[Any, ...]] = {}
+    while walks:
+        for i, walk in list(walks.items()):
+            try:
+                level[i] = walk.send(None)
+            except StopIteration as done:
+                out[i] = done.value
+                del walks[i]
+                level.pop(i, None)
+        hooks: dict[Any, list[tuple[Any, ...]]] = {}
+        for i, (me, foe) in level.items():
+            hook = getattr(type(rnds[i]), "prepare_turns", None)
+            if hook is not None:
+                hooks.setdefault(hook, []).append((rnds[i], me, foe))
+        for hook, items in hooks.items():
+            hook(items)
+    return out
 
 
 def planned_chain(

@@ -159,66 +159,9 @@ class LastOdysseyRound:
             self._uses.append(use)
         return i
 
-    def _build(self, keys: list[tuple[int, bool, bool]]) -> list[dict[str, np.ndarray]]:
-        """Return the outcome tables of uses (use id, the foe's Shell up, the foe at full HP), all
-        resolved in ONE ``outcome_tables`` call: a turn's ability (damage), a phase ability (damage,
-        status; it reads full HP), a plan function's Dist (damage)."""
-        out: list[dict[str, np.ndarray]] = []
-        named = [k for k in keys if not isinstance(self._uses[k[0]], Dist)]
-        rows: dict[tuple[int, bool, bool], dict[str, np.ndarray]] = {}
-        if named:
-            hp = int(self.sys.hit_points(self.foe))
-            sits = []
-            for i, shell_on, full in named:
-                sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
-                if self._uses[i][1] == "phase":
-                    sit = sit.replace(target_hp=None if full or hp == 1 else hp - 1)
-                sits.append(sit)
-            attacks = [self._uses[i][0] for i, _, _ in named]
-            frame = self.sys.outcome_tables(
-                attacks, [self.me] * len(named), [self.foe] * len(named), self.options, sits
-            )
-            m = frame["matchup"].to_numpy()
-            damage = frame["damage"].to_numpy().astype(np.int64)
-            prob = frame["probability"].to_numpy().astype(np.float64)
-            status = frame["status"].to_numpy().astype(np.int64) if "status" in frame.columns else 0 * damage
-            for j, k in enumerate(named):
-                sel = m == j
-                # outcomes merged per (damage, status): a turn's use reads the damage only
-                code = damage[sel] * 2 + (status[sel] if self._uses[k[0]][1] == "phase" else 0)
-                u, inv = np.unique(code, return_inverse=True)
-                rows[k] = {
-                    "damage": u // 2,
-                    "status": u % 2,
-                    "probability": np.bincount(inv.ravel(), weights=prob[sel]),
-                }
-        for k in keys:
-            use = self._uses[k[0]]
-            if isinstance(use, Dist):
-                out.append({c: np.asarray(v) for c, v in dist_table(use, status=0).items()})
-            else:
-                out.append(rows[k])
-        return out
-
     def _ensure(self, keys: list[tuple[int, bool, bool]]) -> None:
-        """Build the tables of ``keys`` not built yet (:meth:`_build`, one call); with a key they are
-        shared by every round of these models (MEMO)."""
-        missing = []
-        for k in dict.fromkeys(keys):
-            if k in self._tables:
-                continue
-            use = self._uses[k[0]]
-            got = None if self.key is None or isinstance(use, Dist) else MEMO.lookup((*self._memo, "use", use, *k[1:]))
-            if got is None:
-                missing.append(k)
-            else:
-                self._tables[k] = cast(dict[str, np.ndarray], got)
-        if missing:
-            for k, t in zip(missing, self._build(missing)):
-                self._tables[k] = t
-                use = self._uses[k[0]]
-                if self.key is not None and not isinstance(use, Dist):
-                    MEMO.put((*self._memo, "use", use, *k[1:]), t)
+        """Build the tables of ``keys`` not built yet (:func:`_ensure_all`, one call)."""
+        _ensure_all([(self, k) for k in keys])
 
     def _draw(
         self, me: Combatant, foe: Combatant, carry: tuple[Columns, ...], draw: Draw, use: np.ndarray
@@ -253,8 +196,7 @@ class LastOdysseyRound:
         (``plan_items``), and each turn uses its abilities in order, each one the MP left still pays
         for ("Characters may never use an ability that costs more than their current MP",
         srd/heroes/numbers.md): once the MP runs out, its MP abilities are left out of the turn."""
-        sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
-        if is_sequence_plan(self.plan) or (isinstance(self.plan, str) and mp < self.me.mp):
+        if not self._chooses(mp):
             named = list(self.plan) if is_sequence_plan(self.plan) else str(self.plan).split(" + ")
             attacks = self.sys.plan_items(self.me, [self.sys.attack_named(self.me, x) for x in named], self.options)
             paid = []
@@ -263,10 +205,56 @@ class LastOdysseyRound:
                     paid.append(a)
                     mp -= a.mp_cost
             return tuple(paid) or None
-        label = choose_label(self.sys.turn_plans(self.me.replace(mp=mp), self.foe, self.options, sit), self.plan)
+        a, t, sit = self._plan_pair(shell_on, mp)
+        label = choose_label(self.sys.turn_plans(a, t, self.options, sit), self.plan)
         if label is None or isinstance(label, Dist):
             return label
         return tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
+
+    def _chooses(self, mp: int) -> bool:
+        """Return whether the turn from ``mp`` MP left is the damage play's choice among
+        ``turn_plans`` (:meth:`_choose`), not a given plan."""
+        return not (is_sequence_plan(self.plan) or (isinstance(self.plan, str) and mp < self.me.mp))
+
+    def _plan_pair(self, shell_on: bool, mp: int) -> tuple[Any, Any, Any]:
+        """Return (attacker, target, situation) of the ``turn_plans`` the damage play chooses among
+        with ``mp`` MP left, the foe's Shell up (``shell_on``) or broken."""
+        sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
+        return self.me.replace(mp=mp), self.foe, sit
+
+    @classmethod
+    def prepare_turns(cls, items: list[tuple[LastOdysseyRound, Combatant, Combatant]]) -> None:
+        """Build what the turns of many rounds from these states (a level of a compare's fights) read,
+        for all of them at once: the damage play's plan of each (Shell up, MP left) met (every
+        ``turn_plans`` in ONE ``turn_tables`` call, kept in the memo where each round's own choice
+        finds it), then every chosen plan's tables (:func:`_ensure_all`). Nothing here changes a
+        number: each round would build the same, one call at a time."""
+        states = []
+        for rnd, me, foe in items:
+            if rnd.key is None:
+                continue
+            up = (foe.shell_left > 0).tolist()
+            for on, mp in dict.fromkeys(zip(up, me.mp_left.tolist())):
+                if (on, mp, None) not in rnd._plans:
+                    states.append((rnd, bool(on), int(mp)))
+        choose: dict[Any, list[tuple[Any, Any, Any]]] = {}
+        for rnd, on, mp in states:
+            if rnd._chooses(mp) and MEMO.lookup((*cast(tuple, rnd.key), "plan", on, mp)) is None:
+                a, t, sit = rnd._plan_pair(on, mp)
+                choose.setdefault((rnd.sys, rnd.options), []).append((a, t, sit))
+        for (sys, options), got in choose.items():
+            sys.turn_tables([(a, t) for a, t, _ in got], options, [sit for *_, sit in got])
+        wanted = []
+        for rnd, on, mp in states:
+            try:
+                uses = rnd._plan_uses(on, mp, None, tables=False)
+            except RulesError:
+                continue  # (its own turn meets it again, and raises)
+            wanted += [(rnd, (u, o, True)) for u in uses for o in ((True, False) if on else (False,))]
+        try:
+            _ensure_all(wanted)
+        except RulesError:
+            pass  # (refused in some Shell state: each draw builds its own, and raises when met)
 
     def _sits(self, models: list[Any], ups: tuple[int, ...]) -> list[Any]:
         """Return the situation of a use on each of ``models``, its Shell up where ``ups`` says so."""
@@ -311,12 +299,19 @@ class LastOdysseyRound:
         return tuple(abilities[best_plan(plans, more)])
 
     def _plan_uses(
-        self, shell_on: bool, mp: int, label: str | None, beside: tuple[tuple[int, ...], list[Any]] | None = None
+        self,
+        shell_on: bool,
+        mp: int,
+        label: str | None,
+        beside: tuple[tuple[int, ...], list[Any]] | None = None,
+        tables: bool = True,
     ) -> tuple[int, ...]:
         """Return the use ids of the turn from (the foe's Shell up, ``mp`` MP left): the plan
         ``label`` (optimal play's choice) or, None, the damage play's (:meth:`_choose`); ``beside``:
         in an encounter, (each struck foe's Shell up, their creatures), the damage play's counting
-        the foes a multi-target ability strikes beside its target (:meth:`_choose_in_group`)."""
+        the foes a multi-target ability strikes beside its target (:meth:`_choose_in_group`).
+        The plan's tables are built with it (``tables`` False: left to the caller, which builds
+        many rounds' at once, :meth:`prepare_turns`; a draw builds what it still misses)."""
         k = (shell_on, mp, label) if beside is None else (shell_on, mp, label, beside[0], tuple(map(id, beside[1])))
         if k not in self._plans:
             if label is not None:
@@ -333,6 +328,8 @@ class LastOdysseyRound:
                 self._plans[k] = (self._use(got),)
             else:
                 self._plans[k] = tuple(self._use((a, "turn")) for a in got)
+                if not tables:
+                    return self._plans[k]
                 # the plan's abilities as the Shell may stand during the turn, built in one call
                 shells = (True, False) if shell_on else (False,)
                 try:
@@ -475,6 +472,79 @@ class LastOdysseyRound:
         me = cast(Combatant, states[0])
         foes = cast(list[Combatant], list(states[1 : K + 1]))
         return me, foes, cast(_Uses, states[K + 1]), [row[c] for c in cols]
+
+
+_TableKey = tuple[int, bool, bool]
+
+
+def _ensure_all(items: list[tuple[LastOdysseyRound, _TableKey]]) -> None:
+    """Build the tables of (round, use id, the foe's Shell up, the foe at full HP) not built yet,
+    every round's in ONE ``outcome_tables`` call per options (:func:`_build`); with a key they are
+    shared by every round of these models (MEMO)."""
+    missing = []
+    for rnd, k in dict.fromkeys(items):
+        if k in rnd._tables:
+            continue
+        use = rnd._uses[k[0]]
+        got = None if rnd.key is None or isinstance(use, Dist) else MEMO.lookup((*rnd._memo, "use", use, *k[1:]))
+        if got is None:
+            missing.append((rnd, k))
+        else:
+            rnd._tables[k] = cast(dict[str, np.ndarray], got)
+    if missing:
+        for (rnd, k), t in zip(missing, _build(missing)):
+            rnd._tables[k] = t
+            use = rnd._uses[k[0]]
+            if rnd.key is not None and not isinstance(use, Dist):
+                MEMO.put((*rnd._memo, "use", use, *k[1:]), t)
+
+
+def _build(items: list[tuple[LastOdysseyRound, _TableKey]]) -> list[dict[str, np.ndarray]]:
+    """Return the outcome tables of (round, (use id, the foe's Shell up, the foe at full HP)), those of
+    every round with the same options resolved in ONE ``outcome_tables`` call: a turn's ability
+    (damage), a phase ability (damage, status; it reads full HP), a plan function's Dist (damage)."""
+    rows: dict[int, dict[str, np.ndarray]] = {}
+    named: dict[Any, list[int]] = {}  # options -> the items resolved with them
+    for i, (rnd, k) in enumerate(items):
+        if not isinstance(rnd._uses[k[0]], Dist):
+            named.setdefault(rnd.options, []).append(i)
+    for options, idx in named.items():
+        attacks, attackers, targets, sits = [], [], [], []
+        for i in idx:
+            rnd, (u, shell_on, full) = items[i]
+            sit = rnd.situation.replace(target_shell_points=rnd.full_shell if shell_on else 0)
+            if rnd._uses[u][1] == "phase":
+                hp = int(rnd.sys.hit_points(rnd.foe))
+                sit = sit.replace(target_hp=None if full or hp == 1 else hp - 1)
+            attacks.append(rnd._uses[u][0])
+            attackers.append(rnd.me)
+            targets.append(rnd.foe)
+            sits.append(sit)
+        frame = items[idx[0]][0].sys.outcome_tables(attacks, attackers, targets, options, sits)
+        m = frame["matchup"].to_numpy()
+        damage = frame["damage"].to_numpy().astype(np.int64)
+        prob = frame["probability"].to_numpy().astype(np.float64)
+        status = frame["status"].to_numpy().astype(np.int64) if "status" in frame.columns else 0 * damage
+        # (the frame is sorted by matchup: each item's rows are one slice)
+        bounds = np.searchsorted(m, np.arange(len(idx) + 1))
+        for j, i in enumerate(idx):
+            rnd, k = items[i]
+            sel = slice(bounds[j], bounds[j + 1])
+            # outcomes merged per (damage, status): a turn's use reads the damage only
+            code = damage[sel] * 2 + (status[sel] if rnd._uses[k[0]][1] == "phase" else 0)
+            codes, inv = np.unique(code, return_inverse=True)
+            rows[i] = {
+                "damage": codes // 2,
+                "status": codes % 2,
+                "probability": np.bincount(inv.ravel(), weights=prob[sel]),
+            }
+    out = []
+    for i, (rnd, k) in enumerate(items):
+        use = rnd._uses[k[0]]
+        out.append(
+            {c: np.asarray(v) for c, v in dist_table(use, status=0).items()} if isinstance(use, Dist) else rows[i]
+        )
+    return out
 
 
 class PhasedRound(LastOdysseyRound):
