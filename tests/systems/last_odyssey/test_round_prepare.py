@@ -46,6 +46,7 @@ def test_the_same_frame_in_fewer_calls(monkeypatch):
             )
         else:
             assert with_hook[col].to_list() == without[col].to_list(), col
-    # the abilities resolved in fewer calls, none of them twice
+    # the abilities resolved in fewer calls; a level's plans have their tables built for both Shell
+    # states up front (as one round's plan does), a few more matchups than the draws alone reach
     assert len(calls) * 2 < len(alone), (len(calls), len(alone))
-    assert sum(calls) <= sum(alone)
+    assert sum(calls) <= 1.1 * sum(alone), (sum(calls), sum(alone))
