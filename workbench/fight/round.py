@@ -54,6 +54,13 @@ class FightRound(Protocol):
       hit point the creature has (Annulus keeps Endurance lost apart when vital damage can fall), so
       HP left cannot be read off it (a duel's HP left is then simulated).
 
+    - ``prepare_turns(items)`` (a classmethod): builds what the turns of many rounds of its class
+      read from the states given (items: (round, the attacker's states, the target's states)), for
+      all of them at once; a compare walks its rows' fights in step and calls it before each level
+      (:func:`workbench.fight.chain.passive_chains`). It must change no number: without it each
+      round builds the same when its turn meets it (Last Odyssey: a level's plans and outcome
+      tables in one call each).
+
     ``start(passive)`` with ``passive`` True starts rounds-to-kill's fight: the target neither
     attacks nor reacts.
     """
