@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, Grouped, row_groups, stacked
+from ...columns import Columns, Grouped, distinct_rows, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -139,46 +139,20 @@ class GlassEmpiresRound:
             " + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)
         }
 
-    def _plan_outcomes(self, combo: list[Any], states: list[tuple[int, int]]) -> list[PlanOutcome]:
-        """Return the outcome of the turn ``combo`` against each (armor points left, shield up) in
-        ``states`` (:meth:`GlassEmpires.plan_table` for each, the new ones resolved in ONE
-        :func:`resolve` call), grouped as the turn draws it, with its score."""
-        from .resolve import Segment, resolve, segment
-
-        n = len(states)
-        sits = [
-            self.situation.replace(target_ap=int(ap), target_hp=None, target_shield_up=bool(up)) for ap, up in states
-        ]
-        weapons = self.sys.plan_items(self.me, combo, self.options)
-        ap0, hp = self.sys._target_state([self.foe] * n, sits, self.options)
-        segs = [segment([w] * n, [self.me] * n, [self.foe] * n, self.options, sits) for w in weapons]
-        # resolve reads these numbers alone (each Attack's damage, modifier, jams, resistance, armor,
-        # Strikes and the target's traits; the armor points and HP at the start): an outcome is kept
-        # under them, so every matchup of a grid that resolves alike (another creature with the same
-        # armor and HP, a second weapon with the same numbers) reuses it
-        names = [f.name for f in dataclasses.fields(Segment)]
-        numbers = np.stack(
-            [np.asarray(getattr(g, f), dtype=np.float64) for g in segs for f in names]
-            + [np.asarray(ap0, dtype=np.float64), np.asarray(hp, dtype=np.float64)],
-            axis=1,
-        )
-        keys = [("glass empires plan outcome", self.options, row.tobytes()) for row in numbers]
-        out = [cast("PlanOutcome | None", MEMO.lookup(k)) for k in keys]
-        todo = [i for i, got in enumerate(out) if got is None]
-        if todo:
-            idx = np.array(todo)
-            sub = [Segment(**{f: getattr(g, f)[idx] for f in names}) for g in segs]
-            frame = resolve(sub, np.asarray(ap0)[idx], np.asarray(hp)[idx], self.options)
-            parts = frame.partition_by("matchup", as_dict=True, include_key=False)
-            for j, i in enumerate(todo):
-                out[i] = PlanOutcome.of(parts[(j,)])
-                MEMO.put(keys[i], out[i])
-        return cast("list[PlanOutcome]", out)
-
     def plan_tables(self, keys: list[tuple[int, ...]]) -> list[dict[str, PlanOutcome]]:
         """Return, per (armor points left, jammed, shield up), the outcome of every plan legal there
-        (label -> :class:`PlanOutcome`; a jam costs an Attack, and a plan out of reach is left out). The keys
-        with the same Attacks left are resolved together, one :func:`resolve` call per candidate plan."""
+        (label -> :class:`PlanOutcome`; a jam costs an Attack, and a plan out of reach is left out),
+        built by :func:`_plan_tables_all`."""
+        got = _plan_tables_all([(self, keys)])[0]
+        if isinstance(got, RulesError):
+            raise got.with_traceback(None)
+        return got
+
+    def _missing(self, keys: list[tuple[int, ...]]) -> dict[int, list[tuple[int, ...]]]:
+        """Return the keys of ``keys`` whose plan tables are not built yet, with the states at or
+        below them, by the Attacks a turn from them has left: armor points only go down and a broken
+        Ray Shield stays broken, so a fight that meets a state meets only states at or below it
+        (built in the same resolve calls). Tables kept in the memo are read first."""
         missing = [k for k in dict.fromkeys(keys) if k not in self._tables]
         if missing and self.key is not None:
             for k in missing:
@@ -187,8 +161,6 @@ class GlassEmpiresRound:
                     self._tables[k] = cast(dict[str, PlanOutcome], got)
             missing = [k for k in missing if k not in self._tables]
         if missing:
-            # armor points only go down and a broken Ray Shield stays broken, so a fight that meets a
-            # state meets only states at or below it: build those too, in the same resolve calls
             below = {
                 (ap, jam, up)
                 for top_ap, _, top_up in missing
@@ -200,22 +172,21 @@ class GlassEmpiresRound:
         groups: dict[int, list[tuple[int, ...]]] = {}
         for key in missing:
             groups.setdefault(max(1, self.attacks - (1 if key[1] else 0)), []).append(key)
-        for attacks, group in groups.items():
-            built: list[dict[str, PlanOutcome]] = [{} for _ in group]
-            for label, combo in self._candidates(attacks).items():
-                try:
-                    outcomes = self._plan_outcomes(combo, [(k[0], k[2]) for k in group])
-                except RulesError as exc:
-                    if exc.field != "distance" or is_sequence_plan(self.plan):
-                        raise
-                    continue
-                for j in range(len(group)):
-                    built[j][label] = outcomes[j]
-            for k, tables in zip(group, built):
-                self._tables[k] = tables
-                if self.key is not None:
-                    MEMO.put((*self.key, "plans", k), tables)
-        return [self._tables[k] for k in keys]
+        return groups
+
+    @classmethod
+    def prepare_turns(cls, items: list[tuple[GlassEmpiresRound, Combatant, Combatant]]) -> None:
+        """Build the plan tables the turns of many rounds read from these states (a level of a
+        compare's fights), every round's resolved together (:func:`_plan_tables_all`: one
+        :func:`resolve` call per options and Attacks a turn). Nothing here changes a number: each
+        round would build the same, alone, when its turn meets the state; a round the rules refuse
+        here is left to meet its refusal there."""
+        requests = []
+        for rnd, me, foe in items:
+            if rnd.key is not None:
+                keys = np.stack([foe.armor_points, me.jammed, foe.shield_up], axis=1)
+                requests.append((rnd, [tuple(k) for k in distinct_rows(keys.astype(np.int64))[0].tolist()]))
+        _plan_tables_all(requests)
 
     def _chosen(self, tables: dict[str, PlanOutcome]) -> dict[str, np.ndarray]:
         """Return the table of the plan this side plays among ``tables`` (label -> its outcome):
@@ -278,6 +249,116 @@ class GlassEmpiresRound:
         if shield_up_at_start(self.foe, self.situation):
             named["ray_shield_up"] = bool(foe.shield_up[0])
         return named
+
+
+def _plan_tables_all(
+    requests: list[tuple[GlassEmpiresRound, list[tuple[int, ...]]]],
+) -> list[list[dict[str, PlanOutcome]] | RulesError]:
+    """Return, per (round, keys), :meth:`GlassEmpiresRound.plan_tables` of the keys, or the
+    RulesError the rules raise there: each round's missing tables (and those below them,
+    :meth:`GlassEmpiresRound._missing`) built for every candidate plan, every round's outcomes in ONE
+    :func:`resolve` call per options and Attacks a turn (:func:`_outcomes_all`); a weapon out of
+    reach leaves its plans out unless the plan is given."""
+    asks: list[tuple[int, GlassEmpiresRound, list[tuple[int, ...]], str, list[Any]]] = []
+    built: list[list[dict[str, PlanOutcome]]] = []  # per (round, group): each key's tables
+    groups: list[tuple[int, GlassEmpiresRound, list[tuple[int, ...]]]] = []  # (request, round, keys)
+    for r, (rnd, keys) in enumerate(requests):
+        for attacks, group in rnd._missing(keys).items():
+            for label, combo in rnd._candidates(attacks).items():
+                asks.append((len(groups), rnd, group, label, combo))
+            groups.append((r, rnd, group))
+            built.append([{} for _ in group])
+    failed: dict[int, RulesError] = {}
+    outcomes = _outcomes_all([(rnd, combo, [(k[0], k[2]) for k in group]) for _, rnd, group, _, combo in asks])
+    for (g, rnd, group, label, _), got in zip(asks, outcomes):
+        if isinstance(got, RulesError):
+            if got.field != "distance" or is_sequence_plan(rnd.plan):
+                failed.setdefault(groups[g][0], got)
+            continue
+        for j in range(len(group)):
+            built[g][j][label] = got[j]
+    for (r, rnd, group), tables in zip(groups, built):
+        if r in failed:
+            continue
+        for k, t in zip(group, tables):
+            rnd._tables[k] = t
+            if rnd.key is not None:
+                MEMO.put((*rnd.key, "plans", k), t)
+    return [failed[r] if r in failed else [rnd._tables[k] for k in keys] for r, (rnd, keys) in enumerate(requests)]
+
+
+def _outcomes_all(
+    requests: list[tuple[GlassEmpiresRound, list[Any], list[tuple[int, int]]]],
+) -> list[list[PlanOutcome] | RulesError]:
+    """Return, per (round, the turn's Attacks ``combo``, states), the outcome of the turn against each
+    (armor points left, shield up) of the states (:meth:`GlassEmpires.plan_table` for each),
+    grouped as the turn draws it, with its score; or the RulesError the rules raise for it. The
+    outcomes not kept yet are resolved in ONE :func:`resolve` call per options and Attacks a turn,
+    for every request at once."""
+    from .resolve import Segment, resolve, segment
+
+    names = [f.name for f in dataclasses.fields(Segment)]
+    out: list[Any] = [None] * len(requests)
+    # resolve reads these numbers alone (each Attack's damage, modifier, jams, resistance, armor,
+    # Strikes and the target's traits; the armor points and HP at the start): an outcome is kept
+    # under them, so every matchup of a grid that resolves alike (another creature with the same
+    # armor and HP, a second weapon with the same numbers) reuses it
+    # per (options, Attacks a turn): each outcome not kept yet, once: its key -> (request, row)
+    todo: dict[tuple[Any, int], dict[Any, tuple[int, int]]] = {}
+    parts_of: dict[int, tuple[list[Segment], Any, Any]] = {}
+    for r, (rnd, combo, states) in enumerate(requests):
+        n = len(states)
+        sits = [
+            rnd.situation.replace(target_ap=int(ap), target_hp=None, target_shield_up=bool(up)) for ap, up in states
+        ]
+        try:
+            weapons = rnd.sys.plan_items(rnd.me, combo, rnd.options)
+            ap0, hp = rnd.sys._target_state([rnd.foe] * n, sits, rnd.options)
+            segs = [segment([w] * n, [rnd.me] * n, [rnd.foe] * n, rnd.options, sits) for w in weapons]
+        except RulesError as exc:
+            out[r] = exc
+            continue
+        parts_of[r] = (segs, np.asarray(ap0), np.asarray(hp))
+        numbers = np.stack(
+            [np.asarray(getattr(g, f), dtype=np.float64) for g in segs for f in names]
+            + [np.asarray(ap0, dtype=np.float64), np.asarray(hp, dtype=np.float64)],
+            axis=1,
+        )
+        keys = [("glass empires plan outcome", rnd.options, row.tobytes()) for row in numbers]
+        out[r] = [(k, MEMO.lookup(k)) for k in keys]
+        batch = todo.setdefault((rnd.options, len(segs)), {})
+        for i, (k, got) in enumerate(out[r]):
+            if got is None and k not in batch:
+                batch[k] = (r, i)
+    fresh: dict[Any, PlanOutcome] = {}
+    for (options, width), batch in todo.items():
+        if not batch:
+            continue
+        rows: dict[int, list[int]] = {}  # each request's rows to resolve
+        order: dict[int, list[Any]] = {}  # and their keys
+        for k, (r, i) in batch.items():
+            rows.setdefault(r, []).append(i)
+            order.setdefault(r, []).append(k)
+        sub = [
+            Segment(
+                **{
+                    f: np.concatenate([np.asarray(getattr(parts_of[r][0][a], f))[idx] for r, idx in rows.items()])
+                    for f in names
+                }
+            )
+            for a in range(width)
+        ]
+        ap0 = np.concatenate([parts_of[r][1][idx] for r, idx in rows.items()])
+        hp = np.concatenate([parts_of[r][2][idx] for r, idx in rows.items()])
+        frame = resolve(sub, ap0, hp, options)
+        parts = frame.partition_by("matchup", as_dict=True, include_key=False)
+        for j, k in enumerate(k for r in rows for k in order[r]):
+            fresh[k] = PlanOutcome.of(parts[(j,)])
+            MEMO.put(k, fresh[k])
+    return [
+        got if isinstance(got, RulesError) else [cast(PlanOutcome, fresh[k] if o is None else o) for k, o in got]
+        for got in out
+    ]
 
 
 def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> set[str]:
