@@ -421,7 +421,25 @@ def outcome_tables(
     part Vital sent to Vitality), self_damage (Reckless ranks, every use), self_vitality_damage
     (Blood Price, when used), self_heal (Endurance restored by Drain), rerolled (Reroll was used),
     and one boolean per trigger effect (crit, vital, burn, choke, ...). CLARIFICATIONS, Annulus.
+    The frame of :func:`outcome_rows`.
     """
+    done = outcome_rows(attacks, attackers, targets, options, situation)
+    sizes = np.fromiter((t["probability"].size for t in done), dtype=np.int64, count=len(done))
+    frame = {"matchup": np.repeat(np.arange(len(done), dtype=np.int64), sizes)}
+    frame |= {c: np.concatenate([t[c] for t in done]) for c in _TABLE_COLUMNS}
+    return pl.DataFrame(frame, schema=_SCHEMA)
+
+
+def outcome_rows(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situation: Situation | Sequence[Situation],
+) -> list[dict[str, np.ndarray]]:
+    """Return the exact joint outcome table of each aligned matchup (:func:`outcome_tables`' columns
+    but ``matchup``) as numpy columns, read-only (a table is shared by every matchup that resolves
+    alike), without building a frame: what a fight's round reads."""
     if not (len(attacks) == len(attackers) == len(targets)):
         raise RulesError(
             f"attacks, attackers and targets must be aligned, not {len(attacks)}, {len(attackers)}, "
@@ -448,11 +466,7 @@ def outcome_tables(
             MEMO.put(keys[i], t)
         by_row = dict(zip(first, built))
         tables = [t if t is not None else by_row[rows[i]] for i, t in enumerate(tables)]
-    done = cast("list[dict[str, np.ndarray]]", tables)
-    sizes = np.fromiter((t["probability"].size for t in done), dtype=np.int64, count=len(done))
-    frame = {"matchup": np.repeat(np.arange(len(done), dtype=np.int64), sizes)}
-    frame |= {c: np.concatenate([t[c] for t in done]) for c in _TABLE_COLUMNS}
-    return pl.DataFrame(frame, schema=_SCHEMA)
+    return cast("list[dict[str, np.ndarray]]", tables)
 
 
 #: the columns of an outcome table after ``matchup``, in order

@@ -36,7 +36,6 @@ from math import comb
 from typing import Any, cast
 
 import numpy as np
-import polars as pl
 
 from ...columns import Columns, Grouped, distinct_columns, distinct_rows, padded
 from ...dist import Dist
@@ -314,16 +313,16 @@ class _Striker:
 
     def resolve_uses(self, sets: list[Any], sits: list[Any]) -> list[dict[str, np.ndarray]]:
         """Return the outcome rows of each use (``sets[i]`` in situation ``sits[i]``): one
-        ``outcome_tables`` call, equal rows merged."""
+        :func:`~workbench.systems.annulus.resolve.outcome_rows` call (the tables of
+        ``outcome_tables`` as numpy columns, no frame built), the rows equal in the columns a turn
+        reads merged, sorted by them."""
         n = len(sets)
-        t = self.sys.outcome_tables(sets, [self.me] * n, [self.foe] * n, self.options, sits)
-        t = t.with_columns([pl.col(c).cast(pl.Int64) for c in _COLUMNS])
-        g = t.group_by(["matchup", *_COLUMNS], maintain_order=True).agg(pl.col("probability").sum())
-        g = g.sort(["matchup", *_COLUMNS])
-        return [
-            {c: part[c].to_numpy() for c in (*_COLUMNS, "probability")}
-            for part in g.partition_by("matchup", maintain_order=True)
-        ]
+        out = []
+        for t in resolve.outcome_rows(sets, [self.me] * n, [self.foe] * n, self.options, sits):
+            rows, inverse = distinct_columns([t[c] for c in _COLUMNS], t["probability"].size)
+            merged = np.bincount(inverse, weights=t["probability"], minlength=rows.shape[0])
+            out.append({**{c: rows[:, j] for j, c in enumerate(_COLUMNS)}, "probability": merged})
+        return out
 
     #: the table of no use (a fight of the batch that does not strike now)
     _NONE = {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}
