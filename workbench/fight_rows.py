@@ -197,13 +197,16 @@ def _solve_together(rows: list[FightRow], options: Any, situation: Any, objectiv
     description, no key, a plan chosen by its fight, a refusal) is left to its own fight, which
     says why."""
     from .fight.chain import passive_chains
-    from .simulate import can_damage
+    from .simulate import can_damage, can_damage_many
     from .systems import system_of
 
+    rows = [r for r in rows if not (r.plan is None and objective != "damage")]
+    try:  # (every pair asked at once; each row then reads its answer)
+        can_damage_many(list(dict.fromkeys((r.attacker, r.target) for r in rows)), options, situation)
+    except RulesError:
+        pass
     rnds = []
     for r in rows:
-        if r.plan is None and objective != "damage":
-            continue
         try:
             if not can_damage(r.attacker, r.target, options, situation):
                 continue

@@ -75,26 +75,81 @@ def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) ->
     return MEMO.get(("can_damage", me, foe, options, situation), lambda: _can_damage(me, foe, options, situation))
 
 
+def can_damage_many(pairs: list[tuple[Any, Any]], options: Any = None, situation: Any = None) -> list[bool]:
+    """Return :func:`can_damage` of each (me, foe) of ``pairs`` (a compare's rows): those not
+    memoised yet asked together, one ``usability`` and one ``outcome_tables`` call per system for
+    all their attacks (:func:`_can_damage_all`), each answer memoised as :func:`can_damage` keeps
+    it. Where the rules refuse the batch, each pair is asked alone (and raises as it would)."""
+    from ..systems import system_of
+
+    out: list[Any] = [MEMO.lookup(("can_damage", me, foe, options, situation)) for me, foe in pairs]
+    todo: dict[Any, list[int]] = {}
+    for i, ((me, _), got) in enumerate(zip(pairs, out)):
+        if got is None:
+            todo.setdefault(system_of(me), []).append(i)
+    for sys, idx in todo.items():
+        try:
+            got = _can_damage_all(sys, [pairs[i] for i in idx], options, situation)
+        except RulesError:
+            got = [can_damage(*pairs[i], options, situation) for i in idx]
+        for i, answer in zip(idx, got):
+            out[i] = answer
+            MEMO.put(("can_damage", *pairs[i], options, situation), answer)
+    return [bool(x) for x in out]
+
+
 def _can_damage(me: Any, foe: Any, options: Any, situation: Any) -> bool:
     from ..systems import system_of
 
-    sys = system_of(me)
-    if sys.hurts_between_rounds(me, foe, options, situation):
-        return True
-    attacks = sys.attacks_of(me)
-    if not attacks:
-        return False
-    n = len(attacks)
-    refused = sys.usability(attacks, [me] * n, [foe] * n, options, situation)
-    if any(r is not None for r in refused):
-        return True
-    table = sys.outcome_tables(attacks, [me] * n, [foe] * n, options, situation)
-    # damage to any of the foe's pools or its armor ("damage", "vitality_damage", "ap_damage": armor
-    # points spent now let later damage through); a "self_" column is the attacker's own
-    hurt = [c for c in table.columns if c == "damage" or (c.endswith("_damage") and not c.startswith("self_"))]
-    # the system's declared progress columns: state changes without damage (RuleSystem.progress_columns)
-    hurt += [c for c in sys.progress_columns if c in table.columns and c not in hurt]
-    return any(int(table[c].max()) > 0 for c in hurt)
+    return _can_damage_all(system_of(me), [(me, foe)], options, situation)[0]
+
+
+def _can_damage_all(sys: Any, pairs: list[tuple[Any, Any]], options: Any, situation: Any) -> list[bool]:
+    """Return :func:`can_damage` of each pair of ``sys``'s creatures, every attack of every pair in
+    one ``usability`` and one ``outcome_tables`` call."""
+    out: list[bool | None] = [None] * len(pairs)
+    asked: list[tuple[int, list[Any]]] = []  # (pair, its attacks)
+    for j, (me, foe) in enumerate(pairs):
+        if sys.hurts_between_rounds(me, foe, options, situation):
+            out[j] = True
+        elif not sys.attacks_of(me):
+            out[j] = False
+        else:
+            asked.append((j, list(sys.attacks_of(me))))
+    if asked:
+
+        def grid(rows: list[tuple[int, list[Any]]]) -> tuple[list[Any], list[Any], list[Any]]:
+            return (
+                [a for _, atk in rows for a in atk],
+                [pairs[j][0] for j, atk in rows for _ in atk],
+                [pairs[j][1] for j, atk in rows for _ in atk],
+            )
+
+        refused = sys.usability(*grid(asked), options, situation)
+        rest, at = [], 0
+        for j, atk in asked:
+            # an attack the rules refuse now counts as able (the fight's state may allow it later)
+            if any(r is not None for r in refused[at : at + len(atk)]):
+                out[j] = True
+            else:
+                rest.append((j, atk))
+            at += len(atk)
+        if rest:
+            table = sys.outcome_tables(*grid(rest), options, situation)
+            # damage to any of the foe's pools or its armor ("damage", "vitality_damage", "ap_damage":
+            # armor points spent now let later damage through); a "self_" column is the attacker's own
+            hurt = [c for c in table.columns if c == "damage" or (c.endswith("_damage") and not c.startswith("self_"))]
+            # the system's declared progress columns: state changes without damage (RuleSystem.progress_columns)
+            hurt += [c for c in sys.progress_columns if c in table.columns and c not in hurt]
+            # each pair's matchups are a run of the grid: its answer is whether any hurt column is > 0 there
+            pair_of = np.repeat(np.arange(len(rest)), [len(atk) for _, atk in rest])
+            any_hurt = np.zeros(len(rest), dtype=bool)
+            m = table["matchup"].to_numpy()
+            for c in hurt:
+                np.logical_or.at(any_hurt, pair_of[m], table[c].to_numpy().astype(np.int64) > 0)
+            for (j, _), answer in zip(rest, any_hurt.tolist()):
+                out[j] = answer
+    return [bool(x) for x in out]
 
 
 def __getattr__(name: str) -> Any:
