@@ -61,3 +61,31 @@ def test_the_same_frame_in_fewer_calls(monkeypatch):
     # in fewer calls
     assert len(calls) * 2 < len(alone), (len(calls), len(alone))
     assert sum(calls) <= sum(alone), (sum(calls), sum(alone))
+
+
+def test_many_outcomes_are_each_matchups_own():
+    """``PlanOutcome.many`` of one resolve frame of several matchups (the Bear against targets in
+    armor and without) equals ``PlanOutcome.of`` of each matchup's
+    part: the same table and the same score, to the last bit (the damage play compares scores)."""
+    from workbench.systems.glass_empires.round import PlanOutcome
+
+    ge = wb.system("glass_empires")
+    cat = ge.catalog()
+    attacker = cat.creature("Bear")
+    targets = [cat.creature(n) for n in NAMES]
+    opts = ge.Options()
+    n = len(targets)
+    sits = [ge.Situation()] * n
+    weapon = ge.attacks_of(attacker)[0]
+    seg = resolve_module.segment([weapon] * n, [attacker] * n, targets, opts, sits)
+    ap0, hp = ge._target_state(targets, sits, opts)
+    frame = resolve_module.resolve([seg], np.asarray(ap0), np.asarray(hp), opts)
+    parts = frame.partition_by("matchup", as_dict=True, include_key=False)
+    many = PlanOutcome.many(frame, n)
+    assert len(many) == n
+    for j, got in enumerate(many):
+        one = PlanOutcome.of(parts[(j,)])
+        assert got.score == one.score
+        assert got.table.keys() == one.table.keys()
+        for c in one.table:
+            assert np.array_equal(got.table[c], one.table[c]), c

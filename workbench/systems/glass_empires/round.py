@@ -64,6 +64,24 @@ class PlanOutcome:
             column.setflags(write=False)
         return cls(table, cast("tuple[float, float, float]", score))
 
+    @classmethod
+    def many(cls, frame: pl.DataFrame, n: int) -> list[PlanOutcome]:
+        """Return :meth:`of` of each matchup 0..n-1 of a :func:`resolve` frame, every matchup's
+        grouped and scored in one polars group-by each (not one per matchup)."""
+        cols = list(_COLUMNS)
+        g = frame.group_by(["matchup", *cols]).agg(pl.col("probability").sum()).sort(["matchup", *cols])
+        scored = ("damage", "ap_damage", "shield_breaks")
+        s = frame.group_by("matchup").agg([(pl.col(c) * pl.col("probability")).sum() for c in scored]).sort("matchup")
+        arrays = {c: g[c].to_numpy() for c in (*cols, "probability")}
+        for column in arrays.values():  # shared through the memo by every matchup that resolves alike
+            column.setflags(write=False)
+        bounds = np.searchsorted(g["matchup"].to_numpy(), np.arange(n + 1)).tolist()
+        scores = np.column_stack([s[c].to_numpy() for c in scored]).tolist()
+        return [
+            cls({c: v[a:b] for c, v in arrays.items()}, cast("tuple[float, float, float]", tuple(score)))
+            for a, b, score in zip(bounds[:-1], bounds[1:], scores)
+        ]
+
 
 @dataclasses.dataclass
 class Combatant(Columns):
@@ -351,10 +369,9 @@ def _outcomes_all(
         ap0 = np.concatenate([parts_of[r][1][idx] for r, idx in rows.items()])
         hp = np.concatenate([parts_of[r][2][idx] for r, idx in rows.items()])
         frame = resolve(sub, ap0, hp, options)
-        parts = frame.partition_by("matchup", as_dict=True, include_key=False)
-        for j, k in enumerate(k for r in rows for k in order[r]):
-            fresh[k] = PlanOutcome.of(parts[(j,)])
-            MEMO.put(k, fresh[k])
+        for k, outcome in zip((k for r in rows for k in order[r]), PlanOutcome.many(frame, len(ap0))):
+            fresh[k] = outcome
+            MEMO.put(k, outcome)
     return [
         got if isinstance(got, RulesError) else [cast(PlanOutcome, fresh[k] if o is None else o) for k, o in got]
         for got in out
