@@ -324,15 +324,25 @@ def _outcomes_all(
     # per (options, Attacks a turn): each outcome not kept yet, once: its key -> (request, row)
     todo: dict[tuple[Any, int], dict[Any, tuple[int, int]]] = {}
     parts_of: dict[int, tuple[list[Segment], Any, Any]] = {}
+    # a round's candidate plans share its states, and their Attacks their weapons: each situation,
+    # target state and weapon's Segment built once per (round, states)
+    made: dict[Any, Any] = {}
     for r, (rnd, combo, states) in enumerate(requests):
         n = len(states)
-        sits = [
-            rnd.situation.replace(target_ap=int(ap), target_hp=None, target_shield_up=bool(up)) for ap, up in states
-        ]
+        at = (id(rnd), tuple(states))
         try:
-            weapons = rnd.sys.plan_items(rnd.me, combo, rnd.options)
-            ap0, hp = rnd.sys._target_state([rnd.foe] * n, sits, rnd.options)
-            segs = [segment([w] * n, [rnd.me] * n, [rnd.foe] * n, rnd.options, sits) for w in weapons]
+            if at not in made:
+                sits = [
+                    rnd.situation.replace(target_ap=int(ap), target_hp=None, target_shield_up=bool(up))
+                    for ap, up in states
+                ]
+                made[at] = (sits, rnd.sys._target_state([rnd.foe] * n, sits, rnd.options))
+            sits, (ap0, hp) = made[at]
+            segs = []
+            for w in rnd.sys.plan_items(rnd.me, combo, rnd.options):
+                if (*at, id(w)) not in made:
+                    made[(*at, id(w))] = segment([w] * n, [rnd.me] * n, [rnd.foe] * n, rnd.options, sits)
+                segs.append(made[(*at, id(w))])
         except RulesError as exc:
             out[r] = exc
             continue
