@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -97,7 +98,8 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``np.unique(rows, axis=0, return_inverse=True)``, by :func:`distinct_columns` of its columns."""
     if rows.shape[0] == 0 or rows.shape[1] == 0:
         return _unique_rows(rows)
-    uniq, inverse = distinct_columns(list(rows.T), rows.shape[0])
+    # (the columns' ranges in one pass each, not one per column)
+    uniq, inverse = _distinct(list(rows.T), rows.shape[0], rows.min(axis=0).tolist(), rows.max(axis=0).tolist())
     return uniq.astype(rows.dtype, copy=False), inverse
 
 
@@ -111,7 +113,8 @@ def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarra
     and the distinct rows, their order and the indices are those of the whole key."""
     if n == 0:
         return _unique_rows(np.zeros((0, len(cols)), np.int64))
-    lo, hi = [], []
+    lo: list[int] = []
+    hi: list[int] = []
     for c in cols:
         c = np.asarray(c)
         if c.ndim == 0:
@@ -123,14 +126,20 @@ def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarra
         else:
             lo.append(int(c.min()))
             hi.append(int(c.max()))
+    return _distinct(cols, n, lo, hi)
+
+
+def _distinct(cols: Sequence[Any], n: int, lo: list[int], hi: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Return :func:`distinct_columns` of ``cols`` (``n`` rows), each column's least and greatest
+    value given (``lo``, ``hi``)."""
     vary = [i for i in range(len(cols)) if hi[i] > lo[i]]
     dims = [hi[i] - lo[i] + 1 for i in vary]
-    if float(np.prod(np.array(dims, dtype=np.float64))) >= 2.0**62:
+    size = math.prod(dims)  # (Python's whole numbers: no overflow, and no array for a few numbers)
+    if size >= 2**62:
         return _unique_rows(np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in cols]))
     code = np.zeros(n, np.int64)
     for i, dim in zip(vary, dims):
         code = code * dim + (np.asarray(cols[i], dtype=np.int64) - lo[i])
-    size = int(np.prod(dims))
     # a range not much above the rows: marked, not sorted (a few rows in a wide range: sorted)
     values, inverse = numbered(code, size) if size <= 32 * n else np.unique(code, return_inverse=True)
     uniq = np.tile(np.array(lo, dtype=np.int64), (values.size, 1))
