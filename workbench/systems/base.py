@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -388,12 +388,25 @@ class RuleSystem(ABC):
 
     def turn_plans(self, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> dict[str, Dist]:
         """Return every legal way to spend one turn attacking ``target``: label -> total damage Dist
-        (the 1 x 1 case of :meth:`turn_tables`)."""
-        table = self.turn_tables([(attacker, target)], options, situation)
-        err = table.errors[0]
-        if err is not None and not getattr(err, "no_plan", False):
-            raise err.with_traceback(None)  # a kept refusal: no traceback carried over from an earlier raise
-        return {table.label[j]: table.dist(j) for j in range(len(table.label))}
+        (the 1 x 1 case of :meth:`turn_plans_many`)."""
+        got = self.turn_plans_many([(attacker, target)], options, situation)[0]
+        if isinstance(got, RulesError):
+            raise got.with_traceback(None)  # a kept refusal: no traceback carried over from an earlier raise
+        return got
+
+    def turn_plans_many(
+        self, pairs: Sequence[tuple[Any, Any]], options: Any = None, situation: Any = None
+    ) -> list[dict[str, Dist] | RulesError]:
+        """Return :meth:`turn_plans` of each (attacker, target) pair (``situation``: one, or one per
+        pair), or the rules' refusal of the pair: one :meth:`turn_tables` call for all of them."""
+        table = self.turn_tables(list(pairs), options, situation)
+        out: list[dict[str, Dist] | RulesError] = [{} for _ in pairs]
+        for j, i in enumerate(table.pair.tolist()):
+            cast(dict, out[i])[table.label[j]] = table.dist(j)
+        for i, err in enumerate(table.errors):
+            if err is not None and not getattr(err, "no_plan", False):
+                out[i] = err
+        return out
 
     def plan_damage(
         self, attacker: Any, target: Any, attacks: Sequence[Any], options: Any = None, situation: Any = None

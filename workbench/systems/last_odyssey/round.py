@@ -188,14 +188,15 @@ class LastOdysseyRound:
         return phase[use]
 
     # ------------------------------------------------------------------ the plans
-    def _choose(self, shell_on: bool, mp: int) -> tuple[Any, ...] | Dist | None:
+    def _choose(self, shell_on: bool, mp: int, plans: dict[str, Dist] | None = None) -> tuple[Any, ...] | Dist | None:
         """Return the abilities of the turn played while the foe's Shell is up (``shell_on``) or broken,
         with ``mp`` MP left; a Dist when a plan function returns one, None when no plan is legal.
         Without a plan: those of the plan ``turn_plans`` and the one plan chooser pick among the plans
         ``mp`` pays for. A given plan (a list, or a label) is checked against the full MP
         (``plan_items``), and each turn uses its abilities in order, each one the MP left still pays
         for ("Characters may never use an ability that costs more than their current MP",
-        srd/heroes/numbers.md): once the MP runs out, its MP abilities are left out of the turn."""
+        srd/heroes/numbers.md): once the MP runs out, its MP abilities are left out of the turn.
+        ``plans``: the ``turn_plans`` of the state when the caller has them (:meth:`prepare_turns`)."""
         if not self._chooses(mp):
             named = list(self.plan) if is_sequence_plan(self.plan) else str(self.plan).split(" + ")
             attacks = self.sys.plan_items(self.me, [self.sys.attack_named(self.me, x) for x in named], self.options)
@@ -205,8 +206,10 @@ class LastOdysseyRound:
                     paid.append(a)
                     mp -= a.mp_cost
             return tuple(paid) or None
-        a, t, sit = self._plan_pair(shell_on, mp)
-        label = choose_label(self.sys.turn_plans(a, t, self.options, sit), self.plan)
+        if plans is None:
+            a, t, sit = self._plan_pair(shell_on, mp)
+            plans = self.sys.turn_plans(a, t, self.options, sit)
+        label = choose_label(plans, self.plan)
         if label is None or isinstance(label, Dist):
             return label
         return tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
@@ -226,9 +229,9 @@ class LastOdysseyRound:
     def prepare_turns(cls, items: list[tuple[LastOdysseyRound, Combatant, Combatant]]) -> None:
         """Build what the turns of many rounds from these states (a level of a compare's fights) read,
         for all of them at once: the damage play's plan of each (Shell up, MP left) met (every
-        ``turn_plans`` in ONE ``turn_tables`` call, kept in the memo where each round's own choice
-        finds it), then every chosen plan's tables (:func:`_ensure_all`). Nothing here changes a
-        number: each round would build the same, one call at a time."""
+        ``turn_plans`` in ONE ``turn_plans_many`` call, each round's choice made from its own, as
+        :meth:`_choose` makes it), then every chosen plan's tables (:func:`_ensure_all`). Nothing
+        here changes a number: each round would build the same, one call at a time."""
         states = []
         for rnd, me, foe in items:
             if rnd.key is None:
@@ -237,17 +240,24 @@ class LastOdysseyRound:
             for on, mp in dict.fromkeys(zip(up, me.mp_left.tolist())):
                 if (on, mp, None) not in rnd._plans:
                     states.append((rnd, bool(on), int(mp)))
-        choose: dict[Any, list[tuple[Any, Any, Any]]] = {}
+        # the damage play's plans of every state met, in ONE turn_plans_many call per options
+        choose: dict[Any, list[tuple[LastOdysseyRound, bool, int]]] = {}
         for rnd, on, mp in states:
             if rnd._chooses(mp) and MEMO.lookup((*cast(tuple, rnd.key), "plan", on, mp)) is None:
-                a, t, sit = rnd._plan_pair(on, mp)
-                choose.setdefault((rnd.sys, rnd.options), []).append((a, t, sit))
-        for (sys, options), got in choose.items():
-            sys.turn_tables([(a, t) for a, t, _ in got], options, [sit for *_, sit in got])
+                choose.setdefault((rnd.sys, rnd.options), []).append((rnd, on, mp))
+        plans: dict[tuple[int, bool, int], Any] = {}
+        for (sys, options), asked in choose.items():
+            args = [r._plan_pair(on, mp) for r, on, mp in asked]
+            got = sys.turn_plans_many([(a, t) for a, t, _ in args], options, [sit for *_, sit in args])
+            for (r, on, mp), p in zip(asked, got):
+                plans[(id(r), on, mp)] = p
         wanted = []
         for rnd, on, mp in states:
+            given = plans.get((id(rnd), on, mp))
+            if isinstance(given, RulesError):
+                continue  # (its own turn meets the refusal again, and raises)
             try:
-                uses = rnd._plan_uses(on, mp, None, tables=False)
+                uses = rnd._plan_uses(on, mp, None, tables=False, plans=given)
             except RulesError:
                 continue  # (its own turn meets it again, and raises)
             wanted += [(rnd, (u, o, True)) for u in uses for o in ((True, False) if on else (False,))]
@@ -305,13 +315,15 @@ class LastOdysseyRound:
         label: str | None,
         beside: tuple[tuple[int, ...], list[Any]] | None = None,
         tables: bool = True,
+        plans: dict[str, Dist] | None = None,
     ) -> tuple[int, ...]:
         """Return the use ids of the turn from (the foe's Shell up, ``mp`` MP left): the plan
         ``label`` (optimal play's choice) or, None, the damage play's (:meth:`_choose`); ``beside``:
         in an encounter, (each struck foe's Shell up, their creatures), the damage play's counting
         the foes a multi-target ability strikes beside its target (:meth:`_choose_in_group`).
         The plan's tables are built with it (``tables`` False: left to the caller, which builds
-        many rounds' at once, :meth:`prepare_turns`; a draw builds what it still misses)."""
+        many rounds' at once, :meth:`prepare_turns`; a draw builds what it still misses); ``plans``:
+        the state's ``turn_plans`` when the caller has them."""
         k = (shell_on, mp, label) if beside is None else (shell_on, mp, label, beside[0], tuple(map(id, beside[1])))
         if k not in self._plans:
             if label is not None:
@@ -319,9 +331,9 @@ class LastOdysseyRound:
             elif beside is not None:
                 got = self._choose_in_group(shell_on, mp, *beside)
             elif self.key is None:
-                got = self._choose(shell_on, mp)
+                got = self._choose(shell_on, mp, plans)
             else:
-                got = MEMO.get((*self.key, "plan", shell_on, mp), lambda: self._choose(shell_on, mp))
+                got = MEMO.get((*self.key, "plan", shell_on, mp), lambda: self._choose(shell_on, mp, plans))
             if got is None:
                 self._plans[k] = ()
             elif isinstance(got, Dist):
