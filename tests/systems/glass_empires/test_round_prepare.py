@@ -10,7 +10,7 @@ import importlib
 import numpy as np
 
 import workbench as wb
-from workbench.memo import MEMO
+from tests.fight.prepared import assert_same_frame, compare_with_and_without
 from workbench.systems.glass_empires.round import GlassEmpiresRound
 
 # (the module: the package exports a function of the same name)
@@ -26,37 +26,11 @@ NAMES = [
 ]
 
 
-def _compare(monkeypatch, hook: bool):
-    """Return (the frame of NAMES against NAMES, the matchups of each resolve call), memo cleared."""
-    calls = []
-    real = resolve_module.resolve
-
-    def counted(segments, ap0, hp, options):
-        calls.append(len(ap0))
-        return real(segments, ap0, hp, options)
-
-    with monkeypatch.context() as m:
-        m.setattr(resolve_module, "resolve", counted)
-        if not hook:
-            m.setattr(GlassEmpiresRound, "prepare_turns", None)
-        cat = wb.system("glass_empires").catalog()
-        cs = [cat.creature(n) for n in NAMES]
-        MEMO.clear()
-        frame = wb.compare(cs, cs, progress=False, confirm=True)
-    return frame, calls
-
-
 def test_the_same_frame_in_fewer_calls(monkeypatch):
-    with_hook, calls = _compare(monkeypatch, hook=True)
-    without, alone = _compare(monkeypatch, hook=False)
-    assert with_hook.columns == without.columns and with_hook.height == without.height
-    for col, dtype in with_hook.schema.items():
-        if dtype.is_float():
-            np.testing.assert_allclose(
-                with_hook[col].to_numpy(), without[col].to_numpy(), rtol=1e-12, atol=1e-12, equal_nan=True
-            )
-        else:
-            assert with_hook[col].to_list() == without[col].to_list(), col
+    with_hook, calls, without, alone = compare_with_and_without(
+        monkeypatch, "glass_empires", NAMES, GlassEmpiresRound, resolve_module, "resolve", lambda a: len(a[1])
+    )
+    assert_same_frame(with_hook, without)
     # the same outcomes (a state's outcome is kept under its numbers, so none is resolved twice),
     # in fewer calls
     assert len(calls) * 2 < len(alone), (len(calls), len(alone))
