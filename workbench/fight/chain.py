@@ -19,6 +19,7 @@ from typing import Any, cast
 import numpy as np
 
 from .. import state_chain as state_chain_module
+from ..arguments import check_time
 from ..columns import Columns, distinct_columns, from_key_rows, key_columns, key_rows
 from ..errors import RulesError
 from ..memo import MEMO
@@ -244,7 +245,10 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
     out: list[Any] = [None] * len(rnds)
     walks = {i: _walking(rnd, max_states, max_transitions) for i, rnd in enumerate(rnds)}
     level: dict[int, tuple[Any, ...]] = {}
+    depth = 0
     while walks:
+        depth += 1
+        check_time(f"the states of {len(walks):,} fights, level {depth:,}")  # (a panel's Cancel stops here)
         for i, walk in list(walks.items()):
             try:
                 level[i] = walk.send(None)

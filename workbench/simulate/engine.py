@@ -79,14 +79,6 @@ class Bank(Generic[K]):
         self._ensure(keys)
         return [self._tables[self._index[k]] for k in keys]
 
-    def prefetch(self, keys: Iterable[K]) -> None:
-        """Build the tables of ``keys`` that are neither here nor in :data:`MEMO` in ONE call and
-        keep them in the memo, without numbering them here (a Bank with ``share`` only; the draws
-        stay those of a Bank that met its classes in its own order). A table the rules refuse
-        raises its RulesError now."""
-        if self._share is not None:
-            self._fetch([k for k in dict.fromkeys(keys) if k not in self._index])
-
     def _fetch(self, new: list[K]) -> dict[K, dict[str, np.ndarray]]:
         """Return the tables of ``new``: from :data:`MEMO` when shared and kept there, the others
         built in one call, checked to sum to 1 and, when shared, kept in the memo."""
