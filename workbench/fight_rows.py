@@ -201,14 +201,16 @@ def _solve_together(rows: list[FightRow], options: Any, situation: Any, objectiv
     from .systems import system_of
 
     rows = [r for r in rows if not (r.plan is None and objective != "damage")]
-    try:  # (every pair asked at once; each row then reads its answer)
-        can_damage_many(list(dict.fromkeys((r.attacker, r.target) for r in rows)), options, situation)
-    except RulesError:
-        pass
+    pairs = list(dict.fromkeys((r.attacker, r.target) for r in rows))
+    try:  # (every pair asked at once)
+        able = dict(zip(pairs, can_damage_many(pairs, options, situation)))
+    except RulesError:  # (a pair the rules refuse: each row asks alone, below)
+        able = {}
     rnds = []
     for r in rows:
         try:
-            if not can_damage(r.attacker, r.target, options, situation):
+            pair = (r.attacker, r.target)
+            if not (able[pair] if able else can_damage(*pair, options, situation)):
                 continue
             rnd = system_of(r.attacker).fight_round(r.attacker, r.target, options, situation, r.plan)
         except RulesError:

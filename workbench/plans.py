@@ -10,7 +10,7 @@ from .dist import Dist
 from .errors import RulesError
 from .turns import best_plan
 
-__all__ = ["choose_label", "is_sequence_plan", "dist_table", "grouped_table"]
+__all__ = ["choose_label", "is_sequence_plan", "dist_table"]
 
 
 def is_sequence_plan(plan: Any) -> bool:
@@ -44,12 +44,3 @@ def dist_table(d: Dist, **extra: Any) -> dict[str, Any]:
     for k, v in extra.items():
         out[k] = np.full(dmg.size, v)
     return out
-
-
-def grouped_table(frame: Any, columns: list[str]) -> dict[str, Any]:
-    """Return an outcome frame as a Bank table: its probability summed per distinct ``columns``
-    row (polars group-by), as numpy arrays sorted by those columns."""
-    import polars as pl
-
-    g = frame.group_by(columns).agg(pl.col("probability").sum()).sort(columns)
-    return {c: g[c].to_numpy() for c in (*columns, "probability")}

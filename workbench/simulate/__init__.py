@@ -72,7 +72,12 @@ def can_damage(me: Any, foe: Any, options: Any = None, situation: Any = None) ->
     that lets later damage through). An attack the rules refuse now counts as
     able (the fight's state may allow it later: a Swansong at low Vitality). Memoised by value
     (:data:`workbench.simulate.engine.MEMO`): the rows of one compare pair ask once."""
-    return MEMO.get(("can_damage", me, foe, options, situation), lambda: _can_damage(me, foe, options, situation))
+    return MEMO.get(_memo_key(me, foe, options, situation), lambda: _can_damage(me, foe, options, situation))
+
+
+def _memo_key(me: Any, foe: Any, options: Any, situation: Any) -> tuple[Any, ...]:
+    """Return the memo key of :func:`can_damage`'s answer."""
+    return ("can_damage", me, foe, options, situation)
 
 
 def can_damage_many(pairs: list[tuple[Any, Any]], options: Any = None, situation: Any = None) -> list[bool]:
@@ -82,7 +87,7 @@ def can_damage_many(pairs: list[tuple[Any, Any]], options: Any = None, situation
     it. Where the rules refuse the batch, each pair is asked alone (and raises as it would)."""
     from ..systems import system_of
 
-    out: list[Any] = [MEMO.lookup(("can_damage", me, foe, options, situation)) for me, foe in pairs]
+    out: list[Any] = [MEMO.lookup(_memo_key(me, foe, options, situation)) for me, foe in pairs]
     todo: dict[Any, list[int]] = {}
     for i, ((me, _), got) in enumerate(zip(pairs, out)):
         if got is None:
@@ -94,7 +99,7 @@ def can_damage_many(pairs: list[tuple[Any, Any]], options: Any = None, situation
             got = [can_damage(*pairs[i], options, situation) for i in idx]
         for i, answer in zip(idx, got):
             out[i] = answer
-            MEMO.put(("can_damage", *pairs[i], options, situation), answer)
+            MEMO.put(_memo_key(*pairs[i], options, situation), answer)
     return [bool(x) for x in out]
 
 
@@ -110,12 +115,13 @@ def _can_damage_all(sys: Any, pairs: list[tuple[Any, Any]], options: Any, situat
     out: list[bool | None] = [None] * len(pairs)
     asked: list[tuple[int, list[Any]]] = []  # (pair, its attacks)
     for j, (me, foe) in enumerate(pairs):
+        attacks = list(sys.attacks_of(me))
         if sys.hurts_between_rounds(me, foe, options, situation):
             out[j] = True
-        elif not sys.attacks_of(me):
+        elif not attacks:
             out[j] = False
         else:
-            asked.append((j, list(sys.attacks_of(me))))
+            asked.append((j, attacks))
     if asked:
 
         def grid(rows: list[tuple[int, list[Any]]]) -> tuple[list[Any], list[Any], list[Any]]:

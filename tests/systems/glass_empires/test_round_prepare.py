@@ -39,8 +39,9 @@ def test_the_same_frame_in_fewer_calls(monkeypatch):
 
 def test_many_outcomes_are_each_matchups_own():
     """``PlanOutcome.many`` of one resolve frame of several matchups (the Bear against targets in
-    armor and without) equals ``PlanOutcome.of`` of each matchup's
-    part: the same table and the same score, to the last bit (the damage play compares scores)."""
+    armor and without) equals each matchup's outcome built from its part of the frame alone (its
+    probability summed per distinct row by a polars group-by, its score by Series products): the
+    same table and the same score, to the last bit (the damage play compares scores)."""
     from workbench.systems.glass_empires.round import PlanOutcome
 
     ge = wb.system("glass_empires")
@@ -58,8 +59,21 @@ def test_many_outcomes_are_each_matchups_own():
     many = PlanOutcome.many(frame, n)
     assert len(many) == n
     for j, got in enumerate(many):
-        one = PlanOutcome.of(parts[(j,)])
+        one = _alone(parts[(j,)])
         assert got.score == one.score
         assert got.table.keys() == one.table.keys()
         for c in one.table:
             assert np.array_equal(got.table[c], one.table[c]), c
+
+
+def _alone(part):
+    """The outcome of one matchup's part of a resolve frame, on its own (as each was built before
+    ``PlanOutcome.many``)."""
+    import polars as pl
+
+    from workbench.systems.glass_empires.round import _COLUMNS, PlanOutcome
+
+    cols = list(_COLUMNS)
+    g = part.group_by(cols).agg(pl.col("probability").sum()).sort(cols)
+    score = tuple(float((part[c] * part["probability"]).sum()) for c in ("damage", "ap_damage", "shield_breaks"))
+    return PlanOutcome({c: g[c].to_numpy() for c in (*cols, "probability")}, score)

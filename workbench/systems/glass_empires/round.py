@@ -37,7 +37,7 @@ from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
 from ...memo import MEMO
-from ...plans import choose_label, dist_table, grouped_table, is_sequence_plan
+from ...plans import choose_label, dist_table, is_sequence_plan
 
 __all__ = ["Combatant", "GlassEmpiresRound", "state_effects", "duel_couplings", "ONE_SIDED", "shield_up_at_start"]
 
@@ -56,18 +56,10 @@ class PlanOutcome:
     score: tuple[float, float, float]
 
     @classmethod
-    def of(cls, frame: pl.DataFrame) -> PlanOutcome:
-        """Return the outcome of a :func:`resolve` frame of one matchup."""
-        score = tuple(float((frame[c] * frame["probability"]).sum()) for c in ("damage", "ap_damage", "shield_breaks"))
-        table = grouped_table(frame, list(_COLUMNS))
-        for column in table.values():  # shared through the memo by every matchup that resolves alike
-            column.setflags(write=False)
-        return cls(table, cast("tuple[float, float, float]", score))
-
-    @classmethod
     def many(cls, frame: pl.DataFrame, n: int) -> list[PlanOutcome]:
-        """Return :meth:`of` of each matchup 0..n-1 of a :func:`resolve` frame, every matchup's
-        grouped and scored in one polars group-by each (not one per matchup)."""
+        """Return the outcome of each matchup 0..n-1 of a :func:`resolve` frame: its probability summed
+        per distinct (damage, AP damage, jam, shield breaks) row, sorted, and its score, every
+        matchup's grouped and scored in one polars group-by each (not one per matchup)."""
         cols = list(_COLUMNS)
         g = frame.group_by(["matchup", *cols]).agg(pl.col("probability").sum()).sort(["matchup", *cols])
         scored = ("damage", "ap_damage", "shield_breaks")
