@@ -11,16 +11,19 @@ import dataclasses
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
 __all__ = [
     "Columns",
     "Grouped",
+    "concatenated",
     "distinct_columns",
     "key_columns",
     "distinct_rows",
+    "fights_of",
+    "in_fights",
     "numbered",
     "key_rows",
     "from_key_rows",
@@ -73,6 +76,45 @@ class Columns:
     def replace(self: C, **changes: Any) -> C:
         """Return the batch with the named fields replaced."""
         return dataclasses.replace(self, **changes)
+
+
+def concatenated(parts: Sequence[C]) -> C:
+    """Return the batches ``parts`` (one class) as one batch, their rows in order."""
+    cls = type(parts[0])
+    return cls(**{n: np.concatenate([np.asarray(getattr(p, n)) for p in parts]) for n in cls.names()})
+
+
+#: each state class with its ``fight`` column (:func:`in_fights`), made once
+_IN_FIGHTS: dict[type, type] = {}
+
+
+def _in_fights_class(cls: type[Columns]) -> type[Columns]:
+    """Return ``cls`` with one more field, ``fight``, left out of the key (:func:`in_fights`)."""
+    sub = _IN_FIGHTS.get(cls)
+    if sub is None:
+        sub = dataclasses.make_dataclass(cls.__name__, [("fight", np.ndarray)], bases=(cls,))
+        base_key = cls.key_names()
+        sub.key_names = classmethod(lambda _: base_key)  # type: ignore[attr-defined]
+        sub.__doc__ = f"{cls.__name__} with ``fight``: the round of a stack each row belongs to."
+        _IN_FIGHTS[cls] = sub
+    return sub
+
+
+def in_fights(states: C, fight: np.ndarray) -> C:
+    """Return ``states`` with a ``fight`` column: the member of a stack of rounds (a round class's
+    ``stack``) each row belongs to. Every take, tile and replace carries it; the key leaves it out
+    (:func:`key_rows` is the state's own)."""
+    cls = _in_fights_class(type(states))
+    values = {n: getattr(states, n) for n in type(states).names()}
+    values["fight"] = np.asarray(fight, dtype=np.int64)
+    return cast(C, cls(**values))
+
+
+def fights_of(states: Columns) -> np.ndarray:
+    """Return each row's member of its round's stack (:func:`in_fights`): 0 in every row of a round
+    that is not a stack."""
+    fight = getattr(states, "fight", None)
+    return np.zeros(states.size, np.int64) if fight is None else np.asarray(fight)
 
 
 def key_columns(states: tuple[Columns, ...]) -> list[np.ndarray]:
@@ -224,14 +266,21 @@ def padded(tables: list[dict[str, Any]], columns: tuple[str, ...]) -> dict[str, 
     """Return the turn tables of a batch's groups (dicts of equal-length columns and a
     ``probability``; a constant column may be a scalar) as (G, R) arrays: one row per group,
     padded with probability 0 (the columns of a :class:`Grouped` table)."""
-    width = max(len(t["probability"]) for t in tables)
-    out: dict[str, np.ndarray] = {c: np.zeros((len(tables), width), np.int64) for c in columns}
-    out["probability"] = np.zeros((len(tables), width))
-    for i, t in enumerate(tables):
-        size = len(t["probability"])
-        for c in columns:
-            out[c][i, :size] = np.broadcast_to(np.asarray(t[c]), size)
-        out["probability"][i, :size] = np.asarray(t["probability"])
+    sizes = np.fromiter((len(t["probability"]) for t in tables), np.int64, len(tables))
+    width = int(sizes.max())
+    # every table's outcomes laid end to end, then written to their (group, slot) cells at once
+    row = np.repeat(np.arange(len(tables)), sizes)
+    slot = np.arange(row.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    out: dict[str, np.ndarray] = {}
+    for c in (*columns, "probability"):
+        parts = [np.asarray(t[c]) for t in tables]
+        if all(p.ndim == 0 for p in parts):  # (a constant column in every table)
+            flat = np.repeat(np.array(parts), sizes)
+        else:
+            flat = np.concatenate([p if p.ndim else np.full(n, p) for p, n in zip(parts, sizes.tolist())])
+        grid = np.zeros((len(tables), width), np.float64 if c == "probability" else np.int64)
+        grid[row, slot] = flat
+        out[c] = grid
     return out
 
 

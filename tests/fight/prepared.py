@@ -1,6 +1,8 @@
-"""Shared by the systems' ``test_round_prepare.py``: a catalog compare played with a round class's
-``prepare_turns`` hook and without it (workbench/fight/chain.py walks a compare's fights in step and
-calls the hook before each level), counting the calls of the function the hook batches."""
+"""Shared by the systems' ``test_round_prepare.py`` and ``test_round_stack.py``: a catalog compare
+played with a round class's ``prepare_turns`` hook (or its ``stack``) and without it
+(workbench/fight/chain.py walks a compare's fights in step, calls the hook before each level and
+enumerates a level of a class with ``stack`` in one call), counting the calls of the function they
+batch."""
 
 from __future__ import annotations
 
@@ -14,13 +16,20 @@ from workbench.memo import MEMO
 
 
 def compare_with_and_without(
-    monkeypatch: Any, system: str, names: list[str], round_class: type, owner: Any, name: str, size: Any
+    monkeypatch: Any,
+    system: str,
+    names: list[str],
+    round_class: type,
+    owner: Any,
+    name: str,
+    size: Any,
+    hook: str = "prepare_turns",
 ) -> tuple[pl.DataFrame, list[int], pl.DataFrame, list[int]]:
-    """Return (the frame of ``names`` against ``names`` with the hook, the sizes of its calls of
-    ``owner.name``, the frame without the hook, its calls), the memo cleared before each;
-    ``size(args)`` reads a call's size from its arguments."""
+    """Return (the frame of ``names`` against ``names`` with the round class's ``hook``, the sizes of
+    its calls of ``owner.name``, the frame without the hook, its calls), the memo cleared before
+    each; ``size(args)`` reads a call's size from its arguments."""
 
-    def run(hook: bool) -> tuple[pl.DataFrame, list[int]]:
+    def run(with_hook: bool) -> tuple[pl.DataFrame, list[int]]:
         calls: list[int] = []
         real = getattr(owner, name)
 
@@ -30,8 +39,8 @@ def compare_with_and_without(
 
         with monkeypatch.context() as m:
             m.setattr(owner, name, counted)
-            if not hook:
-                m.setattr(round_class, "prepare_turns", None)
+            if not with_hook:
+                m.setattr(round_class, hook, None)
             cat = wb.system(system).catalog()
             cs = [cat.creature(n) for n in names]
             MEMO.clear()

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import state_chain as state_chain_module
 from ..arguments import check_time
-from ..columns import Columns, distinct_columns, from_key_rows, key_columns, key_rows
+from ..columns import Columns, concatenated, distinct_columns, from_key_rows, in_fights, key_columns, key_rows
 from ..errors import RulesError
 from ..memo import MEMO
 from ..state_chain import (
@@ -60,14 +60,15 @@ def enumerated(
     plan: Any = None,
     own: bool = False,
     steps: tuple[str, ...] = ("turn",),
+    states: tuple[Columns, Columns] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return every outcome of ``steps`` (:func:`~workbench.fight.round.play`: one turn by default)
-    from each state of ``rows`` (key rows, :func:`key_rows`), all enumerated in ONE pass of the
-    description, equal outcomes merged: (an int array of rows (the state's index, the target's
-    damage, with ``own`` the actor's own damage, the key after), their probabilities), sorted by
-    state."""
-    me, foe = from_key_rows(types, rows)
-    draw = Enumerator(rows.shape[0])
+    from each state of ``rows`` (key rows, :func:`key_rows`; or ``states``, the states themselves),
+    all enumerated in ONE pass of the description, equal outcomes merged: (an int array of rows (the
+    state's index, the target's damage, with ``own`` the actor's own damage, the key after), their
+    probabilities), sorted by state."""
+    me, foe = from_key_rows(types, rows) if states is None else states
+    draw = Enumerator(me.size)
     me2, foe2 = play(rnd, me, foe, draw, steps, plan)
     parts = [draw.origin, np.asarray(getattr(foe2, foe2.POOL), dtype=np.int64)]
     if own:
@@ -84,8 +85,10 @@ def keyed_turns(
     plan: Any = None,
     steps: tuple[str, ...] | None = None,
     known: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+    states: tuple[Columns, Columns] | None = None,
 ) -> list[KeyedTurn]:
-    """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call):
+    """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call;
+    ``states``: the keys' states when the caller has them, a stack's with their ``fight``):
     the attacker's turn, its acts after the round and the target's rest (``steps``, default
     :func:`~workbench.fight.round.round_steps`), as rows (the key after the round, the target's
     damage, probability). With ``known`` (a dict kept across calls), each distinct key is one
@@ -93,7 +96,8 @@ def keyed_turns(
     if not keys:
         return []
     steps = round_steps(rnd, passive=True) if steps is None else steps
-    uniq, weight = enumerated(rnd, np.array(keys, dtype=np.int64).reshape(len(keys), -1), types, plan, steps=steps)
+    rows = np.array(keys, dtype=np.int64).reshape(len(keys), -1) if states is None else np.zeros((0, 0), np.int64)
+    uniq, weight = enumerated(rnd, rows, types, plan, steps=steps, states=states)
     starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
     # (one tuple per distinct key: a large optimal-play chain has millions of rows over a few
     # thousand keys, and a tuple per row held most of its memory)
@@ -206,12 +210,13 @@ def passive_chains(
 _PAST_BOUNDS = "past the bounds"
 
 
-def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generator[tuple[Any, ...], None, Any]:
+def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generator[tuple[Any, ...], Any, Any]:
     """Walk :func:`passive_chain`'s fight: the keys found breadth first, each level's in ONE
     enumeration (:func:`keyed_turns`), counted level by level as they are found. Yields (the states
-    of the level about to be enumerated: the attacker's, the target's) before each level; returns
-    (the first key, the target's HP, the round from every key the fight reaches, their rows in all),
-    or None past ``max_states`` (keys x HP) or ``max_transitions`` (rows x HP)."""
+    of the level about to be enumerated: the attacker's, the target's) before each level, and takes
+    back the level's rounds when the caller enumerated them (a stack of fights, :func:`_walk_all`)
+    or None; returns (the first key, the target's HP, the round from every key the fight reaches,
+    their rows in all), or None past ``max_states`` (keys x HP) or ``max_transitions`` (rows x HP)."""
     start, types, hp = _start(rnd)
     turns: dict[Hashable, KeyedTurn] = {}
     frontier = [start]
@@ -225,8 +230,9 @@ def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generato
     while frontier:
         if (len(turns) + len(frontier)) * hp > max_states:
             return None
-        yield from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
-        got = keyed_turns(rnd, frontier, types)
+        got = yield from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
+        if got is None:
+            got = keyed_turns(rnd, frontier, types)
         for k, t in zip(frontier, got):
             turns[k] = t
             rows += len(t.keys)
@@ -237,33 +243,59 @@ def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generato
 
 
 def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> list[Any]:
-    """Return :func:`_walking`'s result for each round of ``rnds``, the walks in step: before each
-    level, a round class with the optional hook ``prepare_turns(items)`` (items: (round, the
-    attacker's states, the target's states) of every round of that class at that level) builds what
-    those turns read for all of them at once (Last Odyssey: its plans and outcome tables in one call
-    each instead of one per round). The hook changes no number, only how many calls build them."""
+    """Return :func:`_walking`'s result for each round of ``rnds``, the walks in step, a level of
+    every walk at a time. A round class with ``stack(rounds)`` (a round over several rounds' fights,
+    each row's round read from its ``fight`` column, :func:`~workbench.columns.in_fights`) has the
+    level of all its walks enumerated in ONE call of its description (:func:`_level_of_stack`);
+    before each level, a round class with the optional hook ``prepare_turns(items)`` (items: (round,
+    the attacker's states, the target's states) of every round of that class at that level) builds
+    what those turns read for all of them at once (Last Odyssey: its plans and outcome tables in one
+    call each instead of one per round). Neither changes a number, only how many calls build them."""
     out: list[Any] = [None] * len(rnds)
     walks = {i: _walking(rnd, max_states, max_transitions) for i, rnd in enumerate(rnds)}
     level: dict[int, tuple[Any, ...]] = {}
+    got: dict[int, Any] = {}  # the level's rounds of each walk, when enumerated here
     depth = 0
     while walks:
         depth += 1
         check_time(f"the states of {len(walks):,} fights, level {depth:,}")  # (a panel's Cancel stops here)
         for i, walk in list(walks.items()):
             try:
-                level[i] = walk.send(None)
+                level[i] = walk.send(got.pop(i, None))
             except StopIteration as done:
                 out[i] = done.value
                 del walks[i]
                 level.pop(i, None)
-        hooks: dict[Any, list[tuple[Any, ...]]] = {}
-        for i, (me, foe) in level.items():
-            hook = getattr(type(rnds[i]), "prepare_turns", None)
+        classes: dict[type, list[int]] = {}
+        for i in level:
+            classes.setdefault(type(rnds[i]), []).append(i)
+        for cls, members in classes.items():
+            if getattr(cls, "stack", None) is not None:
+                got.update(_level_of_stack(cls, [rnds[i] for i in members], members, [level[i] for i in members]))
+            hook = getattr(cls, "prepare_turns", None)
             if hook is not None:
-                hooks.setdefault(hook, []).append((rnds[i], me, foe))
-        for hook, items in hooks.items():
-            hook(items)
+                hook([(rnds[i], *level[i]) for i in members])
     return out
+
+
+def _level_of_stack(
+    cls: Any, rnds: list[FightRound], ids: list[int], states: list[tuple[Columns, Columns]]
+) -> dict[int, list[KeyedTurn]]:
+    """Return, per walk id of ``ids``, the rounds from its level's states (``states``, one (attacker,
+    target) pair per walk), every walk's enumerated in ONE call of the description of
+    ``cls.stack(rnds)``, each row's round read from its ``fight``; {} when the rules refuse one of
+    them (each walk then enumerates its own level, and the refused one meets its refusal alone)."""
+    sizes = [me.size for me, _ in states]
+    me = concatenated([m for m, _ in states])
+    foe = concatenated([f for _, f in states])
+    fight = np.repeat(np.arange(len(rnds)), sizes)
+    types = (type(me), type(foe))
+    try:
+        turns = keyed_turns(cls.stack(rnds), [()] * me.size, types, states=(in_fights(me, fight), foe))
+    except RulesError:
+        return {}
+    bounds = np.cumsum([0, *sizes]).tolist()
+    return {i: turns[a:b] for i, a, b in zip(ids, bounds[:-1], bounds[1:])}
 
 
 def planned_chain(

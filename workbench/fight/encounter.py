@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..arguments import check_time
-from ..columns import Columns
+from ..columns import Columns, concatenated
 from .draw import Sampler
 from .round import FightRound, between_of, play
 
@@ -237,11 +237,6 @@ def schedule(sides: tuple[int, int], order: str, first: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------- the batch
-def _concat(parts: list[Columns]) -> Columns:
-    cls = type(parts[0])
-    return cls(**{n: np.concatenate([np.asarray(getattr(p, n)) for p in parts]) for n in cls.names()})
-
-
 @dataclass
 class _Batch:
     """Fights in one interpreter's hands: each creature's state, each fight's weight (exact: its
@@ -273,7 +268,7 @@ class _Batch:
     def concat(parts: list[_Batch]) -> _Batch:
         parts = [p for p in parts if p.n] or parts[:1]
         return _Batch(
-            [_concat([p.states[c] for p in parts]) for c in range(len(parts[0].states))],
+            [concatenated([p.states[c] for p in parts]) for c in range(len(parts[0].states))],
             np.concatenate([p.weight for p in parts]),
             np.concatenate([p.hits for p in parts]),
             np.concatenate([p.melee for p in parts]),

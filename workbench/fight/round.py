@@ -61,6 +61,14 @@ class FightRound(Protocol):
       round builds the same when its turn meets it (Last Odyssey: a level's plans and outcome
       tables in one call each).
 
+    - ``stack(rounds)`` (a classmethod): one round of its class over the fights of several rounds,
+      whose ``turn`` plays each row's own round, read from the ``fight`` column the interpreter gives
+      the attacker's state (:func:`workbench.columns.in_fights`; ``fights_of`` reads it, 0 in every
+      row of a round that is not a stack). A compare's walk then enumerates a level of all its
+      fights of that class in ONE call of the description instead of one per fight (Glass Empires,
+      Unbound); a single round is the stack of one, so the turn is written once. Only the steps of
+      rounds-to-kill are played on a stack.
+
     ``start(passive)`` with ``passive`` True starts rounds-to-kill's fight: the target neither
     attacks nor reacts.
     """

@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, Grouped, distinct_rows, row_groups, stacked
+from ...columns import Columns, Grouped, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -109,6 +109,19 @@ class GlassEmpiresRound:
         self._tables: dict[tuple, dict[str, PlanOutcome]] = {}
         #: the turn table played from a state key: the damage play's (plan None) or a plan's
         self._turns: dict[tuple[tuple, str | None], dict[str, np.ndarray]] = {}
+        #: the rounds whose fights a batch of this round holds, read by each row's ``fight``: this
+        #: round alone, or the rounds of a :meth:`stack`
+        self.members: tuple[GlassEmpiresRound, ...] = (self,)
+
+    @classmethod
+    def stack(cls, rounds: list[GlassEmpiresRound]) -> GlassEmpiresRound:
+        """Return one round over the fights of ``rounds``: each row of a batch plays the round its
+        ``fight`` names (:func:`~workbench.columns.fights_of`), so a level of many fights is
+        enumerated in one call of :meth:`turn` (workbench/fight/chain.py) and their missing plan
+        tables resolved together (:func:`_plan_tables_all`). Only :meth:`turn` is played on it."""
+        out = cls.__new__(cls)
+        out.members, out.key = tuple(rounds), None
+        return out
 
     # ------------------------------------------------------------------ in a group (optional hooks)
     @property
@@ -184,20 +197,6 @@ class GlassEmpiresRound:
             groups.setdefault(max(1, self.attacks - (1 if key[1] else 0)), []).append(key)
         return groups
 
-    @classmethod
-    def prepare_turns(cls, items: list[tuple[GlassEmpiresRound, Combatant, Combatant]]) -> None:
-        """Build the plan tables the turns of many rounds read from these states (a level of a
-        compare's fights), every round's resolved together (:func:`_plan_tables_all`: one
-        :func:`resolve` call per options and Attacks a turn). Nothing here changes a number: each
-        round would build the same, alone, when its turn meets the state; a round the rules refuse
-        here is left to meet its refusal there."""
-        requests = []
-        for rnd, me, foe in items:
-            if rnd.key is not None:
-                keys = np.stack([foe.armor_points, me.jammed, foe.shield_up], axis=1)
-                requests.append((rnd, [tuple(k) for k in distinct_rows(keys.astype(np.int64))[0].tolist()]))
-        _plan_tables_all(requests)
-
     def _chosen(self, tables: dict[str, PlanOutcome]) -> dict[str, np.ndarray]:
         """Return the table of the plan this side plays among ``tables`` (label -> its outcome):
         the highest expected HP damage, then the most armor points removed, then the likeliest to
@@ -216,16 +215,26 @@ class GlassEmpiresRound:
         return tables[label].table
 
     def _table(self, keys: np.ndarray, plan: Any) -> Grouped:
-        """Return the turn table of every row of ``keys`` ((n, 3): armor points left, jammed, shield
-        up) as (n, R) arrays, padded with probability 0: the damage play's plan, or ``plan`` (one
-        label, or one per row)."""
+        """Return the turn table of every row of ``keys`` ((n, 4): the row's round among
+        :attr:`members`, its foe's armor points left, its jam, its foe's shield up) as (n, R) arrays,
+        padded with probability 0: the damage play's plan, or ``plan`` (one label, or one per row).
+        The plan tables no member has yet are built in one :func:`_plan_tables_all` call."""
         groups, inverse = row_groups(keys, plan)
-        self.plan_tables([k for k, label in groups if (k, label) not in self._turns])
-        for k, label in groups:
-            if (k, label) not in self._turns:
-                plans = self._tables[k]
-                self._turns[(k, label)] = self._chosen(plans) if label is None else plans[label].table
-        return stacked([self._turns[g] for g in groups], inverse, _COLUMNS)
+        missing: dict[int, list[tuple[int, ...]]] = {}
+        for (f, *k), label in groups:
+            if (tuple(k), label) not in self.members[f]._turns:
+                missing.setdefault(f, []).append(tuple(k))
+        for got in _plan_tables_all([(self.members[f], k) for f, k in missing.items()]):
+            if isinstance(got, RulesError):
+                raise got.with_traceback(None)
+        tables = []
+        for (f, *k), label in groups:
+            member, at = self.members[f], (tuple(k), label)
+            if at not in member._turns:
+                plans = member._tables[at[0]]
+                member._turns[at] = member._chosen(plans) if label is None else plans[label].table
+            tables.append(member._turns[at])
+        return stacked(tables, inverse, _COLUMNS)
 
     # ------------------------------------------------------------------ the round
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
@@ -233,8 +242,9 @@ class GlassEmpiresRound:
         points and Ray Shield, with my jam; the foe takes its damage to HP, loses the armor points
         it spent ("1 AP per 2 damage or fraction", never below 0), and a broken Ray Shield stays
         broken; my weapon ends the turn jammed when the row's last Attack jammed (two Attacks a
-        turn only: with one, the turn's other action clears it)."""
-        keys = np.stack([foe.armor_points, me.jammed, foe.shield_up], axis=1)
+        turn only: with one, the turn's other action clears it). Each row plays its own round of
+        :attr:`members` (its ``fight``)."""
+        keys = np.stack([fights_of(me), foe.armor_points, me.jammed, foe.shield_up], axis=1)
         (drawn_me, drawn_foe), row = draw.row((me, foe), self._table(keys, plan))
         me, foe = cast(Combatant, drawn_me), cast(Combatant, drawn_foe)
         foe = foe.replace(
@@ -242,7 +252,8 @@ class GlassEmpiresRound:
             armor_points=np.maximum(0, foe.armor_points - row["ap_damage"]),
             shield_up=foe.shield_up * (row["shield_breaks"] == 0),
         )
-        me = me.replace(jammed=(row["jam"] != 0) * int(self.jam_matters))
+        jam_matters = np.array([m.jam_matters for m in self.members], np.int64)[fights_of(me)]
+        me = me.replace(jammed=(row["jam"] != 0) * jam_matters)
         return me, foe
 
     def plans(self, me: Combatant, foe: Combatant) -> list[str]:

@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...columns import Columns, Grouped, row_groups, stacked
+from ...columns import Columns, Grouped, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...fight.draw import Draw
 from ...memo import MEMO
@@ -73,6 +73,19 @@ class UnboundRound:
         self.key = None if callable(plan) else ("unbound", me, foe, self.options, self.situation, named)
         self._tables: dict[tuple[tuple[int, ...], str | None], dict[str, np.ndarray]] = {}
         self._plans_at: dict[tuple[int, ...], tuple[dict[str, Dist], dict[str, Any]]] = {}
+        #: the rounds whose fights a batch of this round holds, read by each row's ``fight``: this
+        #: round alone, or the rounds of a :meth:`stack`
+        self.members: tuple[UnboundRound, ...] = (self,)
+
+    @classmethod
+    def stack(cls, rounds: list[UnboundRound]) -> UnboundRound:
+        """Return one round over the fights of ``rounds``: each row of a batch plays the round its
+        ``fight`` names (:func:`~workbench.columns.fights_of`), so a level of many fights is
+        enumerated in one call of :meth:`turn` (workbench/fight/chain.py). Only :meth:`turn` is
+        played on it."""
+        out = cls.__new__(cls)
+        out.members, out.key = tuple(rounds), None
+        return out
 
     # ------------------------------------------------------------------ in a group (optional hooks)
     @property
@@ -158,26 +171,33 @@ class UnboundRound:
         return dist_table(dist, penalty=int(pen), ac_lost=lost_ac, touch_lost=lost_touch, braced=now)
 
     def _table(self, keys: np.ndarray, plan: Any) -> Grouped:
-        """Return the turn table of every row of ``keys`` as a Draw's Grouped table (padded with probability 0)
-        (``plan``: None, one label, or one per row)."""
+        """Return the turn table of every row of ``keys`` (the row's round among :attr:`members`, then
+        its state key) as a Draw's Grouped table (padded with probability 0) (``plan``: None, one
+        label, or one per row)."""
         groups, inverse = row_groups(keys, plan)
-        for g in groups:
-            if g not in self._tables:
-                self._tables[g] = self._build(*g)
-        return stacked([self._tables[g] for g in groups], inverse, _COLUMNS)
+        tables = []
+        for (f, *k), label in groups:
+            member, at = self.members[f], (tuple(k), label)
+            if at not in member._tables:
+                member._tables[at] = member._build(*at)
+            tables.append(member._tables[at])
+        return stacked(tables, inverse, _COLUMNS)
 
     # ------------------------------------------------------------------ the round
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn: my Wild penalty and shield bonuses come back ("until the
         start of their next turn"); one row of the table of my plan against the foe as its last turn
         left it, with my braced weapons, is drawn; the foe takes its damage and my turn's own
-        consequences are my new state."""
+        consequences are my new state. Each row plays its own round of :attr:`members` (its
+        ``fight``)."""
         me = me.replace(
             wild_penalty=0 * me.wild_penalty,
             shield_ac_lost=0 * me.shield_ac_lost,
             shield_touch_ac_lost=0 * me.shield_touch_ac_lost,
         )
-        keys = np.stack([foe.wild_penalty, foe.shield_ac_lost, foe.shield_touch_ac_lost, me.braced], axis=1)
+        keys = np.stack(
+            [fights_of(me), foe.wild_penalty, foe.shield_ac_lost, foe.shield_touch_ac_lost, me.braced], axis=1
+        )
         (drawn_me, drawn_foe), row = draw.row((me, foe), self._table(keys, plan))
         me, foe = cast(Combatant, drawn_me), cast(Combatant, drawn_foe)
         foe = foe.replace(damage_taken=foe.damage_taken + row["damage"])

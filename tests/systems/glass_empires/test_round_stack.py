@@ -1,7 +1,8 @@
-"""The Glass Empires round builds a level of many fights' plan tables at once (workbench/systems/
-glass_empires/round.py ``GlassEmpiresRound.prepare_turns``, read by workbench/fight/chain.py's walk):
-a compare's frame is the same with the hook and without it, and the rows' plan outcomes are resolved
-in far fewer ``resolve`` calls."""
+"""The Glass Empires round plays a level of many fights in one call (workbench/systems/glass_empires/
+round.py ``GlassEmpiresRound.stack``: each row's round read from its ``fight``; workbench/fight/
+chain.py's walk enumerates a level of a compare's fights through it): a compare's frame is the same
+with the stack and without it (each fight's level enumerated alone), and the rows' plan outcomes are
+resolved in far fewer ``resolve`` calls."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ NAMES = [
 
 def test_the_same_frame_in_fewer_calls(monkeypatch):
     with_hook, calls, without, alone = compare_with_and_without(
-        monkeypatch, "glass_empires", NAMES, GlassEmpiresRound, resolve_module, "resolve", lambda a: len(a[1])
+        monkeypatch, "glass_empires", NAMES, GlassEmpiresRound, resolve_module, "resolve", lambda a: len(a[1]), "stack"
     )
     assert_same_frame(with_hook, without)
     # the same outcomes (a state's outcome is kept under its numbers, so none is resolved twice),
