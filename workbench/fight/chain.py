@@ -270,11 +270,11 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
         for i in level:
             classes.setdefault(type(rnds[i]), []).append(i)
         for cls, members in classes.items():
-            if getattr(cls, "stack", None) is not None:
-                got.update(_level_of_stack(cls, [rnds[i] for i in members], members, [level[i] for i in members]))
             hook = getattr(cls, "prepare_turns", None)
             if hook is not None:
                 hook([(rnds[i], *level[i]) for i in members])
+            if getattr(cls, "stack", None) is not None:
+                got.update(_level_of_stack(cls, [rnds[i] for i in members], members, [level[i] for i in members]))
     return out
 
 

@@ -40,7 +40,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...columns import Columns, row_groups, stacked
+from ...columns import Columns, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -121,6 +121,45 @@ class LastOdysseyRound:
         self._multi_tables: dict[Any, dict[str, np.ndarray]] = {}
         #: the mean damage of a multi-target use to the foes beside its target (:meth:`_beside`)
         self._beside_means: dict[Any, float] = {}
+        #: the rounds whose fights a batch of this round holds, read by each row's ``fight``: this
+        #: round alone, or the rounds of a :meth:`stack`
+        self.members: tuple[LastOdysseyRound, ...] = (self,)
+        self._of: list[tuple[int, int]] = []  # a stack's use ids: (member, the member's own use id)
+
+    @classmethod
+    def stack(cls, rounds: list[LastOdysseyRound]) -> LastOdysseyRound:
+        """Return one round over the fights of ``rounds``: each row of a batch plays the round its
+        ``fight`` names (:func:`~workbench.columns.fights_of`), so a level of many fights is
+        enumerated in one call of :meth:`turn` (workbench/fight/chain.py). Its use ids name (member,
+        the member's own use) pairs (:meth:`_ids`), and each draw reads the member's tables
+        (:meth:`_own`). Only :meth:`turn` is played on it."""
+        out = cls.__new__(cls)
+        out.members, out.key, out.reads_full = tuple(rounds), None, rounds[0].reads_full
+        out._uses, out._use_at, out._of = [], {}, []
+        return out
+
+    def _ids(self, f: int, uses: tuple[int, ...]) -> tuple[int, ...]:
+        """Return the ids in this round of member ``f``'s own use ids ``uses``: themselves in a
+        round that is not a stack."""
+        if self.members[0] is self:
+            return uses
+        out = []
+        for u in uses:
+            i = self._use_at.get((f, u))
+            if i is None:
+                i = self._use_at[(f, u)] = len(self._uses)
+                self._uses.append(self.members[f]._uses[u])
+                self._of.append((f, u))
+            out.append(i)
+        return tuple(out)
+
+    def _own(self, k: _TableKey) -> tuple[LastOdysseyRound, _TableKey]:
+        """Return (the member whose use ``k[0]`` is, ``k`` in its own use ids): this round and ``k``
+        in a round that is not a stack."""
+        if self.members[0] is self:
+            return self, k
+        f, u = self._of[k[0]]
+        return self.members[f], (u, k[1], k[2])
 
     # ------------------------------------------------------------------ the state
     def start(self, passive: bool = False) -> tuple[Combatant, Combatant]:
@@ -160,8 +199,9 @@ class LastOdysseyRound:
         return i
 
     def _ensure(self, keys: list[tuple[int, bool, bool]]) -> None:
-        """Build the tables of ``keys`` not built yet (:func:`_ensure_all`, one call)."""
-        _ensure_all([(self, k) for k in keys])
+        """Build the tables of ``keys`` not built yet (:func:`_ensure_all`, one call; a stack's,
+        each in its member)."""
+        _ensure_all([self._own(k) for k in keys])
 
     def _draw(
         self, me: Combatant, foe: Combatant, carry: tuple[Columns, ...], draw: Draw, use: np.ndarray
@@ -176,7 +216,8 @@ class LastOdysseyRound:
         none = {"damage": np.zeros(1, np.int64), "status": np.zeros(1, np.int64), "probability": np.ones(1)}
         wanted = [(k[0], bool(k[1]), bool(k[2])) for k, _ in groups]
         self._ensure([k for k in wanted if k[0] >= 0])
-        tables = [none if k[0] < 0 else self._tables[k] for k in wanted]
+        owned = [self._own(k) if k[0] >= 0 else None for k in wanted]
+        tables = [none if o is None else o[0]._tables[o[1]] for o in owned]
         states, row = draw.row((me, foe, *carry), stacked(tables, inverse, ("damage", "status")))
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
         return me, foe, states[2:], row["damage"], row["status"]
@@ -371,10 +412,11 @@ class LastOdysseyRound:
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn: the plan of the foe's Shell and my MP at its start, its
         abilities used in order, each drawn as the foe's Shell stands, paying its MP cost, its
-        damage absorbed by the Shell first (module docstring)."""
+        damage absorbed by the Shell first (module docstring). Each row plays its own round of
+        :attr:`members` (its ``fight``)."""
         up = (foe.shell_left > 0).astype(np.int64)
-        groups, inverse = row_groups(np.stack([up, me.mp_left], axis=1), plan)
-        seqs = [self._plan_uses(bool(k[0]), int(k[1]), label) for k, label in groups]
+        groups, inverse = row_groups(np.stack([fights_of(me), up, me.mp_left], axis=1), plan)
+        seqs = [self._ids(f, self.members[f]._plan_uses(bool(on), int(mp), label)) for (f, on, mp), label in groups]
         width = max((len(s) for s in seqs), default=0)
         table = np.full((len(seqs), width), -1, np.int64)
         for i, s in enumerate(seqs):
@@ -583,32 +625,54 @@ class PhasedRound(LastOdysseyRound):
         (Poisoned's damage to the foe, my effect-phase sleights, after the third my abilities that
         wait for it), then my Paradigm Phase; before the first round (``opening``) the extra
         Paradigm Phase only."""
+        # (each row plays its own round of :attr:`members`: its abilities, as ids in this round, by
+        # fight; a row's ``fight`` is read after every draw, which expands the rows)
+        members = cast(list[PhasedRound], list(self.members))
         if not opening:
-            foe = self.hurt(foe, np.where(foe.poisoned > 0, self.poison, 0))
-            for a in self.phase["effect_phase"]:
+            poison = np.array([m.poison for m in members], np.int64)
+            foe = self.hurt(foe, np.where(foe.poisoned > 0, poison[fights_of(me)], 0))
+            effect = self._phase_ids("effect_phase")
+            for j in range(effect.shape[1]):
                 # a Poisoned foe stays Poisoned: only the others draw
-                use = np.where(foe.poisoned > 0, -1, self._use((a, "phase")))
+                use = np.where(foe.poisoned > 0, -1, effect[fights_of(me), j])
                 me, foe, _, _, status = self._draw(me, foe, (), draw, use)
                 foe = foe.replace(poisoned=foe.poisoned | (status > 0))
             third = _Uses((me.effect_phases == 2).astype(np.int64))  # carried: each draw expands the fights
-            me = me.replace(effect_phases=np.minimum(me.effect_phases + 1, self.counts_phases))
-            for a in self.phase["after_third_effect_phase"]:
-                use = np.where(third.uses > 0, self._use((a, "phase")), -1)
+            counts = np.array([m.counts_phases for m in members], np.int64)
+            me = me.replace(effect_phases=np.minimum(me.effect_phases + 1, counts[fights_of(me)]))
+            after = self._phase_ids("after_third_effect_phase")
+            for j in range(after.shape[1]):
+                use = np.where(third.uses > 0, after[fights_of(me), j], -1)
                 me, foe, got, damage, _ = self._draw(me, foe, (third,), draw, use)
                 third = cast(_Uses, got[0])
                 foe = self.hurt(foe, damage)
         paid = np.full(me.size, -1, np.int64)  # the first paradigm action the anima pays for, one a round
         anima = np.zeros(me.size, np.int64)
-        for a in reversed(self.phase["paradigm_phase"]):
-            fits = me.anima >= a.anima_cost
-            paid = np.where(fits, self._use((a, "phase")), paid)
-            anima = np.where(fits, int(a.anima_cost), anima)
+        paradigm = self._phase_ids("paradigm_phase")
+        price = np.zeros(paradigm.shape, np.int64)
+        for i, m in enumerate(members):
+            costs = [int(a.anima_cost) for a in m.phase["paradigm_phase"]]
+            price[i, : len(costs)] = costs
+        f = fights_of(me)
+        for j in reversed(range(paradigm.shape[1])):
+            fits = (paradigm[f, j] >= 0) & (me.anima >= price[f, j])
+            paid = np.where(fits, paradigm[f, j], paid)
+            anima = np.where(fits, price[f, j], anima)
         if (paid >= 0).any():
             me, foe, got, damage, _ = self._draw(me, foe, (_Uses(anima),), draw, paid)
             spent = cast(_Uses, got[0]).uses  # spent, and handed to the foe up to MAX_ANIMA
             me = me.replace(anima=me.anima - spent)
             foe = self.hurt(foe.replace(anima=np.minimum(MAX_ANIMA, foe.anima + spent)), damage)
         return me, foe
+
+    def _phase_ids(self, timing: str) -> np.ndarray:
+        """Return the ids in this round of each member's phase abilities of ``timing``, in the order
+        it lists them: one row per member of :attr:`members`, padded with -1."""
+        lists = [cast(PhasedRound, m).phase[timing] for m in self.members]
+        out = np.full((len(lists), max((len(x) for x in lists), default=0)), -1, np.int64)
+        for i, (m, abilities) in enumerate(zip(self.members, lists)):
+            out[i, : len(abilities)] = self._ids(i, tuple(m._use((a, "phase")) for a in abilities))
+        return out
 
 
 def fight_round(sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> LastOdysseyRound:
