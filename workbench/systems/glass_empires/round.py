@@ -327,20 +327,22 @@ def _outcomes_all(
     # per (options, Attacks a turn): each outcome not kept yet, once: its key -> (request, row)
     todo: dict[tuple[Any, int], dict[Any, tuple[int, int]]] = {}
     parts_of: dict[int, tuple[list[Segment], Any, Any]] = {}
-    # a round's candidate plans share its states, and their Attacks their weapons: each situation,
-    # target state and weapon's Segment built once per (round, states)
+    # a round's candidate plans share its states, and their Attacks their weapons: each weapon's
+    # Segment built once per (round, states); the situations and the target's state once per
+    # (situation, target, options, states), shared by every attacker of that target
     made: dict[Any, Any] = {}
     for r, (rnd, combo, states) in enumerate(requests):
         n = len(states)
         at = (id(rnd), tuple(states))
+        target = (rnd.situation, id(rnd.foe), rnd.options, tuple(states))
         try:
-            if at not in made:
+            if target not in made:
                 sits = [
                     rnd.situation.replace(target_ap=int(ap), target_hp=None, target_shield_up=bool(up))
                     for ap, up in states
                 ]
-                made[at] = (sits, rnd.sys._target_state([rnd.foe] * n, sits, rnd.options))
-            sits, (ap0, hp) = made[at]
+                made[target] = (sits, rnd.sys._target_state([rnd.foe] * n, sits, rnd.options))
+            sits, (ap0, hp) = made[target]
             segs = []
             for w in rnd.sys.plan_items(rnd.me, combo, rnd.options):
                 if (*at, id(w)) not in made:
