@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from ...errors import RulesError
@@ -255,17 +254,18 @@ def _combos(usable: list[Attack], ap: int, mp: int) -> list[tuple[str, list[int]
     """Return (label, indices into ``usable``) of each plan :meth:`LastOdyssey.turn_plans` keeps, in
     its order: multisets within ``ap`` action points and ``mp`` MP to which no further ability fits
     (in both the action points and the MP left; the first multiset of a repeated label wins)."""
-    costs = np.array([a.ap_cost for a in usable], dtype=np.int64)
-    mps = np.array([a.mp_cost for a in usable], dtype=np.int64)
-    cheapest = int(costs.min())
+    # (plain integers: a few abilities, thousands of calls; numpy's per-call cost dominated)
+    costs = [int(a.ap_cost) for a in usable]
+    mps = [int(a.mp_cost) for a in usable]
+    cheapest = min(costs)
     max_len = ap if cheapest == 0 else ap // max(cheapest, 1)
     seen: dict[str, list[int]] = {}
     for size in range(max_len, 0, -1):
         for combo in combinations_with_replacement(range(len(usable)), size):
-            cost, spent = int(costs[list(combo)].sum()), int(mps[list(combo)].sum())
+            cost, spent = sum(costs[i] for i in combo), sum(mps[i] for i in combo)
             if cost > ap or spent > mp:
                 continue
-            if cheapest > 0 and bool(np.any((costs <= ap - cost) & (mps <= mp - spent))):
+            if cheapest > 0 and any(c <= ap - cost and m <= mp - spent for c, m in zip(costs, mps)):
                 continue  # a further ability fits: not a full turn
             seen.setdefault(" + ".join(usable[i].name for i in combo), list(combo))
     return list(seen.items())
