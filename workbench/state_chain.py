@@ -92,6 +92,9 @@ class KeyedChain:
     max_rounds: int
     weights: np.ndarray | None = None
     max_transitions: int | None = None
+    #: when the caller walked the fight already: its number of keys, numbered 0.. (``start`` 0), each
+    #: reached from the start, each turn's ``keys`` an int array of them (the solver walks nothing)
+    numbered: int | None = None
 
 
 def solve_keyed_chain(
@@ -121,6 +124,11 @@ def _walk(c: KeyedChain) -> tuple[list[Hashable], list[KeyedTurn]] | None:
     """Return (the keys reached from ``c.start``, breadth first, the start first; each one's turn),
     or None past ``c.max_transitions`` (rows x HP) or MAX_KEYS keys, counted as they are found."""
     bound = MAX_KEYED_TRANSITIONS if c.max_transitions is None else c.max_transitions
+    if c.numbered is not None:  # (walked by the caller: every key's turn, counted the same)
+        got = [c.turn(k) for k in range(c.numbered)]
+        if sum(len(t.keys) for t in got) * c.hp > bound or c.numbered > MAX_KEYS:
+            return None
+        return list(range(c.numbered)), got
     keys: list[Hashable] = [c.start]
     where: dict[Hashable, int] = {c.start: 0}
     turns: list[KeyedTurn] = []
@@ -145,16 +153,20 @@ def _walk(c: KeyedChain) -> tuple[list[Hashable], list[KeyedTurn]] | None:
 
 
 def _edges(
-    keys: list[Hashable], turns: list[KeyedTurn], hp: int
+    keys: list[Hashable], turns: list[KeyedTurn], hp: int, numbered: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return one fight's transitions among its states, numbered damage taken x keys + key index:
     (from, to, probability) of every row that leaves the target standing, in order of the state
-    they leave (so they are a CSR matrix's entries as they stand), and each state's kill chance."""
-    where = {k: i for i, k in enumerate(keys)}
+    they leave (so they are a CSR matrix's entries as they stand), and each state's kill chance.
+    ``numbered``: the keys are their indices already (:attr:`KeyedChain.numbered`)."""
     lens = np.fromiter((len(t.keys) for t in turns), dtype=np.int64, count=len(turns))
     dmg = np.concatenate([np.asarray(t.damage, dtype=np.int64) for t in turns])
     p = np.concatenate([np.asarray(t.probability, dtype=np.float64) for t in turns])
-    dest = np.fromiter((where[k] for t in turns for k in t.keys), dtype=np.int64, count=int(lens.sum()))
+    if numbered:
+        dest = np.concatenate([np.asarray(t.keys, dtype=np.int64) for t in turns])
+    else:
+        where = {k: i for i, k in enumerate(keys)}
+        dest = np.fromiter((where[k] for t in turns for k in t.keys), dtype=np.int64, count=int(lens.sum()))
     src_key = np.repeat(np.arange(len(turns)), lens)
     h = np.arange(hp)[:, None]
     hh = h + dmg[None, :]  # hp x rows: row r of key i from damage h leads to (dest r, h + d_r)
@@ -193,7 +205,7 @@ def solve_keyed_chains(chains: Sequence[KeyedChain]) -> list[StateChain | None]:
         if walked is None:
             continue
         live.append(i)
-        parts.append(_edges(*walked, c.hp))
+        parts.append(_edges(*walked, c.hp, c.numbered is not None))
         size.append(len(walked[0]) * c.hp)
     if not live:
         return out

@@ -128,3 +128,31 @@ def test_weights_in_a_batch_read_their_own_fight():
     assert got[0] is not None and got[0].weighted is None and got[0].mean == pytest.approx(6.0, rel=1e-12)
     assert got[1] is not None and got[1].mean == np.inf
     assert got[1].weighted.tolist() == pytest.approx([1.5, 0.0], abs=1e-15)
+
+
+def test_a_fight_walked_by_its_caller_is_the_same_fight():
+    """A chain whose keys the caller numbered as it walked them (``KeyedChain.numbered``: the start
+    0, each turn's keys an int array, as workbench/fight/chain.py's walk hands them over) gives the
+    numbers of the same fight walked by the solver, keyed by name: the random fights above, their
+    keys renamed to strings for the one and renumbered 0.. over the keys reached (the start first)
+    for the other."""
+    rng = np.random.default_rng(11)
+    named, numbered = [], []
+    for i in range(40):
+        hp, turns = random_fight(rng, stuck=i % 3 == 0)
+        order = _keys(KeyedChain(0, hp, turns.__getitem__, 1))
+        number = {k: j for j, k in enumerate(order)}
+        by_name = {
+            f"key {k}": KeyedTurn([f"key {x}" for x in t.keys], t.damage, t.probability) for k, t in turns.items()
+        }
+        by_number = [
+            KeyedTurn(np.array([number[x] for x in turns[k].keys]), turns[k].damage, turns[k].probability)
+            for k in order
+        ]
+        rounds = int(rng.choice([2, 50, 400]))
+        named.append(KeyedChain("key 0", hp, by_name.__getitem__, rounds))
+        numbered.append(KeyedChain(0, hp, by_number.__getitem__, rounds, numbered=len(order)))
+    for a, b in zip(solve_keyed_chains(named), solve_keyed_chains(numbered)):
+        assert a is not None and b is not None and a.states == b.states
+        np.testing.assert_allclose(a.by, b.by, rtol=0, atol=1e-12)
+        assert a.mean == pytest.approx(b.mean, rel=1e-12) or a.mean == b.mean == np.inf

@@ -13,6 +13,7 @@ description, and counted before the chain is built: past ``max_states`` (keys x 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Generator, Hashable
 from typing import Any, cast
 
@@ -20,7 +21,16 @@ import numpy as np
 
 from .. import state_chain as state_chain_module
 from ..arguments import check_time
-from ..columns import Columns, concatenated, distinct_columns, from_key_rows, in_fights, key_columns, key_rows
+from ..columns import (
+    Columns,
+    concatenated,
+    distinct_columns,
+    distinct_rows,
+    from_key_rows,
+    in_fights,
+    key_columns,
+    key_rows,
+)
 from ..errors import RulesError
 from ..memo import MEMO
 from ..state_chain import (
@@ -78,6 +88,43 @@ def enumerated(
     return uniq, np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
 
 
+@dataclasses.dataclass(frozen=True)
+class _Level:
+    """One round from each state of a batch (:func:`_level`): state j's outcomes are rows
+    ``starts[j]:starts[j + 1]`` of ``after`` (the key after the round, as key rows), ``damage``
+    (the target's) and ``probability``."""
+
+    starts: np.ndarray
+    after: np.ndarray
+    damage: np.ndarray
+    probability: np.ndarray
+
+    def part(self, a: int, b: int) -> _Level:
+        """Return the level of the batch's states a..b-1."""
+        lo, hi = int(self.starts[a]), int(self.starts[b])
+        return _Level(self.starts[a : b + 1] - lo, self.after[lo:hi], self.damage[lo:hi], self.probability[lo:hi])
+
+
+def _level(
+    rnd: FightRound,
+    n: int,
+    types: tuple[type[Columns], ...],
+    plan: Any = None,
+    steps: tuple[str, ...] | None = None,
+    rows: np.ndarray | None = None,
+    states: tuple[Columns, Columns] | None = None,
+) -> _Level:
+    """Return one round of rounds-to-kill from each of ``n`` states, the key ``rows`` or the
+    ``states`` themselves (a stack's, with their ``fight``), all enumerated in ONE call
+    (:func:`enumerated`): the attacker's turn, its acts after the round and the target's rest
+    (``steps``, default :func:`~workbench.fight.round.round_steps`)."""
+    steps = round_steps(rnd, passive=True) if steps is None else steps
+    if rows is None:
+        rows = np.zeros((0, 0), np.int64)
+    uniq, weight = enumerated(rnd, rows, types, plan, steps=steps, states=states)
+    return _Level(np.searchsorted(uniq[:, 0], np.arange(n + 1)), uniq[:, 2:], uniq[:, 1].copy(), weight)
+
+
 def keyed_turns(
     rnd: FightRound,
     keys: list[tuple[int, ...]],
@@ -85,34 +132,22 @@ def keyed_turns(
     plan: Any = None,
     steps: tuple[str, ...] | None = None,
     known: dict[tuple[int, ...], tuple[int, ...]] | None = None,
-    states: tuple[Columns, Columns] | None = None,
 ) -> list[KeyedTurn]:
-    """Return one round of rounds-to-kill from each key of ``keys`` (:func:`enumerated`, one call;
-    ``states``: the keys' states when the caller has them, a stack's with their ``fight``):
-    the attacker's turn, its acts after the round and the target's rest (``steps``, default
-    :func:`~workbench.fight.round.round_steps`), as rows (the key after the round, the target's
-    damage, probability). With ``known`` (a dict kept across calls), each distinct key is one
-    tuple shared by every row that reaches it."""
+    """Return one round of rounds-to-kill from each key of ``keys`` (:func:`_level`, one call), as
+    rows (the key after the round, the target's damage, probability). With ``known`` (a dict kept
+    across calls), each distinct key is one tuple shared by every row that reaches it."""
     if not keys:
         return []
-    steps = round_steps(rnd, passive=True) if steps is None else steps
-    rows = np.array(keys, dtype=np.int64).reshape(len(keys), -1) if states is None else np.zeros((0, 0), np.int64)
-    uniq, weight = enumerated(rnd, rows, types, plan, steps=steps, states=states)
-    starts = np.searchsorted(uniq[:, 0], np.arange(len(keys) + 1))
+    level = _level(rnd, len(keys), types, plan, steps, rows=np.array(keys, dtype=np.int64).reshape(len(keys), -1))
     # (one tuple per distinct key: a large optimal-play chain has millions of rows over a few
     # thousand keys, and a tuple per row held most of its memory)
     shared = {} if known is None else known
-    after = [shared.setdefault(k, k) for k in map(tuple, uniq[:, 2:].tolist())]
-    out = []
-    for i in range(len(keys)):
-        out.append(
-            KeyedTurn(
-                after[starts[i] : starts[i + 1]],
-                uniq[starts[i] : starts[i + 1], 1].copy(),
-                weight[starts[i] : starts[i + 1]],
-            )
-        )
-    return out
+    after = [shared.setdefault(k, k) for k in map(tuple, level.after.tolist())]
+    s = level.starts.tolist()
+    return [
+        KeyedTurn(after[s[i] : s[i + 1]], level.damage[s[i] : s[i + 1]], level.probability[s[i] : s[i + 1]])
+        for i in range(len(keys))
+    ]
 
 
 def _start(rnd: FightRound) -> tuple[tuple[int, ...], tuple[type[Columns], ...], int]:
@@ -199,7 +234,8 @@ def passive_chains(
         if pending and held + rows * hp > max_transitions:
             solve()
             held = 0
-        pending.append((i, memo_key, KeyedChain(first, hp, turns.__getitem__, max_rounds, weights, max_transitions)))
+        chain = KeyedChain(first, hp, turns.__getitem__, max_rounds, weights, max_transitions, numbered=len(turns))
+        pending.append((i, memo_key, chain))
         held += rows * hp
     if pending:
         solve()
@@ -212,34 +248,62 @@ _PAST_BOUNDS = "past the bounds"
 
 def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generator[tuple[Any, ...], Any, Any]:
     """Walk :func:`passive_chain`'s fight: the keys found breadth first, each level's in ONE
-    enumeration (:func:`keyed_turns`), counted level by level as they are found. Yields (the states
+    enumeration (:func:`_level`), numbered as they are found (the start, or the opening round's
+    key, 0; a level's new keys in their sorted order) and counted level by level. Yields (the states
     of the level about to be enumerated: the attacker's, the target's) before each level, and takes
-    back the level's rounds when the caller enumerated them (a stack of fights, :func:`_walk_all`)
-    or None; returns (the first key, the target's HP, the round from every key the fight reaches,
+    back the level when the caller enumerated it (a stack of fights, :func:`_walk_all`) or None;
+    returns (the first key's number, the target's HP, each numbered key's round, its keys numbers,
     their rows in all), or None past ``max_states`` (keys x HP) or ``max_transitions`` (rows x HP)."""
     start, types, hp = _start(rnd)
-    turns: dict[Hashable, KeyedTurn] = {}
-    frontier = [start]
-    rows = 0
-    first: Hashable = start
-    if between_of(rnd) is not None:  # round 1 is the acts before it, then a round
-        first = (OPENING, *start)
-        turns[first] = keyed_turns(rnd, [start], types, steps=("opening", *round_steps(rnd, passive=True)))[0]
-        rows = len(turns[first].keys)
-        frontier = sorted(cast(set[tuple[int, ...]], set(turns[first].keys)))
+    index: dict[tuple[int, ...], int] = {}
+    keys: list[tuple[int, ...]] = []  # each number's key
+    turns: list[KeyedTurn] = []  # each number's round, the frontier's filled as its level is enumerated
+
+    def numbered(level: _Level) -> list[KeyedTurn]:
+        """Return each state's round from ``level``, its keys as numbers (a new key numbered in the
+        sorted order of the level's new keys: each distinct key looked up once, not each row)."""
+        after = level.after
+        if after.shape[1]:
+            uniq, inverse = distinct_rows(after)
+        else:  # (a key of no fields: every row leads to the one key)
+            uniq, inverse = np.zeros((min(after.shape[0], 1), 0), np.int64), np.zeros(after.shape[0], np.int64)
+        ids = np.empty(uniq.shape[0], np.int64)
+        for j, k in enumerate(map(tuple, uniq.tolist())):
+            i = index.get(k)
+            if i is None:
+                i = index[k] = len(keys)
+                keys.append(k)
+            ids[j] = i
+        dest = ids[inverse]
+        s = level.starts.tolist()
+        return [
+            KeyedTurn(dest[s[j] : s[j + 1]], level.damage[s[j] : s[j + 1]], level.probability[s[j] : s[j + 1]])
+            for j in range(len(s) - 1)
+        ]
+
+    if between_of(rnd) is not None:  # round 1 is the acts before it, then a round: its own key, 0
+        keys.append((OPENING, *start))  # type: ignore[arg-type]
+        steps = ("opening", *round_steps(rnd, passive=True))
+        turns += numbered(_level(rnd, 1, types, steps=steps, rows=np.array([start], dtype=np.int64)))
+    else:
+        index[start] = 0
+        keys.append(start)
+    rows = sum(len(t.keys) for t in turns)
+    frontier = range(len(turns), len(keys))
     while frontier:
-        if (len(turns) + len(frontier)) * hp > max_states:
+        if len(keys) * hp > max_states:
             return None
-        got = yield from_key_rows(types, np.array(frontier, dtype=np.int64).reshape(len(frontier), -1))
-        if got is None:
-            got = keyed_turns(rnd, frontier, types)
-        for k, t in zip(frontier, got):
-            turns[k] = t
-            rows += len(t.keys)
+        at = np.array([keys[i] for i in frontier], dtype=np.int64).reshape(len(frontier), -1)
+        level = yield from_key_rows(types, at)
+        if level is None:
+            level = _level(rnd, len(frontier), types, rows=at)
+        found = len(keys)
+        turns += numbered(level)
+        rows += int(level.after.shape[0])
         if rows * hp > max_transitions:
             return None
-        frontier = sorted(cast(set[tuple[int, ...]], {k for t in got for k in t.keys} - turns.keys()))
-    return first, hp, turns, rows
+        frontier = range(found, len(keys))
+    return 0, hp, turns, rows
 
 
 def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> list[Any]:
@@ -280,8 +344,8 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
 
 def _level_of_stack(
     cls: Any, rnds: list[FightRound], ids: list[int], states: list[tuple[Columns, Columns]]
-) -> dict[int, list[KeyedTurn]]:
-    """Return, per walk id of ``ids``, the rounds from its level's states (``states``, one (attacker,
+) -> dict[int, _Level]:
+    """Return, per walk id of ``ids``, the round (:class:`_Level`) from each of its level's states (``states``, one (attacker,
     target) pair per walk), every walk's enumerated in ONE call of the description of
     ``cls.stack(rnds)``, each row's round read from its ``fight``; {} when the rules refuse one of
     them (each walk then enumerates its own level, and the refused one meets its refusal alone)."""
@@ -291,11 +355,11 @@ def _level_of_stack(
     fight = np.repeat(np.arange(len(rnds)), sizes)
     types = (type(me), type(foe))
     try:
-        turns = keyed_turns(cls.stack(rnds), [()] * me.size, types, states=(in_fights(me, fight), foe))
+        level = _level(cls.stack(rnds), me.size, types, states=(in_fights(me, fight), foe))
     except RulesError:
         return {}
     bounds = np.cumsum([0, *sizes]).tolist()
-    return {i: turns[a:b] for i, a, b in zip(ids, bounds[:-1], bounds[1:])}
+    return {i: level.part(a, b) for i, a, b in zip(ids, bounds[:-1], bounds[1:])}
 
 
 def planned_chain(
