@@ -23,7 +23,6 @@ from .. import state_chain as state_chain_module
 from ..arguments import check_time
 from ..columns import (
     Columns,
-    concatenated,
     distinct_columns,
     distinct_rows,
     from_key_rows,
@@ -98,6 +97,8 @@ class _Level:
     after: np.ndarray
     damage: np.ndarray
     probability: np.ndarray
+    #: (the distinct rows of ``after``, sorted; each row's index among them) when found already
+    distinct: tuple[np.ndarray, np.ndarray] | None = None
 
     def part(self, a: int, b: int) -> _Level:
         """Return the level of the batch's states a..b-1."""
@@ -263,7 +264,9 @@ def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generato
         """Return each state's round from ``level``, its keys as numbers (a new key numbered in the
         sorted order of the level's new keys: each distinct key looked up once, not each row)."""
         after = level.after
-        if after.shape[1]:
+        if level.distinct is not None:
+            uniq, inverse = level.distinct
+        elif after.shape[1]:
             uniq, inverse = distinct_rows(after)
         else:  # (a key of no fields: every row leads to the one key)
             uniq, inverse = np.zeros((min(after.shape[0], 1), 0), np.int64), np.zeros(after.shape[0], np.int64)
@@ -294,7 +297,7 @@ def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generato
         if len(keys) * hp > max_states:
             return None
         at = np.array([keys[i] for i in frontier], dtype=np.int64).reshape(len(frontier), -1)
-        level = yield from_key_rows(types, at)
+        level = yield types, at
         if level is None:
             level = _level(rnd, len(frontier), types, rows=at)
         found = len(keys)
@@ -310,14 +313,15 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
     """Return :func:`_walking`'s result for each round of ``rnds``, the walks in step, a level of
     every walk at a time. A round class with ``stack(rounds)`` (a round over several rounds' fights,
     each row's round read from its ``fight`` column, :func:`~workbench.columns.in_fights`) has the
-    level of all its walks enumerated in ONE call of its description (:func:`_level_of_stack`);
-    before each level, a round class with the optional hook ``prepare_turns(items)`` (items: (round,
-    the attacker's states, the target's states) of every round of that class at that level) builds
-    what those turns read for all of them at once (Last Odyssey: its plans and outcome tables in one
-    call each instead of one per round). Neither changes a number, only how many calls build them."""
+    level of all its walks enumerated in ONE call of its description and their new keys found in
+    one pass (:func:`_level_of_stack`); before each level, a round class with the optional hook
+    ``prepare_turns(items)`` (items: (round, the attacker's states, the target's states) of every
+    round of that class at that level) builds what those turns read for all of them at once (Last
+    Odyssey: its plans and outcome tables in one call each instead of one per round). Neither
+    changes a number, only how many calls build them."""
     out: list[Any] = [None] * len(rnds)
     walks = {i: _walking(rnd, max_states, max_transitions) for i, rnd in enumerate(rnds)}
-    level: dict[int, tuple[Any, ...]] = {}
+    level: dict[int, tuple[Any, np.ndarray]] = {}  # each walk's (state types, key rows) of the level
     got: dict[int, Any] = {}  # the level's rounds of each walk, when enumerated here
     depth = 0
     while walks:
@@ -335,31 +339,52 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
             classes.setdefault(type(rnds[i]), []).append(i)
         for cls, members in classes.items():
             hook = getattr(cls, "prepare_turns", None)
+            stack = getattr(cls, "stack", None)
+            if hook is None and stack is None:
+                continue
+            # the level's states of every walk of the class, built once
+            sizes = [level[i][1].shape[0] for i in members]
+            me, foe = from_key_rows(level[members[0]][0], np.concatenate([level[i][1] for i in members]))
             if hook is not None:
-                hook([(rnds[i], *level[i]) for i in members])
-            if getattr(cls, "stack", None) is not None:
-                got.update(_level_of_stack(cls, [rnds[i] for i in members], members, [level[i] for i in members]))
+                bounds = np.cumsum([0, *sizes]).tolist()
+                hook(
+                    [
+                        (rnds[i], me.take(slice(a, b)), foe.take(slice(a, b)))
+                        for i, a, b in zip(members, bounds, bounds[1:])
+                    ]
+                )
+            if stack is not None:
+                got.update(_level_of_stack(stack, [rnds[i] for i in members], members, sizes, (me, foe)))
     return out
 
 
 def _level_of_stack(
-    cls: Any, rnds: list[FightRound], ids: list[int], states: list[tuple[Columns, Columns]]
+    stack: Any, rnds: list[FightRound], ids: list[int], sizes: list[int], states: tuple[Columns, Columns]
 ) -> dict[int, _Level]:
-    """Return, per walk id of ``ids``, the round (:class:`_Level`) from each of its level's states (``states``, one (attacker,
-    target) pair per walk), every walk's enumerated in ONE call of the description of
-    ``cls.stack(rnds)``, each row's round read from its ``fight``; {} when the rules refuse one of
-    them (each walk then enumerates its own level, and the refused one meets its refusal alone)."""
-    sizes = [me.size for me, _ in states]
-    me = concatenated([m for m, _ in states])
-    foe = concatenated([f for _, f in states])
+    """Return, per walk id of ``ids``, the round (:class:`_Level`) from each of its level's states
+    (``states``: every walk's, ``sizes[j]`` of walk j's in order), every walk's enumerated in ONE
+    call of the description of ``stack(rnds)``, each row's round read from its ``fight``, and the
+    distinct keys they lead to found in one pass over every walk's rows; {} when the rules refuse
+    one of them (each walk then enumerates its own level, and the refused one meets its refusal
+    alone)."""
+    me, foe = states
     fight = np.repeat(np.arange(len(rnds)), sizes)
-    types = (type(me), type(foe))
     try:
-        level = _level(cls.stack(rnds), me.size, types, states=(in_fights(me, fight), foe))
+        level = _level(stack(rnds), me.size, (type(me), type(foe)), states=(in_fights(me, fight), foe))
     except RulesError:
         return {}
+    # every walk's keys after, distinct per walk (sorted by walk, then key): each walk's part of them
+    row_fight = np.repeat(fight, np.diff(level.starts))
+    uniq, inverse = distinct_rows(np.column_stack([row_fight, level.after]))
+    first = np.searchsorted(uniq[:, 0], np.arange(len(rnds) + 1)).tolist()
     bounds = np.cumsum([0, *sizes]).tolist()
-    return {i: level.part(a, b) for i, a, b in zip(ids, bounds[:-1], bounds[1:])}
+    out = {}
+    for j, (i, a, b) in enumerate(zip(ids, bounds, bounds[1:])):
+        part = level.part(a, b)
+        lo, hi = int(level.starts[a]), int(level.starts[b])
+        distinct = (uniq[first[j] : first[j + 1], 1:], inverse[lo:hi] - first[j])
+        out[i] = dataclasses.replace(part, distinct=distinct)
+    return out
 
 
 def planned_chain(
