@@ -36,7 +36,7 @@ from ...columns import Columns, Grouped, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
-from ...memo import MEMO
+from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
 
 __all__ = ["Combatant", "GlassEmpiresRound", "state_effects", "duel_couplings", "ONE_SIDED", "shield_up_at_start"]
@@ -105,7 +105,7 @@ class GlassEmpiresRound:
         # the tables are a function of the models, options, situation and plan alone: memoised under
         # those (a plan function is not: its tables are built per round)
         named = tuple(plan) if is_sequence_plan(plan) else plan
-        self.key = None if callable(plan) else ("glass_empires", me, foe, self.options, self.situation, named)
+        self.key = None if callable(plan) else hashed(("glass_empires", me, foe, self.options, self.situation, named))
         self._tables: dict[tuple, dict[str, PlanOutcome]] = {}
         #: the turn table played from a state key: the damage play's (plan None) or a plan's
         self._turns: dict[tuple[tuple, str | None], dict[str, np.ndarray]] = {}
@@ -179,7 +179,7 @@ class GlassEmpiresRound:
         missing = [k for k in dict.fromkeys(keys) if k not in self._tables]
         if missing and self.key is not None:
             for k in missing:
-                got = MEMO.lookup((*self.key, "plans", k))
+                got = MEMO.lookup((self.key, "plans", k))
                 if got is not None:
                     self._tables[k] = cast(dict[str, PlanOutcome], got)
             missing = [k for k in missing if k not in self._tables]
@@ -304,7 +304,7 @@ def _plan_tables_all(
         for k, t in zip(group, tables):
             rnd._tables[k] = t
             if rnd.key is not None:
-                MEMO.put((*rnd.key, "plans", k), t)
+                MEMO.put((rnd.key, "plans", k), t)
     return [failed[r] if r in failed else [rnd._tables[k] for k in keys] for r, (rnd, keys) in enumerate(requests)]
 
 

@@ -44,7 +44,7 @@ from ...columns import Columns, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
-from ...memo import MEMO
+from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
 from ...turns import best_plan
 from .models import MAX_ANIMA, MAX_TARGETS
@@ -107,8 +107,8 @@ class LastOdysseyRound:
         self.full_shell = int(self.sys.shell_points(foe))
         named = tuple(plan) if is_sequence_plan(plan) else plan
         # the tables and plans are a function of the models, options, situation and plan alone
-        self.key = None if callable(plan) else ("last_odyssey", me, foe, self.options, self.situation, named)
-        self._memo = ("last_odyssey", me, foe, self.options, self.situation)
+        self.key = None if callable(plan) else hashed(("last_odyssey", me, foe, self.options, self.situation, named))
+        self._memo = hashed(("last_odyssey", me, foe, self.options, self.situation))
         #: the uses a turn or a phase draws from: (ability, "turn" | "phase") or a plan function's Dist
         self._uses: list[Any] = []
         self._use_at: dict[Any, int] = {}
@@ -284,7 +284,7 @@ class LastOdysseyRound:
         # the damage play's plans of every state met, in ONE turn_plans_many call per options
         choose: dict[Any, list[tuple[LastOdysseyRound, bool, int]]] = {}
         for rnd, on, mp in states:
-            if rnd._chooses(mp) and MEMO.lookup((*cast(tuple, rnd.key), "plan", on, mp)) is None:
+            if rnd._chooses(mp) and MEMO.lookup((rnd.key, "plan", on, mp)) is None:
                 choose.setdefault((rnd.sys, rnd.options), []).append((rnd, on, mp))
         plans: dict[tuple[int, bool, int], Any] = {}
         for (sys, options), asked in choose.items():
@@ -374,7 +374,7 @@ class LastOdysseyRound:
             elif self.key is None:
                 got = self._choose(shell_on, mp, plans)
             else:
-                got = MEMO.get((*self.key, "plan", shell_on, mp), lambda: self._choose(shell_on, mp, plans))
+                got = MEMO.get((self.key, "plan", shell_on, mp), lambda: self._choose(shell_on, mp, plans))
             if got is None:
                 self._plans[k] = ()
             elif isinstance(got, Dist):
@@ -540,7 +540,7 @@ def _ensure_all(items: list[tuple[LastOdysseyRound, _TableKey]]) -> None:
         if k in rnd._tables:
             continue
         use = rnd._uses[k[0]]
-        got = None if rnd.key is None or isinstance(use, Dist) else MEMO.lookup((*rnd._memo, "use", use, *k[1:]))
+        got = None if rnd.key is None or isinstance(use, Dist) else MEMO.lookup((rnd._memo, "use", use, *k[1:]))
         if got is None:
             missing.append((rnd, k))
         else:
@@ -550,7 +550,7 @@ def _ensure_all(items: list[tuple[LastOdysseyRound, _TableKey]]) -> None:
             rnd._tables[k] = t
             use = rnd._uses[k[0]]
             if rnd.key is not None and not isinstance(use, Dist):
-                MEMO.put((*rnd._memo, "use", use, *k[1:]), t)
+                MEMO.put((rnd._memo, "use", use, *k[1:]), t)
 
 
 def _build(items: list[tuple[LastOdysseyRound, _TableKey]]) -> list[dict[str, np.ndarray]]:

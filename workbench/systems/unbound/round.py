@@ -34,7 +34,7 @@ import numpy as np
 from ...columns import Columns, Grouped, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...fight.draw import Draw
-from ...memo import MEMO
+from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
 
 __all__ = ["Combatant", "UnboundRound", "braced_mask", "state_effects"]
@@ -70,7 +70,7 @@ class UnboundRound:
         self.me, self.foe, self.plan = me, foe, plan
         self.options, self.situation = sys.defaults(options, situation)
         named = tuple(plan) if is_sequence_plan(plan) else plan
-        self.key = None if callable(plan) else ("unbound", me, foe, self.options, self.situation, named)
+        self.key = None if callable(plan) else hashed(("unbound", me, foe, self.options, self.situation, named))
         self._tables: dict[tuple[tuple[int, ...], str | None], dict[str, np.ndarray]] = {}
         self._plans_at: dict[tuple[int, ...], tuple[dict[str, Dist], dict[str, Any]]] = {}
         #: the rounds whose fights a batch of this round holds, read by each row's ``fight``: this
