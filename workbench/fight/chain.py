@@ -250,11 +250,12 @@ _PAST_BOUNDS = "past the bounds"
 def _walking(rnd: FightRound, max_states: int, max_transitions: int) -> Generator[tuple[Any, ...], Any, Any]:
     """Walk :func:`passive_chain`'s fight: the keys found breadth first, each level's in ONE
     enumeration (:func:`_level`), numbered as they are found (the start, or the opening round's
-    key, 0; a level's new keys in their sorted order) and counted level by level. Yields (the states
-    of the level about to be enumerated: the attacker's, the target's) before each level, and takes
+    key, 0; a level's new keys in their sorted order) and counted level by level. Yields (the types
+    of the states, the key rows of the level about to be enumerated) before each level, and takes
     back the level when the caller enumerated it (a stack of fights, :func:`_walk_all`) or None;
-    returns (the first key's number, the target's HP, each numbered key's round, its keys numbers,
-    their rows in all), or None past ``max_states`` (keys x HP) or ``max_transitions`` (rows x HP)."""
+    returns (the first key's number, the target's HP, each key's round by number, the rows in all:
+    :attr:`~workbench.state_chain.KeyedChain.numbered`'s form), or None past ``max_states`` (keys x
+    HP) or ``max_transitions`` (rows x HP)."""
     start, types, hp = _start(rnd)
     index: dict[tuple[int, ...], int] = {}
     keys: list[tuple[int, ...]] = []  # each number's key
