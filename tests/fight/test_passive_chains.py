@@ -87,3 +87,24 @@ def wb_str():
     import polars as pl
 
     return pl.String
+
+
+def test_a_refusal_in_a_stack_is_the_refused_rounds_own():
+    """A level of Glass Empires fights is enumerated in one call of the stacked round; when the rules
+    refuse one of them (a plan naming an attack the Bear does not have), the others' levels are
+    enumerated alone and the refusal reaches the caller as that round's own, naming the attack
+    (compare's rows then meet it one by one, fight_rows.py); without it, the same rounds solve."""
+    sys = wb.system("glass_empires")
+    cat = sys.catalog()
+    bear, king = cat.creature("Bear"), cat.creature("Warrior King (Level 10, example)")
+    good = sys.fight_round(bear, king)
+    bad = sys.fight_round(bear, king, plan=["Nonexistent"])
+    MEMO.clear()
+    with pytest.raises(wb.RulesError, match="no attack called 'Nonexistent'") as refused:
+        passive_chains([good, bad, good], 100)
+    assert refused.value.field == "attacks"
+    MEMO.clear()
+    alone = passive_chain(good, 100)
+    MEMO.clear()
+    for got in passive_chains([good, sys.fight_round(bear, king)], 100):
+        _same(got, alone)
