@@ -100,11 +100,6 @@ class _Level:
     #: (the distinct rows of ``after``, sorted; each row's index among them) when found already
     distinct: tuple[np.ndarray, np.ndarray] | None = None
 
-    def part(self, a: int, b: int) -> _Level:
-        """Return the level of the batch's states a..b-1."""
-        lo, hi = int(self.starts[a]), int(self.starts[b])
-        return _Level(self.starts[a : b + 1] - lo, self.after[lo:hi], self.damage[lo:hi], self.probability[lo:hi])
-
 
 def _level(
     rnd: FightRound,
@@ -344,10 +339,9 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
             if hook is None and stack is None:
                 continue
             # the level's states of every walk of the class, built once
-            sizes = [level[i][1].shape[0] for i in members]
+            bounds = np.cumsum([0, *(level[i][1].shape[0] for i in members)]).tolist()
             me, foe = from_key_rows(level[members[0]][0], np.concatenate([level[i][1] for i in members]))
             if hook is not None:
-                bounds = np.cumsum([0, *sizes]).tolist()
                 hook(
                     [
                         (rnds[i], me.take(slice(a, b)), foe.take(slice(a, b)))
@@ -355,36 +349,34 @@ def _walk_all(rnds: list[FightRound], max_states: int, max_transitions: int) -> 
                     ]
                 )
             if stack is not None:
-                got.update(_level_of_stack(stack, [rnds[i] for i in members], members, sizes, (me, foe)))
+                got.update(_level_of_stack(stack, [rnds[i] for i in members], members, bounds, (me, foe)))
     return out
 
 
 def _level_of_stack(
-    stack: Any, rnds: list[FightRound], ids: list[int], sizes: list[int], states: tuple[Columns, Columns]
+    stack: Any, rnds: list[FightRound], ids: list[int], bounds: list[int], states: tuple[Columns, Columns]
 ) -> dict[int, _Level]:
     """Return, per walk id of ``ids``, the round (:class:`_Level`) from each of its level's states
-    (``states``: every walk's, ``sizes[j]`` of walk j's in order), every walk's enumerated in ONE
-    call of the description of ``stack(rnds)``, each row's round read from its ``fight``, and the
+    (``states``: every walk's, walk j's rows ``bounds[j]:bounds[j + 1]``), every walk's enumerated in
+    ONE call of the description of ``stack(rnds)``, each row's round read from its ``fight``, and the
     distinct keys they lead to found in one pass over every walk's rows; {} when the rules refuse
     one of them (each walk then enumerates its own level, and the refused one meets its refusal
     alone)."""
     me, foe = states
-    fight = np.repeat(np.arange(len(rnds)), sizes)
+    fight = np.repeat(np.arange(len(rnds)), np.diff(bounds))
     try:
         level = _level(stack(rnds), me.size, (type(me), type(foe)), states=(in_fights(me, fight), foe))
     except RulesError:
         return {}
     # every walk's keys after, distinct per walk (sorted by walk, then key): each walk's part of them
-    row_fight = np.repeat(fight, np.diff(level.starts))
-    uniq, inverse = distinct_rows(np.column_stack([row_fight, level.after]))
+    s = level.starts
+    uniq, inverse = distinct_rows(np.column_stack([np.repeat(fight, np.diff(s)), level.after]))
     first = np.searchsorted(uniq[:, 0], np.arange(len(rnds) + 1)).tolist()
-    bounds = np.cumsum([0, *sizes]).tolist()
     out = {}
     for j, (i, a, b) in enumerate(zip(ids, bounds, bounds[1:])):
-        part = level.part(a, b)
-        lo, hi = int(level.starts[a]), int(level.starts[b])
+        lo, hi = int(s[a]), int(s[b])
         distinct = (uniq[first[j] : first[j + 1], 1:], inverse[lo:hi] - first[j])
-        out[i] = dataclasses.replace(part, distinct=distinct)
+        out[i] = _Level(s[a : b + 1] - lo, level.after[lo:hi], level.damage[lo:hi], level.probability[lo:hi], distinct)
     return out
 
 

@@ -66,7 +66,7 @@ class FightRound(Protocol):
       the attacker's state (:func:`workbench.columns.in_fights`; ``fights_of`` reads it, 0 in every
       row of a round that is not a stack). A compare's walk then enumerates a level of all its
       fights of that class in ONE call of the description instead of one per fight (Glass Empires,
-      Unbound); a single round is the stack of one, so the turn is written once. Only the steps of
+      Unbound, Last Odyssey); a single round is the stack of one, so the turn is written once. Only the steps of
       rounds-to-kill are played on a stack.
 
     ``start(passive)`` with ``passive`` True starts rounds-to-kill's fight: the target neither
