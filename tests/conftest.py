@@ -36,3 +36,13 @@ def state_too_large(monkeypatch):
 
     monkeypatch.setattr("workbench.state_chain.MAX_KEYS", 0)
     monkeypatch.setattr(importlib.import_module("workbench.fight.duel"), "MAX_CELLS", 0)
+
+
+@pytest.fixture(autouse=True)
+def _no_whole_results_from_other_tests():
+    """Each test starts without the whole results of earlier tests' calls (workbench.memo.CALLS: a
+    repeated identical compare answers from it), so a test that changes a bound or spies on a step
+    sees its own call run; the tables and chains in MEMO stay, as in one session."""
+    from workbench.memo import CALLS
+
+    CALLS.clear()

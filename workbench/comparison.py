@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -23,6 +23,7 @@ import polars as pl
 from .arguments import bounded, check_time
 from .errors import RulesError
 from .fight_rows import COMPARE_FIGHTS, FightRow, fight_rows, row_effects
+from .memo import CALLS, hashed
 from .systems import system as _system
 from .systems import system_of
 from .systems import systems as _systems
@@ -399,12 +400,14 @@ def _progress(progress: Any, total: int, desc: str):
     return tqdm(total=total, desc=desc, delay=0 if progress is True else 1.0, leave=False)
 
 
-def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situation) -> tuple[np.ndarray, np.ndarray]:
+def _use_tables(
+    sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situation, notes: list[str] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Return the per-use damage pmfs (rows × damage from 0) of the distinct matchups ``reps``
     (attack, attacker, target) and the usable mask: the system says which matchups its rules refuse
     here (:meth:`RuleSystem.usability`: out of reach, a Gaze without sight, ...), the usable ones are
     resolved in ONE ``outcome_tables`` call, and the refused ones are left out with a warning naming
-    the rule."""
+    the rule (added to ``notes`` instead when given: the caller warns)."""
     refused = sys.usability([r[0] for r in reps], [r[1] for r in reps], [r[2] for r in reps], options, situation)
     ok = np.array([e is None for e in refused], dtype=bool)
     good = np.flatnonzero(ok)
@@ -415,24 +418,36 @@ def _use_tables(sys: RuleSystem, reps: list[tuple[Any, Any, Any]], options, situ
         )
         rows = pmf_rows(t, good.size)
     if not ok.all():
-        import warnings
-
         why: dict[str, str] = {}
         for i in np.flatnonzero(~ok):
             why.setdefault(f"{reps[i][1].name}: {reps[i][0].name}", str(refused[i]))
-        warnings.warn("left out, not usable here: " + "; ".join(f"{k} ({v})" for k, v in why.items()), stacklevel=4)
+        note = "left out, not usable here: " + "; ".join(f"{k} ({v})" for k, v in why.items())
+        if notes is None:
+            import warnings
+
+            warnings.warn(note, stacklevel=4)
+        else:
+            notes.append(note)
     out = np.zeros((len(reps), rows.shape[1]))
     out[good] = rows
     return out, ok
 
 
-def matchup_tables(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[Any], options, situation) -> dict:
+def matchup_tables(
+    sys: RuleSystem,
+    pairs: list[tuple[Any, Any]],
+    targets: list[Any],
+    options,
+    situation,
+    notes: list[str] | None = None,
+) -> dict:
     """Return the per-use pmfs and per-turn tables of every (creature, attack) pair × target.
 
     Matchups with equal :meth:`RuleSystem.damage_keys` are resolved once. Returns ``per_use``
     (distinct per-use pmfs), ``use_inv`` (row = pair-major grid → its per-use pmf, -1 if unusable),
     ``turns`` (a :class:`TurnTable` of the distinct turns that use the attack ``uses_per_turn``
     times), ``turn_inv`` (row → its turn, -1 if none), ``k`` (uses per turn, per row) and ``row_ok``.
+    The matchups the rules refuse are said in a warning, or added to ``notes`` when given.
     """
     nT = len(targets)
     ids = np.asarray(sys.damage_keys(pairs, targets, options, situation), dtype=np.int64).reshape(len(pairs), nT)
@@ -440,7 +455,7 @@ def matchup_tables(sys: RuleSystem, pairs: list[tuple[Any, Any]], targets: list[
     use_inv = use_inv.ravel()
     p_of, t_of = np.divmod(first, nT)
     reps = [(pairs[p][1], pairs[p][0], targets[t]) for p, t in zip(p_of, t_of)]
-    per_use, ok = _use_tables(sys, reps, options, situation) if reps else (np.ones((0, 1)), np.zeros(0, bool))
+    per_use, ok = _use_tables(sys, reps, options, situation, notes) if reps else (np.ones((0, 1)), np.zeros(0, bool))
     k_pair = np.array([sys.uses_per_turn(c, x, options) for c, x in pairs], dtype=np.int64)
     k_rep = k_pair[p_of] if len(reps) else np.zeros(0, dtype=np.int64)
     want = np.flatnonzero(ok & (k_rep > 0))
@@ -471,15 +486,22 @@ def _use_stats(per_use: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def _system_block(
-    sys: RuleSystem, attackers: list[_Attacker], targets: list[Any], options, situation, objective: Any = "damage"
+    sys: RuleSystem,
+    attackers: list[_Attacker],
+    targets: list[Any],
+    options,
+    situation,
+    objective: Any = "damage",
+    notes: list[str] | None = None,
 ) -> dict:
     """Return one system's rows: text and per-use columns, each row's turn pmf (a TurnTable row) and
-    the target's pools; per-attack rows first, then the best-plan rows."""
+    the target's pools; per-attack rows first, then the best-plan rows. The matchups the rules
+    refuse are added to ``notes`` when given (else warned)."""
     from .turns import best_plans
 
     pairs = [(a, x) for a in attackers for x in a.attacks]
     nT = len(targets)
-    M = matchup_tables(sys, [(a.creature, x) for a, x in pairs], targets, options, situation)
+    M = matchup_tables(sys, [(a.creature, x) for a, x in pairs], targets, options, situation, notes)
     pools_t = np.array([sys.hit_pools(t) for t in targets], dtype=np.int64).reshape(nT, len(sys.pools))
     keep = M["row_ok"]
     pr = np.repeat(np.arange(len(pairs)), nT)[keep]
@@ -684,15 +706,26 @@ def compare(
     )
     for w in size_work(groups, max_rounds, chain):  # counted before any table is built
         check(w, confirm)
-    blocks = []
+    key = _call_key(prep, options, situation, objective)
+    kept = CALLS.lookup(key)
+    if kept is not None:  # the same call made before: its frame, its notes and counted work again
+        frame, n_state, said = cast(tuple[pl.DataFrame, int, list[str]], kept)
+        _say(said)
+        check(state_work(n_state, fights), confirm)
+        check(group_work(prep["crowds"], groups, fights), confirm)
+        return frame.clone()
+    blocks: list[tuple] = []
+    notes: list[str] = []
     for name, a, t in groups:
         sys = _system(name)
         opt, sit = _for_system(options, sys, "options"), _for_system(situation, sys, "situation")
-        block = _system_block(sys, a, t, opt, sit, objective)
+        block = _system_block(sys, a, t, opt, sit, objective, notes)
         method, forced = _fight_methods(block["fights"], simulate, opt, sit)
         blocks.append((name, opt, sit, block, method, forced))
+    _say(notes)
     # counted before any fight runs: the rows whose fight carries state, each chained or simulated
-    check(state_work(sum(int((b[4] == "simulated").sum()) for b in blocks), fights), confirm)
+    n_state = sum(int((b[4] == "simulated").sum()) for b in blocks)
+    check(state_work(n_state, fights), confirm)
     check(group_work(prep["crowds"], groups, fights), confirm)
     # a bar over the rows (stderr, a terminal only), ticked by each row with state as it is done
     bar = _progress(
@@ -784,7 +817,43 @@ def compare(
     finally:
         if bar is not None:
             bar.close()
-    return pl.concat(frames)
+    out = pl.concat(frames)
+    size = int(out.estimated_size())
+    if size <= CALLS.max_bytes // 4:  # one large frame does not push every other out
+        CALLS.put(key, (out, n_state, notes), nbytes=size)
+    return out.clone()
+
+
+def _say(notes: list[str]) -> None:
+    """Warn each of compare's notes (the matchups the rules leave out), at compare's caller."""
+    import warnings
+
+    for note in notes:
+        warnings.warn(note, stacklevel=4)
+
+
+def _call_key(prep: dict[str, Any], options: Any, situation: Any, objective: Any) -> Any:
+    """Return the memo key of a compare call: everything its frame depends on (each system met, its
+    attackers, targets, groups, options and situation, and the checked arguments), not ``progress``
+    or ``confirm`` (the counted work is checked again on a hit). A part that cannot be hashed makes
+    the key unhashable, so the memo keeps nothing for that call."""
+    groups = []
+    for name, who, tab in prep["groups"]:
+        sys = _system(name)
+        crowd, added = prep["crowds"].get(name, ([], set()))
+        groups.append(
+            (
+                sys,
+                tuple((a.sys, a.creature, tuple(a.attacks), a.plans, a.label) for a in who),
+                tuple(tab),
+                tuple(crowd),
+                frozenset(added),
+                _for_system(options, sys, "options"),
+                _for_system(situation, sys, "situation"),
+            )
+        )
+    args = tuple(prep[k] for k in ("max_rounds", "simulate", "fights", "seed", "chain"))
+    return hashed(("compare", tuple(groups), objective, args))
 
 
 def _group_rows(

@@ -11,7 +11,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 
-__all__ = ["Memo", "MEMO", "digest", "hashed"]
+__all__ = ["CALLS", "Memo", "MEMO", "digest", "hashed"]
 
 V = TypeVar("V")
 
@@ -28,8 +28,12 @@ class Memo:
     recent).
     """
 
-    def __init__(self, max_entries: int = 200_000, max_bytes: int = 256 * 2**20):
+    def __init__(self, max_entries: int = 200_000, max_bytes: int = 256 * 2**20, follows: Memo | None = None):
         self.max_entries, self.max_bytes = max_entries, max_bytes
+        # memos of results derived from this one's entries: forgotten with them (``clear``)
+        self._followers: list[Memo] = []
+        if follows is not None:
+            follows._followers.append(self)
         # key -> (value, its bytes): one dict, so a hit or a put hashes the key (models and all) twice
         self._data: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
         self._bytes = 0
@@ -75,9 +79,11 @@ class Memo:
             self._bytes -= gone
 
     def clear(self) -> None:
-        """Forget every entry."""
+        """Forget every entry, and every entry of the memos that follow this one."""
         self._data.clear()
         self._bytes = 0
+        for m in self._followers:
+            m.clear()
 
     @property
     def nbytes(self) -> int:
@@ -113,6 +119,10 @@ _HOLDERS = (dict, tuple, list)
 
 #: the one memo (outcome tables, plans, can_damage), shared by every call
 MEMO = Memo()
+
+#: the whole results of public calls (a compare's frame under all its arguments), so that a repeated
+#: identical call answers at once; a few, small beside MEMO, and cleared with it
+CALLS = Memo(max_entries=32, max_bytes=64 * 2**20, follows=MEMO)
 
 
 def digest(a: np.ndarray) -> tuple:
