@@ -406,14 +406,14 @@ def _use_tables(
     """Return the per-use damage pmfs (rows × damage from 0) of the distinct matchups ``reps``
     (attack, attacker, target) and the usable mask: the system says which matchups its rules refuse
     here (:meth:`RuleSystem.usability`: out of reach, a Gaze without sight, ...), the usable ones are
-    resolved in ONE ``outcome_tables`` call, and the refused ones are left out with a warning naming
+    resolved in ONE ``outcome_columns`` call, and the refused ones are left out with a warning naming
     the rule (added to ``notes`` instead when given: the caller warns)."""
     refused = sys.usability([r[0] for r in reps], [r[1] for r in reps], [r[2] for r in reps], options, situation)
     ok = np.array([e is None for e in refused], dtype=bool)
     good = np.flatnonzero(ok)
     rows = np.ones((0, 1))
     if good.size:
-        t = sys.outcome_tables(
+        t = sys.outcome_columns(
             [reps[i][0] for i in good], [reps[i][1] for i in good], [reps[i][2] for i in good], options, situation
         )
         rows = pmf_rows(t, good.size)

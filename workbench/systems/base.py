@@ -24,14 +24,15 @@ __all__ = ["RuleSystem", "dists_from_table", "pmf_rows", "summed_uses"]
 
 # --------------------------------------------------------------------------- outcome tables → Dists
 def dists_from_table(table, n: int | None = None) -> list[Dist]:
-    """Return one damage Dist per matchup of an outcome table with a ``matchup`` column.
+    """Return one damage Dist per matchup of an outcome table with a ``matchup`` column (a frame,
+    or its columns as numpy arrays: :meth:`RuleSystem.outcome_columns`).
 
     The table's ``probability`` is summed per ``damage`` within each matchup (numpy scatter-add,
     no loop per row).
     """
-    m = table["matchup"].to_numpy().astype(np.int64)
-    d = table["damage"].to_numpy().astype(np.int64)
-    p = table["probability"].to_numpy()
+    m = np.asarray(table["matchup"]).astype(np.int64)
+    d = np.asarray(table["damage"]).astype(np.int64)
+    p = np.asarray(table["probability"])
     n = int(m.max()) + 1 if n is None else n
     lo = np.full(n, np.iinfo(np.int64).max)
     hi = np.full(n, np.iinfo(np.int64).min)
@@ -81,14 +82,15 @@ SUMMED_DIRECT = 10_000_000
 
 
 def pmf_rows(table, n: int) -> np.ndarray:
-    """Return P(matchup, damage) of an outcome table with a ``matchup`` column as a dense (n, D)
-    array, damage from 0 (scatter-add over the rows; RulesError for negative damage)."""
-    m = table["matchup"].to_numpy().astype(np.int64)
-    d = table["damage"].to_numpy().astype(np.int64)
+    """Return P(matchup, damage) of an outcome table with a ``matchup`` column (a frame, or its
+    columns as numpy arrays) as a dense (n, D) array, damage from 0 (scatter-add over the rows;
+    RulesError for negative damage)."""
+    m = np.asarray(table["matchup"]).astype(np.int64)
+    d = np.asarray(table["damage"]).astype(np.int64)
     if d.size and d.min() < 0:
         raise RulesError("damage per use cannot be negative in a fight", field="damage")
     grid = np.zeros((n, int(d.max(initial=0)) + 1))
-    np.add.at(grid, (m, d), table["probability"].to_numpy())
+    np.add.at(grid, (m, d), np.asarray(table["probability"]))
     return grid
 
 
@@ -292,7 +294,7 @@ class RuleSystem(ABC):
         flat = [(x, a, t, s) for a, t, s, items in plans for x in items]
         if not flat:
             return [np.ones(1) for _ in plans]
-        table = self.outcome_tables(
+        table = self.outcome_columns(
             [f[0] for f in flat], [f[1] for f in flat], [f[2] for f in flat], options, [f[3] for f in flat]
         )
         return summed_uses(pmf_rows(table, len(flat)), [len(items) for *_, items in plans])
@@ -452,8 +454,15 @@ class RuleSystem(ABC):
 
     def damage_dists(self, attacks, attackers, targets, options=None, situation=None) -> list[Dist]:
         """Return one damage Dist per aligned matchup."""
-        table = self.outcome_tables(attacks, attackers, targets, options, situation)
+        table = self.outcome_columns(attacks, attackers, targets, options, situation)
         return dists_from_table(table, len(attacks))
+
+    def outcome_columns(self, attacks, attackers, targets, options=None, situation=None) -> dict[str, np.ndarray]:
+        """Return :meth:`outcome_tables` as numpy columns (``matchup``, ``probability``, ``damage``
+        and the system's extras), what the engine reads. Default: the frame's columns; a system
+        whose tables are numpy columns already overrides it, so no frame is built (Annulus)."""
+        frame = self.outcome_tables(attacks, attackers, targets, options, situation)
+        return {c: frame[c].to_numpy() for c in frame.columns}
 
     def __repr__(self) -> str:
         return f"<rule system {self.name!r}: {self.title}>"

@@ -212,14 +212,14 @@ def _use_cells(system: Any, uses: list[tuple[Any, Any, Any, Any]], options: Any)
     """Return (use, rerolled, regular, vital, probability) arrays, one entry per outcome of every use
     (P(use u deals r regular and v vital damage, spending the Reroll or not)): every use resolved in
     one ``outcome_tables`` call."""
-    t = system.outcome_tables(
+    t = system.outcome_columns(
         [u[0] for u in uses], [u[1] for u in uses], [u[2] for u in uses], options, [u[3] for u in uses]
     )
-    m = t["matchup"].to_numpy().astype(np.int64)
-    vit = t["vitality_damage"].to_numpy().astype(np.int64)
-    reg = t["damage"].to_numpy().astype(np.int64) - vit
-    rer = t["rerolled"].to_numpy().astype(np.int64)
-    prob = t["probability"].to_numpy().astype(np.float64)
+    m = t["matchup"].astype(np.int64)
+    vit = t["vitality_damage"].astype(np.int64)
+    reg = t["damage"].astype(np.int64) - vit
+    rer = t["rerolled"].astype(np.int64)
+    prob = t["probability"].astype(np.float64)
     keep = prob > 0
     return m[keep], rer[keep], reg[keep], vit[keep], prob[keep]
 

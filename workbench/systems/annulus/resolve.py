@@ -423,11 +423,22 @@ def outcome_tables(
     and one boolean per trigger effect (crit, vital, burn, choke, ...). CLARIFICATIONS, Annulus.
     The frame of :func:`outcome_rows`.
     """
+    return pl.DataFrame(outcome_columns(attacks, attackers, targets, options, situation), schema=_SCHEMA)
+
+
+def outcome_columns(
+    attacks: Sequence[Attack],
+    attackers: Sequence[Creature],
+    targets: Sequence[Creature],
+    options: Options,
+    situation: Situation | Sequence[Situation],
+) -> dict[str, np.ndarray]:
+    """Return :func:`outcome_tables`' columns as numpy arrays (``matchup`` first), no frame built:
+    :func:`outcome_rows` laid end to end."""
     done = outcome_rows(attacks, attackers, targets, options, situation)
     sizes = np.fromiter((t["probability"].size for t in done), dtype=np.int64, count=len(done))
     frame = {"matchup": np.repeat(np.arange(len(done), dtype=np.int64), sizes)}
-    frame |= {c: np.concatenate([t[c] for t in done]) for c in _TABLE_COLUMNS}
-    return pl.DataFrame(frame, schema=_SCHEMA)
+    return frame | {c: np.concatenate([t[c] for t in done]) for c in _TABLE_COLUMNS}
 
 
 def outcome_rows(
@@ -448,10 +459,18 @@ def outcome_rows(
         )
     if len(attacks) == 0:
         raise RulesError("give at least one matchup", field="attacks")
-    P = strike_parameters(attacks, attackers, targets, options, situation)
+    return parameter_tables(strike_parameters(attacks, attackers, targets, options, situation), options)
+
+
+def parameter_tables(
+    P: dict[str, Any], options: Options, rows: list[bytes] | None = None
+) -> list[dict[str, np.ndarray]]:
+    """Return :func:`outcome_rows` of the matchups whose resolved parameters are ``P``
+    (:func:`strike_parameters`; ``rows``: their :func:`parameter_rows`, when the caller has them)."""
     # steps 2-5 read the resolved parameters alone: a table is built once per distinct parameter
     # row and options, and kept (workbench.memo.MEMO) for every later matchup that resolves alike
-    rows = parameter_rows(P)
+    if rows is None:
+        rows = parameter_rows(P)
     keys = [("annulus outcome table", options, r) for r in rows]
     tables = [cast("dict[str, np.ndarray] | None", MEMO.lookup(k)) for k in keys]
     first: dict[bytes, int] = {}

@@ -290,9 +290,8 @@ class _Striker:
         sets = [self.sets[k[-1]] for k in keys]
         sits = [self._sit(k[:-1]) for k in keys]
         n = len(keys)
-        params = resolve.parameter_rows(
-            resolve.strike_parameters(sets, [self.me] * n, [self.foe] * n, self.options, sits)
-        )
+        P = resolve.strike_parameters(sets, [self.me] * n, [self.foe] * n, self.options, sits)
+        params = resolve.parameter_rows(P)
         memo = [("annulus round use", self.options, row) for row in params]
         first: dict[bytes, int] = {}
         for i, name in enumerate(memo):
@@ -303,26 +302,23 @@ class _Striker:
                 first.setdefault(params[i], i)
         if not first:
             return
-        picked = list(first.values())
-        resolved = self.resolve_uses([sets[i] for i in picked], [sits[i] for i in picked])
-        built = {params[i]: r for i, r in zip(picked, resolved)}
+        picked = np.fromiter(first.values(), dtype=np.int64, count=len(first))
+        sub = {k: v[picked] for k, v in P.items() if k != "n"} | {"n": picked.size}
+        tables = resolve.parameter_tables(sub, self.options, [params[i] for i in picked.tolist()])
+        built = {params[i]: self._merged(t) for i, t in zip(picked.tolist(), tables)}
         for i, k in enumerate(keys):
             if keys[i] not in self.tables:
                 self.tables[k] = built[params[i]]
                 MEMO.put(memo[i], built[params[i]])
 
-    def resolve_uses(self, sets: list[Any], sits: list[Any]) -> list[dict[str, np.ndarray]]:
-        """Return the outcome rows of each use (``sets[i]`` in situation ``sits[i]``): one
-        :func:`~workbench.systems.annulus.resolve.outcome_rows` call (the tables of
-        ``outcome_tables`` as numpy columns, no frame built), the rows equal in the columns a turn
-        reads merged, sorted by them."""
-        n = len(sets)
-        out = []
-        for t in resolve.outcome_rows(sets, [self.me] * n, [self.foe] * n, self.options, sits):
-            rows, inverse = distinct_columns([t[c] for c in _COLUMNS], t["probability"].size)
-            merged = np.bincount(inverse, weights=t["probability"], minlength=rows.shape[0])
-            out.append({**{c: rows[:, j] for j, c in enumerate(_COLUMNS)}, "probability": merged})
-        return out
+    @staticmethod
+    def _merged(t: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Return the outcome rows of one use (a table of
+        :func:`~workbench.systems.annulus.resolve.outcome_rows`) with the rows equal in the columns
+        a turn reads merged, sorted by them."""
+        rows, inverse = distinct_columns([t[c] for c in _COLUMNS], t["probability"].size)
+        merged = np.bincount(inverse, weights=t["probability"], minlength=rows.shape[0])
+        return {**{c: rows[:, j] for j, c in enumerate(_COLUMNS)}, "probability": merged}
 
     #: the table of no use (a fight of the batch that does not strike now)
     _NONE = {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}

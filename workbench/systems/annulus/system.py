@@ -51,6 +51,15 @@ class AnnulusSystem(RuleSystem):
             options, situation = self.defaults(options, situation)
         return resolve.outcome_tables(list(attacks), list(attackers), list(targets), options, situation)
 
+    def outcome_columns(self, attacks, attackers, targets, options=None, situation=None) -> dict[str, np.ndarray]:
+        """Return :meth:`outcome_tables` as numpy columns, no frame built
+        (:func:`~workbench.systems.annulus.resolve.outcome_columns`)."""
+        if situation is not None and not isinstance(situation, Situation):
+            options, _ = self.defaults(options, None)
+        else:
+            options, situation = self.defaults(options, situation)
+        return resolve.outcome_columns(list(attacks), list(attackers), list(targets), options, situation)
+
     def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
         """Return each matchup's refusal by step 1 of the order of resolution (airless, range band,
         Gaze sight, Swansong Vitality), None when usable: one vectorised pass."""
@@ -197,7 +206,9 @@ class AnnulusSystem(RuleSystem):
             sit,
             refusals=refused,
         )
-        k = np.array([self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in p_of], dtype=np.int64)
+        # (one per pair, not per row: a pair meets every target profile)
+        per_pair = {p: self.uses_per_turn(pairs[p][0], pairs[p][1], options) for p in set(p_of.tolist())}
+        k = np.array([per_pair[p] for p in p_of.tolist()], dtype=np.int64)
         rows = np.column_stack([np.asarray(P[c]).astype(np.int64) for c in self.DAMAGE_PARAMETERS] + [k])
         no = np.array([r is not None for r in refused], dtype=bool)
         return rows, no, inv.ravel(), base.shape
