@@ -76,11 +76,28 @@ def range_band(rank: int) -> tuple[float, float]:
     return (float(range_scale(2 * rank - 1)), float(range_scale(2 * rank)))
 
 
+def _categories(upgrades: Mapping[str, int]) -> dict[str, tuple[str, ...]]:
+    """Return the upgrades of each category in ``upgrades`` (canonical names), in their order."""
+    by: dict[str, list[str]] = {}
+    for n in upgrades:
+        by.setdefault(UPGRADES[n].category, []).append(n)
+    return {k: tuple(v) for k, v in by.items()}
+
+
 class UpgradeRanks(dict):
     """A read-only, hashable ``{upgrade name: rank}`` mapping (canonical names, text order)."""
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self.items()))
+
+    def categories(self) -> dict[str, tuple[str, ...]]:
+        """Return the upgrades of each category (general, trigger, alteration, area) in text order,
+        worked out once: the mapping never changes, and a budget search asks a set for its
+        alteration hundreds of thousands of times."""
+        got = self.__dict__.get("_categories")
+        if got is None:
+            got = self.__dict__["_categories"] = _categories(self)
+        return got
 
     def _readonly(self, *args, **kwargs):
         raise RulesError(
@@ -288,20 +305,24 @@ class Attack(Model):
         """Return True if the set has upgrade ``name``."""
         return self.rank(name) > 0
 
+    def _categories(self) -> dict[str, tuple[str, ...]]:
+        ups = self.upgrades
+        return ups.categories() if isinstance(ups, UpgradeRanks) else _categories(ups)
+
     def category(self, category: str) -> list[str]:
         """Return the set's upgrades of one category (general, trigger, alteration, area)."""
-        return [n for n in self.upgrades if UPGRADES[n].category == category]
+        return list(self._categories().get(category, ()))
 
     @property
     def alteration(self) -> str | None:
         """The set's alteration upgrade, or None."""
-        a = self.category("alteration")
+        a = self._categories().get("alteration")
         return a[0] if a else None
 
     @property
     def area(self) -> str | None:
         """The set's area upgrade, or None."""
-        a = self.category("area")
+        a = self._categories().get("area")
         return a[0] if a else None
 
     @property
