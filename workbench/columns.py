@@ -74,8 +74,18 @@ class Columns:
         return type(self)(**{k: np.repeat(np.asarray(getattr(self, k)), n) for k in self.names()})
 
     def replace(self: C, **changes: Any) -> C:
-        """Return the batch with the named fields replaced."""
-        return dataclasses.replace(self, **changes)
+        """Return the batch with the named fields replaced (TypeError for a name that is not a
+        field). A copy of the fields' dict rather than ``dataclasses.replace``, which runs
+        ``__init__`` again: a round replaces fields thousands of times a level, and the state classes
+        are plain dataclasses (no ``__post_init__``, no slots)."""
+        values = self.__dict__
+        for k in changes:
+            if k not in values:
+                raise TypeError(f"{type(self).__name__} has no field {k!r}")
+        new = object.__new__(type(self))
+        new.__dict__.update(values)
+        new.__dict__.update(changes)
+        return new
 
 
 def concatenated(parts: Sequence[C]) -> C:
@@ -155,8 +165,17 @@ def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarra
     and the distinct rows, their order and the indices are those of the whole key."""
     if n == 0:
         return _unique_rows(np.zeros((0, len(cols)), np.int64))
-    lo: list[int] = []
-    hi: list[int] = []
+    cols = [np.asarray(c) if isinstance(c, (list, tuple)) else c for c in cols]
+    arrays = [i for i, c in enumerate(cols) if isinstance(c, np.ndarray) and c.ndim]
+    if len(arrays) >= 8:  # many columns: their ranges in two passes over them stacked, not two per column
+        stacked = np.array([cols[i] for i in arrays], dtype=np.int64)
+        lo = [0 if isinstance(c, np.ndarray) and c.ndim else int(c) for c in cols]
+        hi = list(lo)
+        for i, row, a, b in zip(arrays, stacked, stacked.min(axis=1).tolist(), stacked.max(axis=1).tolist()):
+            cols[i], lo[i], hi[i] = row, a, b
+        return _distinct(cols, n, lo, hi)
+    lo = []
+    hi = []
     for c in cols:
         c = np.asarray(c)
         if c.ndim == 0:
