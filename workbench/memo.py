@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar, cast
@@ -37,12 +38,16 @@ class Memo:
         # key -> (value, its bytes): one dict, so a hit or a put hashes the key (models and all) twice
         self._data: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
         self._bytes = 0
+        # the panels compute on worker threads: a hit's move to the end and a put's evictions are
+        # not atomic together, so each step on the dict holds the lock (never the computation)
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable, compute: Callable[[], V]) -> V:
         """Return the value memoised under ``key``, computing (and keeping) it on a miss."""
         try:
-            value, _ = self._data[key]
-            self._data.move_to_end(key)
+            with self._lock:
+                value, _ = self._data[key]
+                self._data.move_to_end(key)
             return cast(V, value)
         except KeyError:
             pass
@@ -55,33 +60,36 @@ class Memo:
     def lookup(self, key: Hashable) -> object | None:
         """Return the value under ``key``, or None (also for a key that cannot be hashed)."""
         try:
-            value, _ = self._data[key]
+            with self._lock:
+                value, _ = self._data[key]
+                self._data.move_to_end(key)
         except (KeyError, TypeError):
             return None
-        self._data.move_to_end(key)
         return value
 
     def put(self, key: Hashable, value: object, nbytes: int | None = None) -> None:
         """Keep ``value`` under ``key`` (nothing for a key that cannot be hashed), dropping the
         least recently used entries past the bounds. ``nbytes``: its size when the caller knows it
         (else counted through its arrays)."""
-        try:
-            old = self._data.pop(key, None)
-        except TypeError:
-            return
-        if old is not None:
-            self._bytes -= old[1]
         size = _nbytes(value) if nbytes is None else int(nbytes)
-        self._data[key] = (value, size)
-        self._bytes += size
-        while len(self._data) > self.max_entries or (self._bytes > self.max_bytes and len(self._data) > 1):
-            _, (_, gone) = self._data.popitem(last=False)
-            self._bytes -= gone
+        with self._lock:
+            try:
+                old = self._data.pop(key, None)
+            except TypeError:
+                return
+            if old is not None:
+                self._bytes -= old[1]
+            self._data[key] = (value, size)
+            self._bytes += size
+            while len(self._data) > self.max_entries or (self._bytes > self.max_bytes and len(self._data) > 1):
+                _, (_, gone) = self._data.popitem(last=False)
+                self._bytes -= gone
 
     def clear(self) -> None:
         """Forget every entry, and every entry of the memos that follow this one."""
-        self._data.clear()
-        self._bytes = 0
+        with self._lock:
+            self._data.clear()
+            self._bytes = 0
         for m in self._followers:
             m.clear()
 

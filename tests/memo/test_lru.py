@@ -85,3 +85,39 @@ def test_a_given_size_is_counted_and_tuples_are_counted_through():
     memo.put("tuple", (("a", "b"), (np.zeros(100), np.zeros(50)), None))
     # 64 for the tuple, 64 + 2 x 64 for the labels, 64 + 1,200 bytes of arrays, 64 for None
     assert memo.nbytes == 4_000 + 64 + 192 + 1_264 + 64
+
+
+def test_threads_sharing_a_memo_keep_it_whole():
+    """The panels compute on worker threads: hits, puts and evictions from 8 threads at once raise
+    nothing, and the memo's byte count stays the sum of its entries' (a hit's move to the end and a
+    put's evictions each hold the lock)."""
+    import sys
+    import threading
+
+    memo = Memo(max_entries=50, max_bytes=10**9)
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        try:
+            for k in rng.integers(0, 200, 3_000).tolist():
+                if k % 3:
+                    memo.get(k, lambda k=k: np.zeros(k % 7 + 1))
+                else:
+                    memo.lookup(k)
+        except BaseException as exc:  # noqa: BLE001 (any error of a thread is the test's failure)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(8)]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switched every few bytecodes: the unguarded memo lost count here
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert errors == []
+    assert len(memo) <= 50
+    assert memo.nbytes == sum(size for _, size in memo._data.values())
