@@ -9,7 +9,7 @@ resolves many matchups at once (vectorised); a single matchup is a 1 x 1 grid of
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -23,6 +23,22 @@ __all__ = ["RuleSystem", "dists_from_table", "pmf_rows", "summed_uses"]
 
 
 # --------------------------------------------------------------------------- outcome tables → Dists
+class _FrameColumns(Mapping):
+    """A frame's columns as numpy arrays, each made when read (the engine reads three of dozens)."""
+
+    def __init__(self, frame: Any):
+        self.frame = frame
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.frame[name].to_numpy()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.frame.columns)
+
+    def __len__(self) -> int:
+        return self.frame.width
+
+
 def dists_from_table(table, n: int | None = None) -> list[Dist]:
     """Return one damage Dist per matchup of an outcome table with a ``matchup`` column (a frame,
     or its columns as numpy arrays: :meth:`RuleSystem.outcome_columns`).
@@ -457,12 +473,12 @@ class RuleSystem(ABC):
         table = self.outcome_columns(attacks, attackers, targets, options, situation)
         return dists_from_table(table, len(attacks))
 
-    def outcome_columns(self, attacks, attackers, targets, options=None, situation=None) -> dict[str, np.ndarray]:
+    def outcome_columns(self, attacks, attackers, targets, options=None, situation=None) -> Mapping[str, np.ndarray]:
         """Return :meth:`outcome_tables` as numpy columns (``matchup``, ``probability``, ``damage``
-        and the system's extras), what the engine reads. Default: the frame's columns; a system
-        whose tables are numpy columns already overrides it, so no frame is built (Annulus)."""
-        frame = self.outcome_tables(attacks, attackers, targets, options, situation)
-        return {c: frame[c].to_numpy() for c in frame.columns}
+        and the system's extras), what the engine reads. Default: the frame's columns, each made a
+        numpy array when read; a system whose tables are numpy columns already overrides it, so no
+        frame is built (Annulus)."""
+        return _FrameColumns(self.outcome_tables(attacks, attackers, targets, options, situation))
 
     def __repr__(self) -> str:
         return f"<rule system {self.name!r}: {self.title}>"
