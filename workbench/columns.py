@@ -165,28 +165,27 @@ def distinct_columns(cols: Sequence[Any], n: int) -> tuple[np.ndarray, np.ndarra
     and the distinct rows, their order and the indices are those of the whole key."""
     if n == 0:
         return _unique_rows(np.zeros((0, len(cols)), np.int64))
-    cols = [np.asarray(c) if isinstance(c, (list, tuple)) else c for c in cols]
-    arrays = [i for i, c in enumerate(cols) if isinstance(c, np.ndarray) and c.ndim]
-    if len(arrays) >= 8:  # many columns: their ranges in two passes over them stacked, not two per column
-        stacked = np.array([cols[i] for i in arrays], dtype=np.int64)
-        lo = [0 if isinstance(c, np.ndarray) and c.ndim else int(c) for c in cols]
-        hi = list(lo)
-        for i, row, a, b in zip(arrays, stacked, stacked.min(axis=1).tolist(), stacked.max(axis=1).tolist()):
+    cols = list(cols)
+    lo: list[int] = [0] * len(cols)
+    hi: list[int] = [0] * len(cols)
+    whole = [i for i, c in enumerate(cols) if isinstance(c, np.ndarray) and c.shape == (n,)]
+    if len(whole) < 8:
+        whole = []
+    if whole:  # many columns: their ranges in two passes over them stacked, not two per column
+        stacked = np.array([cols[i] for i in whole], dtype=np.int64)
+        for i, row, a, b in zip(whole, stacked, stacked.min(axis=1).tolist(), stacked.max(axis=1).tolist()):
             cols[i], lo[i], hi[i] = row, a, b
-        return _distinct(cols, n, lo, hi)
-    lo = []
-    hi = []
-    for c in cols:
+    done = set(whole)
+    for i, c in enumerate(cols):
+        if i in done:
+            continue
         c = np.asarray(c)
         if c.ndim == 0:
-            lo.append(int(c))
-            hi.append(int(c))
+            lo[i] = hi[i] = int(c)
         elif c.dtype == bool:  # (any and all: a pass that stops early, where min and max read it all)
-            lo.append(int(c.all()))
-            hi.append(int(c.any()))
+            lo[i], hi[i] = int(c.all()), int(c.any())
         else:
-            lo.append(int(c.min()))
-            hi.append(int(c.max()))
+            lo[i], hi[i] = int(c.min()), int(c.max())
     return _distinct(cols, n, lo, hi)
 
 

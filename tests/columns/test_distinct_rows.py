@@ -28,15 +28,21 @@ def _whole(cols: list, n: int) -> tuple[np.ndarray, np.ndarray]:
     return distinct_rows(np.column_stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in cols]))
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", range(40))
 def test_distinct_over_the_columns_that_vary_is_distinct_rows_of_the_whole_key(seed: int) -> None:
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 300))
     cols: list = []
-    for _ in range(int(rng.integers(1, 16))):
-        kind = rng.integers(0, 5)
+    # up to 39 columns: from 8 arrays of the rows' length on, their ranges are read stacked
+    for _ in range(int(rng.integers(1, 40))):
+        kind = rng.integers(0, 7)
         if kind == 0:  # one number for every row
             cols.append(int(rng.integers(-1, 3)))
+        elif kind == 5:  # one number as a 0-d array, or broadcast over the rows (a view of stride 0)
+            v = np.int64(rng.integers(-1, 3))
+            cols.append(np.asarray(v) if rng.random() < 0.5 else np.broadcast_to(v, (n,)))
+        elif kind == 6:  # small whole numbers in a bool-free narrow dtype
+            cols.append(rng.integers(0, 3, n).astype(np.int8))
         elif kind == 1:  # bools, sometimes all alike
             cols.append(rng.random(n) < rng.choice([0.0, 0.3, 1.0]))
         elif kind == 2:  # a constant array

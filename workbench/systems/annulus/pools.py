@@ -211,7 +211,7 @@ def _use_situation(sit: Any, state: int, step: int, spree_waits: bool) -> Any:
 def _use_cells(system: Any, uses: list[tuple[Any, Any, Any, Any]], options: Any) -> tuple[np.ndarray, ...]:
     """Return (use, rerolled, regular, vital, probability) arrays, one entry per outcome of every use
     (P(use u deals r regular and v vital damage, spending the Reroll or not)): every use resolved in
-    one ``outcome_tables`` call."""
+    one ``outcome_columns`` call."""
     t = system.outcome_columns(
         [u[0] for u in uses], [u[1] for u in uses], [u[2] for u in uses], options, [u[3] for u in uses]
     )

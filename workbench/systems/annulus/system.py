@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -45,20 +46,21 @@ class AnnulusSystem(RuleSystem):
 
         See :func:`workbench.systems.annulus.resolve.outcome_tables` for the columns.
         """
-        if situation is not None and not isinstance(situation, Situation):
-            options, _ = self.defaults(options, None)
-        else:
-            options, situation = self.defaults(options, situation)
+        options, situation = self._filled(options, situation)
         return resolve.outcome_tables(list(attacks), list(attackers), list(targets), options, situation)
 
     def outcome_columns(self, attacks, attackers, targets, options=None, situation=None) -> dict[str, np.ndarray]:
         """Return :meth:`outcome_tables` as numpy columns, no frame built
         (:func:`~workbench.systems.annulus.resolve.outcome_columns`)."""
-        if situation is not None and not isinstance(situation, Situation):
-            options, _ = self.defaults(options, None)
-        else:
-            options, situation = self.defaults(options, situation)
+        options, situation = self._filled(options, situation)
         return resolve.outcome_columns(list(attacks), list(attackers), list(targets), options, situation)
+
+    def _filled(self, options: Any, situation: Any) -> tuple[Any, Any]:
+        """Return (options, situation) with defaults filled in; a sequence of situations (one per
+        matchup) as given, resolve checks each."""
+        if situation is not None and not isinstance(situation, Situation):
+            return self.defaults(options, None)[0], situation
+        return self.defaults(options, situation)
 
     def usability(self, attacks, attackers, targets, options=None, situation=None) -> list:
         """Return each matchup's refusal by step 1 of the order of resolution (airless, range band,
