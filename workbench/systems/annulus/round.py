@@ -41,7 +41,7 @@ from ...columns import Columns, Grouped, distinct_columns, distinct_rows, padded
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
-from ...memo import MEMO
+from ...memo import MEMO, hashed
 from ...plans import choose_label, is_sequence_plan
 from ...turns import best_plan
 from . import resolve
@@ -249,7 +249,8 @@ class _Striker:
             if self.counter_of[d] < 0:
                 self.counter_of[d] = i
         self.counters = bool((self.counter_of >= 0).any())
-        self.memo = ("annulus", me, foe, options, situation)
+        # (hashed once: every table lookup of a level hashes it, models and all)
+        self.memo = hashed(("annulus", me, foe, options, situation))
         self.tables: dict[tuple[int, ...], dict[str, np.ndarray]] = {}
         self.plan_row: dict[tuple[int, ...], int] = {}
         self.plan_list: list[tuple[int, ...]] = []
@@ -339,17 +340,17 @@ class _Striker:
         groups = [none if k < 0 else (*rows[k // width], k % width) for k in keys[:, 0].tolist()]
         new = [g for g in groups if g[-1] >= 0 and g not in self.tables]
         for g in new:  # a table of these models met by an earlier round (another plan, another call)
-            got = MEMO.lookup((*self.memo, "round use", g))
+            got = MEMO.lookup((self.memo, "round use", g))
             if got is not None:
                 self.tables[g] = cast(dict[str, np.ndarray], got)
         new = [g for g in new if g not in self.tables]
         if new:
             self._build(new)
             for g in new:
-                MEMO.put((*self.memo, "round use", g), self.tables[g])
+                MEMO.put((self.memo, "round use", g), self.tables[g])
         # the tables of one set of use keys are stacked once (a fight meets the same sets round after round)
         columns = MEMO.get(
-            (*self.memo, "round uses", tuple(groups)),
+            (self.memo, "round uses", tuple(groups)),
             lambda: padded([self.tables[g] if g[-1] >= 0 else self._NONE for g in groups], _COLUMNS),
         )
         return Grouped(columns, inverse.ravel())
@@ -456,7 +457,7 @@ class _Striker:
 
     def _chosen(self, key: tuple[int, ...], avail: int, cls: tuple[int, ...], actions: int) -> tuple[int, ...]:
         """Return :meth:`_choose` of the damage play, memoised by the models' values."""
-        got = MEMO.get((*self.memo, "round plan", self.plan, key), lambda: self._choose(avail, cls, actions, None))
+        got = MEMO.get((self.memo, "round plan", self.plan, key), lambda: self._choose(avail, cls, actions, None))
         return got
 
     def plan_rows(
