@@ -213,8 +213,8 @@ def encounter(
       "spread" (the living foe attacked the fewest times this round) or "random" (uniform);
     - ``flanking`` (Unbound: +2 to a melee attack "when two characters flank an enemy") "auto"
       (default: under focus whenever another living melee creature of its side stands; otherwise
-      when another melee creature of its side attacked that foe earlier this round), "never",
-      "always";
+      when another melee creature of its side attacked that foe earlier this round, or will as
+      things stand: ``workbench.fight.encounter.flanked_by_later``), "never", "always";
     - ``refund`` (Glass Empires, default True): "a Strike that kills ends its Attack ... and refunds
       the Attack's action, which makes a new Attack on the next living foe by the same policy in the
       same turn; a kill by that Attack refunds again" (turns of one Attack; see

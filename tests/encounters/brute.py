@@ -38,10 +38,13 @@ def brute(
 ) -> dict[str, Any]:
     """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
 
-    ``flanking`` (Unbound, "+2 when two characters flank an enemy"): "never", or "auto" under focus
-    targeting: a melee attacker gets the Situation's flanking when another living melee creature of
-    its side stands (CLARIFICATIONS.md, Encounters: "under focus targeting, whenever such an ally
-    lives"). ``refund`` (Glass Empires, one Attack a turn): a turn that fells its target is played
+    ``flanking`` (Unbound, "+2 when two characters flank an enemy"): "never", or "auto": a melee
+    attacker gets the Situation's flanking when "another living creature of its side that attacks in
+    melee has the same foe as its target this round (acted already or still to act; under focus
+    targeting, whenever such an ally lives)" (CLARIFICATIONS.md, Encounters). Off focus, an ally
+    still to act counts when, as things stand at the attack, it will pick that foe: under spread its
+    pick after the attacks before it (this one included), under random only when that foe is the only
+    one living (docs/encounters.md). ``refund`` (Glass Empires, one Attack a turn): a turn that fells its target is played
     again on the next living foe ("refunds the Attack's action, which makes a new Attack on the next
     living foe by the same policy in the same turn; a kill by that Attack refunds again")."""
     if first == "random":
@@ -86,7 +89,7 @@ def brute(
     }
     melee = [any(getattr(w, "kind", "") == "melee" for w in getattr(c, "weapons", ())) for c in creatures]
     if flanking != "never":
-        assert flanking == "auto" and targeting == "focus"
+        assert flanking == "auto"
         sys_ = wb.system_of(creatures[0])
         flanked = {
             (i, j): _turn(creatures[i], creatures[j], sys_.Situation(flanking=True))
@@ -95,11 +98,15 @@ def brute(
             if side[i] != side[j]
         }
     out = {"a": 0.0, "b": 0.0, "draw": 0.0, "first": [0.0] * n}
-    mass = {(tuple([0] * n), tuple([0] * n)): 1.0}
+    # the attacks on each creature this round (read under spread), then the melee ones (read by
+    # flanking off focus; counted only then, so that elsewhere equal states merge)
+    melee_count = flanking == "auto" and targeting != "focus"
+    zero = tuple([0] * (2 * n if melee_count else n))
+    mass = {(tuple([0] * n), zero): 1.0}
     for _ in range(max_rounds):
         fresh: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
         for (d, _h), p in mass.items():  # the attacks are counted per round
-            fresh[(d, tuple([0] * n))] = fresh.get((d, tuple([0] * n)), 0.0) + p
+            fresh[(d, zero)] = fresh.get((d, zero), 0.0) + p
         mass = fresh
         for i in turns:
             new: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
@@ -116,14 +123,36 @@ def brute(
                 else:  # uniform
                     picks = [(j, 1.0 / len(foes)) for j in foes]
                 mates = [k for k in range(n) if k != i and side[k] == side[i] and melee[k] and d[k] < hp[k]]
-                table = flanked if flanking == "auto" and melee[i] and mates else dists
+                # the turns after i's this round, and the melee attacks on each creature so far
+                after = turns[turns.index(i) + 1 :]
+                struck = h[n:]
                 for j, q in picks:
+                    if flanking != "auto" or not melee[i]:
+                        flank = False
+                    elif targeting == "focus":
+                        flank = bool(mates)
+                    else:  # a melee ally attacked j already this round, or will (as things stand)
+                        flank = struck[j] > 0
+                        if targeting == "spread":
+                            count = list(h[:n])
+                            count[j] += 1
+                            for k in after:
+                                if side[k] != side[i] or d[k] >= hp[k]:
+                                    continue
+                                pick = min(foes, key=lambda f: (count[f], f))
+                                count[pick] += 1
+                                flank = flank or (melee[k] and pick == j)
+                        else:
+                            flank = flank or (len(foes) == 1 and any(k in mates for k in after))
+                    table = flanked if flank else dists
                     for dmg, r in table[(i, j)].items():
                         d2 = list(d)
                         d2[j] = min(d[j] + dmg, hp[j])
                         h2 = list(h)
                         if targeting == "spread":  # (only spread reads the count: elsewhere equal states merge)
                             h2[j] += 1
+                        if melee_count and melee[i]:  # (whether a melee attack struck j: all flanking reads)
+                            h2[n + j] = 1
                         w = p * q * r
                         if all(d[k] < hp[k] for k in range(n)) and d2[j] >= hp[j]:
                             out["first"][j] += w

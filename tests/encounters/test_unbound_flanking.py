@@ -40,17 +40,42 @@ def test_flanking_by_hand() -> None:
     assert one["always"].rounds["p_a_wins"][0] == pytest.approx(0.52, abs=1e-12)
 
 
-def test_spread_flanks_after_an_ally_attacked_the_foe() -> None:
-    """Off focus, ``auto`` gives +2 once another melee creature of the side has attacked that foe this
-    round: the first Fighter attacks unflanked (P(no hit) 0.63), the second flanked (0.48):
-    P(round 1) = 1 - 0.63 x 0.48 = 0.6976."""
-    got = wb.encounter([FIGHTER, FIGHTER], [DUMMY], targeting="spread")
-    assert got.rounds["p_a_wins"][0] == pytest.approx(1 - 0.63 * 0.48, abs=1e-12)
+def test_off_focus_an_ally_still_to_act_flanks() -> None:
+    """Off focus, ``auto`` counts an ally still to act that will attack the same foe as things stand
+    ("acted already or still to act"). Two Fighters against the Dummy: the second Fighter can only
+    attack the Dummy, so the first is flanked too (P(no hit) 0.48), under spread and random alike:
+    P(round 1) = 1 - 0.48 x 0.48 = 0.7696, as under focus."""
+    for targeting in ("spread", "random"):
+        got = wb.encounter([FIGHTER, FIGHTER], [DUMMY], targeting=targeting)
+        assert got.exact
+        assert got.rounds["p_a_wins"][0] == pytest.approx(0.7696, abs=1e-12)
+    never = wb.encounter([FIGHTER, FIGHTER], [DUMMY], targeting="spread", flanking="never")
+    assert never.rounds["p_a_wins"][0] == pytest.approx(1 - 0.63 * 0.63, abs=1e-12)
+
+
+def test_spread_flanks_by_the_allies_picks_as_things_stand() -> None:
+    """Three Fighters against two Dummies, spread: a turn with any hit (P 0.37 unflanked, 0.52
+    flanked: test_flanking_by_hand) fells its Dummy. Side a wins in round 1 when both fall:
+
+    - F1 attacks D1; as things stand F2 then picks D2 (0 attacks against D1's 1) and F3 D1 (1 each,
+      listed order), so F1 is flanked: 0.52.
+    - F1 felled D1 (0.52): F2 attacks D2, the only one living, and so will F3: flanked, 0.52; if F2
+      misses (0.48), F3 attacks D2 after F2 did: flanked, 0.52. 0.52 + 0.48 x 0.52 = 0.7696.
+    - F1 missed (0.48): F2 attacks D2 (fewest attacks); F3 will pick D1 (1 attack each, listed
+      order): F2 unflanked, 0.37. Then F3 attacks D1, which F1 attacked: flanked, 0.52, a win only
+      if F2 felled D2: 0.37 x 0.52.
+
+    P(a wins in round 1) = 0.52 x 0.7696 + 0.48 x 0.37 x 0.52 = 0.492544 (counting only the allies
+    that attacked already gave 0.37 x 0.7696 + 0.63 x 0.37 x 0.52 = 0.405964)."""
+    got = wb.encounter([FIGHTER] * 3, [DUMMY, DUMMY], targeting="spread")
+    assert got.exact
+    assert got.rounds["p_a_wins"][0] == pytest.approx(0.492544, abs=1e-12)
 
 
 def test_flanking_equals_an_enumeration_from_the_rules() -> None:
     """Two Fighters and a Dummy against two Fighters (they hit back, and fall): the exact encounter
-    with flanking ``auto`` (focus) equals the independent enumeration (brute.py) to 1e-12."""
+    with flanking ``auto`` equals the independent enumeration (brute.py) to 1e-12 under each
+    targeting policy."""
     sa, sb = [FIGHTER, FIGHTER, DUMMY], [FIGHTER, FIGHTER]
     got = wb.encounter(sa, sb, first="random", max_rounds=6)
     want = brute(sa, sb, first="random", max_rounds=6, flanking="auto")
@@ -58,7 +83,31 @@ def test_flanking_equals_an_enumeration_from_the_rules() -> None:
     assert got.p_a_wins == pytest.approx(want["a"], abs=1e-12)
     assert got.p_b_wins == pytest.approx(want["b"], abs=1e-12)
     assert got.creatures["p_falls_first"].to_list() == pytest.approx(want["first"], abs=1e-12)
+    # (fewer rounds, and two against two under random: the enumeration keeps each attack count and
+    # whether a melee attack struck each creature this round apart, which grows it tenfold)
+    for targeting, sides, rounds in (("spread", (sa, sb), 4), ("random", ([FIGHTER, FIGHTER], [FIGHTER, DUMMY]), 6)):
+        got_t = wb.encounter(*sides, first="random", max_rounds=rounds, targeting=targeting)
+        want_t = brute(*sides, first="random", max_rounds=rounds, targeting=targeting, flanking="auto")
+        assert got_t.exact
+        assert got_t.p_a_wins == pytest.approx(want_t["a"], abs=1e-12)
+        assert got_t.p_b_wins == pytest.approx(want_t["b"], abs=1e-12)
+        assert got_t.creatures["p_falls_first"].to_list() == pytest.approx(want_t["first"], abs=1e-12)
+        plain = wb.encounter(*sides, first="random", max_rounds=rounds, targeting=targeting, flanking="never")
+        assert abs(plain.p_a_wins - got_t.p_a_wins) > 1e-3
     never = wb.encounter(sa, sb, first="random", max_rounds=6, flanking="never")
     plain = brute(sa, sb, first="random", max_rounds=6)
     assert never.p_a_wins == pytest.approx(plain["a"], abs=1e-12)
     assert abs(never.p_a_wins - got.p_a_wins) > 1e-3
+
+
+@pytest.mark.parametrize("targeting", ["spread", "random"])
+def test_simulated_flanking_agrees_with_the_exact_encounter(targeting: str) -> None:
+    """The simulation plays the same flanking rule: three Fighters against two Dummies, simulated,
+    P(side a wins in round 1) within 4 standard errors of the exact encounter (a simulation that
+    counted only the allies that attacked already is 10-45 standard errors off)."""
+    sa, sb = [FIGHTER] * 3, [DUMMY, DUMMY]
+    exact = wb.encounter(sa, sb, targeting=targeting, first="random", max_rounds=8)
+    sim = wb.encounter(sa, sb, targeting=targeting, first="random", max_rounds=8, simulate=True, fights=40_000)
+    assert exact.exact and not sim.exact
+    p = exact.rounds["p_a_wins"][0]
+    assert abs(sim.rounds["p_a_wins"][0] - p) < 4 * (p * (1 - p) / 40_000) ** 0.5

@@ -49,6 +49,8 @@ __all__ = [
     "Tally",
     "schedule",
     "simulate",
+    "flanked_by_later",
+    "later_allies",
 ]
 
 #: the turn orders (CLARIFICATIONS.md, Encounters: Rounds)
@@ -236,6 +238,47 @@ def schedule(sides: tuple[int, int], order: str, first: int) -> list[int]:
     return out
 
 
+def flanked_by_later(
+    enc: Encounter, actor: int, target: Any, alive: list[Any], hits: list[Any], later: list[int]
+) -> Any:
+    """Return where a living melee ally still to act this round will attack ``target`` as things stand
+    at ``actor``'s attack (CLARIFICATIONS.md, Encounters, Unbound flanking: "another living creature
+    of its side that attacks in melee has the same foe as its target this round (acted already or
+    still to act ...)"), off ``focus`` targeting. ``later``: the allies whose turns come after the
+    actor's this round, in turn order; ``alive[c]`` where creature c stands and ``hits[c]`` the
+    attacks on it so far this round (arrays over fights or cells, or numbers, all broadcasting
+    together); ``target`` a foe per fight or one foe.
+
+    As things stand: the kills still to come are not foreseen. ``spread`` plays the allies' picks in
+    turn order (the living foe attacked the fewest times, ties in listed order), the actor's own
+    attack counted; ``random``: an ally's pick is certain only when the target is the only living foe.
+    """
+    foes = [int(f) for f in enc.foes(actor)]
+    flankers = [c for c in later if enc.can_flank(c)]
+    out: Any = False
+    if not flankers:
+        return out
+    if enc.targeting == "random":
+        only = sum(np.asarray(alive[f], dtype=np.int64) for f in foes) == 1
+        return only & np.logical_or.reduce([np.asarray(alive[c]) for c in flankers])
+    big = np.iinfo(np.int64).max // 4
+    count = [np.asarray(hits[f], dtype=np.int64) + (np.asarray(target) == f) for f in foes]
+    for c in later:
+        scores = np.stack(np.broadcast_arrays(*[np.where(alive[f], count[n], big) for n, f in enumerate(foes)]))
+        pick = np.asarray(foes)[np.argmin(scores, axis=0)]  # (ties: the first in listed order)
+        acts = np.asarray(alive[c]) & (scores.min(axis=0) < big)
+        count = [h + (acts & (pick == f)) for h, f in zip(count, foes)]
+        if c in flankers:
+            out = out | (acts & (pick == target))
+    return out
+
+
+def later_allies(enc: Encounter, turns: list[int]) -> dict[int, list[int]]:
+    """Return, per creature of ``turns`` (a round's turns in order), the creatures of its side whose
+    turns come after its own, in turn order."""
+    return {i: [c for c in turns[n + 1 :] if enc.side[c] == enc.side[i]] for n, i in enumerate(turns)}
+
+
 # ---------------------------------------------------------------------------------------- the batch
 @dataclass
 class _Batch:
@@ -339,6 +382,8 @@ class _Play:
         self.enc, self.rng = enc, rng
         self.first = first  # per fight, the creature that fell first (-1: none yet)
         self.flankers = np.array([enc.can_flank(i) for i in range(enc.size)], dtype=bool)
+        #: per creature, its allies whose turns come after its own this round (:func:`later_allies`)
+        self.later: dict[int, list[int]] = {}
 
     def alive(self, b: _Batch) -> np.ndarray:
         """Return (n, C): creature c stands in fight i."""
@@ -368,7 +413,7 @@ class _Play:
         """Return per fight whether ``actor``'s attack on ``target`` flanks (CLARIFICATIONS.md,
         Encounters, Unbound flanking): never / always (a melee attacker with the hook), or ``auto``:
         under ``focus`` another living melee creature of its side, otherwise another melee creature of
-        its side has attacked that foe this round."""
+        its side has attacked that foe this round or will as things stand (:func:`flanked_by_later`)."""
         enc = self.enc
         if not self.flankers[actor] or enc.flanking == "never":
             return np.zeros(b.n, dtype=bool)
@@ -379,7 +424,9 @@ class _Play:
             if not mates:
                 return np.zeros(b.n, dtype=bool)
             return np.asarray(self.alive(b)[:, mates].any(axis=1))
-        return np.asarray(b.melee[np.arange(b.n), target] > 0)
+        alive = self.alive(b)
+        ahead = flanked_by_later(enc, actor, target, list(alive.T), list(b.hits.T), self.later.get(actor, []))
+        return np.asarray((b.melee[np.arange(b.n), target] > 0) | ahead, dtype=bool)
 
     # ------------------------------------------------------------ one creature's turn
     def turn(self, b: _Batch, actor: int) -> _Batch:
@@ -558,6 +605,7 @@ def simulate(
         b = _start(enc, idx.size)
         b.fight = idx
         turns = enc.turns(order, side)
+        play.later = later_allies(enc, turns)
         sub = Tally.empty(enc, max_rounds)
         for i in enc.phased:
             b = _settle_sim(play, play.between(b, i, True), sub, 0, fell_first, outcome)

@@ -35,7 +35,7 @@ from ..chains import CHAIN_TAIL
 from ..columns import from_key_rows, key_rows
 from .chain import enumerated
 from .draw import Enumerator
-from .encounter import Encounter, Tally
+from .encounter import Encounter, Tally, flanked_by_later, later_allies
 
 __all__ = ["MAX_CELLS", "grid_cells", "solve"]
 
@@ -86,6 +86,8 @@ class _Chain:
         self.focus: dict[int, np.ndarray] = {}
         self.targets: dict[tuple[Any, ...], list[tuple[int, np.ndarray]]] = {}
         self.group_targets: dict[tuple[Any, ...], list[tuple[tuple[int, ...], np.ndarray]]] = {}
+        #: per creature, its allies whose turns come after its own this round (set by :func:`solve`)
+        self.later: dict[int, list[int]] = {}
         # the first creature fallen (listed order) in each cell, C where every creature stands
         dead = np.stack([~a for a in self.alive])
         self.first_dead = np.where(dead.any(axis=0), np.argmax(dead, axis=0), C)
@@ -159,7 +161,8 @@ class _Chain:
     def flank_mask(self, key: _Key, i: int, j: int) -> np.ndarray | bool:
         """Return where i's attack on j flanks (a cell mask, or one value): never / always, or auto:
         under focus another living melee creature of i's side, else another melee creature of i's
-        side attacked j earlier this round (CLARIFICATIONS.md, Encounters: Unbound flanking)."""
+        side attacked j earlier this round or will as things stand (``flanked_by_later``)
+        (CLARIFICATIONS.md, Encounters: Unbound flanking)."""
         enc = self.enc
         if not self.flankers[i] or enc.flanking == "never":
             return False
@@ -168,7 +171,11 @@ class _Chain:
         if enc.targeting == "focus":
             mates = [c for c in np.flatnonzero(enc.side == enc.side[i]) if c != i and self.flankers[c]]
             return np.logical_or.reduce([self.alive[c] for c in mates]) if mates else False
-        return self.melee(key)[j] > 0
+        if self.melee(key)[j] > 0:
+            return True
+        hits = self.hits(key) or (0,) * enc.size
+        ahead = flanked_by_later(enc, i, j, self.alive, list(hits), self.later.get(i, []))
+        return ahead if isinstance(ahead, np.ndarray) and ahead.any() else False
 
     # ------------------------------------------------------------ the turns
     def outcomes(
@@ -480,6 +487,7 @@ def solve(
     mass = {chain.start_key(): np.zeros(chain.shape)}
     mass[chain.start_key()][(0,) * enc.size] = 1.0
     turns = enc.turns(order, first)
+    chain.later = later_allies(enc, turns)
     most = cells
     for i in enc.phased:  # before the first round: its kills count in round 1
         mass = chain.act(mass, i, "opening", tally, 0)
