@@ -327,27 +327,30 @@ def _outcomes_all(
     # per (options, Attacks a turn): each outcome not kept yet, once: its key -> (request, row)
     todo: dict[tuple[Any, int], dict[Any, tuple[int, int]]] = {}
     parts_of: dict[int, tuple[list[Segment], Any, Any]] = {}
-    # a round's candidate plans share its states, and their Attacks their weapons: each weapon's
-    # Segment built once per (round, states); the situations and the target's state once per
-    # (situation, target, options, states), shared by every attacker of that target
+    # a round's candidate plans share its states, and their Attacks their weapons. A state (armor
+    # points left, Ray Shield up) changes only the armor points at the start and whether the shield
+    # is up (the Attack's numbers read neither): each weapon's Segment is built once per round, for
+    # one matchup, and repeated over the states; the target's state checked once per (situation,
+    # target, options, states), shared by every attacker of that target
     made: dict[Any, Any] = {}
     for r, (rnd, combo, states) in enumerate(requests):
         n = len(states)
-        at = (id(rnd), tuple(states))
+        aps = np.fromiter((ap for ap, _ in states), np.int64, n)
+        ups = np.fromiter((up for _, up in states), bool, n)
         target = (rnd.situation, id(rnd.foe), rnd.options, tuple(states))
         try:
             if target not in made:
-                sits = [
-                    rnd.situation.replace(target_ap=int(ap), target_hp=None, target_shield_up=bool(up))
-                    for ap, up in states
-                ]
-                made[target] = (sits, rnd.sys._target_state([rnd.foe] * n, sits, rnd.options))
-            sits, (ap0, hp) = made[target]
+                # (the most armor points of the states checked against the target's: the rest are fewer)
+                most = rnd.situation.replace(target_ap=int(aps.max(initial=0)), target_hp=None)
+                _, hp1 = rnd.sys._target_state([rnd.foe], [most], rnd.options)
+                made[target] = (aps, np.repeat(hp1, n))
+            ap0, hp = made[target]
             segs = []
             for w in rnd.sys.plan_items(rnd.me, combo, rnd.options):
-                if (*at, id(w)) not in made:
-                    made[(*at, id(w))] = segment([w] * n, [rnd.me] * n, [rnd.foe] * n, rnd.options, sits)
-                segs.append(made[(*at, id(w))])
+                one = made.get((id(rnd), id(w)))
+                if one is None:
+                    one = made[(id(rnd), id(w))] = segment([w], [rnd.me], [rnd.foe], rnd.options, [rnd.situation])
+                segs.append(_repeated(one, ups & bool(rnd.foe.ray_shield_breaks_at)))
         except RulesError as exc:
             out[r] = exc
             continue
@@ -357,7 +360,10 @@ def _outcomes_all(
             + [np.asarray(ap0, dtype=np.float64), np.asarray(hp, dtype=np.float64)],
             axis=1,
         )
-        keys = [("glass empires plan outcome", rnd.options, row.tobytes()) for row in numbers]
+        opts = made.get(("options", id(rnd.options)))
+        if opts is None:  # (the options hashed once, not once per row)
+            opts = made[("options", id(rnd.options))] = hashed(("glass empires plan outcome", rnd.options))
+        keys = [(opts, row.tobytes()) for row in numbers]
         out[r] = [(k, MEMO.lookup(k)) for k in keys]
         batch = todo.setdefault((rnd.options, len(segs)), {})
         for i, (k, got) in enumerate(out[r]):
@@ -391,6 +397,14 @@ def _outcomes_all(
         got if isinstance(got, RulesError) else [cast(PlanOutcome, fresh[k] if o is None else o) for k, o in got]
         for got in out
     ]
+
+
+def _repeated(one: Any, shield_up: np.ndarray) -> Any:
+    """Return the Segment of one matchup repeated over states whose Ray Shield is up where
+    ``shield_up`` says."""
+    fields = {f.name: np.repeat(getattr(one, f.name), shield_up.size) for f in dataclasses.fields(one)}
+    fields["shield_up"] = shield_up.copy()
+    return type(one)(**fields)
 
 
 def state_effects(sys: Any, attacker: Any, target: Any, options: Any = None, situation: Any = None) -> set[str]:
