@@ -216,9 +216,11 @@ def numbered(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
     seen = np.zeros(bound, bool)
     seen[values] = True
     first = np.flatnonzero(seen)
-    index = np.empty(bound, np.int64)  # (only the entries of the values met are written and read)
-    index[first] = np.arange(first.size)
-    return first, index[values]
+    # (only the entries of the values met are written and read; int32 where it holds them: the
+    # array spans the bound, and a fresh one's pages are the cost, 0.10 s -> 0.04 s at 15.6 M)
+    index = np.empty(bound, np.int32 if first.size < 2**31 else np.int64)
+    index[first] = np.arange(first.size, dtype=index.dtype)
+    return first, index[values].astype(np.int64, copy=False)
 
 
 def from_key_rows(types: tuple[type[Columns], ...], rows: np.ndarray) -> tuple[Columns, ...]:
