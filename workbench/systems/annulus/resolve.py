@@ -137,20 +137,23 @@ def strike_parameters(
     masks and flags; raise RulesError if a set is not usable (step 1 of the order of resolution),
     or, given ``refusals`` (a list of n Nones), record each matchup's first refusal there instead."""
     n = len(attacks)
-    cache: dict[int, dict[str, Any]] = {}
-    rows = []
-    for a in attacks:  # one dict per distinct set
-        row = cache.get(id(a))
-        if row is None:
+    at: dict[int, int] = {}  # each distinct set's place among ``rows``
+    rows: list[dict[str, Any]] = []
+    inverse = np.empty(n, np.int64)
+    for m, a in enumerate(attacks):  # one dict per distinct set
+        u = at.get(id(a))
+        if u is None:
             if not isinstance(a, Attack):
                 raise RulesError(f"expected an Annulus Attack, not {type(a).__name__}", field="attack")
-            row = cache[id(a)] = _attack_row(a)
-        rows.append(row)
+            u = at[id(a)] = len(rows)
+            rows.append(_attack_row(a))
+        inverse[m] = u
     for role, seq in (("attacker", attackers), ("target", targets)):
         bad = next((c for c in seq if not isinstance(c, Creature)), None)
         if bad is not None:
             raise RulesError(f"expected an Annulus Creature, not {type(bad).__name__}", field=role)
-    A = {k: np.array([r[k] for r in rows]) for k in rows[0]} if rows else {}
+    # (each number of the distinct sets, then repeated over the matchups: a grid has many per set)
+    A = {k: np.array([r[k] for r in rows])[inverse] for k in rows[0]} if rows else {}
     # situation: one for all, or one per matchup
     if isinstance(situation, Situation):
         S = {k: getattr(situation, k) for k in _SIT_FIELDS}
@@ -190,7 +193,11 @@ def strike_parameters(
         f"{RULES}: attacks don't work and cannot be used in airless environments",
     )
     rank = A["range"]
-    bands = np.array([range_band(int(r)) for r in rank]) if n else np.zeros((0, 2))
+    if n:  # (each distinct Range rank's band once)
+        ranks, at_rank = np.unique(rank, return_inverse=True)
+        bands = np.array([range_band(int(r)) for r in ranks]).reshape(-1, 2)[at_rank.ravel()]
+    else:
+        bands = np.zeros((0, 2))
     lo = np.where(A["reach"] > 0, 0.0, bands[:, 0])
     hi = np.where(A["reach"] > 0, A["reach"], bands[:, 1])
     bad = (dist > hi) | ((dist <= lo) & (lo > 0))
