@@ -121,8 +121,24 @@ _SIT_FIELDS = [
 IMMUNE_DEFENSE = 10**6
 
 
-def _column(objs: Sequence[Any], name: str, dtype=np.int64) -> np.ndarray:
-    return np.fromiter((getattr(o, name) for o in objs), dtype=dtype, count=len(objs))
+def _columns(objs: Sequence[Any], fields: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Return each field of every object of ``objs`` as an array (``fields``: name -> the type its
+    values are read as: int, bool or str), read once per distinct object (a grid holds each
+    creature in many matchups) and repeated over them."""
+    at: dict[int, int] = {}
+    uniq: list[Any] = []
+    inverse = np.empty(len(objs), np.int64)
+    for m, o in enumerate(objs):
+        u = at.get(id(o))
+        if u is None:
+            u = at[id(o)] = len(uniq)
+            uniq.append(o)
+        inverse[m] = u
+    dtypes = {int: np.int64, bool: bool, str: object}
+    return {
+        k: np.array([kind(getattr(o, k)) for o in uniq], dtype=dtypes[kind]).reshape(len(uniq))[inverse]
+        for k, kind in fields.items()
+    }
 
 
 def strike_parameters(
@@ -166,12 +182,16 @@ def strike_parameters(
     f = lambda k: S[k].astype(np.float64)  # noqa: E731
     b = lambda k: S[k].astype(bool)  # noqa: E731
 
-    asize, tsize = _column(attackers, "size"), _column(targets, "size")
+    who = _columns(attackers, {"size": int, "vitality": int, "level": int})
+    whom = _columns(
+        targets, {"size": int, "senses": bool, "agility": int, "toughness": int, "insight": int, "awareness": str}
+    )
+    asize, tsize = who["size"], whom["size"]
     # "Blindness does not affect non-visual-based modes of sensory input such as tremorsense, scent
     # or sonar": a blinded target that perceives so still perceives the attacker (no advantage)
-    tsense = np.fromiter((bool(t.senses) for t in targets), dtype=bool, count=n)
-    avit = _column(attackers, "vitality")  # the attacker's current Vitality (the field)
-    alevel = _column(attackers, "level")  # its maximum Vitality: "Max Vitality = level" (CLARIFICATIONS)
+    tsense = whom["senses"]
+    avit = who["vitality"]  # the attacker's current Vitality (the field)
+    alevel = who["level"]  # its maximum Vitality: "Max Vitality = level" (CLARIFICATIONS)
     dist = f("distance")
 
     # ---- step 1: usable?
@@ -265,11 +285,11 @@ def strike_parameters(
     # step 4: counts as Clueless for an attack with Demolitions and is immune to any other)
     petrified = b("target_petrified")
     immune = petrified & (A["demolitions"] == 0)
-    defense = np.stack([_column(targets, d) for d in ("agility", "toughness", "insight")])[A["defense"], np.arange(n)]
+    defense = np.stack([whom[d] for d in ("agility", "toughness", "insight")])[A["defense"], np.arange(n)]
     # an immune target: no success can get through, so the strike deals 0 and nothing triggers (steps 4-5
     # need damage >= 1); it is still a use (Reckless self-damage, action cost)
     defense = np.where(immune, IMMUNE_DEFENSE, defense)
-    aware = np.array([t.awareness if s is None else s for t, s in zip(targets, S["target_awareness"])])
+    aware = np.array([t if s is None else s for t, s in zip(whom["awareness"].tolist(), S["target_awareness"])])
     aware = np.where(petrified, "clueless", aware)
     assassin = np.where(
         aware == "clueless", 4 + 2 * A["assassin"], np.where(aware == "suspicious", 2 + A["assassin"], 0)
