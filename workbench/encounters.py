@@ -217,8 +217,8 @@ def encounter(
       things stand: ``workbench.fight.encounter.flanked_by_later``), "never", "always";
     - ``refund`` (Glass Empires, default True): "a Strike that kills ends its Attack ... and refunds
       the Attack's action, which makes a new Attack on the next living foe by the same policy in the
-      same turn; a kill by that Attack refunds again" (turns of one Attack; see
-      ``GlassEmpiresRound.refunds``);
+      same turn; a kill by that Attack refunds again" while the rule option ``kill_refunds_action``
+      holds; a turn of two Attacks is played an Attack at a time (``GlassEmpiresRound.steps``);
     - ``foes_in_area`` (Annulus, default Arc 3, Burst 3, Line 2): an area set "strikes all
       creatures" in its area, its target and the next living foes by the policy up to this many;
       a dict of the areas changed, e.g. ``{"Burst": 5}`` (``AnnulusRound.with_foes_in_area``);

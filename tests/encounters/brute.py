@@ -35,6 +35,7 @@ def brute(
     tail: float = 1e-18,
     flanking: str = "never",
     refund: bool = False,
+    attacks: int = 1,
 ) -> dict[str, Any]:
     """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
 
@@ -44,9 +45,12 @@ def brute(
     targeting, whenever such an ally lives)" (CLARIFICATIONS.md, Encounters). Off focus, an ally
     still to act counts when, as things stand at the attack, it will pick that foe: under spread its
     pick after the attacks before it (this one included), under random only when that foe is the only
-    one living (docs/encounters.md). ``refund`` (Glass Empires, one Attack a turn): a turn that fells its target is played
-    again on the next living foe ("refunds the Attack's action, which makes a new Attack on the next
-    living foe by the same policy in the same turn; a kill by that Attack refunds again")."""
+    one living (docs/encounters.md). ``refund`` (Glass Empires): an Attack that fells its target is
+    made again on the next living foe ("refunds the Attack's action, which makes a new Attack on the
+    next living foe by the same policy in the same turn; a kill by that Attack refunds again");
+    ``attacks`` (Glass Empires, Options.attack_is_save_action False: two): the Attacks of a turn, each
+    against the turn's target while it stands, each with the damage of one Attack (``wb.turn_damage``
+    with one Attack a turn: creatures with no jam, armor or shield)."""
     if first == "random":
         one, two = (
             brute(
@@ -58,6 +62,7 @@ def brute(
                 max_rounds=max_rounds,
                 flanking=flanking,
                 refund=refund,
+                attacks=attacks,
             )
             for f in ("a", "b")
         )
@@ -111,12 +116,22 @@ def brute(
         for i in turns:
             new: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
 
-            def act(d: tuple[int, ...], h: tuple[int, ...], p: float, i: int = i, new: dict = new) -> None:
+            def act(
+                d: tuple[int, ...],
+                h: tuple[int, ...],
+                p: float,
+                i: int = i,
+                new: dict = new,
+                left: int = attacks,
+                aim: int | None = None,
+            ) -> None:
                 if d[i] >= hp[i]:  # "A creature that dies before its turn does not act"
                     new[(d, h)] = new.get((d, h), 0.0) + p
                     return
                 foes = [j for j in range(n) if side[j] != side[i] and d[j] < hp[j]]
-                if targeting == "focus":  # fewest HP left, ties in listed order
+                if aim is not None and d[aim] < hp[aim]:  # the turn's target, while it stands
+                    picks = [(aim, 1.0)]
+                elif targeting == "focus":  # fewest HP left, ties in listed order
                     picks = [(min(foes, key=lambda j: (hp[j] - d[j], j)), 1.0)]
                 elif targeting == "spread":  # fewest attacks so far this round, ties in listed order
                     picks = [(min(foes, key=lambda j: (h[j], j)), 1.0)]
@@ -163,7 +178,9 @@ def brute(
                         elif not a_up:
                             out["b"] += w
                         elif refund and d2[j] >= hp[j]:  # the kill refunds: a new Attack on the next foe
-                            act(tuple(d2), tuple(h2), w)
+                            act(tuple(d2), tuple(h2), w, left=left)
+                        elif left > 1:  # the turn's next Attack, on its target while it stands
+                            act(tuple(d2), tuple(h2), w, left=left - 1, aim=j)
                         else:
                             key = (tuple(d2), tuple(h2))
                             new[key] = new.get(key, 0.0) + w

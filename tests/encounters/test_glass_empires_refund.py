@@ -1,8 +1,9 @@
 """Glass Empires' refunded action in an encounter (CLARIFICATIONS.md, Encounters: "a Strike that kills
 ends its Attack (its remaining Strikes are lost) and refunds the Attack's action, which makes a new
 Attack on the next living foe by the same policy in the same turn; a kill by that Attack refunds
-again"), option ``refund`` (default True); the round's hook ``GlassEmpiresRound.refunds`` (turns of
-one Attack)."""
+again"), option ``refund`` (default True) and the rule option ``kill_refunds_action``; the round's
+hooks ``GlassEmpiresRound.refunds`` and, for turns of two Attacks (``attack_is_save_action=False``),
+``GlassEmpiresRound.steps`` (``AttackStep``: the turn an Attack at a time)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ import workbench as wb
 
 from .brute import brute
 
-GE = wb.system("glass_empires").catalog()
+GES = wb.system("glass_empires")
+GE = GES.catalog()
+#: two Attacks a turn: "an Attack is the turn's Save action" off (CLARIFICATIONS.md, Glass Empires)
+TWO = GES.Options(attack_is_save_action=False)
 WOLF, BOAR, LILY = GE.creature("Wolf"), GE.creature("Boar"), GE.creature("Spider Lily")
 
 
@@ -44,3 +48,70 @@ def test_refund_equals_an_enumeration_from_the_rules(targeting: str) -> None:
     plain = brute(sa, sb, targeting=targeting, first="random", max_rounds=8)
     assert off.p_a_wins == pytest.approx(plain["a"], abs=1e-12)
     assert got.p_a_wins > off.p_a_wins + 1e-3
+
+
+def test_no_refund_when_the_rule_option_is_off() -> None:
+    """``kill_refunds_action=False`` turns the rule off in a group too: three Lilies need three turns
+    of one Attack (P(round 1) = P(round 2) = 0)."""
+    off = wb.encounter([WOLF], [LILY, LILY, LILY], options=GES.Options(kill_refunds_action=False))
+    assert off.rounds["p_a_wins"][:2].to_list() == pytest.approx([0.0, 0.0], abs=1e-15)
+
+
+def test_two_attacks_refund_by_hand() -> None:
+    """Two Attacks a turn: each Attack of the Wolf on a fresh 4-HP Lily fells her with P 5/12 (7/18 +
+    1/36), leaves her at 1 HP with 1/6 (3 damage) or misses with 5/12; on a Lily at 1 HP any damage
+    fells her (7/12). A kill refunds the Attack under way, so the Wolf's turn goes on until it has made
+    two Attacks that felled nobody; it fells all three Lilies in round 1 if at most one Attack before
+    the third kill fails to kill. No miss: (5/12)^3. One miss among the first three Attacks: it is
+    followed by a kill of the same Lily (focus: the wounded one has the fewest HP left) with
+    1/6 x 7/12 + 5/12 x 5/12 = 39/144, and the two other kills with (5/12)^2, in 3 places:
+    P(round 1) = (5/12)^3 + 3 x (25/144) x (39/144) = 4425/20736 = 0.2133970. Without the refund the
+    turn's two Attacks go to one Lily: P(round 1) = 0."""
+    got = wb.encounter([WOLF], [LILY, LILY, LILY], options=TWO)
+    assert got.exact
+    assert got.rounds["p_a_wins"][0] == pytest.approx(4425 / 20736, abs=1e-12)
+    off = wb.encounter([WOLF], [LILY, LILY, LILY], options=TWO, refund=False)
+    assert off.rounds["p_a_wins"][0] == pytest.approx(0.0, abs=1e-15)
+
+
+@pytest.mark.parametrize("targeting", ["focus", "spread", "random"])
+def test_two_attacks_equal_an_enumeration_from_the_rules(targeting: str) -> None:
+    """The Wolf and the Boar against two Lilies, two Attacks a turn: the exact encounter equals the
+    independent enumeration (brute.py, ``attacks=2``: each Attack on the turn's target while it
+    stands, a kill refunding the Attack) to 1e-12, and the simulation agrees within 4 standard
+    errors. (Three rounds: the enumeration's sums over its states grow round-off past 1e-12 later.)"""
+    sa, sb = [WOLF, BOAR], [LILY, LILY]
+    got = wb.encounter(sa, sb, targeting=targeting, first="random", max_rounds=3, options=TWO)
+    want = brute(sa, sb, targeting=targeting, first="random", max_rounds=3, refund=True, attacks=2)
+    assert got.exact
+    assert got.p_a_wins == pytest.approx(want["a"], abs=1e-12)
+    assert got.p_b_wins == pytest.approx(want["b"], abs=1e-12)
+    assert got.creatures["p_falls_first"].to_list() == pytest.approx(want["first"], abs=1e-12)
+    sim = wb.encounter(sa, sb, targeting=targeting, first="random", max_rounds=3, options=TWO, simulate=True)
+    assert abs(sim.p_a_wins - got.p_a_wins) < 4 * sim.standard_error
+
+
+def test_two_attacks_one_against_one_is_the_duel() -> None:
+    """Against one foe the Attacks one at a time are the whole turn's table: creatures holding a
+    windgun or crossbow (a Fumble jams it; a jam on the first Attack spends the second clearing it, on
+    the second carries to the next turn) and a melee weapon, against armored, shielded and plain foes,
+    with ``jam_ends_strikes`` on and off: every encounter of one against one equals ``wb.duel`` to
+    1e-12."""
+    cs = list(GE.creatures.values())
+    guns = [w for w in GE.attacks.values() if w.jams][:2]
+    foes = [c for c in cs if GES.armor_points(c) > 0][:2] + [c for c in cs if c.ray_shield_breaks_at][:1] + [LILY]
+    checked = 0
+    for gun in guns:
+        for base in cs[:2]:
+            a = base.replace(name=f"{base.name} with a {gun.name}", weapons=(gun, *base.weapons[:1]))
+            for b in foes:
+                for opts in (TWO, GES.Options(attack_is_save_action=False, jam_ends_strikes=False)):
+                    duel = wb.duel(a, b, options=opts, progress=False)
+                    if not duel.exact:
+                        continue
+                    got = wb.encounter([a], [b], options=opts)
+                    assert got.exact
+                    assert got.p_a_wins == pytest.approx(duel.p_a_wins, abs=1e-12)
+                    assert got.p_b_wins == pytest.approx(duel.p_b_wins, abs=1e-12)
+                    checked += 1
+    assert checked >= 24

@@ -15,6 +15,11 @@ a system are optional hooks of its round description, read with ``getattr``:
 - ``hp_total(who)`` / ``hp_lost(who, c)`` (:class:`~workbench.fight.round.FightRound`): hit points
   when the damage taken is not all of them (Annulus: Endurance + Vitality), read by ``focus``
   targeting and the HP left.
+- ``refunds`` (a bool attribute): a kill by the turn refunds it (Glass Empires): the turn is played
+  again on the next living foe; ``refunded(me)``: the attacker's state such a turn starts from.
+- ``steps()``: the turn as rounds played in order (Glass Empires: a turn of two Attacks, an Attack at
+  a time, so that a kill refunds the Attack under way); each step's target is the turn's while it
+  stands (``Encounter.steps``).
 
 The state of an encounter is one :class:`~workbench.columns.Columns` per creature (its system's own
 combatant state, the first of ``rnd.start()``), plus per fight what the group rules read: the
@@ -96,6 +101,7 @@ class Encounter:
     start: list[Columns] = field(init=False)
     immortal: np.ndarray = field(init=False)
     _rounds: dict[tuple[int, int, bool], FightRound] = field(init=False, default_factory=dict)
+    _step_rounds: dict[tuple[int, int, bool], list[FightRound]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.creatures)
@@ -163,9 +169,10 @@ class Encounter:
             return list(self.creatures)
         return [self.creatures[k] for k in self.foes(i)]
 
-    def round_of(self, i: int, j: int, flanked: bool = False) -> FightRound:
+    def round_of(self, i: int, j: int, flanked: bool = False, step: int = 0) -> FightRound:
         """Return the round description of creature i attacking creature j (the flanked one when
-        ``flanked`` and the description has the hook); built once per pair of models."""
+        ``flanked`` and the description has the hook); built once per pair of models. A turn played
+        in steps (:meth:`steps`) has one round per step: ``step``'s."""
         key = (i, j, flanked)
         got = self._rounds.get(key)
         if got is None:
@@ -174,7 +181,27 @@ class Encounter:
             if grouped is not None:
                 got = grouped(self.hurters(i), self.hurters(j))
             self._rounds[key] = got
+        parts = self._steps_of(key, got)
+        return parts[min(step, len(parts) - 1)]
+
+    def _steps_of(self, key: tuple[int, int, bool], rnd: FightRound) -> list[FightRound]:
+        """Return the rounds of ``rnd``'s turn played in steps, or [rnd]: its hook ``steps()`` (Glass
+        Empires: a turn of two Attacks, an Attack at a time, so that a kill refunds the Attack under
+        way) when kills refund here (``refund``)."""
+        got = self._step_rounds.get(key)
+        if got is None:
+            split = getattr(rnd, "steps", None) if self.refund else None
+            got = self._step_rounds[key] = list(split()) if split is not None else [rnd]
         return got
+
+    def steps(self, i: int) -> int:
+        """Return how many steps make creature i's turn (:meth:`round_of`): 1 but for a turn played
+        in steps."""
+        if self.resting(i):
+            return 1
+        j = int(self.foes(i)[0])
+        self.round_of(i, j)
+        return len(self._step_rounds[(i, j, False)])
 
     def left(self, i: int, s: Columns) -> np.ndarray:
         """Return creature i's hit points left in the states ``s`` (module docstring: ``hp_lost``
@@ -292,6 +319,7 @@ class _Batch:
     melee: np.ndarray
     fight: np.ndarray
     intact: np.ndarray  # nobody has fallen yet (the first to fall is recorded when one does)
+    aim: np.ndarray  # the target of the turn under way, for its later steps (-1: none)
 
     @property
     def n(self) -> int:
@@ -305,6 +333,7 @@ class _Batch:
             self.melee[idx],
             self.fight[idx],
             self.intact[idx],
+            self.aim[idx],
         )
 
     @staticmethod
@@ -317,6 +346,7 @@ class _Batch:
             np.concatenate([p.melee for p in parts]),
             np.concatenate([p.fight for p in parts]),
             np.concatenate([p.intact for p in parts]),
+            np.concatenate([p.aim for p in parts]),
         )
 
 
@@ -430,15 +460,29 @@ class _Play:
 
     # ------------------------------------------------------------ one creature's turn
     def turn(self, b: _Batch, actor: int) -> _Batch:
-        """Return the fights after ``actor``'s turn in those where it stands (and the fight goes on):
-        its target by the policy, then its system's round of (actor, target) played on that pair's
-        states (enumerated or sampled), the other creatures' states carried."""
+        """Return the fights after ``actor``'s turn: its steps in order (:meth:`Encounter.steps`:
+        one, or a Glass Empires turn's Attacks), each played by :meth:`step`."""
+        steps = self.enc.steps(actor)
+        for k in range(steps):
+            b = self.step(b, actor, k)
+        if steps > 1:
+            b.aim[:] = -1
+        return b
+
+    def step(self, b: _Batch, actor: int, k: int = 0) -> _Batch:
+        """Return the fights after step ``k`` of ``actor``'s turn in those where it stands (and the
+        fight goes on): its target by the policy, then its system's round of (actor, target) played on
+        that pair's states (enumerated or sampled), the other creatures' states carried; a kill that
+        refunds plays the step again on the next living foe."""
         enc = self.enc
         acting = self.alive(b)[:, actor] & self._going(b)
         if not acting.any():
             return b
         idle = b.take(~acting)
         b, target = self.targets(b.take(acting), actor)
+        if k:  # a later step of the turn: its target while it stands ("one living foe ... at the start of its turn")
+            keep = (b.aim >= 0) & self.alive(b)[np.arange(b.n), np.maximum(b.aim, 0)]
+            target = np.where(keep, b.aim, target)
         reach = enc.reach(actor)
         if reach > 1 or enc.allies_struck(actor):
             return _Batch.concat([idle, self.group(b, actor, target, reach)])
@@ -450,9 +494,10 @@ class _Play:
                 if not sel.any():
                     continue
                 sub = b.take(sel)
-                rnd = enc.round_of(actor, int(t), f)
+                rnd = enc.round_of(actor, int(t), f, k)
                 me, foe = play(rnd, sub.states[actor], sub.states[int(t)], Sampler(self.rng), ("turn",))
                 sub.states[actor], sub.states[int(t)] = me, foe
+                sub.aim[:] = t
                 sub.hits[:, t] += 1
                 if self.flankers[actor]:
                     sub.melee[:, t] += 1
@@ -462,7 +507,11 @@ class _Play:
                         fell = again & sub.intact  # the first to fall, before the refunded turn
                         self.first[sub.fight[fell]] = int(t)
                         sub.intact = sub.intact & ~fell
-                        parts.append(self.turn(sub.take(again), actor))
+                        replay = sub.take(again)
+                        refunded = getattr(rnd, "refunded", None)
+                        if refunded is not None:  # (the state a refunded action starts from)
+                            replay.states[actor] = refunded(replay.states[actor])
+                        parts.append(self.step(replay, actor, k))
                         sub = sub.take(~again)
                 parts.append(sub)
         return _Batch.concat(parts)
@@ -585,6 +634,7 @@ def _start(enc: Encounter, n: int) -> _Batch:
         np.zeros((n, enc.size), np.int64),
         np.arange(n),
         np.ones(n, dtype=bool),
+        np.full(n, -1, np.int64),
     )
 
 

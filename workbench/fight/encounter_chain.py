@@ -82,6 +82,9 @@ class _Chain:
         self.flankers = np.array([enc.can_flank(i) for i in range(C)], dtype=bool)
         self.track_melee = enc.flanking == "auto" and enc.targeting != "focus" and bool(self.flankers.any())
         self.types = [type(s) for s in enc.start]
+        # a turn played in steps keeps its target for its later steps: one slot at the key's end
+        # (-1 between turns)
+        self.stepping = any(enc.steps(c) > 1 for c in range(C))
         self.cache: dict[tuple[Any, ...], Any] = {}
         self.focus: dict[int, np.ndarray] = {}
         self.targets: dict[tuple[Any, ...], list[tuple[int, np.ndarray]]] = {}
@@ -96,7 +99,7 @@ class _Chain:
     def start_key(self) -> _Key:
         own = tuple(int(v) for s in self.enc.start for v in key_rows((s,))[0].tolist())
         extra = (0,) * (self.enc.size * (int(self.spread) + int(self.track_melee)))
-        return own + extra
+        return own + extra + ((-1,) if self.stepping else ())
 
     def part(self, key: _Key, c: int) -> _Key:
         return key[self.offset[c] : self.offset[c + 1]]
@@ -126,7 +129,15 @@ class _Chain:
 
     def new_round(self, key: _Key) -> _Key:
         base = int(self.offset[-1])
-        return key[:base] + (0,) * (len(key) - base)
+        return key[:base] + (0,) * (len(key) - base - int(self.stepping)) + ((-1,) if self.stepping else ())
+
+    def aimed(self, key: _Key) -> int:
+        """Return the target of the turn under way kept for its later steps (-1: none)."""
+        return key[-1] if self.stepping else -1
+
+    def with_aim(self, key: _Key, j: int) -> _Key:
+        """Return ``key`` with the turn under way's target ``j`` (-1: none)."""
+        return key[:-1] + (j,) if self.stepping else key
 
     # ------------------------------------------------------------ the policy
     def aims(self, key: _Key, i: int) -> list[tuple[int, np.ndarray]]:
@@ -179,14 +190,16 @@ class _Chain:
 
     # ------------------------------------------------------------ the turns
     def outcomes(
-        self, i: int, j: int, flank: bool, step: str, pairs: list[tuple[_Key, _Key]]
+        self, i: int, j: int, flank: bool, step: str, pairs: list[tuple[_Key, _Key]], k: int = 0
     ) -> list[list[tuple[_Key, _Key, int, np.ndarray, np.ndarray]]]:
-        """Return, per (i's key, j's key) of ``pairs``, the outcomes of i's ``step`` on j grouped by
-        (i's key after, j's key after, the damage i deals itself): (ki, kj, own, damage values,
-        probabilities). Each pair enumerated once per fight (cached), the new ones in ONE call."""
-        new = [p for p in dict.fromkeys(pairs) if (i, j, flank, step, *p) not in self.cache]
+        """Return, per (i's key, j's key) of ``pairs``, the outcomes of i's ``step`` on j (step ``k``
+        of a turn played in steps) grouped by (i's key after, j's key after, the damage i deals
+        itself): (ki, kj, own, damage values, probabilities). Each pair enumerated once per fight
+        (cached), the new ones in ONE call."""
+        step_k = step if k == 0 else (step, k)
+        new = [p for p in dict.fromkeys(pairs) if (i, j, flank, step_k, *p) not in self.cache]
         if new:
-            rnd = self.enc.round_of(i, j, flank)
+            rnd = self.enc.round_of(i, j, flank, k)
             rows = np.array([a + b for a, b in new], dtype=np.int64).reshape(len(new), -1)
             uniq, weight = enumerated(rnd, rows, (self.types[i], self.types[j]), own=True, steps=(step,))
             n_i = self.width[i]
@@ -196,21 +209,33 @@ class _Chain:
                 g = (tuple(keys[:n_i]), tuple(keys[n_i:]), int(r[2]))
                 grouped[r[0]].setdefault(g, []).append((int(r[1]), w))
             for p, groups in zip(new, grouped):
-                self.cache[(i, j, flank, step, *p)] = [
+                self.cache[(i, j, flank, step_k, *p)] = [
                     (ki, kj, own, np.array([d for d, _ in v], np.int64), np.array([w for _, w in v]))
                     for (ki, kj, own), v in groups.items()
                 ]
-        return [self.cache[(i, j, flank, step, *p)] for p in pairs]
+        return [self.cache[(i, j, flank, step_k, *p)] for p in pairs]
 
     def act(
-        self, mass: dict[_Key, np.ndarray], i: int, step: str, tally: Tally, r: int, rester: int | None = None
+        self,
+        mass: dict[_Key, np.ndarray],
+        i: int,
+        step: str,
+        tally: Tally,
+        r: int,
+        rester: int | None = None,
+        k: int | None = None,
     ) -> dict[_Key, np.ndarray]:
         """Return the alive mass after creature i's ``step`` ("turn", "between", "opening"; "rest"
         with ``rester``: that passive target's turn, from i's round against it), the fights it ends
-        recorded in round r + 1 (0-based r)."""
+        recorded in round r + 1 (0-based r). A turn played in steps (``Encounter.steps``) is its
+        steps in order (``k``: one of them)."""
         enc = self.enc
         if step == "turn" and enc.reach(i) > 1:
             return self.act_group(mass, i, tally, r)
+        if k is None:
+            for n_ in range(enc.steps(i) if step == "turn" else 1):
+                mass = self.act(mass, i, step, tally, r, rester, n_)
+            return mass
         acc: dict[_Key, np.ndarray] = {}
 
         def into(k: _Key) -> np.ndarray:
@@ -221,9 +246,14 @@ class _Chain:
 
         work: list[tuple[_Key, int, bool, np.ndarray]] = []  # (key, target, flanked, the mass that acts)
         acting = self.alive[i] & self.going if rester is None else self.alive[rester] & self.going
+        steps = enc.steps(i) if step == "turn" else 1
         for key, m in mass.items():
             rest = np.where(acting, 0.0, m)  # who does not act keeps its mass
             aims = self.aims(key, i) if rester is None else [(rester, acting.astype(np.float64))]
+            kept = self.aimed(key)
+            if k and kept >= 0:  # a later step of the turn: its target while it stands
+                on = self.alive[kept] & acting
+                aims = [(kept, on.astype(np.float64))] + [(j, w * ~on) for j, w in aims]
             for j, w in aims:
                 part = m * w
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
@@ -243,7 +273,7 @@ class _Chain:
         pending: dict[_Key, np.ndarray] = {}  # the mass whose target fell this turn: a refunded turn
         for (j, flank), items in by.items():
             pairs = [(self.part(work[n][0], i), self.part(work[n][0], j)) for n in items]
-            got = self.outcomes(i, j, flank, step, pairs)
+            got = self.outcomes(i, j, flank, step, pairs, k)
             hp_j = int(enc.hp[j])
             for n, groups in zip(items, got):
                 key, _, _, part = work[n]
@@ -261,6 +291,8 @@ class _Chain:
                     if own and mortal:
                         moved = _cap_shift(moved, i, own, hp_i)
                     k2 = self.with_turn(key, i, ki, j, kj, attack=step == "turn")
+                    if steps > 1:  # (the target kept for the turn's later steps; none after its last)
+                        k2 = self.with_aim(k2, j if k < steps - 1 else -1)
                     if refund:
                         fell = np.zeros_like(moved)
                         at = [slice(None)] * len(self.shape)
@@ -285,9 +317,23 @@ class _Chain:
                         tally.first[j] += float(j_first.sum())
                         tally.first[i] += float(i_first.sum())
         if pending:  # the refunded turns (each needs a kill, so they end), their ends recorded there
-            for k, m in self.act(pending, i, step, tally, r).items():
-                into(k)[...] += m
+            refunded = getattr(enc.round_of(i, int(enc.foes(i)[0]), False, k), "refunded", None)
+            if refunded is not None:  # (the state a refunded action starts from)
+                pending = self.refunded(pending, i, refunded)
+            for key, m in self.act(pending, i, step, tally, r, rester, k).items():
+                into(key)[...] += m
         return self.harvest(acc, tally, r)
+
+    def refunded(self, mass: dict[_Key, np.ndarray], i: int, refunded: Any) -> dict[_Key, np.ndarray]:
+        """Return ``mass`` with creature i's part of each key as its round's hook ``refunded`` leaves
+        it (the state a refunded action starts from)."""
+        out: dict[_Key, np.ndarray] = {}
+        for key, m in mass.items():
+            (state,) = from_key_rows((self.types[i],), np.array([self.part(key, i)], dtype=np.int64))
+            ki = tuple(int(v) for v in key_rows((refunded(state),))[0].tolist())
+            k2 = key[: self.offset[i]] + ki + key[self.offset[i + 1] :]
+            out[k2] = out[k2] + m if k2 in out else m
+        return out
 
     # ------------------------------------------------------------ turns that strike several foes
     def aims_group(self, key: _Key, i: int, reach: int) -> list[tuple[tuple[int, ...], np.ndarray]]:

@@ -39,7 +39,16 @@ from ...fight.draw import Draw
 from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
 
-__all__ = ["Combatant", "GlassEmpiresRound", "state_effects", "duel_couplings", "ONE_SIDED", "shield_up_at_start"]
+__all__ = [
+    "AttackStep",
+    "Combatant",
+    "GlassEmpiresRound",
+    "StepCombatant",
+    "state_effects",
+    "duel_couplings",
+    "ONE_SIDED",
+    "shield_up_at_start",
+]
 
 #: the columns of a turn table a round applies
 _COLUMNS = ("damage", "ap_damage", "jam", "shield_breaks")
@@ -129,10 +138,18 @@ class GlassEmpiresRound:
         """Return whether a kill by this turn refunds its action in a group (CLARIFICATIONS.md,
         Encounters: "a Strike that kills ends its Attack (its remaining Strikes are lost) and refunds
         the Attack's action, which makes a new Attack on the next living foe by the same policy in the
-        same turn; a kill by that Attack refunds again"): for a turn of one Attack, whose outcome table
-        is that Attack's (the Strikes after the kill only ever hurt the fallen). A turn of two Attacks
-        is one table, its Attacks not apart: not refunded yet."""
-        return self.attacks == 1
+        same turn; a kill by that Attack refunds again"; the option ``kill_refunds_action``): for a turn
+        of one Attack, whose outcome table is that Attack's (the Strikes after the kill only ever hurt
+        the fallen). A turn of two Attacks is played an Attack at a time in a group (:meth:`steps`)."""
+        return self.attacks == 1 and bool(self.options.kill_refunds_action)
+
+    def steps(self) -> list[GlassEmpiresRound]:
+        """Return the turn as rounds of one Attack each, played in order by an encounter (a kill
+        refunds the Attack under way, not the whole turn): for a turn of two Attacks in the damage
+        play when kills refund (:class:`AttackStep`), else the turn whole."""
+        if self.attacks == 1 or self.plan is not None or not self.options.kill_refunds_action:
+            return [self]
+        return [AttackStep(self, k) for k in range(self.attacks)]
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -270,6 +287,122 @@ class GlassEmpiresRound:
         if shield_up_at_start(self.foe, self.situation):
             named["ray_shield_up"] = bool(foe.shield_up[0])
         return named
+
+
+@dataclasses.dataclass
+class StepCombatant(Combatant):
+    """A Glass Empires creature whose turn an encounter plays an Attack at a time
+    (:class:`AttackStep`): also ``queued``, the weapon (its index) of the turn's next Attack as the
+    turn's plan chose it; -1 none chosen (the next Attack is planned), -2 none (the plan has no more
+    Attacks)."""
+
+    queued: np.ndarray
+
+
+class AttackStep(GlassEmpiresRound):
+    """Attack ``step`` (0-based) of a turn of several Attacks (``turn``: the whole turn's round), as
+    an encounter plays it: CLARIFICATIONS.md, Encounters, Glass Empires: "a Strike that kills ends its
+    Attack (its remaining Strikes are lost) and refunds the Attack's action, which makes a new Attack
+    on the next living foe by the same policy in the same turn; a kill by that Attack refunds again".
+
+    The Attacks are those of the whole turn's plan, in order, with the same tables: the first Attack
+    plays the first weapon of the plan the damage play chooses against the target and queues the
+    next; a later one plays the queued weapon. A jam ("Clearing the jam takes an instant action")
+    spends the Attack clearing it and drops the queued one, as the whole turn's table does. A refunded
+    Attack (:meth:`refunded`) is planned again against its new foe: the first Attack of a new plan
+    of the Attacks the turn has left, or, as the turn's last, the best single Attack (the whole
+    turn's tables of a turn with one Attack left: a jam on it carries to the next turn). Against one
+    foe the steps are the whole turn's table, Attack by Attack."""
+
+    def __init__(self, turn: GlassEmpiresRound, step: int):
+        self.__dict__.update(turn.__dict__)
+        self.whole, self.step = turn, step
+        self.key = None if turn.key is None else hashed((turn.key, "step", step))
+        self.members = (self,)
+
+    def start(self, passive: bool = False) -> tuple[StepCombatant, StepCombatant]:
+        """Return the whole turn's start, no Attack queued."""
+        return cast(
+            tuple[StepCombatant, StepCombatant],
+            tuple(
+                StepCombatant(**{**c.__dict__, "queued": np.full(1, -1, np.int64)}) for c in self.whole.start(passive)
+            ),
+        )
+
+    @property
+    def refunds(self) -> bool:
+        """Return True: a kill refunds the Attack under way (``steps`` makes these only when kills
+        refund)."""
+        return True
+
+    def refunded(self, me: StepCombatant) -> StepCombatant:
+        """Return the attacker's state for a refunded Attack: nothing queued (planned again against
+        the next foe)."""
+        return me.replace(queued=np.full(me.size, -1, np.int64))
+
+    def _weapons(self) -> dict[str, list[int]]:
+        """Return each plan label's weapons (indices into the attacker's weapons), in order."""
+        got = self.__dict__.get("_weapon_ids")
+        if got is None:
+            weapons = self.sys.attacks_of(self.me)
+            index = {id(w): i for i, w in enumerate(weapons)}
+            got = {label: [index[id(w)] for w in combo] for label, combo in self._candidates(self.attacks).items()}
+            self.__dict__["_weapon_ids"] = got
+        return got
+
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after this Attack (class docstring): a jammed weapon is cleared; else the
+        queued weapon, or the first of the plan chosen now (the turn's last Attack: the best single
+        Attack), drawn from the whole turn's one-Attack table against the foe's armor points and Ray
+        Shield; the foe takes its damage, armor points spent and shield broken, my jam is the
+        Attack's (an Attack the plan does not make keeps it: it carries to the next turn)."""
+        m = cast(StepCombatant, me)
+        last = int(self.step == self.attacks - 1)
+        weapons = self.sys.attacks_of(self.me)
+        labels = self._weapons()
+        ap, up = np.asarray(foe.armor_points, np.int64), np.asarray(foe.shield_up, np.int64)
+        jammed, queued = np.asarray(m.jammed, np.int64), np.asarray(m.queued, np.int64)
+        # the whole turn's tables: its plans at (AP, no jam, shield) choose a plan of the Attacks left;
+        # at (AP, jam, shield), those of one Attack (a jammed turn has one left)
+        states, at = np.unique(np.stack([ap, up], axis=1), axis=0, return_inverse=True)
+        at = at.ravel()
+        keys: list[tuple[int, ...]] = [(int(a), j, int(u)) for a, u in states.tolist() for j in (0, 1)]
+        tables = dict(zip(keys, self.whole.plan_tables(keys)))
+        first = np.full(len(states), -2, np.int64)  # per state: the chosen plan's first weapon, then its next
+        then = np.full(len(states), -2, np.int64)
+        for s_, (a, u) in enumerate(states.tolist()):
+            plans = tables[(a, last, u)]
+            if plans:
+                combo = labels[max(plans, key=lambda k: plans[k].score)]
+                first[s_] = combo[0]
+                then[s_] = combo[1] if len(combo) > 1 and not last else -2
+        fresh = (jammed == 0) & (queued == -1)
+        # this Attack's weapon (-2: none, -3: clearing a jam), and the queue after it
+        weapon = np.where(queued == -2, -2, np.where(jammed == 1, -3, np.where(fresh, first[at], queued)))
+        after = np.where(fresh, then[at], -1)
+        after = np.where(last, -1, after)
+        group = np.stack([weapon, np.where(weapon >= 0, ap, 0), np.where(weapon >= 0, up, 0)], axis=1)
+        uniq, inverse = np.unique(group, axis=0, return_inverse=True)
+        keep = {
+            **{c: np.zeros(1, np.int64) for c in _COLUMNS},
+            "jam": np.full(1, 2, np.int64),
+            "probability": np.ones(1),
+        }
+        clear = {**{c: np.zeros(1, np.int64) for c in _COLUMNS}, "probability": np.ones(1)}
+        chosen = [
+            keep if w == -2 else clear if w == -3 else tables[(a, 1, u)][weapons[w].name].table
+            for w, a, u in uniq.tolist()
+        ]
+        m = m.replace(queued=after)  # (carried through the draw with its row)
+        (drawn_me, drawn_foe), row = draw.row((m, foe), stacked(chosen, inverse.ravel(), _COLUMNS))
+        me2, foe2 = cast(StepCombatant, drawn_me), cast(Combatant, drawn_foe)
+        foe2 = foe2.replace(
+            damage_taken=foe2.damage_taken + row["damage"],
+            armor_points=np.maximum(0, foe2.armor_points - row["ap_damage"]),
+            shield_up=foe2.shield_up * (row["shield_breaks"] == 0),
+        )
+        jam = np.where(row["jam"] == 2, me2.jammed, (row["jam"] != 0).astype(np.int64))
+        return me2.replace(jammed=jam), foe2
 
 
 def _plan_tables_all(
