@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from ...columns import Columns, Grouped, fights_of, row_groups, stacked
+from ...columns import Columns, Grouped, distinct_rows, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
@@ -364,8 +364,7 @@ class AttackStep(GlassEmpiresRound):
         jammed, queued = np.asarray(m.jammed, np.int64), np.asarray(m.queued, np.int64)
         # the whole turn's tables: its plans at (AP, no jam, shield) choose a plan of the Attacks left;
         # at (AP, jam, shield), those of one Attack (a jammed turn has one left)
-        states, at = np.unique(np.stack([ap, up], axis=1), axis=0, return_inverse=True)
-        at = at.ravel()
+        states, at = distinct_rows(np.stack([ap, up], axis=1))
         keys: list[tuple[int, ...]] = [(int(a), j, int(u)) for a, u in states.tolist() for j in (0, 1)]
         tables = dict(zip(keys, self.whole.plan_tables(keys)))
         first = np.full(len(states), -2, np.int64)  # per state: the chosen plan's first weapon, then its next
@@ -382,7 +381,7 @@ class AttackStep(GlassEmpiresRound):
         after = np.where(fresh, then[at], -1)
         after = np.where(last, -1, after)
         group = np.stack([weapon, np.where(weapon >= 0, ap, 0), np.where(weapon >= 0, up, 0)], axis=1)
-        uniq, inverse = np.unique(group, axis=0, return_inverse=True)
+        uniq, inverse = distinct_rows(group)
         keep = {
             **{c: np.zeros(1, np.int64) for c in _COLUMNS},
             "jam": np.full(1, 2, np.int64),
