@@ -13,6 +13,21 @@ from typing import Any
 import workbench as wb
 
 
+def _rolls(attacker: Any, target: Any, n: int, situation: Any = None) -> list[dict[str, float]]:
+    """Return the damage of each of the ``n`` attack rolls of an Unbound turn of Push the Attack with
+    the attacker's one weapon, as {damage: probability}: "Every attack past the first in a turn takes
+    a stacking -4" (CLARIFICATIONS.md, Unbound), so roll k is one Push the Attack with the weapon's
+    attack bonus 4 k lower; a creature with no weapon makes none."""
+    if not getattr(attacker, "weapons", ()):
+        return []
+    (w,) = attacker.weapons
+    out = []
+    for k in range(n):
+        weaker = attacker.replace(weapons=(w.replace(attack_bonus=w.attack_bonus - 4 * k),))
+        out.append(wb.turn_damage(weaker, target, situation=situation, plan=[w.name]).to_dict())
+    return out
+
+
 def _turn(attacker: Any, target: Any, situation: Any = None) -> dict[int, float]:
     """Return the whole-turn damage of ``attacker`` on ``target`` as {damage: probability}; a creature
     with no attack deals nothing."""
@@ -36,6 +51,7 @@ def brute(
     flanking: str = "never",
     refund: bool = False,
     attacks: int = 1,
+    rolls: int = 0,
 ) -> dict[str, Any]:
     """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
 
@@ -50,7 +66,11 @@ def brute(
     next living foe by the same policy in the same turn; a kill by that Attack refunds again");
     ``attacks`` (Glass Empires, Options.attack_is_save_action False: two): the Attacks of a turn, each
     against the turn's target while it stands, each with the damage of one Attack (``wb.turn_damage``
-    with one Attack a turn: creatures with no jam, armor or shield)."""
+    with one Attack a turn: creatures with no jam, armor or shield). ``rolls`` (Unbound): the turn is
+    that many attack rolls (:func:`_rolls`), each against the turn's target while it stands, the
+    rest going to the next living foe by the policy when it falls (CLARIFICATIONS.md, Encounters: "the
+    remaining attacks of the action under way go to the next living foe by the same policy"); each
+    roll counts as an attack (spread) and is flanked or not as it is made."""
     if first == "random":
         one, two = (
             brute(
@@ -63,6 +83,7 @@ def brute(
                 flanking=flanking,
                 refund=refund,
                 attacks=attacks,
+                rolls=rolls,
             )
             for f in ("a", "b")
         )
@@ -86,18 +107,19 @@ def brute(
         turns = []
         for k in range(max(len(lead), len(follow))):
             turns += [x[k] for x in (lead, follow) if k < len(x)]
-    dists = {
-        (i, j): _turn(creatures[i], creatures[j])
-        for i in range(n)
-        for j in range(n)
-        if side[i] != side[j]
-    }
+    def steps_of(i: int, j: int, situation: Any = None) -> list[dict[int, float]]:
+        """The steps of i's turn on j: its attack rolls, its Attacks, or the whole turn."""
+        if rolls:
+            return _rolls(creatures[i], creatures[j], rolls, situation) or [{0: 1.0}]
+        return [_turn(creatures[i], creatures[j], situation)] * attacks
+
+    dists = {(i, j): steps_of(i, j) for i in range(n) for j in range(n) if side[i] != side[j]}
     melee = [any(getattr(w, "kind", "") == "melee" for w in getattr(c, "weapons", ())) for c in creatures]
     if flanking != "never":
         assert flanking == "auto"
         sys_ = wb.system_of(creatures[0])
         flanked = {
-            (i, j): _turn(creatures[i], creatures[j], sys_.Situation(flanking=True))
+            (i, j): steps_of(i, j, sys_.Situation(flanking=True))
             for i in range(n)
             for j in range(n)
             if side[i] != side[j]
@@ -122,7 +144,7 @@ def brute(
                 p: float,
                 i: int = i,
                 new: dict = new,
-                left: int = attacks,
+                k: int = 0,
                 aim: int | None = None,
             ) -> None:
                 if d[i] >= hp[i]:  # "A creature that dies before its turn does not act"
@@ -147,27 +169,27 @@ def brute(
                     elif targeting == "focus":
                         flank = bool(mates)
                     else:  # a melee ally attacked j already this round, or will (as things stand)
-                        flank = struck[j] > 0
+                        flank = (struck[j] & ~(1 << i)) != 0  # (another creature: not i's own earlier rolls)
                         if targeting == "spread":
                             count = list(h[:n])
                             count[j] += 1
-                            for k in after:
-                                if side[k] != side[i] or d[k] >= hp[k]:
+                            for c in after:
+                                if side[c] != side[i] or d[c] >= hp[c]:
                                     continue
                                 pick = min(foes, key=lambda f: (count[f], f))
                                 count[pick] += 1
-                                flank = flank or (melee[k] and pick == j)
+                                flank = flank or (melee[c] and pick == j)
                         else:
-                            flank = flank or (len(foes) == 1 and any(k in mates for k in after))
+                            flank = flank or (len(foes) == 1 and any(c in mates for c in after))
                     table = flanked if flank else dists
-                    for dmg, r in table[(i, j)].items():
+                    for dmg, r in table[(i, j)][k].items():
                         d2 = list(d)
                         d2[j] = min(d[j] + dmg, hp[j])
                         h2 = list(h)
                         if targeting == "spread":  # (only spread reads the count: elsewhere equal states merge)
                             h2[j] += 1
-                        if melee_count and melee[i]:  # (whether a melee attack struck j: all flanking reads)
-                            h2[n + j] = 1
+                        if melee_count and melee[i]:  # (which melee attackers struck j, one bit each)
+                            h2[n + j] |= 1 << i
                         w = p * q * r
                         if all(d[k] < hp[k] for k in range(n)) and d2[j] >= hp[j]:
                             out["first"][j] += w
@@ -178,9 +200,9 @@ def brute(
                         elif not a_up:
                             out["b"] += w
                         elif refund and d2[j] >= hp[j]:  # the kill refunds: a new Attack on the next foe
-                            act(tuple(d2), tuple(h2), w, left=left)
-                        elif left > 1:  # the turn's next Attack, on its target while it stands
-                            act(tuple(d2), tuple(h2), w, left=left - 1, aim=j)
+                            act(tuple(d2), tuple(h2), w, k=k)
+                        elif k + 1 < len(table[(i, j)]):  # the turn's next step, on its target while it stands
+                            act(tuple(d2), tuple(h2), w, k=k + 1, aim=j)
                         else:
                             key = (tuple(d2), tuple(h2))
                             new[key] = new.get(key, 0.0) + w

@@ -54,31 +54,39 @@ def test_off_focus_an_ally_still_to_act_flanks() -> None:
 
 
 def test_spread_flanks_by_the_allies_picks_as_things_stand() -> None:
-    """Three Fighters against two Dummies, spread: a turn with any hit (P 0.37 unflanked, 0.52
-    flanked: test_flanking_by_hand) fells its Dummy. Side a wins in round 1 when both fall:
+    """Three Fighters against two Dummies, spread. Each roll is an attack on the turn's target while it
+    stands (the rolls left after a kill go to the next living foe): the first at +0 hits AC 15 with
+    0.30 (0.40 flanked), the second at -4 with 0.10 (0.20 flanked); a hit fells a Dummy. Flanked when
+    another melee Fighter struck that Dummy this round, or will as things stand (the allies still to
+    act pick in turn order the living Dummy attacked the fewest times, this roll counted).
 
-    - F1 attacks D1; as things stand F2 then picks D2 (0 attacks against D1's 1) and F3 D1 (1 each,
-      listed order), so F1 is flanked: 0.52.
-    - F1 felled D1 (0.52): F2 attacks D2, the only one living, and so will F3: flanked, 0.52; if F2
-      misses (0.48), F3 attacks D2 after F2 did: flanked, 0.52. 0.52 + 0.48 x 0.52 = 0.7696.
-    - F1 missed (0.48): F2 attacks D2 (fewest attacks); F3 will pick D1 (1 attack each, listed
-      order): F2 unflanked, 0.37. Then F3 attacks D1, which F1 attacked: flanked, 0.52, a win only
-      if F2 felled D2: 0.37 x 0.52.
+    - F1's first roll on D1: as things stand F2 takes D2 and F3 D1 (1 attack each, listed order):
+      flanked, 0.40.
+    - It hit: the second roll goes to D2, which F2 will attack too: flanked, 0.20; if it misses,
+      F2's and F3's four rolls on D2 are all flanked (F1 struck it): 1 - (0.6 x 0.8)^2 = 0.7696.
+      0.20 + 0.80 x 0.7696 = 0.81568.
+    - It missed: the second roll stays on D1 (2 attacks), F2 would take D2 and F3 then D2 too (1
+      against 2): unflanked, 0.10. If it hits, F2 and F3 attack D2, the only one left, flanked by
+      the ally still to act and then by the strike: 0.7696. If it misses, F2 attacks D2 (F3 will
+      too): 0.40; a hit sends F2's second roll to D1, struck by F1: 0.20, then F3 0.40, 0.20: 1 -
+      0.8 x 0.6 x 0.8 = 0.616. F2's miss: its second roll on D2, F3 would take D1 (2 each): 0.10;
+      a hit leaves D1 to F3, flanked: 1 - 0.6 x 0.8 = 0.52; a miss leaves F3 to fell both, D1 then
+      D2: 0.40 x 0.20 = 0.08. So 0.40 x 0.616 + 0.60 x (0.10 x 0.52 + 0.90 x 0.08) = 0.3208, and
+      0.10 x 0.7696 + 0.90 x 0.3208 = 0.36568.
 
-    P(a wins in round 1) = 0.52 x 0.7696 + 0.48 x 0.37 x 0.52 = 0.492544 (counting only the allies
-    that attacked already gave 0.37 x 0.7696 + 0.63 x 0.37 x 0.52 = 0.405964)."""
+    P(a wins in round 1) = 0.40 x 0.81568 + 0.60 x 0.36568 = 0.54568."""
     got = wb.encounter([FIGHTER] * 3, [DUMMY, DUMMY], targeting="spread")
     assert got.exact
-    assert got.rounds["p_a_wins"][0] == pytest.approx(0.492544, abs=1e-12)
+    assert got.rounds["p_a_wins"][0] == pytest.approx(0.54568, abs=1e-12)
 
 
 def test_flanking_equals_an_enumeration_from_the_rules() -> None:
     """Two Fighters and a Dummy against two Fighters (they hit back, and fall): the exact encounter
-    with flanking ``auto`` equals the independent enumeration (brute.py) to 1e-12 under each
-    targeting policy."""
+    with flanking ``auto`` equals the independent enumeration (brute.py, roll by roll) to 1e-12
+    under each targeting policy."""
     sa, sb = [FIGHTER, FIGHTER, DUMMY], [FIGHTER, FIGHTER]
     got = wb.encounter(sa, sb, first="random", max_rounds=6)
-    want = brute(sa, sb, first="random", max_rounds=6, flanking="auto")
+    want = brute(sa, sb, first="random", max_rounds=6, flanking="auto", rolls=2)
     assert got.exact
     assert got.p_a_wins == pytest.approx(want["a"], abs=1e-12)
     assert got.p_b_wins == pytest.approx(want["b"], abs=1e-12)
@@ -87,7 +95,7 @@ def test_flanking_equals_an_enumeration_from_the_rules() -> None:
     # whether a melee attack struck each creature this round apart, which grows it tenfold)
     for targeting, sides, rounds in (("spread", (sa, sb), 4), ("random", ([FIGHTER, FIGHTER], [FIGHTER, DUMMY]), 6)):
         got_t = wb.encounter(*sides, first="random", max_rounds=rounds, targeting=targeting)
-        want_t = brute(*sides, first="random", max_rounds=rounds, targeting=targeting, flanking="auto")
+        want_t = brute(*sides, first="random", max_rounds=rounds, targeting=targeting, flanking="auto", rolls=2)
         assert got_t.exact
         assert got_t.p_a_wins == pytest.approx(want_t["a"], abs=1e-12)
         assert got_t.p_b_wins == pytest.approx(want_t["b"], abs=1e-12)
@@ -95,7 +103,7 @@ def test_flanking_equals_an_enumeration_from_the_rules() -> None:
         plain = wb.encounter(*sides, first="random", max_rounds=rounds, targeting=targeting, flanking="never")
         assert abs(plain.p_a_wins - got_t.p_a_wins) > 1e-3
     never = wb.encounter(sa, sb, first="random", max_rounds=6, flanking="never")
-    plain = brute(sa, sb, first="random", max_rounds=6)
+    plain = brute(sa, sb, first="random", max_rounds=6, rolls=2)
     assert never.p_a_wins == pytest.approx(plain["a"], abs=1e-12)
     assert abs(never.p_a_wins - got.p_a_wins) > 1e-3
 

@@ -185,13 +185,14 @@ class Encounter:
         return parts[min(step, len(parts) - 1)]
 
     def _steps_of(self, key: tuple[int, int, bool], rnd: FightRound) -> list[FightRound]:
-        """Return the rounds of ``rnd``'s turn played in steps, or [rnd]: its hook ``steps()`` (Glass
-        Empires: a turn of two Attacks, an Attack at a time, so that a kill refunds the Attack under
-        way) when kills refund here (``refund``)."""
+        """Return the rounds of ``rnd``'s turn played in steps, or [rnd]: its hook ``steps(refund)``
+        (Glass Empires: a turn of two Attacks an Attack at a time when kills refund here, so that a
+        kill refunds the Attack under way; Unbound: a roll at a time, so that the rolls left after a
+        kill go to the next foe)."""
         got = self._step_rounds.get(key)
         if got is None:
-            split = getattr(rnd, "steps", None) if self.refund else None
-            got = self._step_rounds[key] = list(split()) if split is not None else [rnd]
+            split = getattr(rnd, "steps", None)
+            got = self._step_rounds[key] = list(split(refund=self.refund)) if split is not None else [rnd]
         return got
 
     def steps(self, i: int) -> int:
@@ -311,7 +312,8 @@ def later_allies(enc: Encounter, turns: list[int]) -> dict[int, list[int]]:
 class _Batch:
     """Fights in one interpreter's hands: each creature's state, each fight's weight (exact: its
     probability; simulated: 1) and per fight the attacks made on each creature this round (``hits``)
-    and by melee attackers (``melee``), and the fight's index (simulated: where its result goes)."""
+    and the melee attackers that struck each (``melee``, one bit per attacker), and the fight's index
+    (simulated: where its result goes)."""
 
     states: list[Columns]
     weight: np.ndarray
@@ -456,7 +458,10 @@ class _Play:
             return np.asarray(self.alive(b)[:, mates].any(axis=1))
         alive = self.alive(b)
         ahead = flanked_by_later(enc, actor, target, list(alive.T), list(b.hits.T), self.later.get(actor, []))
-        return np.asarray((b.melee[np.arange(b.n), target] > 0) | ahead, dtype=bool)
+        # (``melee`` holds, per creature, the melee attackers that struck it this round as bits: the
+        # actor's own earlier rolls are not "another creature")
+        others = (b.melee[np.arange(b.n), target] & ~(1 << actor)) != 0
+        return np.asarray(others | ahead, dtype=bool)
 
     # ------------------------------------------------------------ one creature's turn
     def turn(self, b: _Batch, actor: int) -> _Batch:
@@ -500,7 +505,7 @@ class _Play:
                 sub.aim[:] = t
                 sub.hits[:, t] += 1
                 if self.flankers[actor]:
-                    sub.melee[:, t] += 1
+                    sub.melee[:, t] |= 1 << actor
                 if enc.refunds(actor):  # a kill refunds the turn: played again on the next living foe
                     again = (_damage(sub.states[int(t)]) >= enc.hp[t]) & self.alive(sub)[:, actor] & self._going(sub)
                     if again.any():

@@ -123,8 +123,8 @@ class _Chain:
             return tuple(k)
         if self.spread:
             k[base + j] += 1
-        if self.track_melee and self.flankers[i]:
-            k[base + self.enc.size * int(self.spread) + j] += 1
+        if self.track_melee and self.flankers[i]:  # (the melee attackers that struck j, one bit each)
+            k[base + self.enc.size * int(self.spread) + j] |= 1 << i
         return tuple(k)
 
     def new_round(self, key: _Key) -> _Key:
@@ -182,7 +182,7 @@ class _Chain:
         if enc.targeting == "focus":
             mates = [c for c in np.flatnonzero(enc.side == enc.side[i]) if c != i and self.flankers[c]]
             return np.logical_or.reduce([self.alive[c] for c in mates]) if mates else False
-        if self.melee(key)[j] > 0:
+        if self.melee(key)[j] & ~(1 << i):  # another melee creature of i's side struck j this round
             return True
         hits = self.hits(key) or (0,) * enc.size
         ahead = flanked_by_later(enc, i, j, self.alive, list(hits), self.later.get(i, []))

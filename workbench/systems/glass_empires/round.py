@@ -143,11 +143,12 @@ class GlassEmpiresRound:
         the fallen). A turn of two Attacks is played an Attack at a time in a group (:meth:`steps`)."""
         return self.attacks == 1 and bool(self.options.kill_refunds_action)
 
-    def steps(self) -> list[GlassEmpiresRound]:
+    def steps(self, refund: bool = True) -> list[GlassEmpiresRound]:
         """Return the turn as rounds of one Attack each, played in order by an encounter (a kill
         refunds the Attack under way, not the whole turn): for a turn of two Attacks in the damage
-        play when kills refund (:class:`AttackStep`), else the turn whole."""
-        if self.attacks == 1 or self.plan is not None or not self.options.kill_refunds_action:
+        play when kills refund (:class:`AttackStep`; ``refund``: the encounter's option), else the
+        turn whole."""
+        if self.attacks == 1 or self.plan is not None or not (refund and self.options.kill_refunds_action):
             return [self]
         return [AttackStep(self, k) for k in range(self.attacks)]
 

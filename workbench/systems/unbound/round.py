@@ -37,7 +37,7 @@ from ...fight.draw import Draw
 from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
 
-__all__ = ["Combatant", "UnboundRound", "braced_mask", "state_effects"]
+__all__ = ["Combatant", "RollStep", "StepCombatant", "UnboundRound", "braced_mask", "state_effects"]
 
 #: the columns of a turn table a round applies
 _COLUMNS = ("damage", "penalty", "ac_lost", "touch_lost", "braced")
@@ -101,6 +101,26 @@ class UnboundRound:
         Situation's ``flanking``, +2 to the turn's melee attacks only (roll.py). When it applies in
         an encounter is the encounter's option ``flanking`` (workbench/fight/encounter.py)."""
         return UnboundRound(self.sys, self.me, self.foe, self.options, self.situation.replace(flanking=True), self.plan)
+
+    def steps(self, refund: bool = True) -> list[UnboundRound]:
+        """Return the turn as rounds of one attack roll each (:class:`RollStep`), played in order by an
+        encounter, so that when the target falls the rolls left go to the next living foe."""
+        if callable(self.plan) and not is_sequence_plan(self.plan):  # (a plan function's turn is one Dist)
+            return [self]
+        got = self.__dict__.get("_steps")
+        if got is None:
+            got = self.__dict__["_steps"] = [RollStep(self, k) for k in range(max(1, self._most_rolls()))]
+        return got
+
+    def _most_rolls(self) -> int:
+        """Return the most attack rolls a turn makes: those of its plan, or of the longest legal plan
+        (a state changes the rolls' odds, not their number)."""
+        if is_sequence_plan(self.plan):
+            from .actions import as_actions
+
+            return len(self.sys.slots(as_actions(list(self.plan)), self.me, self.options, self.situation))
+        _, actions = self._turn_plans((0, 0, 0, braced_mask(self.me)))
+        return max((len(self.sys.slots(a, self.me, self.options, self.situation)) for a in actions.values()), default=0)
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -224,6 +244,165 @@ class UnboundRound:
         """Return the weapons braced in the one state given."""
         mask = int(me.braced[0])
         return {"braced": ", ".join(w.name for i, w in enumerate(self.me.weapons) if mask >> i & 1)}
+
+
+@dataclasses.dataclass
+class StepCombatant(Combatant):
+    """An Unbound creature whose turn an encounter plays a roll at a time (:class:`RollStep`): also
+    the rolls its turn still makes: ``queued_plan``, the turn's plan (its place among the attacker's
+    plans, ``turn_actions``; -2 the plan given; -1 none left), ``queued_roll``, the next of its rolls,
+    and ``queued_braced``, the weapons braced as the turn began (the rolls are worked out from them)."""
+
+    queued_plan: np.ndarray
+    queued_roll: np.ndarray
+    queued_braced: np.ndarray
+
+
+class RollStep(UnboundRound):
+    """Attack roll ``step`` (0-based) of a turn (``turn``: the whole turn's round), as an encounter
+    plays it: CLARIFICATIONS.md, Encounters: "A target that dies during a creature's turn: the
+    remaining attacks of the action under way go to the next living foe by the same policy (same
+    weapons, same penalties)".
+
+    The first roll is the turn's start: my Wild penalty and shield bonuses come back, the plan the
+    damage play chooses against the target (or the given plan) is fixed and queued, and the turn's
+    own consequences (Wild penalty, shield bonuses given up, braced weapons) are my new state. Each
+    roll, the first included, is the plan's next attack roll (``slots``: weapon, penalties, Wild AC
+    drop) drawn against the foe attacked then, as its last turn left it. The rolls are independent
+    d20s, so against one foe the steps are the whole turn's table."""
+
+    def __init__(self, turn: UnboundRound, step: int):
+        self.__dict__.update({k: v for k, v in turn.__dict__.items() if k != "_steps"})
+        self.whole, self.step = turn, step
+        self.key = None if turn.key is None else hashed((turn.key, "roll", step))
+        self.members = (self,)
+
+    def start(self, passive: bool = False) -> tuple[StepCombatant, StepCombatant]:
+        """Return the whole turn's start, no rolls queued."""
+        none = np.full(1, -1, np.int64)
+        return cast(
+            tuple[StepCombatant, StepCombatant],
+            tuple(
+                StepCombatant(**c.__dict__, queued_plan=none.copy(), queued_roll=0 * none, queued_braced=0 * none)
+                for c in self.whole.start(passive)
+            ),
+        )
+
+    def _labels(self) -> list[str]:
+        """Return the attacker's plans in a fixed order (``turn_actions``: they depend on the attacker,
+        the options and the situation, not on the foe)."""
+        got = self.__dict__.get("_plan_labels")
+        if got is None:
+            got = self.__dict__["_plan_labels"] = list(self.sys.turn_actions(self.me, self.options, self._plain()))
+        return got
+
+    def _plain(self) -> Any:
+        """Return the situation without flanking: a plan queued by a step that flanks is read by one
+        that does not (flanking adds to the roll, not to the plan's rolls)."""
+        return self.situation.replace(flanking=False) if self.situation.flanking else self.situation
+
+    def _slots(self, plan: int, mask: int) -> list[Any]:
+        """Return the attack rolls (``slots``) of plan ``plan`` (:meth:`_labels`; -2 the given plan)
+        begun with the weapons of ``mask`` braced."""
+        from .actions import as_actions
+
+        cache = self.__dict__.setdefault("_plan_slots", {})
+        got = cache.get((plan, mask))
+        if got is None:
+            if plan == -2:
+                actions = as_actions(list(self.plan))
+            else:
+                actions = self.sys.turn_actions(self.me, self.options, self._plain())[self._labels()[plan]]
+            got = cache[(plan, mask)] = self.sys.slots(actions, self.braced_me(mask), self.options, self._plain())
+        return got
+
+    def _begun(self, key: tuple[int, ...], plan: Any) -> tuple[int, dict[str, int]]:
+        """Return (the plan played from state ``key`` (:meth:`_labels`; -2 the given plan, -1 none), the
+        turn's own consequences), worked out once per (key, plan) as the whole turn's table does."""
+        from .actions import as_actions, braced_by, self_ac_penalty, shield_loss
+
+        cache = self.__dict__.setdefault("_begun_at", {})
+        got = cache.get((key, plan))
+        if got is not None:
+            return got
+        me, _, sit = self._setting(key)
+        mask = key[3]
+        if plan is None and is_sequence_plan(self.plan):
+            actions, index = as_actions(list(self.plan)), -2
+        else:
+            plans, turn_actions = self._turn_plans(key)
+            label = plan if plan is not None else choose_label(plans, self.plan)
+            actions = turn_actions[label] if isinstance(label, str) else []
+            index = self._labels().index(label) if isinstance(label, str) else -1
+        after = {"penalty": 0, "ac_lost": 0, "touch_lost": 0, "braced": mask}
+        if actions:
+            lost_ac, lost_touch = shield_loss(actions, me)
+            after = {
+                "penalty": int(self_ac_penalty(self.sys.slots(actions, me, self.options, sit))),
+                "ac_lost": int(lost_ac),
+                "touch_lost": int(lost_touch),
+                "braced": int(mask | braced_mask(me, braced_by(actions, me))),
+            }
+        got = cache[(key, plan)] = (index, after)
+        return got
+
+    def _roll_table(self, plan: int, roll: int, mask: int, foe_key: tuple[int, ...]) -> dict[str, Any]:
+        """Return the damage table of roll ``roll`` of plan ``plan`` (begun with ``mask`` braced)
+        against the foe as its last turn left it (``foe_key``: its Wild penalty, shield AC and touch AC
+        lost)."""
+        cache = self.__dict__.setdefault("_roll_tables", {})
+        at = (plan, roll, mask, foe_key)
+        got = cache.get(at)
+        if got is None:
+            _, foe, sit = self._setting((*foe_key, 0))
+            slot = self._slots(plan, mask)[roll]
+            pmf = self.sys.slot_pmfs([(slot, self.braced_me(mask), foe, sit)], self.options)[0]
+            keep = pmf > 0
+            got = cache[at] = {"damage": np.flatnonzero(keep).astype(np.int64), "probability": pmf[keep]}
+        return got
+
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after this roll (class docstring): at the turn's first, my Wild penalty and
+        shield bonuses come back and the plan is queued with the turn's consequences; the queued roll
+        is drawn against the foe; after the plan's last roll (or the turn's last step) nothing is
+        queued."""
+        m = cast(StepCombatant, me)
+        n = m.size
+        foe_keys = np.stack([foe.wild_penalty, foe.shield_ac_lost, foe.shield_touch_ac_lost], axis=1)
+        planned = np.asarray(m.queued_plan, np.int64)
+        roll = np.asarray(m.queued_roll, np.int64)
+        mask = np.asarray(m.queued_braced, np.int64)
+        if self.step == 0:  # the turn's start: its plan fixed and its consequences taken
+            keys = np.column_stack([foe_keys, m.braced])
+            groups, inverse = row_groups(keys, plan)
+            begun = [self._begun(tuple(k), label) for k, label in groups]
+            planned = np.array([b[0] for b in begun], np.int64)[inverse]
+            after = {c: np.array([b[1][c] for b in begun], np.int64)[inverse] for c in begun[0][1]}
+            roll, mask = np.zeros(n, np.int64), np.asarray(m.braced, np.int64).copy()
+            m = m.replace(
+                wild_penalty=after["penalty"],
+                shield_ac_lost=after["ac_lost"],
+                shield_touch_ac_lost=after["touch_lost"],
+                braced=after["braced"],
+            )
+        code = np.column_stack([planned, roll, mask, foe_keys])
+        uniq, inverse = np.unique(code, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        nothing = {"damage": np.zeros(1, np.int64), "probability": np.ones(1)}
+        tables, more = [], []
+        for g, r, b, *fk in uniq.tolist():
+            size = len(self._slots(g, b)) if g != -1 else 0
+            tables.append(self._roll_table(g, r, b, tuple(fk)) if r < size else nothing)
+            more.append(r + 1 < size)
+        go_on = np.array(more, dtype=bool)[inverse] & (self.step < len(self.whole.steps()) - 1)
+        m = m.replace(
+            queued_plan=np.where(go_on, planned, -1),
+            queued_roll=np.where(go_on, roll + 1, 0),
+            queued_braced=np.where(go_on, mask, 0),
+        )
+        (drawn_me, drawn_foe), row = draw.row((m, foe), stacked(tables, inverse, ("damage",)))
+        foe2 = cast(Combatant, drawn_foe)
+        return drawn_me, foe2.replace(damage_taken=foe2.damage_taken + row["damage"])
 
 
 def state_effects(

@@ -339,16 +339,22 @@ class UnboundSystem(RuleSystem):
         flat = [(s, attacker, target, sit) for (attacker, target, sit, _), sl in zip(plans, slot_lists) for s in sl]
         if not flat:
             return [np.ones(1) for _ in plans]
+        return summed_uses(self.slot_pmfs(flat, options), [len(sl) for sl in slot_lists])
+
+    def slot_pmfs(self, rolls, options) -> np.ndarray:
+        """Return P(roll, damage) of each (Slot, attacker, target, situation) of ``rolls`` as a dense
+        (n, D) array, damage from 0: every attack roll resolved in ONE ``attack_rows`` call (a turn's
+        rolls are independent d20s: its damage is their sum)."""
         table = attack_rows(
-            [f[0].attack for f in flat],
-            [f[1] for f in flat],
-            [f[2] for f in flat],
+            [f[0].attack for f in rolls],
+            [f[1] for f in rolls],
+            [f[2] for f in rolls],
             options,
-            [f[3] for f in flat],
-            np.array([f[0].modifier for f in flat]),
-            np.array([f[0].ac_drop for f in flat]),
+            [f[3] for f in rolls],
+            np.array([f[0].modifier for f in rolls]),
+            np.array([f[0].ac_drop for f in rolls]),
         )
-        return summed_uses(pmf_rows(table, len(flat)), [len(sl) for sl in slot_lists])
+        return pmf_rows(table, len(rolls))
 
     # ------------------------------------------------------------------ catalog
     def catalog(self) -> Catalog:

@@ -1,0 +1,62 @@
+"""Unbound in an encounter, roll by roll: CLARIFICATIONS.md, Encounters: "A target that dies during a
+creature's turn: the remaining attacks of the action under way go to the next living foe by the same
+policy (same weapons, same penalties)". The round's hook ``UnboundRound.steps`` (``RollStep``: the
+turn's attack rolls one at a time, the plan chosen at the first)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import workbench as wb
+
+from .brute import brute
+from .test_unbound_flanking import DUMMY, FIGHTER
+
+U = wb.system("unbound")
+
+
+def test_the_second_roll_goes_to_the_next_foe_by_hand() -> None:
+    """A Fighter's turn is two Push the Attack with its Club (+0, then -4: "Every attack past the first
+    in a turn takes a stacking -4", CLARIFICATIONS.md, Unbound): against AC 15 the first hits on
+    15..20 (0.30), the second on 19..20 (0.10); any hit fells a 1-HP Dummy. Against two Dummies the
+    Fighter fells both in its first turn when the first roll fells one and the second, which goes to
+    the other, hits too: 0.30 x 0.10 = 0.03 (a turn played whole against one Dummy: 0)."""
+    got = wb.encounter([FIGHTER], [DUMMY, DUMMY])
+    assert got.exact
+    assert got.rounds["p_a_wins"][0] == pytest.approx(0.03, abs=1e-12)
+
+
+@pytest.mark.parametrize("targeting", ["focus", "spread", "random"])
+def test_rolls_equal_an_enumeration_from_the_rules(targeting: str) -> None:
+    """Two Fighters against a Fighter and a Dummy (the Fighter hits back), flanking off: the exact
+    encounter equals the independent enumeration (brute.py, ``rolls=2``: each roll on the turn's
+    target while it stands) to 1e-12, and the simulation agrees within 4 standard errors."""
+    sa, sb = [FIGHTER, FIGHTER], [FIGHTER, DUMMY]
+    got = wb.encounter(sa, sb, targeting=targeting, first="random", max_rounds=6, flanking="never")
+    want = brute(sa, sb, targeting=targeting, first="random", max_rounds=6, rolls=2)
+    assert got.exact
+    assert got.p_a_wins == pytest.approx(want["a"], abs=1e-12)
+    assert got.p_b_wins == pytest.approx(want["b"], abs=1e-12)
+    assert got.creatures["p_falls_first"].to_list() == pytest.approx(want["first"], abs=1e-12)
+    sim = wb.encounter(sa, sb, targeting=targeting, first="random", max_rounds=6, flanking="never", simulate=True)
+    assert abs(sim.p_a_wins - got.p_a_wins) < 4 * sim.standard_error
+
+
+def test_one_against_one_is_the_duel() -> None:
+    """Against one foe the rolls one at a time are the whole turn (independent d20s): 30 catalog pairs
+    (Wild Attacks, Shield Bashes, Braces, iteratives and Multi Actions among their plans), each
+    encounter of one against one equal to ``wb.duel`` to 1e-12."""
+    cs = list(U.catalog().creatures.values())
+    pairs = random.Random(3).sample(list(itertools.permutations(cs, 2)), 30)
+    checked = 0
+    for a, b in pairs:
+        duel = wb.duel(a, b, progress=False)
+        got = wb.encounter([a], [b])
+        assert got.exact and duel.exact
+        assert got.p_a_wins == pytest.approx(duel.p_a_wins, abs=1e-12)
+        assert got.p_b_wins == pytest.approx(duel.p_b_wins, abs=1e-12)
+        checked += 1
+    assert checked == 30
