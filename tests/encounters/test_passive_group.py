@@ -55,48 +55,58 @@ def test_one_annulus_copy_agrees_with_rounds_to_kill(a: str, b: str) -> None:
     assert abs(got.mean - mean) <= 4 * got.se
 
 
-def _passive_brute(turn: dict[int, float], hp: int, copies: int, rounds: int) -> np.ndarray:
+def _passive_brute(steps: list[dict[int, float]], hp: int, copies: int, rounds: int) -> np.ndarray:
     """Return P(every copy felled by round t), t = 1..rounds, by plain enumeration over the damage
-    taken by each copy: each round the attacker's whole turn (``turn``: damage -> probability) hits
-    the living copy with the fewest HP left (ties: the first listed); damage past its HP is lost."""
-    mass = {(0,) * copies: 1.0}
+    taken by each copy: each round the attacker's turn is ``steps`` in order (its attack rolls, each
+    damage -> probability), each on the turn's target while it stands, else on the living copy with
+    the fewest HP left (ties: the first listed); damage past a copy's HP is lost."""
+    mass: dict[tuple[tuple[int, ...], int], float] = {((0,) * copies, -1): 1.0}
     out = []
     done = 0.0
     for _ in range(rounds):
-        nxt: dict[tuple[int, ...], float] = {}
-        for state, p in mass.items():
-            living = [k for k in range(copies) if state[k] < hp]
-            target = min(living, key=lambda k: (hp - state[k], k))
-            for d, q in turn.items():
-                s = list(state)
-                s[target] = min(hp, s[target] + d)
-                key = tuple(s)
-                if all(x >= hp for x in key):
-                    done += p * q
-                else:
-                    nxt[key] = nxt.get(key, 0.0) + p * q
-        mass = nxt
+        for step in steps:
+            nxt: dict[tuple[tuple[int, ...], int], float] = {}
+            for (state, aim), p in mass.items():
+                living = [k for k in range(copies) if state[k] < hp]
+                target = aim if aim in living else min(living, key=lambda k: (hp - state[k], k))
+                for d, q in step.items():
+                    s = list(state)
+                    s[target] = min(hp, s[target] + d)
+                    if all(x >= hp for x in s):
+                        done += p * q
+                    else:
+                        key = (tuple(s), target)
+                        nxt[key] = nxt.get(key, 0.0) + p * q
+            mass = nxt
+        mass_round: dict[tuple[tuple[int, ...], int], float] = {}
+        for (state, _), p in mass.items():  # (a new turn: no target yet)
+            mass_round[(state, -1)] = mass_round.get((state, -1), 0.0) + p
+        mass = mass_round
         out.append(done)
     return np.array(out)
 
 
 def test_groups_of_a_fight_without_state_match_a_plain_enumeration() -> None:
-    """Unbound pairs whose fight carries no state beyond HP: two and three copies agree with
-    :func:`_passive_brute` (written from the rules above, sharing no code) to 1e-12."""
+    """A Fighter (two Push the Attack a turn with its Club, +0 then -4, brute.py ``_rolls``) against
+    two and three copies of Unbound catalog creatures whose fight carries no state beyond HP: the
+    passive group agrees with :func:`_passive_brute` roll by roll (written from the rules above,
+    sharing no code) to 1e-12."""
+    from .brute import _rolls
+    from .test_unbound_flanking import FIGHTER
+
     sys_ = wb.system("unbound")
     cat = sys_.catalog()
-    names = list(cat.creatures)
     tried = 0
-    for a, b in itertools.product(names[:6], names[:6]):
-        A, B = cat.creature(a), cat.creature(b)
-        if state_effects(A, B) or sys_.hit_points(B) > 40:
+    for b in list(cat.creatures)[:6]:
+        B = cat.creature(b)
+        if state_effects(FIGHTER, B) or sys_.hit_points(B) > 40:
             continue
-        turn = wb.turn_damage(A, B).to_dict()
+        steps = _rolls(FIGHTER, B, 2)
         for copies in (2, 3):
-            got = group_rounds(A, Group(B, copies), max_rounds=30)
+            got = group_rounds(FIGHTER, Group(B, copies), max_rounds=30)
             assert got.exact
-            want = _passive_brute(turn, sys_.hit_points(B), copies, 30)
-            assert np.abs(got.p_killed_by - want).max() < 1e-12, (a, b, copies)
+            want = _passive_brute(steps, sys_.hit_points(B), copies, 30)
+            assert np.abs(got.p_killed_by - want).max() < 1e-12, (b, copies)
         tried += 1
     assert tried >= 3
 

@@ -22,23 +22,25 @@ def test_vary_against_two_rats_by_hand() -> None:
 
     unbound-d20-attacking.txt: a hit is d20 + bonus >= AC; two basic actions per turn, each a Push the
     Attack (CLARIFICATIONS.md, Unbound), the second at the stacking -4. Any hit fells a 1-HP rat.
-    - str 0: first attack hits on 11..20, 10/20 = 0.5; second on 15..20, 6/20 = 0.3. The turn fells
-      its rat with p = 1 - 0.5 x 0.7 = 0.65.
-    - str 5: 15/20 = 0.75 and 11/20 = 0.55: p = 1 - 0.25 x 0.45 = 0.8875.
-    The passive group's turn strikes one rat (the one with the fewest HP left), so the rats fall one a
-    round at most: the rounds to fell both are a negative binomial, mean 2/p (40/13 = 3.0769... and
-    2.2535...), P(both by round 2) = p^2 (0.4225 and 0.78765625), P(both in round 1) = 0.
-    Strength 5 ranks first."""
+    - str 0: the first attack hits on 11..20, h1 = 10/20 = 0.5; the second on 15..20, h2 = 6/20 = 0.3.
+    - str 5: h1 = 15/20 = 0.75 and h2 = 11/20 = 0.55.
+    Each roll strikes the turn's rat while it stands, else the other (CLARIFICATIONS.md, Encounters:
+    "the remaining attacks of the action under way go to the next living foe"). From two rats a turn
+    fells both with h1 h2 (0.15; 0.4125), one with h1 (1 - h2) + (1 - h1) h2 (0.5; 0.475), none with
+    (1 - h1)(1 - h2) (0.35; 0.1125); a turn fells a lone rat with p = 1 - (1 - h1)(1 - h2) (0.65;
+    0.8875). P(both in round 1) = h1 h2; P(both by round 2) = h1 h2 + P(one) p + P(none) h1 h2
+    (0.5275; 0.88046875); the mean rounds m = (1 + P(one) / p) / (1 - P(none)) (460/169 = 2.7219;
+    8720/5041 = 1.7298). Strength 5 ranks first."""
     f = explore(
         "unbound", targets=[Group(RAT, 2)], base=FIGHTER, attack=DAGGER, vary={"str_mod": [0, 5]}, by="p_kill_within_2"
     )
     assert f["str_mod"].to_list() == [5, 0] and f["rank"].to_list() == [1, 2]
     assert (f["target"] == "2 x Rat").all() and (f["target_hp"] == 2).all()
     assert (f["method"] == "exact").all() and f["se"].null_count() == 2
-    for p, row in zip((0.8875, 0.65), f.iter_rows(named=True)):
-        assert row["p_kill_one_turn"] == pytest.approx(0.0, abs=1e-12)
-        assert row["p_kill_within_2"] == pytest.approx(p * p, abs=1e-12)
-        assert row["mean_rounds"] == pytest.approx(2 / p, abs=1e-9)
+    for (one, two, mean), row in zip(((0.4125, 0.88046875, 8720 / 5041), (0.15, 0.5275, 460 / 169)), f.iter_rows(named=True)):
+        assert row["p_kill_one_turn"] == pytest.approx(one, abs=1e-12)
+        assert row["p_kill_within_2"] == pytest.approx(two, abs=1e-12)
+        assert row["mean_rounds"] == pytest.approx(mean, abs=1e-9)
     # the default ranks by the fewest mean rounds: the same order, no p_kill_within column
     g = explore("unbound", targets=[Group(RAT, 2)], base=FIGHTER, attack=DAGGER, vary={"str_mod": [0, 5]})
     assert g["str_mod"].to_list() == [5, 0] and "p_kill_within_2" not in g.columns

@@ -17,9 +17,10 @@ a system are optional hooks of its round description, read with ``getattr``:
   targeting and the HP left.
 - ``refunds`` (a bool attribute): a kill by the turn refunds it (Glass Empires): the turn is played
   again on the next living foe; ``refunded(me)``: the attacker's state such a turn starts from.
-- ``steps()``: the turn as rounds played in order (Glass Empires: a turn of two Attacks, an Attack at
-  a time, so that a kill refunds the Attack under way); each step's target is the turn's while it
-  stands (``Encounter.steps``).
+- ``steps(refund)``: the turn as rounds played in order, each step's target the turn's while it
+  stands, else the next living foe by the policy (``Encounter.steps``): Glass Empires, a turn of two
+  Attacks an Attack at a time (a kill refunds the Attack under way); Unbound, its attack rolls one at
+  a time ("the remaining attacks of the action under way go to the next living foe").
 
 The state of an encounter is one :class:`~workbench.columns.Columns` per creature (its system's own
 combatant state, the first of ``rnd.start()``), plus per fight what the group rules read: the
@@ -470,9 +471,22 @@ class _Play:
         steps = self.enc.steps(actor)
         for k in range(steps):
             b = self.step(b, actor, k)
+            if steps > 1:
+                self.fallen(b)
         if steps > 1:
             b.aim[:] = -1
         return b
+
+    def fallen(self, b: _Batch) -> None:
+        """Record, in the fights of ``b`` where nobody had fallen yet (``intact``), the creature that
+        has fallen since (several: the first in listed order), as :meth:`settle` does after a turn: a
+        turn played in steps fells its foes one step at a time."""
+        alive = self.alive(b)
+        fell = ~alive.all(axis=1) & b.intact
+        if fell.any():
+            idx = np.flatnonzero(fell)
+            self.first[b.fight[idx]] = np.argmin(alive[idx], axis=1)
+            b.intact = b.intact & ~fell
 
     def step(self, b: _Batch, actor: int, k: int = 0) -> _Batch:
         """Return the fights after step ``k`` of ``actor``'s turn in those where it stands (and the

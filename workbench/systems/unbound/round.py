@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...columns import Columns, Grouped, fights_of, row_groups, stacked
+from ...columns import Columns, Grouped, distinct_rows, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...fight.draw import Draw
 from ...memo import MEMO, hashed
@@ -386,8 +386,7 @@ class RollStep(UnboundRound):
                 braced=after["braced"],
             )
         code = np.column_stack([planned, roll, mask, foe_keys])
-        uniq, inverse = np.unique(code, axis=0, return_inverse=True)
-        inverse = inverse.ravel()
+        uniq, inverse = distinct_rows(code)
         nothing = {"damage": np.zeros(1, np.int64), "probability": np.ones(1)}
         tables, more = [], []
         for g, r, b, *fk in uniq.tolist():
@@ -402,7 +401,7 @@ class RollStep(UnboundRound):
         )
         (drawn_me, drawn_foe), row = draw.row((m, foe), stacked(tables, inverse, ("damage",)))
         foe2 = cast(Combatant, drawn_foe)
-        return drawn_me, foe2.replace(damage_taken=foe2.damage_taken + row["damage"])
+        return cast(Combatant, drawn_me), foe2.replace(damage_taken=foe2.damage_taken + row["damage"])
 
 
 def state_effects(
