@@ -205,6 +205,17 @@ class Encounter:
         self.round_of(i, j)
         return len(self._step_rounds[(i, j, False)])
 
+    def idle(self, i: int, k: int, s: Columns) -> tuple[np.ndarray, Columns] | None:
+        """Return (where creature i's turn, played in steps, has nothing left at step ``k`` >= 1 in
+        its states ``s``; those states as the step leaves them) from its step round's hook ``idle``,
+        or None (every state plays the step). An idle state is passed over: the step makes no attack,
+        so it is not counted under ``spread`` nor read by flanking (CLARIFICATIONS.md, Encounters:
+        "the living foe targeted by the fewest attacks so far this round")."""
+        if not k or self.resting(i):
+            return None
+        hook = getattr(self.round_of(i, int(self.foes(i)[0]), False, k), "idle", None)
+        return None if hook is None else hook(s)
+
     def left(self, i: int, s: Columns) -> np.ndarray:
         """Return creature i's hit points left in the states ``s`` (module docstring: ``hp_lost``
         where its round has it, else its damage taken): 0 once it has fallen (Annulus: Vitality gone
@@ -495,6 +506,12 @@ class _Play:
         refunds plays the step again on the next living foe."""
         enc = self.enc
         acting = self.alive(b)[:, actor] & self._going(b)
+        passed = enc.idle(actor, k, b.states[actor])
+        if passed is not None:  # (a turn with nothing left: the step passes it over, no attack)
+            over, after = passed
+            b.states[actor] = after
+            b.aim = np.where(over, -1, b.aim)
+            acting = acting & ~over
         if not acting.any():
             return b
         idle = b.take(~acting)

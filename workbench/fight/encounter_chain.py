@@ -94,6 +94,20 @@ class _Chain:
         # the first creature fallen (listed order) in each cell, C where every creature stands
         dead = np.stack([~a for a in self.alive])
         self.first_dead = np.where(dead.any(axis=0), np.argmax(dead, axis=0), C)
+        # the cells where nobody has fallen: a box (each mortal creature's damage below its HP)
+        self.box = tuple(slice(None) if enc.immortal[c] else slice(0, int(enc.hp[c])) for c in range(C))
+        # the cells where a fight ends, per outcome (a wins, b wins, draw): the losing sides' creatures
+        # at their last cell (fallen), the others free, where the outcome holds there; None where it
+        # cannot happen (an immortal loser). A sub-grid: the ends are read there, not over the grid.
+        self.end_cells: list[tuple[tuple[Any, ...], np.ndarray, list[int], list[np.ndarray]] | None] = []
+        for k, losers in enumerate(((1,), (0,), (0, 1))):
+            fallen = [c for c in range(C) if enc.side[c] in losers]
+            if any(enc.immortal[c] for c in fallen):
+                self.end_cells.append(None)
+                continue
+            at = tuple(int(enc.hp[c]) if c in fallen else slice(None) for c in range(C))
+            free = [c for c in range(C) if c not in fallen]
+            self.end_cells.append((at, self.ends[k][at], free, [self.count[s][at] for s in (0, 1)]))
 
     # ------------------------------------------------------------ the key
     def start_key(self) -> _Key:
@@ -248,6 +262,11 @@ class _Chain:
         acting = self.alive[i] & self.going if rester is None else self.alive[rester] & self.going
         steps = enc.steps(i) if step == "turn" else 1
         for key, m in mass.items():
+            if k and step == "turn":
+                over = self.passed(i, k, self.part(key, i))
+                if over is not None:  # the turn has nothing left: the step passes it over, no attack
+                    into(self.with_aim(self.with_turn(key, i, over, i, over, attack=False), -1))[...] += m
+                    continue
             rest = np.where(acting, 0.0, m)  # who does not act keeps its mass
             aims = self.aims(key, i) if rester is None else [(rester, acting.astype(np.float64))]
             kept = self.aimed(key)
@@ -279,7 +298,11 @@ class _Chain:
                 key, _, _, part = work[n]
                 if not part.any():
                     continue
-                intact = part * self.intact
+                # the mass where nobody has fallen, over (i's damage, j's damage): who falls first
+                lo, hi = min(i, j), max(i, j)
+                intact = part[self.box].sum(axis=tuple(a for a in range(len(self.shape)) if a not in (i, j)))
+                intact = intact.reshape(part[self.box].shape[lo], part[self.box].shape[hi])
+                intact = intact if i < j else intact.T
                 for ki, kj, own, dmg, p in groups:
                     # the damage to j along its axis, capped at HP (fallen): a (HP + 1) x (HP + 1) matrix
                     M = np.zeros((hp_j + 1, hp_j + 1))
@@ -304,16 +327,11 @@ class _Chain:
                             moved = moved - fell
                     into(k2)[...] += moved
                     if intact.any():  # who falls first, from the cells where nobody had fallen
-                        kill = (dmg[None, :] >= (hp_j - np.arange(hp_j + 1))[:, None]) @ p  # by j's damage
-                        kill_j = _along(kill, j, len(self.shape))
-                        base = intact * kill_j
-                        dies_i = (
-                            _along(np.arange(hp_i + 1) + own >= hp_i, i, len(self.shape))
-                            if own and mortal
-                            else np.zeros(1, bool)
-                        )
-                        j_first = base * (~dies_i | (j < i))
-                        i_first = intact * dies_i * (1 - kill_j) + base * dies_i * (i < j)
+                        kill = (dmg[None, :] >= (hp_j - np.arange(hp_j))[:, None]) @ p  # by j's damage
+                        dies_i = (np.arange(intact.shape[0]) + own >= hp_i) if own and mortal else np.zeros(1, bool)
+                        base = intact * kill[None, :]
+                        j_first = base * (~dies_i[:, None] | (j < i))
+                        i_first = intact * dies_i[:, None] * (1 - kill[None, :]) + base * dies_i[:, None] * (i < j)
                         tally.first[j] += float(j_first.sum())
                         tally.first[i] += float(i_first.sum())
         if pending:  # the refunded turns (each needs a kill, so they end), their ends recorded there
@@ -323,6 +341,17 @@ class _Chain:
             for key, m in self.act(pending, i, step, tally, r, rester, k).items():
                 into(key)[...] += m
         return self.harvest(acc, tally, r)
+
+    def passed(self, i: int, k: int, ki: _Key) -> _Key | None:
+        """Return creature i's key part ``ki`` as step ``k`` of its turn passes it over (the turn has
+        nothing left: ``Encounter.idle``), or None where it plays the step; asked once per key part."""
+        memo = ("idle", i, k, ki)
+        if memo not in self.cache:
+            (state,) = from_key_rows((self.types[i],), np.array([ki], dtype=np.int64))
+            got = self.enc.idle(i, k, state)
+            over = got is not None and bool(got[0][0])
+            self.cache[memo] = tuple(int(v) for v in key_rows((got[1],))[0].tolist()) if over else None  # type: ignore[index]
+        return self.cache[memo]
 
     def refunded(self, mass: dict[_Key, np.ndarray], i: int, refunded: Any) -> dict[_Key, np.ndarray]:
         """Return ``mass`` with creature i's part of each key as its round's hook ``refunded`` leaves
@@ -471,33 +500,54 @@ class _Chain:
 
     def harvest(self, mass: dict[_Key, np.ndarray], tally: Tally, r: int) -> dict[_Key, np.ndarray]:
         """Return ``mass`` without the cells where a side has no creature standing, recorded as ended
-        in round r + 1 (r -1: unresolved, every cell recorded)."""
-        enc = self.enc
+        in round r + 1 (r -1: unresolved, every cell recorded). The ends are read on their sub-grids
+        (:attr:`end_cells`) and cleared there in place (``mass`` is the caller's to give)."""
         out = {}
+        every = (tuple(slice(None) for _ in self.shape), None, list(range(self.enc.size)), self.count)
         for key, m in mass.items():
-            for k, where in enumerate(self.ends if r >= 0 else [np.ones_like(self.going)]):
-                ended = m * where
+            for k, cells in enumerate(self.end_cells if r >= 0 else [every]):
+                if cells is None:
+                    continue
+                at, where, free, counts = cells
+                ended = m[at] if where is None else m[at] * where
                 total = float(ended.sum())
                 if total <= 0:
                     continue
-                outcome = k if r >= 0 else 3
+                self.record(tally, ended, total, k if r >= 0 else 3, r, free, counts)
                 if r >= 0:
-                    tally.ends[k, r] += total
-                else:
-                    tally.unresolved += total
-                for s in (0, 1):
-                    tally.survivors[s] += np.bincount(
-                        self.count[s].ravel(), weights=ended.ravel(), minlength=tally.survivors.shape[1]
-                    )[: tally.survivors.shape[1]]
-                for c in range(enc.size):
-                    axes = tuple(a for a in range(len(self.shape)) if a != c)
-                    marg = ended.sum(axis=axes)
-                    tally.hp_left[c][outcome, int(enc.hp[c]) - np.arange(self.shape[c])] += marg
-            if r >= 0:
-                m = m * self.going
-                if m.any():
-                    out[key] = m
+                    m[at] = 0.0 if where is None else m[at] * ~where
+            if r >= 0 and m.any():
+                out[key] = m
         return out
+
+    def record(
+        self,
+        tally: Tally,
+        ended: np.ndarray,
+        total: float,
+        outcome: int,
+        r: int,
+        free: list[int],
+        counts: list[np.ndarray],
+    ) -> None:
+        """Record the mass ``ended`` (a sub-grid over the creatures ``free``; the others fallen) as
+        fights ended in round r + 1 with ``outcome`` (3: unresolved): the survivors of each side
+        (``counts`` over the sub-grid) and each creature's HP left."""
+        if outcome < 3:
+            tally.ends[outcome, r] += total
+        else:
+            tally.unresolved += total
+        width = tally.survivors.shape[1]
+        for s in (0, 1):
+            shaped = np.broadcast_to(counts[s], ended.shape)
+            tally.survivors[s] += np.bincount(shaped.ravel(), weights=ended.ravel(), minlength=width)[:width]
+        for c in range(self.enc.size):
+            if c not in free:  # fallen: no HP left
+                tally.hp_left[c][outcome, 0] += total
+                continue
+            axis = free.index(c)
+            marg = ended.sum(axis=tuple(a for a in range(ended.ndim) if a != axis))
+            tally.hp_left[c][outcome, int(self.enc.hp[c]) - np.arange(self.shape[c])] += marg
 
 
 def _along(v: np.ndarray, axis: int, ndim: int) -> np.ndarray:

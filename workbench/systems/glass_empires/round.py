@@ -341,6 +341,13 @@ class AttackStep(GlassEmpiresRound):
         the next foe)."""
         return me.replace(queued=np.full(me.size, -1, np.int64))
 
+    def idle(self, me: StepCombatant) -> tuple[np.ndarray, StepCombatant]:
+        """Return (where the turn under way has no Attack left: its plan has no more, ``queued`` -2,
+        the states as a later step leaves them: nothing queued, as between turns). An encounter
+        passes those states over, and the step makes no attack (workbench/fight/encounter.py)."""
+        none = np.asarray(me.queued) == -2
+        return none, me.replace(queued=np.where(none, -1, me.queued))
+
     def _weapons(self) -> dict[str, list[int]]:
         """Return each plan label's weapons (indices into the attacker's weapons), in order."""
         got = self.__dict__.get("_weapon_ids")

@@ -288,6 +288,12 @@ class RollStep(UnboundRound):
             ),
         )
 
+    def idle(self, me: StepCombatant) -> tuple[np.ndarray, StepCombatant]:
+        """Return (where the turn under way has no roll left: nothing queued, the states as a later
+        step leaves them: as they are). An encounter passes those states over, and the step makes no
+        attack (workbench/fight/encounter.py)."""
+        return np.asarray(me.queued_plan) == -1, me
+
     def _labels(self) -> list[str]:
         """Return the attacker's plans in a fixed order (``turn_actions``: they depend on the attacker,
         the options and the situation, not on the foe)."""
