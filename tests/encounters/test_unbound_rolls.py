@@ -60,3 +60,40 @@ def test_one_against_one_is_the_duel() -> None:
         assert got.p_b_wins == pytest.approx(duel.p_b_wins, abs=1e-12)
         checked += 1
     assert checked == 30
+
+
+@pytest.mark.parametrize("simulate", [False, True])
+def test_a_turn_with_no_roll_left_makes_no_attack(simulate: bool) -> None:
+    """Under ``spread`` ("the living foe targeted by the fewest attacks so far this round",
+    CLARIFICATIONS.md, Encounters) only rolls count. The Musketeer's plan against a Dummy is Brace +
+    Push the Attack: one roll, though its longest plan has two (so its turn is two steps; the second
+    passes). Fighter, Musketeer, Fighter against two 65-HP Dummies (nobody can fall in one round),
+    one round: the first Fighter's two rolls go to the first Dummy (2 attacks), the Musketeer's one
+    to the second (1 attack), and the second Fighter to the one attacked fewer times: the second
+    Dummy. Counting the Musketeer's empty step too would make it 2 against 2 and send the second
+    Fighter to the first Dummy (listed first).
+
+    A Fighter's turn against AC 15 (test_the_second_roll_goes_to_the_next_foe_by_hand): hits 0.30 and
+    0.10 of 1d4 (mean 2.5), a 20 confirmed by a roll that hits doubles it: 2.5 x (0.30 + 0.10) +
+    2.5 x 0.05 x (0.30 + 0.10) = 1.05. So the first Dummy keeps 65 - 1.05 = 63.95 HP on average (62.9
+    were the empty step an attack), and the second loses the Musketeer's turn and 1.05."""
+    fighter, dummy = FIGHTER, U.Creature("Dummy", 65, 15, 10)
+    musketeer = U.catalog().creature("Musketeer")
+    got = wb.encounter(
+        [fighter, musketeer, fighter],
+        [dummy, dummy],
+        targeting="spread",
+        max_rounds=1,
+        flanking="never",
+        simulate=simulate,
+    )
+    left = got.creatures["mean_hp_left"].to_list()
+    musket, club = wb.turn_damage(musketeer, dummy), wb.turn_damage(fighter, dummy)
+    if simulate:  # within 4 standard errors of the 100,000 fights' means
+        assert left[3] == pytest.approx(63.95, abs=4 * club.std() / 100_000**0.5)
+        spread = (club.std() ** 2 + musket.std() ** 2) ** 0.5
+        assert left[4] == pytest.approx(65 - musket.mean() - 1.05, abs=4 * spread / 100_000**0.5)
+    else:
+        assert got.exact
+        assert left[3] == pytest.approx(63.95, abs=1e-12)
+        assert left[4] == pytest.approx(65 - musket.mean() - 1.05, abs=1e-12)

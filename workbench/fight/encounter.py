@@ -37,8 +37,9 @@ what the fights came to in a :class:`Tally`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -434,12 +435,13 @@ class _Play:
         return np.stack([self.enc.standing(c, s) for c, s in enumerate(b.states)], axis=1)
 
     # ------------------------------------------------------------ targeting
-    def targets(self, b: _Batch, actor: int) -> tuple[_Batch, np.ndarray]:
+    def targets(self, b: _Batch, actor: int, alive: np.ndarray | None = None) -> tuple[_Batch, np.ndarray]:
         """Return (the fights, expanded over a random choice when enumerated; each one's target):
-        the living foe of ``actor`` the policy picks (CLARIFICATIONS.md, Encounters: Targets)."""
+        the living foe of ``actor`` the policy picks (CLARIFICATIONS.md, Encounters: Targets)
+        (``alive``: :meth:`alive` of ``b``, where worked out already)."""
         enc = self.enc
         foes = enc.foes(actor)
-        alive = self.alive(b)[:, foes]
+        alive = (self.alive(b) if alive is None else alive)[:, foes]
         big = np.iinfo(np.int64).max // 4
         if enc.targeting == "focus":  # fewest HP left, ties in listed order (argmin takes the first)
             left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
@@ -453,7 +455,7 @@ class _Play:
         col = np.argmax(alive & (rank == pick[:, None]), axis=1)
         return b, foes[col]
 
-    def flanked(self, b: _Batch, actor: int, target: np.ndarray) -> np.ndarray:
+    def flanked(self, b: _Batch, actor: int, target: np.ndarray, alive: np.ndarray | None = None) -> np.ndarray:
         """Return per fight whether ``actor``'s attack on ``target`` flanks (CLARIFICATIONS.md,
         Encounters, Unbound flanking): never / always (a melee attacker with the hook), or ``auto``:
         under ``focus`` another living melee creature of its side, otherwise another melee creature of
@@ -467,8 +469,9 @@ class _Play:
             mates = [c for c in np.flatnonzero(enc.side == enc.side[actor]) if c != actor and self.flankers[c]]
             if not mates:
                 return np.zeros(b.n, dtype=bool)
-            return np.asarray(self.alive(b)[:, mates].any(axis=1))
-        alive = self.alive(b)
+            alive = self.alive(b) if alive is None else alive
+            return np.asarray(alive[:, mates].any(axis=1))
+        alive = self.alive(b) if alive is None else alive
         ahead = flanked_by_later(enc, actor, target, list(alive.T), list(b.hits.T), self.later.get(actor, []))
         # (``melee`` holds, per creature, the melee attackers that struck it this round as bits: the
         # actor's own earlier rolls are not "another creature")
@@ -499,58 +502,74 @@ class _Play:
             self.first[b.fight[idx]] = np.argmin(alive[idx], axis=1)
             b.intact = b.intact & ~fell
 
-    def step(self, b: _Batch, actor: int, k: int = 0) -> _Batch:
+    def step(self, b: _Batch, actor: int, k: int = 0, rows: np.ndarray | None = None) -> _Batch:
         """Return the fights after step ``k`` of ``actor``'s turn in those where it stands (and the
-        fight goes on): its target by the policy, then its system's round of (actor, target) played on
-        that pair's states (enumerated or sampled), the other creatures' states carried; a kill that
+        fight goes on; ``rows``: in those rows only, a refunded step): its target by the policy,
+        then its system's round of (actor, target) played on that pair's states (enumerated or
+        sampled), written back into their rows (the other creatures' states untouched); a kill that
         refunds plays the step again on the next living foe."""
         enc = self.enc
-        acting = self.alive(b)[:, actor] & self._going(b)
-        passed = enc.idle(actor, k, b.states[actor])
-        if passed is not None:  # (a turn with nothing left: the step passes it over, no attack)
-            over, after = passed
-            b.states[actor] = after
-            b.aim = np.where(over, -1, b.aim)
-            acting = acting & ~over
-        if not acting.any():
+        alive = self.alive(b)
+        if rows is None:
+            acting = alive[:, actor] & self._going(b, alive)
+            passed = enc.idle(actor, k, b.states[actor])
+            if passed is not None:  # (a turn with nothing left: the step passes it over, no attack)
+                over, after = passed
+                b.states[actor] = after
+                b.aim = np.where(over, -1, b.aim)
+                acting = acting & ~over
+            rows = np.flatnonzero(acting)
+        if not rows.size:
             return b
-        idle = b.take(~acting)
-        b, target = self.targets(b.take(acting), actor)
-        if k:  # a later step of the turn: its target while it stands ("one living foe ... at the start of its turn")
-            keep = (b.aim >= 0) & self.alive(b)[np.arange(b.n), np.maximum(b.aim, 0)]
-            target = np.where(keep, b.aim, target)
         reach = enc.reach(actor)
-        if reach > 1 or enc.allies_struck(actor):
-            return _Batch.concat([idle, self.group(b, actor, target, reach)])
-        flank = self.flanked(b, actor, target)
-        parts = [idle]
+        if reach > 1 or enc.allies_struck(actor):  # (a turn over several foes: played on a copy)
+            inside = np.zeros(b.n, dtype=bool)
+            inside[rows] = True
+            sub, target = self.targets(b.take(inside), actor)
+            return _Batch.concat([b.take(~inside), self.group(sub, actor, target, reach)])
+        # the acting rows, each creature's state taken only where the policy reads it
+        up = alive[rows]
+        sub = _Batch(
+            cast(list[Columns], _Taken(b.states, rows)),
+            b.weight[rows],
+            b.hits[rows],
+            b.melee[rows],
+            b.fight[rows],
+            b.intact[rows],
+            b.aim[rows],
+        )
+        sub, target = self.targets(sub, actor, up)
+        if k:  # a later step of the turn: its target while it stands ("one living foe ... at the start of its turn")
+            keep = (sub.aim >= 0) & up[np.arange(sub.n), np.maximum(sub.aim, 0)]
+            target = np.where(keep, sub.aim, target)
+        flank = self.flanked(sub, actor, target, up)
         for t in np.unique(target):
+            t = int(t)
             for f in (False, True):
                 sel = (target == t) & (flank == f)
                 if not sel.any():
                     continue
-                sub = b.take(sel)
-                rnd = enc.round_of(actor, int(t), f, k)
-                me, foe = play(rnd, sub.states[actor], sub.states[int(t)], Sampler(self.rng), ("turn",))
-                sub.states[actor], sub.states[int(t)] = me, foe
-                sub.aim[:] = t
-                sub.hits[:, t] += 1
+                idx = rows[sel]
+                rnd = enc.round_of(actor, t, f, k)
+                me, foe = play(rnd, b.states[actor].take(idx), b.states[t].take(idx), Sampler(self.rng), ("turn",))
+                b.states[actor].put(idx, me)
+                b.states[t].put(idx, foe)
+                b.aim[idx] = t
+                b.hits[idx, t] += 1
                 if self.flankers[actor]:
-                    sub.melee[:, t] |= 1 << actor
+                    b.melee[idx, t] |= 1 << actor
                 if enc.refunds(actor):  # a kill refunds the turn: played again on the next living foe
-                    again = (_damage(sub.states[int(t)]) >= enc.hp[t]) & self.alive(sub)[:, actor] & self._going(sub)
-                    if again.any():
-                        fell = again & sub.intact  # the first to fall, before the refunded turn
-                        self.first[sub.fight[fell]] = int(t)
-                        sub.intact = sub.intact & ~fell
-                        replay = sub.take(again)
+                    again = idx[(_damage(foe) >= enc.hp[t]) & enc.standing(actor, me)]
+                    again = again[self._going(b, rows=again)] if again.size else again
+                    if again.size:
+                        fell = again[b.intact[again]]  # the first to fall, before the refunded turn
+                        self.first[b.fight[fell]] = t
+                        b.intact[fell] = False
                         refunded = getattr(rnd, "refunded", None)
                         if refunded is not None:  # (the state a refunded action starts from)
-                            replay.states[actor] = refunded(replay.states[actor])
-                        parts.append(self.step(replay, actor, k))
-                        sub = sub.take(~again)
-                parts.append(sub)
-        return _Batch.concat(parts)
+                            b.states[actor].put(again, refunded(b.states[actor].take(again)))
+                        b = self.step(b, actor, k, again)
+        return b
 
     def group(self, b: _Batch, actor: int, target: np.ndarray, reach: int) -> _Batch:
         """Return the fights after ``actor``'s turn over several foes (its round's ``ready``, then its
@@ -637,8 +656,13 @@ class _Play:
         sub.states[0], sub.states[j] = play(rnd, sub.states[0], sub.states[j], Sampler(self.rng), ("rest",))
         return _Batch.concat([b.take(~acting), sub])
 
-    def _going(self, b: _Batch) -> np.ndarray:
-        alive = self.alive(b)
+    def _going(self, b: _Batch, alive: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """Return per fight (of ``rows``: those rows only) whether both sides have a creature standing
+        (``alive``: :meth:`alive` of ``b``, where worked out already)."""
+        if rows is not None:
+            alive = np.stack([self.enc.standing(c, s.take(rows)) for c, s in enumerate(b.states)], axis=1)
+        elif alive is None:
+            alive = self.alive(b)
         return np.asarray(alive[:, self.enc.side == 0].any(axis=1) & alive[:, self.enc.side == 1].any(axis=1))
 
     # ------------------------------------------------------------ after a turn
@@ -660,6 +684,26 @@ class _Play:
             tally.record(enc, b.take(ended), outcome[ended], r)
             b = b.take(~ended)
         return b
+
+
+class _Taken(Sequence[Columns]):
+    """The creatures' states of some rows of a batch, each creature's taken when first read (a
+    policy reads its foes' states, not every creature's)."""
+
+    def __init__(self, states: list[Columns], rows: np.ndarray):
+        self._states, self._rows = states, rows
+        self._got: dict[int, Columns] = {}
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+    def __getitem__(self, c: Any) -> Any:
+        if not isinstance(c, (int, np.integer)):
+            return [self[x] for x in range(len(self))][c]
+        got = self._got.get(int(c))
+        if got is None:
+            got = self._got[int(c)] = self._states[int(c)].take(self._rows)
+        return got
 
 
 def _start(enc: Encounter, n: int) -> _Batch:

@@ -183,6 +183,19 @@ class _Chain:
         self.targets[memo] = out
         return out
 
+    def keep_aim(
+        self, key: _Key, i: int, kept: int, aims: list[tuple[int, np.ndarray]]
+    ) -> list[tuple[int, np.ndarray]]:
+        """Return ``aims`` for a later step of i's turn whose target ``kept`` stands where it does
+        (CLARIFICATIONS.md, Encounters: the turn's target while it stands), the policy elsewhere."""
+        memo = ("kept", i, kept, self.hits(key))
+        got = self.targets.get(memo)
+        if got is None:
+            on = self.alive[kept] & self.alive[i] & self.going
+            got = [(kept, on.astype(np.float64))] + [(j, w * ~on) for j, w in aims]
+            got = self.targets[memo] = [(j, w) for j, w in got if w.any()]
+        return got
+
     def flank_mask(self, key: _Key, i: int, j: int) -> np.ndarray | bool:
         """Return where i's attack on j flanks (a cell mask, or one value): never / always, or auto:
         under focus another living melee creature of i's side, else another melee creature of i's
@@ -193,9 +206,11 @@ class _Chain:
             return False
         if enc.flanking == "always":
             return True
-        if enc.targeting == "focus":
-            mates = [c for c in np.flatnonzero(enc.side == enc.side[i]) if c != i and self.flankers[c]]
-            return np.logical_or.reduce([self.alive[c] for c in mates]) if mates else False
+        if enc.targeting == "focus":  # (a function of i alone: worked out once)
+            if ("flank", i) not in self.cache:
+                mates = [c for c in np.flatnonzero(enc.side == enc.side[i]) if c != i and self.flankers[c]]
+                self.cache[("flank", i)] = np.logical_or.reduce([self.alive[c] for c in mates]) if mates else False
+            return self.cache[("flank", i)]
         if self.melee(key)[j] & ~(1 << i):  # another melee creature of i's side struck j this round
             return True
         hits = self.hits(key) or (0,) * enc.size
@@ -267,12 +282,16 @@ class _Chain:
                 if over is not None:  # the turn has nothing left: the step passes it over, no attack
                     into(self.with_aim(self.with_turn(key, i, over, i, over, attack=False), -1))[...] += m
                     continue
-            rest = np.where(acting, 0.0, m)  # who does not act keeps its mass
+            # who does not act keeps its mass: the mass lives where the fight goes on (``harvest``),
+            # so that is where the actor has fallen, a slice of the grid
+            who = i if rester is None else rester
+            if not enc.immortal[who]:
+                fallen = tuple(int(enc.hp[who]) if c == who else slice(None) for c in range(len(self.shape)))
+                into(key)[fallen] += m[fallen]
             aims = self.aims(key, i) if rester is None else [(rester, acting.astype(np.float64))]
             kept = self.aimed(key)
             if k and kept >= 0:  # a later step of the turn: its target while it stands
-                on = self.alive[kept] & acting
-                aims = [(kept, on.astype(np.float64))] + [(j, w * ~on) for j, w in aims]
+                aims = self.keep_aim(key, i, kept, aims)
             for j, w in aims:
                 part = m * w
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
@@ -281,8 +300,6 @@ class _Chain:
                 else:
                     work.append((key, j, True, part * flank))
                     work.append((key, j, False, part * ~flank))
-            if rest.any():
-                into(key)[...] += rest
         by: dict[tuple[int, bool], list[int]] = {}
         for n, (_, j, flank, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
@@ -321,7 +338,7 @@ class _Chain:
                         at = [slice(None)] * len(self.shape)
                         at[j] = slice(hp_j, hp_j + 1)
                         fell[tuple(at)] = moved[tuple(at)]
-                        fell *= self.alive[i]
+                        fell *= self.alive[i] & self.going  # (an ended fight is harvested, not replayed)
                         if fell.any():
                             pending[k2] = pending[k2] + fell if k2 in pending else fell
                             moved = moved - fell
