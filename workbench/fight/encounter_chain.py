@@ -196,6 +196,26 @@ class _Chain:
             got = self.targets[memo] = [(j, w) for j, w in got if w.any()]
         return got
 
+    def acting_box(self, who: int, j: int) -> tuple[slice, ...]:
+        """Return the box of the grid where creature ``who`` acts on j: both standing (below their HP
+        along their axes; an immortal creature's axis whole)."""
+        box = [slice(None)] * len(self.shape)
+        for c in (who, j):
+            if not self.enc.immortal[c]:
+                box[c] = slice(0, int(self.enc.hp[c]))
+        return tuple(box)
+
+    def unflanked_box(self, i: int, box: tuple[slice, ...]) -> tuple[slice, ...]:
+        """Return ``box`` narrowed to where i's attack does not flank, where that is a box: under
+        focus, every melee ally of i fallen (:meth:`flank_mask`); else ``box``."""
+        if self.enc.targeting != "focus":
+            return box
+        out = list(box)
+        for c in np.flatnonzero(self.enc.side == self.enc.side[i]):
+            if c != i and self.flankers[c] and not self.enc.immortal[c]:
+                out[c] = slice(int(self.enc.hp[c]), int(self.enc.hp[c]) + 1)
+        return tuple(out)
+
     def flank_mask(self, key: _Key, i: int, j: int) -> np.ndarray | bool:
         """Return where i's attack on j flanks (a cell mask, or one value): never / always, or auto:
         under focus another living melee creature of i's side, else another melee creature of i's
@@ -273,7 +293,8 @@ class _Chain:
                 got = acc[k] = np.zeros(self.shape)
             return got
 
-        work: list[tuple[_Key, int, bool, np.ndarray]] = []  # (key, target, flanked, the mass that acts)
+        # (key, target, flanked, the mass that acts, the box of the grid outside which it is 0)
+        work: list[tuple[_Key, int, bool, np.ndarray, tuple[slice, ...]]] = []
         acting = self.alive[i] & self.going if rester is None else self.alive[rester] & self.going
         steps = enc.steps(i) if step == "turn" else 1
         for key, m in mass.items():
@@ -294,14 +315,15 @@ class _Chain:
                 aims = self.keep_aim(key, i, kept, aims)
             for j, w in aims:
                 part = m * w
+                box = self.acting_box(who, j)
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
                 if flank is False or flank is True:
-                    work.append((key, j, bool(flank), part))
+                    work.append((key, j, bool(flank), part, box))
                 else:
-                    work.append((key, j, True, part * flank))
-                    work.append((key, j, False, part * ~flank))
+                    work.append((key, j, True, part * flank, box))
+                    work.append((key, j, False, part * ~flank, self.unflanked_box(i, box)))
         by: dict[tuple[int, bool], list[int]] = {}
-        for n, (_, j, flank, _) in enumerate(work):
+        for n, (_, j, flank, _, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
         hp_i = int(enc.hp[i])
         mortal = not enc.immortal[i]  # an immortal creature's own damage is not read (nor kept)
@@ -312,14 +334,15 @@ class _Chain:
             got = self.outcomes(i, j, flank, step, pairs, k)
             hp_j = int(enc.hp[j])
             for n, groups in zip(items, got):
-                key, _, _, part = work[n]
-                if not part.any():
-                    continue
+                key, _, _, part, box = work[n]
                 # the mass where nobody has fallen, over (i's damage, j's damage): who falls first
                 lo, hi = min(i, j), max(i, j)
-                intact = part[self.box].sum(axis=tuple(a for a in range(len(self.shape)) if a not in (i, j)))
-                intact = intact.reshape(part[self.box].shape[lo], part[self.box].shape[hi])
+                whole = part[self.box]
+                intact = whole.sum(axis=tuple(a for a in range(len(self.shape)) if a not in (i, j)))
+                intact = intact.reshape(whole.shape[lo], whole.shape[hi])
                 intact = intact if i < j else intact.T
+                if not intact.any() and not part[box].any():  # (no mass acts: nothing to move)
+                    continue
                 for ki, kj, own, dmg, p in groups:
                     # the damage to j along its axis, capped at HP (fallen): a (HP + 1) x (HP + 1) matrix
                     M = np.zeros((hp_j + 1, hp_j + 1))
@@ -327,7 +350,12 @@ class _Chain:
                     np.add.at(
                         M, (np.repeat(x, dmg.size), np.minimum(np.add.outer(x, dmg), hp_j).ravel()), np.tile(p, hp_j)
                     )
-                    moved = np.moveaxis(np.tensordot(part, M, axes=([j], [0])), -1, j)
+                    # the product over the box where the mass can be (i and j standing, ...), unless
+                    # i's own damage or a refund reads the rest of the grid
+                    span = (slice(None),) * len(self.shape) if (own and mortal) or refund else box
+                    rows = span[j].stop if span[j].stop is not None else hp_j + 1
+                    moved = np.moveaxis(np.tensordot(part[span], M[:rows], axes=([j], [0])), -1, j)
+                    span = span[:j] + (slice(None),) + span[j + 1 :]  # (the damage moves along all of j's axis)
                     if own and mortal:
                         moved = _cap_shift(moved, i, own, hp_i)
                     k2 = self.with_turn(key, i, ki, j, kj, attack=step == "turn")
@@ -342,7 +370,7 @@ class _Chain:
                         if fell.any():
                             pending[k2] = pending[k2] + fell if k2 in pending else fell
                             moved = moved - fell
-                    into(k2)[...] += moved
+                    into(k2)[span] += moved
                     if intact.any():  # who falls first, from the cells where nobody had fallen
                         kill = (dmg[None, :] >= (hp_j - np.arange(hp_j))[:, None]) @ p  # by j's damage
                         dies_i = (np.arange(intact.shape[0]) + own >= hp_i) if own and mortal else np.zeros(1, bool)
