@@ -431,20 +431,26 @@ class _Play:
         self.later: dict[int, list[int]] = {}
 
     def alive(self, b: _Batch) -> np.ndarray:
-        """Return (n, C): creature c stands in fight i."""
-        return np.stack([self.enc.standing(c, s) for c, s in enumerate(b.states)], axis=1)
+        """Return (n, C): creature c stands in fight i (:meth:`Encounter.standing` of every creature
+        at once)."""
+        taken = np.stack([_damage(s) for s in b.states], axis=1)
+        return (taken < self.enc.hp) | self.enc.immortal
 
     # ------------------------------------------------------------ targeting
-    def targets(self, b: _Batch, actor: int, alive: np.ndarray | None = None) -> tuple[_Batch, np.ndarray]:
+    def targets(
+        self, b: _Batch, actor: int, alive: np.ndarray | None = None, left: np.ndarray | None = None
+    ) -> tuple[_Batch, np.ndarray]:
         """Return (the fights, expanded over a random choice when enumerated; each one's target):
         the living foe of ``actor`` the policy picks (CLARIFICATIONS.md, Encounters: Targets)
-        (``alive``: :meth:`alive` of ``b``, where worked out already)."""
+        (``alive``: :meth:`alive` of ``b``, ``left``: the HP left of each foe, where worked out
+        already)."""
         enc = self.enc
         foes = enc.foes(actor)
         alive = (self.alive(b) if alive is None else alive)[:, foes]
         big = np.iinfo(np.int64).max // 4
         if enc.targeting == "focus":  # fewest HP left, ties in listed order (argmin takes the first)
-            left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
+            if left is None:
+                left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
             return b, foes[np.argmin(np.where(alive, left, big), axis=1)]
         if enc.targeting == "spread":  # targeted by the fewest attacks this round, ties in listed order
             return b, foes[np.argmin(np.where(alive, b.hits[:, foes], big), axis=1)]
@@ -538,7 +544,10 @@ class _Play:
             b.intact[rows],
             b.aim[rows],
         )
-        sub, target = self.targets(sub, actor, up)
+        left = None
+        if enc.targeting == "focus":  # (the foes' HP left read on the whole batch: no state taken)
+            left = np.stack([enc.left(f, b.states[f]) for f in enc.foes(actor)], axis=1)[rows]
+        sub, target = self.targets(sub, actor, up, left)
         if k:  # a later step of the turn: its target while it stands ("one living foe ... at the start of its turn")
             keep = (sub.aim >= 0) & up[np.arange(sub.n), np.maximum(sub.aim, 0)]
             target = np.where(keep, sub.aim, target)

@@ -62,6 +62,11 @@ def braced_mask(creature: Any, names: Any = None) -> int:
     return sum(1 << i for i, w in enumerate(creature.weapons) if w.braced or (names is not None and w.name in names))
 
 
+def _unflanked(situation: Any) -> Any:
+    """Return ``situation`` without flanking (which adds to a roll, not to a plan's rolls)."""
+    return situation.replace(flanking=False) if situation.flanking else situation
+
+
 class UnboundRound:
     """The turn of ``me`` attacking ``foe`` (module docstring): the one Unbound round."""
 
@@ -109,18 +114,24 @@ class UnboundRound:
             return [self]
         got = self.__dict__.get("_steps")
         if got is None:
-            got = self.__dict__["_steps"] = [RollStep(self, k) for k in range(max(1, self._most_rolls()))]
+            # (a function of the attacker, options, situation and plan: an encounter builds a round
+            # per attacker, foe and flanking, and each asks)
+            named = tuple(self.plan) if is_sequence_plan(self.plan) else self.plan
+            key = ("unbound most rolls", self.me, self.options, _unflanked(self.situation), named)
+            most = int(MEMO.get(key, self._most_rolls))
+            got = self.__dict__["_steps"] = [RollStep(self, k) for k in range(max(1, most))]
         return got
 
     def _most_rolls(self) -> int:
         """Return the most attack rolls a turn makes: those of its plan, or of the longest legal plan
         (a state changes the rolls' odds, not their number)."""
-        if is_sequence_plan(self.plan):
-            from .actions import as_actions
+        from .actions import as_actions
 
-            return len(self.sys.slots(as_actions(list(self.plan)), self.me, self.options, self.situation))
-        _, actions = self._turn_plans((0, 0, 0, braced_mask(self.me)))
-        return max((len(self.sys.slots(a, self.me, self.options, self.situation)) for a in actions.values()), default=0)
+        sit = _unflanked(self.situation)  # (flanking adds to the roll, not to the plan's rolls)
+        if is_sequence_plan(self.plan):
+            return len(self.sys.slots(as_actions(list(self.plan)), self.me, self.options, sit))
+        actions = self.sys.turn_actions(self.braced_me(braced_mask(self.me)), self.options, sit)
+        return max((len(self.sys.slots(a, self.me, self.options, sit)) for a in actions.values()), default=0)
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -299,27 +310,36 @@ class RollStep(UnboundRound):
         the options and the situation, not on the foe)."""
         got = self.__dict__.get("_plan_labels")
         if got is None:
-            got = self.__dict__["_plan_labels"] = list(self.sys.turn_actions(self.me, self.options, self._plain()))
+            key = ("unbound plan labels", self.me, self.options, self._plain())
+            got = MEMO.get(key, lambda: tuple(self.sys.turn_actions(self.me, self.options, self._plain())))
+            got = self.__dict__["_plan_labels"] = list(got)
         return got
 
     def _plain(self) -> Any:
         """Return the situation without flanking: a plan queued by a step that flanks is read by one
         that does not (flanking adds to the roll, not to the plan's rolls)."""
-        return self.situation.replace(flanking=False) if self.situation.flanking else self.situation
+        return _unflanked(self.situation)
 
     def _slots(self, plan: int, mask: int) -> list[Any]:
         """Return the attack rolls (``slots``) of plan ``plan`` (:meth:`_labels`; -2 the given plan)
         begun with the weapons of ``mask`` braced."""
         from .actions import as_actions
 
-        cache = self.__dict__.setdefault("_plan_slots", {})
+        cache = self.whole.__dict__.setdefault("_plan_slots", {})
         got = cache.get((plan, mask))
         if got is None:
-            if plan == -2:
-                actions = as_actions(list(self.plan))
-            else:
-                actions = self.sys.turn_actions(self.me, self.options, self._plain())[self._labels()[plan]]
-            got = cache[(plan, mask)] = self.sys.slots(actions, self.braced_me(mask), self.options, self._plain())
+
+            def work() -> list[Any]:
+                if plan == -2:
+                    actions = as_actions(list(self.plan))
+                else:
+                    actions = self.sys.turn_actions(self.me, self.options, self._plain())[self._labels()[plan]]
+                return list(self.sys.slots(actions, self.braced_me(mask), self.options, self._plain()))
+
+            # (shared by the rounds of every foe and flanking: a function of the attacker's plan)
+            named = tuple(self.plan) if plan == -2 else plan
+            got = MEMO.get(("unbound plan slots", self.me, self.options, self._plain(), named, mask), work)
+            got = cache[(plan, mask)] = got
         return got
 
     def _begun(self, key: tuple[int, ...], plan: Any) -> tuple[int, dict[str, int]]:
@@ -327,7 +347,7 @@ class RollStep(UnboundRound):
         turn's own consequences), worked out once per (key, plan) as the whole turn's table does."""
         from .actions import as_actions, braced_by, self_ac_penalty, shield_loss
 
-        cache = self.__dict__.setdefault("_begun_at", {})
+        cache = self.whole.__dict__.setdefault("_begun_at", {})
         got = cache.get((key, plan))
         if got is not None:
             return got
@@ -356,7 +376,7 @@ class RollStep(UnboundRound):
         """Return the damage table of roll ``roll`` of plan ``plan`` (begun with ``mask`` braced)
         against the foe as its last turn left it (``foe_key``: its Wild penalty, shield AC and touch AC
         lost)."""
-        cache = self.__dict__.setdefault("_roll_tables", {})
+        cache = self.whole.__dict__.setdefault("_roll_tables", {})  # (shared by the turn's steps)
         at = (plan, roll, mask, foe_key)
         got = cache.get(at)
         if got is None:
