@@ -7,9 +7,11 @@ hooks ``GlassEmpiresRound.refunds`` and, for turns of two Attacks (``attack_is_s
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import workbench as wb
+from workbench.fight.encounter import Encounter
 
 from .brute import brute
 
@@ -115,3 +117,22 @@ def test_two_attacks_one_against_one_is_the_duel() -> None:
                     assert got.p_b_wins == pytest.approx(duel.p_b_wins, abs=1e-12)
                     checked += 1
     assert checked >= 24
+
+
+def test_an_attack_step_with_nothing_queued_passes() -> None:
+    """A turn of two Attacks whose plan has one Attack leaves nothing queued (``queued`` -2) for its
+    second step: ``Encounter.idle`` passes that state over (no attack: not counted under spread) and
+    leaves it as between turns (nothing queued, -1); a queued weapon, or a refunded Attack still to
+    plan (-1), plays the step. The first step is never passed."""
+    creatures = [WOLF, LILY, LILY]
+
+    def make_round(me: object, foe: object, flanked: bool) -> object:
+        return GES.fight_round(me, foe, TWO, GES.Situation(), None)
+
+    enc = Encounter(creatures, np.array([0, 1, 1]), make_round)
+    assert enc.steps(0) == 2
+    state = enc.start[0].tile(3).replace(queued=np.array([-2, 0, -1]))
+    over, after = enc.idle(0, 1, state)
+    assert over.tolist() == [True, False, False]
+    assert after.queued.tolist() == [-1, 0, -1]
+    assert enc.idle(0, 0, state) is None
