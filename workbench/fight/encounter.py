@@ -430,10 +430,10 @@ class _Play:
         #: per creature, its allies whose turns come after its own this round (:func:`later_allies`)
         self.later: dict[int, list[int]] = {}
 
-    def alive(self, b: _Batch) -> np.ndarray:
+    def alive(self, b: _Batch, rows: np.ndarray | None = None) -> np.ndarray:
         """Return (n, C): creature c stands in fight i (:meth:`Encounter.standing` of every creature
-        at once)."""
-        taken = np.stack([_damage(s) for s in b.states], axis=1)
+        at once); of ``rows`` only where given."""
+        taken = np.stack([_damage(s) if rows is None else _damage(s)[rows] for s in b.states], axis=1)
         return (taken < self.enc.hp) | self.enc.immortal
 
     # ------------------------------------------------------------ targeting
@@ -497,11 +497,12 @@ class _Play:
             b.aim[:] = -1
         return b
 
-    def fallen(self, b: _Batch) -> None:
+    def fallen(self, b: _Batch, alive: np.ndarray | None = None) -> None:
         """Record, in the fights of ``b`` where nobody had fallen yet (``intact``), the creature that
-        has fallen since (several: the first in listed order), as :meth:`settle` does after a turn: a
-        turn played in steps fells its foes one step at a time."""
-        alive = self.alive(b)
+        has fallen since (several: the first in listed order): after every turn (:meth:`settle`) and
+        every step of a turn played in steps (it fells its foes one step at a time). ``alive``:
+        :meth:`alive` of ``b``, where worked out already."""
+        alive = self.alive(b) if alive is None else alive
         fell = ~alive.all(axis=1) & b.intact
         if fell.any():
             idx = np.flatnonzero(fell)
@@ -668,24 +669,18 @@ class _Play:
     def _going(self, b: _Batch, alive: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
         """Return per fight (of ``rows``: those rows only) whether both sides have a creature standing
         (``alive``: :meth:`alive` of ``b``, where worked out already)."""
-        if rows is not None:
-            alive = np.stack([self.enc.standing(c, s.take(rows)) for c, s in enumerate(b.states)], axis=1)
-        elif alive is None:
-            alive = self.alive(b)
+        if alive is None:
+            alive = self.alive(b, rows)
         return np.asarray(alive[:, self.enc.side == 0].any(axis=1) & alive[:, self.enc.side == 1].any(axis=1))
 
     # ------------------------------------------------------------ after a turn
-    def settle(self, b: _Batch, tally: Tally, r: int, first: np.ndarray) -> _Batch:
-        """Return the fights still going after a turn; the ended ones recorded in round r + 1; in a fight where nobody had fallen before (``intact``) the first
-        to fall is recorded (several at once: the first in listed order)."""
+    def settle(self, b: _Batch, tally: Tally, r: int) -> _Batch:
+        """Return the fights still going after a turn; the ended ones recorded in round r + 1; in a
+        fight where nobody had fallen before (``intact``) the first to fall is recorded
+        (:meth:`fallen`)."""
         enc = self.enc
         alive = self.alive(b)
-        fell = ~alive.all(axis=1) & b.intact
-        if fell.any():
-            idx = np.flatnonzero(fell)
-            who = np.argmin(alive[idx], axis=1)  # the first fallen in listed order
-            b.intact = b.intact & ~fell
-            first[b.fight[idx]] = who
+        self.fallen(b, alive)
         a_up, b_up = alive[:, enc.side == 0].any(axis=1), alive[:, enc.side == 1].any(axis=1)
         ended = ~(a_up & b_up)
         if ended.any():
@@ -747,18 +742,18 @@ def simulate(
         play.later = later_allies(enc, turns)
         sub = Tally.empty(enc, max_rounds)
         for i in enc.phased:
-            b = _settle_sim(play, play.between(b, i, True), sub, 0, fell_first, outcome)
+            b = _settle_sim(play, play.between(b, i, True), sub, 0, outcome)
         for r in range(max_rounds):
             if not b.n:
                 break
             b.hits[:] = 0
             b.melee[:] = 0
             for actor in turns:
-                b = _settle_sim(play, play.turn(b, actor), sub, r, fell_first, outcome)
+                b = _settle_sim(play, play.turn(b, actor), sub, r, outcome)
             for i in enc.phased:
-                b = _settle_sim(play, play.between(b, i, False), sub, r, fell_first, outcome)
+                b = _settle_sim(play, play.between(b, i, False), sub, r, outcome)
             for j in enc.resters:
-                b = _settle_sim(play, play.rest(b, j), sub, r, fell_first, outcome)
+                b = _settle_sim(play, play.rest(b, j), sub, r, outcome)
             check_time(f"the simulated encounter, round {r + 1:,}")
         if b.n:
             sub.record(enc, b, np.full(b.n, 3), -1)
@@ -767,11 +762,11 @@ def simulate(
     return tally, outcome
 
 
-def _settle_sim(play: _Play, b: _Batch, tally: Tally, r: int, first: np.ndarray, outcome: np.ndarray) -> _Batch:
+def _settle_sim(play: _Play, b: _Batch, tally: Tally, r: int, outcome: np.ndarray) -> _Batch:
     going = play._going(b)
     ended_fights = b.fight[~going]
     alive = play.alive(b)
     enc = play.enc
     a_up, b_up = alive[:, enc.side == 0].any(axis=1), alive[:, enc.side == 1].any(axis=1)
     outcome[ended_fights] = np.where(a_up, 0, np.where(b_up, 1, 2))[~going]
-    return play.settle(b, tally, r, first)
+    return play.settle(b, tally, r)

@@ -199,11 +199,7 @@ class _Chain:
     def acting_box(self, who: int, j: int) -> tuple[slice, ...]:
         """Return the box of the grid where creature ``who`` acts on j: both standing (below their HP
         along their axes; an immortal creature's axis whole)."""
-        box = [slice(None)] * len(self.shape)
-        for c in (who, j):
-            if not self.enc.immortal[c]:
-                box[c] = slice(0, int(self.enc.hp[c]))
-        return tuple(box)
+        return tuple(self.box[c] if c in (who, j) else slice(None) for c in range(len(self.shape)))
 
     def unflanked_box(self, i: int, box: tuple[slice, ...]) -> tuple[slice, ...]:
         """Return ``box`` narrowed to where i's attack does not flank, where that is a box: under
@@ -297,17 +293,19 @@ class _Chain:
         work: list[tuple[_Key, int, bool, np.ndarray, tuple[slice, ...]]] = []
         acting = self.alive[i] & self.going if rester is None else self.alive[rester] & self.going
         steps = enc.steps(i) if step == "turn" else 1
+        # who does not act keeps its mass: the mass lives where the fight goes on (``harvest``), so
+        # that is where the actor has fallen, a slice of the grid (none for an immortal actor)
+        who = i if rester is None else rester
+        fallen = None
+        if not enc.immortal[who]:
+            fallen = tuple(int(enc.hp[who]) if c == who else slice(None) for c in range(len(self.shape)))
         for key, m in mass.items():
             if k and step == "turn":
                 over = self.passed(i, k, self.part(key, i))
                 if over is not None:  # the turn has nothing left: the step passes it over, no attack
                     into(self.with_aim(self.with_turn(key, i, over, i, over, attack=False), -1))[...] += m
                     continue
-            # who does not act keeps its mass: the mass lives where the fight goes on (``harvest``),
-            # so that is where the actor has fallen, a slice of the grid
-            who = i if rester is None else rester
-            if not enc.immortal[who]:
-                fallen = tuple(int(enc.hp[who]) if c == who else slice(None) for c in range(len(self.shape)))
+            if fallen is not None:
                 into(key)[fallen] += m[fallen]
             aims = self.aims(key, i) if rester is None else [(rester, acting.astype(np.float64))]
             kept = self.aimed(key)
@@ -593,13 +591,6 @@ class _Chain:
             axis = free.index(c)
             marg = ended.sum(axis=tuple(a for a in range(ended.ndim) if a != axis))
             tally.hp_left[c][outcome, int(self.enc.hp[c]) - np.arange(self.shape[c])] += marg
-
-
-def _along(v: np.ndarray, axis: int, ndim: int) -> np.ndarray:
-    """Return the vector ``v`` shaped to broadcast along ``axis`` of an ``ndim`` grid."""
-    shape = [1] * ndim
-    shape[axis] = v.size
-    return v.reshape(shape)
 
 
 def _cap_shift(a: np.ndarray, axis: int, by: int, hp: int) -> np.ndarray:

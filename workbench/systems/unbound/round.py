@@ -130,7 +130,7 @@ class UnboundRound:
         sit = _unflanked(self.situation)  # (flanking adds to the roll, not to the plan's rolls)
         if is_sequence_plan(self.plan):
             return len(self.sys.slots(as_actions(list(self.plan)), self.me, self.options, sit))
-        actions = self.sys.turn_actions(self.braced_me(braced_mask(self.me)), self.options, sit)
+        actions = self.sys.turn_actions(self.me, self.options, sit)
         return max((len(self.sys.slots(a, self.me, self.options, sit)) for a in actions.values()), default=0)
 
     # ------------------------------------------------------------------ the state

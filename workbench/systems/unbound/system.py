@@ -341,7 +341,9 @@ class UnboundSystem(RuleSystem):
             return [np.ones(1) for _ in plans]
         return summed_uses(self.slot_pmfs(flat, options), [len(sl) for sl in slot_lists])
 
-    def slot_pmfs(self, rolls, options) -> np.ndarray:
+    def slot_pmfs(
+        self, rolls: Sequence[tuple[Slot, m.Creature, m.Creature, m.Situation]], options: m.Options
+    ) -> np.ndarray:
         """Return P(roll, damage) of each (Slot, attacker, target, situation) of ``rolls`` as a dense
         (n, D) array, damage from 0: every attack roll resolved in ONE ``attack_rows`` call (a turn's
         rolls are independent d20s: its damage is their sum)."""
