@@ -28,6 +28,17 @@ def _rolls(attacker: Any, target: Any, n: int, situation: Any = None) -> list[di
     return out
 
 
+def _uses(attacker: Any, target: Any, n: int) -> list[dict[int, float]]:
+    """Return the damage of each of the ``n`` uses of a Last Odyssey turn of the attacker's one ability
+    (2 action points, an ability costing 1: CLARIFICATIONS.md, Last Odyssey), as {damage:
+    probability}: each use has its own hit die, so each is one use alone; a creature with no ability
+    deals nothing."""
+    if not attacker.abilities:
+        return [{0: 1.0}]
+    (a,) = attacker.abilities
+    return [wb.turn_damage(attacker, target, plan=[a.name]).to_dict()] * n
+
+
 def _turn(attacker: Any, target: Any, situation: Any = None) -> dict[int, float]:
     """Return the whole-turn damage of ``attacker`` on ``target`` as {damage: probability}; a creature
     with no attack deals nothing."""
@@ -52,6 +63,7 @@ def brute(
     refund: bool = False,
     attacks: int = 1,
     rolls: int = 0,
+    uses: int = 0,
 ) -> dict[str, Any]:
     """Return {"a": P(side a wins), "b": ..., "draw": ..., "first": [P(creature i falls first)]}.
 
@@ -70,7 +82,11 @@ def brute(
     that many attack rolls (:func:`_rolls`), each against the turn's target while it stands, the
     rest going to the next living foe by the policy when it falls (CLARIFICATIONS.md, Encounters: "the
     remaining attacks of the action under way go to the next living foe by the same policy"); each
-    roll counts as an attack (spread) and is flanked or not as it is made."""
+    roll counts as an attack (spread) and is flanked or not as it is made. ``uses`` (Last Odyssey,
+    creatures of one ability costing 1 action point and no MP, no Shell): the turn is that many uses
+    (:func:`_uses`), each against the turn's target while it stands, the rest going to the next
+    living foe (planned again against it: with one ability, the same ability); each use counts as
+    an attack (spread)."""
     if first == "random":
         one, two = (
             brute(
@@ -84,6 +100,7 @@ def brute(
                 refund=refund,
                 attacks=attacks,
                 rolls=rolls,
+                uses=uses,
             )
             for f in ("a", "b")
         )
@@ -111,6 +128,8 @@ def brute(
         """The steps of i's turn on j: its attack rolls, its Attacks, or the whole turn."""
         if rolls:
             return _rolls(creatures[i], creatures[j], rolls, situation) or [{0: 1.0}]
+        if uses:
+            return _uses(creatures[i], creatures[j], uses)
         return [_turn(creatures[i], creatures[j], situation)] * attacks
 
     dists = {(i, j): steps_of(i, j) for i in range(n) for j in range(n) if side[i] != side[j]}

@@ -217,6 +217,16 @@ class Encounter:
         hook = getattr(self.round_of(i, int(self.foes(i)[0]), False, k), "idle", None)
         return None if hook is None else hook(s)
 
+    def retarget(self, i: int, k: int, s: Columns) -> Columns | None:
+        """Return creature i's states ``s`` as step ``k`` >= 1 of its turn finds them where the turn's
+        target fell before it (the step attacks the next living foe): its step round's hook
+        ``retarget`` (Last Odyssey: the actions left planned again against that foe,
+        CLARIFICATIONS.md, Encounters); None without the hook (the same weapons go on)."""
+        if not k or self.resting(i):
+            return None
+        hook = getattr(self.round_of(i, int(self.foes(i)[0]), False, k), "retarget", None)
+        return None if hook is None else hook(s)
+
     def left(self, i: int, s: Columns) -> np.ndarray:
         """Return creature i's hit points left in the states ``s`` (module docstring: ``hp_lost``
         where its round has it, else its damage taken): 0 once it has fallen (Annulus: Vitality gone
@@ -552,6 +562,11 @@ class _Play:
         if k:  # a later step of the turn: its target while it stands ("one living foe ... at the start of its turn")
             keep = (sub.aim >= 0) & up[np.arange(sub.n), np.maximum(sub.aim, 0)]
             target = np.where(keep, sub.aim, target)
+            moved = rows[~keep]
+            if moved.size:  # the target fell: the step goes on against the next foe (the round's hook)
+                found = enc.retarget(actor, k, b.states[actor].take(moved))
+                if found is not None:
+                    b.states[actor].put(moved, found)
         flank = self.flanked(sub, actor, target, up)
         for t in np.unique(target):
             t = int(t)

@@ -315,11 +315,13 @@ class _Chain:
                 part = m * w
                 box = self.acting_box(who, j)
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
+                # (the turn's target fell: the step goes on against j, as the round's hook has it)
+                on = self.retargeted(key, i, k) if k and 0 <= kept != j else key
                 if flank is False or flank is True:
-                    work.append((key, j, bool(flank), part, box))
+                    work.append((on, j, bool(flank), part, box))
                 else:
-                    work.append((key, j, True, part * flank, box))
-                    work.append((key, j, False, part * ~flank, self.unflanked_box(i, box)))
+                    work.append((on, j, True, part * flank, box))
+                    work.append((on, j, False, part * ~flank, self.unflanked_box(i, box)))
         by: dict[tuple[int, bool], list[int]] = {}
         for n, (_, j, flank, _, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
@@ -395,6 +397,18 @@ class _Chain:
             over = got is not None and bool(got[0][0])
             self.cache[memo] = tuple(int(v) for v in key_rows((got[1],))[0].tolist()) if over else None  # type: ignore[index]
         return self.cache[memo]
+
+    def retargeted(self, key: _Key, i: int, k: int) -> _Key:
+        """Return ``key`` with creature i's part as step ``k`` of its turn finds it where the turn's
+        target fell before it (``Encounter.retarget``); asked once per key part."""
+        ki = self.part(key, i)
+        memo = ("retarget", i, k, ki)
+        if memo not in self.cache:
+            (state,) = from_key_rows((self.types[i],), np.array([ki], dtype=np.int64))
+            got = self.enc.retarget(i, k, state)
+            self.cache[memo] = ki if got is None else tuple(int(v) for v in key_rows((got,))[0].tolist())
+        new = self.cache[memo]
+        return key if new == ki else key[: self.offset[i]] + new + key[self.offset[i + 1] :]
 
     def refunded(self, mass: dict[_Key, np.ndarray], i: int, refunded: Any) -> dict[_Key, np.ndarray]:
         """Return ``mass`` with creature i's part of each key as its round's hook ``refunded`` leaves

@@ -53,6 +53,8 @@ __all__ = [
     "Combatant",
     "LastOdysseyRound",
     "PhasedRound",
+    "StepCombatant",
+    "UseStep",
     "fight_round",
     "state_effects",
     "phase_effects",
@@ -408,6 +410,25 @@ class LastOdysseyRound:
         whether the foe is Poisoned, the anima left and the Effect Phases passed)."""
         return {"mp_left": int(me.mp_left[0]), "shell_left": int(foe.shell_left[0])}
 
+    def steps(self, refund: bool = True) -> list[LastOdysseyRound]:
+        """Return the turn as rounds of one use each (:class:`UseStep`), played in order by an
+        encounter, so that when the target falls the uses left go to the next living foe, planned
+        again; the whole turn (this round) when it has one use at most, when a use strikes several
+        foes (``group_turn`` plays the turn over them) or when a plan function gives its damage."""
+        got = self.__dict__.get("_steps")
+        if got is None:
+            most = int(
+                self.sys.actions_per_turn(self.me, self.options)
+            )  # (every use costs an action point, or the turn's last)
+            whole = callable(self.plan) and not is_sequence_plan(self.plan)
+            if most <= 1 or whole or self.reach > 1:
+                got = [self]
+            else:
+                cls = PhasedUseStep if isinstance(self, PhasedRound) else UseStep
+                got = [cls(self, k) for k in range(most)]
+            self.__dict__["_steps"] = got
+        return got
+
     # ------------------------------------------------------------------ the turn
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn: the plan of the foe's Shell and my MP at its start, its
@@ -435,9 +456,14 @@ class LastOdysseyRound:
     def reach(self) -> int:
         """Return the most foes one turn of mine strikes: an ability that "targets more than one
         character" ("Multi": Cleave, Elemental Storm ...) strikes every living foe up to its number
-        of targets (CLARIFICATIONS.md, Encounters); 1 when none of my abilities does."""
+        of targets (CLARIFICATIONS.md, Encounters); 1 when none of my abilities does (of a plan given
+        as a list or a label, none of its abilities)."""
+        abilities = self.sys.attacks_of(self.me)
+        if is_sequence_plan(self.plan) or isinstance(self.plan, str):
+            named = list(self.plan) if is_sequence_plan(self.plan) else str(self.plan).split(" + ")
+            abilities = [self.sys.attack_named(self.me, x) for x in named]
         most = 1
-        for a in self.sys.attacks_of(self.me):
+        for a in abilities:
             most = max(most, MAX_TARGETS if a.targets == "all" else int(a.targets))
         return most
 
@@ -673,6 +699,138 @@ class PhasedRound(LastOdysseyRound):
         for i, (m, abilities) in enumerate(zip(self.members, lists)):
             out[i, : len(abilities)] = self._ids(i, tuple(m._use((a, "phase")) for a in abilities))
         return out
+
+
+@dataclasses.dataclass
+class StepCombatant(Combatant):
+    """A Last Odyssey creature whose turn an encounter plays a use at a time (:class:`UseStep`): also
+    ``queued``, the abilities of the turn under way still to use (in order, one digit each: ability
+    k of the attacker's ``attacks_of`` is digit k + 1, the next use the lowest digit; 0 none), and
+    ``ap_left``, the turn's action points not spent yet (0 between turns)."""
+
+    queued: np.ndarray
+    ap_left: np.ndarray
+
+
+class UseStep(LastOdysseyRound):
+    """Use ``step`` (0-based) of a turn (``whole``: the whole turn's round), as an encounter plays it:
+    CLARIFICATIONS.md, Encounters: "A target that dies during a creature's turn: the remaining
+    attacks of the action under way go to the next living foe by the same policy (same weapons, same
+    penalties), and the turn's remaining actions are planned again against that foe". A use is one
+    action (its action points), so no action is under way between two uses.
+
+    The first use is the turn's start: the plan of the foe's Shell and my MP (the whole turn's,
+    :meth:`LastOdysseyRound._plan_uses`) is queued with the turn's action points. Each use, the first
+    included, is the next queued ability, drawn as the foe attacked then stands (its Shell), paying
+    its MP and action points. Where the turn's target fell before this step (:meth:`retarget`), the
+    damage play plans the action points left again, against the foe attacked now, with the MP left
+    (``legal_plans`` within them, the one plan chooser). Against one foe the uses are the whole
+    turn's: each has its own hit die."""
+
+    def __init__(self, turn: LastOdysseyRound, step: int):
+        self.__dict__.update({k: v for k, v in turn.__dict__.items() if k != "_steps"})
+        self.whole, self.step = turn, step
+        self.key = None if turn.key is None else hashed((turn.key, "use", step))
+        self.members = (self,)
+
+    def start(self, passive: bool = False) -> tuple[StepCombatant, StepCombatant]:
+        """Return the whole turn's start, nothing queued."""
+        zero = np.zeros(1, np.int64)
+        return cast(
+            tuple[StepCombatant, StepCombatant],
+            tuple(
+                StepCombatant(**c.__dict__, queued=zero.copy(), ap_left=zero.copy()) for c in self.whole.start(passive)
+            ),
+        )
+
+    def idle(self, me: StepCombatant) -> tuple[np.ndarray, StepCombatant]:
+        """Return (where the turn under way has nothing left: no use queued and no action point to
+        plan again, the states as a later step leaves them: as they are). An encounter passes those
+        states over, and the step makes no attack (workbench/fight/encounter.py)."""
+        return (np.asarray(me.queued) == 0) & (np.asarray(me.ap_left) == 0), me
+
+    def retarget(self, me: StepCombatant) -> StepCombatant:
+        """Return my states as this step finds them where the turn's target fell before it: the damage
+        play's queued uses dropped, so that the step plans the action points left again against the
+        foe it attacks ("the turn's remaining actions are planned again against that foe"); a given
+        plan keeps its uses."""
+        if self.plan is not None:
+            return me
+        return me.replace(queued=np.zeros(me.size, np.int64))
+
+    def _abilities(self) -> list[Any]:
+        """Return the attacker's abilities, whose places are the digits of ``queued``."""
+        return self.sys.attacks_of(self.me)
+
+    def _code(self, uses: tuple[int, ...]) -> int:
+        """Return ``queued`` of the uses ``uses`` (use ids of this round, in order)."""
+        abilities = self._abilities()
+        base = len(abilities) + 1
+        code = 0
+        for u in reversed(uses):
+            code = code * base + abilities.index(self._uses[u][0]) + 1
+        return code
+
+    def _rest_of_turn(self, shell_on: bool, mp: int, ap: int) -> int:
+        """Return ``queued`` of the damage play's plan for the ``ap`` action points left of a turn,
+        ``mp`` MP left, against this round's foe (its Shell up or broken): the legal plans within
+        those action points (``legal_plans``), the one with the highest expected damage, ties to the
+        first listed (:func:`~workbench.turns.best_plan`); 0 when none."""
+        cache = self.whole.__dict__.setdefault("_rest_plans", {})  # (shared by the turn's steps)
+        got = cache.get((shell_on, mp, ap))
+        if got is None:
+            a, t, sit = self._plan_pair(shell_on, mp)
+            legal = self.sys.legal_plans(a, t, self.options, sit, action_points=ap)
+            got = 0
+            if legal:
+                table = self.sys.turn_tables([(a, t)] * len(legal), self.options, sit, plans=[x for _, x in legal])
+                dists = {legal[i][0]: table.dist(j) for j, i in enumerate(table.pair.tolist())}
+                if dists:
+                    chosen = dict(legal)[best_plan(dists)]
+                    got = self._code(tuple(self._use((x, "turn")) for x in chosen))
+            cache[(shell_on, mp, ap)] = got
+        return got
+
+    def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
+        """Return (me, foe) after this use (class docstring): at the turn's first, the plan queued with
+        the turn's action points; where the target fell before this step, the action points left
+        planned again; then the next queued ability drawn against the foe, its MP and action points
+        paid; after the plan's last use (or the turn's last step) nothing is queued."""
+        m = cast(StepCombatant, me)
+        up = (foe.shell_left > 0).astype(np.int64)
+        queued, ap = np.asarray(m.queued, np.int64), np.asarray(m.ap_left, np.int64)
+        if self.step == 0:  # the turn's start: the whole turn's plan, the turn's action points
+            groups, inverse = row_groups(np.stack([up, m.mp_left], axis=1), plan)
+            codes = [self._code(self._plan_uses(bool(on), int(mp), label)) for (on, mp), label in groups]
+            queued = np.array(codes, np.int64)[inverse]
+            # (a turn with no plan has no action point to plan again: it passes)
+            ap = np.where(queued > 0, int(self.sys.actions_per_turn(self.me, self.options)), 0)
+        again = (queued == 0) & (ap > 0)  # the target fell: the action points left planned again
+        if again.any():
+            groups, inverse = row_groups(np.stack([up[again], m.mp_left[again], ap[again]], axis=1), None)
+            codes = [self._rest_of_turn(bool(on), int(mp), int(left)) for (on, mp, left), _ in groups]
+            queued = queued.copy()
+            queued[again] = np.array(codes, np.int64)[inverse]
+        abilities = self._abilities()
+        base = len(abilities) + 1
+        digit = queued % base  # (0: nothing queued; k + 1: ability k)
+        use = np.array([self._use((a, "turn")) for a in abilities] + [-1], np.int64)[digit - 1]
+        mp_cost = np.array([int(a.mp_cost) for a in abilities] + [0], np.int64)[digit - 1]
+        ap_cost = np.array([int(a.ap_cost) for a in abilities] + [0], np.int64)[digit - 1]
+        rest = queued // base
+        done = (rest == 0) | (self.step >= len(self.whole.steps()) - 1)
+        m = m.replace(
+            mp_left=m.mp_left - mp_cost,
+            queued=np.where(done, 0, rest),
+            ap_left=np.where(done, 0, ap - ap_cost),
+        )
+        me2, foe2, _, damage, _ = self._draw(m, foe, (), draw, use)
+        return me2, self.hurt(foe2, damage)
+
+
+class PhasedUseStep(UseStep, PhasedRound):
+    """A use of the turn of a side with phase abilities (:class:`PhasedRound`): its phases between
+    rounds are the whole round's."""
 
 
 def fight_round(sys: Any, attacker: Any, target: Any, options: Any, situation: Any, plan: Any) -> LastOdysseyRound:

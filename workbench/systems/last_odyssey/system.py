@@ -170,13 +170,17 @@ class LastOdyssey(RuleSystem):
             )
         return items
 
-    def legal_plans(self, attacker: m.Creature, target: m.Creature, options, situation) -> list[tuple[str, list]]:
+    def legal_plans(
+        self, attacker: m.Creature, target: m.Creature, options, situation, action_points: int | None = None
+    ) -> list[tuple[str, list]]:
         """Return each full turn of damaging abilities: a multiset of the attacker's strikes and
         spells whose action points fit the turn and whose MP costs fit its MP (``attacker.mp``: full
         at the start of a fight; srd/heroes/numbers.md: "Characters may never use an ability that
         costs more than their current MP"), to which no further ability fits. Abilities
         illegal in ``situation`` (melee from the back row or into a guarded back row) are left out.
-        Each use has its own hit die and the target is taken as it stands at the start of the turn."""
+        Each use has its own hit die and the target is taken as it stands at the start of the turn.
+        ``action_points``: the action points left instead of the turn's (the rest of a turn whose
+        target fell, planned again against the next foe: CLARIFICATIONS.md, Encounters)."""
         from .resolve import check_reach
 
         usable = []
@@ -192,7 +196,11 @@ class LastOdyssey(RuleSystem):
             return []
         return [
             (label, [usable[i] for i in idx])
-            for label, idx in _combos(usable, self.actions_per_turn(attacker, options), attacker.mp)
+            for label, idx in _combos(
+                usable,
+                self.actions_per_turn(attacker, options) if action_points is None else action_points,
+                attacker.mp,
+            )
         ]
 
     # ------------------------------------------------------------------ catalog
