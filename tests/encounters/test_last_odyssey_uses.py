@@ -106,3 +106,20 @@ def test_one_against_one_is_the_duel(a: str, b: str) -> None:
     assert got.p_a_wins == pytest.approx(duel.p_a_wins, abs=1e-12)
     assert got.p_b_wins == pytest.approx(duel.p_b_wins, abs=1e-12)
     assert got.rounds["p_a_wins"].to_list()[:10] == pytest.approx(duel.rounds["p_a_wins"].to_list()[:10], abs=1e-12)
+
+
+def test_a_one_target_use_of_a_turn_over_several_foes_goes_to_the_next_foe_by_hand() -> None:
+    """A creature with a multi-target ability plays its turn over several foes (``group_turn``); a use
+    with one target in it strikes the turn's target while it stands, else the next living foe. The
+    Claw with a weak Puff besides (strikes every foe, 2 action points, x0.1: 0.5 expected damage to
+    a Pip) still plays Swipe + Swipe (11.2 against 0.5 + 0.5 counting both Pips), so against two
+    1-HP Pips it fells both in round 1 with 0.7 x 0.7 = 0.49 and by round 2 with 0.4263, as the Claw
+    without the Puff (test_the_second_use_goes_to_the_next_foe_by_hand); exact and simulated."""
+    puff = LO.Attack(name="Puff", kind="strike", targets="all", ap_cost=2, multiplier=0.1)
+    claw = CLAW.replace(abilities=(SWIPE, puff))
+    assert list(LO.turn_plans(claw, PIP)) == ["Swipe + Swipe", "Puff"]
+    got = wb.encounter([claw], [PIP, PIP])
+    assert got.exact
+    assert got.rounds["p_a_wins"][:2].to_list() == pytest.approx([0.49, 0.4263], abs=1e-12)
+    sim = wb.encounter([claw], [PIP, PIP], simulate=True, fights=100_000, seed=5)
+    assert abs(sim.rounds["p_a_wins"][0] - 0.49) < 4 * (0.49 * 0.51 / 100_000) ** 0.5

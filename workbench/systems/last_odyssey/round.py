@@ -473,6 +473,11 @@ class LastOdysseyRound:
         multi = [not isinstance(u, Dist) and u[1] == "turn" and u[0].targets != 1 for u in self._uses]
         return np.array([*multi, False])[use]
 
+    def _one_target(self, use: np.ndarray) -> np.ndarray:
+        """Return, per use id of ``use`` (-1: none), whether it is a turn's ability with one target."""
+        one = [not isinstance(u, Dist) and u[1] == "turn" and u[0].targets == 1 for u in self._uses]
+        return np.array([*one, False])[use]
+
     def group_turn(
         self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
     ) -> tuple[Combatant, list[Combatant]]:
@@ -483,7 +488,10 @@ class LastOdysseyRound:
         is only cast once, and the resulting number determines whether they hit and the base damage
         they deal against each one separately", last-odyssey-attacks.txt; the joint table of
         ``multi_target_outcomes``, each foe's Shell as it stands), each foe's damage absorbed by its
-        own Shell first."""
+        own Shell first. A use with one target strikes ``foes[0]`` while it stands, else the first of
+        the others still standing ("the remaining attacks of the action under way go to the next
+        living foe by the same policy", CLARIFICATIONS.md, Encounters: the foes in the policy's order
+        as the turn began), with that foe's own table; the plan is not made again."""
         ups = [(f.shell_left > 0).astype(np.int64) for f in foes]
         # the damage play counts the foes a multi-target ability strikes beside the target
         counts = self.plan is None and len(foes) > 1 and self.reach > 1
@@ -499,13 +507,31 @@ class LastOdysseyRound:
             table[i, : len(x)] = x
         carry = _Uses(table[inverse])
         cost = np.array([0 if isinstance(u, Dist) else int(u[0].mp_cost) for u in self._uses] + [0], np.int64)
+        hp = np.array([int(self.sys.hit_points(m)) for m in models[: len(foes)]], np.int64)
         for j in range(width):
             use = carry.uses[:, j]
+            single = np.where(self._multi(use), -1, use)
+            # a use with one target strikes the first of the foes still standing (the target while it
+            # stands, else the next living foe by the policy: CLARIFICATIONS.md, Encounters)
+            up = np.stack([f.damage_taken < h for f, h in zip(foes, hp)], axis=1)
+            moves = self._one_target(use) & up.any(axis=1) & ~up[:, 0]
+            at = np.where(moves, up.argmax(axis=1), 0)
             me, first, got, damage, _ = self._draw(
-                me, foes[0], (carry, *foes[1:]), draw, np.where(self._multi(use), -1, use)
+                me, foes[0], (carry, _Uses(at), *foes[1:]), draw, np.where(at == 0, single, -1)
             )
-            carry = cast(_Uses, got[0])
-            foes = [self.hurt(first, damage), *cast(list[Combatant], list(got[1:]))]
+            carry, at = cast(_Uses, got[0]), cast(_Uses, got[1]).uses
+            foes = [self.hurt(first, damage), *cast(list[Combatant], list(got[2:]))]
+            if (at > 0).any():  # (the others: each against its foe's own table)
+                me, foes, carry, dealt = self._draw_multi(
+                    me,
+                    foes,
+                    carry,
+                    draw,
+                    np.where(at > 0, carry.uses[:, j], -1),
+                    models,
+                    at,
+                )
+                foes = [self.hurt(f, d) for f, d in zip(foes, dealt)]
             use = carry.uses[:, j]
             if self._multi(use).any():
                 me, foes, carry, dealt = self._draw_multi(
@@ -516,28 +542,38 @@ class LastOdysseyRound:
         return me, foes
 
     def _draw_multi(
-        self, me: Combatant, foes: list[Combatant], carry: _Uses, draw: Draw, use: np.ndarray, models: list[Any]
+        self,
+        me: Combatant,
+        foes: list[Combatant],
+        carry: _Uses,
+        draw: Draw,
+        use: np.ndarray,
+        models: list[Any],
+        at: np.ndarray | None = None,
     ) -> tuple[Combatant, list[Combatant], _Uses, list[np.ndarray]]:
-        """Return (me, foes, carry, the damage each foe takes) of one multi-target use per fight
-        (``use[i]``, -1: none): one row of the joint table of ``multi_target_outcomes`` against the
-        foes up to the ability's number of targets, as each one's Shell stands."""
+        """Return (me, foes, carry, the damage each foe takes) of one use per fight (``use[i]``, -1:
+        none): one row of the joint table of ``multi_target_outcomes`` against the foes from
+        ``at[i]`` (default the first) up to the ability's number of targets, as each one's Shell
+        stands (a use with one target: against foe ``at[i]`` alone)."""
         K = len(foes)
+        at = np.zeros(use.size, np.int64) if at is None else at
         ups = np.stack([(f.shell_left > 0).astype(np.int64) for f in foes], axis=1)
-        groups, inverse = row_groups(np.column_stack([use, ups]), None)
+        groups, inverse = row_groups(np.column_stack([use, at, ups]), None)
         cols = tuple(f"damage_{k}" for k in range(K))
         tables = []
         memo = self._multi_tables
         for key, _ in groups:
-            u, shells = key[0], key[1:]
+            u, a, shells = key[0], key[1], key[2:]
             if u < 0:
                 tables.append({**{c: np.zeros(1, np.int64) for c in cols}, "probability": np.ones(1)})
                 continue
             ability = self._uses[u][0]
-            n = K if ability.targets == "all" else min(K, int(ability.targets))
-            m_key = (u, shells[:n], tuple(id(x) for x in models[:n]))
+            n = K - a if ability.targets == "all" else min(K - a, int(ability.targets))
+            struck = models[a : a + n]
+            m_key = (u, shells[a : a + n], tuple(id(x) for x in struck))
             if m_key not in memo:
                 frame = self.sys.multi_target_outcomes(
-                    ability, self.me, models[:n], self.options, self._sits(models[:n], shells[:n])
+                    ability, self.me, struck, self.options, self._sits(struck, shells[a : a + n])
                 )
                 memo[m_key] = {
                     **{f"damage_{k}": frame[f"damage_{k}"].to_numpy().astype(np.int64) for k in range(n)},
@@ -546,7 +582,13 @@ class LastOdysseyRound:
             got = memo[m_key]
             size = got["probability"].size
             tables.append(
-                {**{c: got.get(c, np.zeros(size, np.int64)) for c in cols}, "probability": got["probability"]}
+                {
+                    **{
+                        c: got.get(f"damage_{k - a}", np.zeros(size, np.int64)) if k >= a else np.zeros(size, np.int64)
+                        for k, c in enumerate(cols)
+                    },
+                    "probability": got["probability"],
+                }
             )
         states, row = draw.row((me, *foes, carry), stacked(tables, inverse, cols))
         me = cast(Combatant, states[0])
