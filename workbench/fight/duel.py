@@ -34,7 +34,7 @@ from scipy import sparse
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
-from ..columns import Columns, distinct_rows, from_key_rows, key_rows, numbered
+from ..columns import Columns, distinct_columns, distinct_rows, from_key_rows, key_columns, key_rows, numbered
 from .draw import Enumerator
 from .round import FightRound, between_of, play
 
@@ -258,8 +258,10 @@ class _Duel:
         hit = np.asarray(getattr(foe2, foe2.POOL), np.int64) - j[draw.origin]
         dealt = [hit, own] if hit_first else [own, hit]
         # (the keys after by their rank among those met: the rows' order is that of the keys)
-        keys, rank = distinct_rows(key_rows((me2, foe2)))
-        uniq, inverse = distinct_rows(np.column_stack([draw.origin, *dealt, rank]))
+        # (the columns numbered as they are: stacking them first cost more than the numbering)
+        n = draw.origin.size
+        keys, rank = distinct_columns(key_columns((me2, foe2)), n)
+        uniq, inverse = distinct_columns([draw.origin, *dealt, rank], n)
         weight = np.bincount(inverse, weights=draw.weight, minlength=uniq.shape[0])
         dst = self.pairs.from_actor(keys, x)[uniq[:, 3]]
         own, hit = (uniq[:, 2], uniq[:, 1]) if hit_first else (uniq[:, 1], uniq[:, 2])
