@@ -123,3 +123,23 @@ def test_a_one_target_use_of_a_turn_over_several_foes_goes_to_the_next_foe_by_ha
     assert got.rounds["p_a_wins"][:2].to_list() == pytest.approx([0.49, 0.4263], abs=1e-12)
     sim = wb.encounter([claw], [PIP, PIP], simulate=True, fights=100_000, seed=5)
     assert abs(sim.rounds["p_a_wins"][0] - 0.49) < 4 * (0.49 * 0.51 / 100_000) ** 0.5
+
+
+@pytest.mark.parametrize("simulate", [False, True])
+def test_a_turn_over_several_foes_plans_the_actions_left_again_by_hand(simulate: bool) -> None:
+    """The Mage of test_the_actions_left_are_planned_again_against_the_next_foe_by_hand with a weak
+    Puff besides (strikes every foe, 2 action points, x0.1), so that its turn is played over both
+    foes (``group_turn``): against the Knight it still plays Bolt + Bolt, and when the first Bolt
+    fells the Knight (0.7) the action point left is planned against the Ogre: Slash (5.6 expected;
+    the Puff needs 2 action points). The Ogre loses 0.7 x 5.6 = 3.92 HP on average in round 1."""
+    puff = LO.Attack(name="Puff", kind="strike", targets="all", ap_cost=2, multiplier=0.1)
+    mage = MAGE.replace(abilities=(SLASH, BOLT, puff))
+    got = wb.encounter([mage], [KNIGHT, OGRE], max_rounds=1, simulate=simulate, fights=100_000, seed=4)
+    lost = 40 - got.creatures["mean_hp_left"][2]
+    if simulate:
+        slash = wb.turn_damage(MAGE, OGRE, plan=["Slash"])
+        sd = (0.7 * (slash.std() ** 2 + slash.mean() ** 2) - (0.7 * slash.mean()) ** 2) ** 0.5
+        assert lost == pytest.approx(3.92, abs=4 * sd / 100_000**0.5)
+    else:
+        assert got.exact
+        assert lost == pytest.approx(3.92, abs=1e-12)

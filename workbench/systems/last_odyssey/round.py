@@ -36,7 +36,7 @@ Rules:
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -64,6 +64,8 @@ __all__ = [
     "PHASE_TIMINGS",
 ]
 
+C = TypeVar("C", bound=Columns)
+
 #: the timings of abilities played between rounds (models.TIMINGS but "action")
 PHASE_TIMINGS = ("effect_phase", "paradigm_phase", "after_third_effect_phase")
 
@@ -90,6 +92,17 @@ class _Uses(Columns):
     own: the use ids of its turn (a row, -1 padded), or the anima a paradigm action spends."""
 
     uses: np.ndarray
+
+
+@dataclasses.dataclass
+class _GroupTurn(Columns):
+    """Per fight, what a turn over several foes carries through its draws (:meth:`~LastOdysseyRound.
+    group_turn`): the use ids of its plan (a row, -1 padded), the foe (its place among the turn's
+    foes) that plan was made against, and the action points left."""
+
+    uses: np.ndarray
+    aimed: np.ndarray
+    ap_left: np.ndarray
 
 
 def poison_damage(creature: Any) -> int:
@@ -351,6 +364,39 @@ class LastOdysseyRound:
         }
         return tuple(abilities[best_plan(plans, more)])
 
+    def _rest_plan(
+        self, shell_on: bool, mp: int, ap: int, foes: list[Any], ups: tuple[int, ...] = ()
+    ) -> tuple[Any, ...]:
+        """Return the abilities the damage play uses with the ``ap`` action points left of a turn and
+        ``mp`` MP left, against ``foes[0]`` (its Shell up or broken: ``shell_on``): "the turn's
+        remaining actions are planned again against that foe" (CLARIFICATIONS.md, Encounters). The
+        legal plans within those action points (``legal_plans``), the highest expected damage, a
+        multi-target ability counting the foes beside it (``foes[1:]``, their Shells up where
+        ``ups[1:]`` says so, :meth:`_beside`), ties to the first listed
+        (:func:`~workbench.turns.best_plan`); () when none."""
+        cache = self.__dict__.setdefault("_rest_plans", {})
+        key = (shell_on, mp, ap, ups, tuple(map(id, foes)))
+        got = cache.get(key)
+        if got is None:
+            a = self.me.replace(mp=mp)
+            t = foes[0]
+            sit = self.situation.replace(target_shell_points=int(self.sys.shell_points(t)) if shell_on else 0)
+            legal = self.sys.legal_plans(a, t, self.options, sit, action_points=ap)
+            got = ()
+            if legal:
+                table = self.sys.turn_tables([(a, t)] * len(legal), self.options, sit, plans=[x for _, x in legal])
+                dists = {legal[i][0]: table.dist(j) for j, i in enumerate(table.pair.tolist())}
+                more = {}
+                if len(foes) > 1:
+                    more = {
+                        label: sum(self._beside(x, ups, foes) for x in items if x.targets != 1)
+                        for label, items in legal
+                    }
+                if dists:
+                    got = tuple(dict(legal)[best_plan(dists, more)])
+            cache[key] = got
+        return got
+
     def _plan_uses(
         self,
         shell_on: bool,
@@ -488,10 +534,12 @@ class LastOdysseyRound:
         is only cast once, and the resulting number determines whether they hit and the base damage
         they deal against each one separately", last-odyssey-attacks.txt; the joint table of
         ``multi_target_outcomes``, each foe's Shell as it stands), each foe's damage absorbed by its
-        own Shell first. A use with one target strikes ``foes[0]`` while it stands, else the first of
-        the others still standing ("the remaining attacks of the action under way go to the next
-        living foe by the same policy", CLARIFICATIONS.md, Encounters: the foes in the policy's order
-        as the turn began), with that foe's own table; the plan is not made again."""
+        own Shell first. Once ``foes[0]`` has fallen, a use strikes from the first of the others still
+        standing ("the remaining attacks of the action under way go to the next living foe by the
+        same policy", CLARIFICATIONS.md, Encounters: the foes in the policy's order as the turn
+        began), with that foe's own table, and the damage play plans the action points left again
+        against it ("and the turn's remaining actions are planned again against that foe":
+        :meth:`_plan_again`)."""
         ups = [(f.shell_left > 0).astype(np.int64) for f in foes]
         # the damage play counts the foes a multi-target ability strikes beside the target
         counts = self.plan is None and len(foes) > 1 and self.reach > 1
@@ -501,56 +549,82 @@ class LastOdysseyRound:
             self._plan_uses(bool(k[0]), int(k[1]), label, (tuple(k[2:]), models) if counts and label is None else None)
             for k, label in groups
         ]
-        width = max((len(x) for x in seqs), default=0)
+        ap = int(self.sys.actions_per_turn(self.me, self.options))
+        again = self.plan is None and plan is None and len(foes) > 1  # (the damage play plans the rest again)
+        width = max([len(x) for x in seqs] + ([ap] if again else []), default=0)
         table = np.full((len(seqs), width), -1, np.int64)
         for i, x in enumerate(seqs):
             table[i, : len(x)] = x
-        carry = _Uses(table[inverse])
-        cost = np.array([0 if isinstance(u, Dist) else int(u[0].mp_cost) for u in self._uses] + [0], np.int64)
+        n = me.size
+        carry = _GroupTurn(table[inverse], np.zeros(n, np.int64), np.full(n, ap, np.int64))
         hp = np.array([int(self.sys.hit_points(m)) for m in models[: len(foes)]], np.int64)
         for j in range(width):
-            use = carry.uses[:, j]
-            single = np.where(self._multi(use), -1, use)
-            # a use with one target strikes the first of the foes still standing (the target while it
-            # stands, else the next living foe by the policy: CLARIFICATIONS.md, Encounters)
+            # the first foe still standing: the target while it stands, else the next living foe by
+            # the policy (in its order as the turn began: CLARIFICATIONS.md, Encounters)
             up = np.stack([f.damage_taken < h for f, h in zip(foes, hp)], axis=1)
-            moves = self._one_target(use) & up.any(axis=1) & ~up[:, 0]
-            at = np.where(moves, up.argmax(axis=1), 0)
+            first_up = np.where(up.any(axis=1), up.argmax(axis=1), 0)
+            if again:  # "the turn's remaining actions are planned again against that foe"
+                carry = self._plan_again(carry, j, first_up, me, foes, models)
+            use = carry.uses[:, j]
+            other = (self._one_target(use) | self._multi(use)) & (first_up > 0)
+            at = np.where(other | self._multi(use), first_up, 0)
+            # a use with one target on the turn's target: its own table; the others from the foe at
+            # ``at`` (each foe's own table, a multi-target use over the foes from there)
             me, first, got, damage, _ = self._draw(
-                me, foes[0], (carry, _Uses(at), *foes[1:]), draw, np.where(at == 0, single, -1)
+                me, foes[0], (carry, _Uses(at), *foes[1:]), draw, np.where(self._multi(use) | other, -1, use)
             )
-            carry, at = cast(_Uses, got[0]), cast(_Uses, got[1]).uses
+            carry, at = cast(_GroupTurn, got[0]), cast(_Uses, got[1]).uses
             foes = [self.hurt(first, damage), *cast(list[Combatant], list(got[2:]))]
-            if (at > 0).any():  # (the others: each against its foe's own table)
-                me, foes, carry, dealt = self._draw_multi(
-                    me,
-                    foes,
-                    carry,
-                    draw,
-                    np.where(at > 0, carry.uses[:, j], -1),
-                    models,
-                    at,
-                )
+            use = carry.uses[:, j]
+            rest = (self._one_target(use) & (at > 0)) | self._multi(use)
+            if rest.any():
+                me, foes, carry, dealt = self._draw_multi(me, foes, carry, draw, np.where(rest, use, -1), models, at)
                 foes = [self.hurt(f, d) for f, d in zip(foes, dealt)]
             use = carry.uses[:, j]
-            if self._multi(use).any():
-                me, foes, carry, dealt = self._draw_multi(
-                    me, foes, carry, draw, np.where(self._multi(use), use, -1), models
-                )
-                foes = [self.hurt(f, d) for f, d in zip(foes, dealt)]
-            me = me.replace(mp_left=me.mp_left - cost[carry.uses[:, j]])
+            mp_cost, ap_cost = self._costs()
+            me = me.replace(mp_left=me.mp_left - mp_cost[use])
+            carry = carry.replace(ap_left=carry.ap_left - ap_cost[use])
         return me, foes
+
+    def _costs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the MP and the action points each use id costs (-1, none: 0; a plan function's
+        Dist: 0)."""
+        mp = [0 if isinstance(u, Dist) else int(u[0].mp_cost) for u in self._uses]
+        ap = [0 if isinstance(u, Dist) else int(u[0].ap_cost) for u in self._uses]
+        return np.array([*mp, 0], np.int64), np.array([*ap, 0], np.int64)
+
+    def _plan_again(
+        self, carry: _GroupTurn, j: int, first_up: np.ndarray, me: Combatant, foes: list[Combatant], models: list[Any]
+    ) -> _GroupTurn:
+        """Return ``carry`` with the uses from ``j`` on planned again where the foe the turn's plan
+        was made against has fallen and the turn has uses and action points left: against the first
+        foe still standing, with the MP and action points left (:meth:`_rest_plan`, counting the
+        foes after it that a multi-target ability strikes)."""
+        moved = (first_up != carry.aimed) & (carry.uses[:, j] >= 0) & (carry.ap_left > 0)
+        if not moved.any():
+            return carry
+        idx = np.flatnonzero(moved)
+        shells = np.stack([(f.shell_left[idx] > 0).astype(np.int64) for f in foes], axis=1)
+        keys = np.column_stack([first_up[idx], me.mp_left[idx], carry.ap_left[idx], shells])
+        groups, inverse = row_groups(keys, None)
+        uses = carry.uses.copy()
+        uses[idx, j:] = -1
+        for g, ((a, mp, left, *sh), _) in enumerate(groups):
+            plan = self._rest_plan(bool(sh[a]), mp, left, list(models[a : len(foes)]), tuple(sh[a:]))
+            ids = [self._use((x, "turn")) for x in plan][: uses.shape[1] - j]
+            uses[idx[inverse == g], j : j + len(ids)] = ids
+        return carry.replace(uses=uses, aimed=np.where(moved, first_up, carry.aimed))
 
     def _draw_multi(
         self,
         me: Combatant,
         foes: list[Combatant],
-        carry: _Uses,
+        carry: C,
         draw: Draw,
         use: np.ndarray,
         models: list[Any],
         at: np.ndarray | None = None,
-    ) -> tuple[Combatant, list[Combatant], _Uses, list[np.ndarray]]:
+    ) -> tuple[Combatant, list[Combatant], C, list[np.ndarray]]:
         """Return (me, foes, carry, the damage each foe takes) of one use per fight (``use[i]``, -1:
         none): one row of the joint table of ``multi_target_outcomes`` against the foes from
         ``at[i]`` (default the first) up to the ability's number of targets, as each one's Shell
@@ -593,7 +667,7 @@ class LastOdysseyRound:
         states, row = draw.row((me, *foes, carry), stacked(tables, inverse, cols))
         me = cast(Combatant, states[0])
         foes = cast(list[Combatant], list(states[1 : K + 1]))
-        return me, foes, cast(_Uses, states[K + 1]), [row[c] for c in cols]
+        return me, foes, cast(C, states[K + 1]), [row[c] for c in cols]
 
 
 _TableKey = tuple[int, bool, bool]
@@ -815,23 +889,8 @@ class UseStep(LastOdysseyRound):
 
     def _rest_of_turn(self, shell_on: bool, mp: int, ap: int) -> int:
         """Return ``queued`` of the damage play's plan for the ``ap`` action points left of a turn,
-        ``mp`` MP left, against this round's foe (its Shell up or broken): the legal plans within
-        those action points (``legal_plans``), the one with the highest expected damage, ties to the
-        first listed (:func:`~workbench.turns.best_plan`); 0 when none."""
-        cache = self.whole.__dict__.setdefault("_rest_plans", {})  # (shared by the turn's steps)
-        got = cache.get((shell_on, mp, ap))
-        if got is None:
-            a, t, sit = self._plan_pair(shell_on, mp)
-            legal = self.sys.legal_plans(a, t, self.options, sit, action_points=ap)
-            got = 0
-            if legal:
-                table = self.sys.turn_tables([(a, t)] * len(legal), self.options, sit, plans=[x for _, x in legal])
-                dists = {legal[i][0]: table.dist(j) for j, i in enumerate(table.pair.tolist())}
-                if dists:
-                    chosen = dict(legal)[best_plan(dists)]
-                    got = self._code(tuple(self._use((x, "turn")) for x in chosen))
-            cache[(shell_on, mp, ap)] = got
-        return got
+        ``mp`` MP left, against this round's foe (:meth:`~LastOdysseyRound._rest_plan`)."""
+        return self._code(tuple(self._use((x, "turn")) for x in self._rest_plan(shell_on, mp, ap, [self.foe])))
 
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after this use (class docstring): at the turn's first, the plan queued with
