@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..columns import Columns, distinct_rows, from_key_rows, key_rows
+from ..columns import Columns, distinct_columns, from_key_rows, key_columns, key_rows
 from ..simulate.engine import Fights, Side
 from .draw import Enumerator, Sampler
 from .round import FightRound, between_of, play
@@ -133,7 +133,7 @@ class RoundSide(Side):
         """Return whether every distinct key of the fights ``idx`` is still (:meth:`settled`), each
         key enumerated once per side."""
         mine, theirs, _ = self._states(idx, foe)
-        keys, _ = distinct_rows(key_rows((mine, theirs)))
+        keys, _ = distinct_columns(key_columns((mine, theirs)), mine.size)
         new = [k for k in map(tuple, keys.tolist()) if k not in self._still]
         if new:
             rows = np.array(new, dtype=np.int64)
