@@ -97,3 +97,35 @@ def test_a_turn_with_no_roll_left_makes_no_attack(simulate: bool) -> None:
         assert got.exact
         assert left[3] == pytest.approx(63.95, abs=1e-12)
         assert left[4] == pytest.approx(65 - musket.mean() - 1.05, abs=1e-12)
+
+
+MAUL = U.Attack("Maul", "2d6", kind="melee", attack_bonus=0, two_handed=True)
+DAGGER = U.Attack("Dagger", "1d4", kind="melee", attack_bonus=9)
+DUELIST = U.Creature("Duelist", 10, 10, 10, weapons=[MAUL, DAGGER])
+
+
+@pytest.mark.parametrize("simulate", [False, True])
+def test_the_actions_left_are_planned_again_against_the_next_foe(simulate: bool) -> None:
+    """"... and the turn's remaining actions are planned again against that foe" (CLARIFICATIONS.md,
+    Encounters). The Duelist's two-handed Maul (+0, 2d6) and Dagger (+9, 1d4), against a 1-HP Dummy of AC 10 and
+    a Wall of AC 20: against the Dummy its turn is Push the Attack with the Maul twice (it hits AC 10
+    on 10..20 and deals 7 on average, the Dagger 2.5). When the first Maul fells the Dummy (0.55: a
+    hit fells 1 HP), its second action is planned again against the Wall: at -4 (the second attack
+    of the turn) the Maul hits AC 20 on a natural 20 only, the Dagger (+5) on 15..20, so it stabs.
+    The Wall loses 0.55 x (the Dagger's damage at +5 against it) on average in round 1, not 0.55 x
+    (the Maul's at -4). Each roll's damage is ``wb.turn_damage`` of that one Push the Attack, as
+    brute.py reads it."""
+    dummy, wall = U.Creature("Dummy", 1, 10, 10), U.Creature("Wall", 200, 20, 20)
+    plans = U.turn_plans(DUELIST, dummy)
+    assert max(plans, key=lambda k: plans[k].mean()) == "Push the Attack (Maul) + Push the Attack (Maul)"
+    dagger = wb.turn_damage(DUELIST.replace(weapons=(MAUL, DAGGER.replace(attack_bonus=5))), wall, plan=["Dagger"])
+    maul = wb.turn_damage(DUELIST.replace(weapons=(MAUL.replace(attack_bonus=-4), DAGGER)), wall, plan=["Maul"])
+    assert dagger.mean() > maul.mean()
+    got = wb.encounter([DUELIST], [dummy, wall], max_rounds=1, simulate=simulate, fights=100_000, seed=6)
+    lost = 200 - got.creatures["mean_hp_left"][2]
+    if simulate:
+        sd = (0.55 * (dagger.std() ** 2 + dagger.mean() ** 2) - (0.55 * dagger.mean()) ** 2) ** 0.5
+        assert lost == pytest.approx(0.55 * dagger.mean(), abs=4 * sd / 100_000**0.5)
+    else:
+        assert got.exact
+        assert lost == pytest.approx(0.55 * dagger.mean(), abs=1e-12)

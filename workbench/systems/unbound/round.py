@@ -267,6 +267,9 @@ class StepCombatant(Combatant):
     queued_plan: np.ndarray
     queued_roll: np.ndarray
     queued_braced: np.ndarray
+    #: 1 while a roll is about to be made on a foe other than the turn's target, fallen (the
+    #: encounter's ``retarget``): the actions after the one under way are planned again; 0 otherwise
+    replan: np.ndarray
 
 
 class RollStep(UnboundRound):
@@ -294,7 +297,9 @@ class RollStep(UnboundRound):
         return cast(
             tuple[StepCombatant, StepCombatant],
             tuple(
-                StepCombatant(**c.__dict__, queued_plan=none.copy(), queued_roll=0 * none, queued_braced=0 * none)
+                StepCombatant(
+                    **c.__dict__, queued_plan=none.copy(), queued_roll=0 * none, queued_braced=0 * none, replan=0 * none
+                )
                 for c in self.whole.start(passive)
             ),
         )
@@ -304,6 +309,46 @@ class RollStep(UnboundRound):
         step leaves them: as they are). An encounter passes those states over, and the step makes no
         attack (workbench/fight/encounter.py)."""
         return np.asarray(me.queued_plan) == -1, me
+
+    def retarget(self, me: StepCombatant) -> StepCombatant:
+        """Return my states as this roll finds them where the turn's target fell before it: the
+        damage play's marked to plan its actions after the one under way again against the foe
+        attacked now ("the remaining attacks of the action under way go to the next living foe ...
+        (same weapons, same penalties), and the turn's remaining actions are planned again against
+        that foe", CLARIFICATIONS.md, Encounters; :meth:`_planned_again`); a given plan keeps its
+        rolls."""
+        if self.plan is not None:
+            return me
+        return me.replace(replan=(np.asarray(me.queued_plan) >= 0).astype(np.int64))
+
+    def _planned_again(self, plan: int, roll: int, mask: int, foe_key: tuple[int, ...]) -> tuple[int, dict[str, int]]:
+        """Return (the plan played from roll ``roll`` on, the turn's consequences) where the turn's
+        target fell before that roll: among the attacker's plans (:meth:`_labels`) whose actions
+        begin with those of plan ``plan`` up to the action of its last roll made (that action's
+        rolls go on with the same weapons), the one whose rolls left deal the most expected damage to
+        the foe as it stands (``foe_key``), ties to the first listed; its consequences as
+        :meth:`_begun` works them out."""
+        cache = self.whole.__dict__.setdefault("_again_at", {})
+        at = (plan, roll, mask, foe_key)
+        got = cache.get(at)
+        if got is None:
+            slots = self._slots(plan, mask)
+            labels = self._labels()
+            actions = self.sys.turn_actions(self.me, self.options, self._plain())
+            done = actions[labels[plan]][: slots[roll - 1].action + 1] if 0 < roll <= len(slots) else None
+            best, score = plan, -1.0
+            for k, label in enumerate(labels):
+                if done is None or actions[label][: len(done)] != done:
+                    continue
+                left = self._slots(k, mask)
+                mean = sum(
+                    float(t["damage"] @ t["probability"])
+                    for t in (self._roll_table(k, r, mask, foe_key) for r in range(roll, len(left)))
+                )
+                if mean > score + 1e-12:  # (ties to the first listed)
+                    best, score = k, mean
+            got = cache[at] = (best, self._begun((*foe_key, mask), labels[best])[1])
+        return got
 
     def _labels(self) -> list[str]:
         """Return the attacker's plans in a fixed order (``turn_actions``: they depend on the attacker,
@@ -411,6 +456,24 @@ class RollStep(UnboundRound):
                 shield_touch_ac_lost=after["touch_lost"],
                 braced=after["braced"],
             )
+        again = np.asarray(m.replan) > 0
+        if again.any():  # the turn's target fell: the actions after the one under way planned again
+            idx = np.flatnonzero(again)
+            cells, back = distinct_rows(np.column_stack([planned[idx], roll[idx], mask[idx], foe_keys[idx]]))
+            found = [self._planned_again(g, r, b, tuple(fk)) for g, r, b, *fk in cells.tolist()]
+            planned = planned.copy()
+            planned[idx] = np.array([f[0] for f in found], np.int64)[back]
+            changes = {}
+            for name, c in (
+                ("wild_penalty", "penalty"),
+                ("shield_ac_lost", "ac_lost"),
+                ("shield_touch_ac_lost", "touch_lost"),
+                ("braced", "braced"),
+            ):  # (the consequences of the turn as now planned)
+                column = np.array(getattr(m, name), np.int64)
+                column[idx] = np.array([f[1][c] for f in found], np.int64)[back]
+                changes[name] = column
+            m = m.replace(**changes, replan=np.zeros(n, np.int64))
         code = np.column_stack([planned, roll, mask, foe_keys])
         uniq, inverse = distinct_rows(code)
         nothing = {"damage": np.zeros(1, np.int64), "probability": np.ones(1)}
