@@ -96,8 +96,8 @@ class _Uses(Columns):
 
 @dataclasses.dataclass
 class _GroupTurn(Columns):
-    """Per fight, what a turn over several foes carries through its draws (:meth:`~LastOdysseyRound.
-    group_turn`): the use ids of its plan (a row, -1 padded), the foe (its place among the turn's
+    """Per fight, what a turn over several foes carries through its draws
+    (:meth:`LastOdysseyRound.group_turn`): the use ids of its plan (a row, -1 padded), the foe (its place among the turn's
     foes) that plan was made against, and the action points left."""
 
     uses: np.ndarray
@@ -463,9 +463,8 @@ class LastOdysseyRound:
         foes (``group_turn`` plays the turn over them) or when a plan function gives its damage."""
         got = self.__dict__.get("_steps")
         if got is None:
-            most = int(
-                self.sys.actions_per_turn(self.me, self.options)
-            )  # (every use costs an action point, or the turn's last)
+            # (every use costs an action point, or is the turn's last: at most one use a point)
+            most = int(self.sys.actions_per_turn(self.me, self.options))
             whole = callable(self.plan) and not is_sequence_plan(self.plan)
             if most <= 1 or whole or self.reach > 1:
                 got = [self]

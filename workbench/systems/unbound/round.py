@@ -36,6 +36,7 @@ from ...dist import Dist
 from ...fight.draw import Draw
 from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
+from ...turns import first_best
 
 __all__ = ["Combatant", "RollStep", "StepCombatant", "UnboundRound", "braced_mask", "state_effects"]
 
@@ -335,20 +336,19 @@ class RollStep(UnboundRound):
             slots = self._slots(plan, mask)
             labels = self._labels()
             actions = self.sys.turn_actions(self.me, self.options, self._plain())
-            done = actions[labels[plan]][: slots[roll - 1].action + 1] if 0 < roll <= len(slots) else None
-            best, score = plan, -1.0
-            for k, label in enumerate(labels):
-                if done is None or actions[label][: len(done)] != done:
-                    continue
-                left = self._slots(k, mask)
-                mean = sum(
-                    float(t["damage"] @ t["probability"])
-                    for t in (self._roll_table(k, r, mask, foe_key) for r in range(roll, len(left)))
-                )
-                if mean > score + 1e-12:  # (ties to the first listed)
-                    best, score = k, mean
+            done = actions[labels[plan]][: slots[roll - 1].action + 1]
+            same = [k for k, label in enumerate(labels) if actions[label][: len(done)] == done]
+            means = [self._mean_left(k, roll, mask, foe_key) for k in same]
+            # (the one tie rule of the engine's plan choice: the first listed of the best)
+            best = same[int(first_best(np.array(means), np.zeros(len(same), np.int64), 1)[0])]
             got = cache[at] = (best, self._begun((*foe_key, mask), labels[best])[1])
         return got
+
+    def _mean_left(self, plan: int, roll: int, mask: int, foe_key: tuple[int, ...]) -> float:
+        """Return the expected damage of plan ``plan``'s rolls from ``roll`` on (begun with ``mask``
+        braced) against the foe as it stands (``foe_key``)."""
+        tables = (self._roll_table(plan, r, mask, foe_key) for r in range(roll, len(self._slots(plan, mask))))
+        return sum(float(t["damage"] @ t["probability"]) for t in tables)
 
     def _labels(self) -> list[str]:
         """Return the attacker's plans in a fixed order (``turn_actions``: they depend on the attacker,
