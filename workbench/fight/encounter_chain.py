@@ -32,7 +32,7 @@ import numpy as np
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
-from ..columns import from_key_rows, key_rows
+from ..columns import Columns, from_key_rows, key_rows
 from .chain import enumerated
 from .draw import Enumerator
 from .encounter import Encounter, Tally, flanked_by_later, later_allies
@@ -387,15 +387,27 @@ class _Chain:
                 into(key)[...] += m
         return self.harvest(acc, tally, r)
 
+    def state(self, i: int, ki: _Key) -> Columns:
+        """Return creature i's state (one row) of its key part ``ki``."""
+        (got,) = from_key_rows((self.types[i],), np.array([ki], dtype=np.int64))
+        return got
+
+    @staticmethod
+    def key_part(state: Columns) -> _Key:
+        """Return the key part of a creature's state (one row)."""
+        return tuple(int(v) for v in key_rows((state,))[0].tolist())
+
+    def with_part(self, key: _Key, i: int, ki: _Key) -> _Key:
+        """Return ``key`` with creature i's part ``ki``."""
+        return key[: self.offset[i]] + ki + key[self.offset[i + 1] :]
+
     def passed(self, i: int, k: int, ki: _Key) -> _Key | None:
         """Return creature i's key part ``ki`` as step ``k`` of its turn passes it over (the turn has
         nothing left: ``Encounter.idle``), or None where it plays the step; asked once per key part."""
         memo = ("idle", i, k, ki)
         if memo not in self.cache:
-            (state,) = from_key_rows((self.types[i],), np.array([ki], dtype=np.int64))
-            got = self.enc.idle(i, k, state)
-            over = got is not None and bool(got[0][0])
-            self.cache[memo] = tuple(int(v) for v in key_rows((got[1],))[0].tolist()) if over else None  # type: ignore[index]
+            got = self.enc.idle(i, k, self.state(i, ki))
+            self.cache[memo] = self.key_part(got[1]) if got is not None and bool(got[0][0]) else None
         return self.cache[memo]
 
     def retargeted(self, key: _Key, i: int, k: int) -> _Key:
@@ -404,20 +416,16 @@ class _Chain:
         ki = self.part(key, i)
         memo = ("retarget", i, k, ki)
         if memo not in self.cache:
-            (state,) = from_key_rows((self.types[i],), np.array([ki], dtype=np.int64))
-            got = self.enc.retarget(i, k, state)
-            self.cache[memo] = ki if got is None else tuple(int(v) for v in key_rows((got,))[0].tolist())
-        new = self.cache[memo]
-        return key if new == ki else key[: self.offset[i]] + new + key[self.offset[i + 1] :]
+            got = self.enc.retarget(i, k, self.state(i, ki))
+            self.cache[memo] = ki if got is None else self.key_part(got)
+        return self.with_part(key, i, self.cache[memo])
 
     def refunded(self, mass: dict[_Key, np.ndarray], i: int, refunded: Any) -> dict[_Key, np.ndarray]:
         """Return ``mass`` with creature i's part of each key as its round's hook ``refunded`` leaves
         it (the state a refunded action starts from)."""
         out: dict[_Key, np.ndarray] = {}
         for key, m in mass.items():
-            (state,) = from_key_rows((self.types[i],), np.array([self.part(key, i)], dtype=np.int64))
-            ki = tuple(int(v) for v in key_rows((refunded(state),))[0].tolist())
-            k2 = key[: self.offset[i]] + ki + key[self.offset[i + 1] :]
+            k2 = self.with_part(key, i, self.key_part(refunded(self.state(i, self.part(key, i)))))
             out[k2] = out[k2] + m if k2 in out else m
         return out
 

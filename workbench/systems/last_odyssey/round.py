@@ -346,24 +346,6 @@ class LastOdysseyRound:
                 self._beside_means[key] = float(sum((frame[f"damage_{k}"].to_numpy() * p).sum() for k in range(1, n)))
         return self._beside_means[key]
 
-    def _choose_in_group(
-        self, shell_on: bool, mp: int, ups: tuple[int, ...], models: list[Any]
-    ) -> tuple[Any, ...] | None:
-        """Return the abilities of the damage play's turn in an encounter: the plan of the highest
-        expected damage counting every foe it strikes, "a multi-target ability's [damage] to each
-        target" (CLARIFICATIONS.md, Encounters: Targets): each use of an ability with more than one
-        target adds its mean damage to the foes beside its target (``models[1:]``, their Shells up
-        where ``ups[1:]`` says so); ties to the first listed (:func:`~workbench.turns.best_plan`)."""
-        sit = self.situation.replace(target_shell_points=self.full_shell if shell_on else 0)
-        plans = self.sys.turn_plans(self.me.replace(mp=mp), self.foe, self.options, sit)
-        if not plans:
-            return None
-        abilities = {label: [self.sys.attack_named(self.me, x) for x in label.split(" + ")] for label in plans}
-        more = {
-            label: sum(self._beside(a, ups, models) for a in got if a.targets != 1) for label, got in abilities.items()
-        }
-        return tuple(abilities[best_plan(plans, more)])
-
     def _rest_plan(
         self, shell_on: bool, mp: int, ap: int, foes: list[Any], ups: tuple[int, ...] = ()
     ) -> tuple[Any, ...]:
@@ -409,7 +391,8 @@ class LastOdysseyRound:
         """Return the use ids of the turn from (the foe's Shell up, ``mp`` MP left): the plan
         ``label`` (optimal play's choice) or, None, the damage play's (:meth:`_choose`); ``beside``:
         in an encounter, (each struck foe's Shell up, their creatures), the damage play's counting
-        the foes a multi-target ability strikes beside its target (:meth:`_choose_in_group`).
+        the foes a multi-target ability strikes beside its target, "a multi-target ability's
+        [damage] to each target" (CLARIFICATIONS.md, Encounters: Targets; :meth:`_rest_plan`).
         The plan's tables are built with it (``tables`` False: left to the caller, which builds
         many rounds' at once, :meth:`prepare_turns`; a draw builds what it still misses); ``plans``:
         the state's ``turn_plans`` when the caller has them."""
@@ -417,8 +400,10 @@ class LastOdysseyRound:
         if k not in self._plans:
             if label is not None:
                 got: Any = tuple(self.sys.attack_named(self.me, x) for x in label.split(" + "))
-            elif beside is not None:
-                got = self._choose_in_group(shell_on, mp, *beside)
+            elif beside is not None:  # (a whole turn's action points: the plan counting every foe it strikes)
+                ups, models = beside
+                ap = int(self.sys.actions_per_turn(self.me, self.options))
+                got = self._rest_plan(shell_on, mp, ap, models, ups) or None
             elif self.key is None:
                 got = self._choose(shell_on, mp, plans)
             else:
@@ -488,7 +473,7 @@ class LastOdysseyRound:
         for i, s in enumerate(seqs):
             table[i, : len(s)] = s
         carry = _Uses(table[inverse])
-        cost = np.array([0 if isinstance(u, Dist) else int(u[0].mp_cost) for u in self._uses] + [0], np.int64)
+        cost = self._costs()[0]
         for j in range(width):
             me, foe, got, damage, _ = self._draw(me, foe, (carry,), draw, carry.uses[:, j])
             carry = cast(_Uses, got[0])
