@@ -650,7 +650,9 @@ def test_a_long_duel_does_not_block_the_damage_tab(app) -> None:
     app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Duel").first.click()
     win = f"{expected.p_a_wins:.2%}"
     assert text_becomes(duel.locator(".wb-duel-stats .wb-a"), win, APP_READY_MS) == win
-    assert "preview" not in duel.locator(".wb-duel-badge").inner_text()
+    # The stats and the badge are two widgets, painted by two messages: wait for the second.
+    badge = _text_until(duel.locator(".wb-duel-badge"), lambda seen: "preview" not in seen, STEP_MS)
+    assert "preview" not in badge, badge
     assert not app.problems, app.problems
 
 
