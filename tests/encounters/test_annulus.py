@@ -114,16 +114,16 @@ def test_an_area_set_strikes_the_foes_in_its_area(area: str | None, struck: int)
     first_round = float(got.rounds["p_a_wins"][0])
     want = 3375 / 4096 if struck == 3 else 0.0
     assert abs(first_round - want) <= 4 * np.sqrt(want * (1 - want) / fights) + 1e-12
-    # round 1 alone: each Mouse in the area survives it with 1/16 (one Blast); a set with no area is
-    # not spent, so the target takes both actions' Blasts, (1/16)^2; a Mouse outside is never struck
+    # round 1 alone: each Mouse in the area survives it with 1/16 (one Blast); a Mouse outside is
+    # never struck. A set with no area is not spent: the target takes the first Blast, and the
+    # second too where it stood (1/16 x 1/16 = 1/256 it survives both); where the first felled it
+    # (15/16), "the remaining attacks ... go to the next living foe" (CLARIFICATIONS.md,
+    # Encounters): the second Mouse survives 1/16 + 15/16 x 1/16 = 31/256, the third is not struck
     one = wb.encounter([blaster], [mouse] * 3, max_rounds=1, fights=fights, seed=12)
     survives = one.creatures["p_survives"].to_list()[1:]
-    alive = 1 / 16 if area else 1 / 256
-    for k, p in enumerate(survives):
-        if k < struck:
-            assert abs(p - alive) <= 4 * np.sqrt(alive * (1 - alive) / fights)
-        else:
-            assert p == 1.0
+    want_alive = [1 / 16] * struck + [1.0] * (3 - struck) if area else [1 / 256, 31 / 256, 1.0]
+    for p, alive in zip(survives, want_alive, strict=True):
+        assert abs(p - alive) <= 4 * np.sqrt(alive * (1 - alive) / fights) + 1e-12
 
 
 def test_an_area_set_reach_is_its_area() -> None:
@@ -238,9 +238,18 @@ def test_the_plan_counts_the_area_set_on_every_foe_it_strikes() -> None:
     and the Blast, an area set, once until it recharges, so the plans are Blast + Jab (4.9375 on the
     target) and Jab + Jab (5.875). Against one Mouse Jab + Jab is the plan, as in a duel. Against
     three, Blast + Jab also strikes the other two Mice: 4.9375 + 2 x 2 = 8.9375 > 5.875, so it is
-    played: in round 1 the target survives both uses with (1/16)^2 = 1/256, each other Mouse the
-    Blast with 1/16, and all three fall with (255/256)(15/16)^2 = 57375/65536 (with Jab + Jab the
-    other Mice are never struck in round 1). Against two: 4.9375 + 2 > 5.875, the Blast again."""
+    played. Against two: 4.9375 + 2 > 5.875, the Blast again.
+
+    In round 1 the Blast strikes every Mouse; the Jab strikes the target where it stood, else (the
+    Blast felled it, 15/16) "the remaining attacks ... go to the next living foe" (CLARIFICATIONS.md,
+    Encounters; the one action left planned again: the Jab, the Blast spent). The target survives
+    both uses with (1/16)^2 = 1/256. The second Mouse survives the Blast with 1/16 and then the Jab
+    where it comes its way (the target fell): 1/16 x (1/16 + 15/16 x 1/16) = 31/4096. The third is
+    Jabbed only where the first two fell to the Blast: 1/16 x (1 - (15/16)^2 x 15/16) = 721/65536.
+    All three fall: the target to the Blast (15/16) with the other two felled by it (225/256) or one
+    of them left for the Jab (2 x 15/16 x 1/16 x 15/16 = 450/4096), or the target to the Jab
+    (1/16 x 15/16) with both others to the Blast: 15/16 x 4050/4096 + 1/16 x 15/16 x 225/256 =
+    64125/65536 (57375/65536 were the Jab kept on the fallen target)."""
     A = wb.system("annulus")
     blast = A.Attack(name="Blast", defense="toughness", upgrades={"Burst": 1})
     jab = A.Attack(name="Jab", defense="toughness", upgrades={"Bully": 1})
@@ -249,12 +258,12 @@ def test_the_plan_counts_the_area_set_on_every_foe_it_strikes() -> None:
     means = {k: v.mean() for k, v in A.turn_plans(blaster, mouse).items()}
     assert means == pytest.approx({"Blast + Jab": 4.9375, "Jab + Jab": 5.875}, abs=1e-12)
     fights = 40_000
-    for n, survive in [(1, [1 / 256]), (2, [1 / 256, 1 / 16]), (3, [1 / 256, 1 / 16, 1 / 16])]:
+    for n, survive in [(1, [1 / 256]), (2, [1 / 256, 31 / 4096]), (3, [1 / 256, 31 / 4096, 721 / 65536])]:
         got = wb.encounter([blaster], [mouse] * n, max_rounds=1, fights=fights, seed=12)
-        for p, want in zip(got.creatures["p_survives"].to_list()[1:], survive):
+        for p, want in zip(got.creatures["p_survives"].to_list()[1:], survive, strict=True):
             assert abs(p - want) <= 4 * np.sqrt(want * (1 - want) / fights)
-    all_three = 255 / 256 * (15 / 16) ** 2
-    assert all_three == pytest.approx(57375 / 65536, abs=1e-15)
+    all_three = 15 / 16 * (225 / 256 + 2 * 15 / 16 * 1 / 16 * 15 / 16) + 1 / 16 * 15 / 16 * 225 / 256
+    assert all_three == pytest.approx(64125 / 65536, abs=1e-15)
     first = float(got.rounds["p_a_wins"][0])  # (the three Mice's encounter, the loop's last)
     assert abs(first - all_three) <= 4 * np.sqrt(all_three * (1 - all_three) / fights)
     # the plan chosen at the start of the turn, with 0, 1 and 2 other Mice standing in the area
@@ -382,3 +391,61 @@ def test_allies_in_area_is_refused_where_there_are_no_area_sets() -> None:
         wb.encounter([a, a], [b], allies_in_area=1)
     assert err.value.field == "allies_in_area"
     assert wb.encounter([a, a], [b], allies_in_area=0).p_a_wins == wb.encounter([a, a], [b]).p_a_wins
+
+
+def _duelist() -> tuple:
+    """The Duelist (the Giant Centipede's stats) holds Stab (against Agility) and Crush (against
+    Toughness), each 4 dice at 4+, a success 1 damage less the defense; the Turtle (Agility 0,
+    Toughness 4) and the Flea (Agility 4, Toughness 0) have 1 hit point each."""
+    A = wb.system("annulus")
+    stab = A.Attack(name="Stab", defense="agility", upgrades={})
+    crush = A.Attack(name="Crush", defense="toughness", upgrades={})
+    duelist = CAT.creature("Giant Centipede").replace(name="Duelist", attack_sets=(stab, crush))
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    rat = CAT.creature("Rat").replace(endurance=0, vitality=1, attack_sets=(nibble,))
+    turtle = rat.replace(name="Turtle", agility=0, toughness=4)
+    flea = rat.replace(name="Flea", agility=4, toughness=0)
+    return stab, crush, duelist, turtle, flea
+
+
+@pytest.mark.parametrize("targeting", ["focus", "spread", "random"])
+def test_the_uses_left_after_a_kill_go_to_the_next_foe_planned_again(targeting: str) -> None:
+    """CLARIFICATIONS.md, Encounters: "If the target dies part-way through the turn, the remaining
+    attacks of the action under way go to the next living foe by the same policy, and the turn's
+    remaining actions are planned again against that foe".
+
+    Worked by hand: a use fells the Turtle with Stab (4 dice at 1/2, Agility 0: 1 - (1/2)^4 = 15/16),
+    never with Crush (Toughness 4 takes every success); the Flea the other way round. Against the
+    Turtle the Duelist's plan is Stab + Stab; where the first Stab fells it (15/16) the one action
+    left is planned again against the Flea: Crush, which fells it with 15/16. Both fall in round 1
+    with 15/16 x 15/16 = 225/256 = 0.87890625 (the Duelist acts first). Targeting the Flea first
+    (random) is the same turn mirrored. Had the action kept its Stab (the plan given as Stab, "as
+    often as the turn allows"), the Flea would never fall in round 1."""
+    stab, crush, duelist, turtle, flea = _duelist()
+    assert wb.damage(stab, duelist, turtle).sf(1) == pytest.approx(15 / 16, abs=1e-12)
+    assert wb.damage(crush, duelist, turtle).sf(1) == 0.0
+    assert wb.damage(crush, duelist, flea).sf(1) == pytest.approx(15 / 16, abs=1e-12)
+    assert wb.damage(stab, duelist, flea).sf(1) == 0.0
+    fights = 40_000
+    got = wb.encounter([duelist], [turtle, flea], targeting=targeting, max_rounds=1, fights=fights, seed=21)
+    both = float(got.rounds["p_a_wins"][0])
+    want = 225 / 256
+    assert abs(both - want) <= 4 * np.sqrt(want * (1 - want) / fights)
+    kept = wb.encounter([(duelist, stab)], [turtle, flea], targeting="focus", max_rounds=1, fights=fights, seed=21)
+    assert float(kept.rounds["p_a_wins"][0]) == 0.0
+    # the kept Stab reached the Flea (the Turtle fell first) and dealt nothing: the Turtle falls
+    # with 1 - (1/16)^2 = 255/256 either way
+    turtle_falls = 1 - kept.creatures["p_survives"][1]
+    assert abs(turtle_falls - 255 / 256) <= 4 * np.sqrt(255 / 256 / 256 / fights)
+
+
+def test_a_turn_strikes_as_many_foes_as_it_has_uses() -> None:
+    """In an encounter a turn of two uses may strike two foes (the first felled by the first use), so
+    the turn is handed the target and the next living foe; an area set adds its area (a Burst 3)."""
+    _, _, duelist, turtle, flea = _duelist()
+    sys_ = wb.system("annulus")
+    alone = sys_.fight_round(duelist, turtle)
+    assert alone.reach == 1  # (a duel: one foe)
+    assert alone.in_group([turtle, flea], [duelist]).reach == 2
+    _, blaster, mouse = _blaster("Burst")
+    assert sys_.fight_round(blaster, mouse).in_group([mouse] * 3, [blaster]).reach == 3 + 2 - 1

@@ -538,12 +538,6 @@ class _Play:
             rows = np.flatnonzero(acting)
         if not rows.size:
             return b
-        reach = enc.reach(actor)
-        if reach > 1 or enc.allies_struck(actor):  # (a turn over several foes: played on a copy)
-            inside = np.zeros(b.n, dtype=bool)
-            inside[rows] = True
-            sub, target = self.targets(b.take(inside), actor)
-            return _Batch.concat([b.take(~inside), self.group(sub, actor, target, reach)])
         # the acting rows, each creature's state taken only where the policy reads it
         up = alive[rows]
         sub = _Batch(
@@ -559,6 +553,9 @@ class _Play:
         if enc.targeting == "focus":  # (the foes' HP left read on the whole batch: no state taken)
             left = np.stack([enc.left(f, b.states[f]) for f in enc.foes(actor)], axis=1)[rows]
         sub, target = self.targets(sub, actor, up, left)
+        reach = enc.reach(actor)
+        if reach > 1 or enc.allies_struck(actor):  # (a turn over several foes)
+            return self.group(b, actor, rows, target, reach, up, left)
         if k:  # a later step of the turn: its target while it stands ("one living foe ... at the start of its turn")
             keep = (sub.aim >= 0) & up[np.arange(sub.n), np.maximum(sub.aim, 0)]
             target = np.where(keep, sub.aim, target)
@@ -596,57 +593,70 @@ class _Play:
                         b = self.step(b, actor, k, again)
         return b
 
-    def group(self, b: _Batch, actor: int, target: np.ndarray, reach: int) -> _Batch:
-        """Return the fights after ``actor``'s turn over several foes (its round's ``ready``, then its
-        ``group_turn``): its target, then the next living foes by the same policy (random: in listed
-        order), up to ``reach``; then its living allies in listed order, up to ``allies_struck`` (an
-        area set strikes them too, ``Encounter.allies_in_area``)."""
+    def group(
+        self,
+        b: _Batch,
+        actor: int,
+        rows: np.ndarray,
+        target: np.ndarray,
+        reach: int,
+        alive: np.ndarray,
+        left: np.ndarray | None,
+    ) -> _Batch:
+        """Return the fights after ``actor``'s turn over several foes in the fights ``rows`` of ``b``
+        (its round's ``ready``, then its ``group_turn``): its ``target``, then the next living foes by
+        the same policy (random: in listed order), up to ``reach``; then its living allies in listed
+        order, up to ``allies_struck`` (an area set strikes them too, ``Encounter.allies_in_area``).
+        ``alive``: :meth:`alive` of those rows, ``left``: the foes' HP left there (``focus``). Each
+        creature's state is written back in place (the other rows and creatures untouched)."""
         enc = self.enc
         foes = enc.foes(actor)
-        alive = self.alive(b)[:, foes]
+        up = alive[:, foes]
         big = np.iinfo(np.int64).max // 4
         if enc.targeting == "focus":
-            score = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
+            score = np.asarray(left).copy()
         elif enc.targeting == "spread":
-            score = b.hits[:, foes].copy()
+            score = b.hits[rows][:, foes].copy()
         else:
-            score = np.broadcast_to(np.arange(len(foes)), alive.shape).copy()
-        score = np.where(alive, score, big)
+            score = np.broadcast_to(np.arange(len(foes)), up.shape).copy()
+        score = np.where(up, score, big)
         score[foes[None, :] == target[:, None]] = -1
         order = np.argsort(score, axis=1, kind="stable")[:, :reach]
-        struck = np.where(np.take_along_axis(alive, order, axis=1), foes[order], -1)
+        struck = np.where(np.take_along_axis(up, order, axis=1), foes[order], -1)
         n_allies = enc.allies_struck(actor)
         if n_allies:  # the first living allies in listed order
             mates = enc.allies(actor)
-            up = self.alive(b)[:, mates]
-            rank = np.where(up, np.cumsum(up, axis=1), n_allies + 1)
+            near_up = alive[:, mates]
+            rank = np.where(near_up, np.cumsum(near_up, axis=1), n_allies + 1)
             near = [
                 np.where((rank == k).any(axis=1), mates[np.argmax(rank == k, axis=1)], -1)
                 for k in range(1, n_allies + 1)
             ]
             struck = np.column_stack([struck, *near])
-        parts = []
         uniq, inverse = np.unique(struck, axis=0, return_inverse=True)
         for g, row in enumerate(uniq.tolist()):
             tup = [int(t) for t in row[: struck.shape[1] - n_allies] if t >= 0]
             friends = [int(t) for t in row[struck.shape[1] - n_allies :] if t >= 0]
-            sub = b.take(inverse.ravel() == g)
+            idx = rows[inverse.ravel() == g]
             rnd = enc.round_of(actor, tup[0])
             draw = Sampler(self.rng)
             # the dice its turn rolls before its plan (play's "ready"), then the turn over the foes
-            me, first = play(rnd, sub.states[actor], sub.states[tup[0]], draw, ("ready",))
+            me, first = play(rnd, b.states[actor].take(idx), b.states[tup[0]].take(idx), draw, ("ready",))
             everyone = [*tup, *friends]
             more = {"allies": len(friends)} if friends else {}
-            me, hit = rnd.group_turn(  # type: ignore[attr-defined]
-                me, [first, *(sub.states[t] for t in everyone[1:])], draw, [enc.creatures[t] for t in everyone], **more
+            me, hit, attacked = rnd.group_turn(  # type: ignore[attr-defined]
+                me,
+                [first, *(b.states[t].take(idx) for t in everyone[1:])],
+                draw,
+                [enc.creatures[t] for t in everyone],
+                **more,
             )
-            sub.states[actor] = me
+            b.states[actor].put(idx, me)
             for t, s in zip(everyone, hit):
-                sub.states[t] = s
-            for t in tup:
-                sub.hits[:, t] += 1
-            parts.append(sub)
-        return _Batch.concat(parts)
+                b.states[t].put(idx, s)
+            for x, t in enumerate(tup):  # the attacks made on each foe this round (spread targeting)
+                b.hits[idx, t] += attacked[:, x]
+        return b
 
     def between(self, b: _Batch, actor: int, opening: bool) -> _Batch:
         """Return the fights after ``actor``'s acts between rounds (Last Odyssey's phases; ``opening``:

@@ -494,7 +494,7 @@ class _Chain:
             rows = np.array([sum(k, ()) for k in new], dtype=np.int64).reshape(len(new), -1)
             states = from_key_rows(types, rows)
             draw = Enumerator(rows.shape[0])
-            me, foes = rnd.group_turn(states[0], list(states[1:]), draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
+            me, foes, _ = rnd.group_turn(states[0], list(states[1:]), draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
             after = (me, *foes)
             data = np.column_stack(
                 [draw.origin, *[np.asarray(getattr(x, x.POOL), dtype=np.int64) for x in after], key_rows(after)]

@@ -155,6 +155,7 @@ class _Turn(Columns):
     given: np.ndarray  # the plan label given for the fight (index into AnnulusRound._labels), -1: none
     attacking: np.ndarray
     free: np.ndarray  # may make recovery checks
+    at: np.ndarray  # in an encounter: the foe struck now, its place among the turn's foes (0: the target)
 
 
 @dataclasses.dataclass
@@ -252,7 +253,7 @@ class _Striker:
         # (hashed once: every table lookup of a level hashes it, models and all)
         self.memo = hashed(("annulus", me, foe, options, situation))
         self.tables: dict[tuple[int, ...], dict[str, np.ndarray]] = {}
-        self.plan_row: dict[tuple[int, ...], int] = {}
+        self.plan_row: dict[tuple[Any, ...], int] = {}
         self.plan_list: list[tuple[int, ...]] = []
         self._steps: np.ndarray | None = None
         self._legal: dict[tuple[int, tuple[int, ...], int], dict[str, tuple[int, ...]]] = {}
@@ -497,6 +498,15 @@ class _Striker:
             rows.append(self.plan_row[key])
         return np.array(rows, dtype=np.int64)[inverse.ravel()]
 
+    def row_of(self, sets: tuple[int, ...]) -> int:
+        """Return the row in :meth:`steps` of the plan that uses ``sets`` in order (added if new)."""
+        key = ("sets", *sets)
+        if key not in self.plan_row:
+            self.plan_row[key] = len(self.plan_list)
+            self.plan_list.append(tuple(sets))
+            self._steps = None
+        return self.plan_row[key]
+
     def steps(self) -> np.ndarray:
         """Return the sets of every plan met, one column per plan and one row per use (-1: none)."""
         if self._steps is None:
@@ -629,9 +639,18 @@ class AnnulusRound:
 
     @property
     def reach(self) -> int:
-        """Return the most foes one turn of mine strikes in an encounter: the most an area set of mine
-        strikes (:data:`FOES_IN_AREA`), 1 without one."""
-        return int(self.a.in_area.max())
+        """Return the most foes one turn of mine strikes: the most an area set of mine strikes
+        (:data:`FOES_IN_AREA`), 1 without one; in an encounter (:meth:`in_group`) each use of the
+        turn may strike a foe after the last one's fell (:meth:`_retarget`), so one fewer than that
+        plus the most uses a turn makes (its actions, and each set that costs none: Gaze, Swansong;
+        or a given list's length)."""
+        area = int(self.a.in_area.max())
+        if self._group is None:
+            return area
+        uses = int(self.options.actions) + int((self.a.cost[: len(self.a.sets)] == 0).sum())
+        if is_sequence_plan(self.plan):
+            uses = max(uses, len(list(self.plan)))
+        return area + max(1, uses) - 1
 
     def _beside(self, model: Any) -> AnnulusRound:
         """Return my round against ``model``, another foe of the group, kept as the group keeps its
@@ -654,10 +673,13 @@ class AnnulusRound:
         models: list[Any],
         plan: Any = None,
         allies: int = 0,
-    ) -> tuple[Combatant, list[Combatant]]:
-        """Return (me, foes) after my turn in an encounter (``foes[0]`` my target, then the next living
-        foes by the encounter's policy, then ``allies`` living creatures of my own side; ``models``
-        their creatures; after :meth:`ready`): the turn of :meth:`turn` against ``foes[0]``, where an
+    ) -> tuple[Combatant, list[Combatant], np.ndarray]:
+        """Return (me, foes, the foes struck: per fight, whether each foe took a use of mine) after my
+        turn in an encounter (``foes[0]`` my target, then the next living foes by the encounter's
+        policy, as many as :attr:`reach`, then ``allies`` living creatures of my own side; ``models``
+        their creatures; after :meth:`ready`): the turn of :meth:`turn` against ``foes[0]``. Once the
+        foe struck has fallen, the uses left go to the next living foe, the damage play's actions
+        left planned again against it (:meth:`_retarget`). An
         area set ("strikes all creatures" in its area) also strikes the next foes up to its
         :data:`FOES_IN_AREA`, "each creature in the area ... rolled for separately" (CLARIFICATIONS.md,
         Encounters): each one a use of the set on that foe, its Counter included, by my round against
@@ -668,8 +690,8 @@ class AnnulusRound:
         and the plan is chosen by the damage to the foes alone (CLARIFICATIONS.md: "a plan's damage
         counts every foe it strikes")."""
         extra = [(self._beside(m), f) for m, f in zip(models[1:], foes[1:])]
-        me, foe, extra = self._turn(me, foes[0], draw, plan, extra, allies)
-        return me, [foe, *(f for _, f in extra)]
+        me, foe, extra, struck = self._turn(me, foes[0], draw, plan, extra, allies)
+        return me, [foe, *(f for _, f in extra)], struck
 
     @staticmethod
     def _pooled(creature: Any, other: Any, tactics: Tactics) -> bool:
@@ -998,6 +1020,7 @@ class AnnulusRound:
             given=plan_given,
             attacking=self._attacking(c).astype(np.int64),
             free=(can_act & (c.berserk == 0) & (c.terrorized == 0)).astype(np.int64),
+            at=np.zeros(c.size, np.int64),
         )
         zero = 0 * c.dazed
         return c.replace(dazed=zero, pacified=zero, terrorized=zero, berserk=zero), t
@@ -1061,7 +1084,7 @@ class AnnulusRound:
 
     def turn(self, me: Combatant, foe: Combatant, draw: Draw, plan: Any = None) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after my turn from after its :meth:`ready` (module docstring)."""
-        me, foe, _ = self._turn(me, foe, draw, plan, [])
+        me, foe, _, _ = self._turn(me, foe, draw, plan, [])
         return me, foe
 
     def _turn(
@@ -1072,11 +1095,12 @@ class AnnulusRound:
         plan: Any,
         extra: list[tuple[AnnulusRound, Combatant]],
         allies: int = 0,
-    ) -> tuple[Combatant, Combatant, list[tuple[AnnulusRound, Combatant]]]:
-        """Return (me, foe, ``extra``) after my turn (:meth:`turn`); ``extra``: the other foes an area
-        set of mine strikes in a group, then ``allies`` creatures of my side, each with my round
-        against it (:meth:`group_turn`)."""
-        foes_beside = extra[: len(extra) - allies]
+    ) -> tuple[Combatant, Combatant, list[tuple[AnnulusRound, Combatant]], np.ndarray]:
+        """Return (me, foe, ``extra``, the foes struck) after my turn (:meth:`turn`); ``extra``: in an
+        encounter the other foes of the turn, then ``allies`` creatures of my side, each with my round
+        against it (:meth:`group_turn`); the foes struck: per fight, whether each of (foe, the other
+        foes) took a use of mine."""
+        n_foes = len(extra) - allies
         if plan is None or isinstance(plan, str):
             labels = [] if plan is None else [plan]
             given = np.full(me.size, 0 if labels else -1, np.int64)
@@ -1089,37 +1113,57 @@ class AnnulusRound:
         states = self._recover(0, states, draw, self.tactics)
         # the plan of the state class, use by use
         me, foe, t = (cast(Any, x) for x in states)
-        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, foes_beside))
-        states = (me, foe, t)
+        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, extra[:n_foes]))
+        # the turn's foes (the target, then in an encounter the next living foes by the policy) and my
+        # round against each; ``t.at`` is the one struck now
+        rounds = [self, *(r for r, _ in extra[:n_foes])]
+        struck = np.zeros((me.size, 1 + n_foes), dtype=bool)
         while True:
-            me, foe, t = (cast(Any, x) for x in states)
-            steps = self.a.steps()
-            s = np.where(t.plan >= 0, steps[np.minimum(t.pos, steps.shape[0] - 1), np.maximum(t.plan, 0)], -1)
+            foes = [foe, *(f for _, f in extra[:n_foes])]
+            if n_foes:
+                t = self._retarget(me, foes, rounds, t, labels, extra[:n_foes])
+            s = self._next_sets(rounds, t)
             # Disarm during a turn (CLARIFICATIONS.md, Annulus): a set disarmed while the turn is under way
             # (by the foe's Counter) "cannot be used for the rest of that turn either": the actions left go
             # to the best plan still legal with them, if any
             blocked = (s >= 0) & _has(me.disarmed, np.maximum(s, 0))
             if blocked.any():
-                t = t.replace(
-                    plan=self._plans(me, foe, t, blocked, labels, foes_beside), pos=np.where(blocked, 0, t.pos)
-                )
+                for k, r in enumerate(rounds):
+                    rows = blocked & (t.at == k)
+                    if rows.any():
+                        t = t.replace(plan=r._plans(me, foes[k], t, rows, labels, extra[k:n_foes]))
+                t = t.replace(pos=np.where(blocked, 0, t.pos))
                 s = np.where(blocked, -1, s)
             elif not (s >= 0).any():
                 break
             on = s >= 0
             t = t.replace(pos=t.pos + on, left=t.left - np.where(on, self.a.cost[np.maximum(s, 0)], 0))
-            live = on & (me.petrify == 0) & (foe.inside == 0)
+            inside = foe.inside if not n_foes else np.choose(t.at, [f.inside for f in foes])
+            live = on & (me.petrify == 0) & (inside == 0)
             tele = live & self.a.telegraphed[np.maximum(s, 0)]
             if tele.any():  # announced now, strikes at the start of the next turn
                 me = me.replace(telegraph=np.where(tele, s, me.telegraph))
             go = live & ~tele
-            states = (me, foe, t)
-            if go.any():
-                states = self._use(0, states, s, go, draw, own_turn=True, counter=True)
-                area = go & self.a.area[np.maximum(s, 0)]
-                if extra and area.any():
-                    states, extra = self._area(states, s, area, draw, extra, allies)
-        states = self._blood_price(states, draw)
+            if not go.any():
+                continue
+            for k, r in enumerate(rounds):  # each fight's use on the foe it strikes now
+                here = go & (t.at == k)
+                if not here.any():
+                    continue
+                if n_foes:
+                    struck[:, k] |= here & r._playing((me, foes[k]))
+                if k == 0:
+                    me, foe, t = cast(Any, self._use(0, (me, foe, t), s, here, draw, own_turn=True, counter=True))
+                else:
+                    me, f, t = cast(Any, r._use(0, (me, foes[k], t), s, here, draw, own_turn=True, counter=True))
+                    extra[k - 1] = (r, f)
+                    foes[k] = f
+            area = go & self.a.area[np.maximum(s, 0)]
+            if extra and area.any():
+                states, extra, hit = self._area((me, foe, t), s, area, draw, extra, allies)
+                me, foe, t = (cast(Any, x) for x in states)
+                struck[:, 1:] |= hit
+        states = self._blood_price((me, foe, t), draw)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
         me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, foe), draw))
@@ -1139,7 +1183,57 @@ class AnnulusRound:
             )
             for r, f in extra
         ]
-        return me, foe, extra
+        return me, foe, extra, struck
+
+    @staticmethod
+    def _next_sets(rounds: list[AnnulusRound], t: _Turn) -> np.ndarray:
+        """Return each fight's next use (a set, -1: none): the use ``t.pos`` of its plan ``t.plan``,
+        a row of the plans of my round against the foe struck now (``t.at``)."""
+        s = np.full(t.size, -1, np.int64)
+        for k, r in enumerate(rounds):
+            rows = (t.at == k) & (t.plan >= 0)
+            if rows.any():
+                steps = r.a.steps()
+                got = steps[np.minimum(t.pos, steps.shape[0] - 1), np.clip(t.plan, 0, steps.shape[1] - 1)]
+                s = np.where(rows, got, s)
+        return s
+
+    def _retarget(
+        self,
+        me: Combatant,
+        foes: list[Combatant],
+        rounds: list[AnnulusRound],
+        t: _Turn,
+        labels: list,
+        beside: list[tuple[AnnulusRound, Combatant]],
+    ) -> _Turn:
+        """Return the turn ``t`` where the foe it strikes has fallen with uses of its plan left: "the
+        remaining attacks of the action under way go to the next living foe by the same policy, and
+        the turn's remaining actions are planned again against that foe" (CLARIFICATIONS.md,
+        Encounters; the foes in the policy's order as the turn began). The damage play plans the
+        actions left again against it (:meth:`_plans`, with the area sets' damage to the foes after
+        it); a plan given (a label, a list, a function) keeps its uses left."""
+        n = t.size
+        up = np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
+        left = self._next_sets(rounds, t) >= 0
+        move = ~up[np.arange(n), t.at] & left & up.any(axis=1) & (me.damage_taken < self._hp[0])
+        if not move.any():
+            return t
+        to = np.argmax(up, axis=1)
+        keep = move & ((t.given >= 0) | (self.plan is not None))
+        plan = t.plan.copy()
+        if keep.any():  # the uses left of each given plan, as a plan of my round against the new foe
+            combos, inverse = np.unique(np.stack([t.at, t.plan, t.pos, to], axis=1)[keep], axis=0, return_inverse=True)
+            rows = np.flatnonzero(keep)
+            for c, (old, row, pos, new) in enumerate(combos.tolist()):
+                sets = rounds[old].a.plan_list[row][pos:]
+                plan[rows[inverse.ravel() == c]] = rounds[new].a.row_of(tuple(sets))
+        t = t.replace(at=np.where(move, to, t.at), plan=plan, pos=np.where(move, 0, t.pos))
+        again = move & ~keep
+        for k in np.unique(to[again]).tolist():
+            rows = again & (to == k)
+            t = t.replace(plan=rounds[k]._plans(me, foes[k], t, rows, labels, beside[k:]))
+        return t
 
     def _area(
         self,
@@ -1149,24 +1243,28 @@ class AnnulusRound:
         draw: Draw,
         extra: list[tuple[AnnulusRound, Combatant]],
         allies: int = 0,
-    ) -> tuple[tuple[Columns, ...], list[tuple[AnnulusRound, Combatant]]]:
-        """Return (states, extra) after the area set ``sets`` used where ``area`` also strikes the
-        other foes in its area, up to its :data:`FOES_IN_AREA` (the target is the first), and the last
+    ) -> tuple[tuple[Columns, ...], list[tuple[AnnulusRound, Combatant]], np.ndarray]:
+        """Return (states, extra, the other foes struck) after the area set ``sets`` used where
+        ``area`` also strikes the foes after the one struck now (``at`` of the turn, 0: the target) in
+        its area, up to its :data:`FOES_IN_AREA` (the foe struck now is the first), and the last
         ``allies`` of ``extra``, creatures of my side in the area: each a use of the set on that
         creature by my round against it, where it still stands (an ally with no Counter)."""
-        me, t = cast(Combatant, states[0]), states[2]
+        me, t = cast(Combatant, states[0]), cast(_Turn, states[2])
         reach = self.a.in_area[np.maximum(sets, 0)]
         foes = len(extra) - allies
         out = []
+        hit = np.zeros((me.size, foes), dtype=bool)
         for k, (rnd, f) in enumerate(extra):
-            go = area & (reach > k + 1) if k < foes else area
+            go = area & (t.at < k + 1) & (reach > k + 1 - t.at) if k < foes else area
             if go.any():
+                if k < foes:
+                    hit[:, k] = go & rnd._playing((me, f))
                 me, f, t = cast(
                     tuple[Combatant, Combatant, Any],
                     rnd._use(0, (me, f, t), sets, go, draw, own_turn=True, counter=k < foes),
                 )
             out.append((rnd, f))
-        return (me, states[1], t), out
+        return (me, states[1], t), out, hit
 
     def _blood_price(self, states: tuple[Columns, ...], draw: Draw) -> tuple[Columns, ...]:
         """Return ``states`` after the attacker's Blood Price uses (``Tactics.blood_price_uses``, after

@@ -510,8 +510,8 @@ class LastOdysseyRound:
 
     def group_turn(
         self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
-    ) -> tuple[Combatant, list[Combatant]]:
-        """Return (me, foes) after my turn in a group (``foes[0]`` my target, then the next living
+    ) -> tuple[Combatant, list[Combatant], np.ndarray]:
+        """Return (me, foes, every foe struck: all True) after my turn in a group (``foes[0]`` my target, then the next living
         foes by the encounter's policy; ``models`` their creatures): the plan of the target's Shell
         and my MP (as :meth:`turn`); an ability with one target drawn against ``foes[0]``, an ability
         with more ("Multi") drawn ONCE for all of ``foes`` up to its number of targets ("the hit die
@@ -568,7 +568,8 @@ class LastOdysseyRound:
             mp_cost, ap_cost = self._costs()
             me = me.replace(mp_left=me.mp_left - mp_cost[use])
             carry = carry.replace(ap_left=carry.ap_left - ap_cost[use])
-        return me, foes
+        # every foe of the turn counts as attacked (spread targeting), as its turn began
+        return me, foes, np.ones((me.size, len(foes)), dtype=bool)
 
     def _costs(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the MP and the action points each use id costs (-1, none: 0; a plan function's
