@@ -157,3 +157,21 @@ def test_a_simulated_group_reports_whole_fights_unresolved() -> None:
     assert got.unresolved * 2_000 == round(got.unresolved * 2_000)
     assert got.unresolved == 0.0 and got.p_killed_by[-1] == pytest.approx(1.0, abs=1e-12)
     assert (np.diff(got.p_killed_by) >= 0).all()
+
+
+def test_an_annulus_use_left_after_a_kill_strikes_the_next_copy() -> None:
+    """CLARIFICATIONS.md, Encounters: "the remaining attacks of the action under way go to the next
+    living foe". Worked by hand: a Reckless Blast (+1 automatic success: every use deals at least 1,
+    annulus-attacks.txt, Reckless) fells a 1-HP Mouse every time, so two Blasts fell two Mice in the
+    first turn: P = 1 (it was 0 while the second Blast stayed on the fallen Mouse). Its 1 unavoidable
+    self-damage a use fells a Blaster of 1 Vitality in a fight, never here: rounds-to-kill's attacker
+    never falls, and its uses left still go on."""
+    A = wb.system("annulus")
+    blast = A.Attack(name="Blast", defense="toughness", upgrades={"Reckless": 1})
+    _, blaster, mouse = _blaster(None)
+    blaster = blaster.replace(endurance=0, vitality=1, attack_sets=(blast,))
+    assert wb.damage(blast, blaster, mouse).sf(1) == 1.0
+    got = group_rounds(blaster, Group(mouse, 2), plan=[blast, blast], fights=2_000, seed=2)
+    assert float(got.p_killed_by[0]) == 1.0
+    three = group_rounds(blaster, Group(mouse, 3), plan=[blast, blast], fights=2_000, seed=2)
+    assert float(three.p_killed_by[0]) == 0.0 and float(three.p_killed_by[1]) == 1.0

@@ -1216,7 +1216,9 @@ class AnnulusRound:
         n = t.size
         up = np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
         left = self._next_sets(rounds, t) >= 0
-        move = ~up[np.arange(n), t.at] & left & up.any(axis=1) & (me.damage_taken < self._hp[0])
+        # (rounds-to-kill's attacker never falls: its foes are passive)
+        standing = (me.foe_passive > 0) | (me.damage_taken < self._hp[0])
+        move = ~up[np.arange(n), t.at] & left & up.any(axis=1) & standing
         if not move.any():
             return t
         to = np.argmax(up, axis=1)
