@@ -29,13 +29,17 @@ def _rolls(attacker: Any, target: Any, n: int, situation: Any = None) -> list[di
 
 
 def _uses(attacker: Any, target: Any, n: int) -> list[dict[int, float]]:
-    """Return the damage of each of the ``n`` uses of a Last Odyssey turn of the attacker's one ability
-    (2 action points, an ability costing 1: CLARIFICATIONS.md, Last Odyssey), as {damage:
-    probability}: each use has its own hit die, so each is one use alone; a creature with no ability
-    deals nothing."""
-    if not attacker.abilities:
+    """Return the damage of each of the ``n`` uses of a turn of the attacker's one ability or attack
+    set, as {damage: probability}: a Last Odyssey turn of 2 action points, an ability costing 1
+    (CLARIFICATIONS.md, Last Odyssey), each use with its own hit die; an Annulus turn of 2 actions, a
+    set costing 1 ("2 actions per turn. An attack costs 1 action", CLARIFICATIONS.md, Annulus), each use its own dice
+    (``wb.damage``: one use). Each is one use alone; a creature with nothing to use deals nothing."""
+    held = list(getattr(attacker, "abilities", None) or getattr(attacker, "attack_sets", None) or ())
+    if not held:
         return [{0: 1.0}]
-    (a,) = attacker.abilities
+    (a,) = held
+    if hasattr(attacker, "attack_sets"):
+        return [wb.damage(a, attacker, target).to_dict()] * n
     return [wb.turn_damage(attacker, target, plan=[a.name]).to_dict()] * n
 
 
@@ -86,7 +90,8 @@ def brute(
     creatures of one ability costing 1 action point and no MP, no Shell): the turn is that many uses
     (:func:`_uses`), each against the turn's target while it stands, the rest going to the next
     living foe (planned again against it: with one ability, the same ability); each use counts as
-    an attack (spread)."""
+    an attack (spread); the same for Annulus creatures of one set costing 1 action whose uses carry
+    no state (no conditions, Counter, area, Reroll; alert; Endurance and Vitality one pool)."""
     if first == "random":
         one, two = (
             brute(

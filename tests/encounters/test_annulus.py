@@ -10,11 +10,15 @@ vital damage, and its hit points (``focus`` targeting, HP left) are still 6 + 3 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import workbench as wb
 from workbench.fight.encounter import Encounter
+
+from .brute import brute
 
 CAT = wb.system("annulus").catalog()
 FIGHTS = 20_000
@@ -449,3 +453,31 @@ def test_a_turn_strikes_as_many_foes_as_it_has_uses() -> None:
     assert alone.in_group([turtle, flea], [duelist]).reach == 2
     _, blaster, mouse = _blaster("Burst")
     assert sys_.fight_round(blaster, mouse).in_group([mouse] * 3, [blaster]).reach == 3 + 2 - 1
+
+
+def _plain(name: str, endurance: int, vitality: int, agility: int) -> Any:
+    """An alert Annulus creature of one plain set (Strike, against Agility: its uses carry no state)."""
+    A = wb.system("annulus")
+    strike = A.Attack(name="Strike", defense="agility", upgrades={})
+    return CAT.creature("Rat").replace(
+        name=name, endurance=endurance, vitality=vitality, agility=agility, attack_sets=(strike,), awareness="alert"
+    )
+
+
+@pytest.mark.parametrize("targeting", ["focus", "spread", "random"])
+def test_small_encounters_agree_with_an_enumeration_from_the_rules(targeting: str) -> None:
+    """tests/encounters/brute.py (an enumeration from CLARIFICATIONS.md alone, sharing no code with the
+    fight): a turn is two uses of the one set, each on the turn's target while it stands, the rest on
+    the next living foe by the policy. The simulation (Annulus encounters are simulated) agrees
+    within 4 standard errors on P(each side wins) and on who falls first."""
+    side_a = [_plain("Brawler", 2, 2, 1), _plain("Scrapper", 1, 2, 0)]
+    side_b = [_plain("Goblin", 1, 2, 0), _plain("Kobold", 1, 1, 1), _plain("Imp", 0, 2, 2)]
+    want = brute(side_a, side_b, targeting=targeting, uses=2)
+    assert 0.05 < want["a"] < 0.95  # (a fight either side can win)
+    fights = 40_000
+    got = wb.encounter(side_a, side_b, targeting=targeting, fights=fights, seed=31)
+    for p, q in [(want["a"], got.p_a_wins), (want["b"], got.p_b_wins)]:
+        assert abs(p - q) <= 4 * np.sqrt(p * (1 - p) / fights)
+    first = got.creatures["p_falls_first"].to_list()
+    for p, q in zip(want["first"], first, strict=True):
+        assert abs(p - q) <= 4 * np.sqrt(max(p * (1 - p), 1e-12) / fights) + 1e-12

@@ -107,3 +107,26 @@ def test_the_plan_counts_a_multi_target_ability_on_every_foe_it_strikes() -> Non
         got = wb.encounter([brute], [TARGET] * n, max_rounds=3)
         assert got.exact
         assert got.rounds["p_a_wins"][:2].to_list() == pytest.approx([0.4, 0.3], abs=1e-12)
+
+
+def test_random_targeting_takes_the_other_targets_at_random() -> None:
+    """CLARIFICATIONS.md, Encounters: a multi-target ability strikes its target and "the next living
+    foes by the same policy"; under ``random`` (uniform) the target is uniform and so are the others.
+
+    Worked by hand: a Cleave (two targets, one die, 2 action points: one a turn) against two Targets
+    of 8 HP and a 1-HP Pip, every statistic 0: a strike hits on a die of 1..7 (0.7), and any hit
+    fells the Pip. The Pip is struck when it is the target (1/3) or the second of the two taken
+    (2/3 x 1/2): 2/3, so it survives round 1 with 1 - 0.7 x 2/3 = 0.5333... (1 - 0.7 x 1/3 were the
+    others taken in listed order). Exact to 1e-12, and simulated within 4 standard errors."""
+    cleave = LO.Attack(name="Cleave", kind="strike", targets=2, ap_cost=2)
+    cleaver = LO.Creature(name="Cleaver", hp=20, abilities=[cleave], **ZERO)
+    pip = LO.Creature(name="Pip", hp=1, abilities=[], **ZERO)
+    want = 1 - 0.7 * 2 / 3
+    got = wb.encounter([cleaver], [TARGET, TARGET, pip], targeting="random", max_rounds=1)
+    assert got.exact
+    assert got.creatures["p_survives"][3] == pytest.approx(want, abs=1e-12)
+    fights = 40_000
+    sim = wb.encounter(
+        [cleaver], [TARGET, TARGET, pip], targeting="random", max_rounds=1, simulate=True, fights=fights, seed=8
+    )
+    assert abs(sim.creatures["p_survives"][3] - want) <= 4 * np.sqrt(want * (1 - want) / fights)

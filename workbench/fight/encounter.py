@@ -605,7 +605,7 @@ class _Play:
     ) -> _Batch:
         """Return the fights after ``actor``'s turn over several foes in the fights ``rows`` of ``b``
         (its round's ``ready``, then its ``group_turn``): its ``target``, then the next living foes by
-        the same policy (random: in listed order), up to ``reach``; then its living allies in listed
+        the same policy (random: in a uniformly random order), up to ``reach``; then its living allies in listed
         order, up to ``allies_struck`` (an area set strikes them too, ``Encounter.allies_in_area``).
         ``alive``: :meth:`alive` of those rows, ``left``: the foes' HP left there (``focus``). Each
         creature's state is written back in place (the other rows and creatures untouched)."""
@@ -617,8 +617,8 @@ class _Play:
             score = np.asarray(left).copy()
         elif enc.targeting == "spread":
             score = b.hits[rows][:, foes].copy()
-        else:
-            score = np.broadcast_to(np.arange(len(foes)), up.shape).copy()
+        else:  # random: the others in a uniformly random order ("the next living foes by the same policy")
+            score = self.rng.random(up.shape)
         score = np.where(up, score, big)
         score[foes[None, :] == target[:, None]] = -1
         order = np.argsort(score, axis=1, kind="stable")[:, :reach]
@@ -656,6 +656,16 @@ class _Play:
                 b.states[t].put(idx, s)
             for x, t in enumerate(tup):  # the attacks made on each foe this round (spread targeting)
                 b.hits[idx, t] += attacked[:, x]
+            # who fell first, where several fell in this turn: in the order it struck them (its
+            # target first), then the actor (a Counter), as the exact chain counts them
+            intact = idx[b.intact[idx]]
+            if intact.size:
+                up = self.alive(b, intact)
+                for c in [*everyone, actor]:
+                    down = b.intact[intact] & ~up[:, c]
+                    if down.any():
+                        self.first[b.fight[intact[down]]] = c
+                        b.intact[intact[down]] = False
         return b
 
     def between(self, b: _Batch, actor: int, opening: bool) -> _Batch:

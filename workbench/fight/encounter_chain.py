@@ -26,6 +26,7 @@ encounter is simulated); the grid's own size is known before the first turn.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -434,8 +435,9 @@ class _Chain:
         """Return (the foes i's turn strikes: its target first, then the next living foes by the same
         policy, up to ``reach``; the weight of the cells where it does, i standing and the fight
         going on) (CLARIFICATIONS.md, Encounters: multi-target abilities strike "every living foe up
-        to the ability's number of targets"). Random targeting: the target uniform, the others in
-        listed order."""
+        to the ability's number of targets"). Random targeting: the target uniform, the others in a
+        uniformly random order (each order of them with equal weight; the dead ones dropped from it
+        leave the living ones in a uniformly random order too)."""
         enc = self.enc
         hits = self.hits(key)
         memo = (i, hits)
@@ -447,14 +449,19 @@ class _Chain:
         alive = np.stack([self.alive[f] for f in foes])
         acting = self.alive[i] & self.going
         big = np.iinfo(np.int64).max // 4
-        listed = np.broadcast_to(np.arange(F).reshape((F,) + (1,) * len(self.shape)), alive.shape)
         if enc.targeting == "random":
             n = alive.sum(axis=0)
             firsts = []
             for k in range(F):
-                score = np.where(alive, listed, big).copy()
-                score[k] = -1
-                firsts.append((np.where(acting & alive[k], 1.0 / np.maximum(n, 1), 0.0), score))
+                others = [x for x in range(F) if x != k]
+                orders = list(itertools.permutations(others))
+                weight = np.where(acting & alive[k], 1.0 / np.maximum(n, 1), 0.0) / len(orders)
+                for perm in orders:
+                    rank = np.zeros(F, np.int64)
+                    rank[list(perm)] = np.arange(1, F)
+                    score = np.where(alive, rank.reshape((F,) + (1,) * len(self.shape)), big).copy()
+                    score[k] = -1
+                    firsts.append((weight, score))
         else:
             if enc.targeting == "focus":
                 score = np.where(alive, np.stack([self.left[f] for f in foes]), big)
@@ -559,9 +566,23 @@ class _Chain:
                         moved = _cap_shift(moved, i, own, hp_i)
                         fresh = _cap_shift(fresh, i, own, hp_i)
                     into(tuple(k2))[...] += moved
-                    if fresh.any():
-                        tally.first += np.bincount(self.first_dead.ravel(), weights=fresh.ravel(), minlength=C + 1)[:C]
+                    if fresh.any():  # (falls in one turn: in the order it struck them, then i)
+                        first = self.first_dead_in((*tup, i)).ravel()
+                        tally.first += np.bincount(first, weights=fresh.ravel(), minlength=C + 1)[:C]
         return self.harvest(acc, tally, r)
+
+    def first_dead_in(self, order: tuple[int, ...]) -> np.ndarray:
+        """Return, per cell, the first creature fallen taking ``order`` first, then the others in
+        listed order (C where every creature stands): who fell first of several felled in one turn
+        over several foes, the foes in the order the turn struck them (its target first)."""
+        got = self.cache.get(("first dead", order))
+        if got is None:
+            C = self.enc.size
+            ranked = [*order, *(c for c in range(C) if c not in order)]
+            dead = np.stack([~self.alive[c] for c in ranked])
+            got = np.where(dead.any(axis=0), np.array(ranked)[np.argmax(dead, axis=0)], C)
+            self.cache[("first dead", order)] = got
+        return got
 
     def harvest(self, mass: dict[_Key, np.ndarray], tally: Tally, r: int) -> dict[_Key, np.ndarray]:
         """Return ``mass`` without the cells where a side has no creature standing, recorded as ended

@@ -674,7 +674,7 @@ class AnnulusRound:
         plan: Any = None,
         allies: int = 0,
     ) -> tuple[Combatant, list[Combatant], np.ndarray]:
-        """Return (me, foes, the foes struck: per fight, whether each foe took a use of mine) after my
+        """Return (me, foes, the attacks on each foe: per fight, the uses of mine that struck it) after my
         turn in an encounter (``foes[0]`` my target, then the next living foes by the encounter's
         policy, as many as :attr:`reach`, then ``allies`` living creatures of my own side; ``models``
         their creatures; after :meth:`ready`): the turn of :meth:`turn` against ``foes[0]``. Once the
@@ -1096,10 +1096,10 @@ class AnnulusRound:
         extra: list[tuple[AnnulusRound, Combatant]],
         allies: int = 0,
     ) -> tuple[Combatant, Combatant, list[tuple[AnnulusRound, Combatant]], np.ndarray]:
-        """Return (me, foe, ``extra``, the foes struck) after my turn (:meth:`turn`); ``extra``: in an
-        encounter the other foes of the turn, then ``allies`` creatures of my side, each with my round
-        against it (:meth:`group_turn`); the foes struck: per fight, whether each of (foe, the other
-        foes) took a use of mine."""
+        """Return (me, foe, ``extra``, the uses made on each foe) after my turn (:meth:`turn`);
+        ``extra``: in an encounter the other foes of the turn, then ``allies`` creatures of my side,
+        each with my round against it (:meth:`group_turn`); the uses made: per fight, how many of my
+        uses struck each of (foe, the other foes) while it stood, each an attack (spread targeting)."""
         n_foes = len(extra) - allies
         if plan is None or isinstance(plan, str):
             labels = [] if plan is None else [plan]
@@ -1117,7 +1117,7 @@ class AnnulusRound:
         # the turn's foes (the target, then in an encounter the next living foes by the policy) and my
         # round against each; ``t.at`` is the one struck now
         rounds = [self, *(r for r, _ in extra[:n_foes])]
-        struck = np.zeros((me.size, 1 + n_foes), dtype=bool)
+        struck = np.zeros((me.size, 1 + n_foes), dtype=np.int64)
         while True:
             foes = [foe, *(f for _, f in extra[:n_foes])]
             if n_foes:
@@ -1151,7 +1151,7 @@ class AnnulusRound:
                 if not here.any():
                     continue
                 if n_foes:
-                    struck[:, k] |= here & r._playing((me, foes[k]))
+                    struck[:, k] += here & r._playing((me, foes[k]))
                 if k == 0:
                     me, foe, t = cast(Any, self._use(0, (me, foe, t), s, here, draw, own_turn=True, counter=True))
                 else:
@@ -1162,7 +1162,7 @@ class AnnulusRound:
             if extra and area.any():
                 states, extra, hit = self._area((me, foe, t), s, area, draw, extra, allies)
                 me, foe, t = (cast(Any, x) for x in states)
-                struck[:, 1:] |= hit
+                struck[:, 1:] += hit
         states = self._blood_price((me, foe, t), draw)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
