@@ -259,7 +259,7 @@ def explore_work(
         out.append(_walk_work(sys_, budget, n))
         if out[-1].refused(confirm):
             return out
-    space = sys_.build_space(budget, plain, base, options, situation)
+    space = sys_.build_space(budget, tgt, base, options, situation)
     out.append(_rows_work(space.size, len(tgt), "budget"))
     return out + ([group_builds_work(space.size, crowd, shots, "budget")] if crowd else [])
 
@@ -736,7 +736,7 @@ def explore(
         n = sys.build_space_size(budget, options)
         if n is not None:
             _check_work(_walk_work(sys, budget, n), RATE_COMBINATION, confirm, say)
-        space = sys.build_space(budget, plain, base, options, situation)
+        space = sys.build_space(budget, tgt, base, options, situation)
         merge = merge and space.maths_keys is not None  # a space without exact keys merges nothing
         counts = space.counts
         n_builds = space.size

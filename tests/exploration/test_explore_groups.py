@@ -73,6 +73,28 @@ def test_a_budget_search_ranks_by_mean_rounds_and_agrees_with_compare() -> None:
     assert front["cost"].n_unique() == front.height
 
 
+def test_a_budget_search_against_a_group_lists_killing_spree() -> None:
+    """Killing Spree ("+2 automatic successes ... the single next use after a kill", annulus-attacks.txt)
+    changes nothing against one creature (the kill ends the fight) unless the situation starts with a
+    kill, so the build space for one Wolf merges it into the plain set; against "3 x Wolf" a kill
+    leaves two standing (CLARIFICATIONS.md, Encounters: "Killing Spree triggers when the attack kills
+    any of them"), so it is a build of its own and, seeded alike, fells the pack faster than the
+    plain Damage set of the same seed (by more than 4 standard errors)."""
+    A = wb.system("annulus")
+    wolf = A.catalog().creature("Wolf")
+    one = A.build_space(2, [wolf], None, A.Options(), A.Situation())
+    pack = A.build_space(2, [Group(wolf, 3)], None, A.Options(), A.Situation())
+    names = lambda space: set(pl.concat(list(space.chunks(10_000)))["name"].to_list())  # noqa: E731
+    assert not any("Killing Spree" in n for n in names(one))
+    assert {"Agility: Killing Spree", "Insight: Killing Spree", "Toughness: Killing Spree"} <= names(pack)
+    assert pack.size == one.size + 3
+    f = explore("annulus", targets=["3 x Wolf"], budget=2, fights=400, seed=3, top_k=60)
+    row = {r["name"]: r for r in f.iter_rows(named=True)}
+    for seed in ("Agility", "Insight", "Toughness"):
+        spree, plain = row[f"{seed}: Killing Spree"], row[f"{seed}: Damage"]
+        assert plain["mean_rounds"] - spree["mean_rounds"] > 4 * (spree["se"] ** 2 + plain["se"] ** 2) ** 0.5
+
+
 @pytest.mark.parametrize(
     "kwargs, field",
     [

@@ -612,12 +612,16 @@ class RuleSystem(ABC):
         self, budget: Any, targets: Sequence[Any], attacker: Any = None, options: Any = None, situation: Any = None
     ) -> Any:
         """Return the :class:`~workbench.systems.builds.BuildSpace` of every legal attack within
-        ``budget`` (its cost unit is the system's) used by ``attacker`` against ``targets``, for
-        ``explore(budget=...)``. Default: with :meth:`build_choices` declared, the choice space of
-        the catalog attacks (``workbench.systems.builds.choice_space``: cost = modifications);
-        without, RulesError. Systems with a build economy of their own override this (Annulus)."""
+        ``budget`` (its cost unit is the system's) used by ``attacker`` against ``targets`` (creatures,
+        or in a search against groups ``workbench.encounters.Group`` s), for ``explore(budget=...)``.
+        Default: with :meth:`build_choices` declared, the choice space of the catalog attacks
+        (``workbench.systems.builds.choice_space``: cost = modifications) against each group's
+        creature; without, RulesError. Systems with a build economy of their own override this
+        (Annulus)."""
         if self.build_choices(options) is None:
             raise RulesError(f"budget search is not defined for the {self.name} rule system; use vary=", field="budget")
         from .builds import choice_space
+
+        targets = [getattr(t, "creature", t) for t in targets]
 
         return choice_space(self, budget, targets, attacker, options, situation)

@@ -140,11 +140,12 @@ def _inert_fills(n_free: int, counter_ok: bool, left: int) -> int:
 
 
 def _walk(
-    budget: int, targets: Sequence[Any], attacker: Any, options: Any, situation: Any
+    budget: int, targets: Sequence[Any], attacker: Any, options: Any, situation: Any, crowd: bool = False
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Return the damage signatures within ``budget`` (each: ``size`` (upgrade ranks of its
     cheapest set), ``upgrades`` (that set), ``sets`` (legal usable sets sharing it), ``vital``),
-    cheapest first (ties: walk order), and the counts. One small record per signature, never an
+    cheapest first (ties: walk order), and the counts; ``crowd``: the targets are groups (Killing
+    Spree counts). One small record per signature, never an
     Attack nor a row per legal set."""
     from .models import range_band
     from .resolve import AREA_REACH
@@ -171,7 +172,7 @@ def _walk(
         "Tireless": situation.tired,
         "Armored": situation.armor,
         "Visceral": situation.inside_devourer,
-        "Killing Spree": situation.after_kill,
+        "Killing Spree": situation.after_kill or crowd,
         "First Blood": situation.target_undamaged,
         "Reroll": options.reroll == "on_zero" and situation.reroll_available,
     }
@@ -269,7 +270,11 @@ def build_space(
 
     options, situation = sys.defaults(options, situation)
     attacker = attacker or sys.neutral_attacker(Attack(name="seed", defense="agility"))
-    groups, counts = _walk(budget, targets, attacker, options, situation)
+    # against a group a kill leaves foes standing: Killing Spree's "+2 ... the single next use after a
+    # kill" (CLARIFICATIONS.md, Encounters: "Killing Spree triggers when the attack kills any of them")
+    crowd = any(int(getattr(t, "copies", 1)) > 1 for t in targets)
+    targets = [getattr(t, "creature", t) for t in targets]
+    groups, counts = _walk(budget, targets, attacker, options, situation, crowd)
     epr = options.experience_per_rank
     return BuildSpace(attacker, counts, lambda n: _frames(groups, epr, n), functools.partial(maths_keys, sys))
 

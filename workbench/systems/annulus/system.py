@@ -446,7 +446,8 @@ class AnnulusSystem(RuleSystem):
 
     def build_space(self, budget, targets, attacker=None, options=None, situation=None):
         """Return every legal attack set within ``budget`` Experience, collapsed per damage signature
-        against ``targets`` (annulus/builds.py)."""
+        against ``targets``: creatures, or groups (``workbench.encounters.Group``) in a search against
+        groups, where Killing Spree counts (annulus/builds.py)."""
         from .builds import build_space
 
         return build_space(self, budget, targets, attacker, options, situation)
