@@ -481,3 +481,29 @@ def test_small_encounters_agree_with_an_enumeration_from_the_rules(targeting: st
     first = got.creatures["p_falls_first"].to_list()
     for p, q in zip(want["first"], first, strict=True):
         assert abs(p - q) <= 4 * np.sqrt(max(p * (1 - p), 1e-12) / fights) + 1e-12
+
+
+def test_blood_price_uses_after_a_kill_go_to_the_next_foe() -> None:
+    """Blood Price ("pay the action cost of the attack with Vitality instead ... no limit to how many
+    times", annulus-attacks.txt; ``Tactics.blood_price_uses``, after the plan) in an encounter: each
+    such use strikes the foe struck now, or, once it has fallen, the next living foe (CLARIFICATIONS.md,
+    Encounters). Worked by hand: a Reckless Jab (+1 automatic success, so every use deals at least 1)
+    fells a 1-HP Mouse every time; two actions and one Blood Price use fell three Mice in the first
+    turn: P = 1 (0 with the Blood Price use kept on the fallen target: the third Mouse stands)."""
+    from workbench.fight.encounter import simulate
+
+    A = wb.system("annulus")
+    jab = A.Attack(name="Jab", defense="toughness", upgrades={"Reckless": 1, "Blood Price": 1})
+    _, blaster, mouse = _blaster(None)
+    biter = blaster.replace(name="Biter", endurance=10, vitality=5, attack_sets=(jab,))
+    assert wb.damage(jab, biter, mouse).sf(1) == 1.0
+    for uses, wins in ((1, 1.0), (0, 0.0)):
+        tactics = A.tactics_class(blood_price_uses=uses)
+
+        def make_round(me, foe, flanked, tactics=tactics):  # (both directions know the Biter's tactics)
+            mine = lambda c: tactics if c is biter else None  # noqa: E731
+            return A.fight_round(me, foe, tactics=mine(me), foe_tactics=mine(foe))
+
+        enc = Encounter([biter, mouse, mouse, mouse], np.array([0, 1, 1, 1]), make_round)
+        tally, outcome = simulate(enc, "sides", np.zeros(500, np.int64), 1, np.random.default_rng(4))
+        assert float(np.mean(outcome == 0)) == wins

@@ -386,8 +386,9 @@ class Tally:
     ``ends[k, r]``: fights ended in round r + 1 with outcome k (0: a wins, 1: b wins, 2: draw);
     ``unresolved``: still going at the round limit; ``survivors[s, k]``: fights ending with k of side
     s's creatures standing; ``hp_left[i][o, h]``: creature i with h HP left at the end of a fight of
-    outcome o (0 a wins, 1 b wins, 2 draw, 3 unresolved); ``first[i]``: creature i fell first (the
-    the first in listed order when a turn fells several)."""
+    outcome o (0 a wins, 1 b wins, 2 draw, 3 unresolved); ``first[i]``: creature i fell first (when
+    one turn over several foes fells several, the first it struck, its target first; else the first
+    in listed order)."""
 
     ends: np.ndarray
     unresolved: float

@@ -642,12 +642,14 @@ class AnnulusRound:
         """Return the most foes one turn of mine strikes: the most an area set of mine strikes
         (:data:`FOES_IN_AREA`), 1 without one; in an encounter (:meth:`in_group`) each use of the
         turn may strike a foe after the last one's fell (:meth:`_retarget`), so one fewer than that
-        plus the most uses a turn makes (its actions, and each set that costs none: Gaze, Swansong;
-        or a given list's length)."""
+        plus the most uses a turn makes (its actions, each set that costs none: Gaze, Swansong, and
+        its Blood Price uses; or a given list's length)."""
         area = int(self.a.in_area.max())
         if self._group is None:
             return area
         uses = int(self.options.actions) + int((self.a.cost[: len(self.a.sets)] == 0).sum())
+        if self.a.blood_sets:
+            uses += int(self.tactics.blood_price_uses)
         if is_sequence_plan(self.plan):
             uses = max(uses, len(list(self.plan)))
         return area + max(1, uses) - 1
@@ -1163,7 +1165,11 @@ class AnnulusRound:
                 states, extra, hit = self._area((me, foe, t), s, area, draw, extra, allies)
                 me, foe, t = (cast(Any, x) for x in states)
                 struck[:, 1:] += hit
-        states = self._blood_price((me, foe, t), draw)
+        if n_foes:
+            me, foe, t, extra = self._blood_price_group(me, foe, t, extra, rounds, draw, struck)
+            states = (me, foe, t)
+        else:
+            states = self._blood_price((me, foe, t), draw)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
         me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, foe), draw))
@@ -1275,21 +1281,68 @@ class AnnulusRound:
         exceeds the price (its action cost, at least 1), the set usable (charged, not disarmed) and it
         attacking this turn (not Petrified, Pacified nor Terrorized; its foe not inside it). Its
         Vitality is then a field of its own (not ``pooled``)."""
+        for _ in range(self.tactics.blood_price_uses if self.a.blood_sets else 0):
+            states, go = self._blood_use(states, draw)
+            if not go.any():
+                break
+        return states
+
+    def _blood_use(
+        self, states: tuple[Columns, ...], draw: Draw, rows: np.ndarray | None = None
+    ) -> tuple[tuple[Columns, ...], np.ndarray]:
+        """Return (``states`` after one Blood Price use of :meth:`_blood_price` where it can be made,
+        in ``rows`` only where given; where it was made on a standing foe)."""
         s = self.a
-        if not s.blood_sets:
-            return states
         b = s.blood_sets[0]
         price = max(1, int(s.cost[b]))
-        for _ in range(self.tactics.blood_price_uses):
-            me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
-            attacking = cast(_Turn, states[2]).attacking > 0  # (not Pacified, Terrorized nor Petrified)
-            go = attacking & (self.me.vitality - me.damage_taken > price) & (foe.inside == 0)
-            go &= ~_has(me.disarmed, b) & (_has(me.charged, b) if s.area[b] else True)
-            if not (go & self._playing(states)).any():
+        me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
+        attacking = cast(_Turn, states[2]).attacking > 0  # (not Pacified, Terrorized nor Petrified)
+        go = attacking & (self.me.vitality - me.damage_taken > price) & (foe.inside == 0)
+        go &= ~_has(me.disarmed, b) & (_has(me.charged, b) if s.area[b] else True)
+        if rows is not None:
+            go &= rows
+        go &= self._playing(states)
+        if not go.any():
+            return states, go
+        sets = np.full(me.size, b, np.int64)
+        return self._use(0, states, sets, go, draw, own_turn=True, counter=True, blood_price=True), go
+
+    def _blood_price_group(
+        self,
+        me: Combatant,
+        foe: Combatant,
+        t: _Turn,
+        extra: list[tuple[AnnulusRound, Combatant]],
+        rounds: list[AnnulusRound],
+        draw: Draw,
+        struck: np.ndarray,
+    ) -> tuple[Combatant, Combatant, _Turn, list[tuple[AnnulusRound, Combatant]]]:
+        """Return (me, foe, t, ``extra``) after my Blood Price uses (:meth:`_blood_price`) in an
+        encounter: each strikes the foe struck now, or once it has fallen the next living foe of the
+        turn, as the plan's uses do ("the remaining attacks ... go to the next living foe",
+        CLARIFICATIONS.md, Encounters); ``struck`` counts them (spread targeting)."""
+        n = len(rounds) - 1
+        for _ in range(self.tactics.blood_price_uses if self.a.blood_sets else 0):
+            foes = [foe, *(f for _, f in extra[:n])]
+            up = np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
+            here = up[np.arange(t.size), t.at] | ~up.any(axis=1)
+            t = t.replace(at=np.where(here, t.at, np.argmax(up, axis=1)))
+            went = np.zeros(t.size, dtype=bool)
+            for k, r in enumerate(rounds):
+                rows = t.at == k
+                if not rows.any():
+                    continue
+                if k == 0:
+                    (me, foe, t), go = cast(Any, self._blood_use((me, foe, t), draw, rows))
+                else:
+                    (me, f, t), go = cast(Any, r._blood_use((me, foes[k], t), draw, rows))
+                    extra[k - 1] = (r, f)
+                    foes[k] = f
+                struck[:, k] += go
+                went |= go
+            if not went.any():
                 break
-            sets = np.full(me.size, b, np.int64)
-            states = self._use(0, states, sets, go, draw, own_turn=True, counter=True, blood_price=True)
-        return states
+        return me, foe, t, extra
 
     def rest(self, me: Combatant, foe: Combatant, draw: Draw) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after the foe's turn when it does not attack (rounds to kill's target):
