@@ -484,8 +484,8 @@ def test_small_encounters_agree_with_an_enumeration_from_the_rules(targeting: st
 
 
 def test_blood_price_uses_after_a_kill_go_to_the_next_foe() -> None:
-    """Blood Price ("pay the action cost of the attack with Vitality instead ... no limit to how many
-    times", annulus-attacks.txt; ``Tactics.blood_price_uses``, after the plan) in an encounter: each
+    """Blood Price ("damage your own Vitality instead of spending an action ... There is no limit to
+    how many times", annulus-attacks.txt; ``Tactics.blood_price_uses``, after the plan) in an encounter: each
     such use strikes the foe struck now, or, once it has fallen, the next living foe (CLARIFICATIONS.md,
     Encounters). Worked by hand: a Reckless Jab (+1 automatic success, so every use deals at least 1)
     fells a 1-HP Mouse every time; two actions and one Blood Price use fell three Mice in the first

@@ -162,7 +162,7 @@ def test_a_simulated_group_reports_whole_fights_unresolved() -> None:
 def test_an_annulus_use_left_after_a_kill_strikes_the_next_copy() -> None:
     """CLARIFICATIONS.md, Encounters: "the remaining attacks of the action under way go to the next
     living foe". Worked by hand: a Reckless Blast (+1 automatic success: every use deals at least 1,
-    annulus-attacks.txt, Reckless) fells a 1-HP Mouse every time, so two Blasts fell two Mice in the
+    CLARIFICATIONS.md, Annulus: Reckless) fells a 1-HP Mouse every time, so two Blasts fell two Mice in the
     first turn: P = 1 (it was 0 while the second Blast stayed on the fallen Mouse). Its 1 unavoidable
     self-damage a use fells a Blaster of 1 Vitality in a fight, never here: rounds-to-kill's attacker
     never falls, and its uses left still go on."""

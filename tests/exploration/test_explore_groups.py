@@ -74,7 +74,7 @@ def test_a_budget_search_ranks_by_mean_rounds_and_agrees_with_compare() -> None:
 
 
 def test_a_budget_search_against_a_group_lists_killing_spree() -> None:
-    """Killing Spree ("+2 automatic successes ... the single next use after a kill", annulus-attacks.txt)
+    """Killing Spree ("+2 automatic successes on the next use after a kill", CLARIFICATIONS.md, Annulus)
     changes nothing against one creature (the kill ends the fight) unless the situation starts with a
     kill, so the build space for one Wolf merges it into the plain set; against "3 x Wolf" a kill
     leaves two standing (CLARIFICATIONS.md, Encounters: "Killing Spree triggers when the attack kills
