@@ -6,16 +6,16 @@
 # numbers, move the control, answer the questions at the end.
 #
 # **The questions:** why is a fight of two against two not two duels? Who acts when, and whom does
-# each creature attack? What do flanking (Unbound) and the refunded action after a kill (Glass
-# Empires) change? When does the workbench count every way a fight can go, and when does it play
+# each creature attack? What do flanking (Unbound), the refunded action after a kill (Glass
+# Empires) and a kill part-way through a turn (Annulus) change? When does the workbench count every way a fight can go, and when does it play
 # thousands of fights instead? And how many wolves does it take to make a fight deadly?
 #
 # **How to use it:** run every cell once (menu *Run → Run All Cells*), then move the controls. The
 # numbers are exact unless the text says "simulated".
 #
 # The cast comes from the catalogs of three systems: Glass Empires' **Wolf**, **Boar** and **Spider
-# Lily**; Unbound's **Owlbear**, **Dire wolf** and **Young dragon**; Last Odyssey's **Troll** and
-# **Wolf**.
+# Lily**; Unbound's **Owlbear**, **Dire wolf** and **Young dragon**; Annulus's **Wolf**, **Rat** and
+# **Berserker**; Last Odyssey's **Troll** and **Wolf**.
 
 # %% hide
 import workbench as wb  # first: altair then imports faster
@@ -29,6 +29,8 @@ G, U, L = (wb.system(name).catalog() for name in ("glass_empires", "unbound", "l
 wolf, boar, lily = G.creature("Wolf"), G.creature("Boar"), G.creature("Spider Lily")
 owlbear, dire_wolf, dragon = U.creature("Owlbear"), U.creature("Dire wolf"), U.creature("Young dragon")
 troll, lo_wolf = L.creature("Troll"), L.creature("Wolf")
+A = wb.system("annulus").catalog()
+berserker = A.creature("Berserker")
 RULES = "CLARIFICATIONS.md (Encounters)"
 
 # %% [markdown]
@@ -212,7 +214,64 @@ say(f"125/1728 = {fx(125 / 1728, 6)}. The refund lifts the Wolf's chance against
     f"that never bites back.")
 
 # %% [markdown]
-# ## 5. Exact or simulated
+# ## 5. Annulus: a kill part-way through a turn
+#
+# An Annulus creature has two actions a turn. In a duel a use that fells the foe ends the fight, and
+# whatever the turn had left is lost. In a group there is another foe standing:
+
+# %% hide
+quote("A target that dies during a creature's turn: the remaining attacks of the action under way go to\n"
+      "the next living foe by the same policy (same weapons, same penalties), and the turn's remaining\n"
+      "actions are planned again against that foe.", RULES)
+
+# %% [markdown]
+# Annulus's Wolf bites twice a turn (each Bite costs one action), and a Bite nearly always fells a
+# Rat. Against one Rat the second Bite has nothing left to do; against three it goes on to the next
+# Rat. Here is how many rounds the Wolf takes ("mean rounds" until every Rat has fallen; a group is
+# simulated, 20,000 fights, seeded):
+
+# %%
+a_wolf = A.creature("Wolf")
+bites = wb.compare([(a_wolf, "Bite")], ["Rat", "3 x Rat"], system="annulus", fights=20_000, seed=1,
+                   best_plan=False)
+bite_rounds = dict(zip(bites["target"], bites["mean_rounds"]))
+table([{"the Wolf's Bites against": t, "mean rounds": fx(bite_rounds[t], 2)} for t in ("Rat", "3 x Rat")]
+      + [{"the Wolf's Bites against": "3 Rats, one after another (3 x one Rat)",
+          "mean rounds": fx(3 * bite_rounds["Rat"], 2)}])
+
+# %% hide
+say(f"Three Rats take **{fx(bite_rounds['3 x Rat'], 2)}** rounds, not {fx(3 * bite_rounds['Rat'], 2)}: the Bite "
+    f"left after a kill fells the next Rat in the same turn.")
+
+# %% hide
+quote("Killing Spree (+2 automatic successes on the next use after a kill)", "CLARIFICATIONS.md (Annulus)")
+
+# %% [markdown]
+# Some upgrades only count in a crowd. The Berserker's **Frenzy** is a Flurry (it costs both actions:
+# one use a turn) and carries **Killing Spree**. Against one Wolf the kill ends the fight, so the
+# upgrade never counts; against three, each kill gives the next use, on the next Wolf, +2. Here is
+# Frenzy with the upgrade and with it taken off (the same fights, seeded alike):
+
+# %%
+plain = berserker.replace(name="Berserker without Killing Spree", attack_sets=tuple(
+    s.replace(upgrades={k: v for k, v in s.upgrades.items() if k != "Killing Spree"}) for s in berserker.attack_sets))
+pack = wb.compare([(berserker, "Frenzy"), (plain, "Frenzy")], ["Wolf", "3 x Wolf"], system="annulus",
+                  fights=20_000, seed=1, best_plan=False)
+spree_rows = {(r["attacker"], r["target"]): r["mean_rounds"] for r in pack.iter_rows(named=True)}
+table([{"Frenzy": who, "1 Wolf": fx(spree_rows[(name, "Wolf")], 2), "3 Wolves": fx(spree_rows[(name, "3 x Wolf")], 2),
+        "3 x one Wolf": fx(3 * spree_rows[(name, "Wolf")], 2)}
+       for who, name in (("with Killing Spree", berserker.name), ("without", plain.name))])
+
+# %% hide
+one, three, three_plain = (spree_rows[(berserker.name, "Wolf")], spree_rows[(berserker.name, "3 x Wolf")],
+                           spree_rows[(plain.name, "3 x Wolf")])
+say(f"One Wolf takes the Berserker {fx(one, 2)} rounds with or without the upgrade. Without it, three take "
+    f"{fx(three_plain, 2)}, about 3 x {fx(one, 2)}: a Frenzy that fells a Wolf has no use left that turn. With "
+    f"it, **{fx(three, 2)}**: every kill makes the next Wolf's Frenzy stronger. A duel prices Killing Spree "
+    f"at nothing; a crowd shows what it is worth.")
+
+# %% [markdown]
+# ## 6. Exact or simulated
 #
 # An **exact** encounter follows every way the fight can go: every creature's hit points, all at once,
 # round by round. Its size is the product of (HP + 1) over the creatures, so it grows fast: each
@@ -242,7 +301,7 @@ say(f"The simulation of the two-wolf fight ({sim.fights:,} fights) is {fx(abs(si
     f"the bound in the last column, so that fight is simulated.")
 
 # %% [markdown]
-# ## 6. How many wolves make this deadly?
+# ## 7. How many wolves make this deadly?
 #
 # `wb.encounter_difficulty(party, foe)` plays the party against one copy of the foe, then two, three
 # ..., until the party's chance falls below every level asked about (by default a coin flip and nine
