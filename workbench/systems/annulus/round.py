@@ -1204,6 +1204,12 @@ class AnnulusRound:
                 s = np.where(rows, got, s)
         return s
 
+    @staticmethod
+    def _standing(rounds: list[AnnulusRound], foes: list[Combatant]) -> np.ndarray:
+        """Return (fights, foes): whether each foe of the turn still stands (my round against it reads
+        its hit points)."""
+        return np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
+
     def _retarget(
         self,
         me: Combatant,
@@ -1220,7 +1226,7 @@ class AnnulusRound:
         actions left again against it (:meth:`_plans`, with the area sets' damage to the foes after
         it); a plan given (a label, a list, a function) keeps its uses left."""
         n = t.size
-        up = np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
+        up = self._standing(rounds, foes)
         left = self._next_sets(rounds, t) >= 0
         # (rounds-to-kill's attacker never falls: its foes are passive)
         standing = (me.foe_passive > 0) | (me.damage_taken < self._hp[0])
@@ -1324,7 +1330,7 @@ class AnnulusRound:
         n = len(rounds) - 1
         for _ in range(self.tactics.blood_price_uses if self.a.blood_sets else 0):
             foes = [foe, *(f for _, f in extra[:n])]
-            up = np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
+            up = self._standing(rounds, foes)
             here = up[np.arange(t.size), t.at] | ~up.any(axis=1)
             t = t.replace(at=np.where(here, t.at, np.argmax(up, axis=1)))
             went = np.zeros(t.size, dtype=bool)
