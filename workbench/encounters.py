@@ -233,9 +233,11 @@ def encounter(
     enumerated) when the product of the creatures' HP and the live joint states stay within
     :data:`~workbench.fight.encounter.MAX_ENCOUNTER_STATES`; otherwise (or ``simulate=True``) a
     seeded simulation of ``fights`` fights from the same descriptions, its ``forced_by`` saying why.
-    One creature against one equals ``wb.duel``. Annulus encounters are simulated (``forced_by``
-    names why: a fall part-way through a turn, which the exact chain over a damage grid does not
-    read), each creature's Endurance and Vitality kept as all its foes need them."""
+    One creature against one equals ``wb.duel``. An Annulus turn can end part-way (a Counter fells
+    the striker, a foe falls before the turn's later uses): the chain plays the cells near a fall
+    from their full state, as the duel does. Annulus area sets that strike allies
+    (``allies_in_area``) are simulated. Each creature's Endurance and Vitality are kept as all its
+    foes need them."""
     import polars as pl
 
     from .fight import encounter as fe
@@ -263,17 +265,10 @@ def encounter(
     probe = sys.fight_round(sa[0], sb[0], options, situation, plans.get(id(sa[0])))
     if probe is None:
         raise RulesError(f"{sys.title} describes no round to play an encounter with", field="side_a", rule=ENCOUNTERS)
-    # a turn that can end part-way in a way the rest of it reads (Annulus: a Counter, a fall before the
-    # turn's later uses) needs the full state near a fall, which the encounter's chain over a damage
-    # grid does not keep: such encounters are simulated from the same round
-    mid_turn = bool(getattr(probe, "falls_mid_turn", False))
-    if mid_turn and simulate is False:
-        raise RulesError(
-            f"an exact {sys.title} encounter is not available: a fight can end part-way through a turn "
-            "(a Counter, a fall before the turn's later uses); leave simulate=False out to simulate it",
-            field="simulate",
-            rule=ENCOUNTERS,
-        )
+    # the exact chain strikes no allies: an area set that strikes allies is simulated
+    unsimulated = None
+    if allies_in_area and getattr(probe, "has_area", False):
+        unsimulated = "allies struck in the area (allies_in_area)"
     if foes_in_area is not None:
         if getattr(probe, "with_foes_in_area", None) is None:
             raise RulesError(
@@ -326,7 +321,7 @@ def encounter(
     names = _names(sa) + _names(sb)
     orders = [0, 1] if first == "random" else [0 if first == "a" else 1]
     tally, forced, most, n_fights, standard_error = _solve(
-        enc, order, orders, first, max_rounds, simulate, fights, seed, confirm, mid_turn
+        enc, order, orders, first, max_rounds, simulate, fights, seed, confirm, unsimulated
     )
     return _result(
         tally, enc, names, len(sa), first, order, targeting, max_rounds, n_fights, standard_error, forced, most, pl
@@ -343,19 +338,27 @@ def _solve(
     fights: int,
     seed: int,
     confirm: bool,
-    mid_turn: bool,
+    unsimulated: str | None = None,
 ) -> tuple[Any, list[str], int | None, int | None, float | None]:
     """Return (the encounter's Tally, what forced a simulation, the most keys x cells the exact chain
     held, the fights simulated, the standard error of P(a wins)): the one place that picks the
-    method of an encounter. Exact (each side of ``orders`` acting first, averaged) unless a turn can
-    end part-way (``mid_turn``), ``simulate`` is True or the chain passes its counted cells; else
+    method of an encounter. Exact (each side of ``orders`` acting first, averaged) unless the chain
+    does not play a rule of it (``unsimulated`` names it), ``simulate`` is True or the chain passes
+    its counted cells; else
     ``fights`` fights seeded by ``seed``, counted before they run."""
     from .fight import encounter as fe
     from .fight import encounter_chain as fe_chain
 
     forced: list[str] = []
-    if mid_turn and simulate is None:
-        forced.append("a fall part-way through a turn")
+    if unsimulated is not None and simulate is False:
+        raise RulesError(
+            f"an exact encounter is not available: the exact chain does not play {unsimulated}; "
+            "leave simulate=False out to simulate it",
+            field="simulate",
+            rule=ENCOUNTERS,
+        )
+    if unsimulated is not None and simulate is None:
+        forced.append(unsimulated)
     elif simulate is not True:
         got = []
         for o in orders:
@@ -648,11 +651,10 @@ def group_rounds(
         raise RulesError(f"{sys.title} describes no round to play a group with", field="targets", rule=ENCOUNTERS)
     side = np.array([0] + [1] * int(group.copies))
     enc = fe.Encounter(creatures, side, make_round, targeting=targeting, passive=True)
-    mid_turn = bool(getattr(probe, "falls_mid_turn", False))
     # played past max_rounds (up to GROUP_HORIZON times it) so that the mean is known where the
     # fights end by then: a group lasts about as long as its copies one after another
     horizon = max(max_rounds, min(GROUP_HORIZON * max_rounds, 10_000))
-    tally, forced, _, n_fights, _ = _solve(enc, "sides", [0], "a", horizon, simulate, fights, seed, confirm, mid_turn)
+    tally, forced, _, n_fights, _ = _solve(enc, "sides", [0], "a", horizon, simulate, fights, seed, confirm)
     at = np.asarray(tally.ends[0], dtype=np.float64)
     by = np.clip(np.cumsum(at), 0.0, 1.0)
     t = np.arange(1, horizon + 1)

@@ -373,14 +373,15 @@ def test_the_race_tab_races_the_damage_attacker_against_a_rival(app) -> None:
 @pytest.mark.timeout(300)
 def test_the_encounter_tab_fights_two_builds_against_the_target(app) -> None:
     """Issue 39, item 5: the Encounter tab opens on two of the Damage tab's build against its target
-    (Annulus: simulated, and it says why), shows who wins, each creature's chances and the rounds;
+    (Annulus, exact: the chain plays a fall part-way through a turn), shows who wins, each creature's
+    chances and the rounds;
     adding a row to side B fights again with the bigger side."""
     app.locator(".wb-tabs > .lm-TabBar .lm-TabBar-tab", has_text="Encounter").first.click()
     stats = app.locator(".wb-encounter-stats")
     stats.wait_for(timeout=APP_READY_MS)
     text = stats.inner_text()
     assert "P(side A wins)" in text and "P(survives)" in text and "#2" in text
-    assert "part-way through a turn" in app.locator(".wb-encounter-badge").inner_text()
+    assert "exact" in app.locator(".wb-encounter-badge").inner_text()
     app.locator(".wb-encounter-chart svg, .wb-encounter-chart canvas").first.wait_for(timeout=STEP_MS)
     shot(app, "encounter-tab", app.locator(".wb-tab-encounter"), docs="encounter-tab")
     app.locator(".wb-encounter-side-b .wb-side-add").click()

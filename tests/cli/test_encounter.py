@@ -181,9 +181,9 @@ def test_bad_sides_name_the_field(capsys, tmp_path):
                           contains=("side_a:", "not a glass_empires creature"))
     assert_one_line_error(capsys, "encounter", GE, "-a", "Wolf", "-b", str(tmp_path / "missing.toml"),
                           contains=("side_b:", "no such file"))
-    # Annulus encounters are simulated: --exact is refused naming why
-    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Wolf", "-b", "Rat", "--exact",
-                          contains=("simulate:", "part-way through a turn"))
+    # an Annulus area set that strikes allies is simulated: --exact is refused naming why
+    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "Wolf", "-b", "Rat", "--exact",
+                          "--allies-in-area", "1", contains=("simulate:", "allies_in_area"))
     assert_one_line_error(capsys, "encounter", "chess", "-a", "Wolf", "-b", "Rat", contains=("system:", "chess"))
 
 
@@ -213,14 +213,18 @@ def test_help(capsys, command):
     assert code == 0 and command in out
 
 
-def test_an_annulus_encounter_is_the_engines_simulation(capsys):
-    """Annulus encounters are simulated from annulus/round.py (docs/encounters.md): the CLI's summary
-    is the engine's for the same seed and fights."""
+def test_an_annulus_encounter_is_the_engines(capsys):
+    """Annulus encounters are exact (the chain plays a fall part-way through a turn from the full
+    state, docs/encounters.md): the CLI's summary is the engine's; ``--simulate`` gives the engine's
+    simulation for the same seed and fights."""
     A = "annulus"
-    want = wb.encounter([creature(A, "Wolf")] * 2, [creature(A, "Berserker")], fights=2_000, seed=3)
-    code, out, err = run(capsys, "encounter", A, "-a", "2xWolf", "-b", "Berserker", "--fights", "2000", "--seed", "3")
-    assert code == 0 and err == "" and out.splitlines()[0] == want.summary()
-    assert "forced by a fall part-way through a turn" in out
+    want = wb.encounter([creature(A, "Wolf")] * 2, [creature(A, "Berserker")])
+    code, out, err = run(capsys, "encounter", A, "-a", "2xWolf", "-b", "Berserker")
+    assert code == 0 and err == "" and out.splitlines()[0] == want.summary() and "(exact," in out
+    sim = wb.encounter([creature(A, "Wolf")] * 2, [creature(A, "Berserker")], simulate=True, fights=2_000, seed=3)
+    code, out, err = run(capsys, "encounter", A, "-a", "2xWolf", "-b", "Berserker", "--simulate", "--fights", "2000",
+                         "--seed", "3")
+    assert code == 0 and err == "" and out.splitlines()[0] == sim.summary()
 
 
 def test_foes_in_area_from_the_command_line(capsys):

@@ -1,6 +1,7 @@
-"""Annulus encounters (CLARIFICATIONS.md, "Encounters: groups against groups"): simulated from
-annulus/round.py, since an Annulus fight can end part-way through a turn (a Counter, a fall before the
-turn's later uses) and the exact encounter reads falls only between turns.
+"""Annulus encounters (CLARIFICATIONS.md, "Encounters: groups against groups"): exact, the chain
+over every creature's state playing the cells near a fall from their full state (an Annulus fight can
+end part-way through a turn: a Counter, a fall before the turn's later uses), as the duel does; the
+simulation from the same round agrees within 4 standard errors.
 
 What a group adds to the pair's round (``AnnulusRound.in_group``): a creature's Endurance and
 Vitality are one pool only when none of its foes deals vital damage. The Town Guard (Endurance 6,
@@ -33,21 +34,30 @@ FIGHTS = 20_000
     ],
 )
 def test_one_against_one_agrees_with_the_exact_duel(a: str, b: str) -> None:
+    """One creature against one is the duel: exact to 1e-12 (the cells near a fall played from the
+    full state, as the duel plays them); the simulation within 4 standard errors."""
     A, B = CAT.creature(a), CAT.creature(b)
     duel = wb.duel(A, B)
     assert duel.exact
-    got = wb.encounter([A], [B], fights=FIGHTS, seed=5)
-    assert not got.exact and got.fights == FIGHTS
-    assert "part-way through a turn" in got.forced_by[0]
-    for p, q in [(duel.p_a_wins, got.p_a_wins), (duel.p_b_wins, got.p_b_wins)]:
+    got = wb.encounter([A], [B])
+    assert got.exact and got.forced_by == ()
+    assert abs(duel.p_a_wins - got.p_a_wins) <= 1e-12 and abs(duel.p_b_wins - got.p_b_wins) <= 1e-12
+    sim = wb.encounter([A], [B], simulate=True, fights=FIGHTS, seed=5)
+    assert not sim.exact and sim.fights == FIGHTS
+    for p, q in [(duel.p_a_wins, sim.p_a_wins), (duel.p_b_wins, sim.p_b_wins)]:
         assert abs(p - q) <= 4 * np.sqrt(max(p * (1 - p), 1e-12) / FIGHTS)
 
 
-def test_exact_is_refused_naming_the_reason() -> None:
-    guard, ogre = CAT.creature("Town Guard"), CAT.creature("Ogre")
-    with pytest.raises(wb.RulesError, match="part-way through a turn") as err:
-        wb.encounter([guard], [ogre], simulate=False)
+def test_allies_in_the_area_are_simulated_and_exact_is_refused_naming_them() -> None:
+    """The exact chain strikes no allies: an encounter whose area sets strike allies
+    (``allies_in_area``) is simulated, ``forced_by`` naming why, and ``simulate=False`` is refused."""
+    _, blaster, mouse = _blaster("Burst")
+    got = wb.encounter([blaster, blaster], [mouse] * 2, allies_in_area=1, fights=2_000, seed=3)
+    assert not got.exact and got.forced_by == ("allies struck in the area (allies_in_area)",)
+    with pytest.raises(wb.RulesError, match="allies_in_area") as err:
+        wb.encounter([blaster, blaster], [mouse] * 2, allies_in_area=1, simulate=False)
     assert err.value.field == "simulate"
+    assert wb.encounter([blaster, blaster], [mouse] * 2, simulate=False).exact
 
 
 def _encounter(a: list[str], b: list[str]) -> Encounter:
@@ -114,20 +124,22 @@ def test_an_area_set_strikes_the_foes_in_its_area(area: str | None, struck: int)
     blast, blaster, mouse = _blaster(area)
     assert wb.damage(blast, blaster, mouse).sf(1) == pytest.approx(15 / 16, abs=1e-12)
     fights = 40_000
-    got = wb.encounter([blaster], [mouse] * 3, fights=fights, seed=11)
+    got = wb.encounter([blaster], [mouse] * 3)
+    assert got.exact
     first_round = float(got.rounds["p_a_wins"][0])
     want = 3375 / 4096 if struck == 3 else 0.0
-    assert abs(first_round - want) <= 4 * np.sqrt(want * (1 - want) / fights) + 1e-12
+    assert abs(first_round - want) <= 1e-12
+    sim = wb.encounter([blaster], [mouse] * 3, simulate=True, fights=fights, seed=11)
+    assert abs(float(sim.rounds["p_a_wins"][0]) - want) <= 4 * np.sqrt(want * (1 - want) / fights) + 1e-12
     # round 1 alone: each Mouse in the area survives it with 1/16 (one Blast); a Mouse outside is
     # never struck. A set with no area is not spent: the target takes the first Blast, and the
     # second too where it stood (1/16 x 1/16 = 1/256 it survives both); where the first felled it
     # (15/16), "the remaining attacks ... go to the next living foe" (CLARIFICATIONS.md,
     # Encounters): the second Mouse survives 1/16 + 15/16 x 1/16 = 31/256, the third is not struck
-    one = wb.encounter([blaster], [mouse] * 3, max_rounds=1, fights=fights, seed=12)
+    one = wb.encounter([blaster], [mouse] * 3, max_rounds=1)
     survives = one.creatures["p_survives"].to_list()[1:]
     want_alive = [1 / 16] * struck + [1.0] * (3 - struck) if area else [1 / 256, 31 / 256, 1.0]
-    for p, alive in zip(survives, want_alive, strict=True):
-        assert abs(p - alive) <= 4 * np.sqrt(alive * (1 - alive) / fights) + 1e-12
+    assert one.exact and np.allclose(survives, want_alive, rtol=0, atol=1e-12)
 
 
 def test_an_area_set_reach_is_its_area() -> None:
@@ -220,17 +232,22 @@ def test_a_kill_in_a_group_sets_killing_spree_waiting() -> None:
 
 
 def test_killing_spree_speeds_up_a_group_not_one_copy() -> None:
-    """The same seeded fights with and without Killing Spree: against one Giant Centipede the kill ends
-    the fight, so both are the same to the last digit; against three, the +2 after each kill fells
-    them sooner, by more than 4 standard errors."""
+    """With and without Killing Spree: against one Giant Centipede the kill ends the fight, so the
+    exact rounds are the same to 1e-12; against three, the +2 after each kill fells them sooner (exact:
+    6.06 rounds against 7.89). The simulation agrees with both within 4 standard errors."""
     from workbench.encounters import Group, group_rounds
 
     centipede = CAT.creature("Giant Centipede")
-    kw = dict(fights=FIGHTS, seed=5, max_rounds=100)
-    one = [group_rounds(_spree_wolf(s), Group(centipede, 1), **kw) for s in (True, False)]
-    assert one[0].mean == one[1].mean and np.array_equal(one[0].p_killed_by, one[1].p_killed_by)
-    spree, plain = (group_rounds(_spree_wolf(s), Group(centipede, 3), **kw) for s in (True, False))
-    assert plain.mean - spree.mean > 4 * np.hypot(spree.se, plain.se)
+    one = [group_rounds(_spree_wolf(s), Group(centipede, 1), max_rounds=100) for s in (True, False)]
+    assert one[0].exact and one[1].exact
+    assert abs(one[0].mean - one[1].mean) <= 1e-12
+    assert np.allclose(one[0].p_killed_by, one[1].p_killed_by, rtol=0, atol=1e-12)
+    spree, plain = (group_rounds(_spree_wolf(s), Group(centipede, 3), max_rounds=100) for s in (True, False))
+    assert spree.exact and plain.exact
+    assert plain.mean - spree.mean > 1.5
+    for exact, s in ((spree, True), (plain, False)):
+        sim = group_rounds(_spree_wolf(s), Group(centipede, 3), max_rounds=100, simulate=True, fights=FIGHTS, seed=5)
+        assert not sim.exact and abs(sim.mean - exact.mean) <= 4 * sim.se
 
 
 def test_the_plan_counts_the_area_set_on_every_foe_it_strikes() -> None:
@@ -468,17 +485,21 @@ def _plain(name: str, endurance: int, vitality: int, agility: int) -> Any:
 def test_small_encounters_agree_with_an_enumeration_from_the_rules(targeting: str) -> None:
     """tests/encounters/brute.py (an enumeration from CLARIFICATIONS.md alone, sharing no code with the
     fight): a turn is two uses of the one set, each on the turn's target while it stands, the rest on
-    the next living foe by the policy. The simulation (Annulus encounters are simulated) agrees
-    within 4 standard errors on P(each side wins) and on who falls first."""
+    the next living foe by the policy. The exact encounter agrees to 1e-12 on P(each side wins) and
+    on who falls first; the simulation within 4 standard errors."""
     side_a = [_plain("Brawler", 2, 2, 1), _plain("Scrapper", 1, 2, 0)]
     side_b = [_plain("Goblin", 1, 2, 0), _plain("Kobold", 1, 1, 1), _plain("Imp", 0, 2, 2)]
     want = brute(side_a, side_b, targeting=targeting, uses=2)
     assert 0.05 < want["a"] < 0.95  # (a fight either side can win)
+    got = wb.encounter(side_a, side_b, targeting=targeting)
+    assert got.exact
+    assert abs(want["a"] - got.p_a_wins) <= 1e-12 and abs(want["b"] - got.p_b_wins) <= 1e-12
+    assert np.allclose(got.creatures["p_falls_first"].to_list(), want["first"], rtol=0, atol=1e-12)
     fights = 40_000
-    got = wb.encounter(side_a, side_b, targeting=targeting, fights=fights, seed=31)
-    for p, q in [(want["a"], got.p_a_wins), (want["b"], got.p_b_wins)]:
+    sim = wb.encounter(side_a, side_b, targeting=targeting, simulate=True, fights=fights, seed=31)
+    for p, q in [(want["a"], sim.p_a_wins), (want["b"], sim.p_b_wins)]:
         assert abs(p - q) <= 4 * np.sqrt(p * (1 - p) / fights)
-    first = got.creatures["p_falls_first"].to_list()
+    first = sim.creatures["p_falls_first"].to_list()
     for p, q in zip(want["first"], first, strict=True):
         assert abs(p - q) <= 4 * np.sqrt(max(p * (1 - p), 1e-12) / fights) + 1e-12
 

@@ -75,7 +75,7 @@ def test_probabilities_read_as_probabilities():
     Berserker (4,000 fights, seed 1) survives every fight, and its P(survives) summed over its HP left
     came to 1.0000000000000002 before it was kept in range; it reads 1.0."""
     cat = wb.system("annulus").catalog()
-    got = wb.encounter([cat.creature("Drake"), cat.creature("Wolf")], [cat.creature("Berserker")], fights=4_000, seed=1)
+    got = wb.encounter([cat.creature("Drake"), cat.creature("Wolf")], [cat.creature("Berserker")], simulate=True, fights=4_000, seed=1)
     for col in ("p_survives", "p_falls_first"):
         values = got.creatures[col].to_list()
         assert all(0.0 <= v <= 1.0 for v in values), (col, values)

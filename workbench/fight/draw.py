@@ -10,13 +10,13 @@ once per outcome of positive probability) and the drawn outcome's values per (ex
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..columns import Columns, Grouped
 
-__all__ = ["Draw", "Grouped", "Sampler", "Enumerator"]
+__all__ = ["Carrying", "Draw", "Grouped", "Sampler", "Enumerator"]
 
 
 #: an outcome table a draw takes: one (n, R) row per fight, or the few distinct tables of a batch
@@ -108,3 +108,37 @@ class Enumerator:
         self.origin = self.origin[rows]
         self.weight = self.weight[rows] * p[g, j]
         return tuple(s.take(rows) for s in states), {k: v[g, j] for k, v in table.columns.items() if k != "probability"}
+
+
+class Carrying:
+    """A :class:`Draw` over another that carries columns held beside the states through each of its
+    draws: an enumerating draw expands them with the fights they belong to (a sampling one leaves them
+    as they are). A description whose step keeps more of a batch than one call passes along (a turn
+    over several foes: the foes not struck now, what it counted so far) holds them, makes its calls,
+    and takes them back, innermost first::
+
+        draw.hold(other_foe, counted)
+        me, foe = use(me, foe, draw)
+        other_foe, counted = draw.release()
+    """
+
+    def __init__(self, draw: Draw):
+        self.draw = draw
+        self.frames: list[list[Columns]] = []
+
+    def hold(self, *columns: Columns) -> None:
+        """Carry ``columns`` through every draw until :meth:`release`."""
+        self.frames.append(list(columns))
+
+    def release(self) -> list[Any]:
+        """Return the columns of the last :meth:`hold` as the draws since left them (each of the class
+        it was held as), and stop carrying them."""
+        return self.frames.pop()
+
+    def row(self, states: tuple[Columns, ...], table: Table) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
+        """Return :meth:`Draw.row` of the inner draw, the held columns drawn with the states."""
+        held = [c for frame in self.frames for c in frame]
+        drawn, values = self.draw.row((*states, *held), table)
+        rest = iter(drawn[len(states) :])
+        self.frames = [[next(rest) for _ in frame] for frame in self.frames]
+        return drawn[: len(states)], values

@@ -30,13 +30,15 @@ import itertools
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..arguments import check_time
 from ..chains import CHAIN_TAIL
-from ..columns import Columns, from_key_rows, key_rows
+from ..columns import Columns, distinct_rows, from_key_rows, key_rows
 from .chain import enumerated
 from .draw import Enumerator
 from .encounter import Encounter, Tally, flanked_by_later, later_allies
+from .round import play
 
 __all__ = ["MAX_CELLS", "grid_cells", "solve"]
 
@@ -66,6 +68,7 @@ class _Chain:
         C = enc.size
         self.shape = _shape(enc)
         idx = np.indices(self.shape, sparse=True)
+        self.idx = idx
         self.alive = [(idx[c] < enc.hp[c]) | enc.immortal[c] for c in range(C)]
         grid = np.broadcast_shapes(*(a.shape for a in self.alive))
         self.alive = [np.broadcast_to(a, grid) for a in self.alive]
@@ -276,7 +279,7 @@ class _Chain:
         recorded in round r + 1 (0-based r). A turn played in steps (``Encounter.steps``) is its
         steps in order (``k``: one of them)."""
         enc = self.enc
-        if step == "turn" and enc.reach(i) > 1:
+        if step == "turn" and (enc.reach(i) > 1 or self.falls_mid_turn(i)):
             return self.act_group(mass, i, tally, r)
         if k is None:
             for n_ in range(enc.steps(i) if step == "turn" else 1):
@@ -486,36 +489,55 @@ class _Chain:
         self.group_targets[memo] = result
         return result
 
+    def group_turn(
+        self, i: int, tup: tuple[int, ...], states: list[Columns], draw: Enumerator
+    ) -> tuple[tuple[Columns, ...], np.ndarray]:
+        """Return (the states of i and each foe of ``tup`` after i's turn on them, the attacks on each
+        foe) from ``states``, enumerated by ``draw``: the dice its turn rolls before its plan (the
+        round's ``ready``, against its target), then its ``group_turn``, as the simulation plays it."""
+        enc = self.enc
+        rnd = enc.round_of(i, tup[0])
+        me, first = play(rnd, states[0], states[1], draw, ("ready",))
+        others = [s.take(draw.origin) for s in states[2:]]
+        me, foes, struck = rnd.group_turn(me, [first, *others], draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
+        return (me, *foes), struck
+
     def group_outcomes(
         self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]]
-    ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float]]]:
+    ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float, tuple[int, ...]]]]:
         """Return, per (i's key, each struck foe's key) of ``keys``, the outcomes of i's turn on the
         foes ``tup`` (the round's ``group_turn``): (the damage i deals itself, the damage each foe
-        takes, every key after, probability); each enumerated once per fight, the new ones in ONE
-        call."""
+        takes, every key after, probability, the attacks on each foe: spread targeting counts them);
+        each enumerated once per fight, the new ones in ONE call."""
         new = [k for k in dict.fromkeys(keys) if ("group", i, tup, *k) not in self.cache]
         if new:
-            enc = self.enc
-            rnd = enc.round_of(i, tup[0])
             types = (self.types[i], *[self.types[t] for t in tup])
             rows = np.array([sum(k, ()) for k in new], dtype=np.int64).reshape(len(new), -1)
             states = from_key_rows(types, rows)
             draw = Enumerator(rows.shape[0])
-            me, foes, _ = rnd.group_turn(states[0], list(states[1:]), draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
-            after = (me, *foes)
+            after, struck = self.group_turn(i, tup, list(states), draw)
+            K = len(tup)
             data = np.column_stack(
-                [draw.origin, *[np.asarray(getattr(x, x.POOL), dtype=np.int64) for x in after], key_rows(after)]
+                [
+                    draw.origin,
+                    *[np.asarray(getattr(x, x.POOL), dtype=np.int64) for x in after],
+                    np.asarray(struck, np.int64).reshape(-1, K),
+                    key_rows(after),
+                ]
             )
-            uniq, inverse = np.unique(data, axis=0, return_inverse=True)
+            uniq, inverse = distinct_rows(data)
             weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
             widths = [self.width[c] for c in (i, *tup)]
             cuts = np.concatenate(([0], np.cumsum(widths))).astype(int)
             per: list[list[Any]] = [[] for _ in new]
-            K = len(tup)
-            for r, w in zip(uniq.tolist(), weight.tolist()):
-                ks = r[2 + K :]
-                parts = tuple(tuple(ks[cuts[x] : cuts[x + 1]]) for x in range(len(widths)))
-                per[r[0]].append((int(r[1]), tuple(int(d) for d in r[2 : 2 + K]), parts, w))
+            # (each distinct key after made a tuple once: many outcomes share it)
+            after_keys, which = distinct_rows(uniq[:, 2 + 2 * K :])
+            parts_of = [
+                tuple(tuple(ks[cuts[x] : cuts[x + 1]]) for x in range(len(widths))) for ks in after_keys.tolist()
+            ]
+            for r, w, a in zip(uniq[:, : 2 + 2 * K].tolist(), weight.tolist(), which.tolist()):
+                dealt, hits = tuple(r[2 : 2 + K]), tuple(r[2 + K : 2 + 2 * K])
+                per[r[0]].append((int(r[1]), dealt, parts_of[a], w, hits))
             for k, got in zip(new, per):
                 self.cache[("group", i, tup, *k)] = got
         return [self.cache[("group", i, tup, *k)] for k in keys]
@@ -543,20 +565,23 @@ class _Chain:
                 into(key)[...] += rest
         hp_i = int(enc.hp[i])
         C = enc.size
+        mid_turn = self.falls_mid_turn(i)
         for tup, items in work.items():
             keys = [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items]
-            for (key, part), outcomes in zip(items, self.group_outcomes(i, tup, keys)):
+            near: list[tuple[_Key, tuple[_Key, ...], np.ndarray, np.ndarray]] = []
+            for (key, part), kt, outcomes in zip(items, keys, self.group_outcomes(i, tup, keys)):
                 if not part.any():
                     continue
+                if mid_turn:  # the cells near a fall are played from the full state, the rest shifted
+                    lines, safe = self.safe_region(i, tup, kt, outcomes)
+                    if not safe.all():
+                        near.append((key, kt, part * ~safe, lines))
+                    part = part * safe
+                    if not part.any():
+                        continue
                 intact = part * self.intact
-                for own, dealt, parts, p in outcomes:
-                    k2 = list(key)
-                    for c, kc in zip((i, *tup), parts):
-                        k2[self.offset[c] : self.offset[c + 1]] = kc
-                    base = int(self.offset[-1])
-                    if self.spread:
-                        for t in tup:
-                            k2[base + t] += 1
+                for own, dealt, parts, p, hits in outcomes:
+                    k2 = self.after_group(key, i, tup, parts, hits)
                     moved, fresh = part * p, intact * p
                     for t, d in zip(tup, dealt):
                         if d:
@@ -565,11 +590,221 @@ class _Chain:
                     if own and not enc.immortal[i]:
                         moved = _cap_shift(moved, i, own, hp_i)
                         fresh = _cap_shift(fresh, i, own, hp_i)
-                    into(tuple(k2))[...] += moved
+                    into(k2)[...] += moved
                     if fresh.any():  # (falls in one turn: in the order it struck them, then i)
                         first = self.first_dead_in((*tup, i)).ravel()
                         tally.first += np.bincount(first, weights=fresh.ravel(), minlength=C + 1)[:C]
+            if near:
+                self.act_near(i, tup, near, into, tally)
         return self.harvest(acc, tally, r)
+
+    # ------------------------------------------------------------ turns that can end part-way
+    def falls_mid_turn(self, i: int) -> bool:
+        """Return whether creature i's turn can end part-way in a way the rest of it reads (its
+        round's ``falls_mid_turn``: Annulus, a Counter felling the striker or a foe falling before the
+        turn's later uses); such a turn is played by :meth:`act_group`, near a fall from the full
+        state (:meth:`act_near`)."""
+        memo = ("mid turn", i)
+        if memo not in self.cache:
+            enc = self.enc
+            rnd = None if enc.resting(i) else enc.round_of(i, int(enc.foes(i)[0]))
+            self.cache[memo] = bool(getattr(rnd, "falls_mid_turn", False))
+        return bool(self.cache[memo])
+
+    def safe_lines(self, i: int, tup: tuple[int, ...], outcomes: list[Any]) -> np.ndarray:
+        """Return, for i and each foe of ``tup``, the damage taken below which no outcome of the turn
+        (damage-free: ``outcomes`` of :meth:`group_outcomes`) fells it: its HP less the most damage an
+        outcome deals it (0 where an outcome heals: then every cell is played from the full state;
+        an immortal creature's whole axis)."""
+        enc = self.enc
+        dealt = np.array([(own, *d) for own, d, _, _, _ in outcomes], np.int64).reshape(-1, len(tup) + 1)
+        who = (i, *tup)
+        hp = np.array([self.shape[c] if enc.immortal[c] else int(enc.hp[c]) for c in who], np.int64)
+        mortal = np.array([not enc.immortal[c] for c in who])
+        lines = hp - dealt.max(axis=0, initial=0)
+        lines[mortal & (dealt.min(axis=0, initial=0) < 0)] = 0
+        return np.where(mortal, np.maximum(lines, 0), hp)
+
+    def safe_region(
+        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], outcomes: list[Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return (:meth:`safe_lines`, :meth:`below` them) of i's turn on the foes ``tup`` from the
+        keys ``kt``, worked out once per fight."""
+        memo = ("safe", i, tup, kt)
+        got = self.cache.get(memo)
+        if got is None:
+            lines = self.safe_lines(i, tup, outcomes)
+            got = self.cache[memo] = (lines, self.below(i, tup, lines))
+        return got
+
+    def below(self, i: int, tup: tuple[int, ...], lines: np.ndarray) -> np.ndarray:
+        """Return the cells where i and every foe of ``tup`` are below their ``lines`` (the safe
+        region: no outcome fells any of them), broadcast over the grid."""
+        safe = np.ones(self.going.shape, bool)
+        for c, line in zip((i, *tup), lines.tolist()):
+            safe = safe & (self.idx[c] < line)
+        return safe
+
+    def near_outcomes(
+        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], codes: np.ndarray, sub: tuple[int, ...]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[tuple[_Key, ...]]]:
+        """Return the outcomes of i's turn on the foes ``tup`` from the keys ``kt`` and the damages
+        taken ``codes`` (flat indices over ``sub``: i's damage, then each foe's), each played from
+        that full state (one call for those not met before; kept over the fight): (the codes met,
+        sorted; the first row of each; the rows' damage dealt to i and each foe (rows x creatures);
+        each row's keys after, an index into the last value; probabilities; the keys after)."""
+        memo = ("near", i, tup, kt)
+        got = self.cache.get(memo)
+        if got is None:
+            got = self.cache[memo] = {"codes": np.zeros(0, np.int64), "rows": [], "keys": {}}
+        new = np.setdiff1d(codes, got["codes"])
+        if new.size:
+            who = (i, *tup)
+            rows = np.repeat(np.array([sum(kt, ())], np.int64).reshape(1, -1), new.size, axis=0)
+            states = list(from_key_rows(tuple(self.types[c] for c in who), rows))
+            taken = np.unravel_index(new, sub)
+            states = [s.replace(**{s.POOL: np.asarray(d, np.int64)}) for s, d in zip(states, taken)]
+            draw = Enumerator(new.size)
+            after, struck = self.group_turn(i, tup, states, draw)
+            dealt = [
+                np.asarray(getattr(x, x.POOL), np.int64) - np.asarray(d, np.int64)[draw.origin]
+                for x, d in zip(after, taken)
+            ]
+            K = len(tup)
+            hits = np.asarray(struck, np.int64).reshape(-1, K)
+            data = np.column_stack([draw.origin, *dealt, hits, key_rows(after)])
+            uniq, inverse = distinct_rows(data)
+            weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+            widths = [self.width[c] for c in who]
+            cuts = np.concatenate(([0], np.cumsum(widths))).astype(int) + 1 + len(who) + K
+            keys: dict[tuple[Any, ...], int] = got["keys"]
+            # (each distinct (attacks, keys after) numbered once: many outcomes share it)
+            after_keys, which = distinct_rows(uniq[:, 1 + len(who) :])
+            number = np.array(
+                [
+                    keys.setdefault(
+                        (
+                            tuple(
+                                tuple(r[cuts[x] - 1 - len(who) : cuts[x + 1] - 1 - len(who)]) for x in range(len(who))
+                            ),
+                            tuple(r[:K]),
+                        ),
+                        len(keys),
+                    )
+                    for r in after_keys.tolist()
+                ],
+                np.int64,
+            )
+            at = number[which]
+            got["rows"].append((new[uniq[:, 0]], uniq[:, 1 : 1 + len(who)], at, weight))
+            # (every row so far, by code: the table the cells read)
+            code = np.concatenate([r[0] for r in got["rows"]])
+            order = np.argsort(code, kind="stable")
+            got["rows"] = [
+                (
+                    code[order],
+                    np.concatenate([r[1] for r in got["rows"]])[order],
+                    np.concatenate([r[2] for r in got["rows"]])[order],
+                    np.concatenate([r[3] for r in got["rows"]])[order],
+                )
+            ]
+            got["codes"] = np.union1d(got["codes"], new)
+        code, dealt, at, p = got["rows"][0]
+        firsts = np.searchsorted(code, got["codes"])
+        return got["codes"], firsts, dealt, at, p, list(got["keys"])
+
+    def near_move(
+        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], lines: np.ndarray
+    ) -> tuple[sparse.csr_matrix, list[tuple[Any, ...]]]:
+        """Return (the move of i's turn on the foes ``tup`` from the keys ``kt`` over the cells near a
+        fall (outside the safe region of ``lines``), each played from its full state: a sparse matrix
+        whose rows are (the keys after, the cell after) and columns the cells before, over the
+        sub-grid of i's and the foes' damages; the keys after, (their parts, the attacks on each
+        foe)), built once per fight. A cell's damages below their lines are played at 0: a creature
+        that cannot fall this turn plays alike at any damage taken."""
+        memo = ("move", i, tup, kt)
+        got = self.cache.get(memo)
+        if got is None:
+            who = (i, *tup)
+            sub = tuple(self.shape[c] for c in who)
+            S = int(np.prod(sub))
+            taken = np.indices(sub).reshape(len(who), S)
+            src = np.flatnonzero((taken >= lines[:, None]).any(axis=0))
+            taken = taken[:, src]
+            played = np.where(taken >= lines[:, None], taken, 0)
+            codes = np.ravel_multi_index(tuple(played), sub)
+            met, firsts, dealt, at, p, keys = self.near_outcomes(i, tup, kt, np.unique(codes), sub)
+            u = np.searchsorted(met, codes)
+            lo = firsts[u]
+            count = np.append(firsts[1:], p.size)[u] - lo
+            cell = np.repeat(np.arange(src.size), count)
+            row = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count - lo, count)
+            top = np.array(sub)[:, None] - 1
+            after = np.clip(taken[:, cell] + dealt[row].T, 0, top)
+            dst = np.ravel_multi_index(tuple(after), sub)
+            T = sparse.csr_matrix((p[row], (at[row] * S + dst, src[cell])), shape=(len(keys) * S, S))
+            got = self.cache[memo] = (T, keys)
+        return got
+
+    def act_near(
+        self,
+        i: int,
+        tup: tuple[int, ...],
+        items: list[tuple[_Key, tuple[_Key, ...], np.ndarray, np.ndarray]],
+        into: Any,
+        tally: Tally,
+    ) -> None:
+        """Add to ``into`` the mass of each of ``items`` (a key, its parts of i and the foes ``tup``,
+        its mass near a fall, the turn's safe ``lines``) after i's turn on those foes, each cell
+        played from its full state (:meth:`near_move`), the damage capped at HP (fallen); who fell
+        first counted as :meth:`act_group` counts it. The keys sharing their parts of i and the foes
+        move in ONE sparse product, their masses side by side."""
+        enc = self.enc
+        who = (i, *tup)
+        n = len(who)
+        moved_axes = list(range(n))
+        sub = tuple(self.shape[c] for c in who)
+        S = int(np.prod(sub))
+        rest_shape = tuple(self.shape[c] for c in range(len(self.shape)) if c not in who)
+        R = int(np.prod(rest_shape, dtype=np.int64))
+        by_kt: dict[tuple[_Key, ...], list[int]] = {}
+        for x, (_, kt, _, _) in enumerate(items):
+            by_kt.setdefault(kt, []).append(x)
+        fell = np.zeros((S, R))
+        for kt, xs in by_kt.items():
+            T, keys = self.near_move(i, tup, kt, items[xs[0]][3])
+            flats = np.concatenate([np.moveaxis(items[x][2], who, moved_axes).reshape(S, R) for x in xs], axis=1)
+            A = T.shape[0] // S
+            moved = np.asarray(T @ flats).reshape(A, S, len(xs), R)
+            for a in np.flatnonzero(moved.any(axis=(1, 2, 3))).tolist():
+                for y, x in enumerate(xs):
+                    block = moved[a, :, y]
+                    if block.any():
+                        k2 = self.after_group(items[x][0], i, tup, *keys[a])
+                        into(k2)[...] += np.moveaxis(block.reshape(sub + rest_shape), moved_axes, who)
+            intact = np.concatenate(
+                [np.moveaxis(items[x][2] * self.intact, who, moved_axes).reshape(S, R) for x in xs], axis=1
+            )
+            if intact.any():
+                fell += np.asarray(T @ intact).reshape(A, S, len(xs), R).sum(axis=(0, 2))
+        if fell.any():  # (falls in one turn: in the order it struck them, then i)
+            grid = np.moveaxis(fell.reshape(sub + rest_shape), moved_axes, who)
+            first = self.first_dead_in((*tup, i)).ravel()
+            tally.first += np.bincount(first, weights=grid.ravel(), minlength=enc.size + 1)[: enc.size]
+
+    def after_group(
+        self, key: _Key, i: int, tup: tuple[int, ...], parts: tuple[_Key, ...], hits: tuple[int, ...]
+    ) -> _Key:
+        """Return ``key`` after i's turn on the foes ``tup``: i's and their key ``parts`` after, and
+        under spread targeting the attacks the turn made on each (``hits``) counted this round."""
+        k2 = list(key)
+        for c, kc in zip((i, *tup), parts):
+            k2[self.offset[c] : self.offset[c + 1]] = kc
+        if self.spread:
+            base = int(self.offset[-1])
+            for t, h in zip(tup, hits):
+                k2[base + t] += int(h)
+        return tuple(k2)
 
     def first_dead_in(self, order: tuple[int, ...]) -> np.ndarray:
         """Return, per cell, the first creature fallen taking ``order`` first, then the others in

@@ -40,7 +40,7 @@ import numpy as np
 from ...columns import Columns, Grouped, distinct_columns, distinct_rows, padded
 from ...dist import Dist
 from ...errors import RulesError
-from ...fight.draw import Draw
+from ...fight.draw import Carrying, Draw
 from ...memo import MEMO, hashed
 from ...plans import choose_label, is_sequence_plan
 from ...turns import best_plan
@@ -171,6 +171,14 @@ class _Check(Columns):
     """A recovery check in flight, per fight: the condition it is against (carried through its draw)."""
 
     first: np.ndarray
+
+
+@dataclasses.dataclass
+class _Along(Columns):
+    """Values a turn over several foes keeps per fight beside its states (columns of one array),
+    carried through the draws of its uses (:class:`~workbench.fight.draw.Carrying`)."""
+
+    values: np.ndarray
 
 
 @dataclasses.dataclass
@@ -1111,8 +1119,12 @@ class AnnulusRound:
             given = np.array([labels.index(v) for v in np.asarray(plan).tolist()], dtype=np.int64)
         me, t = self._begin(me, given)
         states: tuple[Columns, ...] = (me, foe, t)
+        # the other foes and allies, and what the turn counts, are carried through every draw
+        draw = carrying = Carrying(draw)
+        carrying.hold(*(f for _, f in extra))
         # recovery checks
         states = self._recover(0, states, draw, self.tactics)
+        extra = [(r, f) for (r, _), f in zip(extra, carrying.release())]
         # the plan of the state class, use by use
         me, foe, t = (cast(Any, x) for x in states)
         t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, extra[:n_foes]))
@@ -1154,25 +1166,37 @@ class AnnulusRound:
                     continue
                 if n_foes:
                     struck[:, k] += here & r._playing((me, foes[k]))
-                if k == 0:
-                    me, foe, t = cast(Any, self._use(0, (me, foe, t), s, here, draw, own_turn=True, counter=True))
-                else:
-                    me, f, t = cast(Any, r._use(0, (me, foes[k], t), s, here, draw, own_turn=True, counter=True))
-                    extra[k - 1] = (r, f)
-                    foes[k] = f
+                # (the foes not struck now, the allies and the turn's counts go along with the draws)
+                others = [f for j, (_, f) in enumerate([(self, foe), *extra]) if j != k]
+                carrying.hold(*others, _Along(np.column_stack([go, s, struck])))
+                me, f, t = cast(Any, r._use(0, (me, foes[k], t), s, here, draw, own_turn=True, counter=True))
+                *others, along = carrying.release()
+                go, s, struck = along.values[:, 0] > 0, along.values[:, 1], along.values[:, 2:]
+                every = [*others[:k], f, *others[k:]]
+                foe, foes = every[0], every[: 1 + n_foes]
+                extra = [(r_, f_) for (r_, _), f_ in zip(extra, every[1:])]
             area = go & self.a.area[np.maximum(s, 0)]
             if extra and area.any():
+                carrying.hold(_Along(struck))
                 states, extra, hit = self._area((me, foe, t), s, area, draw, extra, allies)
+                (along,) = carrying.release()
                 me, foe, t = (cast(Any, x) for x in states)
+                struck = along.values.copy()
                 struck[:, 1:] += hit
         if n_foes:
             me, foe, t, extra = self._blood_price_group(me, foe, t, extra, rounds, draw, struck)
             states = (me, foe, t)
         else:
+            carrying.hold(*(f for _, f in extra), _Along(struck))
             states = self._blood_price((me, foe, t), draw)
+            *kept, along = carrying.release()
+            extra, struck = [(r, f) for (r, _), f in zip(extra, kept)], along.values
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
+        carrying.hold(*(f for _, f in extra), _Along(struck))
         me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, foe), draw))
+        *kept, along = carrying.release()
+        extra, struck = [(r, f) for (r, _), f in zip(extra, kept)], along.values
         foe = foe.replace(blind=np.maximum(0, foe.blind - 1), petrify=np.maximum(0, foe.petrify - 1))
         # what no later turn reads: Counter used (reset before it can counter again), the foe's Reroll
         # (reset at its turn), mine unless I counter before my next turn
@@ -1263,22 +1287,32 @@ class AnnulusRound:
         its area, up to its :data:`FOES_IN_AREA` (the foe struck now is the first), and the last
         ``allies`` of ``extra``, creatures of my side in the area: each a use of the set on that
         creature by my round against it, where it still stands (an ally with no Counter)."""
-        me, t = cast(Combatant, states[0]), cast(_Turn, states[2])
+        me, foe, t = cast(Combatant, states[0]), states[1], cast(_Turn, states[2])
         reach = self.a.in_area[np.maximum(sets, 0)]
         foes = len(extra) - allies
-        out = []
-        hit = np.zeros((me.size, foes), dtype=bool)
-        for k, (rnd, f) in enumerate(extra):
+        every = [f for _, f in extra]
+        hit = np.zeros((me.size, foes), dtype=np.int64)
+        for k, rnd in enumerate(r for r, _ in extra):
             go = area & (t.at < k + 1) & (reach > k + 1 - t.at) if k < foes else area
             if go.any():
                 if k < foes:
-                    hit[:, k] = go & rnd._playing((me, f))
+                    hit[:, k] = go & rnd._playing((me, every[k]))
+                # (the target, the other creatures and what is counted go along with the use's draws)
+                carrying = cast(Carrying, draw)
+                carrying.hold(foe, *every[:k], *every[k + 1 :], _Along(np.column_stack([area, sets, reach, hit])))
                 me, f, t = cast(
                     tuple[Combatant, Combatant, Any],
-                    rnd._use(0, (me, f, t), sets, go, draw, own_turn=True, counter=k < foes),
+                    rnd._use(0, (me, every[k], t), sets, go, draw, own_turn=True, counter=k < foes),
                 )
-            out.append((rnd, f))
-        return (me, states[1], t), out, hit
+                foe, *others, along = carrying.release()
+                every = [*others[:k], f, *others[k:]]
+                area, sets, reach, hit = (
+                    along.values[:, 0] > 0,
+                    along.values[:, 1],
+                    along.values[:, 2],
+                    along.values[:, 3:],
+                )
+        return (me, foe, t), [(r, f) for (r, _), f in zip(extra, every)], hit > 0
 
     def _blood_price(self, states: tuple[Columns, ...], draw: Draw) -> tuple[Columns, ...]:
         """Return ``states`` after the attacker's Blood Price uses (``Tactics.blood_price_uses``, after
@@ -1338,12 +1372,16 @@ class AnnulusRound:
                 rows = t.at == k
                 if not rows.any():
                     continue
-                if k == 0:
-                    (me, foe, t), go = cast(Any, self._blood_use((me, foe, t), draw, rows))
-                else:
-                    (me, f, t), go = cast(Any, r._blood_use((me, foes[k], t), draw, rows))
-                    extra[k - 1] = (r, f)
-                    foes[k] = f
+                # (the foes not struck now, the allies and the counts go along with the use's draws)
+                carrying = cast(Carrying, draw)
+                every = [foe, *(f for _, f in extra)]
+                carrying.hold(*every[:k], *every[k + 1 :], _Along(np.column_stack([rows, went, struck])))
+                (me, f, t), go = cast(Any, r._blood_use((me, every[k], t), draw, rows))
+                *others, along = carrying.release()
+                every = [*others[:k], f, *others[k:]]
+                foe, foes = every[0], every[: n + 1]
+                extra = [(r_, f_) for (r_, _), f_ in zip(extra, every[1:])]
+                went, struck = along.values[:, 1] > 0, along.values[:, 2:] + 0
                 struck[:, k] += go
                 went |= go
             if not went.any():
