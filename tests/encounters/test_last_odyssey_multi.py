@@ -130,3 +130,34 @@ def test_random_targeting_takes_the_other_targets_at_random() -> None:
         [cleaver], [TARGET, TARGET, pip], targeting="random", max_rounds=1, simulate=True, fights=fights, seed=8
     )
     assert abs(sim.creatures["p_survives"][3] - want) <= 4 * np.sqrt(want * (1 - want) / fights)
+
+
+def test_random_targeting_over_many_foes_takes_ordered_choices_not_every_order() -> None:
+    """The same rule over five foes (four Targets and the Pip): the Pip is struck when it is the target
+    (1/5) or the second taken (4/5 x 1/4), so it survives round 1 with 1 - 0.7 x 2/5 = 0.72, exact to
+    1e-12. The exact chain weighs the ordered choices of one other foe after each target (5 x 4 = 20,
+    and each target alone where it is the last foe standing: 25 in all), not every order of the four
+    others after it (5 x 4! = 120)."""
+    from workbench.fight.encounter import Encounter
+    from workbench.fight.encounter_chain import _Chain
+
+    cleave = LO.Attack(name="Cleave", kind="strike", targets=2, ap_cost=2)
+    cleaver = LO.Creature(name="Cleaver", hp=20, abilities=[cleave], **ZERO)
+    pip = LO.Creature(name="Pip", hp=1, abilities=[], **ZERO)
+    got = wb.encounter([cleaver], [TARGET] * 4 + [pip], targeting="random", max_rounds=1)
+    assert got.exact
+    assert got.creatures["p_survives"][5] == pytest.approx(1 - 0.7 * 2 / 5, abs=1e-12)
+    enc = Encounter(
+        [cleaver] + [TARGET] * 4 + [pip],
+        np.array([0, 1, 1, 1, 1, 1]),
+        lambda me, foe, f: LO.fight_round(me, foe),
+        targeting="random",
+    )
+    chain = _Chain(enc, 1)
+    aims = chain.aims_group(chain.start_key(), 0, enc.reach(0))
+    assert enc.reach(0) == 2 and len(aims) == 25
+    assert sorted(len(t) for t, _ in aims) == [1] * 5 + [2] * 20
+    # in every cell where the Cleaver acts, the weights of the choices sum to 1
+    total = sum(w for _, w in aims)
+    acting = chain.alive[0] & chain.going
+    assert np.allclose(total[acting], 1.0, atol=1e-12) and not total[~acting].any()

@@ -439,8 +439,8 @@ class _Chain:
         policy, up to ``reach``; the weight of the cells where it does, i standing and the fight
         going on) (CLARIFICATIONS.md, Encounters: multi-target abilities strike "every living foe up
         to the ability's number of targets"). Random targeting: the target uniform, the others in a
-        uniformly random order (each order of them with equal weight; the dead ones dropped from it
-        leave the living ones in a uniformly random order too)."""
+        uniformly random order: each ordered choice of reach - 1 living others (or of all of them,
+        fewer) with equal weight, P(F - 1, reach - 1) choices per target, not (F - 1)! orders."""
         enc = self.enc
         hits = self.hits(key)
         memo = (i, hits)
@@ -452,39 +452,50 @@ class _Chain:
         alive = np.stack([self.alive[f] for f in foes])
         acting = self.alive[i] & self.going
         big = np.iinfo(np.int64).max // 4
+        out: dict[tuple[int, ...], np.ndarray] = {}
         if enc.targeting == "random":
+            # the target uniform among the living foes, then the first reach - 1 living others in a
+            # uniformly random order: each ordered choice of them (all living, as many as reach - 1
+            # or every living other) with weight 1 / (m (m - 1) ... ), m the living others
             n = alive.sum(axis=0)
-            firsts = []
             for k in range(F):
+                base = np.where(acting & alive[k], 1.0 / np.maximum(n, 1), 0.0)
+                if not base.any():
+                    continue
                 others = [x for x in range(F) if x != k]
-                orders = list(itertools.permutations(others))
-                weight = np.where(acting & alive[k], 1.0 / np.maximum(n, 1), 0.0) / len(orders)
-                for perm in orders:
-                    rank = np.zeros(F, np.int64)
-                    rank[list(perm)] = np.arange(1, F)
-                    score = np.where(alive, rank.reshape((F,) + (1,) * len(self.shape)), big).copy()
-                    score[k] = -1
-                    firsts.append((weight, score))
+                m = n - 1
+                takes = np.minimum(reach - 1, m)
+                for length in range(min(reach - 1, F - 1) + 1):
+                    falling = np.ones(self.going.shape)
+                    for q in range(length):
+                        falling = falling * np.maximum(m - q, 1)
+                    here = base * (takes == length) / falling
+                    if not here.any():
+                        continue
+                    for t in itertools.permutations(others, length):
+                        w = here * np.logical_and.reduce([alive[x] for x in t]) if t else here
+                        if w.any():
+                            tup = (int(foes[k]), *(int(foes[x]) for x in t))
+                            out[tup] = out[tup] + w if tup in out else w
         else:
             if enc.targeting == "focus":
                 score = np.where(alive, np.stack([self.left[f] for f in foes]), big)
             else:
                 score = np.where(alive, np.array(hits)[foes].reshape((F,) + (1,) * len(self.shape)), big)
-            firsts = [(acting.astype(np.float64), score)]
-        out: dict[tuple[int, ...], np.ndarray] = {}
-        for weight, score in firsts:
+            weight = acting.astype(np.float64)
             order = np.argsort(score, axis=0, kind="stable")[:reach]
             valid = np.take_along_axis(alive, order, axis=0)
             code = np.zeros(self.going.shape, np.int64)
             for p_ in range(order.shape[0]):
                 code += np.where(valid[p_], order[p_] + 1, 0) * (F + 1) ** p_
             for c in np.unique(code[weight > 0]):
-                tup, rest = [], int(c)
+                tup_: list[int] = []
+                rest = int(c)
                 while rest:
-                    tup.append(int(foes[rest % (F + 1) - 1]))
+                    tup_.append(int(foes[rest % (F + 1) - 1]))
                     rest //= F + 1
                 w = weight * (code == c)
-                out[tuple(tup)] = out[tuple(tup)] + w if tuple(tup) in out else w
+                out[tuple(tup_)] = out[tuple(tup_)] + w if tuple(tup_) in out else w
         result = list(out.items())
         self.group_targets[memo] = result
         return result
