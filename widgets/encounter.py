@@ -5,8 +5,8 @@ and the rounds it takes; ``SideEditor``: one side, as rows of (creature, copies)
 above the "won by round" curves (:func:`~workbench.widgets.duel.fight_figure`, as the Duel tab's), the
 table beside it one row per creature (P(survives), mean HP left, P(falls first)). The group rules are
 the encounter's named options (CLARIFICATIONS.md, "Encounters: groups against groups"): who acts
-first, the turn order, targeting, Unbound flanking, Glass Empires' refunded action and, for a system
-with area sets (Annulus), the allies an area set strikes.
+first, the turn order, targeting, and each where its system has the rule: Unbound flanking, Glass
+Empires' refunded action, the allies an Annulus area set strikes.
 """
 
 from __future__ import annotations
@@ -208,7 +208,8 @@ class EncounterPanel(Panel):
     ``first``, ``order``, ``targeting``, ``flanking``, ``refund``, ``allies_in_area``, ``max_rounds``);
     ``editors`` holds
     the two :class:`SideEditor` panels (rows of creature and copies, linked to the sides) and
-    ``controls`` the group rules' pickers. ``build`` (the app: the Damage tab's attacker) is offered in
+    ``controls`` the group rules' pickers (flanking, refund and allies in an area only for a system
+    with the rule). ``build`` (the app: the Damage tab's attacker) is offered in
     both sides' pickers as "your build"; with ``build_attack`` (the app: the Damage tab's attack) it
     plays that attack as often as a turn allows, the attack on screen. Defaults: two of the catalog's
     first creature against one of its second. Every other creature plays its best plan against the
@@ -297,7 +298,14 @@ class EncounterPanel(Panel):
             "refund": W.Checkbox(description="a kill refunds the action (Glass Empires)", indent=False),
             "max_rounds": W.BoundedIntText(min=1, max=10_000, description="max rounds", style=style, layout=layout),
         }
-        if getattr(self.system.fight_round(first, second), "has_area", None) is not None:
+        # a rule's control only where the system has the rule (its round's hook), so that no control
+        # on screen changes nothing
+        probe = self.system.fight_round(first, second)
+        if getattr(probe, "flanked", None) is None:
+            del self.controls["flanking"]
+        if getattr(probe, "refunds", None) is None:
+            del self.controls["refund"]
+        if getattr(probe, "has_area", None) is not None:
             # (a system with area sets: Annulus's "can and will harm the user's allies")
             self.controls["allies_in_area"] = W.BoundedIntText(
                 min=0,

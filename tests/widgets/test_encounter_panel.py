@@ -164,3 +164,23 @@ def test_how_many_foes_is_wb_encounter_difficulty_of_side_a():
     assert p.difficulty_summary.value == want.summary()
     spec = str(p.difficulty_chart.chart.to_dict())
     assert "copies of Spider Lily" in spec and "Wolf + Boar against copies of Spider Lily" in spec
+
+
+@pytest.mark.parametrize(
+    "system, shown",
+    [
+        ("glass_empires", {"refund"}),
+        ("unbound", {"flanking"}),
+        ("annulus", {"allies_in_area"}),
+        ("last_odyssey", set()),
+    ],
+)
+def test_a_rule_control_shows_only_where_the_system_has_the_rule(system: str, shown: set[str]) -> None:
+    """Unbound flanking, the Glass Empires refund and the allies an Annulus area set strikes change
+    nothing in another system, so no control for them is on screen there."""
+    first = next(iter(wb.system(system).catalog().creatures.values()))
+    p = EncounterPanel(system, [first], [first])
+    p.background.wait(120)
+    assert set(p.controls) & {"flanking", "refund", "allies_in_area"} == shown
+    assert {"first", "order", "targeting", "max_rounds"} <= set(p.controls)
+    assert p.value is not None and p.error == ""
