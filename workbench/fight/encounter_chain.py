@@ -781,21 +781,24 @@ class _Chain:
         by_kt: dict[tuple[_Key, ...], list[int]] = {}
         for x, (_, kt, _, _) in enumerate(items):
             by_kt.setdefault(kt, []).append(x)
+        C = len(self.shape)
+        rest = [c for c in range(C) if c not in who]
+        # (the grid's axes with i's and the foes' first, the keys' axis after them: one transpose for
+        # all of a batch's keys; back again the same way)
+        forward = [1 + c for c in who] + [0] + [1 + c for c in rest]
+        back = [0, n + 1] + [1 + who.index(c) if c in who else n + 2 + rest.index(c) for c in range(C)]
         fell = np.zeros((S, R))
         for kt, xs in by_kt.items():
             T, keys = self.near_move(i, tup, kt, items[xs[0]][3])
-            flats = np.concatenate([np.moveaxis(items[x][2], who, moved_axes).reshape(S, R) for x in xs], axis=1)
+            stacked = np.stack([items[x][2] for x in xs])
+            flats = stacked.transpose(forward).reshape(S, len(xs) * R)
             A = T.shape[0] // S
-            moved = np.asarray(T @ flats).reshape(A, S, len(xs), R)
-            for a in np.flatnonzero(moved.any(axis=(1, 2, 3))).tolist():
-                for y, x in enumerate(xs):
-                    block = moved[a, :, y]
-                    if block.any():
-                        k2 = self.after_group(items[x][0], i, tup, *keys[a])
-                        into(k2)[...] += np.moveaxis(block.reshape(sub + rest_shape), moved_axes, who)
-            intact = np.concatenate(
-                [np.moveaxis(items[x][2] * self.intact, who, moved_axes).reshape(S, R) for x in xs], axis=1
-            )
+            moved = np.asarray(T @ flats).reshape((A, *sub, len(xs), *rest_shape)).transpose(back)
+            hit = moved.reshape(A, len(xs), -1).any(axis=2)
+            for a, y in zip(*np.nonzero(hit)):
+                k2 = self.after_group(items[xs[y]][0], i, tup, *keys[a])
+                into(k2)[...] += moved[a, y]
+            intact = (stacked * self.intact).transpose(forward).reshape(S, len(xs) * R)
             if intact.any():
                 fell += np.asarray(T @ intact).reshape(A, S, len(xs), R).sum(axis=(0, 2))
         if fell.any():  # (falls in one turn: in the order it struck them, then i)
@@ -833,24 +836,31 @@ class _Chain:
     def harvest(self, mass: dict[_Key, np.ndarray], tally: Tally, r: int) -> dict[_Key, np.ndarray]:
         """Return ``mass`` without the cells where a side has no creature standing, recorded as ended
         in round r + 1 (r -1: unresolved, every cell recorded). The ends are read on their sub-grids
-        (:attr:`end_cells`) and cleared there in place (``mass`` is the caller's to give)."""
-        out = {}
+        (:attr:`end_cells`) of every key's grid stacked, recorded once per end, and cleared there
+        (the grids returned are views of that stack)."""
+        if not mass:
+            return {}
         every = (tuple(slice(None) for _ in self.shape), None, list(range(self.enc.size)), self.count)
-        for key, m in mass.items():
-            for k, cells in enumerate(self.end_cells if r >= 0 else [every]):
-                if cells is None:
-                    continue
-                at, where, free, counts = cells
-                ended = m[at] if where is None else m[at] * where
-                total = float(ended.sum())
-                if total <= 0:
-                    continue
-                self.record(tally, ended, total, k if r >= 0 else 3, r, free, counts)
-                if r >= 0:
-                    m[at] = 0.0 if where is None else m[at] * ~where
-            if r >= 0 and m.any():
-                out[key] = m
-        return out
+        # every key's grid at once (what a fight ends with does not depend on its key): each end read
+        # and recorded once per round, summed over the keys
+        keys = list(mass)
+        stacked = np.stack([mass[k] for k in keys])
+        for k, cells in enumerate(self.end_cells if r >= 0 else [every]):
+            if cells is None:
+                continue
+            at, where, free, counts = cells
+            at_all = (slice(None), *at)
+            ended = stacked[at_all] if where is None else stacked[at_all] * where
+            total = float(ended.sum())
+            if total <= 0:
+                continue
+            self.record(tally, ended.sum(axis=0), total, k if r >= 0 else 3, r, free, counts)
+            if r >= 0:
+                stacked[at_all] = 0.0 if where is None else stacked[at_all] * ~where
+        if r < 0:
+            return {}
+        alive = stacked.reshape(len(keys), -1).any(axis=1)
+        return {key: stacked[n] for n, key in enumerate(keys) if alive[n]}
 
     def record(
         self,
