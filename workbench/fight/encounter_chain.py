@@ -725,23 +725,23 @@ class _Chain:
         return got["codes"], firsts, dealt, at, p, list(got["keys"])
 
     def near_move(
-        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], lines: np.ndarray
+        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], lines: np.ndarray, need: np.ndarray
     ) -> tuple[sparse.csr_matrix, list[tuple[Any, ...]]]:
         """Return (the move of i's turn on the foes ``tup`` from the keys ``kt`` over the cells near a
-        fall (outside the safe region of ``lines``), each played from its full state: a sparse matrix
-        whose rows are (the keys after, the cell after) and columns the cells before, over the
-        sub-grid of i's and the foes' damages; the keys after, (their parts, the attacks on each
-        foe)), built once per fight. A cell's damages below their lines are played at 0: a creature
-        that cannot fall this turn plays alike at any damage taken."""
+        fall (outside the safe region of ``lines``) met so far, ``need`` among them, each played from
+        its full state: a sparse matrix whose rows are (the keys after, the cell after) and columns
+        the cells before, over the sub-grid of i's and the foes' damages; the keys after, (their
+        parts, the attacks on each foe)), kept over the fight and built again when a cell not met
+        before has mass. A cell's damages below their lines are played at 0: a creature that cannot
+        fall this turn plays alike at any damage taken."""
         memo = ("move", i, tup, kt)
         got = self.cache.get(memo)
-        if got is None:
+        if got is None or not np.isin(need, got[2], assume_unique=True).all():
             who = (i, *tup)
             sub = tuple(self.shape[c] for c in who)
             S = int(np.prod(sub))
-            taken = np.indices(sub).reshape(len(who), S)
-            src = np.flatnonzero((taken >= lines[:, None]).any(axis=0))
-            taken = taken[:, src]
+            src = need if got is None else np.union1d(got[2], need)
+            taken = np.array(np.unravel_index(src, sub)).reshape(len(who), -1)
             played = np.where(taken >= lines[:, None], taken, 0)
             codes = np.ravel_multi_index(tuple(played), sub)
             met, firsts, dealt, at, p, keys = self.near_outcomes(i, tup, kt, np.unique(codes), sub)
@@ -754,8 +754,8 @@ class _Chain:
             after = np.clip(taken[:, cell] + dealt[row].T, 0, top)
             dst = np.ravel_multi_index(tuple(after), sub)
             T = sparse.csr_matrix((p[row], (at[row] * S + dst, src[cell])), shape=(len(keys) * S, S))
-            got = self.cache[memo] = (T, keys)
-        return got
+            got = self.cache[memo] = (T, keys, src)
+        return got[0], got[1]
 
     def act_near(
         self,
@@ -789,9 +789,12 @@ class _Chain:
         back = [0, n + 1] + [1 + who.index(c) if c in who else n + 2 + rest.index(c) for c in range(C)]
         fell = np.zeros((S, R))
         for kt, xs in by_kt.items():
-            T, keys = self.near_move(i, tup, kt, items[xs[0]][3])
             stacked = np.stack([items[x][2] for x in xs])
             flats = stacked.transpose(forward).reshape(S, len(xs) * R)
+            need = np.flatnonzero(flats.any(axis=1))
+            if not need.size:  # (no mass near a fall in this batch)
+                continue
+            T, keys = self.near_move(i, tup, kt, items[xs[0]][3], need)
             A = T.shape[0] // S
             moved = np.asarray(T @ flats).reshape((A, *sub, len(xs), *rest_shape)).transpose(back)
             hit = moved.reshape(A, len(xs), -1).any(axis=2)
