@@ -862,7 +862,7 @@ class _Chain:
                 stacked[at_all] = 0.0 if where is None else stacked[at_all] * ~where
         if r < 0:
             return {}
-        alive = stacked.reshape(len(keys), -1).any(axis=1)
+        alive: np.ndarray = np.asarray(stacked.reshape(len(keys), -1).any(axis=1))
         return {key: stacked[n] for n, key in enumerate(keys) if alive[n]}
 
     def record(
