@@ -16,6 +16,13 @@ keeps, for each key met, the alive mass over that grid. A turn of creature i:
   turn reads the keys only, never the damage taken, as every exact chain assumes); its outcomes
   grouped by (keys after, the damage i deals itself), each group's damage to j a matrix along j's
   axis (capped at HP: fallen) applied with one tensordot;
+- a turn over several foes (an area set, a multi-target ability, uses left after a kill: the round's
+  ``group_turn``) is enumerated per (i's key, each foe's key) and moves the mass along every struck
+  foe's axis at once (:meth:`_Chain.act_group`); where the turn can end part-way in a way its rest
+  reads (``falls_mid_turn``: Annulus, a Counter felling the striker, a foe falling before the later
+  uses), only the safe region (no outcome fells anyone) is shifted so, and the cells near a fall are
+  played from their full state, the damages taken given to the description, as the duel plays them
+  (:meth:`_Chain.act_near`);
 - the mass of cells where a side has no creature standing leaves the chain as that side's loss (both:
   a draw), recorded in the round, with the survivors, each creature's HP left and (from the cells
   where nobody had fallen yet) who fell first.
