@@ -654,7 +654,15 @@ def group_rounds(
     # played past max_rounds (up to GROUP_HORIZON times it) so that the mean is known where the
     # fights end by then: a group lasts about as long as its copies one after another
     horizon = max(max_rounds, min(GROUP_HORIZON * max_rounds, 10_000))
-    tally, forced, _, n_fights, _ = _solve(enc, "sides", [0], "a", horizon, simulate, fights, seed, confirm)
+    # compare and explore count a group row's work as simulated fights (limits.MAX_GROUP_ROW_FIGHTS);
+    # a turn that can end part-way is played from the full state near a fall by the exact chain, which
+    # costs far more than those fights (benchmarks/README.md, Annulus: exact encounters), so such a
+    # group is simulated, as counted
+    mid_turn = bool(getattr(probe, "falls_mid_turn", False))
+    unsimulated = "a fall part-way through a turn" if mid_turn else None
+    tally, forced, _, n_fights, _ = _solve(
+        enc, "sides", [0], "a", horizon, simulate, fights, seed, confirm, unsimulated
+    )
     at = np.asarray(tally.ends[0], dtype=np.float64)
     by = np.clip(np.cumsum(at), 0.0, 1.0)
     t = np.arange(1, horizon + 1)

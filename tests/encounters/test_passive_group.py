@@ -44,18 +44,15 @@ def test_one_copy_is_the_rounds_to_kill_chain(system: str) -> None:
 
 @pytest.mark.parametrize("a, b", [("Town Guard", "Ogre"), ("Cutpurse", "Wolf"), ("Hill Giant", "Wolf")])
 def test_one_annulus_copy_agrees_with_rounds_to_kill(a: str, b: str) -> None:
-    """An Annulus group's chain plays the cells near a fall from their full state (a fall part-way
-    through a turn), as rounds-to-kill's does: one copy's mean rounds equals rounds-to-kill's exact
-    mean to 1e-12; the simulation agrees within 4 standard errors."""
+    """Annulus groups are simulated (a fall part-way through a turn); one copy's mean rounds agrees
+    with rounds-to-kill's exact mean within 4 standard errors."""
     cat = wb.system("annulus").catalog()
     A, B = cat.creature(a), cat.creature(b)
     _, mean, exact = fight_rounds(A, B, max_rounds=200)
     assert exact
-    got = group_rounds(A, Group(B, 1), max_rounds=200)
-    assert got.exact and got.forced_by == ()
-    assert abs(got.mean - mean) <= 1e-12
-    sim = group_rounds(A, Group(B, 1), max_rounds=200, simulate=True, fights=20_000, seed=4)
-    assert not sim.exact and abs(sim.mean - mean) <= 4 * sim.se
+    got = group_rounds(A, Group(B, 1), max_rounds=200, fights=20_000, seed=4)
+    assert not got.exact and got.forced_by == ("a fall part-way through a turn",)
+    assert abs(got.mean - mean) <= 4 * got.se
 
 
 def _passive_brute(steps: list[dict[int, float]], hp: int, copies: int, rounds: int) -> np.ndarray:
@@ -155,7 +152,7 @@ def test_a_simulated_group_reports_whole_fights_unresolved() -> None:
     """P(unresolved) of a simulated group is a number of fights over the fights (0 exactly when every
     fight ended, never a float sum's remainder like 1e-16), and P(all fallen by t) never decreases."""
     _, blaster, mouse = _blaster("Burst")
-    got = group_rounds(blaster, Group(mouse, 3), max_rounds=20, simulate=True, fights=2_000, seed=5)
+    got = group_rounds(blaster, Group(mouse, 3), max_rounds=20, fights=2_000, seed=5)
     assert not got.exact and got.fights == 2_000
     assert got.unresolved * 2_000 == round(got.unresolved * 2_000)
     assert got.unresolved == 0.0 and got.p_killed_by[-1] == pytest.approx(1.0, abs=1e-12)

@@ -48,15 +48,15 @@ def test_vary_against_two_rats_by_hand() -> None:
 
 def test_a_budget_search_ranks_by_mean_rounds_and_agrees_with_compare() -> None:
     """An Annulus budget search against "3 x Wolf": each returned row is compare's row of the same
-    (build, group) pair (the same exact fight), ranks follow the fewest mean rounds, and the cost
-    front keeps exactly the rows no cheaper or equal-cost build beats."""
+    (build, group) pair (the same fight, seeded alike), ranks follow the fewest mean rounds, and the
+    cost front keeps exactly the rows no cheaper or equal-cost build beats."""
     A = wb.system("annulus")
     f = explore("annulus", targets=["3 x Wolf"], budget=2, fights=200, seed=3, top_k=4)
     assert (f["target"] == "3 x Wolf").all() and (f["target_hp"] == 3 * A.catalog().creature("Wolf").hp).all()
     ranked = f.sort("rank")
     means = ranked["mean_rounds"].to_list()
     assert means == sorted(means) and ranked["rank"][0] == 1
-    assert (f["method"] == "exact").all() and f["se"].is_null().all()
+    assert (f["method"] == "simulated").all() and (f["se"] > 0).all()
     space = A.build_space(2, [A.catalog().creature("Wolf")], None, A.Options(), A.Situation())
     from workbench.build_levers import annulus_attack
 
@@ -65,7 +65,7 @@ def test_a_budget_search_ranks_by_mean_rounds_and_agrees_with_compare() -> None:
         pair = (fighter(A, space.attacker, attack), attack)
         ref = wb.compare([pair], ["3 x Wolf"], system="annulus", fights=200, seed=3, best_plan=False).row(0, named=True)
         assert row["mean_rounds"] == pytest.approx(ref["mean_rounds"], abs=1e-12), row["name"]
-        assert row["se"] is None and ref["se"] is None and ref["method"] == "exact"
+        assert row["se"] == pytest.approx(ref["se"], abs=1e-12)
     front = f.filter(pl.col("pareto")).sort("cost")
     assert front.height >= 1
     # along the front, each dearer build is strictly faster than every cheaper one on it
@@ -78,8 +78,8 @@ def test_a_budget_search_against_a_group_lists_killing_spree() -> None:
     changes nothing against one creature (the kill ends the fight) unless the situation starts with a
     kill, so the build space for one Wolf merges it into the plain set; against "3 x Wolf" a kill
     leaves two standing (CLARIFICATIONS.md, Encounters: "Killing Spree triggers when the attack kills
-    any of them"), so it is a build of its own and fells the pack faster than the plain Damage set
-    of the same seed: exact, 10.30 rounds against 12.13."""
+    any of them"), so it is a build of its own and, seeded alike, fells the pack faster than the
+    plain Damage set of the same seed (by more than 4 standard errors)."""
     A = wb.system("annulus")
     wolf = A.catalog().creature("Wolf")
     one = A.build_space(2, [wolf], None, A.Options(), A.Situation())
@@ -92,8 +92,7 @@ def test_a_budget_search_against_a_group_lists_killing_spree() -> None:
     row = {r["name"]: r for r in f.iter_rows(named=True)}
     for seed in ("Agility", "Insight", "Toughness"):
         spree, plain = row[f"{seed}: Killing Spree"], row[f"{seed}: Damage"]
-        assert spree["method"] == plain["method"] == "exact"
-        assert plain["mean_rounds"] - spree["mean_rounds"] > 1.5
+        assert plain["mean_rounds"] - spree["mean_rounds"] > 4 * (spree["se"] ** 2 + plain["se"] ** 2) ** 0.5
 
 
 @pytest.mark.parametrize(
