@@ -18,6 +18,7 @@ import pytest
 
 import workbench as wb
 from workbench.fight.encounter import Encounter
+from workbench.fight.encounter_chain import solve
 
 from .brute import brute
 
@@ -523,3 +524,8 @@ def test_blood_price_uses_after_a_kill_go_to_the_next_foe() -> None:
         enc = Encounter([biter, mouse, mouse, mouse], np.array([0, 1, 1, 1]), make_round)
         tally, outcome = simulate(enc, "sides", np.zeros(500, np.int64), 1, np.random.default_rng(4))
         assert float(np.mean(outcome == 0)) == wins
+        # the exact chain enumerates the same turn: its Blood Price use carries the counts of the
+        # turn's uses through the use's draws
+        exact = solve(enc, "sides", 0, 1)
+        assert exact is not None
+        assert exact[0].ends[0, 0] == pytest.approx(wins, abs=1e-12)

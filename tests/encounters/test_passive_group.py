@@ -55,6 +55,26 @@ def test_one_annulus_copy_agrees_with_rounds_to_kill(a: str, b: str) -> None:
     assert abs(got.mean - mean) <= 4 * got.se
 
 
+@pytest.mark.parametrize("a, b", [("Town Guard", "Ogre"), ("Cutpurse", "Wolf"), ("Hill Giant", "Wolf")])
+def test_the_exact_chain_plays_one_annulus_copy_as_rounds_to_kill(a: str, b: str) -> None:
+    """The exact encounter chain, given one passive Annulus copy (an attacker that never falls: the
+    Counter's damage to it is not kept), is rounds-to-kill's exact chain over the state: P(felled by
+    round t) equal to 1e-12. ``group_rounds`` simulates Annulus groups (above), so the chain is run on
+    the group's encounter directly."""
+    from workbench.fight.encounter import Encounter
+    from workbench.fight.encounter_chain import solve
+
+    sys_ = wb.system("annulus")
+    cat = sys_.catalog()
+    A, B = cat.creature(a), cat.creature(b)
+    ref = state_chain(sys_, A, B, None, None, None, ROUNDS)
+    assert ref is not None
+    enc = Encounter([A, B], np.array([0, 1]), lambda me, foe, flanked: sys_.fight_round(me, foe), passive=True)
+    got = solve(enc, "sides", 0, ROUNDS)
+    assert got is not None
+    assert np.abs(_by(ref.by) - np.cumsum(got[0].ends[0])).max() < 1e-12, (a, b)
+
+
 def _passive_brute(steps: list[dict[int, float]], hp: int, copies: int, rounds: int) -> np.ndarray:
     """Return P(every copy felled by round t), t = 1..rounds, by plain enumeration over the damage
     taken by each copy: each round the attacker's turn is ``steps`` in order (its attack rolls, each

@@ -10,6 +10,8 @@ once per outcome of positive probability) and the drawn outcome's values per (ex
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import numpy as np
@@ -134,6 +136,22 @@ class Carrying:
         """Return the columns of the last :meth:`hold` as the draws since left them (each of the class
         it was held as), and stop carrying them."""
         return self.frames.pop()
+
+    @contextmanager
+    def holding(self, *columns: Columns) -> Iterator[list[Any]]:
+        """Carry ``columns`` through the draws of the ``with`` block; the list it gives is filled, on
+        leaving the block, with them as those draws left them (:meth:`hold`, :meth:`release`)::
+
+            with draw.holding(other_foe, counted) as held:
+                me, foe = use(me, foe, draw)
+            other_foe, counted = held
+        """
+        held: list[Any] = []
+        self.hold(*columns)
+        try:
+            yield held
+        finally:
+            held.extend(self.release())
 
     def row(self, states: tuple[Columns, ...], table: Table) -> tuple[tuple[Columns, ...], dict[str, np.ndarray]]:
         """Return :meth:`Draw.row` of the inner draw, the held columns drawn with the states."""

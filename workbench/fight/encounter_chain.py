@@ -34,6 +34,7 @@ encounter is simulated); the grid's own size is known before the first turn.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -520,42 +521,48 @@ class _Chain:
         me, foes, struck = rnd.group_turn(me, [first, *others], draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
         return (me, *foes), struck
 
+    def turn_rows(
+        self, i: int, tup: tuple[int, ...], rows: np.ndarray, taken: Sequence[np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return (the distinct outcomes of i's turn on the foes ``tup`` from the key rows ``rows``, one
+        fight each, with ``taken`` the damage each of i and the foes has taken (else that of the keys),
+        as rows: the fight, the damage dealt to i and each foe, the attacks on each foe (spread
+        targeting counts them), every key after; their probabilities): the round's ``group_turn``
+        enumerated in ONE call (:meth:`group_turn`)."""
+        who = (i, *tup)
+        states = list(from_key_rows(tuple(self.types[c] for c in who), rows))
+        if taken is not None:
+            states = [s.replace(**{s.POOL: np.asarray(d, np.int64)}) for s, d in zip(states, taken)]
+        before = [np.asarray(getattr(s, s.POOL), np.int64) for s in states]
+        draw = Enumerator(rows.shape[0])
+        after, struck = self.group_turn(i, tup, states, draw)
+        dealt = [np.asarray(getattr(x, x.POOL), np.int64) - b[draw.origin] for x, b in zip(after, before)]
+        hits = np.asarray(struck, np.int64).reshape(-1, len(tup))
+        uniq, inverse = distinct_rows(np.column_stack([draw.origin, *dealt, hits, key_rows(after)]))
+        return uniq, np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
+
+    def parts_of(self, who: tuple[int, ...], rows: np.ndarray) -> list[tuple[_Key, ...]]:
+        """Return each of ``rows`` (every key of the creatures ``who``, end to end) as their keys."""
+        cuts = np.concatenate(([0], np.cumsum([self.width[c] for c in who]))).astype(int)
+        return [tuple(tuple(r[cuts[x] : cuts[x + 1]]) for x in range(len(who))) for r in rows.tolist()]
+
     def group_outcomes(
         self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]]
     ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float, tuple[int, ...]]]]:
         """Return, per (i's key, each struck foe's key) of ``keys``, the outcomes of i's turn on the
-        foes ``tup`` (the round's ``group_turn``): (the damage i deals itself, the damage each foe
-        takes, every key after, probability, the attacks on each foe: spread targeting counts them);
-        each enumerated once per fight, the new ones in ONE call."""
+        foes ``tup`` (:meth:`turn_rows`): (the damage i deals itself, the damage each foe takes, every
+        key after, probability, the attacks on each foe); each enumerated once per fight, the new ones
+        in ONE call."""
         new = [k for k in dict.fromkeys(keys) if ("group", i, tup, *k) not in self.cache]
         if new:
-            types = (self.types[i], *[self.types[t] for t in tup])
-            rows = np.array([sum(k, ()) for k in new], dtype=np.int64).reshape(len(new), -1)
-            states = from_key_rows(types, rows)
-            draw = Enumerator(rows.shape[0])
-            after, struck = self.group_turn(i, tup, list(states), draw)
             K = len(tup)
-            data = np.column_stack(
-                [
-                    draw.origin,
-                    *[np.asarray(getattr(x, x.POOL), dtype=np.int64) for x in after],
-                    np.asarray(struck, np.int64).reshape(-1, K),
-                    key_rows(after),
-                ]
-            )
-            uniq, inverse = distinct_rows(data)
-            weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
-            widths = [self.width[c] for c in (i, *tup)]
-            cuts = np.concatenate(([0], np.cumsum(widths))).astype(int)
-            per: list[list[Any]] = [[] for _ in new]
+            uniq, weight = self.turn_rows(i, tup, np.array([sum(k, ()) for k in new], np.int64).reshape(len(new), -1))
             # (each distinct key after made a tuple once: many outcomes share it)
             after_keys, which = distinct_rows(uniq[:, 2 + 2 * K :])
-            parts_of = [
-                tuple(tuple(ks[cuts[x] : cuts[x + 1]]) for x in range(len(widths))) for ks in after_keys.tolist()
-            ]
+            parts = self.parts_of((i, *tup), after_keys)
+            per: list[list[Any]] = [[] for _ in new]
             for r, w, a in zip(uniq[:, : 2 + 2 * K].tolist(), weight.tolist(), which.tolist()):
-                dealt, hits = tuple(r[2 : 2 + K]), tuple(r[2 + K : 2 + 2 * K])
-                per[r[0]].append((int(r[1]), dealt, parts_of[a], w, hits))
+                per[r[0]].append((int(r[1]), tuple(r[2 : 2 + K]), parts[a], w, tuple(r[2 + K : 2 + 2 * K])))
             for k, got in zip(new, per):
                 self.cache[("group", i, tup, *k)] = got
         return [self.cache[("group", i, tup, *k)] for k in keys]
@@ -678,40 +685,15 @@ class _Chain:
         new = np.setdiff1d(codes, got["codes"])
         if new.size:
             who = (i, *tup)
-            rows = np.repeat(np.array([sum(kt, ())], np.int64).reshape(1, -1), new.size, axis=0)
-            states = list(from_key_rows(tuple(self.types[c] for c in who), rows))
-            taken = np.unravel_index(new, sub)
-            states = [s.replace(**{s.POOL: np.asarray(d, np.int64)}) for s, d in zip(states, taken)]
-            draw = Enumerator(new.size)
-            after, struck = self.group_turn(i, tup, states, draw)
-            dealt = [
-                np.asarray(getattr(x, x.POOL), np.int64) - np.asarray(d, np.int64)[draw.origin]
-                for x, d in zip(after, taken)
-            ]
             K = len(tup)
-            hits = np.asarray(struck, np.int64).reshape(-1, K)
-            data = np.column_stack([draw.origin, *dealt, hits, key_rows(after)])
-            uniq, inverse = distinct_rows(data)
-            weight = np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
-            widths = [self.width[c] for c in who]
-            cuts = np.concatenate(([0], np.cumsum(widths))).astype(int) + 1 + len(who) + K
+            rows = np.repeat(np.array([sum(kt, ())], np.int64).reshape(1, -1), new.size, axis=0)
+            uniq, weight = self.turn_rows(i, tup, rows, np.unravel_index(new, sub))
             keys: dict[tuple[Any, ...], int] = got["keys"]
             # (each distinct (attacks, keys after) numbered once: many outcomes share it)
             after_keys, which = distinct_rows(uniq[:, 1 + len(who) :])
+            parts = self.parts_of(who, after_keys[:, K:])
             number = np.array(
-                [
-                    keys.setdefault(
-                        (
-                            tuple(
-                                tuple(r[cuts[x] - 1 - len(who) : cuts[x + 1] - 1 - len(who)]) for x in range(len(who))
-                            ),
-                            tuple(r[:K]),
-                        ),
-                        len(keys),
-                    )
-                    for r in after_keys.tolist()
-                ],
-                np.int64,
+                [keys.setdefault((p, tuple(r[:K])), len(keys)) for p, r in zip(parts, after_keys.tolist())], np.int64
             )
             at = number[which]
             got["rows"].append((new[uniq[:, 0]], uniq[:, 1 : 1 + len(who)], at, weight))

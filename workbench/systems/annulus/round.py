@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Sequence
-from functools import cached_property
+from collections.abc import Callable, Sequence
+from functools import cached_property, partial
 from math import comb
 from typing import Any, cast
 
@@ -1118,41 +1118,44 @@ class AnnulusRound:
             labels = list(dict.fromkeys(np.asarray(plan).tolist()))
             given = np.array([labels.index(v) for v in np.asarray(plan).tolist()], dtype=np.int64)
         me, t = self._begin(me, given)
-        states: tuple[Columns, ...] = (me, foe, t)
-        # the other foes and allies, and what the turn counts, are carried through every draw
+        # the turn's creatures: the foe struck first, then in an encounter the next living foes by the
+        # policy and the allies in my areas, each with my round against it; those a call does not
+        # take, and what the turn counts, are carried through its draws (Carrying)
+        rounds = [self, *(r for r, _ in extra)]
+        every = [foe, *(f for _, f in extra)]
         draw = carrying = Carrying(draw)
-        carrying.hold(*(f for _, f in extra))
+
+        def beside(k: int) -> list[tuple[AnnulusRound, Combatant]]:  # the foes after foe k
+            return list(zip(rounds[k + 1 : 1 + n_foes], every[k + 1 : 1 + n_foes]))
+
         # recovery checks
-        states = self._recover(0, states, draw, self.tactics)
-        extra = [(r, f) for (r, _), f in zip(extra, carrying.release())]
-        # the plan of the state class, use by use
-        me, foe, t = (cast(Any, x) for x in states)
-        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, extra[:n_foes]))
-        # the turn's foes (the target, then in an encounter the next living foes by the policy) and my
-        # round against each; ``t.at`` is the one struck now
-        rounds = [self, *(r for r, _ in extra[:n_foes])]
+        with carrying.holding(*every[1:]) as held:
+            me, foe, t = cast(Any, self._recover(0, (me, foe, t), draw, self.tactics))
+        every = [foe, *held]
+        # the plan of the state class, use by use; ``t.at``: the foe struck now
+        t = t.replace(plan=self._plans(me, foe, t, (t.attacking > 0) & (foe.inside == 0), labels, beside(0)))
         struck = np.zeros((me.size, 1 + n_foes), dtype=np.int64)
         while True:
-            foes = [foe, *(f for _, f in extra[:n_foes])]
+            foes = every[: 1 + n_foes]
             if n_foes:
-                t = self._retarget(me, foes, rounds, t, labels, extra[:n_foes])
-            s = self._next_sets(rounds, t)
+                t = self._retarget(me, foes, rounds[: 1 + n_foes], t, labels, beside(0))
+            s = self._next_sets(rounds[: 1 + n_foes], t)
             # Disarm during a turn (CLARIFICATIONS.md, Annulus): a set disarmed while the turn is under way
             # (by the foe's Counter) "cannot be used for the rest of that turn either": the actions left go
             # to the best plan still legal with them, if any
             blocked = (s >= 0) & _has(me.disarmed, np.maximum(s, 0))
             if blocked.any():
-                for k, r in enumerate(rounds):
+                for k in range(1 + n_foes):
                     rows = blocked & (t.at == k)
                     if rows.any():
-                        t = t.replace(plan=r._plans(me, foes[k], t, rows, labels, extra[k:n_foes]))
+                        t = t.replace(plan=rounds[k]._plans(me, foes[k], t, rows, labels, beside(k)))
                 t = t.replace(pos=np.where(blocked, 0, t.pos))
                 s = np.where(blocked, -1, s)
             elif not (s >= 0).any():
                 break
             on = s >= 0
             t = t.replace(pos=t.pos + on, left=t.left - np.where(on, self.a.cost[np.maximum(s, 0)], 0))
-            inside = foe.inside if not n_foes else np.choose(t.at, [f.inside for f in foes])
+            inside = np.choose(t.at, [f.inside for f in foes])
             live = on & (me.petrify == 0) & (inside == 0)
             tele = live & self.a.telegraphed[np.maximum(s, 0)]
             if tele.any():  # announced now, strikes at the start of the next turn
@@ -1160,60 +1163,59 @@ class AnnulusRound:
             go = live & ~tele
             if not go.any():
                 continue
-            for k, r in enumerate(rounds):  # each fight's use on the foe it strikes now
+            for k in range(1 + n_foes):  # each fight's use on the foe it strikes now
                 here = go & (t.at == k)
                 if not here.any():
                     continue
-                if n_foes:
-                    struck[:, k] += here & r._playing((me, foes[k]))
-                # (the foes not struck now, the allies and the turn's counts go along with the draws)
-                others = [f for j, (_, f) in enumerate([(self, foe), *extra]) if j != k]
-                carrying.hold(*others, _Along(np.column_stack([go, s, struck])))
-                me, f, t = cast(Any, r._use(0, (me, foes[k], t), s, here, draw, own_turn=True, counter=True))
-                *others, along = carrying.release()
-                go, s, struck = along.values[:, 0] > 0, along.values[:, 1], along.values[:, 2:]
-                every = [*others[:k], f, *others[k:]]
-                foe, foes = every[0], every[: 1 + n_foes]
-                extra = [(r_, f_) for (r_, _), f_ in zip(extra, every[1:])]
+                struck[:, k] += here & rounds[k]._playing((me, foes[k]))
+                use = partial(rounds[k]._use, 0, sets=s, go=here, draw=draw, own_turn=True, counter=True)
+                me, t, every, kept = self._use_among(draw, me, t, every, k, [go, s, struck], use)
+                go, s, struck = kept[:, 0] > 0, kept[:, 1], kept[:, 2:]
+                foes = every[: 1 + n_foes]
             area = go & self.a.area[np.maximum(s, 0)]
-            if extra and area.any():
-                carrying.hold(_Along(struck))
-                states, extra, hit = self._area((me, foe, t), s, area, draw, extra, allies)
-                (along,) = carrying.release()
-                me, foe, t = (cast(Any, x) for x in states)
-                struck = along.values.copy()
-                struck[:, 1:] += hit
-        if n_foes:
-            me, foe, t, extra = self._blood_price_group(me, foe, t, extra, rounds, draw, struck)
-            states = (me, foe, t)
-        else:
-            carrying.hold(*(f for _, f in extra), _Along(struck))
-            states = self._blood_price((me, foe, t), draw)
-            *kept, along = carrying.release()
-            extra, struck = [(r, f) for (r, _), f in zip(extra, kept)], along.values
+            if len(every) > 1 and area.any():
+                me, t, every, struck = self._area(me, t, every, rounds, s, area, draw, allies, struck)
+        me, t, every, struck = self._blood_price(me, t, every, rounds[: 1 + n_foes], draw, struck)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
-        me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
-        carrying.hold(*(f for _, f in extra), _Along(struck))
-        me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, foe), draw))
-        *kept, along = carrying.release()
-        extra, struck = [(r, f) for (r, _), f in zip(extra, kept)], along.values
-        foe = foe.replace(blind=np.maximum(0, foe.blind - 1), petrify=np.maximum(0, foe.petrify - 1))
+        with carrying.holding(*every[1:], _Along(struck)) as held:
+            me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, every[0]), draw))
+        *others, along = held
+        struck = along.values
         # what no later turn reads: Counter used (reset before it can counter again), the foe's Reroll
         # (reset at its turn), mine unless I counter before my next turn
         me = me.replace(counter_used=0 * me.counter_used, reroll_used=me.reroll_used * int(self.a.counters))
-        foe = foe.replace(counter_used=0 * foe.counter_used, reroll_used=0 * foe.reroll_used)
-        extra = [
-            (
-                r,
-                f.replace(
-                    blind=np.maximum(0, f.blind - 1),
-                    petrify=np.maximum(0, f.petrify - 1),
-                    counter_used=0 * f.counter_used,
-                ),
+        foe = foe.replace(
+            blind=np.maximum(0, foe.blind - 1),
+            petrify=np.maximum(0, foe.petrify - 1),
+            counter_used=0 * foe.counter_used,
+            reroll_used=0 * foe.reroll_used,
+        )
+        others = [
+            f.replace(
+                blind=np.maximum(0, f.blind - 1), petrify=np.maximum(0, f.petrify - 1), counter_used=0 * f.counter_used
             )
-            for r, f in extra
+            for f in others
         ]
-        return me, foe, extra, struck
+        return me, foe, list(zip(rounds[1:], others)), struck
+
+    @staticmethod
+    def _use_among(
+        draw: Draw,
+        me: Combatant,
+        t: _Turn,
+        every: list[Combatant],
+        k: int,
+        kept: list[np.ndarray],
+        use: Callable[[tuple[Columns, ...]], tuple[Columns, ...]],
+    ) -> tuple[Combatant, _Turn, list[Combatant], np.ndarray]:
+        """Return (me, t, ``every``, ``kept`` as columns of one array) after ``use`` of mine on creature
+        k of ``every`` (the turn's foes, then allies; ``use`` takes and returns (me, it, t)): the other
+        creatures and ``kept`` (per fight, what the turn counts) carried through the use's draws, so
+        that an enumerating draw expands them with the fights they belong to."""
+        with cast(Carrying, draw).holding(*every[:k], *every[k + 1 :], _Along(np.column_stack(kept))) as held:
+            me, it, t = cast(tuple[Combatant, Combatant, _Turn], use((me, every[k], t)))
+        *others, along = held
+        return me, t, [*others[:k], it, *others[k:]], along.values
 
     @staticmethod
     def _next_sets(rounds: list[AnnulusRound], t: _Turn) -> np.ndarray:
@@ -1275,118 +1277,79 @@ class AnnulusRound:
 
     def _area(
         self,
-        states: tuple[Columns, ...],
+        me: Combatant,
+        t: _Turn,
+        every: list[Combatant],
+        rounds: list[AnnulusRound],
         sets: np.ndarray,
         area: np.ndarray,
         draw: Draw,
-        extra: list[tuple[AnnulusRound, Combatant]],
-        allies: int = 0,
-    ) -> tuple[tuple[Columns, ...], list[tuple[AnnulusRound, Combatant]], np.ndarray]:
-        """Return (states, extra, the other foes struck) after the area set ``sets`` used where
-        ``area`` also strikes the foes after the one struck now (``at`` of the turn, 0: the target) in
-        its area, up to its :data:`FOES_IN_AREA` (the foe struck now is the first), and the last
-        ``allies`` of ``extra``, creatures of my side in the area: each a use of the set on that
-        creature by my round against it, where it still stands (an ally with no Counter)."""
-        me, foe, t = cast(Combatant, states[0]), states[1], cast(_Turn, states[2])
+        allies: int,
+        struck: np.ndarray,
+    ) -> tuple[Combatant, _Turn, list[Combatant], np.ndarray]:
+        """Return (me, t, ``every``, ``struck``) after the area set ``sets`` used where ``area`` also
+        strikes the foes after the one struck now (``t.at``; ``every``: the turn's foes, then ``allies``
+        creatures of my side, ``rounds`` my round against each) in its area, up to its
+        :data:`FOES_IN_AREA` (the foe struck now is the first), and the allies: each a use of the set on
+        that creature by my round against it, where it still stands (an ally with no Counter);
+        ``struck`` counts the uses on foes (spread targeting)."""
         reach = self.a.in_area[np.maximum(sets, 0)]
-        foes = len(extra) - allies
-        every = [f for _, f in extra]
-        hit = np.zeros((me.size, foes), dtype=np.int64)
-        for k, rnd in enumerate(r for r, _ in extra):
-            go = area & (t.at < k + 1) & (reach > k + 1 - t.at) if k < foes else area
-            if go.any():
-                if k < foes:
-                    hit[:, k] = go & rnd._playing((me, every[k]))
-                # (the target, the other creatures and what is counted go along with the use's draws)
-                carrying = cast(Carrying, draw)
-                carrying.hold(foe, *every[:k], *every[k + 1 :], _Along(np.column_stack([area, sets, reach, hit])))
-                me, f, t = cast(
-                    tuple[Combatant, Combatant, Any],
-                    rnd._use(0, (me, every[k], t), sets, go, draw, own_turn=True, counter=k < foes),
-                )
-                foe, *others, along = carrying.release()
-                every = [*others[:k], f, *others[k:]]
-                area, sets, reach, hit = (
-                    along.values[:, 0] > 0,
-                    along.values[:, 1],
-                    along.values[:, 2],
-                    along.values[:, 3:],
-                )
-        return (me, foe, t), [(r, f) for (r, _), f in zip(extra, every)], hit > 0
-
-    def _blood_price(self, states: tuple[Columns, ...], draw: Draw) -> tuple[Columns, ...]:
-        """Return ``states`` after the attacker's Blood Price uses (``Tactics.blood_price_uses``, after
-        its plan): each a use of its first Blood Price set paid with Vitality ("There is no limit to how
-        many times you may use an attack each round in this manner"), made while the Vitality left
-        exceeds the price (its action cost, at least 1), the set usable (charged, not disarmed) and it
-        attacking this turn (not Petrified, Pacified nor Terrorized; its foe not inside it). Its
-        Vitality is then a field of its own (not ``pooled``)."""
-        for _ in range(self.tactics.blood_price_uses if self.a.blood_sets else 0):
-            states, go = self._blood_use(states, draw)
+        foes = len(every) - 1 - allies
+        for k in range(1, len(every)):
+            go = area & (t.at < k) & (reach > k - t.at) if k <= foes else area
             if not go.any():
-                break
-        return states
+                continue
+            if k <= foes:
+                struck[:, k] += go & rounds[k]._playing((me, every[k]))
+            use = partial(rounds[k]._use, 0, sets=sets, go=go, draw=draw, own_turn=True, counter=k <= foes)
+            me, t, every, kept = self._use_among(draw, me, t, every, k, [area, sets, reach, struck], use)
+            area, sets, reach, struck = kept[:, 0] > 0, kept[:, 1], kept[:, 2], kept[:, 3:]
+        return me, t, every, struck
 
-    def _blood_use(
-        self, states: tuple[Columns, ...], draw: Draw, rows: np.ndarray | None = None
-    ) -> tuple[tuple[Columns, ...], np.ndarray]:
-        """Return (``states`` after one Blood Price use of :meth:`_blood_price` where it can be made,
-        in ``rows`` only where given; where it was made on a standing foe)."""
-        s = self.a
-        b = s.blood_sets[0]
-        price = max(1, int(s.cost[b]))
-        me, foe = cast(Combatant, states[0]), cast(Combatant, states[1])
-        attacking = cast(_Turn, states[2]).attacking > 0  # (not Pacified, Terrorized nor Petrified)
-        go = attacking & (self.me.vitality - me.damage_taken > price) & (foe.inside == 0)
-        go &= ~_has(me.disarmed, b) & (_has(me.charged, b) if s.area[b] else True)
-        if rows is not None:
-            go &= rows
-        go &= self._playing(states)
-        if not go.any():
-            return states, go
-        sets = np.full(me.size, b, np.int64)
-        return self._use(0, states, sets, go, draw, own_turn=True, counter=True, blood_price=True), go
-
-    def _blood_price_group(
+    def _blood_price(
         self,
         me: Combatant,
-        foe: Combatant,
         t: _Turn,
-        extra: list[tuple[AnnulusRound, Combatant]],
+        every: list[Combatant],
         rounds: list[AnnulusRound],
         draw: Draw,
         struck: np.ndarray,
-    ) -> tuple[Combatant, Combatant, _Turn, list[tuple[AnnulusRound, Combatant]]]:
-        """Return (me, foe, t, ``extra``) after my Blood Price uses (:meth:`_blood_price`) in an
-        encounter: each strikes the foe struck now, or once it has fallen the next living foe of the
-        turn, as the plan's uses do ("the remaining attacks ... go to the next living foe",
-        CLARIFICATIONS.md, Encounters); ``struck`` counts them (spread targeting)."""
-        n = len(rounds) - 1
+    ) -> tuple[Combatant, _Turn, list[Combatant], np.ndarray]:
+        """Return (me, t, ``every``, ``struck``) after my Blood Price uses (``Tactics.blood_price_uses``,
+        after my plan): each a use of my first Blood Price set paid with Vitality ("There is no limit
+        to how many times you may use an attack each round in this manner"), made while the Vitality
+        left exceeds the price (its action cost, at least 1), the set usable (charged, not disarmed)
+        and me attacking this turn (not Petrified, Pacified nor Terrorized; my foe not inside me). My
+        Vitality is then a field of its own (not ``pooled``). Each strikes the foe struck now, or, in
+        an encounter once it has fallen, the next living foe of the turn (``every``, ``rounds``: the
+        turn's foes and my round against each), as the plan's uses do ("the remaining attacks ... go
+        to the next living foe", CLARIFICATIONS.md, Encounters); ``struck`` counts them."""
         for _ in range(self.tactics.blood_price_uses if self.a.blood_sets else 0):
-            foes = [foe, *(f for _, f in extra[:n])]
-            up = self._standing(rounds, foes)
+            up = self._standing(rounds, every[: len(rounds)])
             here = up[np.arange(t.size), t.at] | ~up.any(axis=1)
             t = t.replace(at=np.where(here, t.at, np.argmax(up, axis=1)))
             went = np.zeros(t.size, dtype=bool)
             for k, r in enumerate(rounds):
-                rows = t.at == k
-                if not rows.any():
+                go = (t.at == k) & r._blood_ready(me, every[k], t)
+                if not go.any():
                     continue
-                # (the foes not struck now, the allies and the counts go along with the use's draws)
-                carrying = cast(Carrying, draw)
-                every = [foe, *(f for _, f in extra)]
-                carrying.hold(*every[:k], *every[k + 1 :], _Along(np.column_stack([rows, went, struck])))
-                (me, f, t), go = cast(Any, r._blood_use((me, every[k], t), draw, rows))
-                *others, along = carrying.release()
-                every = [*others[:k], f, *others[k:]]
-                foe, foes = every[0], every[: n + 1]
-                extra = [(r_, f_) for (r_, _), f_ in zip(extra, every[1:])]
-                went, struck = along.values[:, 1] > 0, along.values[:, 2:] + 0
-                struck[:, k] += go
-                went |= go
+                b = np.full(t.size, r.a.blood_sets[0], np.int64)
+                use = partial(r._use, 0, sets=b, go=go, draw=draw, own_turn=True, counter=True, blood_price=True)
+                me, t, every, kept = self._use_among(draw, me, t, every, k, [went | go, go, struck], use)
+                went, struck = kept[:, 0] > 0, kept[:, 2:]
+                struck[:, k] += kept[:, 1]
             if not went.any():
                 break
-        return me, foe, t, extra
+        return me, t, every, struck
+
+    def _blood_ready(self, me: Combatant, foe: Combatant, t: _Turn) -> np.ndarray:
+        """Return where I can make a Blood Price use on ``foe`` now (:meth:`_blood_price`)."""
+        s = self.a
+        b = s.blood_sets[0]
+        price = max(1, int(s.cost[b]))
+        go = (t.attacking > 0) & (self.me.vitality - me.damage_taken > price) & (foe.inside == 0)
+        go &= ~_has(me.disarmed, b) & (_has(me.charged, b) if s.area[b] else True)
+        return go & self._playing((me, foe))
 
     def rest(self, me: Combatant, foe: Combatant, draw: Draw) -> tuple[Combatant, Combatant]:
         """Return (me, foe) after the foe's turn when it does not attack (rounds to kill's target):
