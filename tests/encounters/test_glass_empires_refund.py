@@ -76,6 +76,44 @@ def test_two_attacks_refund_by_hand() -> None:
     assert off.rounds["p_a_wins"][0] == pytest.approx(0.0, abs=1e-15)
 
 
+def test_a_given_attack_refunds_an_attack_at_a_time() -> None:
+    """A given attack (an encounter's (creature, attack) entry: the plan Bite + Bite) is played an
+    Attack at a time too (``GlassEmpiresRound.one_weapon``): a kill refunds the Attack under way, made
+    again with the Bite on the next Lily. The Wolf has one weapon, so its given Bite fells the three
+    Lilies in round 1 with the damage play's 4425/20736 (worked above); played whole, as before, the
+    turn's two Attacks went to one Lily (P 0)."""
+    got = wb.encounter([(WOLF, "Bite")], [LILY, LILY, LILY], options=TWO)
+    assert got.exact
+    assert got.rounds["p_a_wins"][0] == pytest.approx(4425 / 20736, abs=1e-12)
+    sim = wb.encounter([(WOLF, "Bite")], [LILY, LILY, LILY], options=TWO, simulate=True, max_rounds=1)
+    assert abs(sim.p_a_wins - 4425 / 20736) < 4 * sim.standard_error
+
+
+def test_a_given_attack_one_against_one_is_the_duel_with_that_plan() -> None:
+    """Against one foe a given attack played an Attack at a time is the whole turn's plan (the attack
+    twice): creatures holding a windgun or crossbow (which jams) and a melee weapon, each weapon
+    given in turn, against armored, shielded and plain foes: every encounter of one against one equals
+    ``wb.duel(plan_a=[weapon, weapon])`` to 1e-12, and the two weapons' fights differ."""
+    cs = list(GE.creatures.values())
+    gun = [w for w in GE.attacks.values() if w.jams][0]
+    foes = [c for c in cs if GES.armor_points(c) > 0][:1] + [c for c in cs if c.ray_shield_breaks_at][:1] + [LILY]
+    base = cs[0]
+    a = base.replace(name=f"{base.name} with a {gun.name}", weapons=(gun, *base.weapons[:1]))
+    checked = 0
+    for b in foes:
+        wins = []
+        for weapon in GES.attacks_of(a):
+            duel = wb.duel(a, b, options=TWO, plan_a=[weapon, weapon], progress=False)
+            got = wb.encounter([(a, weapon)], [b], options=TWO)
+            assert duel.exact and got.exact
+            assert got.p_a_wins == pytest.approx(duel.p_a_wins, abs=1e-12), (b.name, weapon.name)
+            assert got.p_b_wins == pytest.approx(duel.p_b_wins, abs=1e-12), (b.name, weapon.name)
+            wins.append(got.p_a_wins)
+            checked += 1
+        assert abs(wins[0] - wins[1]) > 1e-6
+    assert checked == 6
+
+
 @pytest.mark.parametrize("targeting", ["focus", "spread", "random"])
 def test_two_attacks_equal_an_enumeration_from_the_rules(targeting: str) -> None:
     """The Wolf and the Boar against two Lilies, two Attacks a turn: the exact encounter equals the

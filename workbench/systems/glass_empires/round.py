@@ -121,6 +121,9 @@ class GlassEmpiresRound:
         #: the rounds whose fights a batch of this round holds, read by each row's ``fight``: this
         #: round alone, or the rounds of a :meth:`stack`
         self.members: tuple[GlassEmpiresRound, ...] = (self,)
+        #: the one weapon a given plan makes every Attack with, when the damage play stands for it
+        #: (:meth:`steps`); None: the creature's weapons
+        self.only: Any = None
 
     @classmethod
     def stack(cls, rounds: list[GlassEmpiresRound]) -> GlassEmpiresRound:
@@ -145,12 +148,36 @@ class GlassEmpiresRound:
 
     def steps(self, refund: bool = True) -> list[GlassEmpiresRound]:
         """Return the turn as rounds of one Attack each, played in order by an encounter (a kill
-        refunds the Attack under way, not the whole turn): for a turn of two Attacks in the damage
-        play when kills refund (:class:`AttackStep`; ``refund``: the encounter's option), else the
-        turn whole."""
-        if self.attacks == 1 or self.plan is not None or not (refund and self.options.kill_refunds_action):
+        refunds the Attack under way, not the whole turn): for a turn of two Attacks when kills refund
+        (:class:`AttackStep`; ``refund``: the encounter's option), in the damage play or a given plan
+        that makes every Attack with one weapon (:meth:`one_weapon`), else the turn whole (a label, a
+        list of several weapons, a function)."""
+        if self.attacks == 1 or not (refund and self.options.kill_refunds_action):
             return [self]
-        return [AttackStep(self, k) for k in range(self.attacks)]
+        whole = self if self.plan is None else self.one_weapon()
+        return [self] if whole is None else [AttackStep(whole, k) for k in range(self.attacks)]
+
+    def one_weapon(self) -> GlassEmpiresRound | None:
+        """Return, for a given plan that makes every Attack with one weapon (a list: an encounter's
+        (creature, attack), compare's attack rows, the build's attack), the damage play over that
+        weapon alone, each turn's plan the weapon as often as the Attacks left (:meth:`_candidates`):
+        the given plan, planned again for a refunded Attack ("which makes a new Attack on the next
+        living foe", CLARIFICATIONS.md, Encounters); None for any other plan."""
+        if not is_sequence_plan(self.plan):
+            return None
+        weapons = list(self.plan)
+        if not weapons or any(w != weapons[0] for w in weapons):
+            return None
+        out = GlassEmpiresRound(self.sys, self.me, self.foe, self.options, self.situation, None)
+        out.only = weapons[0]
+        out.key = None if self.key is None else hashed((self.key, "one weapon"))
+        return out
+
+    @property
+    def weapons(self) -> list[Any]:
+        """Return the weapons my plans are made of: the creature's, or the given plan's one
+        (:meth:`one_weapon`)."""
+        return list(self.sys.attacks_of(self.me)) if self.only is None else [self.only]
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -173,9 +200,16 @@ class GlassEmpiresRound:
 
     # ------------------------------------------------------------------ the turn tables
     def _candidates(self, attacks: int) -> dict[str, list[Any]]:
+        """Return the plans a turn of ``attacks`` Attacks chooses from (label -> its weapons): every
+        sequence of my weapons up to ``attacks`` long; a given list, its first ``attacks`` (a turn
+        that starts jammed spends its first Attack clearing the jam: "only a jam on the turn's last
+        action carries into the next turn and costs its first action", CLARIFICATIONS.md, Glass
+        Empires); the given plan's one weapon at every Attack (:meth:`one_weapon`)."""
         if is_sequence_plan(self.plan):
-            return {"plan": list(self.plan)}
-        weapons = self.sys.attacks_of(self.me)
+            return {"plan": list(self.plan)[:attacks]}
+        if self.only is not None:  # the given plan's one weapon, at every Attack left
+            return {" + ".join([self.only.name] * attacks): [self.only] * attacks}
+        weapons = self.weapons
         return {
             " + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)
         }
@@ -352,9 +386,13 @@ class AttackStep(GlassEmpiresRound):
         """Return each plan label's weapons (indices into the attacker's weapons), in order."""
         got = self.__dict__.get("_weapon_ids")
         if got is None:
-            weapons = self.sys.attacks_of(self.me)
+            weapons = self.weapons
             index = {id(w): i for i, w in enumerate(weapons)}
-            got = {label: [index[id(w)] for w in combo] for label, combo in self._candidates(self.attacks).items()}
+            got = {
+                label: [index[id(w)] for w in combo]
+                for k in range(1, self.attacks + 1)
+                for label, combo in self._candidates(k).items()
+            }
             self.__dict__["_weapon_ids"] = got
         return got
 
@@ -366,7 +404,7 @@ class AttackStep(GlassEmpiresRound):
         Attack's (an Attack the plan does not make keeps it: it carries to the next turn)."""
         m = cast(StepCombatant, me)
         last = int(self.step == self.attacks - 1)
-        weapons = self.sys.attacks_of(self.me)
+        weapons = self.weapons
         labels = self._weapons()
         ap, up = np.asarray(foe.armor_points, np.int64), np.asarray(foe.shield_up, np.int64)
         jammed, queued = np.asarray(m.jammed, np.int64), np.asarray(m.queued, np.int64)
@@ -433,7 +471,7 @@ def _plan_tables_all(
     outcomes = _outcomes_all([(rnd, combo, [(k[0], k[2]) for k in group]) for _, rnd, group, _, combo in asks])
     for (g, rnd, group, label, _), got in zip(asks, outcomes):
         if isinstance(got, RulesError):
-            if got.field != "distance" or is_sequence_plan(rnd.plan):
+            if got.field != "distance" or is_sequence_plan(rnd.plan) or rnd.only is not None:
                 failed.setdefault(groups[g][0], got)
             continue
         for j in range(len(group)):
