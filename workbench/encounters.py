@@ -235,9 +235,9 @@ def encounter(
     seeded simulation of ``fights`` fights from the same descriptions, its ``forced_by`` saying why.
     One creature against one equals ``wb.duel``. An Annulus turn can end part-way (a Counter fells
     the striker, a foe falls before the turn's later uses): the chain plays the cells near a fall
-    from their full state, as the duel does. Annulus area sets that strike allies
-    (``allies_in_area``) are simulated. Each creature's Endurance and Vitality are kept as all its
-    foes need them."""
+    from their full state, as the duel does; an area set that strikes allies (``allies_in_area``)
+    strikes them there too. Each creature's Endurance and Vitality are kept as all the creatures that
+    can hurt it need them."""
     import polars as pl
 
     from .fight import encounter as fe
@@ -265,10 +265,6 @@ def encounter(
     probe = sys.fight_round(sa[0], sb[0], options, situation, plans.get(id(sa[0])))
     if probe is None:
         raise RulesError(f"{sys.title} describes no round to play an encounter with", field="side_a", rule=ENCOUNTERS)
-    # the exact chain strikes no allies: an area set that strikes allies is simulated
-    unsimulated = None
-    if allies_in_area and getattr(probe, "has_area", False):
-        unsimulated = "allies struck in the area (allies_in_area)"
     if foes_in_area is not None:
         if getattr(probe, "with_foes_in_area", None) is None:
             raise RulesError(
@@ -321,7 +317,7 @@ def encounter(
     names = _names(sa) + _names(sb)
     orders = [0, 1] if first == "random" else [0 if first == "a" else 1]
     tally, forced, most, n_fights, standard_error = _solve(
-        enc, order, orders, first, max_rounds, simulate, fights, seed, confirm, unsimulated
+        enc, order, orders, first, max_rounds, simulate, fights, seed, confirm
     )
     return _result(
         tally, enc, names, len(sa), first, order, targeting, max_rounds, n_fights, standard_error, forced, most, pl
@@ -361,8 +357,9 @@ def _solve(
         forced.append(unsimulated)
     elif simulate is not True:
         got = []
+        why: list[str] = []
         for o in orders:
-            one = fe_chain.solve(enc, order, o, max_rounds)
+            one = fe_chain.solve(enc, order, o, max_rounds, why=why)
             if one is None:
                 break
             got.append(one)
@@ -371,18 +368,13 @@ def _solve(
             for t, _ in got:
                 tally.add(t, 1.0 / len(orders))
             return tally, forced, max(m for _, m in got), None, None
-        cells = fe_chain.grid_cells(enc)
-        why = (
-            f"the joint HP grid ({cells:,} cells)" if cells > fe_chain.MAX_CELLS else "the joint state (keys x HP grid)"
-        )
         if simulate is False:
             raise RulesError(
-                f"{why} passes the exact encounter's {fe_chain.MAX_CELLS:,} cells; "
-                "leave simulate=False out to simulate it",
+                f"{why[0]}: past the exact encounter's bound; leave simulate=False out to simulate it",
                 field="simulate",
                 rule=ENCOUNTERS,
             )
-        forced.append(f"{why} over {fe_chain.MAX_CELLS:,} cells")
+        forced.append(why[0])
     check(fight_work("encounter", {"fights": fights}), confirm)
     rng = np.random.default_rng(seed)
     who = rng.integers(0, 2, fights) if first == "random" else np.full(fights, orders[0])

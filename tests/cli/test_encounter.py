@@ -181,9 +181,10 @@ def test_bad_sides_name_the_field(capsys, tmp_path):
                           contains=("side_a:", "not a glass_empires creature"))
     assert_one_line_error(capsys, "encounter", GE, "-a", "Wolf", "-b", str(tmp_path / "missing.toml"),
                           contains=("side_b:", "no such file"))
-    # an Annulus area set that strikes allies is simulated: --exact is refused naming why
-    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "Wolf", "-b", "Rat", "--exact",
-                          "--allies-in-area", "1", contains=("simulate:", "allies_in_area"))
+    # an encounter past the exact chain's counted bound: --exact is refused naming the bound (the
+    # Drake's area sets strike three Wolves and two allies: outcomes by the hundred thousand)
+    assert_one_line_error(capsys, "encounter", "annulus", "-a", "Drake", "2xWolf", "-b", "3xWolf", "--exact",
+                          "--allies-in-area", "2", contains=("simulate:", "a turn's outcomes"))
     assert_one_line_error(capsys, "encounter", "chess", "-a", "Wolf", "-b", "Rat", contains=("system:", "chess"))
 
 

@@ -49,16 +49,17 @@ def test_one_against_one_agrees_with_the_exact_duel(a: str, b: str) -> None:
         assert abs(p - q) <= 4 * np.sqrt(max(p * (1 - p), 1e-12) / FIGHTS)
 
 
-def test_allies_in_the_area_are_simulated_and_exact_is_refused_naming_them() -> None:
-    """The exact chain strikes no allies: an encounter whose area sets strike allies
-    (``allies_in_area``) is simulated, ``forced_by`` naming why, and ``simulate=False`` is refused."""
+def test_allies_in_the_area_are_exact_and_agree_with_the_simulation() -> None:
+    """The exact chain strikes the allies in an area too (``allies_in_area``): the encounter is exact,
+    nothing forces a simulation, and the simulation agrees within 4 standard errors."""
     _, blaster, mouse = _blaster("Burst")
-    got = wb.encounter([blaster, blaster], [mouse] * 2, allies_in_area=1, fights=2_000, seed=3)
-    assert not got.exact and got.forced_by == ("allies struck in the area (allies_in_area)",)
-    with pytest.raises(wb.RulesError, match="allies_in_area") as err:
-        wb.encounter([blaster, blaster], [mouse] * 2, allies_in_area=1, simulate=False)
-    assert err.value.field == "simulate"
-    assert wb.encounter([blaster, blaster], [mouse] * 2, simulate=False).exact
+    got = wb.encounter([blaster, blaster], [mouse] * 2, allies_in_area=1, max_rounds=6)
+    assert got.exact and got.forced_by == ()
+    assert got.p_a_wins != pytest.approx(wb.encounter([blaster, blaster], [mouse] * 2, max_rounds=6).p_a_wins)
+    fights = 20_000
+    sim = wb.encounter([blaster, blaster], [mouse] * 2, allies_in_area=1, max_rounds=6, simulate=True, fights=fights)
+    assert abs(sim.p_a_wins - got.p_a_wins) <= 4 * np.sqrt(got.p_a_wins * (1 - got.p_a_wins) / fights)
+    assert abs(sim.p_b_wins - got.p_b_wins) <= 4 * np.sqrt(max(got.p_b_wins * (1 - got.p_b_wins), 1e-12) / fights)
 
 
 def _encounter(a: list[str], b: list[str]) -> Encounter:
@@ -333,17 +334,21 @@ def test_allies_in_area_are_struck_by_the_area_set() -> None:
     assert wb.damage(mouse.attack_sets[0], mouse, blaster).sf(1) == 0.0
     fights = 40_000
 
-    def survives(n: int, rounds: int) -> list[float]:
-        got = wb.encounter([blaster, mouse, mouse], [wall], allies_in_area=n, max_rounds=rounds, fights=fights, seed=3)
+    def survives(n: int, rounds: int, simulate: bool | None = None) -> list[float]:
+        got = wb.encounter(
+            [blaster, mouse, mouse], [wall], allies_in_area=n, max_rounds=rounds, simulate=simulate, fights=fights, seed=3
+        )
+        assert got.exact is (simulate is None)
         return got.creatures["p_survives"].to_list()[1:3]
 
-    assert survives(0, 2) == [1.0, 1.0]
-    first, second = survives(1, 1)
+    assert survives(0, 2) == pytest.approx([1.0, 1.0], abs=1e-12)
+    assert survives(1, 1) == pytest.approx([1 / 16, 1.0], abs=1e-12)
+    assert survives(2, 1) == pytest.approx([1 / 16, 1 / 16], abs=1e-12)
+    assert survives(1, 2)[1] == pytest.approx(181 / 256, abs=1e-12)
+    # the simulation, within 4 standard errors
+    first, second = survives(1, 1, True)
     assert abs(first - 1 / 16) <= 4 * np.sqrt((1 / 16) * (15 / 16) / fights) and second == 1.0
-    first, second = survives(2, 1)
-    for p in (first, second):
-        assert abs(p - 1 / 16) <= 4 * np.sqrt((1 / 16) * (15 / 16) / fights)
-    second = survives(1, 2)[1]
+    second = survives(1, 2, True)[1]
     want = 181 / 256
     assert abs(second - want) <= 4 * np.sqrt(want * (1 - want) / fights)
 

@@ -53,8 +53,18 @@ __all__ = ["MAX_CELLS", "grid_cells", "solve"]
 #: keys x grid cells past which the exact encounter gives up (then it is simulated): the duel
 #: chain's bound (workbench.fight.duel.MAX_CELLS)
 MAX_CELLS = 4_000_000
+#: a turn's outcomes x grid cells (each outcome moves the mass over the grid) past which the exact
+#: encounter gives up, counted once the turn's outcomes are enumerated and before any moves: a turn
+#: over many creatures (an area set striking foes and allies) has outcomes by the hundred thousand
+#: (every exact encounter of the tests and benchmarks stays under 2e7)
+MAX_TURN_MOVES = 100_000_000
 
 _Key = tuple[int, ...]
+
+
+class _PastBound(Exception):
+    """The exact chain's counted work passes a bound: the encounter is simulated (its message says
+    which bound, for ``forced_by``)."""
 
 
 def grid_cells(enc: Encounter) -> int:
@@ -287,7 +297,7 @@ class _Chain:
         recorded in round r + 1 (0-based r). A turn played in steps (``Encounter.steps``) is its
         steps in order (``k``: one of them)."""
         enc = self.enc
-        if step == "turn" and (enc.reach(i) > 1 or self.falls_mid_turn(i)):
+        if step == "turn" and (enc.reach(i) > 1 or enc.allies_struck(i) or self.falls_mid_turn(i)):
             return self.act_group(mass, i, tally, r)
         if k is None:
             for n_ in range(enc.steps(i) if step == "turn" else 1):
@@ -508,17 +518,49 @@ class _Chain:
         self.group_targets[memo] = result
         return result
 
+    def n_foes(self, i: int, tup: tuple[int, ...]) -> int:
+        """Return how many of the creatures ``tup`` a turn of i strikes are its foes: they come first,
+        then its allies in an area (:meth:`allies_hit`)."""
+        return int((self.enc.side[list(tup)] != self.enc.side[i]).sum())
+
+    def allies_hit(self, i: int) -> list[tuple[tuple[int, ...], np.ndarray]]:
+        """Return (the allies an area set of i's strikes beside its foes: the first ``allies_struck``
+        living ones in listed order, "area attacks ... can and will harm the user's allies if they are
+        standing in the target area" (annulus-attacks.txt; CLARIFICATIONS.md, Encounters:
+        ``allies_in_area``); the cells where those are the ones), or one entry of no ally over the
+        whole grid."""
+        memo = ("allies", i)
+        got = self.cache.get(memo)
+        if got is None:
+            n = self.enc.allies_struck(i)
+            if not n:
+                got = [((), np.ones(self.going.shape, bool))]
+            else:
+                mates = self.enc.allies(i)
+                alive = np.stack([self.alive[m] for m in mates])
+                first = alive & (np.cumsum(alive, axis=0) <= n)  # (the first n living, in listed order)
+                code = np.tensordot(1 << np.arange(len(mates), dtype=np.int64), first.astype(np.int64), axes=1)
+                got = [
+                    (tuple(int(m) for b, m in enumerate(mates) if int(c) >> b & 1), code == c) for c in np.unique(code)
+                ]
+            self.cache[memo] = got
+        return got
+
     def group_turn(
         self, i: int, tup: tuple[int, ...], states: list[Columns], draw: Enumerator
     ) -> tuple[tuple[Columns, ...], np.ndarray]:
-        """Return (the states of i and each foe of ``tup`` after i's turn on them, the attacks on each
-        foe) from ``states``, enumerated by ``draw``: the dice its turn rolls before its plan (the
-        round's ``ready``, against its target), then its ``group_turn``, as the simulation plays it."""
+        """Return (the states of i and each creature of ``tup`` (its foes, then its allies in an area:
+        :meth:`n_foes`) after i's turn on them, the attacks on each foe) from ``states``, enumerated by
+        ``draw``: the dice its turn rolls before its plan (the round's ``ready``, against its target),
+        then its ``group_turn``, as the simulation plays it."""
         enc = self.enc
         rnd = enc.round_of(i, tup[0])
         me, first = play(rnd, states[0], states[1], draw, ("ready",))
         others = [s.take(draw.origin) for s in states[2:]]
-        me, foes, struck = rnd.group_turn(me, [first, *others], draw, [enc.creatures[t] for t in tup])  # type: ignore[attr-defined]
+        allies = len(tup) - self.n_foes(i, tup)
+        more = {"allies": allies} if allies else {}
+        models = [enc.creatures[t] for t in tup]
+        me, foes, struck = rnd.group_turn(me, [first, *others], draw, models, **more)  # type: ignore[attr-defined]
         return (me, *foes), struck
 
     def turn_rows(
@@ -537,7 +579,7 @@ class _Chain:
         draw = Enumerator(rows.shape[0])
         after, struck = self.group_turn(i, tup, states, draw)
         dealt = [np.asarray(getattr(x, x.POOL), np.int64) - b[draw.origin] for x, b in zip(after, before)]
-        hits = np.asarray(struck, np.int64).reshape(-1, len(tup))
+        hits = np.asarray(struck, np.int64).reshape(-1, self.n_foes(i, tup))
         uniq, inverse = distinct_rows(np.column_stack([draw.origin, *dealt, hits, key_rows(after)]))
         return uniq, np.bincount(inverse.ravel(), weights=draw.weight, minlength=uniq.shape[0])
 
@@ -549,20 +591,20 @@ class _Chain:
     def group_outcomes(
         self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]]
     ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float, tuple[int, ...]]]]:
-        """Return, per (i's key, each struck foe's key) of ``keys``, the outcomes of i's turn on the
-        foes ``tup`` (:meth:`turn_rows`): (the damage i deals itself, the damage each foe takes, every
-        key after, probability, the attacks on each foe); each enumerated once per fight, the new ones
-        in ONE call."""
+        """Return, per (i's key, each struck creature's key) of ``keys``, the outcomes of i's turn on
+        the creatures ``tup`` (:meth:`turn_rows`): (the damage i deals itself, the damage each of them
+        takes, every key after, probability, the attacks on each foe); each enumerated once per fight,
+        the new ones in ONE call."""
         new = [k for k in dict.fromkeys(keys) if ("group", i, tup, *k) not in self.cache]
         if new:
-            K = len(tup)
+            T, K = len(tup), self.n_foes(i, tup)
             uniq, weight = self.turn_rows(i, tup, np.array([sum(k, ()) for k in new], np.int64).reshape(len(new), -1))
             # (each distinct key after made a tuple once: many outcomes share it)
-            after_keys, which = distinct_rows(uniq[:, 2 + 2 * K :])
+            after_keys, which = distinct_rows(uniq[:, 2 + T + K :])
             parts = self.parts_of((i, *tup), after_keys)
             per: list[list[Any]] = [[] for _ in new]
-            for r, w, a in zip(uniq[:, : 2 + 2 * K].tolist(), weight.tolist(), which.tolist()):
-                per[r[0]].append((int(r[1]), tuple(r[2 : 2 + K]), parts[a], w, tuple(r[2 + K : 2 + 2 * K])))
+            for r, w, a in zip(uniq[:, : 2 + T + K].tolist(), weight.tolist(), which.tolist()):
+                per[r[0]].append((int(r[1]), tuple(r[2 : 2 + T]), parts[a], w, tuple(r[2 + T : 2 + T + K])))
             for k, got in zip(new, per):
                 self.cache[("group", i, tup, *k)] = got
         return [self.cache[("group", i, tup, *k)] for k in keys]
@@ -584,17 +626,27 @@ class _Chain:
         for key, m in mass.items():
             rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
             for tup, w in self.aims_group(key, i, reach):
-                part = m * w
-                work.setdefault(tup, []).append((key, part))
+                for mates, there in self.allies_hit(i):  # (an area set's allies struck, as they stand)
+                    part = m * w * there
+                    if part.any():
+                        work.setdefault((*tup, *mates), []).append((key, part))
             if rest.any():
                 into(key)[...] += rest
         hp_i = int(enc.hp[i])
         C = enc.size
         mid_turn = self.falls_mid_turn(i)
+        cells = int(np.prod(self.shape))
+        keys_of = {
+            tup: [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items] for tup, items in work.items()
+        }
+        outcomes_of = {tup: self.group_outcomes(i, tup, keys) for tup, keys in keys_of.items()}
+        moves = sum(len(o) for outs in outcomes_of.values() for o in outs) * cells
+        if moves > MAX_TURN_MOVES:
+            raise _PastBound(f"a turn's outcomes x the HP grid over {MAX_TURN_MOVES:,} cells")
         for tup, items in work.items():
-            keys = [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items]
+            keys = keys_of[tup]
             near: list[tuple[_Key, tuple[_Key, ...], np.ndarray, np.ndarray]] = []
-            for (key, part), kt, outcomes in zip(items, keys, self.group_outcomes(i, tup, keys)):
+            for (key, part), kt, outcomes in zip(items, keys, outcomes_of[tup]):
                 if not part.any():
                     continue
                 if mid_turn:  # the cells near a fall are played from the full state, the rest shifted
@@ -685,7 +737,7 @@ class _Chain:
         new = np.setdiff1d(codes, got["codes"])
         if new.size:
             who = (i, *tup)
-            K = len(tup)
+            K = self.n_foes(i, tup)
             rows = np.repeat(np.array([sum(kt, ())], np.int64).reshape(1, -1), new.size, axis=0)
             uniq, weight = self.turn_rows(i, tup, rows, np.unravel_index(new, sub))
             keys: dict[tuple[Any, ...], int] = got["keys"]
@@ -896,15 +948,30 @@ def _cap_shift(a: np.ndarray, axis: int, by: int, hp: int) -> np.ndarray:
 
 
 def solve(
-    enc: Encounter, order: str, first: int, max_rounds: int, max_cells: int | None = None
+    enc: Encounter,
+    order: str,
+    first: int,
+    max_rounds: int,
+    max_cells: int | None = None,
+    why: list[str] | None = None,
 ) -> tuple[Tally, int] | None:
     """Return (the exact :class:`~workbench.fight.encounter.Tally` of the encounter with side
-    ``first`` acting first, the most keys x cells held), or None past ``max_cells`` (counted: the
-    caller simulates; default :data:`MAX_CELLS`)."""
-    max_cells = MAX_CELLS if max_cells is None else max_cells
+    ``first`` acting first, the most keys x cells held), or None past a counted bound (the caller
+    simulates): ``max_cells`` keys x cells (default :data:`MAX_CELLS`) or a turn's
+    :data:`MAX_TURN_MOVES`; ``why`` (a list) is then given the bound passed."""
+    try:
+        return _solve(enc, order, first, max_rounds, MAX_CELLS if max_cells is None else max_cells)
+    except _PastBound as exc:
+        if why is not None:
+            why.append(str(exc))
+        return None
+
+
+def _solve(enc: Encounter, order: str, first: int, max_rounds: int, max_cells: int) -> tuple[Tally, int]:
+    """Return :func:`solve`'s value, or raise _PastBound."""
     cells = grid_cells(enc)
     if cells > max_cells:
-        return None
+        raise _PastBound(f"the joint HP grid ({cells:,} cells) over {max_cells:,} cells")
     chain = _Chain(enc, max_rounds)
     tally = Tally.empty(enc, max_rounds)
     mass = {chain.start_key(): np.zeros(chain.shape)}
@@ -927,7 +994,7 @@ def solve(
             mass = chain.act(mass, i, "turn", tally, r)
             most = max(most, len(mass) * cells)
             if len(mass) * cells > max_cells:
-                return None
+                raise _PastBound(f"the joint state (keys x HP grid) over {max_cells:,} cells")
         for i in enc.phased:
             mass = chain.act(mass, i, "between", tally, r)
         for j in enc.resters:  # a passive target's turn: its rest, from side a's first creature's round
