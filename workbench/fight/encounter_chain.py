@@ -17,8 +17,9 @@ keeps, for each key met, the alive mass over that grid. A turn of creature i:
   grouped by (keys after, the damage i deals itself), each group's damage to j a matrix along j's
   axis (capped at HP: fallen) applied with one tensordot;
 - a turn over several foes (an area set, a multi-target ability, uses left after a kill: the round's
-  ``group_turn``) is enumerated per (i's key, each foe's key) and moves the mass along every struck
-  foe's axis at once (:meth:`_Chain.act_group`); where the turn can end part-way in a way its rest
+  ``group_turn``; an area set also strikes the first living allies with ``allies_in_area``) is
+  enumerated per (i's key, each struck creature's key) and moves the mass along every struck
+  creature's axis at once (:meth:`_Chain.act_group`); where the turn can end part-way in a way its rest
   reads (``falls_mid_turn``: Annulus, a Counter felling the striker, a foe falling before the later
   uses), only the safe region (no outcome fells anyone) is shifted so, and the cells near a fall are
   played from their full state, the damages taken given to the description, as the duel plays them
@@ -27,8 +28,9 @@ keeps, for each key met, the alive mass over that grid. A turn of creature i:
   a draw), recorded in the round, with the survivors, each creature's HP left and (from the cells
   where nobody had fallen yet) who fell first.
 
-Counted before solving: past ``max_cells`` (keys x cells of the grid) the chain gives up (None: the
-encounter is simulated); the grid's own size is known before the first turn.
+Counted: past ``max_cells`` (keys x cells of the grid) the chain gives up (None: the encounter is
+simulated), the grid's own size known before the first turn; and a turn whose outcomes would move
+the mass more than :data:`MAX_TURN_MOVES` cells in all gives up before moving any.
 """
 
 from __future__ import annotations
@@ -566,11 +568,11 @@ class _Chain:
     def turn_rows(
         self, i: int, tup: tuple[int, ...], rows: np.ndarray, taken: Sequence[np.ndarray] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Return (the distinct outcomes of i's turn on the foes ``tup`` from the key rows ``rows``, one
-        fight each, with ``taken`` the damage each of i and the foes has taken (else that of the keys),
-        as rows: the fight, the damage dealt to i and each foe, the attacks on each foe (spread
-        targeting counts them), every key after; their probabilities): the round's ``group_turn``
-        enumerated in ONE call (:meth:`group_turn`)."""
+        """Return (the distinct outcomes of i's turn on the creatures ``tup`` (its foes, then any allies
+        struck) from the key rows ``rows``, one fight each, with ``taken`` the damage each of i and
+        them has taken (else that of the keys), as rows: the fight, the damage dealt to i and each of
+        them, the attacks on each foe (spread targeting counts them), every key after; their
+        probabilities): the round's ``group_turn`` enumerated in ONE call (:meth:`group_turn`)."""
         who = (i, *tup)
         states = list(from_key_rows(tuple(self.types[c] for c in who), rows))
         if taken is not None:
