@@ -336,7 +336,13 @@ def test_allies_in_area_are_struck_by_the_area_set() -> None:
 
     def survives(n: int, rounds: int, simulate: bool | None = None) -> list[float]:
         got = wb.encounter(
-            [blaster, mouse, mouse], [wall], allies_in_area=n, max_rounds=rounds, simulate=simulate, fights=fights, seed=3
+            [blaster, mouse, mouse],
+            [wall],
+            allies_in_area=n,
+            max_rounds=rounds,
+            simulate=simulate,
+            fights=fights,
+            seed=3,
         )
         assert got.exact is (simulate is None)
         return got.creatures["p_survives"].to_list()[1:3]
@@ -534,3 +540,30 @@ def test_blood_price_uses_after_a_kill_go_to_the_next_foe() -> None:
         exact = solve(enc, "sides", 0, 1)
         assert exact is not None
         assert exact[0].ends[0, 0] == pytest.approx(wins, abs=1e-12)
+
+
+def test_spread_counts_a_turn_that_strikes_one_foe() -> None:
+    """``spread``: "the living foe targeted by the fewest attacks so far this round" (CLARIFICATIONS.md,
+    Encounters). With one action a turn and no area set, an Annulus turn strikes one foe; its use is
+    still an attack on it. Worked by hand: a Blast (4 dice at 1/2, a success 1 damage against
+    Toughness 0) fells a 2-HP Mouse with P(2 or more successes) = 11/16. The first Blaster attacks the
+    first Mouse; the second Blaster then attacks the second (no attacks on it yet, one on the first),
+    so each Mouse stands after round 1 with 5/16. (The exact chain counted no attack for such a turn:
+    the second Blaster went for the first Mouse while it stood, and the second Mouse stood with
+    1 - (11/16)^2 = 135/256; the simulation, which counted it, said 5/16.)"""
+    A = wb.system("annulus")
+    blast = A.Attack(name="Blast", defense="toughness", upgrades={})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(blast,))
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    mouse = CAT.creature("Rat").replace(name="Mouse", endurance=1, vitality=1, toughness=0, attack_sets=(nibble,))
+    one = A.Options(actions=1)
+    assert wb.damage(blast, blaster, mouse, options=one).sf(2) == pytest.approx(11 / 16, abs=1e-12)
+    got = wb.encounter([blaster, blaster], [mouse, mouse], targeting="spread", options=one, max_rounds=1)
+    assert got.exact
+    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([5 / 16, 5 / 16], abs=1e-12)
+    fights = 20_000
+    sim = wb.encounter(
+        [blaster, blaster], [mouse, mouse], targeting="spread", options=one, max_rounds=1, simulate=True, fights=fights
+    )
+    for p in sim.creatures["p_survives"].to_list()[2:]:
+        assert abs(p - 5 / 16) <= 4 * np.sqrt(5 / 16 * 11 / 16 / fights)
