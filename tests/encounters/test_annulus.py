@@ -567,3 +567,32 @@ def test_spread_counts_a_turn_that_strikes_one_foe() -> None:
     )
     for p in sim.creatures["p_survives"].to_list()[2:]:
         assert abs(p - 5 / 16) <= 4 * np.sqrt(5 / 16 * 11 / 16 / fights)
+
+
+def test_a_foe_fallen_this_turn_takes_no_place_in_an_area() -> None:
+    """An area set strikes its target "and the next living foes by the same policy, up to
+    foes_in_area" (CLARIFICATIONS.md, Encounters): a foe felled earlier in the same turn takes no
+    place. Worked by hand: the Blaster holds Burst (its area set to 2 foes here) and Line (2), each 4
+    dice at 1/2, 1 damage a success against Toughness 0, both spent once used, so its turn is one of
+    each. Its target (focus) is the Shell (1 HP, Toughness 4: never hurt), then two 2-HP Mice. The
+    Burst strikes the Shell and the first Mouse, felling it with P(2 or more successes) = 11/16; the
+    Line then strikes the Shell and the next LIVING Mouse: the second where the first fell. So the
+    second Mouse falls in round 1 with (11/16)^2 = 121/256 (the Line struck the fallen Mouse before:
+    0)."""
+    A = wb.system("annulus")
+    burst = A.Attack(name="Burst", defense="toughness", upgrades={"Burst": 1})
+    line = A.Attack(name="Line", defense="toughness", upgrades={"Line": 1})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(burst, line))
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    mouse = CAT.creature("Rat").replace(name="Mouse", endurance=1, vitality=1, toughness=0, attack_sets=(nibble,))
+    shell = mouse.replace(name="Shell", endurance=0, toughness=4)
+    assert wb.damage(burst, blaster, mouse).sf(2) == pytest.approx(11 / 16, abs=1e-12)
+    assert wb.damage(line, blaster, shell).sf(1) == 0.0
+    got = wb.encounter([blaster], [shell, mouse, mouse], foes_in_area={"Burst": 2}, max_rounds=1)
+    assert got.exact
+    assert got.creatures["p_survives"][3] == pytest.approx(1 - 121 / 256, abs=1e-12)
+    fights = 20_000
+    sim = wb.encounter([blaster], [shell, mouse, mouse], foes_in_area={"Burst": 2}, max_rounds=1, simulate=True,
+                       fights=fights)
+    p = 1 - 121 / 256
+    assert abs(sim.creatures["p_survives"][3] - p) <= 4 * np.sqrt(p * (1 - p) / fights)

@@ -161,3 +161,50 @@ def test_random_targeting_over_many_foes_takes_ordered_choices_not_every_order()
     total = sum(w for _, w in aims)
     acting = chain.alive[0] & chain.going
     assert np.allclose(total[acting], 1.0, atol=1e-12) and not total[~acting].any()
+
+
+def test_spread_counts_the_foes_a_turn_strikes_not_those_it_could() -> None:
+    """``spread``: "the living foe targeted by the fewest attacks so far this round" (CLARIFICATIONS.md,
+    Encounters). A turn over several foes counts an attack on each foe one of its uses struck, not on
+    every foe it was handed. Worked by hand, all statistics 0 but the Walls' physical defense 10 (a
+    hit deals 2 x max(1, die - 10) = 2, times the ability's multiplier) and 9 HP: the Cleaver's Stab
+    (x2, 1 action point) hits with P 0.7 for 4, Stab + Stab (5.6 expected) beats Cleave (2 x 0.7 x 2
+    = 2.8 over two Walls), so its turn is two Stabs on the first Wall (which never falls in round 1).
+    The Poker then attacks the Wall attacked the fewest times: the second (0 attacks; listed before
+    the third), hitting with 0.7 for 2. After round 1 the Walls have 9 - 5.6 = 3.4, 9 - 1.4 = 7.6 and
+    9 HP left on average. (The second Wall, handed to the Cleaver's turn as the next foe a Cleave
+    would strike, was counted as attacked: the Poker went for the third.)"""
+    cleave = LO.Attack(name="Cleave", kind="strike", targets=2, ap_cost=2)
+    stab = LO.Attack(name="Stab", kind="strike", targets=1, ap_cost=1, multiplier=2)
+    jab = LO.Attack(name="Jab", kind="strike", targets=1, ap_cost=2)
+    cleaver = LO.Creature(name="Cleaver", hp=1, abilities=[cleave, stab], **ZERO)
+    poker = LO.Creature(name="Poker", hp=1, abilities=[jab], **ZERO)
+    wall = LO.Creature(name="Wall", hp=9, abilities=[], **{**ZERO, "physical_defense": 10})
+    assert wb.turn_damage(poker, wall).to_dict() == pytest.approx({0: 0.3, 2: 0.7})
+    got = wb.encounter([cleaver, poker], [wall, wall, wall], targeting="spread", max_rounds=1)
+    assert got.exact
+    assert got.creatures["mean_hp_left"].to_list()[2:] == pytest.approx([3.4, 7.6, 9.0], abs=1e-12)
+    fights = 20_000
+    sim = wb.encounter(
+        [cleaver, poker], [wall, wall, wall], targeting="spread", max_rounds=1, simulate=True, fights=fights
+    )
+    left = sim.creatures["mean_hp_left"].to_list()[2:]
+    assert left[2] == 9.0 and abs(left[1] - 7.6) <= 4 * 2 * (0.7 * 0.3 / fights) ** 0.5
+
+
+def test_a_foe_fallen_this_turn_takes_no_target_of_a_multi_ability() -> None:
+    """A multi-target ability strikes "every living foe up to the ability's number of targets"
+    (CLARIFICATIONS.md, Encounters): a foe felled earlier in the same turn takes no place. Worked by
+    hand, all statistics 0: the Sweeper's Sweep (two targets, 1 action point: two a turn) rolls one
+    die for both, hitting each on 1..7 (0.7) for 2 x die. Under ``spread`` its target is the Wall
+    (50 HP, listed first), then two 2-HP Pips. The first Sweep strikes the Wall and the first Pip
+    (felled on a hit); the second strikes the Wall and the next LIVING Pip: the second where the
+    first fell. So the second Pip falls in round 1 with 0.7 x 0.7 = 0.49 (the second Sweep struck the
+    fallen Pip before: 0)."""
+    sweep = LO.Attack(name="Sweep", kind="strike", targets=2, ap_cost=1)
+    sweeper = LO.Creature(name="Sweeper", hp=1, abilities=[sweep], **ZERO)
+    wall = LO.Creature(name="Wall", hp=50, abilities=[], **ZERO)
+    pip = LO.Creature(name="Pip", hp=2, abilities=[], **ZERO)
+    got = wb.encounter([sweeper], [wall, pip, pip], targeting="spread", max_rounds=1)
+    assert got.exact
+    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([0.3 * 0.3, 1 - 0.49], abs=1e-12)

@@ -455,11 +455,11 @@ class _Striker:
         by_name = {s.name: i for i, s in enumerate(self.sets)}
         sets_of = {label: tuple(by_name[n] for n in label.split(" + ")) for label in plans}
 
-        def beside(u: int) -> float:  # one use of set u on the other foes in its area
+        def beside(u: int) -> float:  # one use of set u on the other foes in its area: the next living ones
             if not self.area[u]:
                 return 0.0
-            near = range(min(len(rounds_), int(reach[u]) - 1))
-            return sum(self._mean_on(rounds_[k], u, classes[k]) for k in near if classes[k][0] >= 0)
+            near = [k for k in range(len(rounds_)) if classes[k][0] >= 0][: int(reach[u]) - 1]
+            return sum(self._mean_on(rounds_[k], u, classes[k]) for k in near)
 
         more = {label: sum(beside(u) for u in sets) for label, sets in sets_of.items()}
         return sets_of[best_plan(plans, more)]
@@ -1288,22 +1288,29 @@ class AnnulusRound:
         struck: np.ndarray,
     ) -> tuple[Combatant, _Turn, list[Combatant], np.ndarray]:
         """Return (me, t, ``every``, ``struck``) after the area set ``sets`` used where ``area`` also
-        strikes the foes after the one struck now (``t.at``; ``every``: the turn's foes, then ``allies``
-        creatures of my side, ``rounds`` my round against each) in its area, up to its
-        :data:`FOES_IN_AREA` (the foe struck now is the first), and the allies: each a use of the set on
-        that creature by my round against it, where it still stands (an ally with no Counter);
-        ``struck`` counts the uses on foes (spread targeting)."""
+        strikes the living foes after the one struck now (``t.at``; ``every``: the turn's foes, then
+        ``allies`` creatures of my side, ``rounds`` my round against each) in its area, up to its
+        :data:`FOES_IN_AREA` (the foe struck now is the first; a foe fallen this turn takes no place),
+        and the allies: each a use of the set on that creature by my round against it, where it still
+        stands (an ally with no Counter); ``struck`` counts the uses on foes (spread targeting)."""
         reach = self.a.in_area[np.maximum(sets, 0)]
         foes = len(every) - 1 - allies
+        # the foes in the area: the next living ones after the one struck now ("the next living foes
+        # by the same policy", the turn's foes in its order), as many as its reach less that one
+        up = self._standing(rounds[: 1 + foes], every[: 1 + foes])
+        after = up & (np.arange(1 + foes)[None, :] > t.at[:, None])
+        near = after & (np.cumsum(after, axis=1) < reach[:, None])
+        strike = np.column_stack([area[:, None] & near[:, 1:], np.repeat(area[:, None], allies, axis=1)])
+        width = strike.shape[1]
         for k in range(1, len(every)):
-            go = area & (t.at < k) & (reach > k - t.at) if k <= foes else area
+            go = strike[:, k - 1]
             if not go.any():
                 continue
             if k <= foes:
                 struck[:, k] += go & rounds[k]._playing((me, every[k]))
             use = partial(rounds[k]._use, 0, sets=sets, go=go, draw=draw, own_turn=True, counter=k <= foes)
-            me, t, every, kept = self._use_among(draw, me, t, every, k, [area, sets, reach, struck], use)
-            area, sets, reach, struck = kept[:, 0] > 0, kept[:, 1], kept[:, 2], kept[:, 3:]
+            me, t, every, kept = self._use_among(draw, me, t, every, k, [strike, sets, struck], use)
+            strike, sets, struck = kept[:, :width] > 0, kept[:, width], kept[:, width + 1 :]
         return me, t, every, struck
 
     def _blood_price(

@@ -98,11 +98,13 @@ class _Uses(Columns):
 class _GroupTurn(Columns):
     """Per fight, what a turn over several foes carries through its draws
     (:meth:`LastOdysseyRound.group_turn`): the use ids of its plan (a row, -1 padded), the foe (its place among the turn's
-    foes) that plan was made against, and the action points left."""
+    foes) that plan was made against, the action points left, and the attacks made on each foe (its
+    uses that struck it while it stood: spread targeting counts them)."""
 
     uses: np.ndarray
     aimed: np.ndarray
     ap_left: np.ndarray
+    struck: np.ndarray
 
 
 def poison_damage(creature: Any) -> int:
@@ -486,8 +488,10 @@ class LastOdysseyRound:
     def reach(self) -> int:
         """Return the most foes one turn of mine strikes: an ability that "targets more than one
         character" ("Multi": Cleave, Elemental Storm ...) strikes every living foe up to its number
-        of targets (CLARIFICATIONS.md, Encounters); 1 when none of my abilities does (of a plan given
-        as a list or a label, none of its abilities)."""
+        of targets (CLARIFICATIONS.md, Encounters), and each later use of the turn may strike as many
+        new ones after those fell, so that number times the uses a turn makes (its action points over
+        the cheapest ability's); 1 when none of my abilities does (of a plan given as a list or a
+        label, none of its abilities)."""
         abilities = self.sys.attacks_of(self.me)
         if is_sequence_plan(self.plan) or isinstance(self.plan, str):
             named = list(self.plan) if is_sequence_plan(self.plan) else str(self.plan).split(" + ")
@@ -495,13 +499,25 @@ class LastOdysseyRound:
         most = 1
         for a in abilities:
             most = max(most, MAX_TARGETS if a.targets == "all" else int(a.targets))
-        return most
+        if most == 1 or not abilities:
+            return 1
+        ap = int(self.sys.actions_per_turn(self.me, self.options))
+        uses = max(1, ap // min(max(1, int(a.ap_cost)) for a in abilities))
+        return min(MAX_TARGETS, most * uses)
 
     def _multi(self, use: np.ndarray) -> np.ndarray:
         """Return, per use id of ``use`` (-1: none), whether it is a turn's ability with more than one
         target."""
         multi = [not isinstance(u, Dist) and u[1] == "turn" and u[0].targets != 1 for u in self._uses]
         return np.array([*multi, False])[use]
+
+    @staticmethod
+    def _targets(u: Any, foes: int) -> int:
+        """Return how many foes the use ``u`` of :attr:`_uses` strikes, of ``foes``: an ability's number
+        of targets ("all": every one), 1 for another use (a plan function's turn)."""
+        if isinstance(u, Dist) or u[1] != "turn" or u[0].targets == 1:
+            return 1
+        return foes if u[0].targets == "all" else min(foes, int(u[0].targets))
 
     def _one_target(self, use: np.ndarray) -> np.ndarray:
         """Return, per use id of ``use`` (-1: none), whether it is a turn's ability with one target."""
@@ -511,8 +527,9 @@ class LastOdysseyRound:
     def group_turn(
         self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
     ) -> tuple[Combatant, list[Combatant], np.ndarray]:
-        """Return (me, foes, every foe struck: all True) after my turn in a group (``foes[0]`` my target, then the next living
-        foes by the encounter's policy; ``models`` their creatures): the plan of the target's Shell
+        """Return (me, foes, the attacks on each foe: per fight, my uses that struck it while it stood)
+        after my turn in a group (``foes[0]`` my target, then the next living foes by the encounter's
+        policy; ``models`` their creatures): the plan of the target's Shell
         and my MP (as :meth:`turn`); an ability with one target drawn against ``foes[0]``, an ability
         with more ("Multi") drawn ONCE for all of ``foes`` up to its number of targets ("the hit die
         is only cast once, and the resulting number determines whether they hit and the base damage
@@ -540,7 +557,11 @@ class LastOdysseyRound:
         for i, x in enumerate(seqs):
             table[i, : len(x)] = x
         n = me.size
-        carry = _GroupTurn(table[inverse], np.zeros(n, np.int64), np.full(n, ap, np.int64))
+        carry = _GroupTurn(
+            table[inverse], np.zeros(n, np.int64), np.full(n, ap, np.int64), np.zeros((n, len(foes)), np.int64)
+        )
+        # per use id: how many foes it strikes from the one it is aimed at (-1, none: 0)
+        reach = np.array([*(self._targets(u, len(foes)) for u in self._uses), 0], np.int64)
         hp = np.array([int(self.sys.hit_points(m)) for m in models[: len(foes)]], np.int64)
         for j in range(width):
             # the first foe still standing: the target while it stands, else the next living foe by
@@ -548,10 +569,14 @@ class LastOdysseyRound:
             up = np.stack([f.damage_taken < h for f, h in zip(foes, hp)], axis=1)
             first_up = np.where(up.any(axis=1), up.argmax(axis=1), 0)
             if again:  # "the turn's remaining actions are planned again against that foe"
-                carry = self._plan_again(carry, j, first_up, me, foes, models)
+                carry = self._plan_again(carry, j, first_up, me, foes, models, up)
             use = carry.uses[:, j]
             other = (self._one_target(use) | self._multi(use)) & (first_up > 0)
             at = np.where(other | self._multi(use), first_up, 0)
+            # the attacks this use makes: on the living foes from ``at``, up to its number of targets
+            after = up & (np.arange(len(foes))[None, :] >= at[:, None])
+            hit = after & (np.cumsum(after, axis=1) <= reach[use][:, None])
+            carry = carry.replace(struck=carry.struck + hit)
             # a use with one target on the turn's target: its own table; the others from the foe at
             # ``at`` (each foe's own table, a multi-target use over the foes from there)
             me, first, got, damage, _ = self._draw(
@@ -562,14 +587,16 @@ class LastOdysseyRound:
             use = carry.uses[:, j]
             rest = (self._one_target(use) & (at > 0)) | self._multi(use)
             if rest.any():
-                me, foes, carry, dealt = self._draw_multi(me, foes, carry, draw, np.where(rest, use, -1), models, at)
+                living = np.stack([f.damage_taken < h for f, h in zip(foes, hp)], axis=1)  # (as the draws left them)
+                me, foes, carry, dealt = self._draw_multi(
+                    me, foes, carry, draw, np.where(rest, use, -1), models, at, living
+                )
                 foes = [self.hurt(f, d) for f, d in zip(foes, dealt)]
             use = carry.uses[:, j]
             mp_cost, ap_cost = self._costs()
             me = me.replace(mp_left=me.mp_left - mp_cost[use])
             carry = carry.replace(ap_left=carry.ap_left - ap_cost[use])
-        # every foe of the turn counts as attacked (spread targeting), as its turn began
-        return me, foes, np.ones((me.size, len(foes)), dtype=bool)
+        return me, foes, carry.struck
 
     def _costs(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the MP and the action points each use id costs (-1, none: 0; a plan function's
@@ -579,23 +606,33 @@ class LastOdysseyRound:
         return np.array([*mp, 0], np.int64), np.array([*ap, 0], np.int64)
 
     def _plan_again(
-        self, carry: _GroupTurn, j: int, first_up: np.ndarray, me: Combatant, foes: list[Combatant], models: list[Any]
+        self,
+        carry: _GroupTurn,
+        j: int,
+        first_up: np.ndarray,
+        me: Combatant,
+        foes: list[Combatant],
+        models: list[Any],
+        up: np.ndarray,
     ) -> _GroupTurn:
         """Return ``carry`` with the uses from ``j`` on planned again where the foe the turn's plan
         was made against has fallen and the turn has uses and action points left: against the first
         foe still standing, with the MP and action points left (:meth:`_rest_plan`, counting the
-        foes after it that a multi-target ability strikes)."""
+        living foes after it (``up``: standing) that a multi-target ability strikes)."""
         moved = (first_up != carry.aimed) & (carry.uses[:, j] >= 0) & (carry.ap_left > 0)
         if not moved.any():
             return carry
         idx = np.flatnonzero(moved)
+        K = len(foes)
         shells = np.stack([(f.shell_left[idx] > 0).astype(np.int64) for f in foes], axis=1)
-        keys = np.column_stack([first_up[idx], me.mp_left[idx], carry.ap_left[idx], shells])
+        keys = np.column_stack([first_up[idx], me.mp_left[idx], carry.ap_left[idx], shells, up[idx]])
         groups, inverse = row_groups(keys, None)
         uses = carry.uses.copy()
         uses[idx, j:] = -1
-        for g, ((a, mp, left, *sh), _) in enumerate(groups):
-            plan = self._rest_plan(bool(sh[a]), mp, left, list(models[a : len(foes)]), tuple(sh[a:]))
+        for g, ((a, mp, left, *rest), _) in enumerate(groups):
+            sh, living = rest[:K], rest[K:]
+            ks = [k for k in range(a, K) if k == a or living[k]]  # (the foe planned against, the living after it)
+            plan = self._rest_plan(bool(sh[a]), mp, left, [models[k] for k in ks], tuple(sh[k] for k in ks))
             ids = [self._use((x, "turn")) for x in plan][: uses.shape[1] - j]
             uses[idx[inverse == g], j : j + len(ids)] = ids
         return carry.replace(uses=uses, aimed=np.where(moved, first_up, carry.aimed))
@@ -609,6 +646,7 @@ class LastOdysseyRound:
         use: np.ndarray,
         models: list[Any],
         at: np.ndarray | None = None,
+        alive: np.ndarray | None = None,
     ) -> tuple[Combatant, list[Combatant], C, list[np.ndarray]]:
         """Return (me, foes, carry, the damage each foe takes) of one use per fight (``use[i]``, -1:
         none): one row of the joint table of ``multi_target_outcomes`` against the foes from
@@ -616,24 +654,26 @@ class LastOdysseyRound:
         stands (a use with one target: against foe ``at[i]`` alone)."""
         K = len(foes)
         at = np.zeros(use.size, np.int64) if at is None else at
+        alive = np.ones((use.size, K), np.int64) if alive is None else np.asarray(alive, np.int64)
         ups = np.stack([(f.shell_left > 0).astype(np.int64) for f in foes], axis=1)
-        groups, inverse = row_groups(np.column_stack([use, at, ups]), None)
+        groups, inverse = row_groups(np.column_stack([use, at, ups, alive]), None)
         cols = tuple(f"damage_{k}" for k in range(K))
         tables = []
         memo = self._multi_tables
         for key, _ in groups:
-            u, a, shells = key[0], key[1], key[2:]
+            u, a, shells, living = key[0], key[1], key[2 : 2 + K], key[2 + K :]
             if u < 0:
                 tables.append({**{c: np.zeros(1, np.int64) for c in cols}, "probability": np.ones(1)})
                 continue
+            # "every living foe up to the ability's number of targets": the living foes from ``a``
+            order = [k for k in range(a, K) if k == a or living[k]][: self._targets(self._uses[u], K - a)]
             ability = self._uses[u][0]
-            n = K - a if ability.targets == "all" else min(K - a, int(ability.targets))
-            struck = models[a : a + n]
-            m_key = (u, shells[a : a + n], tuple(id(x) for x in struck))
+            n = len(order)
+            struck = [models[k] for k in order]
+            on = tuple(shells[k] for k in order)
+            m_key = (u, on, tuple(id(x) for x in struck))
             if m_key not in memo:
-                frame = self.sys.multi_target_outcomes(
-                    ability, self.me, struck, self.options, self._sits(struck, shells[a : a + n])
-                )
+                frame = self.sys.multi_target_outcomes(ability, self.me, struck, self.options, self._sits(struck, on))
                 memo[m_key] = {
                     **{f"damage_{k}": frame[f"damage_{k}"].to_numpy().astype(np.int64) for k in range(n)},
                     "probability": frame["probability"].to_numpy().astype(np.float64),
@@ -643,7 +683,7 @@ class LastOdysseyRound:
             tables.append(
                 {
                     **{
-                        c: got.get(f"damage_{k - a}", np.zeros(size, np.int64)) if k >= a else np.zeros(size, np.int64)
+                        c: got[f"damage_{order.index(k)}"] if k in order else np.zeros(size, np.int64)
                         for k, c in enumerate(cols)
                     },
                     "probability": got["probability"],
