@@ -649,9 +649,9 @@ class LastOdysseyRound:
         alive: np.ndarray | None = None,
     ) -> tuple[Combatant, list[Combatant], C, list[np.ndarray]]:
         """Return (me, foes, carry, the damage each foe takes) of one use per fight (``use[i]``, -1:
-        none): one row of the joint table of ``multi_target_outcomes`` against the foes from
-        ``at[i]`` (default the first) up to the ability's number of targets, as each one's Shell
-        stands (a use with one target: against foe ``at[i]`` alone)."""
+        none): one row of the joint table of ``multi_target_outcomes`` against the living foes
+        (``alive``, default all) from ``at[i]`` (default the first) up to the ability's number of
+        targets, as each one's Shell stands (a use with one target: against foe ``at[i]`` alone)."""
         K = len(foes)
         at = np.zeros(use.size, np.int64) if at is None else at
         alive = np.ones((use.size, K), np.int64) if alive is None else np.asarray(alive, np.int64)
