@@ -525,18 +525,18 @@ class _Chain:
         then its allies in an area (:meth:`allies_hit`)."""
         return int((self.enc.side[list(tup)] != self.enc.side[i]).sum())
 
-    def allies_hit(self, i: int) -> list[tuple[tuple[int, ...], np.ndarray]]:
+    def allies_hit(self, i: int) -> list[tuple[tuple[int, ...], np.ndarray | None]]:
         """Return (the allies an area set of i's strikes beside its foes: the first ``allies_struck``
         living ones in listed order, "area attacks ... can and will harm the user's allies if they are
         standing in the target area" (annulus-attacks.txt; CLARIFICATIONS.md, Encounters:
-        ``allies_in_area``); the cells where those are the ones), or one entry of no ally over the
-        whole grid."""
+        ``allies_in_area``); the cells where those are the ones), or one entry of no ally (None: every
+        cell)."""
         memo = ("allies", i)
         got = self.cache.get(memo)
         if got is None:
             n = self.enc.allies_struck(i)
             if not n:
-                got = [((), np.ones(self.going.shape, bool))]
+                got = [((), None)]
             else:
                 mates = self.enc.allies(i)
                 alive = np.stack([self.alive[m] for m in mates])
@@ -629,7 +629,7 @@ class _Chain:
             rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
             for tup, w in self.aims_group(key, i, reach):
                 for mates, there in self.allies_hit(i):  # (an area set's allies struck, as they stand)
-                    part = m * w * there
+                    part = m * w if there is None else m * w * there
                     if part.any():
                         work.setdefault((*tup, *mates), []).append((key, part))
             if rest.any():
