@@ -208,3 +208,26 @@ def test_a_foe_fallen_this_turn_takes_no_target_of_a_multi_ability() -> None:
     got = wb.encounter([sweeper], [wall, pip, pip], targeting="spread", max_rounds=1)
     assert got.exact
     assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([0.3 * 0.3, 1 - 0.49], abs=1e-12)
+
+
+def test_a_foe_hurt_in_an_earlier_round_falls_part_way_through_the_turn_by_hand() -> None:
+    """A foe hurt in an earlier round can fall to the first use of a turn, and the second use then
+    strikes the next living foe (CLARIFICATIONS.md, Encounters: "the remaining attacks ... go to the
+    next living foe"): the exact chain plays such cells from their full state (it played them as if
+    undamaged, and the second Sweep struck the fallen foe again). All statistics 0: a Sweep (two
+    targets, 1 action point: two a turn) hits on 1..7 for 2 x die, so on a 3-HP Pip it kills
+    with 0.6 (die 2..7), leaves it at 1 HP with 0.1 (die 1) and misses with 0.3; on a hurt Pip any hit
+    (0.7) kills. Under ``spread`` the target is the 100-HP Wall (listed first, never felled by four
+    Sweeps of at most 14), each Sweep striking it and the first living Pip: four Sweeps in two
+    rounds, Pip B struck only after Pip A fell. A falls at Sweep 1 with 0.6, at 2 with
+    0.1 x 0.7 + 0.3 x 0.6 = 0.25, at 3 with 0.06 x 0.7 + 0.09 x 0.6 = 0.096; B falls to 3, 2 or 1
+    Sweeps with 0.946, 0.85, 0.6: P(B falls) = 0.6 x 0.946 + 0.25 x 0.85 + 0.096 x 0.6 = 0.8377
+    (0.8341 when the chain played the hurt A as unhurt). A stands with 0.3^4 + 4 x 0.1 x 0.3^3 =
+    0.0189."""
+    sweep = LO.Attack(name="Sweep", kind="strike", targets=2, ap_cost=1)
+    sweeper = LO.Creature(name="Sweeper", hp=1, abilities=[sweep], **ZERO)
+    wall = LO.Creature(name="Wall", hp=100, abilities=[], **ZERO)
+    pip = LO.Creature(name="Pip", hp=3, abilities=[], **ZERO)
+    got = wb.encounter([sweeper], [wall, pip, pip], targeting="spread", max_rounds=2)
+    assert got.exact
+    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([0.0189, 1 - 0.8377], abs=1e-12)

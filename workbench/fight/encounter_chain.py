@@ -636,7 +636,9 @@ class _Chain:
                 into(key)[...] += rest
         hp_i = int(enc.hp[i])
         C = enc.size
-        mid_turn = self.falls_mid_turn(i)
+        # a turn over several foes reads who still stands ("the next living foes"), so the cells
+        # near a fall are played from the full state whatever its round says of a duel
+        mid_turn = reach > 1 or self.falls_mid_turn(i)
         cells = int(np.prod(self.shape))
         keys_of = {
             tup: [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items] for tup, items in work.items()
