@@ -569,6 +569,22 @@ def test_spread_counts_a_turn_that_strikes_one_foe() -> None:
         assert abs(p - 5 / 16) <= 4 * np.sqrt(5 / 16 * 11 / 16 / fights)
 
 
+def _burst_and_line(mouse_hp: int) -> tuple[Any, Any, Any, Any, Any]:
+    """Return (the Blaster: the Giant Centipede's statistics with a Burst and a Line, each 4 dice
+    against Toughness; its Burst, its Line; a Mouse of ``mouse_hp`` HP (Vitality 1), Toughness 0; a
+    Shell, 1 HP and Toughness 4, which neither set ever hurts)."""
+    A = wb.system("annulus")
+    burst = A.Attack(name="Burst", defense="toughness", upgrades={"Burst": 1})
+    line = A.Attack(name="Line", defense="toughness", upgrades={"Line": 1})
+    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(burst, line))
+    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
+    mouse = CAT.creature("Rat").replace(
+        name="Mouse", endurance=mouse_hp - 1, vitality=1, toughness=0, attack_sets=(nibble,)
+    )
+    shell = mouse.replace(name="Shell", endurance=0, toughness=4)
+    return blaster, burst, line, mouse, shell
+
+
 def test_a_foe_fallen_this_turn_takes_no_place_in_an_area() -> None:
     """An area set strikes its target "and the next living foes by the same policy, up to
     foes_in_area" (CLARIFICATIONS.md, Encounters): a foe felled earlier in the same turn takes no
@@ -579,20 +595,42 @@ def test_a_foe_fallen_this_turn_takes_no_place_in_an_area() -> None:
     Line then strikes the Shell and the next LIVING Mouse: the second where the first fell. So the
     second Mouse falls in round 1 with (11/16)^2 = 121/256 (the Line struck the fallen Mouse before:
     0)."""
-    A = wb.system("annulus")
-    burst = A.Attack(name="Burst", defense="toughness", upgrades={"Burst": 1})
-    line = A.Attack(name="Line", defense="toughness", upgrades={"Line": 1})
-    blaster = CAT.creature("Giant Centipede").replace(name="Blaster", attack_sets=(burst, line))
-    nibble = A.Attack(name="Nibble", defense="toughness", upgrades={})
-    mouse = CAT.creature("Rat").replace(name="Mouse", endurance=1, vitality=1, toughness=0, attack_sets=(nibble,))
-    shell = mouse.replace(name="Shell", endurance=0, toughness=4)
+    blaster, burst, line, mouse, shell = _burst_and_line(mouse_hp=2)
     assert wb.damage(burst, blaster, mouse).sf(2) == pytest.approx(11 / 16, abs=1e-12)
     assert wb.damage(line, blaster, shell).sf(1) == 0.0
     got = wb.encounter([blaster], [shell, mouse, mouse], foes_in_area={"Burst": 2}, max_rounds=1)
     assert got.exact
     assert got.creatures["p_survives"][3] == pytest.approx(1 - 121 / 256, abs=1e-12)
     fights = 20_000
-    sim = wb.encounter([blaster], [shell, mouse, mouse], foes_in_area={"Burst": 2}, max_rounds=1, simulate=True,
-                       fights=fights)
+    sim = wb.encounter(
+        [blaster], [shell, mouse, mouse], foes_in_area={"Burst": 2}, max_rounds=1, simulate=True, fights=fights
+    )
     p = 1 - 121 / 256
     assert abs(sim.creatures["p_survives"][3] - p) <= 4 * np.sqrt(p * (1 - p) / fights)
+
+
+def test_the_next_foes_are_ranked_by_the_policy_as_the_turn_stands() -> None:
+    """ "The next living foes by the same policy" (CLARIFICATIONS.md, Encounters) is the policy read as
+    the turn stands: under ``focus`` the foe with the fewest HP left NOW, which an area set may have
+    changed (workbench/foe_order.py). Worked by hand: the Blaster's turn is its Burst (3 foes) then
+    its Line (2 foes), each 4 dice at 1/2, 1 damage a success against Toughness 0: each struck foe
+    takes Binomial(4, 1/2), P(0..4) = 1, 4, 6, 4, 1 sixteenths, rolled separately. Its target is the
+    Shell (1 HP, never hurt); the Burst strikes it and both 3-HP Mice (A listed first), and the Line
+    strikes it and the living Mouse with the fewer HP left after the Burst (a tie: A). B falls to the
+    Burst with P(3+) = 5/16; with dB = 0, 1, 2 taken it stands, and the Line strikes it where A fell
+    (5/16) or took less (dA < dB: 0, 1/16, 5/16), felling it with P(dL >= 3 - dB) = 5/16, 11/16,
+    15/16: 5/16 + (1 x 5 x 5 + 4 x 6 x 11 + 6 x 10 x 15) / 4096 = 2469/4096. A: 5/16 + (1 x 6 x 5 +
+    4 x 10 x 11 + 6 x 16 x 15) / 4096 = 3190/4096. In the order the turn began with (the Line always
+    on A while it stands) B fell with 1975/4096 and A with 3504/4096."""
+    blaster, burst, line, mouse, shell = _burst_and_line(mouse_hp=3)
+    assert wb.damage(burst, blaster, mouse).to_dict() == pytest.approx(
+        {k: c / 16 for k, c in enumerate((1, 4, 6, 4, 1))}
+    )
+    got = wb.encounter([blaster], [shell, mouse, mouse], max_rounds=1)
+    assert got.exact
+    want = [1 - 3190 / 4096, 1 - 2469 / 4096]
+    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx(want, abs=1e-12)
+    fights = 20_000
+    sim = wb.encounter([blaster], [shell, mouse, mouse], max_rounds=1, simulate=True, fights=fights, seed=4)
+    for p, s in zip(want, sim.creatures["p_survives"].to_list()[2:]):
+        assert abs(s - p) <= 4 * np.sqrt(p * (1 - p) / fights)

@@ -196,38 +196,45 @@ def test_a_foe_fallen_this_turn_takes_no_target_of_a_multi_ability() -> None:
     """A multi-target ability strikes "every living foe up to the ability's number of targets"
     (CLARIFICATIONS.md, Encounters): a foe felled earlier in the same turn takes no place. Worked by
     hand, all statistics 0: the Sweeper's Sweep (two targets, 1 action point: two a turn) rolls one
-    die for both, hitting each on 1..7 (0.7) for 2 x die. Under ``spread`` its target is the Wall
-    (50 HP, listed first), then two 2-HP Pips. The first Sweep strikes the Wall and the first Pip
-    (felled on a hit); the second strikes the Wall and the next LIVING Pip: the second where the
-    first fell. So the second Pip falls in round 1 with 0.7 x 0.7 = 0.49 (the second Sweep struck the
-    fallen Pip before: 0)."""
+    die for both, hitting each on 1..7 (0.7) for 2 x die (8 on average). Under ``focus`` its target is
+    Pip A (2 HP, the fewest), then Pip B (3 HP), then the 50-HP Wall. The first Sweep strikes both
+    Pips: a hit fells A, and B unless the die is 1 (0.1: B keeps 1 HP). The second strikes the next
+    living foes: where A fell (0.7) Pip B if it stands and the Wall, never the fallen A; else A and B
+    again. So the Wall loses 0.7 x 0.7 x 8 = 3.92 HP on average (46.08 left), A stands with
+    0.3 x 0.3 = 0.09 and B with 0.1 x 0.3 + 0.3 x 0.4 = 0.15."""
     sweep = LO.Attack(name="Sweep", kind="strike", targets=2, ap_cost=1)
     sweeper = LO.Creature(name="Sweeper", hp=1, abilities=[sweep], **ZERO)
     wall = LO.Creature(name="Wall", hp=50, abilities=[], **ZERO)
-    pip = LO.Creature(name="Pip", hp=2, abilities=[], **ZERO)
-    got = wb.encounter([sweeper], [wall, pip, pip], targeting="spread", max_rounds=1)
+    pip_a = LO.Creature(name="Pip A", hp=2, abilities=[], **ZERO)
+    pip_b = LO.Creature(name="Pip B", hp=3, abilities=[], **ZERO)
+    got = wb.encounter([sweeper], [wall, pip_a, pip_b], max_rounds=1)
     assert got.exact
-    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([0.3 * 0.3, 1 - 0.49], abs=1e-12)
+    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([0.09, 0.15], abs=1e-12)
+    assert got.creatures["mean_hp_left"][1] == pytest.approx(50 - 3.92, abs=1e-12)
 
 
 def test_a_foe_hurt_in_an_earlier_round_falls_part_way_through_the_turn_by_hand() -> None:
     """A foe hurt in an earlier round can fall to the first use of a turn, and the second use then
-    strikes the next living foe (CLARIFICATIONS.md, Encounters: "the remaining attacks ... go to the
-    next living foe"): the exact chain plays such cells from their full state (it played them as if
-    undamaged, and the second Sweep struck the fallen foe again). All statistics 0: a Sweep (two
-    targets, 1 action point: two a turn) hits on 1..7 for 2 x die, so on a 3-HP Pip it kills
-    with 0.6 (die 2..7), leaves it at 1 HP with 0.1 (die 1) and misses with 0.3; on a hurt Pip any hit
-    (0.7) kills. Under ``spread`` the target is the 100-HP Wall (listed first, never felled by four
-    Sweeps of at most 14), each Sweep striking it and the first living Pip: four Sweeps in two
-    rounds, Pip B struck only after Pip A fell. A falls at Sweep 1 with 0.6, at 2 with
-    0.1 x 0.7 + 0.3 x 0.6 = 0.25, at 3 with 0.06 x 0.7 + 0.09 x 0.6 = 0.096; B falls to 3, 2 or 1
-    Sweeps with 0.946, 0.85, 0.6: P(B falls) = 0.6 x 0.946 + 0.25 x 0.85 + 0.096 x 0.6 = 0.8377
-    (0.8341 when the chain played the hurt A as unhurt). A stands with 0.3^4 + 4 x 0.1 x 0.3^3 =
-    0.0189."""
+    strikes the next living foes (CLARIFICATIONS.md, Encounters: "the remaining attacks ... go to the
+    next living foe by the same policy"): the exact chain plays such cells from their full state (it
+    played them as if unhurt, so the second Sweep struck the fallen foe again). All statistics 0: a
+    Sweep (two targets, 1 action point: two a turn) hits on 1..7 for 2 x die; on a fresh 3-HP Pip it
+    kills (K, die 2..7: 0.6), leaves 1 HP (D, die 1: 0.1) or misses (M, 0.3); on a hurt Pip any hit
+    (0.7) kills. Under ``spread`` (fewest attacks this round, the turn's own counted, ties in listed
+    order) against Pips A, B and a 100-HP Wall: the target is A while it stands, the first Sweep
+    strikes A and B, the second A and the Wall (B now has an attack, the Wall none), or, A fallen,
+    the Wall and B. With A fallen as a round begins the target is B, each Sweep striking B and the
+    Wall. P(B falls in two rounds): K first (0.6); D then the second Sweep on A hits (0.07: B hurt,
+    then falls unless two misses, 0.91) or misses (0.03: both hurt, both fall to a hit, 0.7); M then
+    K (0.18: B alone, 0.6 + 0.1 x 0.7 + 0.3 x 0.6 = 0.85); M then D (0.03: A hurt, B fresh: the first
+    Sweep fells A on a hit, and the second then strikes B, hurt by a die of 1: 0.6 + 0.1 x 0.7 =
+    0.67); M then M (0.09: 0.6). Sum: 0.6 + 0.0637 + 0.021 + 0.153 + 0.0201 + 0.054 = 0.9118 (0.9097
+    when the chain played the hurt A as unhurt: 0.6 in place of 0.67). A stands with
+    0.3^4 + 4 x 0.1 x 0.3^3 = 0.0189."""
     sweep = LO.Attack(name="Sweep", kind="strike", targets=2, ap_cost=1)
     sweeper = LO.Creature(name="Sweeper", hp=1, abilities=[sweep], **ZERO)
     wall = LO.Creature(name="Wall", hp=100, abilities=[], **ZERO)
     pip = LO.Creature(name="Pip", hp=3, abilities=[], **ZERO)
-    got = wb.encounter([sweeper], [wall, pip, pip], targeting="spread", max_rounds=2)
+    got = wb.encounter([sweeper], [pip, pip, wall], targeting="spread", max_rounds=2)
     assert got.exact
-    assert got.creatures["p_survives"].to_list()[2:] == pytest.approx([0.0189, 1 - 0.8377], abs=1e-12)
+    assert got.creatures["p_survives"].to_list()[1:3] == pytest.approx([0.0189, 1 - 0.9118], abs=1e-12)

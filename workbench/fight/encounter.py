@@ -45,6 +45,7 @@ import numpy as np
 
 from ..arguments import check_time
 from ..columns import Columns, concatenated
+from ..foe_order import FoeOrder
 from .draw import Sampler
 from .round import FightRound, between_of, play
 
@@ -235,6 +236,16 @@ class Encounter:
         lost = getattr(rnd, "hp_lost", None)
         taken = np.asarray(lost(who, s) if lost is not None else _damage(s), dtype=np.int64)
         return np.where(self.standing(i, s), np.maximum(self.total[i] - taken, 0), 0)
+
+    def foe_order(self, i: int, tup: Sequence[int], before: np.ndarray | None = None) -> FoeOrder:
+        """Return the order in which creature i's turn over the foes ``tup`` (its target first, then
+        the next living foes as the turn began) takes the next living foe as the turn stands: the
+        targeting policy read again ("the next living foe by the same policy", CLARIFICATIONS.md,
+        Encounters), ties in listed order; ``before``: under ``spread``, the attacks on each of them
+        this round before the turn. ``random`` keeps the uniformly random order the turn began
+        with."""
+        policy = {"focus": "focus", "spread": "spread"}.get(self.targeting, "given")
+        return FoeOrder(policy, tuple(int(t) for t in tup), before if policy == "spread" else None)
 
     def reach(self, i: int) -> int:
         """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
@@ -645,11 +656,13 @@ class _Play:
             me, first = play(rnd, b.states[actor].take(idx), b.states[tup[0]].take(idx), draw, ("ready",))
             everyone = [*tup, *friends]
             more = {"allies": len(friends)} if friends else {}
+            foe_order = enc.foe_order(actor, tup, b.hits[np.ix_(idx, tup)])
             me, hit, attacked = rnd.group_turn(  # type: ignore[attr-defined]
                 me,
                 [first, *(b.states[t].take(idx) for t in everyone[1:])],
                 draw,
                 [enc.creatures[t] for t in everyone],
+                order=foe_order,
                 **more,
             )
             b.states[actor].put(idx, me)

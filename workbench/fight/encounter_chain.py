@@ -60,6 +60,11 @@ MAX_CELLS = 4_000_000
 #: over many creatures (an area set striking foes and allies) has outcomes by the hundred thousand
 #: (every exact encounter of the tests and benchmarks stays under 2e7)
 MAX_TURN_MOVES = 100_000_000
+#: a turn's outcomes x the cells it plays from their full state (:meth:`_Chain.reranks`: every cell of
+#: the acting creature's and its foes' damages) past which the exact encounter gives up, counted
+#: before the first such turn is enumerated: each is a row of every struck creature's state, so far
+#: dearer than a move
+MAX_TURN_ROWS = 4_000_000
 
 _Key = tuple[int, ...]
 
@@ -549,12 +554,14 @@ class _Chain:
         return got
 
     def group_turn(
-        self, i: int, tup: tuple[int, ...], states: list[Columns], draw: Enumerator
+        self, i: int, tup: tuple[int, ...], states: list[Columns], draw: Enumerator, before: _Key = ()
     ) -> tuple[tuple[Columns, ...], np.ndarray]:
         """Return (the states of i and each creature of ``tup`` (its foes, then its allies in an area:
         :meth:`n_foes`) after i's turn on them, the attacks on each foe) from ``states``, enumerated by
         ``draw``: the dice its turn rolls before its plan (the round's ``ready``, against its target),
-        then its ``group_turn``, as the simulation plays it."""
+        then its ``group_turn``, as the simulation plays it, the next foes taken by the policy as the
+        turn stands (``Encounter.foe_order``; ``before``: under spread, the attacks on each foe this
+        round before the turn)."""
         enc = self.enc
         rnd = enc.round_of(i, tup[0])
         me, first = play(rnd, states[0], states[1], draw, ("ready",))
@@ -562,24 +569,32 @@ class _Chain:
         allies = len(tup) - self.n_foes(i, tup)
         more = {"allies": allies} if allies else {}
         models = [enc.creatures[t] for t in tup]
-        me, foes, struck = rnd.group_turn(me, [first, *others], draw, models, **more)  # type: ignore[attr-defined]
+        K = self.n_foes(i, tup)
+        order = enc.foe_order(i, tup[:K], np.array(before, np.int64) if before else None)
+        me, foes, struck = rnd.group_turn(me, [first, *others], draw, models, order=order, **more)  # type: ignore[attr-defined]
         return (me, *foes), struck
 
     def turn_rows(
-        self, i: int, tup: tuple[int, ...], rows: np.ndarray, taken: Sequence[np.ndarray] | None = None
+        self,
+        i: int,
+        tup: tuple[int, ...],
+        rows: np.ndarray,
+        taken: Sequence[np.ndarray] | None = None,
+        counted: _Key = (),
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return (the distinct outcomes of i's turn on the creatures ``tup`` (its foes, then any allies
         struck) from the key rows ``rows``, one fight each, with ``taken`` the damage each of i and
         them has taken (else that of the keys), as rows: the fight, the damage dealt to i and each of
         them, the attacks on each foe (spread targeting counts them), every key after; their
-        probabilities): the round's ``group_turn`` enumerated in ONE call (:meth:`group_turn`)."""
+        probabilities): the round's ``group_turn`` enumerated in ONE call (:meth:`group_turn`;
+        ``counted``: the attacks on its foes counted before the turn)."""
         who = (i, *tup)
         states = list(from_key_rows(tuple(self.types[c] for c in who), rows))
         if taken is not None:
             states = [s.replace(**{s.POOL: np.asarray(d, np.int64)}) for s, d in zip(states, taken)]
         before = [np.asarray(getattr(s, s.POOL), np.int64) for s in states]
         draw = Enumerator(rows.shape[0])
-        after, struck = self.group_turn(i, tup, states, draw)
+        after, struck = self.group_turn(i, tup, states, draw, counted)
         dealt = [np.asarray(getattr(x, x.POOL), np.int64) - b[draw.origin] for x, b in zip(after, before)]
         hits = np.asarray(struck, np.int64).reshape(-1, self.n_foes(i, tup))
         uniq, inverse = distinct_rows(np.column_stack([draw.origin, *dealt, hits, key_rows(after)]))
@@ -591,16 +606,18 @@ class _Chain:
         return [tuple(tuple(r[cuts[x] : cuts[x + 1]]) for x in range(len(who))) for r in rows.tolist()]
 
     def group_outcomes(
-        self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]]
+        self, i: int, tup: tuple[int, ...], keys: list[tuple[_Key, ...]], before: _Key = ()
     ) -> list[list[tuple[int, tuple[int, ...], tuple[_Key, ...], float, tuple[int, ...]]]]:
         """Return, per (i's key, each struck creature's key) of ``keys``, the outcomes of i's turn on
         the creatures ``tup`` (:meth:`turn_rows`): (the damage i deals itself, the damage each of them
-        takes, every key after, probability, the attacks on each foe); each enumerated once per fight,
-        the new ones in ONE call."""
-        new = [k for k in dict.fromkeys(keys) if ("group", i, tup, *k) not in self.cache]
+        takes, every key after, probability, the attacks on each foe); each enumerated once per fight
+        (and ``before``: under spread, the attacks on each foe before the turn, which the order of the
+        next foes reads), the new ones in ONE call."""
+        new = [k for k in dict.fromkeys(keys) if ("group", i, tup, before, *k) not in self.cache]
         if new:
             T, K = len(tup), self.n_foes(i, tup)
-            uniq, weight = self.turn_rows(i, tup, np.array([sum(k, ()) for k in new], np.int64).reshape(len(new), -1))
+            rows = np.array([sum(k, ()) for k in new], np.int64).reshape(len(new), -1)
+            uniq, weight = self.turn_rows(i, tup, rows, counted=before)
             # (each distinct key after made a tuple once: many outcomes share it)
             after_keys, which = distinct_rows(uniq[:, 2 + T + K :])
             parts = self.parts_of((i, *tup), after_keys)
@@ -608,8 +625,8 @@ class _Chain:
             for r, w, a in zip(uniq[:, : 2 + T + K].tolist(), weight.tolist(), which.tolist()):
                 per[r[0]].append((int(r[1]), tuple(r[2 : 2 + T]), parts[a], w, tuple(r[2 + T : 2 + T + K])))
             for k, got in zip(new, per):
-                self.cache[("group", i, tup, *k)] = got
-        return [self.cache[("group", i, tup, *k)] for k in keys]
+                self.cache[("group", i, tup, before, *k)] = got
+        return [self.cache[("group", i, tup, before, *k)] for k in keys]
 
     def act_group(self, mass: dict[_Key, np.ndarray], i: int, tally: Tally, r: int) -> dict[_Key, np.ndarray]:
         """Return the alive mass after creature i's turn over several foes (:meth:`aims_group`,
@@ -624,14 +641,17 @@ class _Chain:
                 got = acc[k] = np.zeros(self.shape)
             return got
 
-        work: dict[tuple[int, ...], list[tuple[_Key, np.ndarray]]] = {}
+        # (per creatures struck and, under spread, the attacks on the foes before the turn)
+        work: dict[tuple[tuple[int, ...], _Key], list[tuple[_Key, np.ndarray]]] = {}
         for key, m in mass.items():
             rest = np.where(self.alive[i] & self.going, 0.0, m)  # who does not act keeps its mass
+            hits = self.hits(key)
             for tup, w in self.aims_group(key, i, reach):
+                before = tuple(hits[t] for t in tup) if hits else ()
                 for mates, there in self.allies_hit(i):  # (an area set's allies struck, as they stand)
                     part = m * w if there is None else m * w * there
                     if part.any():
-                        work.setdefault((*tup, *mates), []).append((key, part))
+                        work.setdefault(((*tup, *mates), before), []).append((key, part))
             if rest.any():
                 into(key)[...] += rest
         hp_i = int(enc.hp[i])
@@ -640,21 +660,36 @@ class _Chain:
         # near a fall are played from the full state whatever its round says of a duel
         mid_turn = reach > 1 or self.falls_mid_turn(i)
         cells = int(np.prod(self.shape))
-        keys_of = {
-            tup: [tuple(self.part(key, c) for c in (i, *tup)) for key, _ in items] for tup, items in work.items()
-        }
-        outcomes_of = {tup: self.group_outcomes(i, tup, keys) for tup, keys in keys_of.items()}
+        keys_of = {g: [tuple(self.part(key, c) for c in (i, *g[0])) for key, _ in items] for g, items in work.items()}
+        outcomes_of = {g: self.group_outcomes(i, g[0], keys, g[1]) for g, keys in keys_of.items()}
         moves = sum(len(o) for outs in outcomes_of.values() for o in outs) * cells
         if moves > MAX_TURN_MOVES:
             raise _PastBound(f"a turn's outcomes x the HP grid over {MAX_TURN_MOVES:,} cells")
-        for tup, items in work.items():
-            keys = keys_of[tup]
+        # (the turns played from every cell: each fight's outcomes once per cell of its sub-grid, at most)
+        rows = 0
+        for g, outs in outcomes_of.items():
+            if self.reranks(i, g[0]):
+                sub = int(np.prod([self.shape[c] for c in (i, *g[0])]))
+                rows += sub * sum(
+                    len(o)
+                    for kt, o in dict(zip(keys_of[g], outs)).items()
+                    if ("move", i, g[0], kt, g[1]) not in self.cache
+                )
+        if rows > MAX_TURN_ROWS:
+            raise _PastBound(f"a turn re-ranking three foes or more: its outcomes x cells over {MAX_TURN_ROWS:,}")
+        for g, items in work.items():
+            tup, before = g
+            keys = keys_of[g]
+            whole = self.reranks(i, tup)
             near: list[tuple[_Key, tuple[_Key, ...], np.ndarray, np.ndarray]] = []
-            for (key, part), kt, outcomes in zip(items, keys, outcomes_of[tup]):
+            for (key, part), kt, outcomes in zip(items, keys, outcomes_of[g]):
                 if not part.any():
                     continue
+                if whole:  # every cell played from its full state: the order of the next foes reads its HP
+                    near.append((key, kt, part, np.zeros(1 + len(tup), np.int64)))
+                    continue
                 if mid_turn:  # the cells near a fall are played from the full state, the rest shifted
-                    lines, safe = self.safe_region(i, tup, kt, outcomes)
+                    lines, safe = self.safe_region(i, tup, kt, outcomes, before)
                     if not safe.all():
                         near.append((key, kt, part * ~safe, lines))
                     part = part * safe
@@ -676,8 +711,16 @@ class _Chain:
                         first = self.first_dead_in((*tup, i)).ravel()
                         tally.first += np.bincount(first, weights=fresh.ravel(), minlength=C + 1)[:C]
             if near:
-                self.act_near(i, tup, near, into, tally)
+                self.act_near(i, tup, near, into, tally, before)
         return self.harvest(acc, tally, r)
+
+    def reranks(self, i: int, tup: tuple[int, ...]) -> bool:
+        """Return whether the order in which i's turn over the creatures ``tup`` takes its next foes
+        reads the HP left of each cell: under ``focus`` over three foes or more ("the next living foe
+        by the same policy" is the one with the fewest HP left as the turn stands, which an area set
+        or a multi-target use may have changed; of two foes the next is the other one). Such a turn is
+        played from every cell's full state (:meth:`act_near`, no damage played at 0)."""
+        return self.enc.targeting == "focus" and self.n_foes(i, tup) >= 3
 
     # ------------------------------------------------------------ turns that can end part-way
     def falls_mid_turn(self, i: int) -> bool:
@@ -707,11 +750,11 @@ class _Chain:
         return np.where(mortal, np.maximum(lines, 0), hp)
 
     def safe_region(
-        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], outcomes: list[Any]
+        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], outcomes: list[Any], before: _Key = ()
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return (:meth:`safe_lines`, :meth:`below` them) of i's turn on the foes ``tup`` from the
-        keys ``kt``, worked out once per fight."""
-        memo = ("safe", i, tup, kt)
+        keys ``kt`` (``before``: the attacks counted before it), worked out once per fight."""
+        memo = ("safe", i, tup, kt, before)
         got = self.cache.get(memo)
         if got is None:
             lines = self.safe_lines(i, tup, outcomes)
@@ -727,14 +770,20 @@ class _Chain:
         return safe
 
     def near_outcomes(
-        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], codes: np.ndarray, sub: tuple[int, ...]
+        self,
+        i: int,
+        tup: tuple[int, ...],
+        kt: tuple[_Key, ...],
+        codes: np.ndarray,
+        sub: tuple[int, ...],
+        before: _Key = (),
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[tuple[_Key, ...]]]:
         """Return the outcomes of i's turn on the foes ``tup`` from the keys ``kt`` and the damages
         taken ``codes`` (flat indices over ``sub``: i's damage, then each foe's), each played from
         that full state (one call for those not met before; kept over the fight): (the codes met,
         sorted; the first row of each; the rows' damage dealt to i and each foe (rows x creatures);
         each row's keys after, an index into the last value; probabilities; the keys after)."""
-        memo = ("near", i, tup, kt)
+        memo = ("near", i, tup, kt, before)
         got = self.cache.get(memo)
         if got is None:
             got = self.cache[memo] = {"codes": np.zeros(0, np.int64), "rows": [], "keys": {}}
@@ -743,7 +792,7 @@ class _Chain:
             who = (i, *tup)
             K = self.n_foes(i, tup)
             rows = np.repeat(np.array([sum(kt, ())], np.int64).reshape(1, -1), new.size, axis=0)
-            uniq, weight = self.turn_rows(i, tup, rows, np.unravel_index(new, sub))
+            uniq, weight = self.turn_rows(i, tup, rows, np.unravel_index(new, sub), before)
             keys: dict[tuple[Any, ...], int] = got["keys"]
             # (each distinct (attacks, keys after) numbered once: many outcomes share it)
             after_keys, which = distinct_rows(uniq[:, 1 + len(who) :])
@@ -770,7 +819,13 @@ class _Chain:
         return got["codes"], firsts, dealt, at, p, list(got["keys"])
 
     def near_move(
-        self, i: int, tup: tuple[int, ...], kt: tuple[_Key, ...], lines: np.ndarray, need: np.ndarray
+        self,
+        i: int,
+        tup: tuple[int, ...],
+        kt: tuple[_Key, ...],
+        lines: np.ndarray,
+        need: np.ndarray,
+        before: _Key = (),
     ) -> tuple[sparse.csr_matrix, list[tuple[Any, ...]]]:
         """Return (the move of i's turn on the foes ``tup`` from the keys ``kt`` over the cells near a
         fall (outside the safe region of ``lines``) met so far, ``need`` among them, each played from
@@ -779,7 +834,7 @@ class _Chain:
         parts, the attacks on each foe)), kept over the fight and built again when a cell not met
         before has mass. A cell's damages below their lines are played at 0: a creature that cannot
         fall this turn plays alike at any damage taken."""
-        memo = ("move", i, tup, kt)
+        memo = ("move", i, tup, kt, before)
         got = self.cache.get(memo)
         if got is None or not np.isin(need, got[2], assume_unique=True).all():
             who = (i, *tup)
@@ -789,7 +844,7 @@ class _Chain:
             taken = np.array(np.unravel_index(src, sub)).reshape(len(who), -1)
             played = np.where(taken >= lines[:, None], taken, 0)
             codes = np.ravel_multi_index(tuple(played), sub)
-            met, firsts, dealt, at, p, keys = self.near_outcomes(i, tup, kt, np.unique(codes), sub)
+            met, firsts, dealt, at, p, keys = self.near_outcomes(i, tup, kt, np.unique(codes), sub, before)
             u = np.searchsorted(met, codes)
             lo = firsts[u]
             count = np.append(firsts[1:], p.size)[u] - lo
@@ -809,6 +864,7 @@ class _Chain:
         items: list[tuple[_Key, tuple[_Key, ...], np.ndarray, np.ndarray]],
         into: Any,
         tally: Tally,
+        before: _Key = (),
     ) -> None:
         """Add to ``into`` the mass of each of ``items`` (a key, its parts of i and the foes ``tup``,
         its mass near a fall, the turn's safe ``lines``) after i's turn on those foes, each cell
@@ -839,7 +895,7 @@ class _Chain:
             need = np.flatnonzero(flats.any(axis=1))
             if not need.size:  # (no mass near a fall in this batch)
                 continue
-            T, keys = self.near_move(i, tup, kt, items[xs[0]][3], need)
+            T, keys = self.near_move(i, tup, kt, items[xs[0]][3], need, before)
             A = T.shape[0] // S
             moved = np.asarray(T @ flats).reshape((A, *sub, len(xs), *rest_shape)).transpose(back)
             hit = moved.reshape(A, len(xs), -1).any(axis=2)

@@ -41,6 +41,7 @@ from ...columns import Columns, Grouped, distinct_columns, distinct_rows, padded
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Carrying, Draw
+from ...foe_order import FoeOrder
 from ...memo import MEMO, hashed
 from ...plans import choose_label, is_sequence_plan
 from ...turns import best_plan
@@ -683,13 +684,15 @@ class AnnulusRound:
         models: list[Any],
         plan: Any = None,
         allies: int = 0,
+        order: FoeOrder | None = None,
     ) -> tuple[Combatant, list[Combatant], np.ndarray]:
         """Return (me, foes, the attacks on each foe: per fight, the uses of mine that struck it) after my
         turn in an encounter (``foes[0]`` my target, then the next living foes by the encounter's
         policy, as many as :attr:`reach`, then ``allies`` living creatures of my own side; ``models``
-        their creatures; after :meth:`ready`): the turn of :meth:`turn` against ``foes[0]``. Once the
-        foe struck has fallen, the uses left go to the next living foe, the damage play's actions
-        left planned again against it (:meth:`_retarget`). An
+        their creatures; after :meth:`ready`; ``order``: the policy's order of the foes as the turn
+        stands, default the order given): the turn of :meth:`turn` against ``foes[0]``. Once the
+        foe struck has fallen, the uses left go to the next living foe by the order as it stands
+        then, the damage play's actions left planned again against it (:meth:`_retarget`). An
         area set ("strikes all creatures" in its area) also strikes the next foes up to its
         :data:`FOES_IN_AREA`, "each creature in the area ... rolled for separately" (CLARIFICATIONS.md,
         Encounters): each one a use of the set on that foe, its Counter included, by my round against
@@ -700,7 +703,9 @@ class AnnulusRound:
         and the plan is chosen by the damage to the foes alone (CLARIFICATIONS.md: "a plan's damage
         counts every foe it strikes")."""
         extra = [(self._beside(m), f) for m, f in zip(models[1:], foes[1:])]
-        me, foe, extra, struck = self._turn(me, foes[0], draw, plan, extra, allies)
+        n_foes = len(foes) - allies
+        order = FoeOrder("given", tuple(range(n_foes))) if order is None else order
+        me, foe, extra, struck = self._turn(me, foes[0], draw, plan, extra, allies, order)
         return me, [foe, *(f for _, f in extra)], struck
 
     @staticmethod
@@ -1105,11 +1110,13 @@ class AnnulusRound:
         plan: Any,
         extra: list[tuple[AnnulusRound, Combatant]],
         allies: int = 0,
+        order: FoeOrder | None = None,
     ) -> tuple[Combatant, Combatant, list[tuple[AnnulusRound, Combatant]], np.ndarray]:
         """Return (me, foe, ``extra``, the uses made on each foe) after my turn (:meth:`turn`);
         ``extra``: in an encounter the other foes of the turn, then ``allies`` creatures of my side,
-        each with my round against it (:meth:`group_turn`); the uses made: per fight, how many of my
-        uses struck each of (foe, the other foes) while it stood, each an attack (spread targeting)."""
+        each with my round against it (:meth:`group_turn`; ``order``: the policy's order of the foes);
+        the uses made: per fight, how many of my uses struck each of (foe, the other foes) while it
+        stood, each an attack (spread targeting)."""
         n_foes = len(extra) - allies
         if plan is None or isinstance(plan, str):
             labels = [] if plan is None else [plan]
@@ -1138,7 +1145,7 @@ class AnnulusRound:
         while True:
             foes = every[: 1 + n_foes]
             if n_foes:
-                t = self._retarget(me, foes, rounds[: 1 + n_foes], t, labels, beside(0))
+                t = self._retarget(me, foes, rounds[: 1 + n_foes], t, labels, cast(FoeOrder, order), struck)
             s = self._next_sets(rounds[: 1 + n_foes], t)
             # Disarm during a turn (CLARIFICATIONS.md, Annulus): a set disarmed while the turn is under way
             # (by the foe's Counter) "cannot be used for the rest of that turn either": the actions left go
@@ -1174,8 +1181,8 @@ class AnnulusRound:
                 foes = every[: 1 + n_foes]
             area = go & self.a.area[np.maximum(s, 0)]
             if len(every) > 1 and area.any():
-                me, t, every, struck = self._area(me, t, every, rounds, s, area, draw, allies, struck)
-        me, t, every, struck = self._blood_price(me, t, every, rounds[: 1 + n_foes], draw, struck)
+                me, t, every, struck = self._area(me, t, every, rounds, s, area, draw, allies, struck, order)
+        me, t, every, struck = self._blood_price(me, t, every, rounds[: 1 + n_foes], draw, struck, order)
         # the turn's end: the damage of my conditions, then the timers I laid on the foe run down
         with carrying.holding(*every[1:], _Along(struck)) as held:
             me, foe = cast(tuple[Combatant, Combatant], self._dots(0, (me, every[0]), draw))
@@ -1236,6 +1243,12 @@ class AnnulusRound:
         its hit points)."""
         return np.stack([f.damage_taken < r._hp[1] for r, f in zip(rounds, foes)], axis=1)
 
+    @staticmethod
+    def _left(rounds: list[AnnulusRound], foes: list[Combatant]) -> np.ndarray:
+        """Return (fights, foes): each foe's hit points left now (Endurance + Vitality: "the fewest
+        hit points left", CLARIFICATIONS.md, Encounters: Targets)."""
+        return np.stack([r.hp_total(1) - r.hp_lost(1, f) for r, f in zip(rounds, foes)], axis=1)
+
     def _retarget(
         self,
         me: Combatant,
@@ -1243,14 +1256,16 @@ class AnnulusRound:
         rounds: list[AnnulusRound],
         t: _Turn,
         labels: list,
-        beside: list[tuple[AnnulusRound, Combatant]],
+        order: FoeOrder,
+        struck: np.ndarray,
     ) -> _Turn:
         """Return the turn ``t`` where the foe it strikes has fallen with uses of its plan left: "the
         remaining attacks of the action under way go to the next living foe by the same policy, and
         the turn's remaining actions are planned again against that foe" (CLARIFICATIONS.md,
-        Encounters; the foes in the policy's order as the turn began). The damage play plans the
-        actions left again against it (:meth:`_plans`, with the area sets' damage to the foes after
-        it); a plan given (a label, a list, a function) keeps its uses left."""
+        Encounters; ``order``: the policy read as the turn stands, the attacks it made so far
+        ``struck``). The damage play plans the actions left again against it (:meth:`_plans`, with
+        the area sets' damage to the living foes next in the order); a plan given (a label, a list, a
+        function) keeps its uses left."""
         n = t.size
         up = self._standing(rounds, foes)
         left = self._next_sets(rounds, t) >= 0
@@ -1259,7 +1274,8 @@ class AnnulusRound:
         move = ~up[np.arange(n), t.at] & left & up.any(axis=1) & standing
         if not move.any():
             return t
-        to = np.argmax(up, axis=1)
+        left_hp = self._left(rounds, foes)
+        to = order.first(up, left_hp, struck)
         keep = move & ((t.given >= 0) | (self.plan is not None))
         plan = t.plan.copy()
         if keep.any():  # the uses left of each given plan, as a plan of my round against the new foe
@@ -1270,9 +1286,16 @@ class AnnulusRound:
                 plan[rows[inverse.ravel() == c]] = rounds[new].a.row_of(tuple(sets))
         t = t.replace(at=np.where(move, to, t.at), plan=plan, pos=np.where(move, 0, t.pos))
         again = move & ~keep
-        for k in np.unique(to[again]).tolist():
-            rows = again & (to == k)
-            t = t.replace(plan=rounds[k]._plans(me, foes[k], t, rows, labels, beside[k:]))
+        if again.any():  # (the others in the order as it stands, after the new foe: one plan call per order met)
+            ranked = order.ranked(up, left_hp, struck)
+            ranked = np.column_stack([to, np.where(ranked == to[:, None], -1, ranked)])
+            orders, inverse = distinct_rows(ranked[again])
+            rows_of = np.flatnonzero(again)
+            for g, (k, *rest) in enumerate(orders.tolist()):
+                rows = np.zeros(n, dtype=bool)
+                rows[rows_of[inverse.ravel() == g]] = True
+                beside = [(rounds[x], foes[x]) for x in rest if x >= 0]
+                t = t.replace(plan=rounds[k]._plans(me, foes[k], t, rows, labels, beside))
         return t
 
     def _area(
@@ -1286,20 +1309,23 @@ class AnnulusRound:
         draw: Draw,
         allies: int,
         struck: np.ndarray,
+        order: FoeOrder | None,
     ) -> tuple[Combatant, _Turn, list[Combatant], np.ndarray]:
         """Return (me, t, ``every``, ``struck``) after the area set ``sets`` used where ``area`` also
-        strikes the living foes after the one struck now (``t.at``; ``every``: the turn's foes, then
-        ``allies`` creatures of my side, ``rounds`` my round against each) in its area, up to its
-        :data:`FOES_IN_AREA` (the foe struck now is the first; a foe fallen this turn takes no place),
-        and the allies: each a use of the set on that creature by my round against it, where it still
-        stands (an ally with no Counter); ``struck`` counts the uses on foes (spread targeting)."""
+        strikes the next living foes by the policy's ``order`` as the turn stands (``every``: the
+        turn's foes, then ``allies`` creatures of my side, ``rounds`` my round against each) in its
+        area, up to its :data:`FOES_IN_AREA` (the foe struck now, ``t.at``, is the first; a foe fallen
+        this turn takes no place), and the allies: each a use of the set on that creature by my round
+        against it, where it still stands (an ally with no Counter); ``struck`` counts the uses on
+        foes (spread targeting)."""
         reach = self.a.in_area[np.maximum(sets, 0)]
         foes = len(every) - 1 - allies
-        # the foes in the area: the next living ones after the one struck now ("the next living foes
-        # by the same policy", the turn's foes in its order), as many as its reach less that one
+        # the foes in the area: the next living ones by the policy as things stand ("its target and
+        # the next living foes by the same policy"), as many as its reach less the one struck now
+        order = FoeOrder("given", tuple(range(1 + foes))) if order is None else order
         up = self._standing(rounds[: 1 + foes], every[: 1 + foes])
-        after = up & (np.arange(1 + foes)[None, :] > t.at[:, None])
-        near = after & (np.cumsum(after, axis=1) < reach[:, None])
+        places = order.places(up, self._left(rounds[: 1 + foes], every[: 1 + foes]), struck, t.at)
+        near = places < (reach[:, None] - 1)
         strike = np.column_stack([area[:, None] & near[:, 1:], np.repeat(area[:, None], allies, axis=1)])
         width = strike.shape[1]
         for k in range(1, len(every)):
@@ -1321,6 +1347,7 @@ class AnnulusRound:
         rounds: list[AnnulusRound],
         draw: Draw,
         struck: np.ndarray,
+        order: FoeOrder | None = None,
     ) -> tuple[Combatant, _Turn, list[Combatant], np.ndarray]:
         """Return (me, t, ``every``, ``struck``) after my Blood Price uses (``Tactics.blood_price_uses``,
         after my plan): each a use of my first Blood Price set paid with Vitality ("There is no limit
@@ -1328,13 +1355,16 @@ class AnnulusRound:
         left exceeds the price (its action cost, at least 1), the set usable (charged, not disarmed)
         and me attacking this turn (not Petrified, Pacified nor Terrorized; my foe not inside me). My
         Vitality is then a field of its own (not ``pooled``). Each strikes the foe struck now, or, in
-        an encounter once it has fallen, the next living foe of the turn (``every``, ``rounds``: the
-        turn's foes and my round against each), as the plan's uses do ("the remaining attacks ... go
-        to the next living foe", CLARIFICATIONS.md, Encounters); ``struck`` counts them."""
+        an encounter once it has fallen, the next living foe of the turn by the policy's ``order`` as
+        it stands (``every``, ``rounds``: the turn's foes and my round against each), as the plan's
+        uses do ("the remaining attacks ... go to the next living foe", CLARIFICATIONS.md,
+        Encounters); ``struck`` counts them."""
+        order = FoeOrder("given", tuple(range(len(rounds)))) if order is None else order
         for _ in range(self.tactics.blood_price_uses if self.a.blood_sets else 0):
             up = self._standing(rounds, every[: len(rounds)])
             here = up[np.arange(t.size), t.at] | ~up.any(axis=1)
-            t = t.replace(at=np.where(here, t.at, np.argmax(up, axis=1)))
+            nxt = order.first(up, self._left(rounds, every[: len(rounds)]), struck)
+            t = t.replace(at=np.where(here, t.at, nxt))
             went = np.zeros(t.size, dtype=bool)
             for k, r in enumerate(rounds):
                 go = (t.at == k) & r._blood_ready(me, every[k], t)

@@ -44,6 +44,7 @@ from ...columns import Columns, fights_of, row_groups, stacked
 from ...dist import Dist
 from ...errors import RulesError
 from ...fight.draw import Draw
+from ...foe_order import FoeOrder
 from ...memo import MEMO, hashed
 from ...plans import choose_label, dist_table, is_sequence_plan
 from ...turns import best_plan
@@ -525,7 +526,13 @@ class LastOdysseyRound:
         return np.array([*one, False])[use]
 
     def group_turn(
-        self, me: Combatant, foes: list[Combatant], draw: Draw, models: list[Any], plan: Any = None
+        self,
+        me: Combatant,
+        foes: list[Combatant],
+        draw: Draw,
+        models: list[Any],
+        plan: Any = None,
+        order: FoeOrder | None = None,
     ) -> tuple[Combatant, list[Combatant], np.ndarray]:
         """Return (me, foes, the attacks on each foe: per fight, my uses that struck it while it stood)
         after my turn in a group (``foes[0]`` my target, then the next living foes by the encounter's
@@ -535,12 +542,13 @@ class LastOdysseyRound:
         is only cast once, and the resulting number determines whether they hit and the base damage
         they deal against each one separately", last-odyssey-attacks.txt; the joint table of
         ``multi_target_outcomes``, each foe's Shell as it stands), each foe's damage absorbed by its
-        own Shell first. Once ``foes[0]`` has fallen, a use strikes from the first of the others still
-        standing ("the remaining attacks of the action under way go to the next living foe by the
-        same policy", CLARIFICATIONS.md, Encounters: the foes in the policy's order as the turn
-        began), with that foe's own table, and the damage play plans the action points left again
+        own Shell first. Once the foe struck has fallen, a use strikes the next living foe by the
+        policy's ``order`` as the turn stands ("the remaining attacks of the action under way go to
+        the next living foe by the same policy", CLARIFICATIONS.md, Encounters; default the order
+        given), with that foe's own table, and the damage play plans the action points left again
         against it ("and the turn's remaining actions are planned again against that foe":
-        :meth:`_plan_again`)."""
+        :meth:`_plan_again`); a multi-target use strikes that foe and the next living ones in the
+        order."""
         ups = [(f.shell_left > 0).astype(np.int64) for f in foes]
         # the damage play counts the foes a multi-target ability strikes beside the target
         counts = self.plan is None and len(foes) > 1 and self.reach > 1
@@ -563,33 +571,46 @@ class LastOdysseyRound:
         # per use id: how many foes it strikes from the one it is aimed at (-1, none: 0)
         reach = np.array([*(self._targets(u, len(foes)) for u in self._uses), 0], np.int64)
         hp = np.array([int(self.sys.hit_points(m)) for m in models[: len(foes)]], np.int64)
+        order = FoeOrder("given", tuple(range(len(foes)))) if order is None else order
+        K = len(foes)
         for j in range(width):
-            # the first foe still standing: the target while it stands, else the next living foe by
-            # the policy (in its order as the turn began: CLARIFICATIONS.md, Encounters)
+            # the foe struck now: the one the turn strikes while it stands (its target, or the foe it
+            # went on to), else the next living foe by the policy as things stand (CLARIFICATIONS.md,
+            # Encounters); the others in that order after it
             up = np.stack([f.damage_taken < h for f, h in zip(foes, hp)], axis=1)
-            first_up = np.where(up.any(axis=1), up.argmax(axis=1), 0)
+            left = hp[None, :] - np.stack([f.damage_taken for f in foes], axis=1)
+            held = up[np.arange(me.size), carry.aimed]
+            first_up = np.where(held, carry.aimed, order.first(up, left, carry.struck))
+            ranked = order.ranked(up, left, carry.struck)
             if again:  # "the turn's remaining actions are planned again against that foe"
-                carry = self._plan_again(carry, j, first_up, me, foes, models, up)
+                carry = self._plan_again(carry, j, first_up, me, foes, models, up, ranked)
+            carry = carry.replace(aimed=first_up)
             use = carry.uses[:, j]
             other = (self._one_target(use) | self._multi(use)) & (first_up > 0)
             at = np.where(other | self._multi(use), first_up, 0)
-            # the attacks this use makes: on the living foes from ``at``, up to its number of targets
-            after = up & (np.arange(len(foes))[None, :] >= at[:, None])
-            hit = after & (np.cumsum(after, axis=1) <= reach[use][:, None])
+            # the attacks this use makes: on the foe at ``at`` and the living ones next in the order,
+            # up to its number of targets
+            places = order.places(up, left, carry.struck, at)
+            hit = (up & (np.arange(K)[None, :] == at[:, None])) | (places < reach[use][:, None] - 1)
+            hit &= (reach[use] > 0)[:, None]  # (no use: no attack)
             carry = carry.replace(struck=carry.struck + hit)
             # a use with one target on the turn's target: its own table; the others from the foe at
             # ``at`` (each foe's own table, a multi-target use over the foes from there)
             me, first, got, damage, _ = self._draw(
-                me, foes[0], (carry, _Uses(at), *foes[1:]), draw, np.where(self._multi(use) | other, -1, use)
+                me,
+                foes[0],
+                (carry, _Uses(at), _Uses(ranked), *foes[1:]),
+                draw,
+                np.where(self._multi(use) | other, -1, use),
             )
-            carry, at = cast(_GroupTurn, got[0]), cast(_Uses, got[1]).uses
-            foes = [self.hurt(first, damage), *cast(list[Combatant], list(got[2:]))]
+            carry, at, ranked = cast(_GroupTurn, got[0]), cast(_Uses, got[1]).uses, cast(_Uses, got[2]).uses
+            foes = [self.hurt(first, damage), *cast(list[Combatant], list(got[3:]))]
             use = carry.uses[:, j]
             rest = (self._one_target(use) & (at > 0)) | self._multi(use)
             if rest.any():
                 living = np.stack([f.damage_taken < h for f, h in zip(foes, hp)], axis=1)  # (as the draws left them)
                 me, foes, carry, dealt = self._draw_multi(
-                    me, foes, carry, draw, np.where(rest, use, -1), models, at, living
+                    me, foes, carry, draw, np.where(rest, use, -1), models, at, living, ranked
                 )
                 foes = [self.hurt(f, d) for f, d in zip(foes, dealt)]
             use = carry.uses[:, j]
@@ -614,24 +635,29 @@ class LastOdysseyRound:
         foes: list[Combatant],
         models: list[Any],
         up: np.ndarray,
+        ranked: np.ndarray,
     ) -> _GroupTurn:
         """Return ``carry`` with the uses from ``j`` on planned again where the foe the turn's plan
-        was made against has fallen and the turn has uses and action points left: against the first
-        foe still standing, with the MP and action points left (:meth:`_rest_plan`, counting the
-        living foes after it (``up``: standing) that a multi-target ability strikes)."""
+        was made against has fallen and the turn has uses and action points left: against the foe
+        struck now (``first_up``), with the MP and action points left (:meth:`_rest_plan`, counting
+        the living foes (``up``: standing) next in the policy's order (``ranked``, each fight's foes
+        in it) that a multi-target ability strikes)."""
         moved = (first_up != carry.aimed) & (carry.uses[:, j] >= 0) & (carry.ap_left > 0)
         if not moved.any():
             return carry
         idx = np.flatnonzero(moved)
         K = len(foes)
         shells = np.stack([(f.shell_left[idx] > 0).astype(np.int64) for f in foes], axis=1)
-        keys = np.column_stack([first_up[idx], me.mp_left[idx], carry.ap_left[idx], shells, up[idx]])
+        keys = np.column_stack([first_up[idx], me.mp_left[idx], carry.ap_left[idx], shells, up[idx], ranked[idx]])
         groups, inverse = row_groups(keys, None)
         uses = carry.uses.copy()
         uses[idx, j:] = -1
         for g, ((a, mp, left, *rest), _) in enumerate(groups):
-            sh, living = rest[:K], rest[K:]
-            ks = [k for k in range(a, K) if k == a or living[k]]  # (the foe planned against, the living after it)
+            sh, living, ranks = rest[:K], rest[K : 2 * K], rest[2 * K :]
+            ks = [
+                a,
+                *(k for k in ranks if k != a and living[k]),
+            ]  # (the foe planned against, the living next in the order)
             plan = self._rest_plan(bool(sh[a]), mp, left, [models[k] for k in ks], tuple(sh[k] for k in ks))
             ids = [self._use((x, "turn")) for x in plan][: uses.shape[1] - j]
             uses[idx[inverse == g], j : j + len(ids)] = ids
@@ -647,26 +673,31 @@ class LastOdysseyRound:
         models: list[Any],
         at: np.ndarray | None = None,
         alive: np.ndarray | None = None,
+        ranked: np.ndarray | None = None,
     ) -> tuple[Combatant, list[Combatant], C, list[np.ndarray]]:
         """Return (me, foes, carry, the damage each foe takes) of one use per fight (``use[i]``, -1:
-        none): one row of the joint table of ``multi_target_outcomes`` against the living foes
-        (``alive``, default all) from ``at[i]`` (default the first) up to the ability's number of
-        targets, as each one's Shell stands (a use with one target: against foe ``at[i]`` alone)."""
+        none): one row of the joint table of ``multi_target_outcomes`` against the foe ``at[i]``
+        (default the first) and the living foes (``alive``, default all) next in the order
+        (``ranked``: each fight's foes in the policy's order; default as given), up to the ability's
+        number of targets, as each one's Shell stands (a use with one target: against foe ``at[i]``
+        alone)."""
         K = len(foes)
         at = np.zeros(use.size, np.int64) if at is None else at
         alive = np.ones((use.size, K), np.int64) if alive is None else np.asarray(alive, np.int64)
+        ranked = np.broadcast_to(np.arange(K), (use.size, K)) if ranked is None else ranked
         ups = np.stack([(f.shell_left > 0).astype(np.int64) for f in foes], axis=1)
-        groups, inverse = row_groups(np.column_stack([use, at, ups, alive]), None)
+        groups, inverse = row_groups(np.column_stack([use, at, ups, alive, ranked]), None)
         cols = tuple(f"damage_{k}" for k in range(K))
         tables = []
         memo = self._multi_tables
         for key, _ in groups:
-            u, a, shells, living = key[0], key[1], key[2 : 2 + K], key[2 + K :]
+            u, a, shells, living, ranks = key[0], key[1], key[2 : 2 + K], key[2 + K : 2 + 2 * K], key[2 + 2 * K :]
             if u < 0:
                 tables.append({**{c: np.zeros(1, np.int64) for c in cols}, "probability": np.ones(1)})
                 continue
-            # "every living foe up to the ability's number of targets": the living foes from ``a``
-            order = [k for k in range(a, K) if k == a or living[k]][: self._targets(self._uses[u], K - a)]
+            # "every living foe up to the ability's number of targets": ``a``, then the living foes
+            # next in the order
+            order = [a, *(k for k in ranks if k != a and living[k])][: self._targets(self._uses[u], K)]
             ability = self._uses[u][0]
             n = len(order)
             struck = [models[k] for k in order]
