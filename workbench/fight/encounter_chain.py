@@ -665,16 +665,7 @@ class _Chain:
         moves = sum(len(o) for outs in outcomes_of.values() for o in outs) * cells
         if moves > MAX_TURN_MOVES:
             raise _PastBound(f"a turn's outcomes x the HP grid over {MAX_TURN_MOVES:,} cells")
-        # (the turns played from every cell: each fight's outcomes once per cell of its sub-grid, at most)
-        rows = 0
-        for g, outs in outcomes_of.items():
-            if self.reranks(i, g[0]):
-                sub = int(np.prod([self.shape[c] for c in (i, *g[0])]))
-                rows += sub * sum(
-                    len(o)
-                    for kt, o in dict(zip(keys_of[g], outs)).items()
-                    if ("move", i, g[0], kt, g[1]) not in self.cache
-                )
+        rows = sum(self.full_rows(i, g, items, keys_of[g], outcomes_of[g]) for g, items in work.items())
         if rows > MAX_TURN_ROWS:
             raise _PastBound(f"a turn re-ranking three foes or more: its outcomes x cells over {MAX_TURN_ROWS:,}")
         for g, items in work.items():
@@ -713,6 +704,39 @@ class _Chain:
             if near:
                 self.act_near(i, tup, near, into, tally, before)
         return self.harvest(acc, tally, r)
+
+    def full_rows(
+        self,
+        i: int,
+        g: tuple[tuple[int, ...], _Key],
+        items: list[tuple[_Key, np.ndarray]],
+        keys: list[tuple[_Key, ...]],
+        outcomes: list[list[Any]],
+    ) -> int:
+        """Return how many rows the turn of i over the creatures and attacks counted ``g`` will
+        enumerate from full states where it re-ranks its foes (:meth:`reranks`; else 0): per fight
+        (``keys``), its outcomes from no damage (``outcomes``) times the cells of i's and their damages
+        where the mass of ``items`` lies that the fight has not met yet (:meth:`near_move` keeps
+        those it met)."""
+        tup, before = g
+        if not self.reranks(i, tup):
+            return 0
+        who = (i, *tup)
+        others = tuple(c for c in range(len(self.shape)) if c not in who)
+        ranked = sorted(who)
+        axes = [ranked.index(c) for c in who]
+        cells: dict[tuple[_Key, ...], np.ndarray] = {}
+        count: dict[tuple[_Key, ...], int] = {}
+        for (_, part), kt, outs in zip(items, keys, outcomes):
+            here = np.flatnonzero(np.transpose(part.any(axis=others) if others else part != 0, axes))
+            cells[kt] = here if kt not in cells else np.union1d(cells[kt], here)
+            count[kt] = len(outs)
+        rows = 0
+        for kt, here in cells.items():
+            met = self.cache.get(("move", i, tup, kt, before))
+            new = here if met is None else np.setdiff1d(here, met[2], assume_unique=True)
+            rows += int(new.size) * count[kt]
+        return rows
 
     def reranks(self, i: int, tup: tuple[int, ...]) -> bool:
         """Return whether the order in which i's turn over the creatures ``tup`` takes its next foes
