@@ -634,3 +634,18 @@ def test_the_next_foes_are_ranked_by_the_policy_as_the_turn_stands() -> None:
     sim = wb.encounter([blaster], [shell, mouse, mouse], max_rounds=1, simulate=True, fights=fights, seed=4)
     for p, s in zip(want, sim.creatures["p_survives"].to_list()[2:]):
         assert abs(s - p) <= 4 * np.sqrt(p * (1 - p) / fights)
+
+
+def test_a_turn_played_from_every_cell_is_counted_before_it_is_enumerated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``focus`` the Blaster's turn over the Shell and two Mice reads each cell's HP left, so the
+    chain plays it from every cell's full state, its rows counted first (``MAX_TURN_ROWS``): past the
+    bound the encounter is simulated and says why. Under ``spread`` the order reads the attacks
+    counted, the cells far from a fall are shifted, and nothing is counted so."""
+    from workbench.fight import encounter_chain
+
+    blaster, _, _, mouse, shell = _burst_and_line(mouse_hp=3)
+    monkeypatch.setattr(encounter_chain, "MAX_TURN_ROWS", 10)
+    got = wb.encounter([blaster], [shell, mouse, mouse], max_rounds=1, fights=2_000)
+    assert not got.exact
+    assert got.forced_by == ("a turn re-ranking three foes or more: its outcomes x cells over 10",)
+    assert wb.encounter([blaster], [shell, mouse, mouse], max_rounds=1, targeting="spread").exact

@@ -1041,8 +1041,9 @@ def solve(
 ) -> tuple[Tally, int] | None:
     """Return (the exact :class:`~workbench.fight.encounter.Tally` of the encounter with side
     ``first`` acting first, the most keys x cells held), or None past a counted bound (the caller
-    simulates): ``max_cells`` keys x cells (default :data:`MAX_CELLS`) or a turn's
-    :data:`MAX_TURN_MOVES`; ``why`` (a list) is then given the bound passed."""
+    simulates): ``max_cells`` keys x cells (default :data:`MAX_CELLS`), a turn's
+    :data:`MAX_TURN_MOVES` or its :data:`MAX_TURN_ROWS`; ``why`` (a list) is then given the bound
+    passed."""
     try:
         return _solve(enc, order, first, max_rounds, MAX_CELLS if max_cells is None else max_cells)
     except _PastBound as exc:
