@@ -7,6 +7,8 @@ hooks ``GlassEmpiresRound.refunds`` and, for turns of two Attacks (``attack_is_s
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -78,7 +80,7 @@ def test_two_attacks_refund_by_hand() -> None:
 
 def test_a_given_attack_refunds_an_attack_at_a_time() -> None:
     """A given attack (an encounter's (creature, attack) entry: the plan Bite + Bite) is played an
-    Attack at a time too (``GlassEmpiresRound.one_weapon``): a kill refunds the Attack under way, made
+    Attack at a time too (``GivenAttackStep``): a kill refunds the Attack under way, made
     again with the Bite on the next Lily. The Wolf has one weapon, so its given Bite fells the three
     Lilies in round 1 with the damage play's 4425/20736 (worked above); played whole, as before, the
     turn's two Attacks went to one Lily (P 0)."""
@@ -112,6 +114,66 @@ def test_a_given_attack_one_against_one_is_the_duel_with_that_plan() -> None:
             checked += 1
         assert abs(wins[0] - wins[1]) > 1e-6
     assert checked == 6
+
+
+def _wolf_with_a_singe() -> tuple[Any, Any, Any, Any]:
+    """Return (the Wolf holding its Bite and a Singe, the Bite with fire damage; the Bite; the Singe; a
+    Spider Lily immune to fire, so that the Singe never hurts her)."""
+    bite = WOLF.weapons[0]
+    singe = bite.replace(name="Singe", damage_type="fire")
+    return WOLF.replace(weapons=(bite, singe)), bite, singe, LILY.replace(immune=("fire",))
+
+
+@pytest.mark.parametrize("plan", [["Bite", "Singe"], ["Singe", "Bite"], "Bite + Singe", ["Bite"]])
+def test_a_given_plan_of_several_weapons_refunds_an_attack_at_a_time(plan: Any) -> None:
+    """A plan given as a list or a label is played an Attack at a time (``GivenAttackStep``): its
+    weapons in order, a kill refunding the Attack under way, made again with the same weapon on the
+    next foe. The Wolf's Bite fells a fresh Lily with 5/12 (above); its Singe never hurts a Lily immune
+    to fire. Bite then Singe, or Singe then Bite, or the Bite alone: the turn's Bites go on while
+    each kills, so three passive Lilies fall in round 1 with (5/12)^3 = 125/1728, and by round 2 with
+    the damage play's round 1, 4425/20736 (each round lets one Bite fail). One copy is rounds-to-kill's
+    fight of that plan. Before, a list of two weapons was played whole, both Attacks at one Lily (0 by
+    round 2), and the Bite alone was made at both Attacks (4425/20736 in round 1), unlike its
+    rounds-to-kill (one Attack a turn)."""
+    from workbench.encounters import Group, group_rounds
+    from workbench.fight.chain import state_chain
+
+    wolf, bite, singe, lily = _wolf_with_a_singe()
+    given = plan if isinstance(plan, str) else [{"Bite": bite, "Singe": singe}[n] for n in plan]
+    got = group_rounds(wolf, Group(lily, 3), options=TWO, plan=given, max_rounds=5)
+    assert got.exact
+    assert got.p_killed_by[:2] == pytest.approx([125 / 1728, 4425 / 20736], abs=1e-12)
+    sim = group_rounds(wolf, Group(lily, 3), options=TWO, plan=given, max_rounds=5, simulate=True, fights=20_000)
+    p = 125 / 1728
+    assert abs(sim.p_killed_by[0] - p) <= 4 * np.sqrt(p * (1 - p) / 20_000)
+    one = group_rounds(wolf, Group(lily, 1), options=TWO, plan=given, max_rounds=30)
+    ref = state_chain(GES, wolf, lily, TWO, None, given, 30)
+    assert ref is not None
+    assert np.abs(np.asarray(ref.by[:30]) - one.p_killed_by[:30]).max() < 1e-12
+
+
+def test_a_given_list_with_a_jamming_weapon_is_rounds_to_kill_one_against_one() -> None:
+    """Against one passive foe a given list played an Attack at a time is the whole turn's plan:
+    a creature holding a crossbow or windgun (which jams: a jam on the first Attack spends the second
+    clearing it, a jam carried into a turn spends its first) and a melee weapon, each order of the
+    two, against an armored, a shielded and a plain foe: P(felled by round t) equals rounds-to-kill's
+    chain of that plan to 1e-12."""
+    from workbench.encounters import Group, group_rounds
+    from workbench.fight.chain import state_chain
+
+    cs = list(GE.creatures.values())
+    gun = [w for w in GE.attacks.values() if w.jams][0]
+    foes = [c for c in cs if GES.armor_points(c) > 0][:1] + [c for c in cs if c.ray_shield_breaks_at][:1] + [LILY]
+    base = cs[0]
+    a = base.replace(name=f"{base.name} with a {gun.name}", weapons=(gun, *base.weapons[:1]))
+    w1, w2 = GES.attacks_of(a)
+    for b in foes:
+        for plan in ([w1, w2], [w2, w1]):
+            one = group_rounds(a, Group(b, 1), options=TWO, plan=plan, max_rounds=40)
+            ref = state_chain(GES, a, b, TWO, None, plan, 40)
+            assert one.exact and ref is not None
+            n = min(40, len(ref.by))
+            assert np.abs(np.asarray(ref.by[:n]) - one.p_killed_by[:n]).max() < 1e-12, (b.name, plan)
 
 
 @pytest.mark.parametrize("targeting", ["focus", "spread", "random"])

@@ -41,6 +41,7 @@ from ...plans import choose_label, dist_table, is_sequence_plan
 
 __all__ = [
     "AttackStep",
+    "GivenAttackStep",
     "Combatant",
     "GlassEmpiresRound",
     "StepCombatant",
@@ -121,9 +122,9 @@ class GlassEmpiresRound:
         #: the rounds whose fights a batch of this round holds, read by each row's ``fight``: this
         #: round alone, or the rounds of a :meth:`stack`
         self.members: tuple[GlassEmpiresRound, ...] = (self,)
-        #: the one weapon a given plan makes every Attack with, when the damage play stands for it
-        #: (:meth:`steps`); None: the creature's weapons
-        self.only: Any = None
+        #: the weapons a given plan is made of, when the damage play over them stands for it (an
+        #: encounter's Attack by Attack, :meth:`steps`); None: the creature's weapons
+        self.only: tuple[Any, ...] | None = None
 
     @classmethod
     def stack(cls, rounds: list[GlassEmpiresRound]) -> GlassEmpiresRound:
@@ -149,35 +150,40 @@ class GlassEmpiresRound:
     def steps(self, refund: bool = True) -> list[GlassEmpiresRound]:
         """Return the turn as rounds of one Attack each, played in order by an encounter (a kill
         refunds the Attack under way, not the whole turn): for a turn of two Attacks when kills refund
-        (:class:`AttackStep`; ``refund``: the encounter's option), in the damage play or a given plan
-        that makes every Attack with one weapon (:meth:`one_weapon`), else the turn whole (a label, a
-        list of several weapons, a function)."""
+        (``refund``: the encounter's option), the damage play's (:class:`AttackStep`) or a given
+        plan's, a list or a label (:class:`GivenAttackStep`, :meth:`given`); else the turn whole (a
+        plan function)."""
         if self.attacks == 1 or not (refund and self.options.kill_refunds_action):
             return [self]
-        whole = self if self.plan is None else self.one_weapon()
-        return [self] if whole is None else [AttackStep(whole, k) for k in range(self.attacks)]
+        if self.plan is None:
+            return [AttackStep(self, k) for k in range(self.attacks)]
+        given = self.given()
+        if given is None:
+            return [self]
+        over = GlassEmpiresRound(self.sys, self.me, self.foe, self.options, self.situation, None)
+        over.only = tuple(dict.fromkeys(given))
+        over.key = None if self.key is None else hashed((self.key, "given"))
+        order = [over.only.index(w) for w in given]
+        return [GivenAttackStep(over, k, order) for k in range(self.attacks)]
 
-    def one_weapon(self) -> GlassEmpiresRound | None:
-        """Return, for a given plan that makes every Attack with one weapon (a list: an encounter's
-        (creature, attack), compare's attack rows, the build's attack), the damage play over that
-        weapon alone, each turn's plan the weapon as often as the Attacks left (:meth:`_candidates`):
-        the given plan, planned again for a refunded Attack ("which makes a new Attack on the next
-        living foe", CLARIFICATIONS.md, Encounters); None for any other plan."""
-        if not is_sequence_plan(self.plan):
-            return None
-        weapons = list(self.plan)
-        if not weapons or any(w != weapons[0] for w in weapons):
-            return None
-        out = GlassEmpiresRound(self.sys, self.me, self.foe, self.options, self.situation, None)
-        out.only = weapons[0]
-        out.key = None if self.key is None else hashed((self.key, "one weapon"))
-        return out
+    def given(self) -> list[Any] | None:
+        """Return the weapons of a given plan, Attack by Attack: a list (an encounter's (creature,
+        attack), compare's attack rows, the build's attack, ``plan=[...]``), or a label naming my
+        weapons ("Bite + Claw"); None for no plan or a plan function."""
+        if is_sequence_plan(self.plan):
+            return list(self.plan)
+        if isinstance(self.plan, str):
+            mine = {w.name: w for w in self.sys.attacks_of(self.me)}
+            names = [n.strip() for n in self.plan.split(" + ")]
+            if names and all(n in mine for n in names):
+                return [mine[n] for n in names]
+        return None
 
     @property
     def weapons(self) -> list[Any]:
-        """Return the weapons my plans are made of: the creature's, or the given plan's one
-        (:meth:`one_weapon`)."""
-        return list(self.sys.attacks_of(self.me)) if self.only is None else [self.only]
+        """Return the weapons my plans are made of: the creature's, or a given plan's (:meth:`given`,
+        each once)."""
+        return list(self.sys.attacks_of(self.me)) if self.only is None else list(self.only)
 
     # ------------------------------------------------------------------ the state
     def _combatant(self, creature: Any) -> Combatant:
@@ -204,11 +210,9 @@ class GlassEmpiresRound:
         sequence of my weapons up to ``attacks`` long; a given list, its first ``attacks`` (a turn
         that starts jammed spends its first Attack clearing the jam: "only a jam on the turn's last
         action carries into the next turn and costs its first action", CLARIFICATIONS.md, Glass
-        Empires); the given plan's one weapon at every Attack (:meth:`one_weapon`)."""
+        Empires); with :attr:`only`, every sequence of the given plan's weapons."""
         if is_sequence_plan(self.plan):
             return {"plan": list(self.plan)[:attacks]}
-        if self.only is not None:  # the given plan's one weapon, at every Attack left
-            return {" + ".join([self.only.name] * attacks): [self.only] * attacks}
         weapons = self.weapons
         return {
             " + ".join(w.name for w in c): list(c) for k in range(1, attacks + 1) for c in product(weapons, repeat=k)
@@ -403,9 +407,7 @@ class AttackStep(GlassEmpiresRound):
         Shield; the foe takes its damage, armor points spent and shield broken, my jam is the
         Attack's (an Attack the plan does not make keeps it: it carries to the next turn)."""
         m = cast(StepCombatant, me)
-        last = int(self.step == self.attacks - 1)
         weapons = self.weapons
-        labels = self._weapons()
         ap, up = np.asarray(foe.armor_points, np.int64), np.asarray(foe.shield_up, np.int64)
         jammed, queued = np.asarray(m.jammed, np.int64), np.asarray(m.queued, np.int64)
         # the whole turn's tables: its plans at (AP, no jam, shield) choose a plan of the Attacks left;
@@ -413,19 +415,8 @@ class AttackStep(GlassEmpiresRound):
         states, at = distinct_rows(np.stack([ap, up], axis=1))
         keys: list[tuple[int, ...]] = [(int(a), j, int(u)) for a, u in states.tolist() for j in (0, 1)]
         tables = dict(zip(keys, self.whole.plan_tables(keys)))
-        first = np.full(len(states), -2, np.int64)  # per state: the chosen plan's first weapon, then its next
-        then = np.full(len(states), -2, np.int64)
-        for s_, (a, u) in enumerate(states.tolist()):
-            plans = tables[(a, last, u)]
-            if plans:
-                combo = labels[max(plans, key=lambda k: plans[k].score)]
-                first[s_] = combo[0]
-                then[s_] = combo[1] if len(combo) > 1 and not last else -2
-        fresh = (jammed == 0) & (queued == -1)
         # this Attack's weapon (-2: none, -3: clearing a jam), and the queue after it
-        weapon = np.where(queued == -2, -2, np.where(jammed == 1, -3, np.where(fresh, first[at], queued)))
-        after = np.where(fresh, then[at], -1)
-        after = np.where(last, -1, after)
+        weapon, after = self._aim(tables, states, at, jammed, queued)
         group = np.stack([weapon, np.where(weapon >= 0, ap, 0), np.where(weapon >= 0, up, 0)], axis=1)
         uniq, inverse = distinct_rows(group)
         keep = {
@@ -448,6 +439,76 @@ class AttackStep(GlassEmpiresRound):
         )
         jam = np.where(row["jam"] == 2, me2.jammed, (row["jam"] != 0).astype(np.int64))
         return me2.replace(jammed=jam), foe2
+
+    def _aim(
+        self,
+        tables: dict[tuple[int, ...], dict[str, PlanOutcome]],
+        states: np.ndarray,
+        at: np.ndarray,
+        jammed: np.ndarray,
+        queued: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return (per fight, this Attack's weapon: an index into :attr:`weapons`, -2 none, -3
+        clearing a jam; the queue after it) of the damage play: the queued weapon, or the first of
+        the plan of highest score chosen now among ``tables`` at the fight's (AP, shield) (``states``,
+        its row ``at``), queueing that plan's next (the turn's last Attack: the best single one)."""
+        last = int(self.step == self.attacks - 1)
+        labels = self._weapons()
+        first = np.full(len(states), -2, np.int64)  # per state: the chosen plan's first weapon, then its next
+        then = np.full(len(states), -2, np.int64)
+        for s_, (a, u) in enumerate(states.tolist()):
+            plans = tables[(a, last, u)]
+            if plans:
+                combo = labels[max(plans, key=lambda k: plans[k].score)]
+                first[s_] = combo[0]
+                then[s_] = combo[1] if len(combo) > 1 and not last else -2
+        fresh = (jammed == 0) & (queued == -1)
+        weapon = np.where(queued == -2, -2, np.where(jammed == 1, -3, np.where(fresh, first[at], queued)))
+        after = np.where(fresh, then[at], -1)
+        return weapon, np.where(last, -1, after)
+
+
+class GivenAttackStep(AttackStep):
+    """Attack ``step`` of a turn whose plan is given (a list, a label: :meth:`GlassEmpiresRound.given`),
+    as an encounter plays it: the plan's weapons Attack by Attack (``order``: each an index into the
+    turn's :attr:`~GlassEmpiresRound.weapons`, the given plan's weapons once each). ``queued`` is the
+    place in the plan of the Attack made last this turn (-1 none yet). A jam ("Clearing the jam takes an
+    instant action") spends the Attack and keeps the place, so a turn that starts jammed makes the
+    plan's first Attack with its second (the list's first Attacks, as the whole turn's table plays
+    it); a plan shorter than the Attacks makes no more. A kill refunds the Attack under way
+    (CLARIFICATIONS.md, Encounters: "refunds the Attack's action, which makes a new Attack on the next
+    living foe"): the same weapon again on the next foe (:meth:`refunded`), then the plan goes on."""
+
+    def __init__(self, turn: GlassEmpiresRound, step: int, order: list[int]):
+        super().__init__(turn, step)
+        self.order = np.asarray(order, np.int64)
+        self.key = None if turn.key is None else hashed((turn.key, "given step", step, tuple(order)))
+
+    def refunded(self, me: StepCombatant) -> StepCombatant:
+        """Return the attacker's state for a refunded Attack: its place one back (the same weapon)."""
+        return me.replace(queued=np.asarray(me.queued) - 1)
+
+    def idle(self, me: StepCombatant) -> tuple[np.ndarray, StepCombatant]:
+        """Return (where the plan has no Attack left for this step, the states unchanged)."""
+        if self.step == 0:
+            return np.zeros(me.size, dtype=bool), me
+        return np.asarray(me.queued) + 1 >= self.order.size, me
+
+    def _aim(
+        self,
+        tables: dict[tuple[int, ...], dict[str, PlanOutcome]],
+        states: np.ndarray,
+        at: np.ndarray,
+        jammed: np.ndarray,
+        queued: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return (this Attack's weapon, the place after it) (class docstring): the turn's first step
+        starts at the plan's first place (a refunded first Attack too)."""
+        done = np.full(queued.shape, -1, np.int64) if self.step == 0 else queued
+        place = done + 1
+        none = place >= self.order.size
+        weapon = np.where(jammed == 1, -3, np.where(none, -2, self.order[np.minimum(place, self.order.size - 1)]))
+        return weapon, np.where((jammed == 1) | none, done, place)
 
 
 def _plan_tables_all(
