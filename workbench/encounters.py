@@ -189,7 +189,7 @@ def encounter(
     *,
     first: str = "a",
     order: str = "sides",
-    targeting: str = "focus",
+    targeting: Any = "focus",
     flanking: str = "auto",
     refund: bool = True,
     foes_in_area: dict[str, int] | None = None,
@@ -210,7 +210,11 @@ def encounter(
     - ``order`` "sides" (default: every creature of the first side in listed order, then the other's)
       or "alternate" (a1, b1, a2, b2, ..., the larger side's extra creatures last);
     - ``targeting`` "focus" (default: the living foe with the fewest HP left, ties in listed order),
-      "spread" (the living foe attacked the fewest times this round) or "random" (uniform);
+      "spread" (the living foe attacked the fewest times this round), "random" (uniform), or a
+      function of the fight's state: called with each foe's :class:`~workbench.foe_order.Foe` (its
+      name, place in listed order, HP, and per fight its HP left and the attacks on it this round),
+      it returns the foe's score, and the living foe of lowest score is attacked, ties in listed
+      order (a function reading HP is played, as ``focus``, from every cell's full state);
     - ``flanking`` (Unbound: +2 to a melee attack "when two characters flank an enemy") "auto"
       (default: under focus whenever another living melee creature of its side stands; otherwise
       when another melee creature of its side attacked that foe earlier this round, or will as
@@ -245,7 +249,10 @@ def encounter(
 
     first = check_first(first)
     order = _choice(order, fe.ORDERS, "order")
-    targeting = _choice(targeting, fe.TARGETING, "targeting")
+    policy = targeting if callable(targeting) else _choice(targeting, fe.TARGETING, "targeting")
+    targeting = (
+        f"function {getattr(targeting, '__name__', type(targeting).__name__)}" if callable(targeting) else policy
+    )
     flanking = _choice(flanking, fe.FLANKING, "flanking")
     max_rounds = check_rounds(max_rounds)
     fights = check_fights(fights)
@@ -309,7 +316,7 @@ def encounter(
         creatures,
         side,
         make_round,
-        targeting=targeting,
+        targeting=policy,
         flanking=flanking,
         refund=refund,
         allies_in_area=int(allies_in_area),

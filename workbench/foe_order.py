@@ -13,46 +13,83 @@ reaches (:meth:`FoeOrder.places`). A round description never knows the policy.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["FoeOrder"]
+__all__ = ["Foe", "FoeOrder"]
 
-#: the score of a foe that is not a candidate (fallen, or the one struck now)
-_OUT = np.iinfo(np.int64).max // 4
+
+@dataclasses.dataclass(frozen=True)
+class Foe:
+    """What a targeting function reads of one foe (CLARIFICATIONS.md, Encounters: Targets, "or a
+    function of the fight's state"): its ``name``, its ``place`` in listed order among the
+    creatures, its ``hp``, and, one value per fight (or per cell of the exact chain: arrays that
+    broadcast together), its ``hp_left`` and the ``attacks`` made on it so far this round (a turn's
+    own counted). The function returns the foe's score, of that shape or one number: the living foe
+    of lowest score is attacked, ties in listed order."""
+
+    name: str
+    place: int
+    hp: int
+    hp_left: np.ndarray
+    attacks: np.ndarray
+
+
+#: the score a targeting policy gives the turn's foe k (its column) from its HP left and attacks
+Scorer = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclasses.dataclass(frozen=True)
 class FoeOrder:
     """The policy's order of a turn's foes (handed to the round in the order the turn began with).
 
-    ``policy``: ``focus`` (fewest HP left, ties in listed order), ``spread`` (fewest attacks this
-    round, ties in listed order) or ``given`` (the order handed over: ``random`` targeting draws a
-    uniformly random order as the turn begins, and the next living foe in it is uniform among the
-    living); ``listed``: each foe's place in listed order (the tie rule); ``before``: under
-    ``spread``, the attacks on each foe this round before the turn (one per foe, or one row per
-    fight)."""
+    ``policy``: ``focus`` (fewest HP left), ``spread`` (fewest attacks this round), ``score`` (the
+    lowest ``score``: a targeting function's, :class:`Foe`) or ``given`` (the order handed over:
+    ``random`` targeting draws a uniformly random order as the turn begins, and the next living foe
+    in it is uniform among the living); ties in listed order (``listed``: each foe's place in it);
+    ``before``: the attacks on each foe this round before the turn (one per foe, or one row per
+    fight), which ``spread`` and a function read."""
 
     policy: str
     listed: tuple[int, ...]
     before: np.ndarray | None = None
+    score: Scorer | None = None
 
     def scores(self, left: np.ndarray, struck: np.ndarray) -> np.ndarray:
-        """Return (fights, foes) scores, lower first and no two equal in a fight: ``left`` the HP left
-        of each foe now, ``struck`` the attacks the turn has made on each."""
-        listed = np.asarray(self.listed, np.int64)
-        size = np.int64(max(self.listed, default=0) + 1)
+        """Return (fights, foes) scores, lower first (ties in listed order): ``left`` the HP left of
+        each foe now, ``struck`` the attacks the turn has made on each."""
+        left = np.asarray(left)
         if self.policy == "focus":
-            return np.asarray(left, np.int64) * size + listed
+            return left.astype(np.float64)
+        before = 0 if self.before is None else np.asarray(self.before, np.int64)
+        attacks = np.broadcast_to(before + np.asarray(struck, np.int64), left.shape)
         if self.policy == "spread":
-            before = 0 if self.before is None else np.asarray(self.before, np.int64)
-            return (before + np.asarray(struck, np.int64)) * size + listed
-        return np.broadcast_to(np.arange(len(self.listed), dtype=np.int64), np.shape(left))
+            return attacks.astype(np.float64)
+        if self.policy == "score" and self.score is not None:
+            return np.stack(
+                [
+                    np.broadcast_to(np.asarray(self.score(k, left[:, k], attacks[:, k]), np.float64), left.shape[:1])
+                    for k in range(len(self.listed))
+                ],
+                axis=1,
+            )
+        return np.broadcast_to(np.arange(len(self.listed), dtype=np.float64), left.shape)
+
+    def _sorted(self, score: np.ndarray) -> np.ndarray:
+        """Return (fights, foes): the columns of ``score`` from the lowest, ties in listed order."""
+        by_list = np.argsort(np.asarray(self.listed), kind="stable")
+        return by_list[np.argsort(score[:, by_list], axis=1, kind="stable")]
+
+    def ranked(self, up: np.ndarray, left: np.ndarray, struck: np.ndarray) -> np.ndarray:
+        """Return (fights, foes): the foes' columns in the order, the living first (the fallen after
+        them, in listed order)."""
+        return self._sorted(np.where(up, self.scores(left, struck), np.inf))
 
     def first(self, up: np.ndarray, left: np.ndarray, struck: np.ndarray) -> np.ndarray:
         """Return, per fight, the foe (its column) first in the order among the living ones (``up``,
         (fights, foes)); 0 where none stands."""
-        return np.argmin(np.where(up, self.scores(left, struck), _OUT), axis=1)
+        return np.where(np.asarray(up).any(axis=1), self.ranked(up, left, struck)[:, 0], 0)
 
     def places(self, up: np.ndarray, left: np.ndarray, struck: np.ndarray, now: np.ndarray) -> np.ndarray:
         """Return (fights, foes): each living foe's place in the order among the living ones but the
@@ -60,13 +97,7 @@ class FoeOrder:
         for the others."""
         n, width = np.shape(up)
         candidate = np.asarray(up, bool) & (np.arange(width)[None, :] != np.asarray(now)[:, None])
-        score = np.where(candidate, self.scores(left, struck), _OUT)
-        place = np.argsort(np.argsort(score, axis=1, kind="stable"), axis=1, kind="stable")
+        order = self._sorted(np.where(candidate, self.scores(left, struck), np.inf))
+        place = np.empty_like(order)
+        np.put_along_axis(place, order, np.broadcast_to(np.arange(width), (n, width)).copy(), axis=1)
         return np.where(candidate, place, width)
-
-    def ranked(self, up: np.ndarray, left: np.ndarray, struck: np.ndarray) -> np.ndarray:
-        """Return (fights, foes): the foes' columns in the order, the living first (the fallen after
-        them in the order handed over)."""
-        n, width = np.shape(up)
-        score = np.where(up, self.scores(left, struck), _OUT + np.arange(width)[None, :])
-        return np.argsort(score, axis=1, kind="stable")

@@ -45,7 +45,8 @@ import numpy as np
 
 from ..arguments import check_time
 from ..columns import Columns, concatenated
-from ..foe_order import FoeOrder
+from ..errors import RulesError
+from ..foe_order import Foe, FoeOrder
 from .draw import Sampler
 from .round import FightRound, between_of, play
 
@@ -94,7 +95,7 @@ class Encounter:
     creatures: list[Any]
     side: np.ndarray
     make_round: Any  # (attacker model, target model, flanked) -> FightRound
-    targeting: str = "focus"
+    targeting: Any = "focus"  # one of TARGETING, or a function of each foe (foe_order.Foe) -> its score
     flanking: str = "auto"
     refund: bool = True
     passive: bool = False
@@ -237,6 +238,51 @@ class Encounter:
         taken = np.asarray(lost(who, s) if lost is not None else _damage(s), dtype=np.int64)
         return np.where(self.standing(i, s), np.maximum(self.total[i] - taken, 0), 0)
 
+    @property
+    def reads_attacks(self) -> bool:
+        """Return whether the targeting policy reads the attacks made this round (``spread``, a
+        function)."""
+        return self.targeting == "spread" or callable(self.targeting)
+
+    @property
+    def reads_hp(self) -> bool:
+        """Return whether the targeting policy reads the foes' HP left (``focus``, a function)."""
+        return self.targeting == "focus" or callable(self.targeting)
+
+    def foe_score(self, f: int, left: Any, attacks: Any) -> Any:
+        """Return the targeting policy's score of foe f (the living foe of lowest score is attacked,
+        ties in listed order; CLARIFICATIONS.md, Encounters: Targets): ``focus`` its HP left
+        (``left``), ``spread`` the attacks on it this round (``attacks``), a function its value of
+        :class:`~workbench.foe_order.Foe` (arrays broadcasting together: per fight or per cell)."""
+        if self.targeting == "focus":
+            return left
+        if self.targeting == "spread":
+            return attacks
+        shape = np.broadcast(np.asarray(left), np.asarray(attacks)).shape
+        foe = Foe(
+            name=str(getattr(self.creatures[f], "name", f)),
+            place=int(f),
+            hp=int(self.total[f]),
+            hp_left=np.asarray(left),
+            attacks=np.asarray(attacks),
+        )
+        try:
+            got = np.asarray(self.targeting(foe), dtype=np.float64)
+            got = np.broadcast_to(got, shape) if got.shape != shape else got
+        except Exception as exc:  # (a user's function: any failure is its input error)
+            raise RulesError(
+                f"the targeting function must return a number (or one per fight) for a foe, but gave {exc!r}",
+                field="targeting",
+                rule="CLARIFICATIONS.md: Encounters: Targets",
+            ) from None
+        if not np.isfinite(got).all():
+            raise RulesError(
+                "the targeting function returned a score that is not a finite number",
+                field="targeting",
+                rule="CLARIFICATIONS.md: Encounters: Targets",
+            )
+        return got
+
     def foe_order(self, i: int, tup: Sequence[int], before: np.ndarray | None = None) -> FoeOrder:
         """Return the order in which creature i's turn over the foes ``tup`` (its target first, then
         the next living foes as the turn began) takes the next living foe as the turn stands: the
@@ -244,8 +290,11 @@ class Encounter:
         Encounters), ties in listed order; ``before``: under ``spread``, the attacks on each of them
         this round before the turn. ``random`` keeps the uniformly random order the turn began
         with."""
+        listed = tuple(int(t) for t in tup)
+        if callable(self.targeting):
+            return FoeOrder("score", listed, before, lambda k, left, attacks: self.foe_score(listed[k], left, attacks))
         policy = {"focus": "focus", "spread": "spread"}.get(self.targeting, "given")
-        return FoeOrder(policy, tuple(int(t) for t in tup), before if policy == "spread" else None)
+        return FoeOrder(policy, listed, before if policy == "spread" else None)
 
     def reach(self, i: int) -> int:
         """Return how many foes one turn of creature i strikes at most: 1, or where its round has the
@@ -313,14 +362,15 @@ def flanked_by_later(
 
     As things stand: the kills still to come are not foreseen. ``spread`` plays the allies' picks in
     turn order (the living foe attacked the fewest times, ties in listed order), the actor's own
-    attack counted; ``random``: an ally's pick is certain only when the target is the only living foe.
+    attack counted; ``random`` and a targeting function: an ally's pick is certain only when the
+    target is the only living foe.
     """
     foes = [int(f) for f in enc.foes(actor)]
     flankers = [c for c in later if enc.can_flank(c)]
     out: Any = False
     if not flankers:
         return out
-    if enc.targeting == "random":
+    if enc.targeting == "random" or callable(enc.targeting):  # (a function: its picks not foreseen)
         only = sum(np.asarray(alive[f], dtype=np.int64) for f in foes) == 1
         return only & np.logical_or.reduce([np.asarray(alive[c]) for c in flankers])
     big = np.iinfo(np.int64).max // 4
@@ -476,6 +526,11 @@ class _Play:
             return b, foes[np.argmin(np.where(alive, left, big), axis=1)]
         if enc.targeting == "spread":  # targeted by the fewest attacks this round, ties in listed order
             return b, foes[np.argmin(np.where(alive, b.hits[:, foes], big), axis=1)]
+        if callable(enc.targeting):  # a function's lowest score, ties in listed order
+            if left is None:
+                left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
+            score = np.stack([enc.foe_score(f, left[:, n], b.hits[:, f]) for n, f in enumerate(foes)], axis=1)
+            return b, foes[np.argmin(np.where(alive, score, np.inf), axis=1)]
         # random: uniform over the living foes
         count = alive.sum(axis=1)
         pick = np.floor(self.rng.random(b.n) * count).astype(np.int64)
@@ -562,7 +617,7 @@ class _Play:
             b.aim[rows],
         )
         left = None
-        if enc.targeting == "focus":  # (the foes' HP left read on the whole batch: no state taken)
+        if enc.reads_hp:  # (the foes' HP left read on the whole batch: no state taken)
             left = np.stack([enc.left(f, b.states[f]) for f in enc.foes(actor)], axis=1)[rows]
         sub, target = self.targets(sub, actor, up, left)
         reach = enc.reach(actor)
@@ -625,14 +680,24 @@ class _Play:
         foes = enc.foes(actor)
         up = alive[:, foes]
         big = np.iinfo(np.int64).max // 4
-        if enc.targeting == "focus":
-            score = np.asarray(left).copy()
-        elif enc.targeting == "spread":
-            score = b.hits[rows][:, foes].copy()
-        else:  # random: the others in a uniformly random order ("the next living foes by the same policy")
+        if (
+            enc.targeting == "random"
+        ):  # the others in a uniformly random order ("the next living foes by the same policy")
             score = self.rng.random(up.shape)
+        else:
+            hits = b.hits[rows]
+            score = np.stack(
+                [
+                    np.asarray(
+                        enc.foe_score(f, np.asarray(left)[:, n] if left is not None else 0, hits[:, f]), np.float64
+                    )
+                    * np.ones(len(rows))
+                    for n, f in enumerate(foes)
+                ],
+                axis=1,
+            )
         score = np.where(up, score, big)
-        score[foes[None, :] == target[:, None]] = -1
+        score[foes[None, :] == target[:, None]] = -np.inf  # (the target first, whatever the scores)
         order = np.argsort(score, axis=1, kind="stable")[:, :reach]
         struck = np.where(np.take_along_axis(up, order, axis=1), foes[order], -1)
         n_allies = enc.allies_struck(actor)

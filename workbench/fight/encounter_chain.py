@@ -107,7 +107,7 @@ class _Chain:
         # the key: each creature's key fields, then the attacks on each this round (when read)
         self.width = [len(s.key_names()) for s in enc.start]
         self.offset = np.concatenate(([0], np.cumsum(self.width))).astype(int)
-        self.spread = enc.targeting == "spread"
+        self.spread = enc.reads_attacks  # (spread targeting, a targeting function: the attacks kept)
         self.flankers = np.array([enc.can_flank(i) for i in range(C)], dtype=bool)
         self.track_melee = enc.flanking == "auto" and enc.targeting != "focus" and bool(self.flankers.any())
         self.types = [type(s) for s in enc.start]
@@ -194,18 +194,17 @@ class _Chain:
         if got is not None:
             return got
         acting = self.alive[i] & self.going
-        big = np.iinfo(np.int64).max // 4
         out: list[tuple[int, np.ndarray]] = []
         if enc.targeting == "random":
             n = np.add.reduce([self.alive[f].astype(np.float64) for f in foes])
             for f in foes:
                 out.append((int(f), np.where(acting & self.alive[f], 1.0 / np.maximum(n, 1.0), 0.0)))
         else:
-            if enc.targeting == "focus":
-                score = [np.where(self.alive[f], self.left[f], big) for f in foes]
-            else:  # spread: attacked the fewest times this round
-                score = [np.where(self.alive[f], hits[f], big) for f in foes]
-            pick = np.argmin(np.stack(score), axis=0)  # ties: the first in listed order
+            # focus: the fewest HP left; spread: attacked the fewest times this round; a function's score
+            score = [
+                np.where(self.alive[f], enc.foe_score(f, self.left[f], hits[f] if hits else 0), np.inf) for f in foes
+            ]
+            pick = np.argmin(np.stack(np.broadcast_arrays(*score)), axis=0)  # ties: the first in listed order
             for n_, f in enumerate(foes):
                 out.append((int(f), (acting & (pick == n_)).astype(np.float64)))
         out = [(f, w) for f, w in out if w.any()]
@@ -476,7 +475,6 @@ class _Chain:
         F = len(foes)
         alive = np.stack([self.alive[f] for f in foes])
         acting = self.alive[i] & self.going
-        big = np.iinfo(np.int64).max // 4
         out: dict[tuple[int, ...], np.ndarray] = {}
         if enc.targeting == "random":
             # the target uniform among the living foes, then the first reach - 1 living others in a
@@ -503,10 +501,8 @@ class _Chain:
                             tup = (int(foes[k]), *(int(foes[x]) for x in t))
                             out[tup] = out[tup] + w if tup in out else w
         else:
-            if enc.targeting == "focus":
-                score = np.where(alive, np.stack([self.left[f] for f in foes]), big)
-            else:
-                score = np.where(alive, np.array(hits)[foes].reshape((F,) + (1,) * len(self.shape)), big)
+            scores = [enc.foe_score(f, self.left[f], hits[f] if hits else 0) for f in foes]
+            score = np.where(alive, np.stack(np.broadcast_arrays(*scores, alive[0])[:F]), np.inf)
             weight = acting.astype(np.float64)
             order = np.argsort(score, axis=0, kind="stable")[:reach]
             valid = np.take_along_axis(alive, order, axis=0)
@@ -740,11 +736,12 @@ class _Chain:
 
     def reranks(self, i: int, tup: tuple[int, ...]) -> bool:
         """Return whether the order in which i's turn over the creatures ``tup`` takes its next foes
-        reads the HP left of each cell: under ``focus`` over three foes or more ("the next living foe
-        by the same policy" is the one with the fewest HP left as the turn stands, which an area set
-        or a multi-target use may have changed; of two foes the next is the other one). Such a turn is
-        played from every cell's full state (:meth:`act_near`, no damage played at 0)."""
-        return self.enc.targeting == "focus" and self.n_foes(i, tup) >= 3
+        reads the HP left of each cell: under ``focus`` (or a targeting function, which may read it)
+        over three foes or more ("the next living foe by the same policy" is the one with the fewest
+        HP left as the turn stands, which an area set or a multi-target use may have changed; of two
+        foes the next is the other one). Such a turn is played from every cell's full state
+        (:meth:`act_near`, no damage played at 0)."""
+        return self.enc.reads_hp and self.n_foes(i, tup) >= 3
 
     # ------------------------------------------------------------ turns that can end part-way
     def falls_mid_turn(self, i: int) -> bool:
