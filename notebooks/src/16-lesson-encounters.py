@@ -271,6 +271,36 @@ say(f"One Wolf takes the Berserker {fx(one, 2)} rounds with or without the upgra
     f"at nothing; a crowd shows what it is worth.")
 
 # %% [markdown]
+# ### Worked example: which Mouse does the Line strike?
+#
+# "The next living foe by the same policy" is read **as the turn stands**. A Blaster's turn is a
+# Burst (it strikes three foes) and then a Line (two foes), each 4 dice at 1/2 a foe: each foe struck
+# takes 0 to 4 damage with chances 1, 4, 6, 4, 1 sixteenths, rolled separately. Its target, under
+# `focus`, is a Shell with 1 HP that neither set can hurt; beside it stand two Mice of 3 HP, A listed
+# before B. The Burst strikes all three. The Line strikes the Shell and **the Mouse with fewer HP
+# left after the Burst** (on a tie, A). Mouse B falls in the Blaster's first turn:
+#
+# - to the Burst (3 or 4 damage): 5/16 = 1280/4096;
+# - or it took 0, 1 or 2 from the Burst (1, 4, 6 sixteenths), and the Line strikes it because A fell
+#   (5/16) or A took less (0, 1, 5 sixteenths), and finishes it (5, 11, 15 sixteenths):
+#   (1 × 5 × 5 + 4 × 6 × 11 + 6 × 10 × 15) / 4096 = 1189/4096.
+#
+# In all **2469/4096**. Taking the Mice in the order the turn began with, the Line would always go to
+# Mouse A while it stands, and B would fall with only 1975/4096.
+
+# %%
+ann = wb.system("annulus")
+burst = ann.Attack(name="Burst", defense="toughness", upgrades={"Burst": 1})
+line = ann.Attack(name="Line", defense="toughness", upgrades={"Line": 1})
+blaster = A.creature("Giant Centipede").replace(name="Blaster", attack_sets=(burst, line))
+mouse = A.creature("Rat").replace(name="Mouse", endurance=2, vitality=1, toughness=0)
+shell = mouse.replace(name="Shell", endurance=0, toughness=4)
+line_fight = wb.encounter([blaster], [shell, mouse, mouse], max_rounds=1)
+b_falls = 1 - line_fight.creatures["p_survives"][3]
+table([{"Mouse B falls in the first turn": "the workbench", "chance": fx(b_falls, 6)},
+       {"Mouse B falls in the first turn": "by hand, 2469/4096", "chance": fx(2469 / 4096, 6)}])
+
+# %% [markdown]
 # ## 6. Exact or simulated
 #
 # An **exact** encounter follows every way the fight can go: every creature's hit points, all at once,
