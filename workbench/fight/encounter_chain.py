@@ -340,16 +340,16 @@ class _Chain:
             if k and kept >= 0:  # a later step of the turn: its target while it stands
                 aims = self.keep_aim(key, i, kept, aims)
             for j, w in aims:
-                part = m * w
                 box = self.acting_box(who, j)
                 flank = self.flank_mask(key, i, j) if step == "turn" else False
                 # (the turn's target fell: the step goes on against j, as the round's hook has it)
                 on = self.retargeted(key, i, k) if k and 0 <= kept != j else key
                 if flank is False or flank is True:
-                    work.append((on, j, bool(flank), part, box))
+                    work.append((on, j, bool(flank), m * w, box))
                 else:
-                    work.append((on, j, True, part * flank, box))
-                    work.append((on, j, False, part * ~flank, self.unflanked_box(i, box)))
+                    flanked, alone = self.flank_split(i, w, flank)
+                    work.append((on, j, True, m * flanked, box))
+                    work.append((on, j, False, m * alone, self.unflanked_box(i, box)))
         by: dict[tuple[int, bool], list[int]] = {}
         for n, (_, j, flank, _, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
@@ -361,16 +361,15 @@ class _Chain:
             pairs = [(self.part(work[n][0], i), self.part(work[n][0], j)) for n in items]
             got = self.outcomes(i, j, flank, step, pairs, k)
             hp_j = int(enc.hp[j])
+            j_mortal = not enc.immortal[j]
             for n, groups in zip(items, got):
                 key, _, _, part, box = work[n]
-                # the mass where nobody has fallen, over (i's damage, j's damage): who falls first
-                lo, hi = min(i, j), max(i, j)
-                whole = part[self.box]
-                intact = whole.sum(axis=tuple(a for a in range(len(self.shape)) if a not in (i, j)))
-                intact = intact.reshape(whole.shape[lo], whole.shape[hi])
-                intact = intact if i < j else intact.T
-                if not intact.any() and not part[box].any():  # (no mass acts: nothing to move)
+                if not part[box].any():  # (no mass acts: nothing to move)
                     continue
+                # who falls first is read from the mass moved where no outcome fells i (the cells
+                # with only j fallen: all stood before); else from the cells where nobody had fallen
+                by_moves = j_mortal and not (mortal and any(g[2] for g in groups))
+                intact = None if by_moves else self.intact_of(part, i, j)
                 for ki, kj, own, dmg, p in groups:
                     # the damage to j along its axis, capped at HP (fallen): a (HP + 1) x (HP + 1) matrix
                     M = np.zeros((hp_j + 1, hp_j + 1))
@@ -378,14 +377,13 @@ class _Chain:
                     np.add.at(
                         M, (np.repeat(x, dmg.size), np.minimum(np.add.outer(x, dmg), hp_j).ravel()), np.tile(p, hp_j)
                     )
-                    # the product over the box where the mass can be (i and j standing, ...), unless
-                    # i's own damage or a refund reads the rest of the grid
-                    span = (slice(None),) * len(self.shape) if (own and mortal) or refund else box
-                    rows = span[j].stop if span[j].stop is not None else hp_j + 1
-                    moved = np.moveaxis(np.tensordot(part[span], M[:rows], axes=([j], [0])), -1, j)
-                    span = span[:j] + (slice(None),) + span[j + 1 :]  # (the damage moves along all of j's axis)
+                    # over the whole grid, in its own axis order (no copy of the mass): outside the
+                    # box where the mass acts it is 0
+                    moved = _along(part, j, M)
                     if own and mortal:
                         moved = _cap_shift(moved, i, own, hp_i)
+                    if by_moves:
+                        tally.first[j] += float(moved[self.only_fallen(j)].sum())
                     k2 = self.with_turn(key, i, ki, j, kj, attack=step == "turn")
                     if steps > 1:  # (the target kept for the turn's later steps; none after its last)
                         k2 = self.with_aim(k2, j if k < steps - 1 else -1)
@@ -398,8 +396,8 @@ class _Chain:
                         if fell.any():
                             pending[k2] = pending[k2] + fell if k2 in pending else fell
                             moved = moved - fell
-                    into(k2)[span] += moved
-                    if intact.any():  # who falls first, from the cells where nobody had fallen
+                    into(k2)[...] += moved
+                    if intact is not None and intact.any():  # from the cells where nobody had fallen
                         kill = (dmg[None, :] >= (hp_j - np.arange(hp_j))[:, None]) @ p  # by j's damage
                         dies_i = (np.arange(intact.shape[0]) + own >= hp_i) if own and mortal else np.zeros(1, bool)
                         base = intact * kill[None, :]
@@ -414,6 +412,30 @@ class _Chain:
             for key, m in self.act(pending, i, step, tally, r, rester, k).items():
                 into(key)[...] += m
         return self.harvest(acc, tally, r)
+
+    def flank_split(self, i: int, w: np.ndarray, flank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (the weight ``w`` where i's attack flanks, where it does not) for the cell mask
+        ``flank``; under focus, where the mask is i's alone (:meth:`flank_mask`), kept per weight."""
+        if self.enc.targeting != "focus":
+            return w * flank, w * ~flank
+        memo = ("split", i, id(w))
+        got = self.cache.get(memo)
+        if got is None or got[0] is not w:  # (the weight kept with it: its id names no other array)
+            got = self.cache[memo] = (w, w * flank, w * ~flank)
+        return got[1], got[2]
+
+    def intact_of(self, part: np.ndarray, i: int, j: int) -> np.ndarray:
+        """Return the mass ``part`` where nobody has fallen, over (i's damage, j's damage)."""
+        lo, hi = min(i, j), max(i, j)
+        whole = part[self.box]
+        intact = whole.sum(axis=tuple(a for a in range(len(self.shape)) if a not in (i, j)))
+        intact = intact.reshape(whole.shape[lo], whole.shape[hi])
+        return intact if i < j else intact.T
+
+    def only_fallen(self, j: int) -> tuple[slice, ...]:
+        """Return the cells where j alone has fallen: its last cell, every other creature below its HP."""
+        hp = int(self.enc.hp[j])
+        return tuple(slice(hp, hp + 1) if c == j else self.box[c] for c in range(len(self.shape)))
 
     def state(self, i: int, ki: _Key) -> Columns:
         """Return creature i's state (one row) of its key part ``ki``."""
@@ -961,31 +983,33 @@ class _Chain:
     def harvest(self, mass: dict[_Key, np.ndarray], tally: Tally, r: int) -> dict[_Key, np.ndarray]:
         """Return ``mass`` without the cells where a side has no creature standing, recorded as ended
         in round r + 1 (r -1: unresolved, every cell recorded). The ends are read on their sub-grids
-        (:attr:`end_cells`) of every key's grid stacked, recorded once per end, and cleared there
-        (the grids returned are views of that stack)."""
+        (:attr:`end_cells`) of every key's grid stacked, recorded once per end, and cleared there in
+        place (``mass`` is the turn's own: its grids are returned)."""
         if not mass:
             return {}
         every = (tuple(slice(None) for _ in self.shape), None, list(range(self.enc.size)), self.count)
         # every key's grid at once (what a fight ends with does not depend on its key): each end read
         # and recorded once per round, summed over the keys
         keys = list(mass)
-        stacked = np.stack([mass[k] for k in keys])
+        grids = [mass[k] for k in keys]
         for k, cells in enumerate(self.end_cells if r >= 0 else [every]):
             if cells is None:
                 continue
             at, where, free, counts = cells
-            at_all = (slice(None), *at)
-            ended = stacked[at_all] if where is None else stacked[at_all] * where
+            # (each key's sub-grid where the end holds, stacked: a slice of its grid, so small)
+            parts = np.stack([g[at] for g in grids])
+            ended = parts if where is None else parts * where
             total = float(ended.sum())
             if total <= 0:
                 continue
             self.record(tally, ended.sum(axis=0), total, k if r >= 0 else 3, r, free, counts)
-            if r >= 0:
-                stacked[at_all] = 0.0 if where is None else stacked[at_all] * ~where
+            if r >= 0:  # cleared in place (the grids are the turn's own)
+                for n in np.flatnonzero(ended.reshape(len(grids), -1).any(axis=1)).tolist():
+                    g = grids[n]
+                    g[at] = 0.0 if where is None else g[at] * ~where
         if r < 0:
             return {}
-        alive: np.ndarray = np.asarray(stacked.reshape(len(keys), -1).any(axis=1))
-        return {key: stacked[n] for n, key in enumerate(keys) if alive[n]}
+        return {key: g for key, g in zip(keys, grids) if g.any()}
 
     def record(
         self,
@@ -1015,6 +1039,18 @@ class _Chain:
             axis = free.index(c)
             marg = ended.sum(axis=tuple(a for a in range(ended.ndim) if a != axis))
             tally.hp_left[c][outcome, int(self.enc.hp[c]) - np.arange(self.shape[c])] += marg
+
+
+def _along(a: np.ndarray, axis: int, M: np.ndarray) -> np.ndarray:
+    """Return ``a`` times ``M`` along ``axis`` (out[..., y, ...] = the sum over x of a[..., x, ...]
+    M[x, y]) in a's own axis order: one matrix product over a C-contiguous ``a`` with no copy of it
+    (``np.tensordot`` transposes ``a`` first)."""
+    n = a.shape[axis]
+    lead = int(np.prod(a.shape[:axis], dtype=np.int64))
+    tail = int(np.prod(a.shape[axis + 1 :], dtype=np.int64))
+    a = np.ascontiguousarray(a)
+    out = a.reshape(lead, n) @ M if tail == 1 else np.matmul(M.T, a.reshape(lead, n, tail))
+    return out.reshape(a.shape[:axis] + (M.shape[1],) + a.shape[axis + 1 :])
 
 
 def _cap_shift(a: np.ndarray, axis: int, by: int, hp: int) -> np.ndarray:
