@@ -317,8 +317,9 @@ class _Chain:
                 got = acc[k] = np.zeros(self.shape)
             return got
 
-        # (key, target, flanked, the mass that acts, the box of the grid outside which it is 0)
-        work: list[tuple[_Key, int, bool, np.ndarray, tuple[slice, ...]]] = []
+        # (key, target, flanked, its mass and the weight of the cells that act, the box of the grid
+        # outside which that is 0)
+        work: list[tuple[_Key, int, bool, np.ndarray, np.ndarray, tuple[slice, ...]]] = []
         acting = self.alive[i] & self.going if rester is None else self.alive[rester] & self.going
         steps = enc.steps(i) if step == "turn" else 1
         # who does not act keeps its mass: the mass lives where the fight goes on (``harvest``), so
@@ -345,13 +346,13 @@ class _Chain:
                 # (the turn's target fell: the step goes on against j, as the round's hook has it)
                 on = self.retargeted(key, i, k) if k and 0 <= kept != j else key
                 if flank is False or flank is True:
-                    work.append((on, j, bool(flank), m * w, box))
+                    work.append((on, j, bool(flank), m, w, box))
                 else:
                     flanked, alone = self.flank_split(i, w, flank)
-                    work.append((on, j, True, m * flanked, box))
-                    work.append((on, j, False, m * alone, self.unflanked_box(i, box)))
+                    work.append((on, j, True, m, flanked, box))
+                    work.append((on, j, False, m, alone, self.unflanked_box(i, box)))
         by: dict[tuple[int, bool], list[int]] = {}
-        for n, (_, j, flank, _, _) in enumerate(work):
+        for n, (_, j, flank, _, _, _) in enumerate(work):
             by.setdefault((j, flank), []).append(n)
         hp_i = int(enc.hp[i])
         mortal = not enc.immortal[i]  # an immortal creature's own damage is not read (nor kept)
@@ -363,13 +364,20 @@ class _Chain:
             hp_j = int(enc.hp[j])
             j_mortal = not enc.immortal[j]
             for n, groups in zip(items, got):
-                key, _, _, part, box = work[n]
-                if not part[box].any():  # (no mass acts: nothing to move)
-                    continue
+                key, _, _, m, weight, box = work[n]
                 # who falls first is read from the mass moved where no outcome fells i (the cells
                 # with only j fallen: all stood before); else from the cells where nobody had fallen
                 by_moves = j_mortal and not (mortal and any(g[2] for g in groups))
+                # the mass that acts, over the box where it can be (i and j standing; unflanked under
+                # focus: i's melee allies fallen), unless i's own damage, a refund or who falls first
+                # read the rest of the grid
+                span = box if by_moves and not refund else (slice(None),) * len(self.shape)
+                part = m[span] * weight[span]
+                if not part.any():  # (no mass acts: nothing to move)
+                    continue
                 intact = None if by_moves else self.intact_of(part, i, j)
+                to = span[:j] + (slice(None),) + span[j + 1 :]  # (the damage moves along all of j's axis)
+                first = self.only_fallen(j, to) if by_moves else None
                 for ki, kj, own, dmg, p in groups:
                     # the damage to j along its axis, capped at HP (fallen): a (HP + 1) x (HP + 1) matrix
                     M = np.zeros((hp_j + 1, hp_j + 1))
@@ -377,13 +385,12 @@ class _Chain:
                     np.add.at(
                         M, (np.repeat(x, dmg.size), np.minimum(np.add.outer(x, dmg), hp_j).ravel()), np.tile(p, hp_j)
                     )
-                    # over the whole grid, in its own axis order (no copy of the mass): outside the
-                    # box where the mass acts it is 0
-                    moved = _along(part, j, M)
+                    # (j's axis of the span starts at 0: no damage taken)
+                    moved = _along(part, j, M[: part.shape[j]])
                     if own and mortal:
                         moved = _cap_shift(moved, i, own, hp_i)
-                    if by_moves:
-                        tally.first[j] += float(moved[self.only_fallen(j)].sum())
+                    if first is not None:
+                        tally.first[j] += float(moved[first].sum())
                     k2 = self.with_turn(key, i, ki, j, kj, attack=step == "turn")
                     if steps > 1:  # (the target kept for the turn's later steps; none after its last)
                         k2 = self.with_aim(k2, j if k < steps - 1 else -1)
@@ -396,7 +403,7 @@ class _Chain:
                         if fell.any():
                             pending[k2] = pending[k2] + fell if k2 in pending else fell
                             moved = moved - fell
-                    into(k2)[...] += moved
+                    into(k2)[to] += moved
                     if intact is not None and intact.any():  # from the cells where nobody had fallen
                         kill = (dmg[None, :] >= (hp_j - np.arange(hp_j))[:, None]) @ p  # by j's damage
                         dies_i = (np.arange(intact.shape[0]) + own >= hp_i) if own and mortal else np.zeros(1, bool)
@@ -432,10 +439,16 @@ class _Chain:
         intact = intact.reshape(whole.shape[lo], whole.shape[hi])
         return intact if i < j else intact.T
 
-    def only_fallen(self, j: int) -> tuple[slice, ...]:
-        """Return the cells where j alone has fallen: its last cell, every other creature below its HP."""
+    def only_fallen(self, j: int, span: tuple[slice, ...]) -> tuple[slice, ...]:
+        """Return the cells where j alone has fallen (its last cell, every other creature below its
+        HP), as indices into the sub-grid ``span`` of the grid."""
         hp = int(self.enc.hp[j])
-        return tuple(slice(hp, hp + 1) if c == j else self.box[c] for c in range(len(self.shape)))
+        out = []
+        for c, n in enumerate(self.shape):
+            lo, hi, _ = span[c].indices(n)
+            b_lo, b_hi, _ = (slice(hp, hp + 1) if c == j else self.box[c]).indices(n)
+            out.append(slice(max(b_lo - lo, 0), max(min(hi, b_hi) - lo, 0)))
+        return tuple(out)
 
     def state(self, i: int, ki: _Key) -> Columns:
         """Return creature i's state (one row) of its key part ``ki``."""
