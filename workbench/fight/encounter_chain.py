@@ -387,8 +387,9 @@ class _Chain:
                     )
                     # (j's axis of the span starts at 0: no damage taken)
                     moved = _along(part, j, M[: part.shape[j]])
-                    if own and mortal:
-                        moved = _cap_shift(moved, i, own, hp_i)
+                    if own and mortal:  # (then the span is the whole grid)
+                        to_i = self.shift_to(((i, own),))
+                        moved = np.bincount(to_i, weights=moved.ravel(), minlength=to_i.size).reshape(self.shape)
                     if first is not None:
                         tally.first[j] += float(moved[first].sum())
                     k2 = self.with_turn(key, i, ki, j, kj, attack=step == "turn")
@@ -419,6 +420,19 @@ class _Chain:
             for key, m in self.act(pending, i, step, tally, r, rester, k).items():
                 into(key)[...] += m
         return self.harvest(acc, tally, r)
+
+    def shift_to(self, moves: tuple[tuple[int, int], ...]) -> np.ndarray:
+        """Return, for each cell of the grid (flat), the cell its mass goes to when each creature c of
+        ``moves`` takes its damage d there ((c, d) pairs): c's damage taken plus d, capped at its HP
+        (fallen; a heal, d < 0, floored at no damage); kept over the fight."""
+        memo = ("shift", moves)
+        got = self.cache.get(memo)
+        if got is None:
+            idx = list(np.indices(self.shape, sparse=True))
+            for c, d in moves:
+                idx[c] = np.clip(idx[c] + d, 0, int(self.enc.hp[c]))
+            got = self.cache[memo] = np.ravel_multi_index(np.broadcast_arrays(*idx), self.shape).ravel()
+        return got
 
     def flank_split(self, i: int, w: np.ndarray, flank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (the weight ``w`` where i's attack flanks, where it does not) for the cell mask
@@ -685,7 +699,6 @@ class _Chain:
                         work.setdefault(((*tup, *mates), before), []).append((key, part))
             if rest.any():
                 into(key)[...] += rest
-        hp_i = int(enc.hp[i])
         C = enc.size
         # a turn over several foes reads who still stands ("the next living foes"), so the cells
         # near a fall are played from the full state whatever its round says of a duel
@@ -718,20 +731,19 @@ class _Chain:
                     if not part.any():
                         continue
                 intact = part * self.intact
+                # (who falls first is read only where nobody has fallen yet: often nowhere)
+                flat, fresh = part.ravel(), intact.ravel() if intact.any() else None
                 for own, dealt, parts, p, hits in outcomes:
                     k2 = self.after_group(key, i, tup, parts, hits)
-                    moved, fresh = part * p, intact * p
-                    for t, d in zip(tup, dealt):
-                        if d:
-                            moved = _cap_shift(moved, t, d, int(enc.hp[t]))
-                            fresh = _cap_shift(fresh, t, d, int(enc.hp[t]))
+                    shifts = tuple((t, d) for t, d in zip(tup, dealt) if d)
                     if own and not enc.immortal[i]:
-                        moved = _cap_shift(moved, i, own, hp_i)
-                        fresh = _cap_shift(fresh, i, own, hp_i)
-                    into(k2)[...] += moved
-                    if fresh.any():  # (falls in one turn: in the order it struck them, then i)
+                        shifts += ((i, own),)
+                    to = self.shift_to(shifts)
+                    into(k2)[...] += np.bincount(to, weights=flat * p, minlength=cells).reshape(self.shape)
+                    if fresh is not None:  # (falls in one turn: in the order it struck them, then i)
+                        fell = np.bincount(to, weights=fresh * p, minlength=cells)
                         first = self.first_dead_in((*tup, i)).ravel()
-                        tally.first += np.bincount(first, weights=fresh.ravel(), minlength=C + 1)[:C]
+                        tally.first += np.bincount(first, weights=fell, minlength=C + 1)[:C]
             if near:
                 self.act_near(i, tup, near, into, tally, before)
         return self.harvest(acc, tally, r)
@@ -1064,17 +1076,6 @@ def _along(a: np.ndarray, axis: int, M: np.ndarray) -> np.ndarray:
     a = np.ascontiguousarray(a)
     out = a.reshape(lead, n) @ M if tail == 1 else np.matmul(M.T, a.reshape(lead, n, tail))
     return out.reshape(a.shape[:axis] + (M.shape[1],) + a.shape[axis + 1 :])
-
-
-def _cap_shift(a: np.ndarray, axis: int, by: int, hp: int) -> np.ndarray:
-    """Return ``a`` moved ``by`` cells along ``axis``, the cells past ``hp`` gathered at ``hp``."""
-    out = np.zeros_like(a)
-    src = np.moveaxis(a, axis, 0)
-    dst = np.moveaxis(out, axis, 0)
-    if by < hp:
-        dst[by:hp] = src[: hp - by]
-    dst[hp] += src[max(hp - by, 0) : hp].sum(axis=0) + src[hp]
-    return out
 
 
 def solve(
