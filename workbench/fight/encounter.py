@@ -519,17 +519,10 @@ class _Play:
         enc = self.enc
         foes = enc.foes(actor)
         alive = (self.alive(b) if alive is None else alive)[:, foes]
-        big = np.iinfo(np.int64).max // 4
-        if enc.targeting == "focus":  # fewest HP left, ties in listed order (argmin takes the first)
-            if left is None:
+        if enc.targeting != "random":  # the policy's lowest score (Encounter.foe_score), ties in listed order
+            if left is None and enc.reads_hp:
                 left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
-            return b, foes[np.argmin(np.where(alive, left, big), axis=1)]
-        if enc.targeting == "spread":  # targeted by the fewest attacks this round, ties in listed order
-            return b, foes[np.argmin(np.where(alive, b.hits[:, foes], big), axis=1)]
-        if callable(enc.targeting):  # a function's lowest score, ties in listed order
-            if left is None:
-                left = np.stack([enc.left(f, b.states[f]) for f in foes], axis=1)
-            score = np.stack([enc.foe_score(f, left[:, n], b.hits[:, f]) for n, f in enumerate(foes)], axis=1)
+            score = self.scores(foes, left, b.hits)
             return b, foes[np.argmin(np.where(alive, score, np.inf), axis=1)]
         # random: uniform over the living foes
         count = alive.sum(axis=1)
@@ -537,6 +530,22 @@ class _Play:
         rank = np.cumsum(alive, axis=1) - 1
         col = np.argmax(alive & (rank == pick[:, None]), axis=1)
         return b, foes[col]
+
+    def scores(self, foes: np.ndarray, left: np.ndarray | None, hits: np.ndarray) -> np.ndarray:
+        """Return the targeting policy's score of each of ``foes`` in each fight (fights x foes):
+        :meth:`Encounter.foe_score` of its HP left (``left``, fights x foes; None where the policy does
+        not read it) and the attacks on it this round (``hits``, fights x creatures)."""
+        n = hits.shape[0]
+        return np.stack(
+            [
+                np.broadcast_to(
+                    np.asarray(self.enc.foe_score(f, left[:, x] if left is not None else 0, hits[:, f]), np.float64),
+                    (n,),
+                )
+                for x, f in enumerate(foes)
+            ],
+            axis=1,
+        )
 
     def flanked(self, b: _Batch, actor: int, target: np.ndarray, alive: np.ndarray | None = None) -> np.ndarray:
         """Return per fight whether ``actor``'s attack on ``target`` flanks (CLARIFICATIONS.md,
@@ -685,17 +694,7 @@ class _Play:
         ):  # the others in a uniformly random order ("the next living foes by the same policy")
             score = self.rng.random(up.shape)
         else:
-            hits = b.hits[rows]
-            score = np.stack(
-                [
-                    np.asarray(
-                        enc.foe_score(f, np.asarray(left)[:, n] if left is not None else 0, hits[:, f]), np.float64
-                    )
-                    * np.ones(len(rows))
-                    for n, f in enumerate(foes)
-                ],
-                axis=1,
-            )
+            score = self.scores(foes, left, b.hits[rows])
         score = np.where(up, score, big)
         score[foes[None, :] == target[:, None]] = -np.inf  # (the target first, whatever the scores)
         order = np.argsort(score, axis=1, kind="stable")[:, :reach]
