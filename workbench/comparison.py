@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 
 from .arguments import bounded, check_time
+from .attack_plans import holding
 from .errors import RulesError
 from .fight_rows import COMPARE_FIGHTS, FightRow, fight_rows, row_effects
 from .memo import CALLS, hashed
@@ -329,7 +330,10 @@ def _attackers(items: Any, system: Any, best_plan: bool | None) -> list[_Attacke
                 raise RulesError(
                     f"the second of a pair must be a {sys.name} attack, not {type(a).__name__}", field="attackers"
                 )
-            out.append(_Attacker(sys, c, [a], bool(best_plan), f"{c.name}"))
+            # the creature carries the attack for its fight, as every call given one attack does
+            # (an edited Bite in place of its Bite, a catalog attack added): an Annulus round
+            # plays only sets the creature has
+            out.append(_Attacker(sys, holding(c, a, sys), [a], bool(best_plan), f"{c.name}"))
             continue
         sys = _model_system(item)
         if sys is None:

@@ -47,6 +47,26 @@ def test_pairs_use_the_creatures_stats():
     assert abs(f["mean_damage"][0] - wb.damage(bite, WOLF, RAT).mean()) < 1e-12
 
 
+def test_a_pair_with_an_edited_attack_fights_with_it():
+    """A pair's attack need not be one of the creature's: an edited attack takes the place of its
+    attack of the same name for the row's fight (``attack_plans.holding``, as rounds_to_kill's
+    ``plan=attack``). The Hill Giant's Tail Sweep never hurts a Wolf (its pool meets the Wolf's
+    Agility, CLARIFICATIONS.md: damage = successes - defense, never below 0: mean rounds inf); with
+    Reckless 2 (+2 automatic successes) it does. The row was refused ("Tail Sweep is not one of
+    Hill Giant's attack sets", Annulus only); now its numbers are rounds_to_kill's."""
+    giant, wolf = A.catalog().creature("Hill Giant"), A.catalog().creature("Wolf")
+    sweep_ = next(a for a in giant.attack_sets if a.name == "Tail Sweep")
+    edited = sweep_.replace(upgrades={**sweep_.upgrades, "Reckless": 2})
+    f = compare([(giant, edited), (giant, sweep_)], [wolf])
+    assert f["attack"].to_list() == ["Tail Sweep", "Tail Sweep"]
+    assert math.isinf(f["mean_rounds"][1])
+    frame = wb.rounds_to_kill(giant, wolf, plan=edited)
+    mean = float((frame["round"] * frame["p_killed_at"]).sum())
+    assert bool(frame["exact"][0]) and f["method"][0] == "exact"
+    assert 1 < f["mean_rounds"][0] < math.inf and abs(f["mean_rounds"][0] - mean) < 1e-9
+    assert abs(f["mean_damage"][0] - wb.damage(edited, giant, wolf).mean()) < 1e-12
+
+
 def test_best_plan_rows_can_be_switched():
     n = len(WOLF.attack_sets)
     assert compare([WOLF], [RAT]).height == n + 1
