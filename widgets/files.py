@@ -104,13 +104,16 @@ def resolve_in_folder(text: str, folder: Path) -> Path:
     return candidate
 
 
+#: the copy button's label: Font Awesome's link icon, as on the panels' other buttons (an emoji
+#: clipboard drew as an empty box where the browser has no emoji font, e.g. Debian's chromium)
+_COPY_LABEL = "<i class='fa fa-link'></i> Copy link"
 #: the copy button's script: the link made absolute against the page (the clipboard API where the
 #: page is secure, else a selected text area and the copy command), then "Copied" on the button;
 #: window.URL, since an inline handler sees document.URL (a string) as URL
 _COPY_JS = (
     "const b=this, url=new window.URL(b.dataset.href, window.location.href).href;"
     "const done=()=>{b.textContent='\\u2713 Copied';b.dataset.copied=url;"
-    "setTimeout(()=>{b.textContent='\\ud83d\\udccb Copy link'},2000)};"
+    f'setTimeout(()=>{{b.innerHTML="{_COPY_LABEL}"}},2000)}};'
     "const fallback=()=>{const t=document.createElement('textarea');t.value=url;document.body.appendChild(t);"
     "t.select();document.execCommand('copy');t.remove();done()};"
     "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(url).then(done,fallback)}"
@@ -318,7 +321,7 @@ class FilePanel(Panel):
         self.link.value = (
             "<span class='wb-share-link-row'>"
             f"<button class='wb-copy-link' type='button' data-href='{attr}' onclick=\"{html.escape(_COPY_JS, quote=True)}\" "
-            "style='margin-right:8px;cursor:pointer'>&#128203; Copy link</button>"
+            f"style='margin-right:8px;cursor:pointer'>{_COPY_LABEL}</button>"
             f'<a class="wb-share-link-a" href="{attr}" target="_blank">a link to this setup and its pins</a> '
             f"<span class='wb-share-link-length' style='color:#57606a'>({len(href)} characters)</span></span>"
         )

@@ -981,17 +981,20 @@ def sweep_chart(
     if band is None:
         band = value in ("mean_rounds", "rounds_q50")
     cols = ["value", "attacker", "attack", value] + (["rounds_q10", "rounds_q90"] if band else [])
-    data = (
-        frame.select(cols + ([label] if label and label not in cols else []))
-        .with_columns(build=pl.col(label).cast(pl.String) if label else pl.col("attacker") + " · " + pl.col("attack"))
-        .with_columns(pl.when(pl.col(value).is_infinite()).then(None).otherwise(pl.col(value)).alias(value))
+    named = frame.select(cols + ([label] if label and label not in cols else [])).with_columns(
+        build=pl.col(label).cast(pl.String) if label else pl.col("attacker") + " · " + pl.col("attack")
     )
+    parameter = str(frame["parameter"][0]) if frame.height else "value"
+    never = _never_note(named, value, parameter.split(".", 1)[-1].replace("_", " "))
+    data = named.with_columns(pl.when(pl.col(value).is_infinite()).then(None).otherwise(pl.col(value)).alias(value))
     if data.height > MAX_ROWS:
         raise RulesError(f"{data.height} points is more than a chart holds; sweep fewer values", field="frame")
-    parameter = str(frame["parameter"][0]) if frame.height else "value"
     value_title = value.replace("_", " ")
     builds = list(dict.fromkeys(data["build"].to_list()))
-    colour = alt.Color("build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=builds)
+    # (the legend's symbols opaque: they are the band's, pale, otherwise)
+    colour = alt.Color(
+        "build:N", title="Build", scale=alt.Scale(range=PALETTE), sort=builds, legend=alt.Legend(symbolOpacity=1)
+    )
     x = alt.X("value:Q", title=parameter.split(".", 1)[-1].replace("_", " "))
     base = alt.Chart(data)
     layers = []
@@ -1018,11 +1021,45 @@ def sweep_chart(
             ],
         )
     )
-    default_sub = "line: " + value_title + (", band: 10-90 % of the rounds" if band else "")
+    default_sub: str | list[str] = "line: " + value_title + (", band: 10-90 % of the rounds" if band else "")
+    if never:
+        default_sub = [str(default_sub), *never]
     chart = alt.layer(*layers).properties(
         title=_title(title or f"{value_title} against {parameter}", subtitle or default_sub), width=WIDTH, height=HEIGHT
     )
     return _finish(chart, themed)
+
+
+def _never_note(data: pl.DataFrame, value: str, parameter: str) -> list[str]:
+    """Return the subtitle lines saying where a line of a sweep chart has a gap because its build
+    never downs the target (``value`` infinite: rounds to kill of a turn that cannot damage), one
+    per build, the swept values of ``parameter`` run together ("toughness 4 to 11"); [] where there
+    is none."""
+    if data.is_empty() or not data.schema[value].is_float():
+        return []
+    swept = sorted(set(data["value"].to_list()))
+    place = {v: i for i, v in enumerate(swept)}
+    lines = []
+    for build in dict.fromkeys(data["build"].to_list()):
+        rows = data.filter((pl.col("build") == build) & pl.col(value).is_infinite())
+        if rows.is_empty():
+            continue
+        at = sorted(place[v] for v in rows["value"].to_list())
+        # a run: values next to each other in the sweep, evenly spaced (4, 5, ..., 11 but not 11, 13)
+        runs: list[list[int]] = []
+        for i in at:
+            r = runs[-1] if runs else []
+            step = swept[r[1]] - swept[r[0]] if len(r) > 1 else None
+            if r and i == r[-1] + 1 and (step is None or swept[i] - swept[r[-1]] == step):
+                r.append(i)
+            else:
+                runs.append([i])
+        parts = [
+            ", ".join(f"{swept[i]:g}" for i in r) if len(r) < 3 else f"{swept[r[0]]:g} to {swept[r[-1]]:g}"
+            for r in runs
+        ]
+        lines.append(f"no point where {build} never downs the target: {parameter} {', '.join(parts)}")
+    return lines
 
 
 def race_chart(row: pl.DataFrame, title: str | None = None, *, themed: bool = True) -> AnyChart:
@@ -1073,17 +1110,41 @@ def variant_heatmap(
     rows = rows.with_columns(build=pl.col("attacker") + " · " + pl.col("attack"))
     lower_is_better = value in ("mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90")
     base = str(frame["baseline"][0]) if "baseline" in frame.columns else "the baseline"
+    subtitle = ["blue: better for the attacker, red: worse"]
+    extra: tuple[str, ...] = ()
+    if value in frame.columns and "baseline" in frame.columns:
+        # a grey cell ("–") has no change to show: the build never downs the target under one rule
+        # set or both (rounds infinite); said in the subtitle and in the cell's tooltip
+        key = ["attacker", "attack", "target"]
+        ref = frame.filter(pl.col("variant") == pl.col("baseline")).select(*key, pl.col(value).alias("_base"))
+        rows = rows.join(ref, on=key, how="left", maintain_order="left")
+        never_here, never_base = pl.col(value).is_infinite(), pl.col("_base").is_infinite()
+        rows = rows.with_columns(
+            why=pl.when(never_here & never_base)
+            .then(pl.lit("never downs the target under either rule set"))
+            .when(never_here)
+            .then(pl.lit(f"never downs the target under {variant}"))
+            .when(never_base)
+            .then(pl.lit(f"downs the target only under {variant}"))
+            .otherwise(None)
+        ).drop("_base")
+        counts = rows["why"].drop_nulls().value_counts().sort(["count", "why"], descending=[True, False])
+        if counts.height:
+            extra = ("why",)
+            said = ", ".join(f"{n} cell{'s' if n != 1 else ''} where it {w}" for w, n in counts.iter_rows())
+            subtitle.append(f"grey (–): no change to show, {said}")
     return heatmap(
         rows,
         "target",
         "build",
         col,
         title or f"{variant} against {base}: change in {value.replace('_', ' ')}",
-        subtitle="blue: better for the attacker, red: worse",
+        subtitle=subtitle,
         value_title=f"change in {value.replace('_', ' ')}",
         scheme="redblue",
         reverse=lower_is_better,
         symmetric=True,
+        extra=extra,
         themed=themed,
     )
 

@@ -63,8 +63,11 @@ def test_bad_variants_are_rules_errors(options, kwargs, field):
 
 
 def test_the_diff_heatmap_is_centred_on_zero():
-    f = wb.variants([GUARD], [DUELIST, U.catalog().creature("Berserker")],
-                    {"confirm": O(), "no confirmation": O(confirm_crits=False)})
+    f = wb.variants(
+        [GUARD],
+        [DUELIST, U.catalog().creature("Berserker")],
+        {"confirm": O(), "no confirmation": O(confirm_crits=False)},
+    )
     spec = charts.variant_heatmap(f, "no confirmation").to_dict()
     layer = spec["layer"][0]
     domain = layer["encoding"]["color"]["scale"]["domain"]
@@ -91,3 +94,46 @@ def test_variants_are_options_of_one_rule_system(options):
     with pytest.raises(RulesError) as e:
         wb.variants([GUARD], [DUELIST], options)
     assert e.value.field == "options" and e.value.rule == ONE_SYSTEM
+
+
+def test_a_grey_cell_of_the_diff_heatmap_says_why_it_has_no_change():
+    """A difference needs both numbers: where the build never downs the target (rounds infinite)
+    under one rule set or both the cell is grey, and the subtitle and the cell's tooltip say which.
+    Annulus (CLARIFICATIONS.md: pool = 4 + advantages - disadvantages dice, damage = successes -
+    defense): the Rat's Bite never hurts the Town Guard, nor a Giant Centipede of Toughness 3 with
+    a base pool of 3 dice (at most 3 successes), which it can with 4 (4 successes of 4 dice)."""
+    A = wb.system("annulus")
+    cat = A.catalog()
+    rat, guard = cat.creature("Rat"), cat.creature("Town Guard")
+    tough = cat.creature("Giant Centipede").replace(toughness=3)
+    f = wb.variants([rat], [guard, tough], {"rules": A.Options(), "3 dice": A.Options(base_pool=3)})
+    best = f.filter(pl.col("attack") == "best plan")
+    inf = {(r["variant"], r["target"]): r["mean_rounds"] == float("inf") for r in best.iter_rows(named=True)}
+    assert inf == {
+        ("rules", "Town Guard"): True,
+        ("3 dice", "Town Guard"): True,
+        ("rules", "Giant Centipede"): False,
+        ("3 dice", "Giant Centipede"): True,
+    }
+    spec = charts.variant_heatmap(best, "3 dice").to_dict()
+    rows = {r["target"]: r["why"] for values in spec["datasets"].values() for r in values if "why" in r}
+    assert rows == {
+        "Town Guard": "never downs the target under either rule set",
+        "Giant Centipede": "never downs the target under 3 dice",
+    }
+    assert spec["title"]["subtitle"][1] == (  # (the most cells first, then by the words)
+        "grey (–): no change to show, 1 cell where it never downs the target under 3 dice, "
+        "1 cell where it never downs the target under either rule set"
+    )
+    back = wb.variants([rat], [tough], {"3 dice": A.Options(base_pool=3), "rules": A.Options()})
+    spec = charts.variant_heatmap(back.filter(pl.col("attack") == "best plan"), "rules").to_dict()
+    assert (
+        spec["title"]["subtitle"][1] == "grey (–): no change to show, 1 cell where it downs the target only under rules"
+    )
+    # every cell has a change: no such line
+    finite = wb.variants(
+        [rat], [cat.creature("Giant Centipede")], {"rules": A.Options(), "5+": A.Options(success_on=5)}
+    )
+    assert charts.variant_heatmap(finite, "5+").to_dict()["title"]["subtitle"] == [
+        "blue: better for the attacker, red: worse"
+    ]

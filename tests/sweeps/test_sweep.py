@@ -66,7 +66,9 @@ def test_a_sweep_over_the_situation_and_the_options():
     """unbound: a situational bonus of +2 on the attack roll is AC 2 lower (Longsword, AC 16 -> 14)."""
     f = wb.sweep([GUARD], DUELIST, "bonus", [0, 2], on="situation")
     plain = wb.sweep([GUARD], DUELIST.replace(ac=DUELIST.ac - 2), "bonus", [0], on="situation")
-    assert _row(f, 2, "Longsword")["mean_damage"] == pytest.approx(_row(plain, 0, "Longsword")["mean_damage"], abs=1e-12)
+    assert _row(f, 2, "Longsword")["mean_damage"] == pytest.approx(
+        _row(plain, 0, "Longsword")["mean_damage"], abs=1e-12
+    )
     assert set(f["parameter"]) == {"situation.bonus"}
     o = wb.sweep([GUARD], DUELIST, "minimum_damage", [0, 1], on="options")
     assert _row(o, 1, "Longsword")["mean_damage"] >= _row(o, 0, "Longsword")["mean_damage"]
@@ -118,6 +120,32 @@ def test_a_build_that_never_downs_the_target_leaves_a_gap_not_infinity():
     assert all(r["mean_rounds"] is None or math.isfinite(r["mean_rounds"]) for r in rows)
 
 
+def test_the_subtitle_says_where_a_build_never_downs_the_target():
+    """A gap in a line is said in words. The Rat's Bite rolls a pool of at most 4 dice against a
+    Giant Centipede, damage = successes - Toughness, never below 0, and its Choke "only if the strike
+    dealt >= 1 damage" (CLARIFICATIONS.md, Annulus): at Toughness 4 or more it never deals damage,
+    so the sweep of Toughness 1..11 and 13 has no point at 4 to 11 nor at 13; the swept values in a
+    run are joined ("4 to 11"), the others listed. The legend's symbols are opaque (they were the
+    band's, pale)."""
+    a = wb.system("annulus")
+    cat = a.catalog()
+    values = [*range(1, 12), 13]
+    f = wb.sweep([cat.creature("Rat")], cat.creature("Giant Centipede"), "toughness", values)
+    best = f.filter(pl.col("attack") == "best plan")
+    never = best.filter(pl.col("mean_rounds").is_infinite())["value"].to_list()
+    assert never == [*range(4, 12), 13]
+    spec = charts.sweep_chart(best).to_dict()
+    assert spec["title"]["subtitle"] == [
+        "line: mean rounds, band: 10-90 % of the rounds",
+        "no point where Rat · best plan never downs the target: toughness 4 to 11, 13",
+    ]
+    assert spec["layer"][0]["encoding"]["color"]["legend"] == {"symbolOpacity": 1}
+    # every point drawn: no such line
+    assert charts.sweep_chart(best.filter(pl.col("value") <= 3)).to_dict()["title"]["subtitle"] == (
+        "line: mean rounds, band: 10-90 % of the rounds"
+    )
+
+
 def test_a_sweep_of_many_compares_is_counted_before_the_first(monkeypatch):
     """An options or situation sweep runs one compare per value: their sizes are counted together
     before the first one runs (values x one compare's matchup units), and past the bound the sweep
@@ -131,7 +159,9 @@ def test_a_sweep_of_many_compares_is_counted_before_the_first(monkeypatch):
     monkeypatch.setattr("workbench.limits.MAX_MATCHUPS", units.count - 1)
     with pytest.raises(RulesError) as e:
         wb.sweep([GUARD], DUELIST, "bonus", [0, 1, 2], on="situation")
-    assert e.value.field == "budget" and "3 compares" in str(e.value) and f"{units.count:,} matchup units" in str(e.value)
+    assert (
+        e.value.field == "budget" and "3 compares" in str(e.value) and f"{units.count:,} matchup units" in str(e.value)
+    )
     assert wb.sweep([GUARD], DUELIST, "bonus", [0, 1, 2], on="situation", confirm=True)["value"].n_unique() == 3
 
 

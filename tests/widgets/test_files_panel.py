@@ -157,6 +157,9 @@ def test_link_is_short_carries_the_pins_and_has_a_copy_button():
     app.pin("second")
     html = app.files.link.value
     assert "wb-copy-link" in html and "Copy link" in html
+    # Font Awesome's link icon, as on the other buttons (the clipboard emoji drew as an empty box
+    # in a browser without an emoji font)
+    assert "fa fa-link" in html and "&#128203;" not in html and "\U0001f4cb" not in html
     href = re.search(r'class="wb-share-link-a" href="([^"]+)"', html).group(1).replace("&amp;", "&")
     assert len(href) < old / 3, (len(href), old)
     assert f"({len(href)} characters)" in html
