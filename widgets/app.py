@@ -398,12 +398,15 @@ class Workbench(Panel):
         from .sweep import SweepPanel
 
         d = self.damage
-        panel = SweepPanel(self.system, [d.attacker], d.target, options=d.options, situation=d.situation)
+        panel = SweepPanel(
+            self.system, [d.attacker], d.target, options=d.options, situation=d.situation, attack=d.attack
+        )
         panel.add_class("wb-tab-sweep-panel")
-        # it follows the Damage tab: its attacker is the swept build, its target the one varied;
-        # with builds pinned, one line per pin instead (each under its own options and situation)
+        # it follows the Damage tab: its attacker playing the attack on screen is the swept build
+        # (its best plan a reference line), its target the one varied; with builds pinned, one line
+        # per pin instead (its attack, under its own options and situation)
         T.dlink((d, "attacker"), (panel, "attackers"), transform=lambda a: [a])
-        for name in ("target", "options", "situation"):
+        for name in ("attack", "target", "options", "situation"):
             T.dlink((d, name), (panel, name))
         T.dlink((self, "pins"), (panel, "builds"))
         return panel
@@ -432,12 +435,15 @@ class Workbench(Panel):
 
         d = self.damage
         others = [c for c in self.system.catalog().creatures.values() if c.name != d.target.name][:3]
-        panel = VariantsPanel(self.system, [d.attacker], [d.target, *others], options=d.options, situation=d.situation)
+        panel = VariantsPanel(
+            self.system, [d.attacker], [d.target, *others], options=d.options, situation=d.situation, attack=d.attack
+        )
         panel.add_class("wb-tab-variants-panel")
-        # the baseline is the Damage tab's rules; the Damage attacker is the build, its target first
+        # the baseline is the Damage tab's rules; the Damage attacker playing the attack on screen is
+        # the build (its best plan the reference row), its target first
         T.dlink((d, "attacker"), (panel, "attackers"), transform=lambda a: [a])
         T.dlink((d, "target"), (panel, "targets"), transform=lambda t: [t, *[x for x in others if x.name != t.name]])
-        for name in ("options", "situation"):
+        for name in ("attack", "options", "situation"):
             T.dlink((d, name), (panel, name))
         return panel
 

@@ -41,13 +41,15 @@ SHOWN = {
 }
 
 
-def flat_builds(frame: Any, show: str, label: str = "attacker") -> list[str]:
+def flat_builds(frame: Any, show: str, label: str = "attacker", best_only: bool = True) -> list[str]:
     """Return the builds (by ``label``) whose ``show`` column does not move over the swept values
     (every finite value within 1e-9 of the others, or none finite): a parameter with no effect on
-    them, said beside the chart instead of flat lines with no note (issue 36, item 5)."""
+    them, said beside the chart instead of flat lines with no note (issue 36, item 5). With
+    ``best_only`` only the best-plan rows count where there are any (a sweep frame's lines);
+    without it every row does (the frame of the lines drawn)."""
     import polars as pl
 
-    best = frame.filter(pl.col("attack") == "best plan")
+    best = frame.filter(pl.col("attack") == "best plan") if best_only else frame
     shown = best if best.height else frame
     out = []
     for name in shown[label].unique(maintain_order=True).to_list():
@@ -83,8 +85,11 @@ def lively_parameter(
 
 class SweepPanel(Panel):
     """``attackers`` (creatures: each gets its best-plan line) against ``target`` while the target's
-    ``parameter`` runs from ``low`` to ``high`` by ``step``; ``value`` is the ``wb.sweep`` frame."""
+    ``parameter`` runs from ``low`` to ``high`` by ``step``; ``value`` is the ``wb.sweep`` frame.
+    With ``attack`` (the app: the Damage tab's attack, edited or not) the first attacker plays that
+    attack as often as each turn allows, its best plan beside it as a reference line."""
 
+    attack = T.Any(allow_none=True)
     attackers: T.List[Any] = T.List()
     target = T.Any(allow_none=True)
     options = T.Any(allow_none=True)
@@ -109,6 +114,7 @@ class SweepPanel(Panel):
         show: str = "mean_rounds",
         options: Any = None,
         situation: Any = None,
+        attack: Any = None,
         **kwargs: Any,
     ) -> None:
         from workbench.sweeps import sweep_parameters
@@ -119,6 +125,7 @@ class SweepPanel(Panel):
         self._ready = False
         creatures = list(self.system.catalog().creatures.values())
         self.attackers = list(attackers) if attackers else creatures[:1]
+        self.attack = attack
         self.target = target if target is not None else (creatures[1] if len(creatures) > 1 else creatures[0])
         self.options, self.situation = options, situation
         names = sweep_parameters(self.target)
@@ -127,7 +134,8 @@ class SweepPanel(Panel):
         if parameter is None:
             # the first of them whose change shows (issue 36, item 5: a sweep opening on flat lines)
             order = [*liked, *[n for n in names if n not in liked]]
-            parameter = lively_parameter(self.attackers, self.target, order, options, situation, show) or order[0]
+            playing = self.attackers if attack is None else [(self.attackers[0], attack)]
+            parameter = lively_parameter(playing, self.target, order, options, situation, show) or order[0]
         self.parameter = parameter
         here = float(getattr(self.target, self.parameter) or 0)
         self.low = here if low is None else low
@@ -182,7 +190,7 @@ class SweepPanel(Panel):
             raise RulesError(f"{n} values; a sweep takes at most {MAX_SWEEP_VALUES}: widen the step", field="step")
         return [self.low + i * self.step for i in range(n)]
 
-    @T.observe("attackers", "target", "options", "situation", "low", "high", "step", "show", "builds")
+    @T.observe("attackers", "attack", "target", "options", "situation", "low", "high", "step", "show", "builds")
     @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
@@ -197,24 +205,25 @@ class SweepPanel(Panel):
         values = [int(v) if float(v).is_integer() else v for v in values]
         args = (list(self.attackers), self.target, self.parameter, values)
         kw = dict(options=self.options, situation=self.situation, progress=False)
-        show, builds = self.show, list(self.builds)
+        show, builds, attack = self.show, list(self.builds), self.attack
 
-        def work() -> tuple[Any, Any]:
+        def work() -> tuple[Any, Any, Any]:
             if builds:
                 return self._sweep_builds(builds, show, *args[1:])
+            if attack is not None:
+                return self._sweep_attack(attack, show, *args, **kw)
             frame = sweep(*args, **kw)
             best = frame.filter(frame["attack"] == "best plan")
             shown = best if best.height else frame
-            return frame, charts.sweep_chart(shown, show)
+            return frame, shown.with_columns(build=shown["attacker"]), charts.sweep_chart(shown, show)
 
         parameter, low, high = self.parameter, values[0], values[-1]
 
-        def apply(result: tuple[Any, Any]) -> Any:
-            frame, chart = result
+        def apply(result: tuple[Any, Any, Any]) -> Any:
+            frame, shown, chart = result
             self.set_chart(chart)
-            flat = flat_builds(
-                frame, SHOWN.get(show, show) if show in SHOWN else show, "build" if builds else "attacker"
-            )
+            # (the lines drawn, by the names on the chart)
+            flat = flat_builds(shown, SHOWN.get(show, show) if show in SHOWN else show, "build", best_only=False)
             words = next((k for k, v in SHOWN.items() if v == show), show)
             self.note.value = (
                 '<div class="wb-no-effect" style="color:#9a6700">no effect: '
@@ -231,12 +240,31 @@ class SweepPanel(Panel):
 
         return self.background.run(work, apply, "sweeping...")
 
+    def _sweep_attack(
+        self, attack: Any, show: str, attackers: list[Any], target: Any, parameter: str, values: list[Any], **kw: Any
+    ) -> tuple[Any, Any, Any]:
+        """Return (the sweep frame, the lines drawn, the chart) of the first attacker playing
+        ``attack`` as often as each turn allows (the pair ``(attacker, attack)``: an edited attack in
+        place of its own) and, as a reference line, of its best plan; ``build`` names each line."""
+        import polars as pl
+
+        from workbench.sweeps import sweep
+
+        a = attackers[0]
+        mine = sweep([(a, attack)], target, parameter, values, **kw)
+        mine = mine.with_columns(build=pl.lit(f"{a.name} · {attack.name}"))
+        ref = sweep([a], target, parameter, values, **kw).filter(pl.col("attack") == "best plan")
+        ref = ref.with_columns(build=pl.lit(f"{a.name} · best plan (reference)"))
+        frame = pl.concat([mine, ref], how="vertical_relaxed")
+        return frame, frame, charts.sweep_chart(frame, show, label="build")
+
     def _sweep_builds(
         self, builds: list[Any], show: str, target: Any, parameter: str, values: list[Any]
-    ) -> tuple[Any, Any]:
-        """Return the sweep frame of ``builds`` (one ``wb.sweep`` per distinct options and situation,
-        each build's attacker named by its label so that two builds of one creature stay apart;
-        ``build`` holds the label) and its chart, one best-plan line per build."""
+    ) -> tuple[Any, Any, Any]:
+        """Return (the sweep frame, the lines drawn, the chart) of ``builds`` (one ``wb.sweep`` per
+        distinct options and situation), one line per build: its attack as often as each turn
+        allows (the pair of its attacker, named by its label so that two builds of one creature stay
+        apart, and its attack; ``build`` holds the label), as the pins play it everywhere."""
         import polars as pl
 
         from workbench.sweeps import sweep
@@ -246,12 +274,10 @@ class SweepPanel(Panel):
             groups.setdefault((b.options, b.situation), []).append(b)
         parts = []
         for (options, situation), members in groups.items():
-            named = [b.attacker.replace(name=b.label) for b in members]
+            named = [(b.attacker.replace(name=b.label), b.attack) for b in members]
             frame = sweep(named, target, parameter, values, options=options, situation=situation, progress=False)
             parts.append(frame.with_columns(build=pl.col("attacker")))
         frame = pl.concat(parts, how="vertical_relaxed")
         order = {b.label: i for i, b in enumerate(builds)}
         frame = frame.sort(pl.col("build").replace_strict(order, return_dtype=pl.Int64), maintain_order=True)
-        best = frame.filter(frame["attack"] == "best plan")
-        shown = best if best.height else frame
-        return frame, charts.sweep_chart(shown, show, label="build")
+        return frame, frame, charts.sweep_chart(frame, show, label="build")

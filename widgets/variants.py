@@ -49,17 +49,19 @@ def changed_fields(base: Any, variant: Any) -> list[str]:
     ]
 
 
-def example_variant(system: Any, base: Any, attackers: list[Any], targets: list[Any], situation: Any) -> Any:
+def example_variant(
+    system: Any, base: Any, attackers: list[Any], targets: list[Any], situation: Any, attack: Any = None
+) -> Any:
     """Return ``base`` with its first true/false, choice or whole-number rule changed (a number one
-    step either way) whose change moves one use's
-    damage of one of the first attacker's first three attacks against one of the first three ``targets`` (so the Variants tab
+    step either way) whose change moves one use's damage of ``attack`` (else of one of the first
+    attacker's first three attacks) against one of the first three ``targets`` (so the Variants tab
     opens on a difference), or None when no such rule is found."""
     from workbench.fields import specs
 
     if not attackers or not targets:
         return None
     attacker = attackers[0]
-    own = system.attacks_of(attacker)[:3]
+    own = [attack] if attack is not None else system.attacks_of(attacker)[:3]
     if not own:
         return None
     for name, fs in specs(type(base)).items():
@@ -89,8 +91,11 @@ def example_variant(system: Any, base: Any, attackers: list[Any], targets: list[
 
 class VariantsPanel(Panel):
     """``attackers`` against ``targets`` under ``options`` (the baseline) and under the variant
-    edited in ``form``; ``value`` is the ``wb.variants`` frame."""
+    edited in ``form``; ``value`` is the ``wb.variants`` frame, its heatmap the best-plan rows. With
+    ``attack`` (the app: the Damage tab's attack, edited or not) the first attacker plays that attack
+    as often as each turn allows (the heatmap's first row), its best plan the reference row below."""
 
+    attack = T.Any(allow_none=True)
     attackers: T.List[Any] = T.List()
     targets: T.List[Any] = T.List()
     options = T.Any(allow_none=True)
@@ -108,6 +113,7 @@ class VariantsPanel(Panel):
         situation: Any = None,
         show: str = "mean_rounds",
         fights: int = 2_000,
+        attack: Any = None,
         **kwargs: Any,
     ) -> None:
         from workbench.systems import system as lookup
@@ -115,6 +121,7 @@ class VariantsPanel(Panel):
         super().__init__(**kwargs)
         self.system = lookup(system)
         self.fights = fights
+        self.attack = attack
         self._ready = False
         creatures = list(self.system.catalog().creatures.values())
         self.attackers = list(attackers) if attackers else creatures[:1]
@@ -124,7 +131,9 @@ class VariantsPanel(Panel):
         # with no variant given, a starting example: the first rule whose change shows (issue 36,
         # item 5: the tab opened on a copy of the rules, every difference 0)
         self.example = (
-            example_variant(self.system, base, self.attackers, self.targets, situation) if variant is None else None
+            example_variant(self.system, base, self.attackers, self.targets, situation, attack)
+            if variant is None
+            else None
         )
         start = variant if variant is not None else (self.example or base)
         self.form = ModelForm(type(base), start, system=self.system, title=VARIANT)
@@ -158,7 +167,7 @@ class VariantsPanel(Panel):
         """The baseline Options (``options``, else the system's defaults)."""
         return self.options if self.options is not None else self.system.Options()
 
-    @T.observe("attackers", "targets", "options", "situation", "show")
+    @T.observe("attackers", "attack", "targets", "options", "situation", "show")
     @guarded
     def _on_input(self, change: dict) -> None:
         if self._ready:
@@ -174,10 +183,19 @@ class VariantsPanel(Panel):
             mine = base
         args = (list(self.attackers), list(self.targets), {BASELINE: base, VARIANT: mine})
         kw = dict(situation=self.situation, fights=self.fights, progress=False)
-        show = self.show
+        show, attack = self.show, self.attack
         changed = changed_fields(base, mine)
 
         def work() -> tuple[Any, Any]:
+            if attack is not None and args[0]:
+                # the attack on screen (the pair: an edited attack in place of its own), then the
+                # attacker's best plan as the reference row
+                a = args[0][0]
+                mine_rows = variants([(a, attack)], *args[1:], **kw)
+                ref = variants([a], *args[1:], **kw).filter(pl.col("attack") == "best plan")
+                ref = ref.with_columns(attack=pl.lit("best plan (reference)"))
+                frame = pl.concat([mine_rows, ref], how="vertical_relaxed")
+                return frame, charts.variant_heatmap(frame, VARIANT, show)
             frame = variants(*args, **kw)
             best = frame.filter(frame["attack"] == "best plan")
             return frame, charts.variant_heatmap(best if best.height else frame, VARIANT, show)

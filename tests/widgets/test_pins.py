@@ -211,19 +211,20 @@ def test_the_sweep_tab_draws_one_line_per_pin(two):
     assert [layer["mark"]["type"] for layer in spec["layer"]] == ["area", "line"]  # the 10-90 % band stays
     values = sweep.values()
     values = [int(v) for v in values]
-    for pin in (first, second):
-        got = sweep.value.filter((sweep.value["build"] == pin.label) & (sweep.value["attack"] == "best plan"))
-        want = wb.sweep([pin.attacker.replace(name=pin.label)], app.damage.target, "ac", values)
-        want = want.filter(want["attack"] == "best plan")
+    for pin in (first, second):  # each pin's line: its attack as often as each turn allows, as the pins play it
+        got = sweep.value.filter(sweep.value["build"] == pin.label)
+        want = wb.sweep([(pin.attacker.replace(name=pin.label), pin.attack)], app.damage.target, "ac", values)
+        assert set(got["attack"]) == {pin.attack.name}
         assert got["value"].to_list() == values
         assert got["mean_rounds"].to_list() == pytest.approx(want["mean_rounds"].to_list(), abs=1e-12)
         assert got["rounds_q90"].to_list() == want["rounds_q90"].to_list()
     app.unpin(first.label)
     sweep.background.wait(60)
     assert set(sweep.value["build"]) == {second.label}
-    app.unpin(second.label)  # no pins: the Damage tab's attacker again
+    app.unpin(second.label)  # no pins: the Damage tab's attacker (its attack, its best plan beside) again
     sweep.background.wait(60)
-    assert "build" not in sweep.value.columns and set(sweep.value["attacker"]) == {app.damage.attacker.name}
+    name, attack = app.damage.attacker.name, app.damage.attack.name
+    assert set(sweep.value["build"]) == {f"{name} · {attack}", f"{name} · best plan (reference)"}
 
 
 def test_compare_adds_the_pinned_builds(two):

@@ -80,3 +80,35 @@ def test_the_sweep_opens_on_a_parameter_with_an_effect():
         p = SweepPanel(system)
         assert not flat_builds(p.value, "mean_rounds"), (system, p.parameter)
         assert p.note.value == "", system
+
+
+def test_the_app_sweep_plays_the_attack_on_screen_beside_the_best_plan():
+    """The user's question: the Sweep tab's line is the Damage tab's attack, as edited, used as
+    often as each turn allows (``wb.sweep`` of the pair (attacker, attack)), with the attacker's
+    best plan as a reference line. Annulus: the Rat's Bite given Reckless 2 (+2 automatic successes,
+    annulus-attacks.txt) against the Giant Centipede swept over its Toughness is the unedited Bite
+    two Toughness lower (damage = successes - defense): its mean rounds at Toughness t + 2 equal
+    the reference's at t; at Toughness 4 and 5 only the edited Bite downs it."""
+    import math
+
+    import polars as pl
+
+    app = Workbench("annulus")
+    sweep = app.build_tab("Sweep")
+    d = app.damage
+    assert sweep.attack == d.attack and sweep.parameter == "toughness"
+    d.attack = d.attack.replace(upgrades={**d.attack.upgrades, "Reckless": 2})
+    sweep.background.wait(60)
+    assert sweep.attack == d.attack
+    f = sweep.value
+    mine = f.filter(pl.col("build") == "Rat · Bite").sort("value")
+    ref = f.filter(pl.col("build") == "Rat · best plan (reference)").sort("value")
+    want = wb.sweep([(d.attacker, d.attack)], d.target, "toughness", mine["value"].to_list())
+    assert mine["mean_rounds"].to_list() == pytest.approx(want["mean_rounds"].to_list(), abs=1e-12)
+    by_t = dict(zip(ref["value"].to_list(), ref["mean_rounds"].to_list()))
+    for t, m in zip(mine["value"].to_list(), mine["mean_rounds"].to_list()):
+        if t - 2 in by_t:
+            assert m == pytest.approx(by_t[t - 2], abs=1e-12) or (math.isinf(m) and math.isinf(by_t[t - 2]))
+    assert math.isinf(by_t[4]) and math.isfinite(dict(zip(mine["value"], mine["mean_rounds"]))[4])
+    legend = sweep.chart.chart.to_dict()["layer"][-1]["encoding"]["color"]["sort"]
+    assert legend == ["Rat · Bite", "Rat · best plan (reference)"]

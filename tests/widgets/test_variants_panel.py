@@ -65,3 +65,30 @@ def test_the_app_variants_tab_follows_the_damage_selection():
     app.damage.target = DUELIST
     v.background.wait(30)
     assert v.targets[0] == DUELIST and DUELIST.name in set(v.value["target"])
+
+
+def test_the_app_variants_play_the_attack_on_screen_beside_the_best_plan():
+    """The user's question: the Variants tab's first row is the Damage tab's attack, as edited, used
+    as often as each turn allows (``wb.variants`` of the pair (attacker, attack)), the attacker's
+    best plan the reference row below. Annulus: the Rat's Bite given Reckless 2 (+2 automatic
+    successes) now downs the Town Guard, which neither its Bite nor its best plan did."""
+    import math
+
+    a = wb.system("annulus")
+    app = Workbench("annulus")
+    v = app.build_tab("Variants")
+    d = app.damage
+    d.attack = d.attack.replace(upgrades={**d.attack.upgrades, "Reckless": 2})
+    v.background.wait(60)
+    f = v.value
+    assert set(f["attack"]) == {"Bite", "best plan (reference)"}
+    want = wb.variants(
+        [(d.attacker, d.attack)], v.targets, {BASELINE: a.Options(), VARIANT: v.form.value}, fights=2_000
+    )
+    got = f.filter(pl.col("attack") == "Bite")
+    assert got["mean_rounds"].to_list() == pytest.approx(want["mean_rounds"].to_list(), abs=1e-12)
+    guard = lambda attack: f.filter((pl.col("attack") == attack) & (pl.col("target") == "Town Guard"))  # noqa: E731
+    assert all(math.isfinite(x) for x in guard("Bite")["mean_rounds"])
+    assert all(math.isinf(x) for x in guard("best plan (reference)")["mean_rounds"])
+    rows = {r["build"] for values in v.chart.chart.to_dict()["datasets"].values() for r in values if "build" in r}
+    assert rows == {"Rat · Bite", "Rat · best plan (reference)"}
