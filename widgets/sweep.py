@@ -23,7 +23,7 @@ import traitlets as T
 from workbench import charts
 from workbench.errors import RulesError
 
-from .base import Background, Panel, _children, guarded
+from .base import Background, Panel, _children, guarded, same_numbers
 
 __all__ = ["SweepPanel", "SHOWN", "PREFERRED", "flat_builds", "lively_parameter"]
 
@@ -256,6 +256,10 @@ class SweepPanel(Panel):
         ref = sweep([a], target, parameter, values, **kw).filter(pl.col("attack") == "best plan")
         ref = ref.with_columns(build=pl.lit(f"{a.name} · best plan (reference)"))
         frame = pl.concat([mine, ref], how="vertical_relaxed")
+        if same_numbers(mine, ref, [show, "rounds_q10", "rounds_q90"]):
+            # the attack is the best plan: one line, said so (two lines would lie on each other)
+            shown = mine.with_columns(build=pl.lit(f"{a.name} · {attack.name} (its best plan too)"))
+            return frame, shown, charts.sweep_chart(shown, show, label="build")
         return frame, frame, charts.sweep_chart(frame, show, label="build")
 
     def _sweep_builds(

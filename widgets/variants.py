@@ -21,7 +21,7 @@ import traitlets as T
 from workbench import charts
 from workbench.errors import RulesError
 
-from .base import Background, Panel, _children, guarded
+from .base import Background, Panel, _children, guarded, same_numbers
 from .forms import ModelForm
 
 __all__ = ["VariantsPanel", "SHOWN", "BASELINE", "VARIANT"]
@@ -195,6 +195,10 @@ class VariantsPanel(Panel):
                 ref = variants([a], *args[1:], **kw).filter(pl.col("attack") == "best plan")
                 ref = ref.with_columns(attack=pl.lit("best plan (reference)"))
                 frame = pl.concat([mine_rows, ref], how="vertical_relaxed")
+                if same_numbers(mine_rows, ref, [show, f"delta_{show}"]):
+                    # the attack is the best plan: one row, said so
+                    one = mine_rows.with_columns(attack=pl.lit(f"{attack.name} (its best plan too)"))
+                    return frame, charts.variant_heatmap(one, VARIANT, show)
                 return frame, charts.variant_heatmap(frame, VARIANT, show)
             frame = variants(*args, **kw)
             best = frame.filter(frame["attack"] == "best plan")

@@ -97,6 +97,10 @@ def test_the_app_sweep_plays_the_attack_on_screen_beside_the_best_plan():
     sweep = app.build_tab("Sweep")
     d = app.damage
     assert sweep.attack == d.attack and sweep.parameter == "toughness"
+    # the Rat's one attack is its best plan: one line, said so (two would lie on each other)
+    legend = sweep.chart.chart.to_dict()["layer"][-1]["encoding"]["color"]["sort"]
+    assert legend == ["Rat · Bite (its best plan too)"]
+    assert set(sweep.value["build"]) == {"Rat · Bite", "Rat · best plan (reference)"}
     d.attack = d.attack.replace(upgrades={**d.attack.upgrades, "Reckless": 2})
     sweep.background.wait(60)
     assert sweep.attack == d.attack

@@ -78,6 +78,9 @@ def test_the_app_variants_play_the_attack_on_screen_beside_the_best_plan():
     app = Workbench("annulus")
     v = app.build_tab("Variants")
     d = app.damage
+    # the Rat's one attack is its best plan: one row, said so
+    rows = {r["build"] for values in v.chart.chart.to_dict()["datasets"].values() for r in values if "build" in r}
+    assert rows == {"Rat · Bite (its best plan too)"}
     d.attack = d.attack.replace(upgrades={**d.attack.upgrades, "Reckless": 2})
     v.background.wait(60)
     f = v.value
