@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as W
 import traitlets as T
 
+from workbench.attack_plans import holding
 from workbench.dist import Dist
 from workbench.errors import RulesError
 
@@ -364,7 +365,9 @@ class Workbench(Panel):
         for name in ("options", "situation"):
             T.dlink((d, name), (cmp, name))
         # your own builds: the Damage tab's attacker or target into the grid
-        add_attacker = W.Button(description="add my attacker", icon="plus", tooltip="the Damage tab's attacker")
+        add_attacker = W.Button(
+            description="add my attacker", icon="plus", tooltip="the Damage tab's attacker, with its attack as edited"
+        )
         add_target = W.Button(description="add my target", icon="plus", tooltip="the Damage tab's target")
         add_attacker.add_class("wb-compare-add-attacker")
         add_target.add_class("wb-compare-add-target")
@@ -372,7 +375,8 @@ class Workbench(Panel):
         add_attacker.add_class("wb-compare-add-attacker")
         add_target.add_class("wb-compare-add-target")
         add_pins.add_class("wb-compare-add-pins")
-        add_attacker.on_click(cmp.guard(lambda _: cmp.add(d.attacker, "attackers")))
+        # (the attacker carrying the attack on screen: an edited attack in place of its own)
+        add_attacker.on_click(cmp.guard(lambda _: cmp.add(holding(d.attacker, d.attack, self.system), "attackers")))
         add_target.on_click(cmp.guard(lambda _: cmp.add(d.target, "targets")))
         add_pins.on_click(cmp.guard(lambda _: self.add_pins_to_compare()))
         cmp.add_buttons = (add_attacker, add_target, add_pins)
@@ -392,7 +396,11 @@ class Workbench(Panel):
         assert isinstance(cmp, ComparePanel)
         if not self.pins:
             raise RulesError("no build is pinned: press Pin this build on the Damage tab first", field="attackers")
-        return [cmp.add(p.attacker.replace(name=p.label), "attackers") for p in self.pins]
+        # each pin's attacker carrying its attack (an edited attack in place of its own), so the grid
+        # has the pinned build's attack, as edited
+        return [
+            cmp.add(holding(p.attacker, p.attack, self.system).replace(name=p.label), "attackers") for p in self.pins
+        ]
 
     def _make_sweep(self) -> Panel:
         from .sweep import SweepPanel

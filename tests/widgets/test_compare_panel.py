@@ -217,6 +217,35 @@ def test_your_own_builds_go_into_the_grid():
     assert d.target.name in cmp.target_picker.value
 
 
+def test_my_attacker_goes_into_the_grid_with_its_attack_as_edited():
+    """The user's question: "add my attacker" adds the Damage tab's attacker carrying the attack on
+    screen as edited (in place of its attack of the same name), listed as "NAME (yours)"; its row of
+    that attack is compare's of the pair (attacker, attack). Annulus: the Rat's Bite given Reckless 2
+    (+2 automatic successes, annulus-attacks.txt) downs the Town Guard, which the Bite of the
+    catalog's Rat never does (mean rounds inf)."""
+    import math
+
+    import workbench as wb
+    from workbench.widgets import Workbench
+
+    app = Workbench("annulus")
+    d = app.damage
+    cmp = app.build_tab("Compare")
+    guard = wb.system("annulus").catalog().creature("Town Guard")
+    d.attack = d.attack.replace(upgrades={**d.attack.upgrades, "Reckless": 2})
+    cmp.add_buttons[0].click()
+    cmp.background.wait(60)
+    listed = f"{d.attacker.name} (yours)"
+    assert listed in cmp.attacker_picker.value and cmp.error == ""
+    row = lambda who: cmp.value.filter(  # noqa: E731
+        (cmp.value["attacker"] == who) & (cmp.value["attack"] == "Bite") & (cmp.value["target"] == guard.name)
+    )
+    assert math.isinf(row(d.attacker.name)["mean_rounds"][0])
+    want = wb.compare([(d.attacker, d.attack)], [guard])
+    assert math.isfinite(row(listed)["mean_rounds"][0])
+    assert row(listed)["mean_rounds"][0] == pytest.approx(want["mean_rounds"][0], abs=1e-12)
+
+
 def test_copies_make_each_target_a_group():
     """copies = 3: each target is "3 x Skirmisher", a group of passive copies (compare's group rows,
     docs/compare.md, Against a group): the grid's numbers are wb.compare's against the group, the
