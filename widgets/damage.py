@@ -22,7 +22,7 @@ from workbench.errors import RulesError
 from workbench.turns import best_plan
 
 from .attack import attack_builder
-from .base import FOLLOW_UP, Background, Panel, _children, guarded, log, prevalidated
+from .base import FOLLOW_UP, Background, Panel, _children, guarded, log, prevalidated, same_numbers
 from .creature import CreatureEditor
 from .situation import OptionsPanel, SituationPanel
 
@@ -272,12 +272,15 @@ def fight_html(f: dict[str, Any]) -> str:
 def fight_frames(f: dict[str, Any]) -> dict[str, Any]:
     """Return the rounds frames of a :func:`fight_summary` to overlay, by legend label: the attack
     on screen ("<attack> (on screen)") and the best plan ("best plan: <label>"), or the best plan
-    alone; a fight in error is left out."""
+    alone; one curve, "<attack> (on screen, the best plan too)", where the two fights' P(down by
+    round t) are the same (two curves would lie on each other); a fight in error is left out."""
     out = {}
     if "error" not in f:
         out[f"{f['plan']} (on screen)" if f.get("attack") is not None else f"best plan: {f['plan']}"] = f["frame"]
     ref = f.get("reference")
     if ref is not None and "error" not in ref:
+        if out and same_numbers(f["frame"], ref["frame"], ["round", "p_killed_by"]):
+            return {f"{f['plan']} (on screen, the best plan too)": f["frame"]}
         out[f"best plan: {ref['plan']}"] = ref["frame"]
     return out
 

@@ -107,6 +107,20 @@ def test_the_fight_plays_the_attack_on_screen_beside_the_best_plan(toy):  # noqa
     assert builds == {"Club \u00d72 (on screen)", "best plan: Bow + Bow"}
 
 
+def test_the_rounds_chart_draws_one_curve_where_the_attack_is_the_best_plan():
+    """Last Odyssey, the Cop against the Skirmisher: Truncheon twice is also the best plan, so the
+    two fights are one (P(down in round 1) 85 % both): one curve, said so, not two on each other."""
+    s = wb.system("last_odyssey")
+    cat = s.catalog()
+    cop = cat.creature("Cop")
+    p = DamagePanel(s, attacker=cop, target=cat.creature("Skirmisher"), attack=s.attacks_of(cop)[0])
+    p.fight_background.wait(60)
+    assert p.fight["reference"]["mean"] == pytest.approx(p.fight["mean"], abs=1e-12)
+    spec = p.fight_chart.chart.to_dict()
+    builds = {r["build"] for r in next(iter(spec["datasets"].values()))}
+    assert builds == {f"{p.fight['plan']} (on screen, the best plan too)"}
+
+
 def test_the_issue_example_wolf_vs_bear_in_the_damage_tab():
     """Glass Empires, the Wolf against the Bear with Bite, Rock and Heavy melee picked: the fight's
     kill numbers differ per attack (they were all the Bite's: 3.167 a turn, 8.05 rounds)."""
