@@ -1165,7 +1165,10 @@ def cost_front_chart(
         raise RulesError(f"{data.height} points is more than a chart holds; give fewer rows", field="frame")
     label = by.replace("_", " ")
     targets = list(dict.fromkeys(frame["target"].to_list()))
-    colour = alt.Color("target:N", title="Target", scale=alt.Scale(range=PALETTE), sort=targets)
+    # (the legend's symbols opaque: they are the pale points' otherwise)
+    colour = alt.Color(
+        "target:N", title="Target", scale=alt.Scale(range=PALETTE), sort=targets, legend=alt.Legend(symbolOpacity=1)
+    )
     tips = [alt.Tooltip(f"{c}:N" if c in ("name", "target") else f"{c}:Q") for c in keep if c != by]
     tips.insert(2, alt.Tooltip(f"{by}:Q", title=label, format=".4f"))
     x = alt.X("cost:Q", title="cost", scale=alt.Scale(zero=False), axis=alt.Axis(tickMinStep=1, format="d"))

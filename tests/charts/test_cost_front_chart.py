@@ -30,6 +30,8 @@ def test_points_front_line_and_tooltip():
     assert points["mark"]["type"] == "circle" and line["mark"]["type"] == "line"
     assert points["encoding"]["x"]["field"] == "cost" and points["encoding"]["y"]["field"] == "mean_turn_damage"
     assert line["encoding"]["color"]["field"] == "target"
+    # the legend's symbols opaque (the points are drawn at 35 %)
+    assert points["mark"]["opacity"] == 0.35 and points["encoding"]["color"]["legend"] == {"symbolOpacity": 1}
     tips = [t["field"] for t in line["encoding"]["tooltip"]]
     assert {"name", "target", "cost", "mean_turn_damage", "sets", "same_as"} <= set(tips)
     rows = next(iter(spec["datasets"].values()))
