@@ -73,10 +73,15 @@ def events_html(outcomes: Any) -> str:
     p = outcomes.select([(pl.col("probability") * pl.col(c).cast(pl.Float64)).sum().alias(c) for c in flags]).row(
         0, named=True
     )
-    shown = [f"P({html.escape(c.replace('_', ' '))}) {v:.2%}" for c, v in p.items() if v > 0]
+    # each "P(event) value" kept on one line (a narrow column broke "P(fumble)" from its 2.78 %)
+    shown = [
+        f'<span style="white-space:nowrap">P({html.escape(c.replace("_", " "))}) {v:.2%}</span>'
+        for c, v in p.items()
+        if v > 0
+    ]
     if not shown:
         return ""
-    return '<div class="wb-events" style="color:#57606a">per use: ' + " · ".join(shown) + "</div>"
+    return '<div class="wb-events" style="color:#57606a;line-height:1.5">per use: ' + " · ".join(shown) + "</div>"
 
 
 def fight_words(err: RulesError) -> str:

@@ -84,6 +84,8 @@ def test_event_chances_per_use_unbound():
     guard, duelist = s.catalog().creature("Town guard"), s.catalog().creature("Veteran duelist")
     line = events_html(s.outcomes(s.attacks_of(guard)[0], guard, duelist))
     assert "P(hit) 30.00%" in line and "P(threat) 10.00%" in line and "P(crit) 3.00%" in line
+    # each event and its chance on one line (a narrow column broke them apart)
+    assert line.count('<span style="white-space:nowrap">') == 3
 
 
 def test_events_leave_out_what_never_happens():
