@@ -101,9 +101,16 @@ def _show_ranking(panel: Any, frame: Any, top: Any, chart: Any, by: str, heading
         + "</tr>"
         for r in top.iter_rows(named=True)
     )
+    # how the figures shown were computed: one turn, and which rows leave out the state their fight
+    # carries (a Reckless build's own damage: its turn's damage ranks it, not its fight)
+    how = ""
+    if "state_ignored" in top.columns and "forced_by" in top.columns and top.height:
+        from workbench.exploration import method_line
+
+        how = f"<div class='wb-budget-method' style='color:#57606a'>{html.escape(method_line(top))}</div>"
     panel.table.value = (
         f"<table class='wb-stats'><tr><th>rank</th><th>build</th><th>cost</th><th>{html.escape(heading)}</th>"
-        "<th>stands for</th>" + ("<th>on the front</th>" if front else "") + f"</tr>{cells}</table>"
+        "<th>stands for</th>" + ("<th>on the front</th>" if front else "") + f"</tr>{cells}</table>{how}"
     )
     panel.pick.options = [(f"{r['rank']}. {r['name']} ({num(r[by], 3)})", r[pick]) for r in top.iter_rows(named=True)]
     panel.pick.index = 0 if panel.pick.options else None  # the best, picked

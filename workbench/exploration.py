@@ -1156,7 +1156,8 @@ def method_line(frame: pl.DataFrame) -> str:
     ignored = frame.filter(pl.col("state_ignored"))
     if ignored.height == 0:
         return "one-turn statistics, exact; no row's fight carries state"
-    forced = sorted({e for v in ignored["forced_by"].to_list() if v for e in v.split("; ")})
+    # (the effects in words: "first blood", not the column's "first_blood")
+    forced = sorted({e.replace("_", " ") for v in ignored["forced_by"].to_list() if v for e in v.split("; ")})
     return (
         f"one-turn statistics, exact; {ignored.height:,} of {frame.height:,} rows rank without the state "
         f"their fight carries ({', '.join(forced)}): compare runs the fight"

@@ -120,6 +120,8 @@ def test_method_line():
     line = method_line(f)
     n = int(f["state_ignored"].sum())
     assert n > 0 and f"{n:,} of {f.height:,} rows" in line and "reckless" in line and "awareness" in line
+    # the effects in words, not the column's names
+    assert "first blood" in line and "first_blood" not in line and "first_blood" in "; ".join(f["forced_by"].drop_nulls())
     plain = f.filter(~pl.col("state_ignored"))
     assert method_line(plain) == "one-turn statistics, exact; no row's fight carries state"
 

@@ -30,6 +30,21 @@ def test_the_panel_is_explore_and_its_cost_front():
     assert "budget 3: " in p.estimate_line.value and "upgrade combinations" in p.estimate_line.value
 
 
+def test_the_ranking_says_which_rows_leave_out_their_fights_state():
+    """Numbers that mean less than they seem are said: a Reckless build ranks by its turn's damage,
+    not by its fight (which the Reckless damage to itself changes, annulus-attacks.txt: "take 1
+    damage that cannot be avoided"); under the table, explore's method line for the rows shown, the
+    effects in words."""
+    from workbench.exploration import method_line
+
+    p = BudgetSearchPanel("annulus", RAT, WOLF, budget=3)
+    top = p.value.filter(p.value["rank"] <= p.top_k).sort("rank").head(p.top_k)
+    assert top["state_ignored"].any() and "reckless" in "; ".join(top["forced_by"].drop_nulls())
+    line = method_line(top)
+    assert "rank without the state their fight carries" in line and "reckless" in line
+    assert f"<div class='wb-budget-method' style='color:#57606a'>{line}</div>" in p.table.value
+
+
 def test_a_new_budget_is_estimated_first_and_searched_on_request():
     p = BudgetSearchPanel("annulus", RAT, WOLF, budget=2)
     before = p.value
