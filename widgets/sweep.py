@@ -250,15 +250,20 @@ class SweepPanel(Panel):
 
         from workbench.sweeps import sweep
 
-        a = attackers[0]
+        a, others = attackers[0], attackers[1:]
         mine = sweep([(a, attack)], target, parameter, values, **kw)
         mine = mine.with_columns(build=pl.lit(f"{a.name} · {attack.name}"))
         ref = sweep([a], target, parameter, values, **kw).filter(pl.col("attack") == "best plan")
         ref = ref.with_columns(build=pl.lit(f"{a.name} · best plan (reference)"))
-        frame = pl.concat([mine, ref], how="vertical_relaxed")
+        rest = mine.clear()  # the other attackers: their best plans, as without an attack
+        if others:
+            rest = sweep(others, target, parameter, values, **kw).filter(pl.col("attack") == "best plan")
+            rest = rest.with_columns(build=pl.col("attacker") + " · best plan")
+        frame = pl.concat([mine, ref, rest], how="vertical_relaxed")
         if same_numbers(mine, ref, [show, "rounds_q10", "rounds_q90"]):
             # the attack is the best plan: one line, said so (two lines would lie on each other)
-            shown = mine.with_columns(build=pl.lit(f"{a.name} · {attack.name} (its best plan too)"))
+            one = mine.with_columns(build=pl.lit(f"{a.name} · {attack.name} (its best plan too)"))
+            shown = pl.concat([one, rest], how="vertical_relaxed")
             return frame, shown, charts.sweep_chart(shown, show, label="build")
         return frame, frame, charts.sweep_chart(frame, show, label="build")
 

@@ -190,15 +190,18 @@ class VariantsPanel(Panel):
             if attack is not None and args[0]:
                 # the attack on screen (the pair: an edited attack in place of its own), then the
                 # attacker's best plan as the reference row
-                a = args[0][0]
+                a, others = args[0][0], args[0][1:]
                 mine_rows = variants([(a, attack)], *args[1:], **kw)
                 ref = variants([a], *args[1:], **kw).filter(pl.col("attack") == "best plan")
                 ref = ref.with_columns(attack=pl.lit("best plan (reference)"))
-                frame = pl.concat([mine_rows, ref], how="vertical_relaxed")
+                rest = mine_rows.clear()  # the other attackers: their best plans, as without an attack
+                if others:
+                    rest = variants(others, *args[1:], **kw).filter(pl.col("attack") == "best plan")
+                frame = pl.concat([mine_rows, ref, rest], how="vertical_relaxed")
                 if same_numbers(mine_rows, ref, [show, f"delta_{show}"]):
                     # the attack is the best plan: one row, said so
                     one = mine_rows.with_columns(attack=pl.lit(f"{attack.name} (its best plan too)"))
-                    return frame, charts.variant_heatmap(one, VARIANT, show)
+                    return frame, charts.variant_heatmap(pl.concat([one, rest], how="vertical_relaxed"), VARIANT, show)
                 return frame, charts.variant_heatmap(frame, VARIANT, show)
             frame = variants(*args, **kw)
             best = frame.filter(frame["attack"] == "best plan")

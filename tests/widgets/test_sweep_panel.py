@@ -116,3 +116,20 @@ def test_the_app_sweep_plays_the_attack_on_screen_beside_the_best_plan():
     assert math.isinf(by_t[4]) and math.isfinite(dict(zip(mine["value"], mine["mean_rounds"]))[4])
     legend = sweep.chart.chart.to_dict()["layer"][-1]["encoding"]["color"]["sort"]
     assert legend == ["Rat · Bite", "Rat · best plan (reference)"]
+
+
+def test_with_an_attack_the_other_attackers_keep_their_best_plan_lines():
+    """With ``attack`` only the first attacker plays it; every other attacker keeps its best-plan
+    line, as without an attack (it was left out)."""
+    import polars as pl
+
+    p = SweepPanel("unbound", [GUARD, DUELIST], DUELIST, parameter="ac", low=10, high=20, step=5, attack=GUARD.weapons[1])
+    f = p.value
+    assert set(f["build"]) == {
+        f"Town guard · {GUARD.weapons[1].name}",
+        "Town guard · best plan (reference)",
+        "Veteran duelist · best plan",
+    }
+    want = wb.sweep([DUELIST], DUELIST, "ac", [10, 15, 20]).filter(pl.col("attack") == "best plan")
+    got = f.filter(pl.col("build") == "Veteran duelist · best plan")
+    assert got["mean_rounds"].to_list() == pytest.approx(want["mean_rounds"].to_list(), abs=1e-12)

@@ -95,3 +95,18 @@ def test_the_app_variants_play_the_attack_on_screen_beside_the_best_plan():
     assert all(math.isinf(x) for x in guard("best plan (reference)")["mean_rounds"])
     rows = {r["build"] for values in v.chart.chart.to_dict()["datasets"].values() for r in values if "build" in r}
     assert rows == {"Rat · Bite", "Rat · best plan (reference)"}
+
+
+def test_with_an_attack_the_other_attackers_keep_their_best_plan_rows():
+    """With ``attack`` only the first attacker plays it; every other attacker keeps its best-plan
+    row (it was left out)."""
+    p = VariantsPanel("unbound", [GUARD, BERSERKER], [DUELIST], attack=GUARD.weapons[2])
+    f = p.value
+    got = {(r["attacker"], r["attack"]) for r in f.iter_rows(named=True)}
+    assert got == {
+        ("Town guard", GUARD.weapons[2].name),
+        ("Town guard", "best plan (reference)"),
+        ("Berserker", "best plan"),
+    }
+    rows = {r["build"] for values in p.chart.chart.to_dict()["datasets"].values() for r in values if "build" in r}
+    assert "Berserker · best plan" in rows
